@@ -1,0 +1,66 @@
+# The two commands of the contract: `make run` and `make test`. Everything else is extra.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml 2>/dev/null | cksum | cut -d' ' -f1)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+PIP := $(PY) -m pip install --quiet --no-warn-script-location
+PYTEST_ARGS ?=
+
+.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
+
+$(PY):
+	@python=$$(scripts/find-python.sh) || exit 1; \
+	  echo "Creating $(VENV) with $$python"; "$$python" -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	@echo "Installing Cashier and its pinned dependencies into $(VENV)"
+	@$(PIP) -e '.[dev]' 2>&1 | grep -v "^WARNING: Location" || true
+	@$(PY) -c "import cashier, PySide6, qasync, httpx, pydantic" || { echo "install failed"; exit 1; }
+	@rm -f $(VENV)/.installed-*; touch $(STAMP)
+
+setup: $(STAMP)
+
+system-deps-run:
+	@scripts/system-deps.sh run
+
+system-deps-test:
+	@scripts/system-deps.sh test
+
+run: setup system-deps-run
+	$(VENV)/bin/cashier
+
+lint: setup
+	$(VENV)/bin/ruff check cashier ui tests bench
+
+typecheck: setup
+	$(VENV)/bin/mypy
+
+unit: setup system-deps-test
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+test: setup system-deps-test lint typecheck unit
+
+bench: setup system-deps-test
+	@mkdir -p build
+	QT_QPA_PLATFORM=offscreen $(PY) -m bench
+
+fuzz: setup
+	CASHIER_FUZZ_EXAMPLES=2000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q tests/sandbox/test_fuzz.py
+
+chaos: setup
+	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q tests/flows/test_chaos.py
+
+screens: setup system-deps-test
+	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screens build/screens
+
+PROFILE ?= packaging/tills/example.toml
+package: setup
+	@$(PIP) '.[package]' 2>&1 | grep -v "^WARNING: Location" || true
+	$(PY) packaging/build.py --profile $(PROFILE)
+
+package-test: package
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q tests/packaging
+
+clean:
+	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,226 @@
+"""The till profile: who this till is and how it reaches the host.
+
+Read from a TOML file (``--profile PATH`` or ``CASHIER_PROFILE``), overridden field by field
+by ``CASHIER_*`` environment variables. Secrets are never read from the file: the access token
+comes from the OS keyring or ``CASHIER_ACCESS_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from cashier.errors import CashierError
+
+APP_NAME = "cashier"
+KEYRING_SERVICE = "cashier-host-api"
+ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
+#: Keys that would put a secret in a file that gets committed or packaged.
+FORBIDDEN_KEYS = frozenset(
+    {"access_token", "accesstoken", "auth_token", "client_guid", "hmac_secret", "secret_key",
+     "password", "gateway_secret_key"}
+)
+_HEADER_FORBIDDEN = re.compile(r"[$%:^\-~<>,?“”‘’{}\[\]\\+=`\"']")
+
+
+class ProfileError(CashierError):
+    """A profile that cannot be used; lists every bad field and the rule it breaks."""
+
+    def __init__(self, problems: list[tuple[str, str]], source: str = "profile") -> None:
+        self.problems = problems
+        lines = "\n".join(f"  - {field}: {rule}" for field, rule in problems)
+        super().__init__(f"The till profile ({source}) has {len(problems)} problem(s):\n{lines}")
+
+
+class Timeouts(BaseModel):
+    """Seconds per class of call: host calls are short, PIN pad prompts wait for a person."""
+
+    connect_s: float = Field(5.0, gt=0, le=60)
+    host_s: float = Field(40.0, gt=0, le=300)
+    device_s: float = Field(180.0, gt=0, le=900)
+    recovery_s: float = Field(10.0, gt=0, le=120)
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_log_dir() -> Path:
+    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+class TillProfile(BaseSettings):
+    """Everything a till needs to know about itself, except its secrets."""
+
+    model_config = SettingsConfigDict(env_prefix="CASHIER_", env_nested_delimiter="__",
+                                      extra="forbid", validate_default=True)
+
+    till_id: str = Field("training", min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    #: Prefix of every invoice number this till issues: unique per till within one merchant.
+    till_number: int = Field(1, ge=1, le=99)
+    processing_option: ProcessingOption = "LG"
+    #: None means training mode on the embedded sandbox.
+    host_url: str | None = None
+    terminal_id: str | None = Field(None, min_length=1, max_length=32)
+    device_manufacturer: str = "PAX"
+    device_serial_number: str | None = Field(None, min_length=1, max_length=64)
+    journal_path: Path | None = None
+    log_dir: Path | None = None
+    interface_name: str = Field("Cashier", min_length=1, max_length=25)
+    interface_version: str = Field("0.1", min_length=1, max_length=11)
+    company_name: str = Field("Cashier", min_length=1, max_length=26)
+    clerk_id: int = Field(1, ge=1, le=99999)
+    currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
+    training: bool = False
+    hmac_key_id: str | None = None
+    gateway_url: str | None = None
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    manager_pin_hash: str | None = None
+    language: str = "en"
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # env overrides the file; the file arrives through init_settings (see load_profile)
+        return (env_settings, init_settings)
+
+    @field_validator("interface_name", "interface_version", "company_name")
+    @classmethod
+    def _header_safe(cls, value: str) -> str:
+        if _HEADER_FORBIDDEN.search(value):
+            raise ValueError("must not contain any of $ % : ^ - ~ < > , ? quotes { } [ ] \\ + = `")
+        return value
+
+    @field_validator("host_url", "gateway_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.rstrip("/")
+        if not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError("must be an http(s) URL such as https://host/api/rest/v1")
+        if value.startswith("http://") and not _is_loopback_url(value):
+            raise ValueError("must use https (plain http only for a loopback sandbox)")
+        return value
+
+    @model_validator(mode="after")
+    def _option_needs(self) -> TillProfile:
+        problems: list[str] = []
+        if not self.training and self.host_url is not None:
+            if self.processing_option == "LG" and not self.terminal_id:
+                problems.append("terminal_id is required for processing_option LG")
+            if self.processing_option == "DCC" and not self.device_serial_number:
+                problems.append("device_serial_number is required for processing_option DCC")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    # ---- derived -----------------------------------------------------------------------
+    @property
+    def is_training(self) -> bool:
+        return self.training or self.host_url is None
+
+    @property
+    def resolved_journal_path(self) -> Path:
+        return self.journal_path or default_data_dir() / f"journal-{self.till_id}.sqlite"
+
+    @property
+    def resolved_log_dir(self) -> Path:
+        return self.log_dir or default_log_dir()
+
+    @property
+    def effective_terminal_id(self) -> str:
+        """The PIN pad's id; DCC addresses its pad by serial number."""
+        if self.processing_option == "DCC":
+            return self.device_serial_number or self.terminal_id or "SANDBOX-1"
+        return self.terminal_id or "1"
+
+
+def _is_loopback_url(url: str) -> bool:
+    host = re.sub(r"^https?://", "", url).split("/")[0].rsplit(":", 1)[0].strip("[]")
+    return host in {"localhost", "::1"} or host.startswith("127.")
+
+
+def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
+    out = []
+    for item in error.errors():
+        loc = ".".join(str(p) for p in item["loc"]) or "profile"
+        msg = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            msg = "is not a profile field"
+        out.append((loc, msg))
+    return out
+
+
+def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfile:
+    """Load the profile file (or none: training mode) and apply env overrides."""
+    path = path or os.environ.get("CASHIER_PROFILE") or None
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path is not None:
+        p = Path(path)
+        source = str(p)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ProfileError([("profile", f"file not found: {p}")], source) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ProfileError([("profile", f"is not valid TOML: {exc}")], source) from None
+        data = data.get("till", data)
+        secrets = sorted(k for k in data if k.lower() in FORBIDDEN_KEYS)
+        if secrets:
+            raise ProfileError(
+                [(k, "secrets never go in the profile file: use the OS keyring or an env var")
+                 for k in secrets], source)
+    else:
+        data = {"training": True}
+    data.update(overrides)
+    try:
+        return TillProfile(**data)
+    except ValidationError as exc:
+        raise ProfileError(_problems_from(exc), source) from None
+
+
+def access_token_for(profile: TillProfile) -> str | None:
+    """The access token: env first, then the OS keyring; never a file."""
+    env = os.environ.get("CASHIER_ACCESS_TOKEN")
+    if env:
+        return env
+    try:
+        import keyring
+
+        return keyring.get_password(KEYRING_SERVICE, profile.till_id)
+    except Exception:  # no usable keyring backend on this machine
+        return None
+
+
+def store_access_token(profile: TillProfile, token: str) -> None:
+    """Keep the token in the OS keyring, the only place it is written."""
+    import keyring
+
+    keyring.set_password(KEYRING_SERVICE, profile.till_id, token)
+
+
+def hmac_secret_for(profile: TillProfile) -> bytes | None:
+    env = os.environ.get("CASHIER_HMAC_SECRET")
+    if env:
+        return env.encode()
+    if not profile.hmac_key_id:
+        return None
+    try:
+        import keyring
+
+        secret = keyring.get_password(KEYRING_SERVICE + "-hmac", profile.hmac_key_id)
+    except Exception:
+        return None
+    return secret.encode() if secret else None

@@ -1,0 +1,16 @@
+"""Errors shared by every part of the core."""
+
+from __future__ import annotations
+
+
+class CashierError(Exception):
+    """Base of every error the core raises on purpose."""
+
+
+class ValidationError(CashierError, ValueError):
+    """Bad input, caught before anything is sent; names the field and the rule it breaks."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        self.field = field
+        self.rule = rule
+        super().__init__(f"{field}: {rule}")

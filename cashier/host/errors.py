@@ -1,0 +1,69 @@
+"""One error hierarchy for the Host API.
+
+A decline (``responseCode`` D) is a result, not an exception. ``HostTimeout`` means the outcome
+is UNKNOWN: the request may have been approved. ``HostUnavailable`` means the request never
+left, so it is safe to send again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cashier.errors import CashierError
+
+
+class HostError(CashierError):
+    """The host answered with its error envelope."""
+
+    def __init__(self, *, primary_code: int | None = None, secondary_code: int | None = None,
+                 code: str | None = None, severity: str | None = None, short_text: str = "",
+                 long_text: str = "", http_status: int | None = None) -> None:
+        self.primary_code = primary_code
+        self.secondary_code = secondary_code
+        self.code = code
+        self.severity = severity
+        self.short_text = short_text
+        self.long_text = long_text
+        self.http_status = http_status
+        pair = f"{primary_code},{secondary_code}" if primary_code is not None else "-"
+        super().__init__(f"host error {pair} ({http_status}): {short_text} {long_text}".strip())
+
+    @classmethod
+    def from_envelope(cls, error: dict[str, Any], http_status: int | None) -> HostError:
+        primary = _int_or_none(error.get("primaryCode"))
+        kind: type[HostError] = HostTimeout if primary == 9951 else cls
+        if primary == 9815:
+            kind = InvoiceNotFound
+        return kind(
+            primary_code=primary, secondary_code=_int_or_none(error.get("secondaryCode")),
+            code=None if error.get("code") is None else str(error.get("code")),
+            severity=error.get("severity"), short_text=str(error.get("shortText") or ""),
+            long_text=str(error.get("longText") or ""), http_status=http_status,
+        )
+
+    @property
+    def retryable(self) -> bool:
+        return self.severity == "Error"
+
+
+class HostTimeout(HostError):
+    """HTTP 504, primary code 9951, or no answer after the request was sent: outcome UNKNOWN."""
+
+
+class InvoiceNotFound(HostError):
+    """9815: the invoice is unknown, voided, or batched and settled."""
+
+
+class HostUnavailable(CashierError):
+    """The request never reached the host (refused, DNS, connect timeout): safe to retry."""
+
+
+class HostProtocolError(CashierError):
+    """The host answered with something that is not the Host API's shape."""
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):
+        return None

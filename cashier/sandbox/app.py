@@ -1,0 +1,114 @@
+"""The sandbox as an ASGI application: the Host API under /api/rest/v1, controls under /_sandbox.
+
+Served in-process through ``httpx.ASGITransport`` (training mode, tests) or over a socket by
+``cashier sandbox serve``. Every answer is in the host's shape; nothing ever leaks a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from decimal import Decimal
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from cashier.errors import ValidationError
+from cashier.host import codec
+from cashier.host.validation import validate_body
+from cashier.sandbox.core import (
+    ROUTES,
+    HostCall,
+    HostFault,
+    SandboxConfig,
+)
+from cashier.sandbox.state import SandboxState
+
+log = logging.getLogger(__name__)
+PREFIX = "/api/rest/v1"
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(codec.dumps(data), status_code=status, media_type="application/json")
+
+
+def _load_families() -> None:
+    """Import every family module so its routes register (kept lazy for start-up time)."""
+    import importlib
+    import pkgutil
+
+    import cashier.sandbox as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith("host_"):
+            importlib.import_module(f"cashier.sandbox.{info.name}")
+
+
+class HostSandbox:
+    """Holds config and state; ``asgi`` is the application to serve."""
+
+    def __init__(self, config: SandboxConfig | None = None) -> None:
+        _load_families()
+        self.config = config or SandboxConfig()
+        self.state = SandboxState(self.config)
+        if self.config.state_file:
+            self.state.load(self.config.state_file)
+        self.asgi = Starlette(routes=[
+            Route(PREFIX + "/{path:path}", self.host_endpoint,
+                  methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
+        ])
+
+    async def host_endpoint(self, request: Request) -> Response:
+        try:
+            return await self._host(request)
+        except HostFault as fault:
+            return json_response(fault.envelope(), fault.http_status)
+        except Exception:  # never a stack trace on the wire
+            log.exception("sandbox handler failed")
+            internal = HostFault(9999, "SYSTEM ERROR", "The sandbox could not process the request",
+                                 severity="Alert", http_status=400)
+            return json_response(internal.envelope(), internal.http_status)
+
+    async def _host(self, request: Request) -> Response:
+        path = "/" + request.path_params["path"].strip("/")
+        route = ROUTES.get((request.method, path))
+        if route is None:
+            if any(p == path for (_, p) in ROUTES):
+                raise HostFault(9000, "BAD METHOD", f"{request.method} is not allowed on {path}",
+                                http_status=405)
+            raise HostFault(9000, "NOT FOUND", f"No such endpoint: {path}", http_status=404)
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        raw = await request.body()
+        body: dict[str, Any] = {}
+        if request.method in ("GET", "DELETE"):
+            if raw.strip():
+                raise HostFault(9000, "BODY NOT ALLOWED",
+                                f"{request.method} {path} must not carry a body", code=40100)
+        else:
+            try:
+                parsed = json.loads(raw, parse_float=Decimal) if raw.strip() else None
+            except (ValueError, UnicodeDecodeError):
+                raise HostFault(9000, "INVALID JSON", "The request body is not valid JSON",
+                                code=40103) from None
+            if not isinstance(parsed, dict):
+                raise HostFault(9000, "INVALID JSON", "The request body must be a JSON object",
+                                code=40103)
+            body = parsed
+            try:
+                validate_body(path, body)
+            except ValidationError as exc:
+                raise HostFault(9000, "INVALID FIELD", str(exc), code=40101) from None
+        option = self.state.option
+        if option not in route.options:
+            raise HostFault(9000, "NOT SUPPORTED",
+                            f"{request.method} {path} is not supported by processing option "
+                            f"{option}", code=40600)
+        call = HostCall(request.method, path, body, headers, option, self.state, self.config)
+        item = await route.handler(call)
+        item.setdefault("server", {"name": "SANDBOX01"})
+        if self.config.state_file:
+            self.state.save(self.config.state_file)
+        return json_response({"result": [item]})

@@ -1,0 +1,63 @@
+"""Everything the sandbox host remembers, as plain JSON-able data so ``--state FILE`` can keep it.
+
+Each family module keeps its records under its own key (``state.family("giftcards")``).
+Conventions the ledger view relies on:
+- ``family("transactions")["invoices"]``: invoice -> record with at least ``invoice``, ``state``
+  (authorized, sale, refund, voided, declined, error, referral, batched), ``approvedAmount``
+  (a string Decimal), ``kind``.
+- ``family("giftcards")["cards"]``: card number -> record with ``state`` and ``balance``.
+- ``family("batches")["closed"]``: a list of closed batches.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cashier.sandbox.core import SandboxClock, SandboxConfig
+
+
+class SandboxState:
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.clock = SandboxClock()
+        self.data: dict[str, dict[str, Any]] = {}
+        self.issued_tokens: set[str] = set()
+        self.option = config.option
+
+    def family(self, name: str) -> dict[str, Any]:
+        return self.data.setdefault(name, {})
+
+    def reset(self) -> None:
+        self.data.clear()
+        self.issued_tokens.clear()
+        self.clock = SandboxClock()
+
+    # ---- persistence -----------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {"data": self.data, "issuedTokens": sorted(self.issued_tokens),
+                "clockOffset": self.clock.offset_s}
+
+    def save(self, path: str | Path) -> None:
+        """Atomic write: a crash mid-save leaves the previous file intact."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".sandbox-state-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(self.snapshot(), fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+
+    def load(self, path: str | Path) -> bool:
+        target = Path(path)
+        if not target.exists():
+            return False
+        raw = json.loads(target.read_text(encoding="utf-8"))
+        self.data = raw.get("data", {})
+        self.issued_tokens = set(raw.get("issuedTokens", []))
+        self.clock.offset_s = float(raw.get("clockOffset", 0.0))
+        return True
