@@ -28,3 +28,25 @@ def shared_dir() -> Path:
     if not SHARED.exists():
         pytest.fail(f"../shared is missing (looked at {SHARED}); clone the project beside it")
     return SHARED
+
+
+@pytest.fixture
+def make_sandbox():  # type: ignore[no-untyped-def]
+    """Factory: ``sandbox, client = make_sandbox("LG")``, in-process, closed after the test."""
+    import httpx
+
+    from cashier.host.client import HostClient, HostSettings
+    from cashier.sandbox.app import HostSandbox
+    from cashier.sandbox.core import SandboxConfig
+
+    def make(option: str = "LG", access_token: str = "SANDBOX-TOKEN", **config: object):  # type: ignore[no-untyped-def]
+        sandbox = HostSandbox(SandboxConfig(option=option, access_token=access_token, **config))  # type: ignore[arg-type]
+        settings = HostSettings(base_url="http://sandbox/api/rest/v1", processing_option=option,  # type: ignore[arg-type]
+                                terminal_id="1742" if option != "DCC" else None,
+                                device_serial_number="1170301234" if option == "DCC" else None)
+        client = HostClient(settings, access_token=access_token,
+                            transport=httpx.ASGITransport(app=sandbox.asgi))
+        return sandbox, client
+
+    # in-process clients hold no sockets: nothing to close
+    yield make

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cashier.sandbox.core import SandboxClock, SandboxConfig
+from cashier.sandbox.terminals import TerminalHub
 
 
 class SandboxState:
@@ -27,6 +28,8 @@ class SandboxState:
         self.data: dict[str, dict[str, Any]] = {}
         self.issued_tokens: set[str] = set()
         self.option = config.option
+        #: Virtual PIN pads live in memory only; a restart leaves them idle.
+        self.terminals = TerminalHub()
 
     def family(self, name: str) -> dict[str, Any]:
         return self.data.setdefault(name, {})
