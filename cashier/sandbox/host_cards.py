@@ -1,0 +1,187 @@
+"""``/cards/verify`` and ``/cards/identify`` (HD and LG, our spec's Options column).
+
+Verify answers with the vendor's AVS and CSC test triggers (``test-triggers.yml``): the prefix of
+``customer.addressLine1`` or ``customer.postalCode`` sets the AVS result, the security code value
+sets the CSC result. A failed check declines ('D') unless ``POSHANDLEAVSFAIL`` asks for 'f'.
+Account Name Inquiry needs the ``USEANI`` API option and ``customer.lastName``, Visa only.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, timeout_fault
+from cashier.sandbox.longtail import (
+    FOREIGN_CARDS,
+    TEST_CARDS,
+    api_options,
+    bin_of,
+    card_type,
+    check_card_number,
+    expiration,
+    get,
+    issue_token,
+    masked_number,
+    merchant,
+    sandbox_now,
+    test_card_for_token,
+    text,
+    token_value,
+    unknown_token,
+)
+from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
+
+#: AVS trigger: first two characters of the address or postal code -> ``avs.result``.
+#: (The core's trigger table is meant to hold this map; until it lands it lives here.)
+AVS_TRIGGERS = {"65": "A", "69": "E", "78": "N", "82": "R", "85": "U", "88": "X", "89": "Y", "90": "Z"}
+#: CSC trigger: the security code value -> ``card.securityCode.result``.
+CSC_TRIGGERS = {"333": "M", "3333": "M", "444": "N", "4444": "N", "555": "P", "5555": "P",
+                "666": "S", "6666": "S", "777": "U", "7777": "U"}
+#: Which address parts each AVS result says matched: (street, postal code).
+AVS_MATCHES = {"A": ("Y", "N"), "W": ("N", "Y"), "Z": ("N", "Y"), "X": ("Y", "Y"), "Y": ("Y", "Y")}
+#: The cardholder name the sandbox's issuer holds for every Visa test card (ANI).
+ANI_NAME = ("JOHN", "SMITH")
+
+
+def avs_result(customer: dict[str, Any]) -> dict[str, str] | None:
+    """The AVS block, or None when no address data was sent (nothing to verify)."""
+    line1, postal = customer.get("addressLine1"), customer.get("postalCode")
+    if not line1 and not postal:
+        return None
+    result = "N"
+    for value in (line1, postal):
+        if isinstance(value, str) and value[:2] in AVS_TRIGGERS:
+            result = AVS_TRIGGERS[value[:2]]
+            break
+    street, zip_ok = AVS_MATCHES.get(result, ("N", "N"))
+    # Decision: only 'N' (nothing matched) counts as an AVS failure; E/R/U/... carry no verdict.
+    return {"result": result, "valid": "N" if result == "N" else "Y",
+            "streetVerified": street, "postalCodeVerified": zip_ok}
+
+
+def csc_result(security_code: Any) -> dict[str, str] | None:
+    if not isinstance(security_code, dict) or not security_code.get("value"):
+        return None
+    value = security_code["value"]
+    if not isinstance(value, str) or not value.isdigit() or not 3 <= len(value) <= 4:
+        raise invalid_field("card.securityCode.value", "must be 3 or 4 digits")
+    indicator = security_code.get("indicator", "1")
+    if indicator not in ("0", "1", "2", "9"):
+        raise invalid_field("card.securityCode.indicator", "must be one of 0, 1, 2, 9")
+    result = CSC_TRIGGERS.get(value, "M")
+    # The indicator is echoed (never the value): the vendor's response schema names it.
+    return {"indicator": indicator, "result": result, "valid": "N" if result == "N" else "Y"}
+
+
+def _name_match(sent: str | None, held: str) -> str:
+    if not sent:
+        return "-"
+    sent = sent.strip().upper()
+    if sent == held:
+        return "M"
+    if sent and (held.startswith(sent) or sent.startswith(held)):
+        return "P"
+    return "N"
+
+
+#: (first name, last name) match -> ANI response code, from the vendor's table.
+ANI_CODES = {("M", "M"): "E", ("P", "M"): "A", ("N", "M"): "B", ("M", "P"): "C", ("M", "N"): "D",
+             ("P", "P"): "F", ("N", "P"): "G", ("P", "N"): "H", ("-", "M"): "I", ("-", "P"): "J"}
+
+
+def ani_code(customer: dict[str, Any], ctype: str | None) -> str:
+    if ctype != "VS":
+        return "U"  # Account Name Inquiry is limited to one network: not performed
+    first = _name_match(customer.get("firstName"), ANI_NAME[0])
+    last = _name_match(customer.get("lastName"), ANI_NAME[1])
+    return ANI_CODES.get((first, last), "N")
+
+
+async def _card_from_body(call: HostCall) -> tuple[str, int | None, str]:
+    """(card number, expiration, entry mode) from a keyed card, a token or the LG PIN pad."""
+    body = call.body
+    if get(body, "card.number") is not None:
+        number = check_card_number(get(body, "card.number"))
+        exp = expiration(body, required=call.path == "/cards/verify")
+        return number, exp, str(get(body, "card.entryMode") or "M")
+    if get(body, "card.token") is not None:
+        token = token_value(body)
+        number_for_token = test_card_for_token(call, token)
+        if number_for_token is None:
+            raise unknown_token()
+        return number_for_token, expiration(body, required=False), "M"
+    if call.option == "LG" and get(body, "device") is not None:
+        terminal_id = text(body, "device.terminalId", max_len=32)
+        assert terminal_id is not None
+        terminal = call.state.terminals.get(terminal_id)
+        try:
+            read = await terminal.read_card(amount=Decimal(0), purpose=call.path.rsplit("/", 1)[1])
+        except TerminalCancelled:
+            raise HostFault(9000, "CANCELLED", "The card read was cancelled at the PIN pad",
+                            severity="Error", code=50101) from None
+        except TerminalTimeout:
+            raise timeout_fault() from None
+        return check_card_number(read.number), None, read.entry_mode
+    if call.option == "LG":
+        raise invalid_field("card", "send card.number, card.token.value or device.terminalId")
+    raise invalid_field("card", "send card.number or card.token.value")
+
+
+@host_route("POST", "/cards/verify", "HD LG")
+async def cards_verify(call: HostCall) -> dict[str, Any]:
+    body = call.body
+    options = api_options(body)
+    customer = body.get("customer") or {}
+    if not isinstance(customer, dict):
+        raise invalid_field("customer", "must be an object")
+    use_ani = "USEANI" in options
+    if use_ani:
+        text(body, "customer.lastName", max_len=30)
+        text(body, "customer.firstName", max_len=30, required=False)
+        text(body, "customer.middleName", max_len=30, required=False)
+    text(body, "customer.addressLine1", max_len=30, required=False)
+    number, exp, _entry_mode = await _card_from_body(call)
+    ctype = card_type(number)
+    avs = avs_result(customer)
+    csc = csc_result(get(body, "card.securityCode"))
+    failed = (avs is not None and avs["valid"] == "N") or (csc is not None and csc["valid"] == "N")
+    code = ("f" if "POSHANDLEAVSFAIL" in options else "D") if failed else "A"
+    card: dict[str, Any] = {"number": masked_number(number), "type": ctype,
+                            "token": {"value": issue_token(call, number, exp)}}
+    if exp is not None:
+        card["expirationDate"] = exp
+    if csc is not None:
+        card["securityCode"] = csc
+    transaction: dict[str, Any] = {"responseCode": code}
+    if code == "A":
+        transaction["authorizationCode"] = "VRF" + number[-3:]
+    if avs is not None:
+        transaction["avs"] = avs
+    cof = get(body, "transaction.cardOnFile")
+    if isinstance(cof, dict):
+        transaction["cardOnFile"] = {k: v for k, v in cof.items() if k in ("type", "transactionId")}
+    item: dict[str, Any] = {"dateTime": sandbox_now(call), "card": card, "merchant": merchant(call),
+                            "transaction": transaction}
+    if customer:
+        item["customer"] = {k: v for k, v in customer.items()
+                            if k in ("firstName", "middleName", "lastName", "addressLine1",
+                                     "postalCode", "emailAddress")}
+    if call.option == "LG" and isinstance(body.get("device"), dict):
+        item["device"] = {"terminalId": body["device"].get("terminalId")}
+    if use_ani:
+        item["accountNameInquiry"] = {"aniResponseCode": ani_code(customer, ctype)}
+    return item
+
+
+@host_route("POST", "/cards/identify", "HD LG")
+async def cards_identify(call: HostCall) -> dict[str, Any]:
+    number, _exp, _mode = await _card_from_body(call)
+    ctype = card_type(number)
+    debit = TEST_CARDS.get(number, (ctype, "N"))[1]
+    card = {"bin": bin_of(number), "type": ctype, "debitCapable": debit,
+            "dccCapable": "Y" if number in FOREIGN_CARDS else "N"}
+    item: dict[str, Any] = {"dateTime": sandbox_now(call), "card": card, "merchant": merchant(call)}
+    if call.option == "LG" and isinstance(call.body.get("device"), dict):
+        item["device"] = {"terminalId": call.body["device"].get("terminalId")}
+    return item
