@@ -1,0 +1,41 @@
+"""The SQLite journal: every money movement is written down before it is sent.
+
+Layout
+- ``schema``: forward-only migrations (``PRAGMA user_version``), WAL, ``synchronous=FULL``.
+- ``store.JournalStore``: the synchronous core on one connection (one thread owns it).
+- ``aio.Journal``: what async code uses; writes run on a dedicated thread, reads on another.
+- ``model``: ``Kind``, ``Op``, ``State`` (the state machine and its legal transitions),
+  ``Entry`` (the projection row), ``Event``, ``Job``, ``Totals``.
+- ``export``: JSON and CSV.
+
+Tables: ``events`` is append-only (triggers refuse UPDATE and DELETE); ``entries`` is the
+current-state projection and can be rebuilt from the events (``JournalStore.replay``);
+``totals`` holds running totals per batch, changed in the same transaction as each entry;
+``jobs`` holds durable voids; ``counters`` the invoice sequence.
+
+Keys: a Host API entry is keyed by its **invoice** (allocated by ``create`` in the same
+transaction as the intent: two-digit till number + 8-digit sequence, never reused). A Charge API
+entry (``Kind.CHARGE``) has no invoice and is keyed by its **idempotency key** instead::
+
+    entry = await journal.create(Kind.CHARGE, Decimal("12.50"), actor=str(clerk_id),
+                                 idempotency_key=key, op=Op.CHARGE, sent=True)
+    # ... call the Charge API with Idempotency-Key: key ...
+    await journal.transition(entry.id, State.APPROVED, actor=str(clerk_id),
+                             approved=Decimal("12.50"), card="424242XXXXXX4242", auth_code="ch_..")
+    # after a crash: await journal.by_idempotency_key(key) and re-send with the same key.
+
+Card data: ``card`` is masked on the way in (first 6 + last 4 at most); every other text field
+(and every event note) is refused with ``ValidationError`` if it holds a Luhn-valid 13-19 digit
+number. Tokens are stored grouped so they never look like a card number.
+
+States: intent -> sent -> approved / declined / error / unknown -> voiding -> voided, plus
+captured for authorizations; ``model.TRANSITIONS`` is the whole table. Actors on events are a
+clerk or manager id, ``"recovery"`` or ``"system"``.
+"""
+
+from cashier.journal.aio import Journal
+from cashier.journal.model import UNRESOLVED, Entry, Event, Job, JournalError, Kind, Op, State, Totals
+from cashier.journal.store import JournalStore, contains_pan
+
+__all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalStore", "Kind",
+           "Op", "State", "Totals", "contains_pan"]

@@ -1,0 +1,183 @@
+"""The journal for asyncio code: writes on one dedicated thread, reads on another.
+
+SQLite calls (and their fsyncs) never run on the event loop. All writes go through one
+connection on one thread, so they are serialised without locks; reads use their own connection,
+which WAL lets run beside the writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+
+from cashier.journal.model import Entry, Event, Job, Kind, State, Totals
+from cashier.journal.store import JournalStore
+
+T = TypeVar("T")
+Listener = Callable[[Entry], None]
+
+
+class Journal:
+    """Async facade over two ``JournalStore`` instances (writer, reader), one thread each."""
+
+    def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
+                 currency: str = "USD", training: bool = False) -> None:
+        self.path = Path(path)
+        self.till_id = till_id
+        self.currency = currency
+        self.training = training
+        self._kw: dict[str, Any] = {"till_id": till_id, "till_number": till_number,
+                                    "currency": currency, "training": training}
+        self._writer_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-writer")
+        self._reader_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-reader")
+        self._writer: JournalStore | None = None
+        self._reader: JournalStore | None = None
+        self._listeners: list[Listener] = []
+
+    @classmethod
+    async def open(cls, path: str | Path, **kw: Any) -> Journal:
+        journal = cls(path, **kw)
+        await journal.start()
+        return journal
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._writer = await loop.run_in_executor(
+            self._writer_pool, functools.partial(JournalStore, self.path, **self._kw))
+        self._reader = await loop.run_in_executor(
+            self._reader_pool, functools.partial(JournalStore, self.path, reader=True, **self._kw))
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._reader is not None:
+            await loop.run_in_executor(self._reader_pool, self._reader.close)
+        if self._writer is not None:
+            await loop.run_in_executor(self._writer_pool, self._writer.close)
+        self._reader = self._writer = None
+        self._writer_pool.shutdown(wait=True)
+        self._reader_pool.shutdown(wait=True)
+
+    async def __aenter__(self) -> Journal:
+        if self._writer is None:
+            await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- listeners (the event bus subscribes here) ---------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, entry: Entry) -> Entry:
+        for listener in list(self._listeners):
+            listener(entry)
+        return entry
+
+    # ---- plumbing -----------------------------------------------------------------------------
+    @property
+    def store(self) -> JournalStore:
+        """The writer store; only for code already running on the writer thread (tests, tools)."""
+        if self._writer is None:
+            raise RuntimeError("journal is not open")
+        return self._writer
+
+    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        if self._writer is None:
+            raise RuntimeError("journal is not open")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writer_pool, functools.partial(fn, *args, **kw))
+
+    async def _read(self, name: str, *args: Any, **kw: Any) -> Any:
+        if self._reader is None:
+            raise RuntimeError("journal is not open")
+        fn = getattr(self._reader, name)
+        return await asyncio.get_running_loop().run_in_executor(
+            self._reader_pool, functools.partial(fn, *args, **kw))
+
+    # ---- writes -------------------------------------------------------------------------------
+    async def create(self, kind: Kind | str, requested: Decimal, *, actor: str, **kw: Any) -> Entry:
+        return self._changed(await self._write(self.store.create, kind, requested, actor=actor, **kw))
+
+    async def transition(self, entry_id: int, state: State | str, *, actor: str,
+                         event: str | None = None, **changes: Any) -> Entry:
+        return self._changed(await self._write(self.store.transition, entry_id, state, actor=actor,
+                                                event=event, **changes))
+
+    async def record_refund(self, original_invoice: str, amount: Decimal, *, actor: str) -> Entry | None:
+        entry = await self._write(self.store.record_refund, original_invoice, amount, actor=actor)
+        return None if entry is None else self._changed(entry)
+
+    async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
+        await self._write(self.store.note, entry_id, type_, actor=actor, **data)
+
+    async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
+        entry, job = await self._write(self.store.request_void, entry_id, reason=reason, actor=actor)
+        self._changed(entry)
+        return entry, job
+
+    async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
+        return await self._write(self.store.job_retry, job_id, error=error, delay_s=delay_s)
+
+    async def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
+                         **changes: Any) -> Entry:
+        return self._changed(await self._write(self.store.finish_job, job_id, outcome=outcome,
+                                                actor=actor, state=state, **changes))
+
+    async def close_batch(self, *, actor: str, override: bool, summary: dict[str, Any]) -> int:
+        return await self._write(self.store.close_batch, actor=actor, override=override,
+                                 summary=summary)
+
+    # ---- reads (own connection, own thread) ----------------------------------------------------
+    async def get(self, entry_id: int) -> Entry:
+        entry: Entry = await self._read("get", entry_id)
+        return entry
+
+    async def by_invoice(self, invoice: str) -> Entry | None:
+        entry: Entry | None = await self._read("by_invoice", invoice)
+        return entry
+
+    async def by_idempotency_key(self, key: str) -> Entry | None:
+        entry: Entry | None = await self._read("by_idempotency_key", key)
+        return entry
+
+    async def unresolved(self) -> list[Entry]:
+        entries: list[Entry] = await self._read("unresolved")
+        return entries
+
+    async def open_authorizations(self) -> list[Entry]:
+        entries: list[Entry] = await self._read("open_authorizations")
+        return entries
+
+    async def search(self, **filters: Any) -> list[Entry]:
+        entries: list[Entry] = await self._read("search", **filters)
+        return entries
+
+    async def totals(self, batch_no: int = 0) -> Totals:
+        totals: Totals = await self._read("totals", batch_no)
+        return totals
+
+    async def events(self, entry_id: int | None = None) -> list[Event]:
+        events: list[Event] = await self._read("events", entry_id)
+        return events
+
+    async def due_jobs(self) -> list[Job]:
+        jobs: list[Job] = await self._read("due_jobs")
+        return jobs
+
+    async def pending_jobs(self) -> list[Job]:
+        jobs: list[Job] = await self._read("pending_jobs")
+        return jobs
+
+    async def state_before_void(self, entry_id: int) -> State:
+        state: State = await self._read("state_before_void", entry_id)
+        return state
+
+
+__all__ = ["Journal"]

@@ -1,0 +1,51 @@
+"""Export the journal as JSON (entries and events) or CSV (entries), for an accountant or support.
+
+Nothing secret can come out: the journal never held a full card number, and tokens are written
+as stored (grouped digits, see ``encode_token``), so an export passes the same card-data scan.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from cashier.journal.store import JournalStore, decode_token, iso, utc_now
+
+#: Amount columns are exported in major units, as text, next to their currency.
+_AMOUNTS = ("requested", "approved", "tip", "tax", "captured", "refunded", "pending")
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    from cashier.journal.model import money
+
+    out = {k: v for k, v in row.items() if not k.endswith("_minor")}
+    for name in _AMOUNTS:
+        out[name] = str(money(row.get(f"{name}_minor"), row["currency"]))
+    out["has_token"] = bool(decode_token(row.get("token")))
+    out.pop("token", None)
+    out["training"] = bool(row.get("training"))
+    return out
+
+
+def export_json(store: JournalStore, *, with_events: bool = True) -> str:
+    data: dict[str, Any] = {
+        "till_id": store.till_id, "exported_at": iso(utc_now()),
+        "entries": [_plain(r) for r in store.all_rows()],
+    }
+    if with_events:
+        data["events"] = [{"id": e.id, "entry_id": e.entry_id, "at": e.at, "actor": e.actor,
+                           "type": e.type, "data": e.data} for e in store.events()]
+    return json.dumps(data, indent=1, sort_keys=True, default=str)
+
+
+def export_csv(store: JournalStore) -> str:
+    rows = [_plain(r) for r in store.all_rows()]
+    buf = io.StringIO()
+    if not rows:
+        return ""
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()

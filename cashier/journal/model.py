@@ -1,0 +1,202 @@
+"""What the journal holds: entry kinds, states, the legal transitions, and the row types it returns.
+
+Amounts are stored as integer minor units of the entry's currency and handed out as ``Decimal``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from cashier.errors import CashierError
+from cashier.money import from_minor
+
+
+class JournalError(CashierError):
+    """The journal refused an operation (illegal transition, unknown entry, newer schema...)."""
+
+
+class Kind(StrEnum):
+    """What a payment entry is. Capture, incremental and void are operations on an entry (``Op``)."""
+
+    SALE = "sale"
+    AUTHORIZATION = "authorization"
+    REFUND = "refund"
+    MANUAL_SALE = "manual_sale"
+    MANUAL_AUTHORIZATION = "manual_authorization"
+    GIFTCARD_ACTIVATE = "giftcard_activate"
+    GIFTCARD_RELOAD = "giftcard_reload"
+    GIFTCARD_ALLOCATE = "giftcard_allocate"
+    GIFTCARD_CASHBACK = "giftcard_cashback"
+    GIFTCARD_DEACTIVATE = "giftcard_deactivate"
+    GIFTCARD_REACTIVATE = "giftcard_reactivate"
+    GIFTCARD_SALE = "giftcard_sale"
+    QR = "qr"
+    CHARGE = "charge"
+
+
+class Op(StrEnum):
+    """The request last put on the wire for an entry; recovery decides by (kind, op)."""
+
+    SALE = "sale"
+    AUTHORIZATION = "authorization"
+    INCREMENTAL = "incremental"
+    CAPTURE = "capture"
+    REFUND = "refund"
+    VOID = "void"
+    MANUAL_SALE = "manual_sale"
+    MANUAL_AUTHORIZATION = "manual_authorization"
+    GIFTCARD = "giftcard"
+    QR = "qr"
+    CHARGE = "charge"
+
+
+class State(StrEnum):
+    INTENT = "intent"          # committed, nothing sent yet (or a crash before the send)
+    SENT = "sent"              # the request may be on the wire
+    APPROVED = "approved"      # approved (possibly partially: approved < requested)
+    DECLINED = "declined"
+    ERROR = "error"            # the host answered with an error, or it never left: not charged
+    UNKNOWN = "unknown"        # no answer: recovery must ask the host
+    VOIDING = "voiding"        # a void job is pending
+    VOIDED = "voided"
+    CAPTURED = "captured"      # an authorization closed into a sale
+
+
+#: Entries recovery must finish.
+UNRESOLVED = frozenset({State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING})
+
+#: from-state -> states it may move to. A state moving to itself records a change of amounts
+#: (a linked refund on an approved sale) or another attempt (unknown stays unknown).
+TRANSITIONS: dict[State, frozenset[State]] = {
+    State.INTENT: frozenset({State.SENT, State.ERROR, State.UNKNOWN, State.APPROVED, State.DECLINED}),
+    State.SENT: frozenset({State.APPROVED, State.DECLINED, State.ERROR, State.UNKNOWN,
+                           State.CAPTURED, State.VOIDED, State.SENT}),
+    State.UNKNOWN: frozenset({State.APPROVED, State.DECLINED, State.ERROR, State.UNKNOWN,
+                              State.CAPTURED, State.VOIDING, State.VOIDED}),
+    State.APPROVED: frozenset({State.APPROVED, State.SENT, State.VOIDING, State.CAPTURED}),
+    State.CAPTURED: frozenset({State.CAPTURED, State.SENT, State.VOIDING}),
+    State.DECLINED: frozenset({State.SENT, State.INTENT}),
+    State.ERROR: frozenset({State.SENT, State.INTENT}),
+    State.VOIDING: frozenset({State.VOIDING, State.VOIDED, State.APPROVED, State.CAPTURED,
+                              State.ERROR}),
+    State.VOIDED: frozenset(),
+}
+
+#: Kinds the Host API numbers by invoice; the others (Charge API) are keyed by idempotency key.
+INVOICED_KINDS = frozenset(k for k in Kind if k is not Kind.CHARGE)
+
+#: Actors written on every event besides a clerk or manager id.
+SYSTEM_ACTORS = frozenset({"recovery", "system"})
+
+
+def check_transition(current: State, new: State) -> None:
+    if new not in TRANSITIONS[current]:
+        raise JournalError(f"state: cannot move an entry from {current} to {new}")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The current state of one payment (the projection row)."""
+
+    id: int
+    till_id: str
+    kind: Kind
+    state: State
+    op: Op | None
+    invoice: str | None
+    idempotency_key: str | None
+    original_invoice: str | None
+    currency: str
+    requested: Decimal
+    approved: Decimal
+    tip: Decimal
+    tax: Decimal
+    captured: Decimal
+    refunded: Decimal
+    pending: Decimal
+    card: str | None
+    card_last4: str | None
+    card_type: str | None
+    token: str | None
+    auth_code: str | None
+    response_code: str | None
+    host_code: str | None
+    message: str | None
+    reversal_reason: str | None
+    training: bool
+    clerk: str | None
+    created_at: str
+    updated_at: str
+    sent_at: str | None
+    business_date: str
+    batch_no: int
+    attempts: int
+
+    @property
+    def unresolved(self) -> bool:
+        return self.state in UNRESOLVED
+
+    @property
+    def partial(self) -> bool:
+        return self.state is State.APPROVED and Decimal(0) < self.approved < self.requested
+
+    @property
+    def refundable(self) -> Decimal:
+        base = self.captured if self.kind is Kind.AUTHORIZATION else self.approved
+        return base - self.refunded
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-able view; amounts as strings so no float ever appears."""
+        out: dict[str, Any] = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            out[name] = str(value) if isinstance(value, Decimal | StrEnum) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: int
+    entry_id: int | None
+    at: str
+    actor: str
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A durable job (a void) retried until the host confirms it."""
+
+    id: int
+    entry_id: int
+    kind: str
+    reason: str
+    state: str
+    attempts: int
+    next_at: str
+    last_error: str | None
+    created_at: str
+    created_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Approved money per bucket in one batch (0 = the open batch), by currency."""
+
+    batch_no: int
+    buckets: dict[tuple[str, str], tuple[int, Decimal]]  # (bucket, currency) -> (count, amount)
+    unresolved: int
+
+    def amount(self, bucket: str, currency: str = "USD") -> Decimal:
+        return self.buckets.get((bucket, currency), (0, Decimal(0)))[1]
+
+    def count(self, bucket: str, currency: str = "USD") -> int:
+        return self.buckets.get((bucket, currency), (0, Decimal(0)))[0]
+
+
+def money(minor: int | None, currency: str) -> Decimal:
+    return from_minor(int(minor or 0), currency)

@@ -1,0 +1,153 @@
+"""Forward-only schema migrations, numbered by ``PRAGMA user_version``.
+
+``MIGRATIONS[i]`` takes a journal at version ``i`` to ``i + 1`` inside one transaction. Never edit
+a released migration; append a new one. A journal newer than this program is refused, not
+downgraded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one: ``executescript`` would commit the migration's transaction."""
+    for statement in script.split(";\n"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    """Entries (the projection), the append-only event log and the invoice counter."""
+    _run(conn, """
+    CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        till_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        state TEXT NOT NULL,
+        op TEXT,
+        invoice TEXT UNIQUE,
+        idempotency_key TEXT UNIQUE,
+        original_invoice TEXT,
+        currency TEXT NOT NULL,
+        requested_minor INTEGER NOT NULL DEFAULT 0,
+        approved_minor INTEGER NOT NULL DEFAULT 0,
+        tip_minor INTEGER NOT NULL DEFAULT 0,
+        tax_minor INTEGER NOT NULL DEFAULT 0,
+        captured_minor INTEGER NOT NULL DEFAULT 0,
+        refunded_minor INTEGER NOT NULL DEFAULT 0,
+        pending_minor INTEGER NOT NULL DEFAULT 0,
+        card TEXT,
+        card_last4 TEXT,
+        card_type TEXT,
+        token TEXT,
+        auth_code TEXT,
+        response_code TEXT,
+        host_code TEXT,
+        message TEXT,
+        training INTEGER NOT NULL DEFAULT 0,
+        clerk TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        sent_at TEXT,
+        business_date TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX entries_day ON entries(business_date, created_at);
+    CREATE INDEX entries_open ON entries(state) WHERE state IN ('intent', 'sent', 'unknown', 'voiding');
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        entry_id INTEGER,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX events_entry ON events(entry_id, id);
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    """)
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    """Durable jobs (voids that survive a restart) and the reversal reason on entries."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN reversal_reason TEXT;
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        entry_id INTEGER NOT NULL REFERENCES entries(id),
+        kind TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at TEXT NOT NULL,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        done_at TEXT
+    );
+    CREATE INDEX jobs_pending ON jobs(next_at) WHERE state = 'pending';
+    """)
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Batches, running totals kept in the same transaction as each change, card search."""
+    from cashier.journal.store import rebuild_totals
+
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN batch_no INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE totals (
+        batch_no INTEGER NOT NULL,
+        bucket TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0,
+        amount_minor INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (batch_no, bucket, currency)
+    ) WITHOUT ROWID;
+    CREATE TABLE batches (
+        batch_no INTEGER PRIMARY KEY,
+        closed_at TEXT NOT NULL,
+        closed_by TEXT NOT NULL,
+        override INTEGER NOT NULL DEFAULT 0,
+        summary TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX entries_last4 ON entries(card_last4, business_date);
+    CREATE INDEX entries_amount ON entries(requested_minor, business_date);
+    CREATE INDEX entries_tabs ON entries(kind, created_at) WHERE state = 'approved';
+    """)
+    rebuild_totals(conn)
+
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3)
+LATEST = len(MIGRATIONS)
+
+
+def version_of(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
+    """Bring the journal up to ``target``, one committed step at a time; return the new version."""
+    from cashier.journal.model import JournalError
+
+    current = version_of(conn)
+    if current > LATEST:
+        raise JournalError(f"journal: schema version {current} is newer than this program "
+                           f"({LATEST}); upgrade Cashier before opening it")
+    while current < target:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[current](conn)
+            conn.execute(f"PRAGMA user_version = {current + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        current += 1
+    return current

@@ -1,0 +1,636 @@
+"""The synchronous journal core: one SQLite connection, used by one thread only.
+
+Every change is one ``BEGIN IMMEDIATE`` transaction that appends an event, updates the entry's
+projection row and the running totals together, so the three can never disagree. The async
+``Journal`` (``cashier.journal.aio``) runs a writer store on a dedicated thread.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from cashier.errors import ValidationError
+from cashier.journal.model import (
+    INVOICED_KINDS,
+    Entry,
+    Event,
+    Job,
+    JournalError,
+    Kind,
+    Op,
+    State,
+    Totals,
+    check_transition,
+    money,
+)
+from cashier.journal.schema import migrate
+from cashier.money import to_minor
+from cashier.redact import luhn_ok, mask_pan
+
+#: Columns a transition may change (everything but the identity of the entry).
+MUTABLE = frozenset({
+    "state", "op", "original_invoice", "requested_minor", "approved_minor", "tip_minor",
+    "tax_minor", "captured_minor", "refunded_minor", "pending_minor", "card", "card_last4",
+    "card_type", "token", "auth_code", "response_code", "host_code", "message", "clerk",
+    "updated_at", "sent_at", "attempts", "reversal_reason", "batch_no",
+})
+CREATE_COLUMNS = MUTABLE | {"till_id", "kind", "invoice", "idempotency_key", "currency",
+                            "training", "created_at", "business_date"}
+#: Text columns that must never carry a card number.
+_TEXT_FIELDS = ("original_invoice", "card_type", "auth_code", "response_code", "host_code",
+                "message", "clerk", "reversal_reason", "idempotency_key", "invoice", "till_id")
+_DIGIT_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)")
+#: Sequence digits after the two-digit till number: 10 digits in all.
+SEQUENCE_DIGITS = 8
+UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
+
+
+# ---- card data at the boundary ---------------------------------------------------------------
+def contains_pan(text: str) -> bool:
+    """A Luhn-valid run of 13 to 19 digits (spaces or dashes allowed between them)."""
+    for match in _DIGIT_RUN.finditer(text):
+        digits = re.sub(r"\D", "", match.group(0))
+        if 13 <= len(digits) <= 19 and luhn_ok(digits):
+            return True
+    return False
+
+
+def guard_text(field: str, value: Any) -> None:
+    """Refuse anything that looks like a full card number, wherever it hides."""
+    if isinstance(value, str):
+        if contains_pan(value):
+            raise ValidationError(field, "looks like a full card number; the journal keeps only a "
+                                         "masked card (first 6 and last 4) or a token")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            guard_text(f"{field}.{key}", item)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            guard_text(f"{field}[{i}]", item)
+
+
+def masked_card(card: str | None) -> tuple[str | None, str | None]:
+    """(masked card, last four). A full number is masked here, so it is never stored."""
+    if not card:
+        return None, None
+    card = card.strip()
+    digits = re.sub(r"\D", "", card)
+    if len(digits) > 10:  # more visible digits than first 6 + last 4
+        card = mask_pan(digits)
+    if len(card) > 32:
+        raise ValidationError("card", "must be a masked card number of at most 32 characters")
+    last4 = digits[-4:] if len(digits) >= 4 else None
+    return card, last4
+
+
+def encode_token(token: str | None) -> str | None:
+    """Tokens are often 16 digits and may pass Luhn: stored in groups of 8 so no scanner (ours
+    included) mistakes one for a card number. ``decode_token`` undoes it."""
+    if token is None:
+        return None
+    if len(token) > 64 or not re.fullmatch(r"[A-Za-z0-9_.:-]+", token):
+        raise ValidationError("token", "must be 1 to 64 letters, digits or _ . : -")
+    if token.isdigit() and len(token) >= 13:
+        return "~" + "_".join(token[i:i + 8] for i in range(0, len(token), 8))
+    return token
+
+
+def decode_token(stored: str | None) -> str | None:
+    if stored is None or not stored.startswith("~"):
+        return stored
+    return stored[1:].replace("_", "")
+
+
+# ---- totals -----------------------------------------------------------------------------------
+def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
+    """(bucket, currency, minor units) an entry adds to its batch's totals, or None."""
+    state = row["state"]
+    if state in (State.VOIDED, State.DECLINED, State.ERROR, State.INTENT):
+        return None
+    kind = row["kind"]
+    if kind in (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION):
+        if row["captured_minor"]:
+            return "capture", row["currency"], int(row["captured_minor"])
+        if row["approved_minor"]:
+            return "auth_open", row["currency"], int(row["approved_minor"])
+        return None
+    if row["approved_minor"]:
+        return str(kind), row["currency"], int(row["approved_minor"])
+    return None
+
+
+def _add_total(conn: sqlite3.Connection, batch_no: int, part: tuple[str, str, int], sign: int) -> None:
+    bucket, currency, minor = part
+    conn.execute(
+        "INSERT INTO totals(batch_no, bucket, currency, count, amount_minor) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(batch_no, bucket, currency) DO UPDATE SET count = count + excluded.count, "
+        "amount_minor = amount_minor + excluded.amount_minor",
+        (batch_no, bucket, currency, sign, sign * minor))
+
+
+def rebuild_totals(conn: sqlite3.Connection, batch_nos: Sequence[int] | None = None) -> None:
+    """Recompute running totals from the projection (a migration step and a batch close)."""
+    conn.row_factory = sqlite3.Row
+    if batch_nos is None:
+        conn.execute("DELETE FROM totals")
+        rows = conn.execute("SELECT * FROM entries").fetchall()
+    else:
+        marks = ",".join("?" * len(batch_nos))
+        conn.execute(f"DELETE FROM totals WHERE batch_no IN ({marks})", tuple(batch_nos))
+        rows = conn.execute(f"SELECT * FROM entries WHERE batch_no IN ({marks})",
+                            tuple(batch_nos)).fetchall()
+    for row in rows:
+        part = contribution(row)
+        if part is not None:
+            _add_total(conn, int(row["batch_no"]), part, 1)
+
+
+# ---- rows -------------------------------------------------------------------------------------
+def _entry(row: sqlite3.Row) -> Entry:
+    cur = row["currency"]
+    return Entry(
+        id=row["id"], till_id=row["till_id"], kind=Kind(row["kind"]), state=State(row["state"]),
+        op=Op(row["op"]) if row["op"] else None, invoice=row["invoice"],
+        idempotency_key=row["idempotency_key"], original_invoice=row["original_invoice"],
+        currency=cur, requested=money(row["requested_minor"], cur),
+        approved=money(row["approved_minor"], cur), tip=money(row["tip_minor"], cur),
+        tax=money(row["tax_minor"], cur), captured=money(row["captured_minor"], cur),
+        refunded=money(row["refunded_minor"], cur), pending=money(row["pending_minor"], cur),
+        card=row["card"], card_last4=row["card_last4"], card_type=row["card_type"],
+        token=decode_token(row["token"]), auth_code=row["auth_code"],
+        response_code=row["response_code"], host_code=row["host_code"], message=row["message"],
+        reversal_reason=row["reversal_reason"], training=bool(row["training"]), clerk=row["clerk"],
+        created_at=row["created_at"], updated_at=row["updated_at"], sent_at=row["sent_at"],
+        business_date=row["business_date"], batch_no=int(row["batch_no"]), attempts=row["attempts"],
+    )
+
+
+def _job(row: sqlite3.Row) -> Job:
+    return Job(id=row["id"], entry_id=row["entry_id"], kind=row["kind"], reason=row["reason"],
+               state=row["state"], attempts=row["attempts"], next_at=row["next_at"],
+               last_error=row["last_error"], created_at=row["created_at"],
+               created_by=row["created_by"])
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+class JournalStore:
+    """The journal on one connection. Not thread-safe: one thread owns each instance."""
+
+    def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
+                 currency: str = "USD", training: bool = False, reader: bool = False,
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        if not 1 <= till_number <= 99:
+            raise ValidationError("till_number", "must be 1 to 99 (the invoice prefix)")
+        self.path = Path(path)
+        self.till_id = till_id
+        self.till_number = till_number
+        self.currency = currency
+        self.training = training
+        self.clock = clock
+        if not reader:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                                    timeout=30.0)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA busy_timeout = 30000")
+        if reader:
+            self.conn.execute("PRAGMA query_only = 1")
+        else:
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise JournalError(f"journal: cannot switch {self.path} to WAL mode (got {mode})")
+            self.conn.execute("PRAGMA synchronous = FULL")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            migrate(self.conn)
+            self.conn.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ---- plumbing -----------------------------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def _now(self) -> str:
+        return iso(self.clock())
+
+    def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
+               at: str) -> None:
+        self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
+                          (entry_id, at, actor, type_, json.dumps(data, sort_keys=True, default=str)))
+
+    @staticmethod
+    def _check_actor(actor: str) -> str:
+        if not actor or len(actor) > 40:
+            raise ValidationError("actor", "must name who acted: a clerk or manager id, "
+                                           "'recovery' or 'system'")
+        guard_text("actor", actor)
+        return actor
+
+    def _row(self, entry_id: int) -> sqlite3.Row:
+        row = self.conn.execute("SELECT * FROM entries WHERE id = ?", (entry_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"entry: no journal entry {entry_id}")
+        return row  # type: ignore[no-any-return]
+
+    def _minor(self, field: str, value: Decimal | None, currency: str) -> int:
+        if value is None:
+            return 0
+        if not isinstance(value, Decimal):
+            raise ValidationError(field, "must be a Decimal amount")
+        if value < 0:
+            raise ValidationError(field, "must not be negative")
+        return to_minor(value, currency)
+
+    def next_invoice(self) -> str:
+        """Allocate inside the caller's transaction: the number is consumed even if unused."""
+        row = self.conn.execute(
+            "INSERT INTO counters(name, value) VALUES ('invoice', 1) "
+            "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value").fetchone()
+        seq = int(row[0])
+        if seq >= 10 ** SEQUENCE_DIGITS:
+            raise JournalError("invoice: this till has used all its invoice numbers")
+        return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
+
+    # ---- writes -------------------------------------------------------------------------------
+    def create(self, kind: Kind | str, requested: Decimal, *, actor: str,
+               currency: str | None = None, tip: Decimal | None = None, tax: Decimal | None = None,
+               invoice: str | None = None, idempotency_key: str | None = None,
+               original_invoice: str | None = None, card: str | None = None,
+               token: str | None = None, clerk: str | None = None, message: str | None = None,
+               op: Op | str | None = None, sent: bool = False) -> Entry:
+        """Commit an intent (invoice allocated in the same transaction); ``sent=True`` also
+        records that the request is about to go, saving one commit on the hot path."""
+        kind = Kind(kind)
+        currency = currency or self.currency
+        self._check_actor(actor)
+        if kind in INVOICED_KINDS and idempotency_key is not None:
+            raise ValidationError("idempotency_key", f"is for Charge API entries, not {kind}")
+        if kind is Kind.CHARGE and not idempotency_key:
+            raise ValidationError("idempotency_key", "is required for a Charge API entry")
+        if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
+            raise ValidationError("idempotency_key", "must be 1 to 255 characters")
+        if invoice is not None and not re.fullmatch(r"\d{1,10}", invoice):
+            raise ValidationError("invoice", "must be a string of 1 to 10 digits")
+        masked, last4 = masked_card(card)
+        now = self._now()
+        local_day = self.clock().astimezone().date().isoformat()
+        row: dict[str, Any] = {
+            "till_id": self.till_id, "kind": str(kind), "state": str(State.INTENT),
+            "op": str(Op(op)) if op else None, "invoice": invoice,
+            "idempotency_key": idempotency_key, "original_invoice": original_invoice,
+            "currency": currency,
+            "requested_minor": self._minor("requested", requested, currency),
+            "approved_minor": 0, "tip_minor": self._minor("tip", tip, currency),
+            "tax_minor": self._minor("tax", tax, currency), "captured_minor": 0,
+            "refunded_minor": 0, "pending_minor": self._minor("requested", requested, currency),
+            "card": masked, "card_last4": last4, "card_type": None, "token": encode_token(token),
+            "auth_code": None, "response_code": None, "host_code": None, "message": message,
+            "training": int(self.training), "clerk": clerk, "created_at": now, "updated_at": now,
+            "sent_at": None, "business_date": local_day, "attempts": 0,
+            "reversal_reason": None, "batch_no": 0,
+        }
+        for name in _TEXT_FIELDS:
+            guard_text(name, row[name])
+        with self._tx() as conn:
+            if kind in INVOICED_KINDS and invoice is None:
+                row["invoice"] = self.next_invoice()
+            cols = ", ".join(row)
+            try:
+                cur = conn.execute(f"INSERT INTO entries({cols}) VALUES ({', '.join('?' * len(row))})",
+                                   tuple(row.values()))
+            except sqlite3.IntegrityError:
+                field = "invoice" if row["invoice"] else "idempotency_key"
+                raise ValidationError(field, "is already in the journal: continue that entry "
+                                             "instead of starting a new one") from None
+            entry_id = int(cur.lastrowid or 0)
+            self._event(entry_id, actor, "created", row, now)
+            if sent:
+                changes = {"state": str(State.SENT), "sent_at": now, "updated_at": now,
+                           "attempts": 1}
+                self._event(entry_id, actor, "sent", changes, now)
+                conn.execute("UPDATE entries SET state = ?, sent_at = ?, updated_at = ?, attempts = 1 "
+                             "WHERE id = ?", (str(State.SENT), now, now, entry_id))
+            return _entry(self._row(entry_id))
+
+    def transition(self, entry_id: int, state: State | str, *, actor: str, event: str | None = None,
+                   **changes: Any) -> Entry:
+        """Move an entry to ``state`` and change fields, as one event. Amount fields are given
+        as Decimals (``approved=...``) and stored as minor units."""
+        state = State(state)
+        self._check_actor(actor)
+        with self._tx() as conn:
+            row = self._row(entry_id)
+            check_transition(State(row["state"]), state)
+            cols = self._columns(row, changes)
+            cols["state"] = str(state)
+            now = self._now()
+            cols["updated_at"] = now
+            if state is State.SENT:
+                cols["sent_at"] = now
+                cols["attempts"] = int(row["attempts"]) + 1
+            self._apply(conn, row, cols, actor, event or str(state), now)
+            return _entry(self._row(entry_id))
+
+    def _columns(self, row: sqlite3.Row, changes: Mapping[str, Any]) -> dict[str, Any]:
+        cur = row["currency"]
+        cols: dict[str, Any] = {}
+        for key, value in changes.items():
+            if key in ("requested", "approved", "tip", "tax", "captured", "refunded", "pending"):
+                cols[f"{key}_minor"] = self._minor(key, value, cur)
+            elif key == "card":
+                cols["card"], cols["card_last4"] = masked_card(value)
+            elif key == "token":
+                cols["token"] = encode_token(value)
+            elif key == "op":
+                cols["op"] = str(Op(value)) if value else None
+            elif key in MUTABLE:
+                if value is not None and not isinstance(value, str | int):
+                    raise ValidationError(key, "must be text or a whole number")
+                guard_text(key, value)
+                cols[key] = value
+            else:
+                raise ValidationError(key, "is not a field of a journal entry")
+        return cols
+
+    def _apply(self, conn: sqlite3.Connection, row: sqlite3.Row, cols: dict[str, Any], actor: str,
+               type_: str, now: str) -> None:
+        entry_id = int(row["id"])
+        old = dict(row)
+        new = {**old, **cols}
+        data = dict(cols)
+        if old["state"] != new["state"]:
+            data["_from"] = old["state"]
+        self._event(entry_id, actor, type_, data, now)
+        sets = ", ".join(f"{k} = ?" for k in cols)
+        conn.execute(f"UPDATE entries SET {sets} WHERE id = ?", (*cols.values(), entry_id))
+        before, after = contribution(old), contribution(new)
+        if before != after or old["batch_no"] != new["batch_no"]:
+            if before is not None:
+                _add_total(conn, int(old["batch_no"]), before, -1)
+            if after is not None:
+                _add_total(conn, int(new["batch_no"]), after, 1)
+
+    def record_refund(self, original_invoice: str, amount: Decimal, *, actor: str) -> Entry | None:
+        """Add an approved linked refund to its original entry (the refund entry is separate)."""
+        with self._tx() as conn:
+            row = conn.execute("SELECT * FROM entries WHERE invoice = ?", (original_invoice,)).fetchone()
+            if row is None:
+                return None
+            refunded = int(row["refunded_minor"]) + self._minor("refunded", amount, row["currency"])
+            now = self._now()
+            self._apply(conn, row, {"refunded_minor": refunded, "updated_at": now}, actor,
+                        "refunded", now)
+            return _entry(self._row(int(row["id"])))
+
+    def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
+        """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""
+        self._check_actor(actor)
+        guard_text(type_, data)
+        with self._tx():
+            self._event(entry_id, actor, type_, {"_note": data}, self._now())
+
+    # ---- jobs ---------------------------------------------------------------------------------
+    def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
+        """Move to VOIDING and create the job in one transaction, so a crash keeps both."""
+        if not re.fullmatch(r"0[1-9]", reason):
+            raise ValidationError("reversal_reason", "must be 01 to 09")
+        self._check_actor(actor)
+        with self._tx() as conn:
+            row = self._row(entry_id)
+            current = State(row["state"])
+            if current is State.VOIDING:
+                job = conn.execute("SELECT * FROM jobs WHERE entry_id = ? AND state = 'pending' "
+                                   "ORDER BY id DESC", (entry_id,)).fetchone()
+                if job is not None:
+                    return _entry(row), _job(job)
+            elif current not in (State.APPROVED, State.CAPTURED, State.UNKNOWN):
+                raise JournalError(f"state: a {current} entry cannot be voided (only approved, "
+                                   "captured or unknown ones)")
+            if int(row["batch_no"]) != 0:
+                raise JournalError("state: the entry is in a closed batch; refund it instead")
+            now = self._now()
+            self._apply(conn, row, {"state": str(State.VOIDING), "reversal_reason": reason,
+                                    "op": str(Op.VOID), "updated_at": now},
+                        actor, "void_requested", now)
+            cur = conn.execute("INSERT INTO jobs(entry_id, kind, reason, next_at, created_at, created_by) "
+                               "VALUES (?, 'void', ?, ?, ?, ?)", (entry_id, reason, now, now, actor))
+            job = conn.execute("SELECT * FROM jobs WHERE id = ?", (cur.lastrowid,)).fetchone()
+            return _entry(self._row(entry_id)), _job(job)
+
+    def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
+        guard_text("error", error)
+        with self._tx() as conn:
+            next_at = iso(self.clock() + timedelta(seconds=delay_s))
+            conn.execute("UPDATE jobs SET attempts = attempts + 1, last_error = ?, next_at = ? "
+                         "WHERE id = ?", (error[:500], next_at, job_id))
+            row = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+            self._event(int(row["entry_id"]), "system", "job_retry",
+                        {"_note": {"job": job_id, "error": error[:500], "next_at": next_at}},
+                        self._now())
+            return _job(row)
+
+    def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
+                   **changes: Any) -> Entry:
+        """Close the job and move its entry in the same transaction."""
+        new_state = State(state)
+        with self._tx() as conn:
+            job = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+            if job is None:
+                raise JournalError(f"job: no job {job_id}")
+            row = self._row(int(job["entry_id"]))
+            check_transition(State(row["state"]), new_state)
+            cols = self._columns(row, changes)
+            now = self._now()
+            cols.update(state=str(new_state), updated_at=now)
+            self._apply(conn, row, cols, actor, f"void_{outcome}", now)
+            conn.execute("UPDATE jobs SET state = ?, done_at = ?, attempts = attempts + 1 WHERE id = ?",
+                         (outcome, now, job_id))
+            return _entry(self._row(int(row["id"])))
+
+    def state_before_void(self, entry_id: int) -> State:
+        """What the entry was before its (latest) void was requested."""
+        row = self.conn.execute(
+            "SELECT data FROM events WHERE entry_id = ? AND type = 'void_requested' "
+            "ORDER BY id DESC LIMIT 1", (entry_id,)).fetchone()
+        if row is None:
+            return State.APPROVED
+        return State(json.loads(row["data"]).get("_from", State.APPROVED))
+
+    def due_jobs(self, *, all_pending: bool = False) -> list[Job]:
+        if all_pending:
+            rows = self.conn.execute("SELECT * FROM jobs WHERE state = 'pending' ORDER BY id").fetchall()
+        else:
+            rows = self.conn.execute("SELECT * FROM jobs WHERE state = 'pending' AND next_at <= ? "
+                                     "ORDER BY next_at", (self._now(),)).fetchall()
+        return [_job(r) for r in rows]
+
+    # ---- batches ------------------------------------------------------------------------------
+    def close_batch(self, *, actor: str, override: bool, summary: Mapping[str, Any]) -> int:
+        """Move every finished entry of the open batch into a new closed batch."""
+        self._check_actor(actor)
+        guard_text("summary", summary)
+        with self._tx() as conn:
+            batch_no = int(conn.execute("SELECT COALESCE(MAX(batch_no), 0) + 1 FROM batches").fetchone()[0])
+            ids = [int(r[0]) for r in conn.execute(
+                f"SELECT id FROM entries WHERE batch_no = 0 AND state NOT IN {UNRESOLVED_SQL}")]
+            now = self._now()
+            conn.execute("INSERT INTO batches(batch_no, closed_at, closed_by, override, summary) "
+                         "VALUES (?, ?, ?, ?, ?)", (batch_no, now, actor, int(override),
+                                                    json.dumps(summary, sort_keys=True, default=str)))
+            conn.execute(f"UPDATE entries SET batch_no = ? WHERE batch_no = 0 AND state NOT IN "
+                         f"{UNRESOLVED_SQL}", (batch_no,))
+            self._event(None, actor, "batch_closed",
+                        {"batch_no": batch_no, "entries": ids, "override": override,
+                         "_note": dict(summary)}, now)
+            rebuild_totals(conn, (0, batch_no))
+            return batch_no
+
+    # ---- reads --------------------------------------------------------------------------------
+    def get(self, entry_id: int) -> Entry:
+        return _entry(self._row(entry_id))
+
+    def by_invoice(self, invoice: str) -> Entry | None:
+        row = self.conn.execute("SELECT * FROM entries WHERE invoice = ?", (invoice,)).fetchone()
+        return None if row is None else _entry(row)
+
+    def by_idempotency_key(self, key: str) -> Entry | None:
+        row = self.conn.execute("SELECT * FROM entries WHERE idempotency_key = ?", (key,)).fetchone()
+        return None if row is None else _entry(row)
+
+    def unresolved(self) -> list[Entry]:
+        rows = self.conn.execute(f"SELECT * FROM entries WHERE state IN {UNRESOLVED_SQL} ORDER BY id")
+        return [_entry(r) for r in rows]
+
+    def open_authorizations(self) -> list[Entry]:
+        rows = self.conn.execute(
+            "SELECT * FROM entries INDEXED BY entries_tabs WHERE state = 'approved' AND kind IN "
+            "('authorization', 'manual_authorization') ORDER BY created_at")
+        return [_entry(r) for r in rows]
+
+    def search(self, *, day: str | None = None, invoice: str | None = None,
+               amount: Decimal | None = None, last4: str | None = None, since: str | None = None,
+               until: str | None = None, kinds: Sequence[str] = (), states: Sequence[str] = (),
+               limit: int = 500) -> list[Entry]:
+        """Today's screen: filter by day (local YYYY-MM-DD), invoice, amount, last four, time."""
+        where: list[str] = []
+        args: list[Any] = []
+        if day is not None:
+            where.append("business_date = ?")
+            args.append(day)
+        if invoice is not None:
+            where.append("invoice = ?")
+            args.append(invoice)
+        if amount is not None:
+            where.append("requested_minor = ?")
+            args.append(self._minor("amount", amount, self.currency))
+        if last4 is not None:
+            if not re.fullmatch(r"\d{4}", last4):
+                raise ValidationError("last4", "must be exactly 4 digits")
+            where.append("card_last4 = ?")
+            args.append(last4)
+        if since is not None:
+            where.append("created_at >= ?")
+            args.append(since)
+        if until is not None:
+            where.append("created_at < ?")
+            args.append(until)
+        if kinds:
+            where.append(f"kind IN ({','.join('?' * len(kinds))})")
+            args.extend(kinds)
+        if states:
+            where.append(f"state IN ({','.join('?' * len(states))})")
+            args.extend(states)
+        sql = "SELECT * FROM entries" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = self.conn.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit))
+        return [_entry(r) for r in rows]
+
+    def totals(self, batch_no: int = 0) -> Totals:
+        rows = self.conn.execute("SELECT bucket, currency, count, amount_minor FROM totals "
+                                 "WHERE batch_no = ? AND count != 0", (batch_no,)).fetchall()
+        unresolved = int(self.conn.execute(
+            f"SELECT COUNT(*) FROM entries WHERE state IN {UNRESOLVED_SQL} AND batch_no = ?",
+            (batch_no,)).fetchone()[0])
+        return Totals(batch_no=batch_no, unresolved=unresolved,
+                      buckets={(r["bucket"], r["currency"]): (int(r["count"]),
+                                                              money(r["amount_minor"], r["currency"]))
+                               for r in rows})
+
+    def events(self, entry_id: int | None = None) -> list[Event]:
+        if entry_id is None:
+            rows = self.conn.execute("SELECT * FROM events ORDER BY id")
+        else:
+            rows = self.conn.execute("SELECT * FROM events WHERE entry_id = ? ORDER BY id", (entry_id,))
+        return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"], type=r["type"],
+                      data=json.loads(r["data"])) for r in rows]
+
+    def pending_jobs(self) -> list[Job]:
+        return self.due_jobs(all_pending=True)
+
+    def all_rows(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.conn.execute("SELECT * FROM entries ORDER BY id")]
+
+    def integrity_check(self) -> str:
+        return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # ---- the projection is a fold of the events -------------------------------------------------
+    def replay(self) -> tuple[list[dict[str, Any]], dict[tuple[int, str, str], tuple[int, int]]]:
+        """Rebuild entries and totals from the events alone, in memory, without touching tables."""
+        entries: dict[int, dict[str, Any]] = {}
+        for event in self.events():
+            data = {k: v for k, v in event.data.items() if not k.startswith("_")}
+            if event.type == "created" and event.entry_id is not None:
+                entries[event.entry_id] = {"id": event.entry_id, **data}
+            elif event.type == "batch_closed":
+                for entry_id in data.get("entries", []):
+                    entries[int(entry_id)]["batch_no"] = data["batch_no"]
+            elif event.entry_id is not None and data:
+                entries[event.entry_id].update(data)
+        totals: dict[tuple[int, str, str], tuple[int, int]] = {}
+        for row in entries.values():
+            part = contribution(row)
+            if part is not None:
+                key = (int(row["batch_no"]), part[0], part[1])
+                count, minor = totals.get(key, (0, 0))
+                totals[key] = (count + 1, minor + part[2])
+        columns = [r[1] for r in self.conn.execute("PRAGMA table_info(entries)")]
+        rows = [{c: entries[i].get(c) for c in columns} for i in sorted(entries)]
+        return rows, totals
+
+    def live_totals(self) -> dict[tuple[int, str, str], tuple[int, int]]:
+        return {(int(r[0]), r[1], r[2]): (int(r[3]), int(r[4])) for r in self.conn.execute(
+            "SELECT batch_no, bucket, currency, count, amount_minor FROM totals WHERE count != 0")}
+
+    def rebuild_projection(self) -> None:
+        """Replace the projection and totals with the fold of the events (repair tool)."""
+        rows, _ = self.replay()
+        with self._tx() as conn:
+            conn.execute("PRAGMA defer_foreign_keys = ON")
+            conn.execute("DELETE FROM entries")
+            for row in rows:
+                cols = ", ".join(row)
+                conn.execute(f"INSERT INTO entries({cols}) VALUES "
+                             f"({', '.join('?' * len(row))})", tuple(row.values()))
+            rebuild_totals(conn)
