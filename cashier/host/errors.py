@@ -10,6 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from cashier.errors import CashierError
+from cashier.redact import redact
+
+#: Modern ``error.code`` values that mean the host timed out (40001 "Timed Out").
+TIMEOUT_CODES = frozenset({"40001"})
 
 
 class HostError(CashierError):
@@ -22,21 +26,26 @@ class HostError(CashierError):
         self.secondary_code = secondary_code
         self.code = code
         self.severity = severity
-        self.short_text = short_text
-        self.long_text = long_text
+        # the host may echo what it was sent: the texts are redacted before anyone reads them
+        self.short_text = redact(short_text)
+        self.long_text = redact(long_text)
         self.http_status = http_status
-        pair = f"{primary_code},{secondary_code}" if primary_code is not None else "-"
-        super().__init__(f"host error {pair} ({http_status}): {short_text} {long_text}".strip())
+        pair = f"{primary_code},{secondary_code}" if primary_code is not None else (code or "-")
+        super().__init__(
+            f"host error {pair} ({http_status}): {self.short_text} {self.long_text}".strip())
 
     @classmethod
     def from_envelope(cls, error: dict[str, Any], http_status: int | None) -> HostError:
         primary = _int_or_none(error.get("primaryCode"))
-        kind: type[HostError] = HostTimeout if primary == 9951 else cls
-        if primary == 9815:
+        code = None if error.get("code") is None else str(error.get("code"))
+        kind: type[HostError] = cls
+        if primary == 9951 or code in TIMEOUT_CODES or http_status == 504:
+            kind = HostTimeout
+        elif primary == 9815:
             kind = InvoiceNotFound
         return kind(
             primary_code=primary, secondary_code=_int_or_none(error.get("secondaryCode")),
-            code=None if error.get("code") is None else str(error.get("code")),
+            code=code,
             severity=error.get("severity"), short_text=str(error.get("shortText") or ""),
             long_text=str(error.get("longText") or ""), http_status=http_status,
         )
@@ -48,6 +57,12 @@ class HostError(CashierError):
 
 class HostTimeout(HostError):
     """HTTP 504, primary code 9951, or no answer after the request was sent: outcome UNKNOWN."""
+
+    @classmethod
+    def from_error(cls, error: HostError) -> HostTimeout:
+        return cls(primary_code=error.primary_code, secondary_code=error.secondary_code,
+                   code=error.code, severity=error.severity, short_text=error.short_text,
+                   long_text=error.long_text, http_status=error.http_status)
 
 
 class InvoiceNotFound(HostError):

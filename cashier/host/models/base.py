@@ -17,3 +17,14 @@ class HostModel(BaseModel):
     def wire(self) -> dict[str, Any]:
         """The body as the host wants it (Decimals stay Decimal; the codec writes numbers)."""
         return self.model_dump(mode="python", by_alias=True, exclude_none=True)
+
+    def __repr__(self) -> str:
+        # A model may hold a card read or a credential: what prints is always redacted.
+        from cashier.redact import redact
+
+        return redact(super().__repr__())
+
+    def __str__(self) -> str:
+        from cashier.redact import redact
+
+        return redact(super().__str__())

@@ -93,6 +93,7 @@ class Device(HostModel):
 class Merchant(HostModel):
     mid: int | None = None
     name: str | None = None
+    serial_number: str | None = None
 
 
 class Server(HostModel):
@@ -118,17 +119,44 @@ class Avs(HostModel):
 
 
 class TipOptions(HostModel):
-    """``TipObject`` on the device controllers."""
+    """``TipObject`` on the device controllers (the vendor types the two flags as booleans)."""
 
     preset_type: Literal["none", "percent", "amount"] = "percent"
     preset1: Decimal | None = None
     preset2: Decimal | None = None
     preset3: Decimal | None = None
-    preset_default: str | None = None
-    display_no_tip: Literal["Y", "N"] | None = None
+    preset_default: Literal["1", "2", "3", "none"] | None = None
+    display_no_tip: bool | None = None
     header_text: str | None = Field(None, max_length=100)
-    basis_notification: str | None = None
+    basis_notification: bool | None = None
     selected_option: str | None = None
+
+
+class Ui(HostModel):
+    """``ui`` on device controller bodies: language and look of the PIN pad screens."""
+
+    language: str | None = None
+    mode: Literal["light", "dark"] | None = None
+    suppress_all: bool | None = None
+    suppress_final_result: bool | None = None
+    supported_languages: list[str] | None = None
+
+
+class TextValue(HostModel):
+    value: str | None = None
+
+
+class NextStep(HostModel):
+    """``device.nextStep``: what the pad shows after a prompt (idle, wait screen, text)."""
+
+    type: Literal["idle", "none", "displayWait", "displayText"] = "idle"
+    header: TextValue | None = None
+    sub_header: TextValue | None = None
+    text: TextValue | None = None
+
+
+class UniversalToken(HostModel):
+    value: str | None = None
 
 
 class Error(HostModel):
