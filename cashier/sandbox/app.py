@@ -17,18 +17,27 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from cashier.errors import ValidationError
-from cashier.host import codec
+from cashier.host import codec, signing
 from cashier.host.validation import validate_body
 from cashier.sandbox.core import (
     ROUTES,
     HostCall,
     HostFault,
     SandboxConfig,
+    access_denied,
+    invalid_field,
+    missing_field,
 )
+from cashier.sandbox.faults import ASGIApp, FaultBook, Receive, Scope, Send, apply_fault
 from cashier.sandbox.state import SandboxState
 
 log = logging.getLogger(__name__)
 PREFIX = "/api/rest/v1"
+#: The interface headers the vendor marks required on every operation, with their limits.
+#: Decision: the sandbox requires them too, so a till that forgets them fails in training.
+INTERFACE_HEADERS = (("InterfaceVersion", 11), ("InterfaceName", 25), ("CompanyName", 26))
+_FORBIDDEN = frozenset("$%:^-~<>,?\u201c\u201d\u2018\u2019{}[]\\+=")
+NO_ACCESS_TOKEN = frozenset({"/credentials/accesstoken"})
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -48,12 +57,13 @@ def _load_families() -> None:
 
 
 class HostSandbox:
-    """Holds config and state; ``asgi`` is the application to serve."""
+    """Holds config and state; ``asgi`` is the application to serve (faults sit in front of it)."""
 
     def __init__(self, config: SandboxConfig | None = None) -> None:
         _load_families()
         self.config = config or SandboxConfig()
         self.state = SandboxState(self.config)
+        self.faults = FaultBook()
         if self.config.state_file:
             self.state.load(self.config.state_file)
         routes: list[BaseRoute] = [
@@ -62,7 +72,23 @@ class HostSandbox:
         ]
         routes += self._optional_routes("cashier.sandbox.control", "control_routes")
         routes += self._optional_routes("cashier.sandbox.gateway.app", "gateway_routes")
-        self.asgi = Starlette(routes=routes)
+        self.app = Starlette(routes=routes)
+        #: control routes added by other parts find the sandbox here
+        self.app.state.sandbox = self
+        self.asgi: ASGIApp = self._serve
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.faults.rules:
+            rule = self.faults.pick(scope.get("path", ""))
+            if rule is not None:
+                await apply_fault(rule, self.app, scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def save(self) -> None:
+        """Write the ledger when a state file is configured (before the answer leaves)."""
+        if self.config.state_file:
+            self.state.save(self.config.state_file)
 
     def _optional_routes(self, module_name: str, attr: str) -> list[BaseRoute]:
         """Routes of a part that may not have landed yet: ``/_sandbox`` controls, Charge API."""
@@ -97,7 +123,10 @@ class HostSandbox:
                                 http_status=405)
             raise HostFault(9000, "NOT FOUND", f"No such endpoint: {path}", http_status=404)
         headers = {k.lower(): v for k, v in request.headers.items()}
+        self._check_interface(headers)
         raw = await request.body()
+        if path not in NO_ACCESS_TOKEN:
+            self._check_access(headers, raw)
         body: dict[str, Any] = {}
         if request.method in ("GET", "DELETE"):
             if raw.strip():
@@ -125,6 +154,49 @@ class HostSandbox:
         call = HostCall(request.method, path, body, headers, option, self.state, self.config)
         item = await route.handler(call)
         item.setdefault("server", {"name": "SANDBOX01"})
-        if self.config.state_file:
-            self.state.save(self.config.state_file)
+        if request.method != "GET":
+            self.save()
         return json_response({"result": [item]})
+
+    # ---- request checks ------------------------------------------------------------------
+    @staticmethod
+    def _check_interface(headers: dict[str, str]) -> None:
+        for name, limit in INTERFACE_HEADERS:
+            value = headers.get(name.lower())
+            if not value:
+                raise missing_field(name)
+            if len(value) > limit:
+                raise invalid_field(name, f"must be at most {limit} characters")
+            bad = _FORBIDDEN | ({"`"} if name != "InterfaceVersion" else set())
+            if any(ch in bad for ch in value):
+                raise invalid_field(name, "must not contain $ % : ^ - ~ < > , ? quotes { } [ ] \\ + =")
+
+    def _check_access(self, headers: dict[str, str], raw: bytes) -> None:
+        """AccessToken, and the HMAC signature when one is sent (decisions.md: auth failures)."""
+        signed = False
+        authorization = headers.get("authorization")
+        if authorization:
+            parsed = signing.parse_authorization(authorization)
+            if parsed is None:
+                raise access_denied(3, "Authorization",
+                                    "Authorization must be HMAC-SHA256 Credential=<key>&Signature=<b64>")
+            key_id, sig = parsed
+            keys = self.config.hmac_keys
+            if keys:
+                secret = keys.get(key_id)
+                if secret is None:
+                    raise access_denied(4, "Authorization", f"HMAC key {key_id} is not known")
+                if not signing.verify(secret, raw, sig):
+                    raise access_denied(5, "Authorization", "HMAC signature does not match the body")
+                signed = True
+        token = headers.get("accesstoken")
+        if not token:
+            if signed:
+                return  # a verified signature with a configured key identifies the caller
+            raise access_denied(1, "AccessToken", "AccessToken header is required")
+        if len(token) > 52:
+            raise access_denied(2, "AccessToken", "AccessToken not found")
+        configured = self.config.access_token
+        if configured is None or token == configured or token in self.state.issued_tokens:
+            return
+        raise access_denied(2, "AccessToken", "AccessToken not found")

@@ -135,3 +135,24 @@ def host_route(method: str, path: str, options: str = "HD LG DCP DCC",
         return handler
 
     return register
+
+
+# ---- more errors of the host (codes chosen in docs/decisions.md, "Sandbox host core") ---------
+def duplicate_invoice(invoice: str) -> HostFault:
+    """9815/1: the invoice is already used by a different kind of transaction in this batch."""
+    return HostFault(9815, "DUP INVOICE", f"Duplicate invoice {invoice} for another transaction",
+                     secondary_code=1, code=40104)
+
+
+def token_not_found(token: str, merchant_id: int) -> HostFault:
+    return HostFault(9846, "BAD UNIQUE ID",
+                     f"Unique Identifier({token}) not found for Merchant {merchant_id:010d}", code=40105)
+
+
+def invalid_amount(rule: str) -> HostFault:
+    return HostFault(9000, "INVALID AMOUNT", f"amount.total: {rule}", code=40107)
+
+
+def access_denied(secondary: int, short_text: str, long_text: str) -> HostFault:
+    """9862: access token or signature refused (HTTP 400, the status the vendor declares)."""
+    return HostFault(9862, short_text, long_text, secondary_code=secondary, code=40300)

@@ -11,6 +11,7 @@ Conventions the ledger view relies on:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -33,6 +34,31 @@ class SandboxState:
 
     def family(self, name: str) -> dict[str, Any]:
         return self.data.setdefault(name, {})
+
+    # ---- card vault: tokens stand for cards; the full number is never kept ---------------------
+    def tokenize(self, number: str, brand: str) -> str:
+        """The card token (16 characters, last 4 of the card) for a number; same card, same token.
+
+        Any family can call this (tokens, gift cards); ``detokenize`` gives back what a
+        transaction needs (brand, masked number), never the full number.
+        """
+        digest = hashlib.sha256(b"cashier-sandbox-vault:" + number.encode()).hexdigest()
+        token = str(int(digest[:16], 16))[:12].rjust(12, "0") + number[-4:]
+        vault = self.family("vault").setdefault("tokens", {})
+        if token not in vault:
+            vault[token] = {"type": brand, "number": "X" * (len(number) - 4) + number[-4:],
+                            "last4": number[-4:]}
+        return token
+
+    def detokenize(self, token: str) -> dict[str, Any] | None:
+        record: dict[str, Any] | None = self.family("vault").get("tokens", {}).get(token)
+        return record
+
+    def next_sequence(self, name: str) -> int:
+        """A counter that survives restarts (authorization codes, references, batch ids)."""
+        seqs = self.family("sequences")
+        seqs[name] = int(seqs.get(name, 0)) + 1
+        return int(seqs[name])
 
     def reset(self) -> None:
         self.data.clear()

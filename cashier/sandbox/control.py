@@ -1,0 +1,149 @@
+"""``/_sandbox/*``: the controls tests and the training window use to steer the sandbox.
+
+Routes here: ``GET /_sandbox/ledger``, ``POST|GET|DELETE /_sandbox/faults``,
+``POST /_sandbox/reset``, ``POST /_sandbox/clock``.
+
+Other parts add their own controls (``/_sandbox/terminals/{id}/customer`` for the virtual PIN
+pads, ``/_sandbox/qrpayments/pay`` for QR) by appending to ``EXTRA_CONTROL_ROUTES`` when their
+module is imported (every ``cashier/sandbox/host_*.py`` is imported before the app is built).
+An entry is either a starlette route, whose handler finds the sandbox at
+``request.app.state.sandbox``, or a factory ``f(sandbox) -> list[route]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from cashier.host import codec
+from cashier.sandbox.faults import FaultRuleError, parse_rule
+
+if TYPE_CHECKING:
+    from cashier.sandbox.app import HostSandbox
+
+ControlFactory = Callable[["HostSandbox"], Iterable[BaseRoute]]
+#: Controls of other parts; see the module docstring.
+EXTRA_CONTROL_ROUTES: list[BaseRoute | ControlFactory] = []
+MAX_CLOCK_STEP_S = 10 * 365 * 86400
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(codec.dumps(data), status_code=status, media_type="application/json")
+
+
+def control_error(message: str, status: int = 400) -> Response:
+    return _json({"error": message}, status)
+
+
+async def read_json(request: Request) -> Any:
+    """The body as JSON (``Decimal`` numbers), or ``ValueError`` with a readable message."""
+    raw = await request.body()
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw, parse_float=Decimal)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("the body is not valid JSON") from None
+
+
+def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
+    """Every invoice, gift card and closed batch, with no card number beyond the masked one."""
+    invoices = []
+    for record in sandbox.state.family("transactions").get("invoices", {}).values():
+        view = {k: v for k, v in record.items() if k != "card"}
+        card = record.get("card") or {}
+        view["card"] = {"type": card.get("type"), "number": card.get("number"),
+                        "token": card.get("token")}
+        invoices.append(view)
+    giftcards = []
+    for number, card in sandbox.state.family("giftcards").get("cards", {}).items():
+        digits = str(number)
+        masked = "X" * max(len(digits) - 4, 0) + digits[-4:]
+        giftcards.append({"number": masked, "state": card.get("state"),
+                          "balance": card.get("balance")})
+    batches = list(sandbox.state.family("batches").get("closed", []))
+    return {"invoices": invoices, "giftcards": giftcards, "batches": batches}
+
+
+def control_routes(sandbox: HostSandbox) -> list[BaseRoute]:
+    async def ledger(request: Request) -> Response:
+        return _json(ledger_view(sandbox))
+
+    async def faults(request: Request) -> Response:
+        if request.method == "GET":
+            return _json({"rules": [rule.describe() for rule in sandbox.faults.rules]})
+        if request.method == "DELETE":
+            sandbox.faults.clear()
+            return _json({"rules": []})
+        try:
+            data = await read_json(request)
+        except ValueError as exc:
+            return control_error(str(exc))
+        if isinstance(data, dict) and "rules" in data:
+            raw_rules = data["rules"]
+            seed = data.get("seed")
+        else:
+            raw_rules, seed = data, None
+        if isinstance(raw_rules, dict):
+            raw_rules = [raw_rules]
+        if not isinstance(raw_rules, list) or not raw_rules:
+            return control_error('send a rule object, a list of rules, or {"rules": [...]}')
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            return control_error("seed: must be a whole number")
+        try:
+            rules = [parse_rule(raw, i) for i, raw in enumerate(raw_rules)]
+        except FaultRuleError as exc:
+            return control_error(str(exc))
+        if seed is not None:
+            sandbox.faults.random.seed(seed)
+        sandbox.faults.add(rules)
+        return _json({"rules": [rule.describe() for rule in sandbox.faults.rules]})
+
+    async def reset(request: Request) -> Response:
+        sandbox.state.reset()
+        sandbox.faults.clear()
+        sandbox.save()
+        return _json({"reset": True})
+
+    async def clock(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+        except ValueError as exc:
+            return control_error(str(exc))
+        step = data.get("advance_seconds") if isinstance(data, dict) else None
+        if isinstance(step, bool) or not isinstance(step, int | Decimal) \
+                or not 0 <= step <= MAX_CLOCK_STEP_S:
+            return control_error(f"advance_seconds: must be a number from 0 to {MAX_CLOCK_STEP_S}")
+        sandbox.state.clock.advance(float(step))
+        sandbox.save()
+        return _json({"offset_seconds": Decimal(str(sandbox.state.clock.offset_s)),
+                      "now": Decimal(str(round(sandbox.state.clock.now(), 3)))})
+
+    routes: list[BaseRoute] = [
+        Route("/_sandbox/ledger", ledger, methods=["GET"]),
+        Route("/_sandbox/faults", faults, methods=["GET", "POST", "DELETE"]),
+        Route("/_sandbox/reset", reset, methods=["POST"]),
+        Route("/_sandbox/clock", clock, methods=["POST"]),
+    ]
+    for extra in EXTRA_CONTROL_ROUTES:
+        if isinstance(extra, BaseRoute):
+            routes.append(extra)
+        else:
+            routes.extend(extra(sandbox))
+    known = sorted({path for route in routes if isinstance(route, Route) for path in [route.path]})
+
+    async def unknown(request: Request) -> Response:
+        for route in routes:
+            if isinstance(route, Route) and route.path_regex.match(request.url.path):
+                return control_error(f"{request.method} is not allowed on {request.url.path}", 405)
+        return control_error(f"no such control: {request.url.path}; known: {', '.join(known)}", 404)
+
+    routes.append(Route("/_sandbox/{rest:path}", unknown,
+                        methods=["GET", "POST", "PUT", "PATCH", "DELETE"]))
+    return routes
