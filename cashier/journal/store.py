@@ -32,7 +32,7 @@ from cashier.journal.model import (
     money,
 )
 from cashier.journal.schema import migrate
-from cashier.money import to_minor
+from cashier.money import quantum, to_minor
 from cashier.redact import luhn_ok, mask_pan
 
 #: Columns a transition may change (everything but the identity of the entry).
@@ -262,6 +262,8 @@ class JournalStore:
             raise ValidationError(field, "must be a Decimal amount")
         if value < 0:
             raise ValidationError(field, "must not be negative")
+        if not value.is_finite() or value != value.quantize(quantum(currency)):
+            raise ValidationError(field, f"must be a whole number of {currency} minor units")
         return to_minor(value, currency)
 
     def next_invoice(self) -> str:
