@@ -370,11 +370,18 @@ class HostClient:
 
     async def incremental_authorization(self, *, invoice: str, amount: Amount, token: str,
                                         clerk_id: int | None = None) -> TransactionResult:
-        """Raise an open authorization (``transactions_authorization_incremental``)."""
+        """Raise an open authorization (``transactions_authorization_incremental``).
+
+        ``amount.total`` is the NEW authorized total: the host compares it with the amount on
+        file for the invoice and seeks approval only for the difference (our spec). The vendor
+        body has no marker for "incremental" (``authType`` is only 1 final / 2 pre-auth), so
+        none is sent; a token body on an open invoice is what makes it one.
+        """
         validate_invoice(invoice)
-        body = {"amount": amount.wire(), "clerk": {"numericId": clerk_id or self.settings.clerk_id},
-                "transaction": {"invoice": invoice, "authType": "I"},
-                "card": {"token": {"value": token}}}
+        wire = amount.wire()
+        wire.setdefault("tax", Decimal(0))
+        body = {"amount": wire, "clerk": {"numericId": clerk_id or self.settings.clerk_id},
+                "transaction": {"invoice": invoice}, "card": {"token": {"value": token}}}
         return await self.call(TransactionResult, "POST", "/transactions/authorization", body)
 
     async def capture(self, *, invoice: str, amount: Amount, token: str,
