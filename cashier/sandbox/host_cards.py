@@ -11,10 +11,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from cashier.sandbox import triggers
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, timeout_fault
 from cashier.sandbox.longtail import (
+    DEBIT_CARDS,
     FOREIGN_CARDS,
-    TEST_CARDS,
     api_options,
     bin_of,
     card_type,
@@ -32,46 +33,43 @@ from cashier.sandbox.longtail import (
 )
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
 
-#: AVS trigger: first two characters of the address or postal code -> ``avs.result``.
-#: (The core's trigger table is meant to hold this map; until it lands it lives here.)
-AVS_TRIGGERS = {"65": "A", "69": "E", "78": "N", "82": "R", "85": "U", "88": "X", "89": "Y", "90": "Z"}
-#: CSC trigger: the security code value -> ``card.securityCode.result``.
-CSC_TRIGGERS = {"333": "M", "3333": "M", "444": "N", "4444": "N", "555": "P", "5555": "P",
-                "666": "S", "6666": "S", "777": "U", "7777": "U"}
 #: Which address parts each AVS result says matched: (street, postal code).
 AVS_MATCHES = {"A": ("Y", "N"), "W": ("N", "Y"), "Z": ("N", "Y"), "X": ("Y", "Y"), "Y": ("Y", "Y")}
 #: The cardholder name the sandbox's issuer holds for every Visa test card (ANI).
 ANI_NAME = ("JOHN", "SMITH")
 
 
-def avs_result(customer: dict[str, Any]) -> dict[str, str] | None:
-    """The AVS block, or None when no address data was sent (nothing to verify)."""
+def avs_block(customer: dict[str, Any]) -> tuple[dict[str, str], bool] | None:
+    """(AVS block, failed), or None when no address data was sent (nothing to verify)."""
     line1, postal = customer.get("addressLine1"), customer.get("postalCode")
-    if not line1 and not postal:
+    found = triggers.avs_result(line1 if isinstance(line1, str) else None,
+                                postal if isinstance(postal, str) else None)
+    if found is None:
         return None
-    result = "N"
-    for value in (line1, postal):
-        if isinstance(value, str) and value[:2] in AVS_TRIGGERS:
-            result = AVS_TRIGGERS[value[:2]]
-            break
+    result, failed = found
     street, zip_ok = AVS_MATCHES.get(result, ("N", "N"))
-    # Decision: only 'N' (nothing matched) counts as an AVS failure; E/R/U/... carry no verdict.
-    return {"result": result, "valid": "N" if result == "N" else "Y",
-            "streetVerified": street, "postalCodeVerified": zip_ok}
+    return ({"result": result, "valid": "N" if failed else "Y", "streetVerified": street,
+             "postalCodeVerified": zip_ok}, failed)
 
 
-def csc_result(security_code: Any) -> dict[str, str] | None:
-    if not isinstance(security_code, dict) or not security_code.get("value"):
+def csc_block(security_code: Any) -> tuple[dict[str, str], bool] | None:
+    if security_code is None:
         return None
-    value = security_code["value"]
+    if not isinstance(security_code, dict):
+        raise invalid_field("card.securityCode", "must be an object with indicator and value")
+    value = security_code.get("value")
+    if value is None:
+        return None
     if not isinstance(value, str) or not value.isdigit() or not 3 <= len(value) <= 4:
         raise invalid_field("card.securityCode.value", "must be 3 or 4 digits")
     indicator = security_code.get("indicator", "1")
     if indicator not in ("0", "1", "2", "9"):
         raise invalid_field("card.securityCode.indicator", "must be one of 0, 1, 2, 9")
-    result = CSC_TRIGGERS.get(value, "M")
+    found = triggers.csc_result(value)
+    assert found is not None
+    result, failed = found
     # The indicator is echoed (never the value): the vendor's response schema names it.
-    return {"indicator": indicator, "result": result, "valid": "N" if result == "N" else "Y"}
+    return {"indicator": indicator, "result": result, "valid": "N" if failed else "Y"}, failed
 
 
 def _name_match(sent: str | None, held: str) -> str:
@@ -143,21 +141,21 @@ async def cards_verify(call: HostCall) -> dict[str, Any]:
     text(body, "customer.addressLine1", max_len=30, required=False)
     number, exp, _entry_mode = await _card_from_body(call)
     ctype = card_type(number)
-    avs = avs_result(customer)
-    csc = csc_result(get(body, "card.securityCode"))
-    failed = (avs is not None and avs["valid"] == "N") or (csc is not None and csc["valid"] == "N")
+    avs = avs_block(customer)
+    csc = csc_block(get(body, "card.securityCode"))
+    failed = (avs is not None and avs[1]) or (csc is not None and csc[1])
     code = ("f" if "POSHANDLEAVSFAIL" in options else "D") if failed else "A"
     card: dict[str, Any] = {"number": masked_number(number), "type": ctype,
-                            "token": {"value": issue_token(call, number, exp)}}
+                            "token": {"value": issue_token(call, number)}}
     if exp is not None:
         card["expirationDate"] = exp
     if csc is not None:
-        card["securityCode"] = csc
+        card["securityCode"] = csc[0]
     transaction: dict[str, Any] = {"responseCode": code}
     if code == "A":
         transaction["authorizationCode"] = "VRF" + number[-3:]
     if avs is not None:
-        transaction["avs"] = avs
+        transaction["avs"] = avs[0]
     cof = get(body, "transaction.cardOnFile")
     if isinstance(cof, dict):
         transaction["cardOnFile"] = {k: v for k, v in cof.items() if k in ("type", "transactionId")}
@@ -178,7 +176,7 @@ async def cards_verify(call: HostCall) -> dict[str, Any]:
 async def cards_identify(call: HostCall) -> dict[str, Any]:
     number, _exp, _mode = await _card_from_body(call)
     ctype = card_type(number)
-    debit = TEST_CARDS.get(number, (ctype, "N"))[1]
+    debit = "Y" if number in DEBIT_CARDS else "N"
     card = {"bin": bin_of(number), "type": ctype, "debitCapable": debit,
             "dccCapable": "Y" if number in FOREIGN_CARDS else "N"}
     item: dict[str, Any] = {"dateTime": sandbox_now(call), "card": card, "merchant": merchant(call)}

@@ -13,23 +13,15 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cashier.redact import luhn_ok
-from cashier.sandbox.core import HostCall, HostFault, invalid_field, missing_field, timeout_fault
+from cashier.sandbox import triggers
+from cashier.sandbox.core import HostCall, HostFault, invalid_field, missing_field
 
-#: The vendor's published test cards, by number: (card type, debit capable).
-TEST_CARDS: dict[str, tuple[str, str]] = {
-    "4321000000001119": ("VS", "N"), "4616222222222257": ("VS", "N"),
-    "4761739001010010": ("VS", "Y"),
-    "5432000000003332": ("MC", "N"), "5290111111111111": ("MC", "Y"),
-    "2221000000000009": ("MC", "N"),
-    "373400000002221": ("AX", "N"), "342877777777705": ("AX", "N"), "374245455400001": ("AX", "N"),
-    "6011013928534509": ("NS", "N"), "6011000000004444": ("NS", "N"),
-    "3337000000005551": ("JC", "N"),
-    "3059910000007215": ("NS", "N"),
-    # original credit transfer cards
-    "4515300011000159": ("VS", "Y"), "4515300011000167": ("VS", "Y"),
-    "5312600000002167": ("MC", "Y"),
-}
+#: Test cards that can be processed as debit (``/cards/identify`` ``debitCapable``): the
+#: vendor's debit Visa and Mastercard and the OCT cards (fast funds need a debit card).
+DEBIT_CARDS = frozenset({"4761739001010010", "5290111111111111", "4515300011000159",
+                         "4515300011000167", "5312600000002167"})
+#: Cards that only some families accept (3-D Secure test cards), added by those families.
+EXTRA_CARDS: dict[str, str] = {}
 
 #: Cards the sandbox treats as issued abroad: DCC can convert to their currency.
 #: (currency, minor units, rate per merchant unit as text). The vendor publishes no DCC cards.
@@ -127,56 +119,25 @@ def new_id(prefix: str = "", length: int = 12) -> str:
 
 
 # ---- cards ---------------------------------------------------------------------------------
-def card_type(number: str) -> str | None:
-    """The host's card type for a number: the test card table first, then the brand prefixes."""
-    if number in TEST_CARDS:
-        return TEST_CARDS[number][0]
-    if number.startswith("4"):
-        return "VS"
-    two, four = int(number[:2]), int(number[:4])
-    if 51 <= two <= 55 or 2221 <= four <= 2720:
-        return "MC"
-    if two in (34, 37):
-        return "AX"
-    if number.startswith(("6011", "65", "36", "38", "300", "301", "302", "303", "304", "305", "3095")):
-        return "NS"
-    if 644 <= int(number[:3]) <= 649:
-        return "NS"
-    if 3528 <= four <= 3589:
-        return "JC"
-    return None
+def card_type(number: str) -> str:
+    return EXTRA_CARDS.get(number) or triggers.brand_of(number)
 
 
-def check_card_number(value: Any, field: str = "card.number", *, legacy: bool = True) -> str:
-    """A card number the test host accepts, or the host's error: format, Luhn, card range."""
-    if not isinstance(value, str) or not value.isdigit() or not 13 <= len(value) <= 19:
-        raise _fault(invalid_field(field, "must be 13 to 19 digits"), legacy)
-    if not luhn_ok(value):
-        raise _fault(HostFault(9820, "LUHN FAIL", f"{field} fails the check digit test", code=40101),
-                     legacy)
-    trigger = trigger_card_fault(value)
-    if trigger is not None:
-        raise _fault(trigger, legacy)
-    if card_type(value) is None:
-        raise _fault(HostFault(9842, "NOT IN CARDRANGE", "Card type not recognized", code=40101),
-                     legacy)
+def check_card_number(value: Any, field: str = "card.number", *, legacy: bool = True,
+                      extra: frozenset[str] = frozenset()) -> str:
+    """A card number the test host accepts (its published test cards, and ``extra``), or the
+    host's error for it: format, Luhn, the error and timeout trigger cards, card range."""
+    if not isinstance(value, str):
+        raise _fault(invalid_field(field, "must be text of 12 to 19 digits"), legacy)
+    if value in extra:
+        return value
+    problem = triggers.check_card(value)
+    if problem is not None:
+        long_text = problem.long_text.replace("card.number", field)
+        raise _fault(HostFault(problem.primary_code, problem.short_text, long_text,
+                               secondary_code=problem.secondary_code, http_status=problem.http_status,
+                               severity=problem.severity, code=problem.code), legacy)
     return value
-
-
-def trigger_card_fault(number: str) -> HostFault | None:
-    """The vendor's error and timeout trigger cards (``test-triggers.yml``).
-
-    The core's trigger table is meant to hold these; until it lands they live here.
-    """
-    if number in ("4321000000011001", "4184324142934805"):
-        return timeout_fault()
-    if number == "4321000000009401":
-        return HostFault(9401, "HOST ERROR", "The host returned error 9401", severity="Error",
-                         code=60000)
-    if number == "4417010617574247":
-        return HostFault(9961, "HOST ERROR", "Demo host error", secondary_code=9, severity="Error",
-                         code=69999)
-    return None
 
 
 def masked_number(number: str) -> str:
@@ -202,40 +163,23 @@ def expiration(body: Mapping[str, Any], dotted: str = "card.expirationDate", *,
     return int(digits)
 
 
-# ---- tokens the long-tail families issue or accept -------------------------------------------
-def issue_token(call: HostCall, number: str, exp: int | None = None) -> str:
-    """A 16-digit token ending in the card's last four, as the vendor's examples show.
-
-    Only the first six and last four digits are remembered (never the full number).
-    """
-    cards = call.state.family("cards").setdefault("tokens", {})
-    for token, record in cards.items():
-        if record["bin"] == number[:6] and record["last4"] == number[-4:] \
-                and record["length"] == len(number):
-            return str(token)
-    while True:
-        token = "8" + "".join(secrets.choice("0123456789") for _ in range(11)) + number[-4:]
-        if token not in cards and token not in call.state.issued_tokens:
-            break
-    cards[token] = {"bin": number[:6], "last4": number[-4:], "length": len(number),
-                    "type": card_type(number), "expirationDate": exp}
-    call.state.issued_tokens.add(token)
+# ---- tokens ----------------------------------------------------------------------------------
+def issue_token(call: HostCall, number: str) -> str:
+    """The sandbox vault's token for the card (same card, same token; never the full number)."""
+    token: str = call.state.tokenize(number, card_type(number))
     return token
 
 
 def test_card_for_token(call: HostCall, token: str) -> str | None:
-    """The test card a token stands for, matched by first six and last four digits.
+    """The test card a vault token stands for, found by its last four digits and card type.
 
-    Tokens issued by other families are found by their last four digits among the test cards,
-    since every token of the sandbox ends with its card's last four.
+    The vault keeps only the masked number; every test card has distinct last four digits.
     """
-    record = call.state.family("cards").get("tokens", {}).get(token)
-    known = record is not None or token in call.state.issued_tokens
-    for number in TEST_CARDS:
-        if record is not None:
-            if number[:6] == record["bin"] and number[-4:] == record["last4"]:
-                return number
-        elif known and number[-4:] == token[-4:]:
+    record = call.state.detokenize(token)
+    if record is None:
+        return None
+    for number in (*(card.number for card in triggers.TEST_CARDS), *EXTRA_CARDS):
+        if number[-4:] == record.get("last4") and card_type(number) == record.get("type"):
             return number
     return None
 

@@ -40,7 +40,7 @@ async def test_verify_plain_card_approves_with_token_and_masked_number(hd: Any) 
 @pytest.mark.parametrize(("address", "postal", "expected"), [
     ("65 Easy St", None, "A"), ("69 Main", None, "E"), ("78 Oak", None, "N"), ("82 Elm", None, "R"),
     ("85 Pine", None, "U"), ("88 Bay", None, "X"), ("89 Sea", None, "Y"), ("90 Hill", None, "Z"),
-    (None, "65144", "A"), (None, "89101", "Y"), ("12 Nowhere", "12345", "N"),
+    (None, "65144", "A"), (None, "89101", "Y"), (None, "78000", "N"),
 ])
 async def test_verify_avs_triggers(hd: Any, address: str | None, postal: str | None,
                                    expected: str) -> None:
@@ -51,6 +51,15 @@ async def test_verify_avs_triggers(hd: Any, address: str | None, postal: str | N
     tx = env["result"][0]["transaction"]
     assert tx["avs"]["result"] == expected
     assert tx["responseCode"] == ("D" if expected == "N" else "A")
+
+
+async def test_address_matching_no_trigger_is_n_but_not_a_failure(hd: Any) -> None:
+    status, env = await verify(hd, customer={"addressLine1": "12 Nowhere", "postalCode": "12345"})
+    assert status == 200
+    tx = env["result"][0]["transaction"]
+    assert tx["avs"]["result"] == "N"
+    assert tx["avs"]["valid"] == "Y"
+    assert tx["responseCode"] == "A"
 
 
 @pytest.mark.parametrize(("code", "expected"), [
