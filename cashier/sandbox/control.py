@@ -21,7 +21,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cashier.host import codec
 from cashier.sandbox.faults import FaultRuleError, parse_rule
 
 if TYPE_CHECKING:
@@ -33,8 +32,15 @@ EXTRA_CONTROL_ROUTES: list[BaseRoute | ControlFactory] = []
 MAX_CLOCK_STEP_S = 10 * 365 * 86400
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
 def _json(data: Any, status: int = 200) -> Response:
-    return Response(codec.dumps(data), status_code=status, media_type="application/json")
+    """Control answers are plain JSON (times as numbers, amounts as the ledger's strings)."""
+    return Response(json.dumps(data, default=_plain), status_code=status, media_type="application/json")
 
 
 def control_error(message: str, status: int = 400) -> Response:
@@ -122,8 +128,8 @@ def control_routes(sandbox: HostSandbox) -> list[BaseRoute]:
             return control_error(f"advance_seconds: must be a number from 0 to {MAX_CLOCK_STEP_S}")
         sandbox.state.clock.advance(float(step))
         sandbox.save()
-        return _json({"offset_seconds": Decimal(str(sandbox.state.clock.offset_s)),
-                      "now": Decimal(str(round(sandbox.state.clock.now(), 3)))})
+        return _json({"offset_seconds": sandbox.state.clock.offset_s,
+                      "now": round(sandbox.state.clock.now(), 3)})
 
     routes: list[BaseRoute] = [
         Route("/_sandbox/ledger", ledger, methods=["GET"]),
