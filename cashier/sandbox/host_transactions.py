@@ -360,14 +360,17 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     options = api_options(body)
     book = ledger(call)
     auth_type = get(body, "transaction.authType")
-    if auth_type is not None and auth_type not in ("1", "2", "I"):
+    if auth_type is not None and auth_type not in ("1", "2"):
         raise invalid_field("transaction.authType", "must be 1 (final) or 2 (pre-authorization)")
     live = _live(book, invoice)
     if live is not None and live["state"] == "refund":
         raise duplicate_invoice(invoice)
-    if kind == "authorization" and auth_type == "I":
-        return await _incremental(call, invoice, total, live, options)
     if live is not None:
+        # an incremental authorization is this too: a token body on an open invoice whose
+        # amount.total is the new total (the vendor body carries no other marker)
+        token = get(body, "card.token.value")
+        if token is not None and token != live["card"].get("token"):
+            raise token_not_found(str(token), call.config.merchant_id)
         return await _amend(call, live, kind, total, options)
 
     card, tip = await resolve_card(call, total, kind, with_tip=True)
@@ -443,23 +446,6 @@ async def _seek_more(call: HostCall, live: dict[str, Any], total: Decimal, sough
         return answer(call, live)
     # declined or referral for the extra amount: the approval on file stands
     return answer(call, live, response_code=outcome.response_code, total=total)
-
-
-async def _incremental(call: HostCall, invoice: str, increment: Decimal,
-                       live: dict[str, Any] | None, options: frozenset[str]) -> dict[str, Any]:
-    """``transactions_authorization_incremental``: ``amount.total`` is the increment.
-
-    Decision: the vendor body has no discriminator; ``transaction.authType`` "I" (what our
-    client sends) marks it. The answer's ``amount.total`` is the new authorized total.
-    """
-    token = require(call.body, "card.token.value")
-    if live is None or live["state"] != "authorized":
-        raise invoice_not_found(invoice)
-    if live["card"].get("token") != token:
-        raise token_not_found(str(token), call.config.merchant_id)
-    approved = Decimal(live["approvedAmount"])
-    return await _seek_more(call, live, approved + increment, increment, options, "incremental",
-                            trigger=increment)
 
 
 @host_route("POST", "/transactions/sale")
