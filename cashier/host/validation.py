@@ -26,11 +26,17 @@ def validate_invoice(invoice: Any, field: str = "transaction.invoice") -> str:
 
 
 def _get(body: Mapping[str, Any], dotted: str) -> Any:
+    return _walk(body, dotted.split("."))
+
+
+def _walk(body: Mapping[str, Any], parts: list[str] | tuple[str, ...]) -> Any:
     node: Any = body
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
+    for part in parts:
+        if not isinstance(node, Mapping):
             return None
-        node = node[part]
+        node = node.get(part)
+        if node is None:
+            return None
     return node
 
 
@@ -106,13 +112,48 @@ def _authorization_code(field: str, value: Any) -> None:
         raise ValidationError(field, "must be 1 to 6 letters or digits")
 
 
+def _digits(low: int, high: int, what: str) -> Callable[[str, Any], None]:
+    def check(field: str, value: Any) -> None:
+        text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        if not isinstance(text, str) or not text.isdigit() or not low <= len(text) <= high:
+            raise ValidationError(field, f"must be {what}")
+    return check
+
+
+def _one_of(*allowed: str) -> Callable[[str, Any], None]:
+    def check(field: str, value: Any) -> None:
+        if value not in allowed:
+            raise ValidationError(field, f"must be one of {', '.join(allowed)}")
+    return check
+
+
+def _security_code(field: str, value: Any) -> None:
+    # an empty value goes with indicator 0 ("not provided") on the unencrypted-card bodies
+    if value != "" and (not isinstance(value, str) or not value.isdigit() or not 3 <= len(value) <= 4):
+        raise ValidationError(field, "must be 3 or 4 digits")
+
+
+def _currency(field: str, value: Any) -> None:
+    if not isinstance(value, str) or len(value) != 3 or not value.isalpha():
+        raise ValidationError(field, "must be an ISO 4217 code of 3 letters")
+
+
+def _api_options(field: str, value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValidationError(field, "must be a list of option names")
+
+
+Rule = tuple[str, Callable[[str, Any], object]]
+
 #: (dotted field, check) applied to every POST body that carries the field.
-COMMON_RULES: tuple[tuple[str, Callable[[str, Any], object]], ...] = (
+COMMON_RULES: tuple[Rule, ...] = (
     ("amount.total", _amount), ("amount.tax", _amount), ("amount.tip", _amount),
     ("amount.cashback", _amount), ("amount.surcharge", _amount), ("amount.checkTotal", _amount),
     ("amount.tipBasis", _amount),
     ("customer.postalCode", _postal),
     ("customer.firstName", _max_len(30)), ("customer.lastName", _max_len(30)),
+    ("customer.middleName", _max_len(30)), ("customer.addressLine1", _max_len(30)),
+    ("customer.emailAddress", _max_len(80)), ("customer.ipAddress", _max_len(20)),
     ("transaction.purchaseCard.productDescriptors", _descriptors),
     ("transaction.purchaseCard.customerReference", _max_len(25)),
     ("transaction.purchaseCard.destinationPostalCode", _postal),
@@ -121,31 +162,58 @@ COMMON_RULES: tuple[tuple[str, Callable[[str, Any], object]], ...] = (
     ("device.lineItems", _line_items),
     ("lineItems", _line_items),
     ("tip.headerText", _max_len(100)),
+    ("tip.presetDefault", _one_of("1", "2", "3", "none")),
     ("form.header.value", _max_len(100)), ("form.subHeader.value", _max_len(100)),
+    ("form.footer.value", _max_len(100)),
+    ("device.nextStep.header.value", _max_len(100)),
+    ("device.nextStep.subHeader.value", _max_len(100)),
     ("device.promptTermsAndConditions.header", _max_len(100)),
     ("device.promptTermsAndConditions.ackText", _max_len(100)),
     ("risk.sessionId", _max_len(32)),
     ("clerk.numericId", _clerk),
     ("transaction.expirationDate", _expiration),
+    ("card.expirationDate", _expiration),
+    ("card.number", _digits(12, 19, "12 to 19 digits")),
+    ("card.securityCode.value", _security_code),
+    ("card.token.value", _max_len(16)),
     ("card.present", _yes_no),
     ("statementSuffix", _max_len(15)),
+    ("currencyCode", _currency),
+    ("apiOptions", _api_options),
     ("transaction.notes", _max_len(4096)),
     ("transaction.vendorReference", _max_len(50)),
     ("transaction.authorizationCode", _authorization_code),
+    ("transaction.source", _one_of("3", "6", "8")),
+    ("transaction.cardOnFile.usageIndicator", _one_of("01", "02")),
+    ("transaction.cardOnFile.scheduledIndicator", _one_of("01", "02")),
     ("device.terminalId", _max_len(32)),
     ("device.serialNumber", _max_len(64)),
+    ("credential.accessToken", _max_len(52)),
+    ("credential.clientGuid", _max_len(51)), ("credential.authToken", _max_len(51)),
+    ("batch.inclusive", _yes_no),
     ("transaction.invoice", lambda field, value: validate_invoice(value, field)),
     ("transaction.originalInvoice", lambda field, value: validate_invoice(value, field)),
 )
 
 #: Rules that hold on one path only.
-PATH_RULES: dict[str, tuple[tuple[str, Callable[[str, Any], object]], ...]] = {
+PATH_RULES: dict[str, tuple[Rule, ...]] = {
     "/risk/assess": (("customer.region", _max_len(3)),),
+    # our spec states 72 for the device controllers; LG bodies have no displayText at all
     "/devices/promptsignature": (("device.displayText", _max_len(72)),),
+    "/devices/promptcardread": (("device.displayText", _max_len(72)),),
+    "/transactions/capture": (("transaction.cardOnFile.type", _one_of("U08")),),
 }
+
+_COMMON = tuple((field, tuple(field.split(".")), check) for field, check in COMMON_RULES)
+_PATH = {path: tuple((f, tuple(f.split(".")), c) for f, c in rules) for path, rules in PATH_RULES.items()}
 
 #: Paths whose ``amount.total`` may be 0 (a capture of 0 voids the authorization).
 ZERO_TOTAL_ALLOWED = frozenset({"/transactions/capture"})
+_PAYMENTS = frozenset({"/transactions/sale", "/transactions/authorization"})
+#: Decision: ``programProtocol`` is for the United States only, so it is not required here.
+_THREE_DS_REQUIRED = ("cryptogram", "ecommIndicator", "securityLevelIndicator",
+                      "directoryServerTranId", "authenticationSource")
+_RISK_LINK = ("risk.tranId", "risk.assessment", "transaction.gatewayRiskId")
 
 
 def validate_body(path: str, body: Mapping[str, Any]) -> None:
@@ -153,16 +221,44 @@ def validate_body(path: str, body: Mapping[str, Any]) -> None:
     path = path.split("?", 1)[0]
     if path.startswith("/api/rest/v1"):
         path = path[len("/api/rest/v1"):]
-    for field, check in COMMON_RULES + PATH_RULES.get(path, ()):
-        value = _get(body, field)
-        if value is not None:
-            check(field, value)
+    for rules in (_COMMON, _PATH.get(path, ())):
+        for field, parts, check in rules:
+            value = _walk(body, parts)
+            if value is not None:
+                check(field, value)
     total = _get(body, "amount.total")
     if total is not None and Decimal(total) == 0 and path not in ZERO_TOTAL_ALLOWED:
         raise ValidationError("amount.total", "cannot be zero (only a capture of 0, which voids)")
+    _cross_field(path, body)
+
+
+def _cross_field(path: str, body: Mapping[str, Any]) -> None:
+    """Facts of our spec that tie one field to another."""
     if (path == "/3dsecure/standalone" and _get(body, "customer.phoneNumber")
             and not _get(body, "customer.phoneCountry")):
         raise ValidationError("customer.phoneCountry",
-                                  "is required when customer.phoneNumber is sent")
+                              "is required when customer.phoneNumber is sent")
     if path == "/batches/submit" and _get(body, "batch.inclusive") is None:
         raise ValidationError("batch.inclusive", "is required on /batches/submit")
+    if path == "/ach/refund" and _get(body, "transaction.originalInvoice") is None:
+        raise ValidationError("transaction.originalInvoice", "is required on /ach/refund")
+    if _get(body, "transaction.source") == "8" and not isinstance(body.get("mPos"), Mapping):
+        raise ValidationError("mPos", "is required when transaction.source is 8 (mPos)")
+    rules = body.get("riskRules")
+    for i, rule in enumerate(rules if isinstance(rules, list) else [rules]):
+        if isinstance(rule, Mapping) and rule.get("status") == "A" and \
+                rule.get("parameter") in ("card", "token"):
+            where = "riskRules" if not isinstance(rules, list) else f"riskRules[{i}]"
+            raise ValidationError(f"{where}.status", "cannot be A when the parameter is card or token")
+    if path in _PAYMENTS:
+        three_ds = body.get("threeDSecure")
+        if isinstance(three_ds, Mapping):
+            for name in _THREE_DS_REQUIRED:
+                if three_ds.get(name) in (None, ""):
+                    raise ValidationError(f"threeDSecure.{name}",
+                                          "is required on a sale or authorization with 3-D Secure data")
+        sent = [f for f in _RISK_LINK if _get(body, f) is not None]
+        if sent and len(sent) != len(_RISK_LINK):
+            missing = next(f for f in _RISK_LINK if f not in sent)
+            raise ValidationError(missing, "is required with the other risk assessment fields "
+                                           "(risk.tranId, risk.assessment, transaction.gatewayRiskId)")
