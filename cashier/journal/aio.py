@@ -110,10 +110,6 @@ class Journal:
         return self._changed(await self._write(self.store.transition, entry_id, state, actor=actor,
                                                 event=event, **changes))
 
-    async def record_refund(self, original_invoice: str, amount: Decimal, *, actor: str) -> Entry | None:
-        entry = await self._write(self.store.record_refund, original_invoice, amount, actor=actor)
-        return None if entry is None else self._changed(entry)
-
     async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         await self._write(self.store.note, entry_id, type_, actor=actor, **data)
 

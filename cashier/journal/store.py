@@ -394,18 +394,26 @@ class JournalStore:
                 _add_total(conn, int(old["batch_no"]), before, -1)
             if after is not None:
                 _add_total(conn, int(new["batch_no"]), after, 1)
+        if old["kind"] == Kind.REFUND and old["original_invoice"]:
+            self._propagate_refund(conn, old, new, actor, now)
 
-    def record_refund(self, original_invoice: str, amount: Decimal, *, actor: str) -> Entry | None:
-        """Add an approved linked refund to its original entry (the refund entry is separate)."""
-        with self._tx() as conn:
-            row = conn.execute("SELECT * FROM entries WHERE invoice = ?", (original_invoice,)).fetchone()
-            if row is None:
-                return None
-            refunded = int(row["refunded_minor"]) + self._minor("refunded", amount, row["currency"])
-            now = self._now()
-            self._apply(conn, row, {"refunded_minor": refunded, "updated_at": now}, actor,
-                        "refunded", now)
-            return _entry(self._row(int(row["id"])))
+    def _propagate_refund(self, conn: sqlite3.Connection, old: Mapping[str, Any],
+                          new: Mapping[str, Any], actor: str, now: str) -> None:
+        """A linked refund's approved amount is mirrored on its original, in the same transaction."""
+        def counted(row: Mapping[str, Any]) -> int:
+            return 0 if row["state"] in (State.VOIDED, State.DECLINED, State.ERROR) \
+                else int(row["approved_minor"])
+
+        delta = counted(new) - counted(old)
+        if delta == 0:
+            return
+        original = conn.execute("SELECT * FROM entries WHERE invoice = ?",
+                                (old["original_invoice"],)).fetchone()
+        if original is None:
+            return  # an original from another till or system: nothing to mirror
+        refunded = max(int(original["refunded_minor"]) + delta, 0)
+        self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
+                    "refunded", now)
 
     def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""

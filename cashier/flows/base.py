@@ -1,0 +1,250 @@
+"""The one pattern every payment flow follows: journal intent -> call -> outcome -> recovery.
+
+``FlowContext`` carries what a flow needs (client, journal, bus, clerk, recovery policy).
+``send_journaled`` runs one request for one entry: it commits SENT before the first byte, calls,
+and commits the outcome; when the answer is lost it commits UNKNOWN and asks
+``GET /transactions/invoice`` (``resolve``) until the host says what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from cashier.flows.events import EventBus, FlowFinished, PaymentChanged
+from cashier.host.client import HostClient
+from cashier.host.errors import (
+    HostError,
+    HostProtocolError,
+    HostTimeout,
+    HostUnavailable,
+    InvoiceNotFound,
+)
+from cashier.host.models.transactions import TransactionResult
+from cashier.journal.aio import Journal
+from cashier.journal.model import Entry, Op, State
+from cashier.redact import redact
+
+log = logging.getLogger(__name__)
+Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
+
+#: Response codes that mean the host holds an approval (``f``: approved, AVS/CSC failed; the
+#: host keeps it until the POS voids it, so the journal must count it).
+APPROVED_CODES = frozenset({"A", "C", "P", "f"})
+DECLINED_CODES = frozenset({"D", "R", "X", "S", "I", "J"})
+#: Ops that create the money (the entry had nothing approved before them).
+NEW_MONEY_OPS = frozenset({Op.SALE, Op.AUTHORIZATION, Op.REFUND, Op.MANUAL_SALE,
+                           Op.MANUAL_AUTHORIZATION})
+
+
+@dataclass(frozen=True)
+class RecoveryPolicy:
+    """How hard to ask after a lost answer.
+
+    ``grace_s``: "Invoice Not Found" is trusted as "never landed" only when the host itself gave
+    up (HTTP 504) or the request was sent at least this long ago; a younger request may still be
+    in flight at the host. In-process (training) there is no flight, so the runtime sets 0.
+    """
+
+    delays_s: tuple[float, ...] = (0.0, 0.2, 0.5, 1.0, 2.0)
+    grace_s: float = 10.0
+    void_backoff_s: tuple[float, ...] = (1.0, 5.0, 30.0, 120.0, 600.0)
+    void_max_refusals: int = 5
+
+
+@dataclass
+class FlowContext:
+    client: HostClient
+    journal: Journal
+    bus: EventBus = field(default_factory=EventBus)
+    clerk_id: int = 1
+    policy: RecoveryPolicy = field(default_factory=RecoveryPolicy)
+
+    @property
+    def actor(self) -> str:
+        return str(self.clerk_id)
+
+    def changed(self, entry: Entry) -> Entry:
+        self.bus.publish(PaymentChanged(entry))
+        return entry
+
+    async def move(self, entry: Entry, state: State, *, actor: str | None = None,
+                   **changes: Any) -> Entry:
+        return self.changed(await self.journal.transition(entry.id, state, actor=actor or self.actor,
+                                                          **changes))
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """What the window and the command line show."""
+
+    entry: Entry
+    outcome: Outcome
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        e = self.entry
+        return {"invoice": e.invoice, "outcome": self.outcome, "kind": str(e.kind),
+                "state": str(e.state), "requested": str(e.requested), "approved": str(e.approved),
+                "tip": str(e.tip), "captured": str(e.captured), "refunded": str(e.refunded),
+                "card": e.card, "authorization_code": e.auth_code, "response_code": e.response_code,
+                "training": e.training, "message": self.message}
+
+
+def outcome_of(entry: Entry) -> Outcome:
+    state = entry.state
+    if state in (State.INTENT, State.SENT, State.UNKNOWN):
+        return "unknown"
+    return state.value  # type: ignore[return-value]
+
+
+def finish(ctx: FlowContext, entry: Entry, message: str = "") -> FlowResult:
+    result = FlowResult(entry, outcome_of(entry), message or (entry.message or ""))
+    ctx.bus.publish(FlowFinished(entry, result.outcome, result.message))
+    return result
+
+
+def _card_fields(result: TransactionResult) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if result.card is not None:
+        if result.card.number:
+            out["card"] = result.card.number
+        if result.card.type:
+            out["card_type"] = result.card.type
+        if result.token:
+            out["token"] = result.token
+    if result.transaction.authorization_code:
+        out["auth_code"] = result.transaction.authorization_code
+    return out
+
+
+def _before_state(entry: Entry) -> State:
+    """Where a failed follow-up op (capture, top-up, incremental) leaves the entry."""
+    if entry.captured > 0:
+        return State.CAPTURED
+    if entry.approved > 0:
+        return State.APPROVED
+    return State.ERROR
+
+
+async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: TransactionResult, *,
+                       actor: str | None = None, from_status: bool = False) -> Entry:
+    """Journal what the host answered to ``op`` (or what GET /transactions/invoice reports)."""
+    code = result.response_code
+    total = result.amount.total if result.amount is not None else None
+    tip = result.amount.tip if result.amount is not None else None
+    fields = _card_fields(result)
+    fields["response_code"] = code or None
+    if op is Op.CAPTURE:
+        flag = (result.transaction.sale_flag or "").upper()
+        if code in APPROVED_CODES and (not from_status or flag == "S") and total is not None:
+            extra = {"tip": tip} if tip is not None else {}
+            return await ctx.move(entry, State.CAPTURED, actor=actor, captured=total, **extra, **fields)
+        return await ctx.move(entry, _before_state(entry), actor=actor,
+                              message=f"capture not done (host answered {code or 'blank'})", **fields)
+    if code in APPROVED_CODES and total is not None:
+        extra = {"tip": tip} if tip is not None and tip > 0 else {}
+        message = "AVS/CSC check failed: keep or void" if code == "f" else None
+        if code == "P":
+            message = f"partially approved: {total} of {entry.pending}"
+        return await ctx.move(entry, State.APPROVED, actor=actor, approved=total, message=message,
+                              **extra, **fields)
+    if entry.approved > 0:  # a top-up refused: the approval on file stands
+        return await ctx.move(entry, _before_state(entry), actor=actor,
+                              message=f"additional amount not approved ({code or 'blank'})", **fields)
+    if code in DECLINED_CODES:
+        return await ctx.move(entry, State.DECLINED, actor=actor, **fields)
+    if not code:
+        return await ctx.move(entry, State.UNKNOWN, actor=actor, message="blank response code", **fields)
+    return await ctx.move(entry, State.ERROR, actor=actor, message=f"host response code {code}", **fields)
+
+
+async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
+                         send: Callable[[], Awaitable[TransactionResult]], *,
+                         pending: Decimal | None = None) -> Entry:
+    """The heart of every flow: SENT is committed before the first byte; the outcome after."""
+    if entry.state is not State.SENT or entry.op is not op:
+        changes: dict[str, Any] = {"op": op}
+        if pending is not None:
+            changes["pending"] = pending
+        entry = await ctx.move(entry, State.SENT, **changes)
+    try:
+        result = await send()
+    except HostUnavailable as exc:
+        # never left: nothing charged, safe to send again with the same invoice
+        return await ctx.move(entry, _before_state(entry),
+                              message=f"not sent, safe to retry: {redact(str(exc))[:200]}")
+    except (HostTimeout, HostProtocolError) as exc:
+        entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {redact(str(exc))[:200]}",
+                               host_code=_code(exc))
+        host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
+        return await resolve(ctx, entry, trust_not_found=host_gave_up)
+    except InvoiceNotFound as exc:
+        return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
+                              message=f"host does not know the invoice: {redact(exc.short_text)}")
+    except HostError as exc:
+        return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
+                              message=redact(f"{exc.short_text} {exc.long_text}".strip())[:300])
+    return await apply_answer(ctx, entry, op, result)
+
+
+def _code(exc: Exception) -> str | None:
+    if isinstance(exc, HostError) and exc.primary_code is not None:
+        return f"{exc.primary_code},{exc.secondary_code or 0}"
+    return None
+
+
+def _age_s(entry: Entry) -> float:
+    if not entry.sent_at:
+        return float("inf")
+    sent = datetime.fromisoformat(entry.sent_at)
+    return (datetime.now(UTC) - sent).total_seconds()
+
+
+async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = False,
+                  actor: str | None = None, delays_s: tuple[float, ...] | None = None) -> Entry:
+    """Ask the host what became of an entry whose answer was lost; retry with backoff.
+
+    Returns the entry as journaled: resolved, or still UNKNOWN when the host could not be asked
+    (recovery tries again later). Decision: "Invoice Not Found" for a new payment means it never
+    landed, journaled as ERROR (not charged), once trusted (see ``RecoveryPolicy.grace_s``).
+    """
+    if entry.invoice is None:
+        return entry  # Charge API entries are resolved by the gateway flows, by idempotency key
+    op = entry.op or Op.SALE
+    who = actor or ctx.actor
+    for delay in delays_s if delays_s is not None else ctx.policy.delays_s:
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            result = await ctx.client.invoice_status(entry.invoice)
+        except InvoiceNotFound:
+            if not (trust_not_found or _age_s(entry) >= ctx.policy.grace_s):
+                continue
+            if entry.state is State.INTENT:
+                return await ctx.move(entry, State.ERROR, actor=who,
+                                      message="never sent (the host has no such invoice)")
+            if op in NEW_MONEY_OPS and entry.approved == 0:
+                return await ctx.move(entry, State.ERROR, actor=who, host_code="9815,0",
+                                      message="not charged: the host has no such invoice")
+            return await ctx.move(entry, State.VOIDED, actor=who, host_code="9815,0",
+                                  message="the host no longer knows the invoice (voided or settled)")
+        except (HostTimeout, HostUnavailable, HostProtocolError):
+            continue
+        except HostError as exc:
+            log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))
+            continue
+        if entry.state is State.INTENT:
+            entry = await ctx.move(entry, State.SENT, actor=who, op=op)
+        if entry.state is State.SENT:
+            entry = await ctx.move(entry, State.UNKNOWN, actor=who)
+        return await apply_answer(ctx, entry, op, result, actor=who, from_status=True)
+    if entry.state in (State.INTENT, State.SENT):
+        entry = await ctx.move(entry, State.UNKNOWN, actor=who,
+                               message="outcome unknown: the host could not be asked yet")
+    return entry

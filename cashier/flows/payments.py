@@ -1,0 +1,241 @@
+"""Sale, refund, and the restaurant tab (authorization, incremental, capture with tip).
+
+Each flow validates before anything is journaled, commits the intent (invoice allocated in the
+same transaction), then hands the request to ``send_journaled``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from cashier.errors import ValidationError
+from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
+from cashier.flows.events import DevicePrompt
+from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
+from cashier.journal.model import Entry, Kind, Op, State
+from cashier.money import MAX_AMOUNT, quantum
+from cashier.redact import luhn_ok, mask_pan
+
+
+@dataclass(frozen=True)
+class KeyedCard:
+    """A card typed by the cashier. Lives only in memory for one request; never journaled."""
+
+    number: str
+    expiration: str  # MMYY
+    security_code: str | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        digits = re.sub(r"[ -]", "", self.number)
+        if not digits.isdigit() or not 13 <= len(digits) <= 19:
+            raise ValidationError("card", "must be 13 to 19 digits")
+        if not luhn_ok(digits):
+            raise ValidationError("card", "fails the check digit (Luhn): mistyped?")
+        if not re.fullmatch(r"(0[1-9]|1[0-2])\d\d", self.expiration):
+            raise ValidationError("exp", "must be MMYY, for example 1228")
+        if self.security_code is not None and not re.fullmatch(r"\d{3,4}", self.security_code):
+            raise ValidationError("security_code", "must be 3 or 4 digits")
+        object.__setattr__(self, "number", digits)
+
+    def __repr__(self) -> str:
+        return f"KeyedCard({mask_pan(self.number)})"
+
+    @property
+    def masked(self) -> str:
+        return mask_pan(self.number)
+
+    def wire(self) -> Card:
+        code = SecurityCode(indicator="1", value=self.security_code) if self.security_code else None
+        return Card(number=self.number, expiration_date=int(self.expiration), entry_mode="M",
+                    present="N", security_code=code)
+
+
+def _amount(ctx: FlowContext, value: Decimal, field_name: str, *, allow_zero: bool = False) -> Decimal:
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise ValidationError(field_name, "must be a Decimal amount")
+    currency = ctx.journal.currency
+    if value != value.quantize(quantum(currency)):
+        raise ValidationError(field_name, f"has more decimals than {currency} allows")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValidationError(field_name, "must be greater than zero")
+    if value > MAX_AMOUNT:
+        raise ValidationError(field_name, f"must be at most {MAX_AMOUNT}")
+    return value
+
+
+def _card_part(card: KeyedCard | None, token: str | None) -> Card | None:
+    if card is not None and token is not None:
+        raise ValidationError("card", "give a card or a token, not both")
+    if card is not None:
+        return card.wire()
+    if token is not None:
+        if not re.fullmatch(r"[A-Za-z0-9]{1,16}", token):
+            raise ValidationError("token", "must be 1 to 16 letters or digits")
+        return Card(token=Token(value=token))
+    return None
+
+
+def _check_pad(ctx: FlowContext, card: Card | None) -> None:
+    if card is None and ctx.client.option == "HD":
+        raise ValidationError("card", "Host Direct has no PIN pad: key a card (--card, --exp) "
+                                      "or give a token")
+
+
+async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal) -> Entry | FlowResult:
+    """A retry reuses the journal's invoice; the host then approves only what is new."""
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None:
+        raise ValidationError("invoice", "is not in this till's journal: omit it to start a new "
+                                         "payment (invoices are allocated by the journal)")
+    if entry.kind is not kind:
+        raise ValidationError("invoice", f"belongs to a {entry.kind}, not a {kind}")
+    if entry.state in (State.INTENT, State.SENT, State.UNKNOWN):
+        entry = await resolve(ctx, entry)
+        if entry.state is State.UNKNOWN:
+            return finish(ctx, entry, "outcome still unknown: run recovery before retrying")
+    if entry.state in (State.VOIDING, State.VOIDED, State.CAPTURED):
+        raise ValidationError("invoice", f"is {entry.state}; start a new payment instead")
+    if entry.state is State.APPROVED and entry.approved >= total:
+        return finish(ctx, entry, "already approved for this amount: nothing sent")
+    return entry
+
+
+async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
+               tax: Decimal = Decimal(0), card: KeyedCard | None = None, token: str | None = None,
+               invoice: str | None = None, prompt_tip: bool = False) -> FlowResult:
+    """A sale: keyed card or token (any option), or the PIN pad (LG, DCP, DCC).
+
+    ``tip`` is a tip known up front (added to the total); ``prompt_tip`` asks the customer on a
+    DCP/DCC pad, whose chosen tip comes back in the answer and is journaled.
+    """
+    amount = _amount(ctx, amount, "amount")
+    tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
+    tax = _amount(ctx, tax, "tax", allow_zero=True)
+    total = amount + (tip or 0)
+    wire_card = _card_part(card, token)
+    _check_pad(ctx, wire_card)
+    masked = card.masked if card is not None else None
+    if invoice is not None:
+        found = await _continue(ctx, invoice, Kind.SALE, total)
+        if isinstance(found, FlowResult):
+            return found
+        entry = found
+    else:
+        entry = await ctx.journal.create(Kind.SALE, total, actor=ctx.actor, tip=tip, tax=tax,
+                                         card=masked, token=token, clerk=ctx.actor, op=Op.SALE,
+                                         sent=True)
+        ctx.changed(entry)
+    if wire_card is None:
+        ctx.bus.publish(DevicePrompt(entry.id, f"Present card for {total} on the PIN pad"))
+    tip_options = TipOptions(preset_type="percent", preset1=Decimal(15), preset2=Decimal(18),
+                             preset3=Decimal(20)) if prompt_tip else None
+    wire_amount = Amount(total=total, tax=tax, tip=tip)
+    inv = str(entry.invoice)
+    entry = await send_journaled(
+        ctx, entry, Op.SALE,
+        lambda: ctx.client.sale(invoice=inv, amount=wire_amount, card=wire_card, tip=tip_options,
+                                clerk_id=ctx.clerk_id),
+        pending=total)
+    return finish(ctx, entry)
+
+
+async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
+                    token: str | None = None, invoice: str | None = None) -> FlowResult:
+    """Open a tab: approval without capture."""
+    amount = _amount(ctx, amount, "amount")
+    wire_card = _card_part(card, token)
+    _check_pad(ctx, wire_card)
+    if invoice is not None:
+        found = await _continue(ctx, invoice, Kind.AUTHORIZATION, amount)
+        if isinstance(found, FlowResult):
+            return found
+        entry = found
+    else:
+        entry = ctx.changed(await ctx.journal.create(
+            Kind.AUTHORIZATION, amount, actor=ctx.actor, card=card.masked if card else None,
+            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True))
+    if wire_card is None:
+        ctx.bus.publish(DevicePrompt(entry.id, f"Present card to open a tab of {amount}"))
+    inv = str(entry.invoice)
+    entry = await send_journaled(
+        ctx, entry, Op.AUTHORIZATION,
+        lambda: ctx.client.authorization(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
+                                         card=wire_card, clerk_id=ctx.clerk_id),
+        pending=amount)
+    return finish(ctx, entry)
+
+
+async def _open_tab(ctx: FlowContext, invoice: str) -> Entry:
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.kind is not Kind.AUTHORIZATION:
+        raise ValidationError("invoice", "is not an authorization in this till's journal")
+    if entry.state is not State.APPROVED:
+        raise ValidationError("invoice", f"is {entry.state}, not an open authorization")
+    if not entry.token:
+        raise ValidationError("invoice", "has no card token on file: capture needs one")
+    return entry
+
+
+async def incremental(ctx: FlowContext, invoice: str, increment: Decimal) -> FlowResult:
+    """Raise an open authorization by ``increment`` (the host answers the new total)."""
+    increment = _amount(ctx, increment, "increment")
+    entry = await _open_tab(ctx, invoice)
+    token = str(entry.token)
+    entry = await send_journaled(
+        ctx, entry, Op.INCREMENTAL,
+        lambda: ctx.client.incremental_authorization(
+            invoice=invoice, amount=Amount(total=increment), token=token, clerk_id=ctx.clerk_id),
+        pending=entry.approved + increment)
+    return finish(ctx, entry)
+
+
+async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None, *,
+                  tip: Decimal = Decimal(0)) -> FlowResult:
+    """Close a tab for ``amount`` (default: the authorized amount) plus ``tip``."""
+    entry = await _open_tab(ctx, invoice)
+    base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
+    tip = _amount(ctx, tip, "tip", allow_zero=True)
+    total = base + tip
+    token = str(entry.token)
+    wire = Amount(total=total, tip=tip if tip > 0 else None)
+    entry = await send_journaled(
+        ctx, entry, Op.CAPTURE,
+        lambda: ctx.client.capture(invoice=invoice, amount=wire, token=token, clerk_id=ctx.clerk_id),
+        pending=total)
+    return finish(ctx, entry)
+
+
+async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | None = None,
+                 card: KeyedCard | None = None, token: str | None = None) -> FlowResult:
+    """Linked (``original_invoice``: the card on file, at most what is left) or unlinked."""
+    amount = _amount(ctx, amount, "amount")
+    wire_card = _card_part(card, token)
+    if original_invoice is not None:
+        original = await ctx.journal.by_invoice(original_invoice)
+        if original is not None:
+            if original.state not in (State.APPROVED, State.CAPTURED):
+                raise ValidationError("original_invoice", f"is {original.state}: only an approved "
+                                                          "payment can be refunded")
+            if amount > original.refundable:
+                raise ValidationError("amount", f"exceeds the {original.refundable} left to refund "
+                                                f"on invoice {original_invoice}")
+            if wire_card is None and original.token:
+                token = original.token  # the card on file, so no PIN pad and no keyed card
+                wire_card = _card_part(None, token)
+    else:
+        _check_pad(ctx, wire_card)
+    entry = ctx.changed(await ctx.journal.create(
+        Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
+        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True))
+    if wire_card is None and original_invoice is None:
+        ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
+    inv = str(entry.invoice)
+    entry = await send_journaled(
+        ctx, entry, Op.REFUND,
+        lambda: ctx.client.refund(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
+                                  card=wire_card, original_invoice=original_invoice,
+                                  clerk_id=ctx.clerk_id),
+        pending=amount)
+    return finish(ctx, entry)

@@ -1,0 +1,126 @@
+"""Voids as durable jobs, and recovery: finishing every entry a lost answer or a crash left open.
+
+A void is journaled (entry VOIDING + a job row, one transaction) before ``DELETE
+/transactions/invoice`` is sent, and retried until the host confirms, across restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from cashier.errors import ValidationError
+from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, resolve
+from cashier.flows.events import Progress
+from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
+from cashier.journal.model import Entry, Job, JournalError, State
+from cashier.redact import redact
+
+log = logging.getLogger(__name__)
+
+#: ReversalReason for a void the cashier asks for, by the state it was in.
+REASON_MERCHANT_CANCEL = "03"
+REASON_TIMEOUT = "01"
+
+
+async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None) -> FlowResult:
+    """Void an approved or UNKNOWN payment: journal the job, then try it at once."""
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None:
+        raise ValidationError("invoice", "is not in this till's journal")
+    if entry.state in (State.INTENT, State.SENT):
+        entry = await resolve(ctx, entry)
+    if entry.state is State.VOIDED:
+        return finish(ctx, entry, "already voided")
+    if reason is None:
+        reason = REASON_TIMEOUT if entry.state is State.UNKNOWN else REASON_MERCHANT_CANCEL
+    try:
+        entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor)
+    except JournalError as exc:
+        raise ValidationError("invoice", str(exc).removeprefix("state: ")) from None
+    ctx.changed(entry)
+    entry = await run_void_job(ctx, job)
+    message = "" if entry.state is State.VOIDED else "void pending: it is retried until the host confirms"
+    return finish(ctx, entry, message)
+
+
+async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) -> Entry:
+    """One attempt at a void job. The job stays pending (with backoff) unless the host decides."""
+    entry = await ctx.journal.get(job.entry_id)
+    who = actor or ctx.actor
+    if entry.invoice is None:
+        return entry
+    try:
+        await ctx.client.void(entry.invoice, reversal_reason=job.reason,
+                              token=entry.token if entry.token and len(entry.token) <= 16 else None)
+    except InvoiceNotFound:
+        before = await ctx.journal.state_before_void(entry.id)
+        if before is State.UNKNOWN and _age_s(entry) < ctx.policy.grace_s:
+            return await _retry(ctx, job, entry, "invoice not found yet; the sale may still be "
+                                                 "in flight")
+        # nothing live at the host: voided before, or the payment never landed
+        return ctx.changed(await ctx.journal.finish_job(
+            job.id, outcome="done", actor=who, state=State.VOIDED, host_code="9815,0",
+            message="nothing to reverse at the host (not found)"))
+    except (HostTimeout, HostUnavailable, HostProtocolError) as exc:
+        return await _retry(ctx, job, entry, redact(str(exc))[:200])
+    except HostError as exc:
+        if job.attempts + 1 >= ctx.policy.void_max_refusals:
+            before = await ctx.journal.state_before_void(entry.id)
+            return ctx.changed(await ctx.journal.finish_job(
+                job.id, outcome="refused", actor=who, state=before,
+                message=redact(f"void refused by the host: {exc.short_text} {exc.long_text}")[:300]))
+        return await _retry(ctx, job, entry, redact(str(exc))[:200])
+    return ctx.changed(await ctx.journal.finish_job(job.id, outcome="done", actor=who,
+                                                    state=State.VOIDED, message=None))
+
+
+async def _retry(ctx: FlowContext, job: Job, entry: Entry, error: str) -> Entry:
+    backoff = ctx.policy.void_backoff_s
+    delay = backoff[min(job.attempts, len(backoff) - 1)]
+    await ctx.journal.job_retry(job.id, error=error, delay_s=delay)
+    return entry
+
+
+@dataclass
+class RecoveryReport:
+    resolved: list[Entry] = field(default_factory=list)
+    still_open: list[Entry] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"resolved": [{"invoice": e.invoice, "state": str(e.state), "approved": str(e.approved)}
+                             for e in self.resolved],
+                "still_open": [{"invoice": e.invoice, "state": str(e.state)} for e in self.still_open]}
+
+
+async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = True) -> RecoveryReport:
+    """Resolve every unfinished entry (intent, sent, unknown) and run the void jobs.
+
+    Run at start-up and by ``cashier recover``. Entries are independent, so several are asked
+    at once; journal writes stay serialised on the writer thread.
+    """
+    report = RecoveryReport()
+    entries = [e for e in await ctx.journal.unresolved() if e.state is not State.VOIDING]
+    total = len(entries)
+    gate = asyncio.Semaphore(concurrency)
+    done = 0
+
+    async def one(entry: Entry) -> None:
+        nonlocal done
+        async with gate:
+            try:
+                after = await resolve(ctx, entry, actor="recovery")
+            except Exception:  # one bad entry never stops the others
+                log.exception("recovery of entry %s failed", entry.id)
+                after = entry
+        done += 1
+        ctx.bus.publish(Progress("recovery", done, total))
+        (report.still_open if after.unresolved else report.resolved).append(after)
+
+    await asyncio.gather(*(one(e) for e in entries))
+    jobs = await (ctx.journal.pending_jobs() if all_jobs else ctx.journal.due_jobs())
+    for job in jobs:
+        after = await run_void_job(ctx, job, actor="recovery")
+        (report.still_open if after.unresolved else report.resolved).append(after)
+    return report

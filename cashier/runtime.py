@@ -1,0 +1,99 @@
+"""A till's runtime, built from its profile: Host API client, journal, event bus, flow context.
+
+With a ``host_url`` the client talks to that host with the access token from the keyring or the
+environment. Without one (training mode) it talks to the embedded sandbox in-process through
+``httpx.ASGITransport``; the sandbox's state is kept in a file next to the journal, so a sale
+made by one ``cashier`` process can be voided by the next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from cashier.config import TillProfile, access_token_for, hmac_secret_for
+from cashier.flows.base import FlowContext, RecoveryPolicy
+from cashier.flows.events import EventBus
+from cashier.host.client import HostClient, HostSettings
+from cashier.journal.aio import Journal
+
+TRAINING_BASE_URL = "http://sandbox/api/rest/v1"
+TRAINING_TOKEN = "TRAINING-ACCESS-TOKEN"
+
+
+def sandbox_state_path(profile: TillProfile) -> Path:
+    journal = profile.resolved_journal_path
+    return journal.with_name(journal.stem + ".sandbox.json")
+
+
+def host_settings(profile: TillProfile, base_url: str) -> HostSettings:
+    t = profile.timeouts
+    terminal = profile.terminal_id or ("1742" if profile.processing_option != "DCC" else None)
+    return HostSettings(
+        base_url=base_url, processing_option=profile.processing_option,
+        interface_name=profile.interface_name, interface_version=profile.interface_version,
+        company_name=profile.company_name, terminal_id=terminal,
+        device_manufacturer=profile.device_manufacturer,
+        device_serial_number=profile.device_serial_number or (
+            "1170301234" if profile.processing_option == "DCC" else None),
+        clerk_id=profile.clerk_id, connect_timeout_s=t.connect_s, host_timeout_s=t.host_s,
+        device_timeout_s=t.device_s, hmac_key_id=profile.hmac_key_id,
+        hmac_secret=hmac_secret_for(profile))
+
+
+@dataclass
+class Runtime:
+    profile: TillProfile
+    client: HostClient
+    journal: Journal
+    bus: EventBus
+    ctx: FlowContext
+    sandbox: Any = None  # the in-process HostSandbox in training mode
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def training(self) -> bool:
+        return self.profile.is_training
+
+    async def close(self) -> None:
+        await self.client.aclose()
+        await self.journal.close()
+
+    async def __aenter__(self) -> Runtime:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = None,
+                       transport: httpx.AsyncBaseTransport | None = None,
+                       sandbox: Any = None) -> Runtime:
+    """Build and open everything; ``transport``/``sandbox`` let tests share an in-process host."""
+    journal = await Journal.open(profile.resolved_journal_path, till_id=profile.till_id,
+                                 till_number=profile.till_number, currency=profile.currency,
+                                 training=profile.is_training)
+    in_process = profile.host_url is None
+    if in_process:
+        if sandbox is None:
+            from cashier.sandbox.app import HostSandbox
+            from cashier.sandbox.core import SandboxConfig
+
+            sandbox = HostSandbox(SandboxConfig(option=profile.processing_option,
+                                                state_file=str(sandbox_state_path(profile))))
+        transport = transport or httpx.ASGITransport(app=sandbox.asgi)
+        client = HostClient(host_settings(profile, TRAINING_BASE_URL), access_token=TRAINING_TOKEN,
+                            transport=transport)
+        # in-process, a request is finished when its error surfaces: "not found" is final at once
+        policy = policy or RecoveryPolicy(grace_s=0.0, delays_s=(0.0, 0.05, 0.1))
+    else:
+        assert profile.host_url is not None
+        client = HostClient(host_settings(profile, profile.host_url),
+                            access_token=access_token_for(profile), transport=transport)
+        policy = policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s)
+    bus = EventBus()
+    ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy)
+    return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
