@@ -1,0 +1,137 @@
+"""Typed errors of the Charge API client, from ``{"error": {"type", "code", "message"}}`` and status.
+
+``GatewayTimeout`` is the one that matters at the till: the request may have been carried
+out. Its ``idempotency_key`` is what recovery re-sends to learn the real outcome (a replay).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from cashier.errors import CashierError
+from cashier.redact import redact
+
+
+class CardErrorCode(StrEnum):
+    """Every card error code of the spec."""
+
+    INVALID_NUMBER = "invalid_number"
+    INVALID_EXPIRY_MONTH = "invalid_expiry_month"
+    INVALID_EXPIRY_YEAR = "invalid_expiry_year"
+    INVALID_CVC = "invalid_cvc"
+    INCORRECT_CVC = "incorrect_cvc"
+    INCORRECT_ZIP = "incorrect_zip"
+    CARD_DECLINED = "card_declined"
+    EXPIRED_CARD = "expired_card"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    LOST_OR_STOLEN = "lost_or_stolen"
+    SUSPECTED_FRAUD = "suspected_fraud"
+    PROCESSING_ERROR = "processing_error"
+    BLACKLISTED = "blacklisted"
+    EXPIRED_TOKEN = "expired_token"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    AUTHENTICATION_REQUIRED = "authentication_required"
+    DO_NOT_HONOR = "do_not_honor"
+    DO_NOT_TRY_AGAIN = "do_not_try_again"
+
+
+class ErrorType(StrEnum):
+    INVALID_REQUEST = "invalid_request"
+    CARD_ERROR = "card_error"
+    GATEWAY_ERROR = "gateway_error"
+
+
+class GatewayError(CashierError):
+    """An answer that is not a success, or no answer."""
+
+    def __init__(self, message: str, *, status: int | None = None, type_: str | None = None,
+                 code: str | None = None, charge_id: str | None = None,
+                 blacklist_rule_id: str | None = None, idempotency_key: str | None = None,
+                 retry_after_s: float | None = None) -> None:
+        self.status = status
+        self.type = type_
+        self.code = code
+        self.message = redact(message)
+        self.charge_id = charge_id
+        self.blacklist_rule_id = blacklist_rule_id
+        self.idempotency_key = idempotency_key
+        self.retry_after_s = retry_after_s
+        label = f"{status} {type_}/{code}" if status else type(self).__name__
+        super().__init__(f"Charge API {label}: {self.message}")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "type": self.type, "code": self.code,
+                               "message": self.message}
+        if self.charge_id:
+            out["chargeId"] = self.charge_id
+        if self.blacklist_rule_id:
+            out["blacklistRuleId"] = self.blacklist_rule_id
+        return {k: v for k, v in out.items() if v is not None}
+
+
+class InvalidRequestError(GatewayError):
+    """400: malformed request or missing parameters (also a reused idempotency key)."""
+
+
+class AuthenticationError(GatewayError):
+    """401: no valid API key."""
+
+
+class CardError(GatewayError):
+    """402: declined or failed verification; ``card_code`` is one of the spec's codes."""
+
+    @property
+    def card_code(self) -> CardErrorCode | None:
+        try:
+            return CardErrorCode(self.code or "")
+        except ValueError:
+            return None
+
+
+class NotFoundError(GatewayError):
+    """404: no such object (or endpoint)."""
+
+
+class IdempotencyConflictError(GatewayError):
+    """409: a request with the same idempotency key is still running on the server."""
+
+
+class RateLimitError(GatewayError):
+    """429: too many requests."""
+
+
+class GatewayServerError(GatewayError):
+    """500 and other 5xx: internal error."""
+
+
+class GatewayUnavailable(GatewayError):
+    """Nothing reached the server (connection refused, connect timeout): safe to try again."""
+
+
+class GatewayTimeout(GatewayError):
+    """The request may have been carried out; re-send with the same idempotency key to know."""
+
+
+_BY_STATUS: dict[int, type[GatewayError]] = {
+    400: InvalidRequestError, 401: AuthenticationError, 402: CardError, 404: NotFoundError,
+    409: IdempotencyConflictError, 429: RateLimitError,
+}
+
+
+def error_from_response(status: int, body: Any, *, idempotency_key: str | None = None,
+                        retry_after_s: float | None = None) -> GatewayError:
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        error = {"type": "gateway_error" if status >= 500 else "invalid_request",
+                 "message": f"HTTP {status} without an error body"}
+    cls = _BY_STATUS.get(status, GatewayServerError if status >= 500 else InvalidRequestError)
+    return cls(str(error.get("message") or f"HTTP {status}"), status=status,
+               type_=_text(error.get("type")), code=_text(error.get("code")),
+               charge_id=_text(error.get("chargeId") or error.get("charge_id")),
+               blacklist_rule_id=_text(error.get("blacklistRuleId") or error.get("blacklist_rule_id")),
+               idempotency_key=idempotency_key, retry_after_s=retry_after_s)
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,317 @@
+"""The Charge API served by the sandbox, at the root of the same server as the Host API.
+
+``gateway_routes(sandbox)`` gives Starlette one route per path of the spec's endpoint table.
+Each request: API key -> account (any ``sk_test_<suffix>`` is its own test account, reached
+also by ``pk_test_<suffix>``), body parsed (form, JSON or multipart), jobs that fell due on
+the sandbox clock run (disputes, fraud warnings, rebills), idempotency applied, then the
+handler. Errors are always ``{"error": {"type", "code", "message"}}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hashlib
+import json
+import logging
+import weakref
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from cashier.sandbox.gateway import handlers as h
+from cashier.sandbox.gateway.store import Req, new_account
+from cashier.sandbox.gateway.wire import GatewayFault, invalid, parse_body, parse_query
+
+log = logging.getLogger(__name__)
+
+IDEMPOTENCY_TTL_S = 24 * 3600
+KEY_PREFIXES = {"sk_test_": ("test", "secret"), "pk_test_": ("test", "public"),
+                "sk_live_": ("live", "secret"), "pk_live_": ("live", "public"),
+                "pr_test_": ("demo", "secret"), "pu_test_": ("demo", "public")}
+
+Handler = Callable[..., dict[str, Any]]
+
+#: (path, {method: handler}) in the spec's order; paths use Starlette's ``{name}`` parameters.
+ENDPOINTS: list[tuple[str, dict[str, Handler]]] = [
+    ("/charges", {"POST": h.create_charge, "GET": h.list_charges}),
+    ("/charges/{charge_id}", {"GET": h.get_charge, "POST": h.update_charge}),
+    ("/charges/{charge_id}/capture", {"POST": h.capture_charge}),
+    ("/charges/{charge_id}/incremental-authorization", {"POST": h.incremental_authorization}),
+    ("/charges/{charge_id}/refund", {"POST": h.refund_via_charge}),
+    ("/refunds", {"POST": h.create_refund, "GET": h.list_refunds}),
+    ("/refunds/{refund_id}", {"GET": h.get_refund, "POST": h.update_refund}),
+    ("/customers", {"POST": h.create_customer, "GET": h.list_customers}),
+    ("/customers/{customer_id}", {"GET": h.get_customer, "POST": h.update_customer,
+                                  "DELETE": h.delete_customer}),
+    ("/customers/{customer_id}/cards", {"POST": h.create_card, "GET": h.list_cards}),
+    ("/customers/{customer_id}/cards/{card_id}", {"GET": h.get_card, "POST": h.update_card,
+                                                  "DELETE": h.delete_card}),
+    ("/payment-methods", {"POST": h.create_payment_method, "GET": h.list_payment_methods}),
+    ("/payment-methods/{method_id}", {"GET": h.get_payment_method, "DELETE": h.delete_payment_method}),
+    ("/subscriptions", {"POST": h.create_subscription, "GET": h.list_subscriptions}),
+    ("/subscriptions/{sub_id}", {"GET": h.get_subscription, "POST": h.update_subscription,
+                                 "DELETE": h.cancel_subscription}),
+    ("/subscriptions/{sub_id}/charges", {"GET": h.subscription_charges}),
+    ("/plans", {"POST": h.create_plan, "GET": h.list_plans}),
+    ("/plans/{plan_id}", {"GET": h.get_plan, "POST": h.update_plan, "DELETE": h.delete_plan}),
+    ("/events", {"GET": h.list_events}),
+    ("/events/{event_id}", {"GET": h.get_event}),
+    ("/tokens", {"POST": h.create_token}),
+    ("/tokens/{token_id}", {"GET": h.get_token}),
+    ("/3d-secure", {"POST": h.three_d_secure}),
+    ("/blacklist", {"POST": h.create_blacklist_rule, "GET": h.list_blacklist}),
+    ("/blacklist/{rule_id}", {"GET": h.get_blacklist_rule, "DELETE": h.delete_blacklist_rule}),
+    ("/credits", {"POST": h.create_credit, "GET": h.list_credits}),
+    ("/credits/{credit_id}", {"GET": h.get_credit, "POST": h.update_credit}),
+    ("/disputes", {"GET": h.list_disputes}),
+    ("/disputes/{dispute_id}", {"GET": h.get_dispute, "POST": h.update_dispute}),
+    ("/disputes/{dispute_id}/close", {"POST": h.close_dispute}),
+    ("/files", {"POST": h.create_file, "GET": h.list_files}),
+    ("/files/{file_id}", {"GET": h.get_file}),
+    ("/fraud-warnings", {"GET": h.list_fraud_warnings}),
+    ("/fraud-warnings/{warning_id}", {"GET": h.get_fraud_warning}),
+    ("/payouts", {"POST": h.create_payout, "GET": h.list_payouts}),
+    ("/payouts/{payout_id}", {"GET": h.get_payout}),
+    ("/payout-transactions", {"GET": h.list_payout_transactions}),
+    ("/checkout-sessions", {"POST": h.create_checkout_session, "GET": h.list_checkout_sessions}),
+    ("/checkout-sessions/{session_id}", {"GET": h.get_checkout_session}),
+    ("/payment-links", {"POST": h.create_payment_link, "GET": h.list_payment_links}),
+    ("/payment-links/{link_id}", {"GET": h.get_payment_link, "POST": h.update_payment_link}),
+    ("/payment-links/{link_id}/deactivate", {"POST": h.deactivate_payment_link}),
+    ("/payment-links/{link_id}/reactivate", {"POST": h.reactivate_payment_link}),
+    ("/payment-links/{link_id}/charges", {"GET": h.payment_link_charges}),
+]
+PUBLIC_KEY_OPERATIONS = {("POST", "/tokens")}
+ALL_METHODS = ["GET", "POST", "DELETE", "PUT", "PATCH"]
+
+
+@dataclass
+class InjectedFault:
+    status: int
+    path_prefix: str = ""
+    retry_after_s: float | None = None
+
+
+@dataclass
+class GatewaySim:
+    """The Charge API's side of one sandbox: its records, in-flight keys and test knobs."""
+
+    sandbox: Any
+    #: Next answers to replace with an error (429, 500...), for retry tests.
+    faults: deque[InjectedFault] = field(default_factory=deque)
+    #: Requests answered, per (method, route path): tests read it to prove a retry or a replay.
+    calls: dict[tuple[str, str], int] = field(default_factory=dict)
+    in_flight: set[tuple[int, str]] = field(default_factory=set)
+    in_flight_fp: dict[tuple[int, str], str] = field(default_factory=dict)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        family: dict[str, Any] = self.sandbox.state.family("gateway")
+        return family
+
+    def account(self, account_id: str, mode: str) -> dict[str, Any]:
+        accounts: dict[str, Any] = self.data.setdefault("accounts", {})
+        if account_id not in accounts:
+            accounts[account_id] = new_account(mode)
+        result: dict[str, Any] = accounts[account_id]
+        return result
+
+    def inject(self, status: int, count: int = 1, path_prefix: str = "",
+               retry_after_s: float | None = None) -> None:
+        for _ in range(count):
+            self.faults.append(InjectedFault(status, path_prefix, retry_after_s))
+
+    def now(self) -> int:
+        return int(self.sandbox.state.clock.now())
+
+
+_SIMS: weakref.WeakKeyDictionary[Any, GatewaySim] = weakref.WeakKeyDictionary()
+
+
+def gateway_sim(sandbox: Any) -> GatewaySim:
+    """The Charge API simulator of a ``HostSandbox`` (made by ``gateway_routes``)."""
+    sim = _SIMS.get(sandbox)
+    if sim is None:
+        sim = _SIMS[sandbox] = GatewaySim(sandbox)
+    return sim
+
+
+def error_response(fault: GatewayFault, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(fault.body()), status_code=fault.status, media_type="application/json",
+                    headers=headers)
+
+
+def _authenticate(request: Request) -> tuple[str, str, str]:
+    """(account id, mode, key kind) from HTTP Basic with the key as user name."""
+    header = request.headers.get("authorization", "")
+    scheme, _, encoded = header.partition(" ")
+    if scheme.lower() != "basic" or not encoded:
+        raise GatewayFault(401, "invalid_request", "invalid_api_key",
+                           "No API key: use HTTP Basic with the secret key as user name and an "
+                           "empty password")
+    try:
+        user = base64.b64decode(encoded, validate=True).decode("utf-8").split(":", 1)[0]
+    except (binascii.Error, UnicodeDecodeError):
+        raise GatewayFault(401, "invalid_request", "invalid_api_key",
+                           "The Authorization header is not valid HTTP Basic") from None
+    for prefix, (mode, kind) in KEY_PREFIXES.items():
+        if user.startswith(prefix) and len(user) > len(prefix) and user[len(prefix):].isalnum():
+            return f"{mode}:{user[len(prefix):]}", mode, kind
+    raise GatewayFault(401, "invalid_request", "invalid_api_key",
+                       "Invalid API key: expected sk_test_..., sk_live_... (or a public key for "
+                       "POST /tokens)")
+
+
+def _fingerprint(method: str, path: str, params: dict[str, Any], files: dict[str, tuple[str, bytes]]) -> str:
+    """Form and JSON forms of one request compare equal: every scalar becomes its text."""
+
+    def norm(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: norm(v) for k, v in sorted(value.items())}
+        if isinstance(value, list):
+            return [norm(v) for v in value]
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "" if value is None else str(value)
+
+    digest = hashlib.sha256(json.dumps([method, path, norm(params)], sort_keys=True).encode())
+    for name, (filename, content) in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + filename.encode() + b"\0" + hashlib.sha256(content).digest())
+    return digest.hexdigest()
+
+
+def _run_jobs(sim: GatewaySim, req: Req) -> None:
+    jobs = req.account["jobs"]
+    if not jobs or min(job[0] for job in jobs) > req.now:
+        return
+    due = sorted((job for job in jobs if job[0] <= req.now), key=lambda job: job[0])
+    req.account["jobs"] = [job for job in jobs if job[0] > req.now]
+    for _, kind, target in due:
+        h.JOBS[kind](req, target)
+
+
+def _prune_idempotency(account: dict[str, Any], now: int) -> None:
+    idem = account["idem"]
+    if len(idem) > 1000:
+        for key in [k for k, v in idem.items() if v["at"] + IDEMPOTENCY_TTL_S <= now]:
+            del idem[key]
+
+
+def gateway_routes(sandbox: Any) -> list[BaseRoute]:
+    sim = gateway_sim(sandbox)
+
+    def make_endpoint(route_path: str, table: dict[str, Handler]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await _serve(sim, request, route_path, table)
+            except GatewayFault as fault:
+                return error_response(fault)
+            except Exception:  # never a traceback on the wire
+                log.exception("Charge API sandbox handler failed on %s %s", request.method, route_path)
+                return error_response(GatewayFault(500, "gateway_error", "internal_error",
+                                                   "The sandbox could not process the request"))
+
+        return endpoint
+
+    routes: list[BaseRoute] = [Route(path, make_endpoint(path, table), methods=ALL_METHODS)
+                               for path, table in ENDPOINTS]
+    # last of the server's routes: any other path gets the Charge API's error shape, not text
+    routes.append(Route("/{rest:path}", make_endpoint("", {}), methods=ALL_METHODS))
+    return routes
+
+
+async def _serve(sim: GatewaySim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
+    method = request.method
+    if not table:
+        raise GatewayFault(404, "invalid_request", "not_found", f"No such endpoint: {request.url.path}")
+    if method not in table:
+        raise GatewayFault(405, "invalid_request", "method_not_allowed",
+                           f"{method} is not allowed on {route_path}; use {', '.join(table)}")
+    account_id, mode, key_kind = _authenticate(request)
+    if key_kind == "public" and (method, route_path) not in PUBLIC_KEY_OPERATIONS:
+        raise GatewayFault(401, "invalid_request", "secret_key_required",
+                           f"{method} {route_path} needs a secret key; a public key may only create "
+                           "tokens")
+    for fault in list(sim.faults):
+        if request.url.path.startswith(fault.path_prefix):
+            sim.faults.remove(fault)
+            headers = {"Retry-After": str(fault.retry_after_s)} if fault.retry_after_s is not None else None
+            code = {429: "rate_limit", 500: "internal_error"}.get(fault.status, "injected")
+            kind = "gateway_error" if fault.status >= 500 else "invalid_request"
+            return error_response(GatewayFault(fault.status, kind, code,
+                                               f"injected fault {fault.status}"), headers)
+    raw = await request.body()
+    params, files = parse_body(request.headers.get("content-type", ""), raw)
+    if method in ("GET", "DELETE") and params:
+        raise invalid(f"{method} takes no body: send list parameters in the query string")
+    query = parse_query(request.url.query)
+    account = sim.account(account_id, mode)
+    base_url = str(request.base_url).rstrip("/")
+    req = Req(method, params, query, files, account, mode, key_kind, sim.now(), base_url)
+    _run_jobs(sim, req)
+    handler = table[method]
+    sim.calls[(method, route_path)] = sim.calls.get((method, route_path), 0) + 1
+    key = request.headers.get("idempotency-key")
+    if method != "POST" or not key:
+        body = handler(req, **request.path_params)
+        if req.delay_s:
+            await asyncio.sleep(req.delay_s * sim.sandbox.config.delay_scale)
+        _persist(sim, method)
+        return Response(json.dumps(body), media_type="application/json")
+    if len(key) > 255:
+        raise invalid("Idempotency-Key: must be at most 255 characters")
+    return await _idempotent(sim, req, key, route_path, request, handler)
+
+
+async def _idempotent(sim: GatewaySim, req: Req, key: str, route_path: str, request: Request,
+                      handler: Handler) -> Response:
+    """First answer kept 24 h (sandbox clock) and replayed; another body with the key refused."""
+    fingerprint = _fingerprint(req.method, request.url.path, req.params, req.files)
+    account = req.account
+    stored = account["idem"].get(key)
+    if stored is not None and stored["at"] + IDEMPOTENCY_TTL_S <= req.now:
+        del account["idem"][key]
+        stored = None
+    slot = (id(account), key)
+    if stored is not None or slot in sim.in_flight:
+        if (stored is not None and stored["fp"] != fingerprint) or (stored is None and \
+                sim.in_flight_fp.get(slot) != fingerprint):
+            raise invalid("Idempotent key used for request with different parameters.",
+                          "idempotency_key_reused")
+        if stored is None:
+            raise GatewayFault(409, "invalid_request", "idempotency_conflict",
+                               "A request with this Idempotency-Key is still being processed; retry "
+                               "later")
+        return Response(stored["body"], status_code=stored["status"], media_type="application/json",
+                         headers={"Idempotent-Replayed": "true"})
+    sim.in_flight.add(slot)
+    sim.in_flight_fp[slot] = fingerprint
+    try:
+        try:
+            body_obj = handler(req, **request.path_params)
+            status, body = 200, json.dumps(body_obj)
+        except GatewayFault as fault:
+            status, body = fault.status, json.dumps(fault.body())
+        if req.delay_s:
+            await asyncio.sleep(req.delay_s * sim.sandbox.config.delay_scale)
+        if status < 500:
+            _prune_idempotency(account, req.now)
+            account["idem"][key] = {"fp": fingerprint, "status": status, "body": body, "at": req.now}
+    finally:
+        sim.in_flight.discard(slot)
+        sim.in_flight_fp.pop(slot, None)
+    _persist(sim, "POST")
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _persist(sim: GatewaySim, method: str) -> None:
+    path = sim.sandbox.config.state_file
+    if path and method != "GET":
+        sim.sandbox.state.save(path)

@@ -1,0 +1,179 @@
+"""What the Charge API sandbox reads and writes on the wire: bodies in, errors out.
+
+Bodies arrive form-encoded with bracket notation (``metadata[key]=v``, ``items[0][name]=x``),
+as JSON (the official SDK sends JSON), or as multipart for ``/files``. All three become one
+nested ``dict``; scalar leaves stay as sent (form values are strings), and the handlers coerce
+them field by field with errors that name the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from email.parser import BytesParser
+from email.policy import HTTP
+from typing import Any
+from urllib.parse import parse_qsl
+
+_SEGMENT = re.compile(r"\[([^\[\]]*)\]")
+_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+#: A list given as ``items[0]``...``items[N]``; beyond this a request is refused, not parsed.
+MAX_LIST_INDEX = 999
+MAX_DEPTH = 6
+
+
+class GatewayFault(Exception):
+    """Answer with ``{"error": {"type", "code", "message"}}`` and an HTTP status."""
+
+    def __init__(self, status: int, type_: str, code: str, message: str, *,
+                 charge_id: str | None = None, blacklist_rule_id: str | None = None) -> None:
+        self.status = status
+        self.type = type_
+        self.code = code
+        self.message = message
+        self.charge_id = charge_id
+        self.blacklist_rule_id = blacklist_rule_id
+        super().__init__(f"{status} {type_}/{code}: {message}")
+
+    def body(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"type": self.type, "code": self.code, "message": self.message}
+        # camelCase like every other field; the snake_case twins are what the pinned official
+        # SDK (2.1.0) reads into its exception (see docs/decisions.md, Charge API).
+        if self.charge_id:
+            error["chargeId"] = self.charge_id
+            error["charge_id"] = self.charge_id
+        if self.blacklist_rule_id:
+            error["blacklistRuleId"] = self.blacklist_rule_id
+            error["blacklist_rule_id"] = self.blacklist_rule_id
+        return {"error": error}
+
+
+def invalid(message: str, code: str = "invalid_parameter", status: int = 400) -> GatewayFault:
+    return GatewayFault(status, "invalid_request", code, message)
+
+
+def missing(field: str) -> GatewayFault:
+    return GatewayFault(400, "invalid_request", "missing_parameter", f"{field}: is required")
+
+
+def not_found(kind: str, object_id: str) -> GatewayFault:
+    return GatewayFault(404, "invalid_request", "not_found", f"{kind} '{object_id}' does not exist")
+
+
+def card_error(code: str, message: str, *, charge_id: str | None = None,
+               blacklist_rule_id: str | None = None) -> GatewayFault:
+    return GatewayFault(402, "card_error", code, message, charge_id=charge_id,
+                        blacklist_rule_id=blacklist_rule_id)
+
+
+def _split_key(key: str) -> list[str]:
+    head, _, rest = key.partition("[")
+    if not head or not _NAME.match(head):
+        raise invalid(f"{key[:60]!r}: is not a valid parameter name")
+    parts = [head]
+    if rest:
+        rest = "[" + rest
+        pos = 0
+        for match in _SEGMENT.finditer(rest):
+            if match.start() != pos:
+                raise invalid(f"{key[:60]}: bracket notation is malformed")
+            parts.append(match.group(1))
+            pos = match.end()
+        if pos != len(rest):
+            raise invalid(f"{key[:60]}: bracket notation is malformed")
+    if len(parts) > MAX_DEPTH:
+        raise invalid(f"{key[:60]}: is nested deeper than {MAX_DEPTH} levels")
+    return parts
+
+
+def _listify(node: Any, path: str) -> Any:
+    """Dicts whose keys are all indexes (``0``, ``1``...) become lists, in index order."""
+    if not isinstance(node, dict):
+        return node
+    if node and all(k.isdigit() for k in node):
+        indexes = sorted(int(k) for k in node)
+        if indexes != list(range(len(indexes))):
+            raise invalid(f"{path}: list indexes must run 0, 1, 2... without gaps")
+        return [_listify(node[str(i)], f"{path}[{i}]") for i in indexes]
+    return {k: _listify(v, f"{path}[{k}]" if path else k) for k, v in node.items()}
+
+
+def nest_pairs(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """``[("metadata[a]", "1"), ("items[0][x]", "2")]`` becomes
+    ``{"metadata": {"a": "1"}, "items": [{"x": "2"}]}``."""
+    root: dict[str, Any] = {}
+    for key, value in pairs:
+        parts = _split_key(key)
+        node: dict[str, Any] = root
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            if part == "":  # items[] appends
+                part = str(sum(1 for k in node if k.isdigit()))
+            if part.isdigit() and int(part) > MAX_LIST_INDEX:
+                raise invalid(f"{key[:60]}: list index above {MAX_LIST_INDEX}")
+            if last:
+                if part in node:
+                    raise invalid(f"{key[:60]}: is given more than once")
+                node[part] = value
+            else:
+                child = node.setdefault(part, {})
+                if not isinstance(child, dict):
+                    raise invalid(f"{key[:60]}: mixes a plain value and nested values")
+                node = child
+    result = _listify(root, "")
+    assert isinstance(result, dict)
+    return result
+
+
+def parse_query(raw: str) -> dict[str, Any]:
+    try:
+        pairs = parse_qsl(raw, keep_blank_values=True, strict_parsing=False)
+    except ValueError:
+        raise invalid("the query string is malformed") from None
+    return nest_pairs(pairs)
+
+
+def parse_body(content_type: str, raw: bytes) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+    """The parameters and the uploaded files (name -> (filename, bytes)) of a request body."""
+    if not raw.strip():
+        return {}, {}
+    ctype = content_type.split(";")[0].strip().lower()
+    if ctype == "application/json":
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise invalid("the request body is not valid JSON", "invalid_json") from None
+        if not isinstance(data, dict):
+            raise invalid("the JSON request body must be an object", "invalid_json")
+        return data, {}
+    if ctype == "multipart/form-data":
+        return _parse_multipart(content_type, raw)
+    if ctype in ("application/x-www-form-urlencoded", ""):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise invalid("the form body is not UTF-8", "invalid_encoding") from None
+        return parse_query(text), {}
+    raise invalid(f"Content-Type {ctype} is not accepted: send form-encoded, JSON or multipart",
+                  "unsupported_media_type")
+
+
+def _parse_multipart(content_type: str, raw: bytes) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + raw)
+    if not message.is_multipart():
+        raise invalid("the multipart body is malformed", "invalid_multipart")
+    pairs: list[tuple[str, str]] = []
+    files: dict[str, tuple[str, bytes]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            raise invalid("a multipart part has no name", "invalid_multipart")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        filename = part.get_filename()
+        if filename is not None:
+            files[name] = (filename, data)
+        else:
+            pairs.append((name, data.decode("utf-8", errors="replace")))
+    return nest_pairs(pairs), files
