@@ -1,0 +1,74 @@
+"""``cashier journal export|unresolved``: the till's journal for support and accounting."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cashier.errors import ValidationError
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from cashier.config import load_profile
+    from cashier.journal.store import JournalStore
+
+    profile = load_profile(getattr(args, "profile", None))
+    return JournalStore(profile.resolved_journal_path, till_id=profile.till_id,
+                        till_number=profile.till_number, currency=profile.currency,
+                        training=profile.is_training)
+
+
+def export_command(args: argparse.Namespace) -> int:
+    from cashier.journal.export import export_csv, export_json
+
+    store = _store(args)
+    try:
+        text = export_json(store) if args.format == "json" else export_csv(store)
+    finally:
+        store.close()
+    if args.output in (None, "-"):
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        return 0
+    target = Path(args.output)
+    if not target.parent.exists():
+        raise ValidationError("--output", f"folder {target.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".export-")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    os.replace(tmp, target)
+    print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
+def unresolved_command(args: argparse.Namespace) -> int:
+    import json
+
+    store = _store(args)
+    try:
+        rows = [e.as_dict() for e in store.unresolved()]
+    finally:
+        store.close()
+    print(json.dumps({"unresolved": rows}, sort_keys=True))
+    return 0 if not rows else 3
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("journal", help="export or inspect the till's journal")
+    sub = parser.add_subparsers(dest="journal_command")
+    export = sub.add_parser("export", help="entries (and events, in JSON) as JSON or CSV")
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--output", metavar="FILE", help="write to FILE (default: stdout)")
+    export.set_defaults(handler=export_command)
+    unresolved = sub.add_parser("unresolved", help="entries recovery still has to finish")
+    unresolved.set_defaults(handler=unresolved_command)
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_usage(sys.stderr)
+        print("cashier journal: error: choose export or unresolved", file=sys.stderr)
+        return 2
+
+    parser.set_defaults(handler=usage)

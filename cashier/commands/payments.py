@@ -1,0 +1,244 @@
+"""Headless payment commands: sale, refund, void, auth, capture, recover, batch totals|close.
+
+Each prints ONE JSON object on stdout. ``sale`` (and auth, capture, refund, void) exit 0 when
+approved (or voided/captured), 1 declined, 2 error, 3 unknown. Bad arguments get one line on
+stderr naming the field and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from decimal import Decimal
+from typing import Any
+
+from cashier.errors import ValidationError
+from cashier.money import parse_amount
+
+EXIT_CODES = {"approved": 0, "captured": 0, "voided": 0, "declined": 1, "error": 2, "unknown": 3,
+              "voiding": 3}
+
+
+def _amount(text: str | None, field: str, *, allow_zero: bool = False) -> Decimal | None:
+    if text is None:
+        return None
+    return parse_amount(text, field=field, allow_zero=allow_zero)
+
+
+def _invoice(text: str | None, field: str) -> str | None:
+    if text is None:
+        return None
+    if not text.isdigit() or not 1 <= len(text) <= 10:
+        raise ValidationError(field, "must be 1 to 10 digits")
+    return text
+
+
+def print_json(data: dict[str, Any]) -> None:
+    print(json.dumps(data, sort_keys=True, default=str), flush=True)
+
+
+def run_with_runtime(args: argparse.Namespace,
+                     body: Callable[[Any], Awaitable[int]]) -> int:
+    """Open the till's runtime (profile from --profile or CASHIER_PROFILE; none: training)."""
+    from cashier.config import load_profile
+    from cashier.runtime import open_runtime
+
+    profile = load_profile(getattr(args, "profile", None))
+    policy = None
+    grace = getattr(args, "grace", None)
+    if grace is not None:
+        from cashier.flows.base import RecoveryPolicy
+
+        if not 0 <= grace <= 600:
+            raise ValidationError("--grace", "must be 0 to 600 seconds")
+        policy = RecoveryPolicy(grace_s=grace, delays_s=(0.0, 0.2, 0.5, 1.0, 2.0, 3.0))
+
+    async def main() -> int:
+        runtime = await open_runtime(profile, policy=policy)
+        try:
+            return await body(runtime)
+        finally:
+            await runtime.close()
+
+    return asyncio.run(main())
+
+
+def _result(result: Any) -> int:
+    print_json(result.as_dict())
+    return EXIT_CODES.get(result.outcome, 2)
+
+
+# ---- handlers -----------------------------------------------------------------------------------
+def _keyed(args: argparse.Namespace) -> Any:
+    from cashier.flows.payments import KeyedCard
+
+    if args.card is None:
+        if args.exp is not None:
+            raise ValidationError("--exp", "goes with --card")
+        return None
+    if args.exp is None:
+        raise ValidationError("--exp", "is required with --card (MMYY)")
+    return KeyedCard(args.card, args.exp, getattr(args, "cvv", None))
+
+
+def sale_command(args: argparse.Namespace) -> int:
+    from cashier.flows.payments import sale
+
+    amount = _amount(args.amount, "--amount")
+    tip = _amount(args.tip, "--tip", allow_zero=True)
+    invoice = _invoice(args.invoice, "--invoice")
+    card = _keyed(args)
+
+    async def body(rt: Any) -> int:
+        assert amount is not None
+        return _result(await sale(rt.ctx, amount, tip=tip, card=card, token=args.token,
+                                  invoice=invoice, prompt_tip=args.prompt_tip))
+
+    return run_with_runtime(args, body)
+
+
+def auth_command(args: argparse.Namespace) -> int:
+    from cashier.flows.payments import authorize
+
+    amount = _amount(args.amount, "--amount")
+    card = _keyed(args)
+
+    async def body(rt: Any) -> int:
+        assert amount is not None
+        return _result(await authorize(rt.ctx, amount, card=card, token=args.token,
+                                       invoice=_invoice(args.invoice, "--invoice")))
+
+    return run_with_runtime(args, body)
+
+
+def capture_command(args: argparse.Namespace) -> int:
+    from cashier.flows.payments import capture
+
+    invoice = _invoice(args.invoice, "--invoice")
+    amount = _amount(args.amount, "--amount")
+    tip = _amount(args.tip, "--tip", allow_zero=True) or Decimal(0)
+
+    async def body(rt: Any) -> int:
+        assert invoice is not None
+        return _result(await capture(rt.ctx, invoice, amount, tip=tip))
+
+    return run_with_runtime(args, body)
+
+
+def refund_command(args: argparse.Namespace) -> int:
+    from cashier.flows.payments import refund
+
+    amount = _amount(args.amount, "--amount")
+    original = _invoice(args.original_invoice, "--original-invoice")
+    card = _keyed(args)
+
+    async def body(rt: Any) -> int:
+        assert amount is not None
+        return _result(await refund(rt.ctx, amount, original_invoice=original, card=card,
+                                    token=args.token))
+
+    return run_with_runtime(args, body)
+
+
+def void_command(args: argparse.Namespace) -> int:
+    from cashier.flows.recovery import void
+
+    invoice = _invoice(args.invoice, "--invoice")
+    if args.reason is not None and args.reason not in {f"0{i}" for i in range(1, 10)}:
+        raise ValidationError("--reason", "must be a reversal reason 01 to 09")
+
+    async def body(rt: Any) -> int:
+        assert invoice is not None
+        return _result(await void(rt.ctx, invoice, reason=args.reason))
+
+    return run_with_runtime(args, body)
+
+
+def recover_command(args: argparse.Namespace) -> int:
+    from cashier.flows.recovery import recover
+
+    async def body(rt: Any) -> int:
+        report = await recover(rt.ctx)
+        print_json(report.as_dict())
+        return 3 if report.still_open else 0
+
+    return run_with_runtime(args, body)
+
+
+def batch_command(args: argparse.Namespace) -> int:
+    from cashier.flows.batch import close_batch, reconcile
+
+    if args.batch_command is None:
+        print("cashier batch: error: choose totals or close", file=sys.stderr)
+        return 2
+    if args.batch_command == "close" and args.override and not args.manager:
+        raise ValidationError("--manager", "is required with --override (who authorises it)")
+
+    async def body(rt: Any) -> int:
+        if args.batch_command == "totals":
+            rec = await reconcile(rt.ctx)
+            print_json(rec.as_dict())
+            return 0 if rec.matches and not rec.unresolved else 1
+        batch_no, rec = await close_batch(rt.ctx, override=args.override, manager_id=args.manager)
+        print_json({"batch_no": batch_no, "override": args.override, **rec.as_dict()})
+        return 0
+
+    return run_with_runtime(args, body)
+
+
+# ---- registration -------------------------------------------------------------------------------
+def _card_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--card", metavar="NUMBER", help="keyed card number (never stored)")
+    parser.add_argument("--exp", metavar="MMYY", help="expiry of the keyed card")
+    parser.add_argument("--cvv", help=argparse.SUPPRESS)
+    parser.add_argument("--token", help="a card token instead of a card")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("sale", help="one card sale; prints a JSON result",
+                              description="Exit 0 approved, 1 declined, 2 error, 3 unknown.")
+    p.add_argument("--amount", required=True, help="amount in major units, e.g. 12.34")
+    p.add_argument("--tip", help="tip added to the amount")
+    p.add_argument("--invoice", help="retry this journal invoice (the host approves only the rest)")
+    p.add_argument("--prompt-tip", action="store_true", help="let the PIN pad ask for a tip (DCP/DCC)")
+    _card_args(p)
+    p.set_defaults(handler=sale_command)
+
+    p = subparsers.add_parser("auth", help="open a tab (authorization without capture)")
+    p.add_argument("--amount", required=True)
+    p.add_argument("--invoice", help="retry this journal invoice")
+    _card_args(p)
+    p.set_defaults(handler=auth_command)
+
+    p = subparsers.add_parser("capture", help="close a tab, with a tip")
+    p.add_argument("--invoice", required=True)
+    p.add_argument("--amount", help="amount before tip (default: the authorized amount)")
+    p.add_argument("--tip", help="tip to add")
+    p.set_defaults(handler=capture_command)
+
+    p = subparsers.add_parser("refund", help="refund, linked to an invoice or not")
+    p.add_argument("--amount", required=True)
+    p.add_argument("--original-invoice", help="the sale's invoice (linked refund)")
+    _card_args(p)
+    p.set_defaults(handler=refund_command)
+
+    p = subparsers.add_parser("void", help="void an approved or unknown payment (retried until done)")
+    p.add_argument("--invoice", required=True)
+    p.add_argument("--reason", help="reversal reason 01-09 (default 03, or 01 for an unknown one)")
+    p.set_defaults(handler=void_command)
+
+    p = subparsers.add_parser("recover", help="resolve every unfinished payment and pending void")
+    p.add_argument("--grace", type=float, help=argparse.SUPPRESS)
+    p.set_defaults(handler=recover_command)
+
+    p = subparsers.add_parser("batch", help="batch totals (reconciliation) and close")
+    sub = p.add_subparsers(dest="batch_command")
+    sub.add_parser("totals", help="journal vs host totals")
+    close = sub.add_parser("close", help="close the batch after reconciliation")
+    close.add_argument("--override", action="store_true",
+                       help="close despite unresolved entries or a difference")
+    close.add_argument("--manager", help="the manager's id (required with --override)")
+    p.set_defaults(handler=batch_command)
