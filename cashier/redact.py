@@ -9,18 +9,29 @@ from __future__ import annotations
 import logging
 import re
 
-_PAN = re.compile(r"(?<!\d)(\d[ -]?){12,18}\d(?!\d)")
-_TRACK = re.compile(r"%B\d{12,19}\^[^?]*\?|;\d{12,19}=[^?]*\?")
-# key = value pairs whose value must vanish, in JSON, headers or keyword style
+#: 13 to 19 digits, maybe grouped by spaces or dashes. Decision: every such run is masked,
+#: Luhn-valid or not, so a mistyped card number is not logged in full either.
+_PAN = re.compile(r"(?<![\dA-Za-z])\d(?:[ -]?\d){12,18}(?![\dA-Za-z])")
+_TRACK = re.compile(r"%B\d{12,19}\^[^?]*\?|;\d{12,19}=[^?]*\?|\b\d{12,19}=\d{4,}[\dA-Za-z]*")
+# key = value pairs whose value must vanish, in JSON, headers, Python reprs or keyword style
 _SECRET_KEYS = (
-    r"securityCode|security_code|cvv2?|cvc|csc|pinBlock|pin_block|pin|track[12]?|trackData|"
-    r"accessToken|access_token|AccessToken|authToken|auth_token|clientGuid|client_guid|"
-    r"password|secret|secret_key|secretKey|Authorization|p2peData|ksn"
+    r"securityCode|security_code|cvv2?|cvc|csc|pinBlock|pin_block|pin|"
+    r"track[12]?|trackData|track_data|track[12]Data|"
+    r"accessToken|access_token|authToken|auth_token|clientGuid|client_guid|"
+    r"password|passwd|secret|secret_key|secretKey|hmac_secret|apiPassword|api_password|"
+    r"Authorization|Signature|p2peData|p2pe_data|P2PEData|ksn|p2peKsn|"
+    r"accountNumber|account_number|linkToken|link_token|publicToken|public_token"
 )
 _SECRET_JSON = re.compile(
     rf'("(?:{_SECRET_KEYS})"\s*:\s*)(\{{[^{{}}]*\}}|"[^"]*"|[^,}}\s]+)', re.IGNORECASE
 )
-_SECRET_KV = re.compile(rf"\b((?:{_SECRET_KEYS})\s*[=:]\s*)([^\s,;&'\"]+)", re.IGNORECASE)
+# Python reprs: 'key': {...} / 'key': '...' and pydantic's key=Model(...) / key='...'
+_SECRET_PY = re.compile(
+    rf"""(['"]?\b(?:{_SECRET_KEYS})['"]?\s*[=:]\s*)(\{{[^{{}}]*\}}|\w+\([^()]*\)|'[^']*'|"[^"]*")""",
+    re.IGNORECASE,
+)
+_SECRET_KV = re.compile(rf"\b((?:{_SECRET_KEYS})\s*[=:]\s*)([^\s,;&'\"\[]+)", re.IGNORECASE)
+_AUTH_SCHEME = re.compile(r"\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}")
 _UUIDISH = re.compile(r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b")
 _SK = re.compile(r"\b(sk|pk|pr|pu)_(test|live)_[A-Za-z0-9]+")
 
@@ -47,10 +58,7 @@ def mask_pan(number: str) -> str:
 
 
 def _mask_match(match: re.Match[str]) -> str:
-    digits = re.sub(r"\D", "", match.group(0))
-    if 13 <= len(digits) <= 19 and luhn_ok(digits):
-        return mask_pan(digits)
-    return match.group(0)
+    return mask_pan(match.group(0))
 
 
 def redact(text: str) -> str:
@@ -59,7 +67,9 @@ def redact(text: str) -> str:
         return text
     text = _TRACK.sub("[TRACK]", text)
     text = _SECRET_JSON.sub(r'\1"[REDACTED]"', text)
+    text = _SECRET_PY.sub(r"\1'[REDACTED]'", text)
     text = _SECRET_KV.sub(r"\1[REDACTED]", text)
+    text = _AUTH_SCHEME.sub(r"\1 [REDACTED]", text)
     text = _SK.sub(r"\1_\2_[REDACTED]", text)
     text = _UUIDISH.sub("[REDACTED-ID]", text)
     return _PAN.sub(_mask_match, text)
