@@ -146,7 +146,8 @@ def control_routes(sandbox: HostSandbox) -> list[BaseRoute]:
 
     async def unknown(request: Request) -> Response:
         for route in routes:
-            if isinstance(route, Route) and route.path_regex.match(request.url.path):
+            if isinstance(route, Route) and route.endpoint is not unknown \
+                    and route.path_regex.match(request.url.path):
                 return control_error(f"{request.method} is not allowed on {request.url.path}", 405)
         return control_error(f"no such control: {request.url.path}; known: {', '.join(known)}", 404)
 
