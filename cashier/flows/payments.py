@@ -183,11 +183,12 @@ async def incremental(ctx: FlowContext, invoice: str, increment: Decimal) -> Flo
     increment = _amount(ctx, increment, "increment")
     entry = await _open_tab(ctx, invoice)
     token = str(entry.token)
+    new_total = entry.approved + increment  # the client sends the new total; the host seeks the rest
     entry = await send_journaled(
         ctx, entry, Op.INCREMENTAL,
         lambda: ctx.client.incremental_authorization(
-            invoice=invoice, amount=Amount(total=increment), token=token, clerk_id=ctx.clerk_id),
-        pending=entry.approved + increment)
+            invoice=invoice, amount=Amount(total=new_total), token=token, clerk_id=ctx.clerk_id),
+        pending=new_total)
     return finish(ctx, entry)
 
 

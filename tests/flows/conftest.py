@@ -1,0 +1,62 @@
+"""A till against the in-process sandbox: runtime (journal + client + bus) and sandbox helpers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cashier.config import load_profile
+from cashier.flows.base import RecoveryPolicy
+from cashier.runtime import Runtime, open_runtime
+
+
+class Till:
+    """One till: its runtime plus direct access to the sandbox's ledger and fault controls."""
+
+    def __init__(self, runtime: Runtime, sandbox: Any) -> None:
+        self.rt = runtime
+        self.ctx = runtime.ctx
+        self.journal = runtime.journal
+        self.sandbox = sandbox
+        self._control = httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
+                                          base_url="http://sandbox")
+
+    async def fault(self, action: str, path: str = "/transactions/sale", **rule: Any) -> None:
+        body = {"path": "/api/rest/v1" + path, "action": action, **rule}
+        r = await self._control.post("/_sandbox/faults", json=body)
+        assert r.status_code == 200, r.text
+
+    async def clear_faults(self) -> None:
+        await self._control.delete("/_sandbox/faults")
+
+    async def ledger(self) -> dict[str, dict[str, Any]]:
+        r = await self._control.get("/_sandbox/ledger")
+        return {rec["invoice"]: rec for rec in r.json()["invoices"]}
+
+    async def close(self) -> None:
+        await self._control.aclose()
+        await self.rt.close()
+
+
+@pytest.fixture
+async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    tills: list[Till] = []
+
+    async def make(option: str = "LG", *, till_number: int = 1, policy: RecoveryPolicy | None = None,
+                   journal: Path | None = None, sandbox: Any = None) -> Till:
+        if sandbox is None:
+            sandbox, _ = make_sandbox(option, access_token=None)
+        profile = load_profile(None, processing_option=option, till_number=till_number,
+                               journal_path=journal or tmp_path / f"journal-{len(tills)}.sqlite")
+        rt = await open_runtime(profile, sandbox=sandbox, policy=policy)
+        till = Till(rt, sandbox)
+        tills.append(till)
+        return till
+
+    yield make
+    for till in tills:
+        await till.close()
