@@ -67,7 +67,7 @@ from cashier.host.models.giftcards import AmountGC, GiftCardResult
 from cashier.host.models.qr import QrCancelResult, QrCodeResult, QrDetailsResult, QrStatusResult
 from cashier.host.models.tokens import MerchantResult, TokenResult
 from cashier.host.models.transactions import SignatureResult, TransactionResult, VoidResult
-from cashier.host.validation import validate_body, validate_invoice
+from cashier.host.validation import validate_invoice, validate_request
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=HostModel)
@@ -162,7 +162,7 @@ class HostClient:
                 raise ValueError("GET and DELETE carry no body in the Host API")
             body = dict(body)
             body.setdefault("dateTime", self.now())
-            validate_body(path, body)
+            validate_request(path, body)
             content = codec.dumps(body).encode("utf-8")
             send_headers["Content-Type"] = "application/json"
         if auth:

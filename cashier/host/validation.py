@@ -229,17 +229,25 @@ def validate_body(path: str, body: Mapping[str, Any]) -> None:
     total = _get(body, "amount.total")
     if total is not None and Decimal(total) == 0 and path not in ZERO_TOTAL_ALLOWED:
         raise ValidationError("amount.total", "cannot be zero (only a capture of 0, which voids)")
-    _cross_field(path, body)
-
-
-def _cross_field(path: str, body: Mapping[str, Any]) -> None:
-    """Facts of our spec that tie one field to another."""
     if (path == "/3dsecure/standalone" and _get(body, "customer.phoneNumber")
             and not _get(body, "customer.phoneCountry")):
         raise ValidationError("customer.phoneCountry",
                               "is required when customer.phoneNumber is sent")
     if path == "/batches/submit" and _get(body, "batch.inclusive") is None:
         raise ValidationError("batch.inclusive", "is required on /batches/submit")
+
+
+def validate_request(path: str, body: Mapping[str, Any]) -> None:
+    """What the client checks before sending: ``validate_body`` plus the cross-field facts the
+    host answers in its own way (risk rule result E, the ACH error shape), which the sandbox
+    must therefore answer itself rather than refuse up front."""
+    validate_body(path, body)
+    path = path.split("?", 1)[0].removeprefix("/api/rest/v1")
+    _cross_field(path, body)
+
+
+def _cross_field(path: str, body: Mapping[str, Any]) -> None:
+    """Facts of our spec that tie one field to another."""
     if path == "/ach/refund" and _get(body, "transaction.originalInvoice") is None:
         raise ValidationError("transaction.originalInvoice", "is required on /ach/refund")
     if _get(body, "transaction.source") == "8" and not isinstance(body.get("mPos"), Mapping):
