@@ -1,0 +1,347 @@
+"""``/giftcards/*``: the gift card lifecycle (HD, LG), with cancel undoing the last request.
+
+Sandbox gift card numbers (decision): 13 to 19 digits starting with ``266465``, the prefix of
+the vendor's example gift card 2664654648774 (the test gift card the default customer
+presents). On LG with no card in the body the virtual terminal reads the gift card.
+
+Records: ``state.family("giftcards")["cards"]``: number -> ``{"state": active | deactivated |
+inactive, "balance": "12.50", "history": [...], "undo": {"state", "balance"} | None,
+"lastOperation", ...}``. The full number stays in the simulated host's memory only; answers mask
+it (except the new number ``/giftcards/allocate`` must hand out) and carry a token, which is
+what ``/giftcards/cancel`` takes.
+
+Helpers for the transaction handlers: ``is_gift_card(number)``, ``redeem(state, number, amount,
+invoice)`` (a gift card sale: cannot be cancelled, only voided).
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from decimal import Decimal
+from typing import Any
+
+from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.host_devices import _get, masked, now_text, terminal_of
+from cashier.sandbox.host_tokens import issue_token, resolve_token, token_not_found, universal_token
+from cashier.sandbox.terminals import (
+    TerminalBusy,
+    TerminalCancelled,
+    TerminalTimeout,
+    TerminalUnavailable,
+    prompt_fault,
+)
+
+GIFT_PREFIX = "266465"
+EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
+DISCOUNT_PERCENTAGE = Decimal(0)
+
+
+def is_gift_card(number: str) -> bool:
+    return number.isdigit() and 13 <= len(number) <= 19 and number.startswith(GIFT_PREFIX)
+
+
+def _cards(state: Any) -> dict[str, dict[str, Any]]:
+    cards: dict[str, dict[str, Any]] = state.family("giftcards").setdefault("cards", {})
+    return cards
+
+
+def _record(state: Any, number: str) -> dict[str, Any]:
+    """The card's record; a number never seen is an inactive card with no balance."""
+    return _cards(state).get(number) or {"state": "inactive", "balance": "0", "history": [],
+                                         "undo": None}
+
+
+def _save(state: Any, number: str, record: dict[str, Any]) -> None:
+    _cards(state)[number] = record
+
+
+def _refused(operation: str, why: str, secondary: int = 0) -> HostFault:
+    """9101 is the vendor's gift card refusal (ACTIVATE FAILED, ALLOCATE FAILED, ...)."""
+    short = {"deactivate": "DEACT", "reactivate": "REACT"}.get(operation, operation.upper())
+    return HostFault(9101, f"{short} FAILED", f"{operation.upper()} FAILED: {why}",
+                     secondary_code=secondary, code=40101)
+
+
+def _amount(call: HostCall, *, required: bool) -> Decimal | None:
+    total = _get(call.body, "amount.total")
+    if total is None:
+        if required:
+            raise missing_field("amount.total")
+        return None
+    value = Decimal(total)
+    if value <= 0:
+        raise invalid_field("amount.total", "must be more than 0")
+    return value
+
+
+def _invoice(call: HostCall) -> str:
+    invoice = _get(call.body, "transaction.invoice")
+    if invoice is None:
+        raise missing_field("transaction.invoice")
+    return str(invoice)
+
+
+async def _card_number(call: HostCall, operation: str) -> tuple[str, str | None]:
+    """(number, terminal id): from the token, the keyed number, or the LG PIN pad."""
+    token = _get(call.body, "card.token.value")
+    if token is not None:
+        if not isinstance(token, str) or not 1 <= len(token) <= 16:
+            raise invalid_field("card.token.value", "must be 1 to 16 characters")
+        number = resolve_token(call.state, token)
+        if number is None:
+            raise token_not_found(token, call)
+    elif _get(call.body, "card.number") is not None:
+        number = str(_get(call.body, "card.number"))
+    elif _get(call.body, "p2pe") is not None:
+        raise invalid_field("p2pe", "the sandbox does not decrypt P2PE data; send card.number, "
+                                    "card.token or let the PIN pad read the card")
+    elif call.option == "HD" or operation == "cancel":
+        raise missing_field("card.token.value" if operation == "cancel" else "card.number")
+    else:
+        terminal = terminal_of(call)
+        try:
+            read = await terminal.read_card(amount=_amount(call, required=False) or Decimal(0),
+                                            purpose=f"giftcard {operation}")
+        except (TerminalCancelled, TerminalTimeout, TerminalBusy, TerminalUnavailable) as exc:
+            raise prompt_fault(exc, terminal.terminal_id) from None
+        return _gift_number(read.number), terminal.terminal_id
+    return _gift_number(number), None
+
+
+def _gift_number(number: str) -> str:
+    if not is_gift_card(number):
+        raise HostFault(9842, "NOT IN CARDRANGE", "Card type not recognized: sandbox gift cards are "
+                        f"13 to 19 digits starting with {GIFT_PREFIX}", code=40101)
+    return number
+
+
+def _history(call: HostCall, record: dict[str, Any], kind: str, amount: Decimal, invoice: str) -> None:
+    record.setdefault("history", []).append(
+        {"transactionType": kind, "amount": str(amount), "invoice": invoice,
+         "dateTime": now_text(call)})
+
+
+def _answer(call: HostCall, number: str, record: dict[str, Any], invoice: str, *,
+            amount: Decimal | None = None, terminal_id: str | None = None,
+            balance: bool = True) -> dict[str, Any]:
+    card: dict[str, Any] = {"number": masked(number), "type": "GC",
+                            "token": {"value": issue_token(call.state, number)}}
+    if balance:
+        card["balance"] = {"amount": Decimal(record["balance"])}
+    item: dict[str, Any] = {"dateTime": now_text(call), "card": card,
+                            "merchant": {"mid": call.config.merchant_id,
+                                         "name": call.config.merchant_name},
+                            "transaction": {"invoice": invoice, "responseCode": "A",
+                                            "authSource": "E"},
+                            "universalToken": {"value": universal_token(number)}}
+    if amount is not None:
+        item["amount"] = {"total": amount}
+    if terminal_id is not None:
+        item["device"] = {"terminalId": terminal_id}
+    return item
+
+
+def _begin(record: dict[str, Any], operation: str) -> dict[str, Any]:
+    """A copy of the record whose undo point is the state and balance before this request."""
+    updated = dict(record)
+    updated["history"] = list(record.get("history", []))
+    updated["undo"] = {"state": record["state"], "balance": record["balance"]}
+    updated["lastOperation"] = operation
+    return updated
+
+
+# ---- operations ------------------------------------------------------------------------------
+@host_route("POST", "/giftcards/activate", "HD LG")
+async def activate(call: HostCall) -> dict[str, Any]:
+    invoice = _invoice(call)
+    amount = _amount(call, required=False)
+    number, tid = await _card_number(call, "activate")
+    record = _record(call.state, number)
+    if record["state"] != "inactive":
+        raise _refused("activate", f"the card is already {record['state']}")
+    updated = _begin(record, "Activate")
+    updated["state"] = "active"
+    updated["balance"] = str(Decimal(record["balance"]) + (amount or 0))
+    _history(call, updated, "Activate", amount or Decimal(0), invoice)
+    _save(call.state, number, updated)
+    return _answer(call, number, updated, invoice, amount=amount or Decimal(0), terminal_id=tid)
+
+
+@host_route("POST", "/giftcards/allocate", "HD LG")
+async def allocate(call: HostCall) -> dict[str, Any]:
+    """A new card under a Program ID; its number is returned in full (it must be handed out)."""
+    invoice = _invoice(call)
+    amount = _amount(call, required=True)
+    assert amount is not None
+    program = call.body.get("programId")
+    if program is not None and (not isinstance(program, str) or not 1 <= len(program) <= 16):
+        raise invalid_field("programId", "must be text of 1 to 16 characters")
+    cards = _cards(call.state)
+    number = ""
+    while not number or number in cards:
+        number = GIFT_PREFIX + "".join(secrets.choice(string.digits) for _ in range(10))
+    record = _begin(_record(call.state, number), "Allocate")
+    record.update(state="active", balance=str(amount), programId=program)
+    _history(call, record, "Allocate", amount, invoice)
+    _save(call.state, number, record)
+    item = _answer(call, number, record, invoice, amount=amount)
+    item["card"]["number"] = number  # decision: the new card's number, in full, once
+    item.pop("universalToken", None)
+    item["transaction"].pop("authSource", None)
+    if program is not None:
+        item["programId"] = program
+    return item
+
+
+@host_route("POST", "/giftcards/deactivate", "HD LG")
+async def deactivate(call: HostCall) -> dict[str, Any]:
+    invoice = _invoice(call)
+    reason = _get(call.body, "card.deactivationReason")
+    if reason is None:
+        raise missing_field("card.deactivationReason")
+    if not isinstance(reason, str) or not 1 <= len(reason) <= 32:
+        raise invalid_field("card.deactivationReason", "must be text of 1 to 32 characters")
+    number, tid = await _card_number(call, "deactivate")
+    record = _record(call.state, number)
+    if record["state"] != "active":
+        raise _refused("deactivate", f"the card is {record['state']}, not active")
+    updated = _begin(record, "Deactivate")
+    updated.update(state="deactivated", deactivationReason=reason)
+    _history(call, updated, "Deactivate", Decimal(0), invoice)
+    _save(call.state, number, updated)
+    item = _answer(call, number, updated, invoice, terminal_id=tid)
+    item["card"]["deactivationReason"] = reason
+    return item
+
+
+async def _cash_out(call: HostCall, operation: str) -> dict[str, Any]:
+    invoice = _invoice(call)
+    reason = _get(call.body, "card.deactivationReason")
+    if reason is not None and (not isinstance(reason, str) or not 1 <= len(reason) <= 32):
+        raise invalid_field("card.deactivationReason", "must be text of 1 to 32 characters")
+    number, tid = await _card_number(call, operation)
+    record = _record(call.state, number)
+    if record["state"] != "active":
+        raise _refused(operation, f"the card is {record['state']}, not active")
+    cash = Decimal(record["balance"])
+    updated = _begin(record, "Cashback")
+    updated.update(state="deactivated", balance="0", deactivationReason=reason or "Cashed out")
+    _history(call, updated, "Cashback", cash, invoice)
+    _save(call.state, number, updated)
+    item = _answer(call, number, updated, invoice, amount=cash, terminal_id=tid, balance=False)
+    item["card"]["deactivationReason"] = updated["deactivationReason"]
+    return item
+
+
+@host_route("POST", "/giftcards/cashback", "HD LG")
+async def cashback(call: HostCall) -> dict[str, Any]:
+    return await _cash_out(call, "cashback")
+
+
+@host_route("POST", "/giftcards/cashout", "HD LG")
+async def cashout(call: HostCall) -> dict[str, Any]:
+    """Deprecated name of cashback; the same effect."""
+    return await _cash_out(call, "cashout")
+
+
+@host_route("POST", "/giftcards/reactivate", "HD LG")
+async def reactivate(call: HostCall) -> dict[str, Any]:
+    invoice = _invoice(call)
+    if call.body.get("amount") is not None:
+        raise invalid_field("amount", "funds cannot be added on reactivate; reload the card after "
+                                      "reactivating it")
+    number, tid = await _card_number(call, "reactivate")
+    record = _record(call.state, number)
+    if record["state"] != "deactivated":
+        raise _refused("reactivate", f"the card is {record['state']}, not deactivated")
+    updated = _begin(record, "Reactivate")
+    updated["state"] = "active"
+    updated.pop("deactivationReason", None)
+    _history(call, updated, "Reactivate", Decimal(0), invoice)
+    _save(call.state, number, updated)
+    return _answer(call, number, updated, invoice, terminal_id=tid)
+
+
+@host_route("POST", "/giftcards/reload", "HD LG")
+async def reload(call: HostCall) -> dict[str, Any]:
+    invoice = _invoice(call)
+    amount = _amount(call, required=True)
+    assert amount is not None
+    number, tid = await _card_number(call, "reload")
+    record = _record(call.state, number)
+    if record["state"] != "active":
+        raise _refused("reload", f"the card is {record['state']}, not active")
+    updated = _begin(record, "Reload")
+    updated["balance"] = str(Decimal(record["balance"]) + amount)
+    _history(call, updated, "Reload", amount, invoice)
+    _save(call.state, number, updated)
+    item = _answer(call, number, updated, invoice, amount=amount, terminal_id=tid)
+    item["transaction"]["authorizationCode"] = "GC" + secrets.token_hex(2).upper()
+    return item
+
+
+@host_route("POST", "/giftcards/balance", "HD LG")
+async def balance(call: HostCall) -> dict[str, Any]:
+    """Not undoable: cancel after a balance inquiry undoes the request before it (decision)."""
+    invoice = _invoice(call)
+    number, tid = await _card_number(call, "balance")
+    record = _record(call.state, number)
+    if record["state"] == "inactive":
+        raise _refused("balance", "the card is not active")
+    item = _answer(call, number, record, invoice, terminal_id=tid)
+    item["card"]["expirationDate"] = EXPIRATION
+    # Decision: the vendor names a discount percentage but no field: a sandbox addition.
+    item["card"]["discountPercentage"] = DISCOUNT_PERCENTAGE
+    if record.get("deactivationReason"):
+        item["card"]["deactivationReason"] = record["deactivationReason"]
+    if "RETURNHIST" in (call.body.get("apiOptions") or []):
+        item["history"] = [{"amount": {"total": Decimal(h["amount"])},
+                            "transactionType": h["transactionType"]}
+                           for h in record.get("history", [])]
+    return item
+
+
+@host_route("POST", "/giftcards/cancel", "HD LG")
+async def cancel(call: HostCall) -> dict[str, Any]:
+    """Back to the state and balance before the last gift card request; not after a sale."""
+    invoice = _invoice(call)
+    number, tid = await _card_number(call, "cancel")
+    record = _record(call.state, number)
+    undo = record.get("undo")
+    last = record.get("lastOperation")
+    if last in ("Sale", "Authorization"):
+        raise _refused("cancel", "a sale or authorization cannot be cancelled; void it with "
+                                 "DELETE /transactions/invoice", secondary=1)
+    if not undo:
+        raise _refused("cancel", "there is no gift card request to cancel on this card", secondary=2)
+    updated = dict(record)
+    updated["history"] = list(record.get("history", []))
+    reverted = abs(Decimal(record["balance"]) - Decimal(undo["balance"]))
+    updated.update(state=undo["state"], balance=undo["balance"], undo=None, lastOperation="Cancel")
+    if updated["state"] != "deactivated":
+        updated.pop("deactivationReason", None)
+    _history(call, updated, "Cancel", reverted, invoice)
+    _save(call.state, number, updated)
+    item = _answer(call, number, updated, invoice, amount=reverted, terminal_id=tid)
+    item["transaction"].pop("authSource", None)
+    item.pop("universalToken", None)
+    return item
+
+
+# ---- for the transaction handlers --------------------------------------------------------------
+def redeem(state: Any, number: str, amount: Decimal, invoice: str) -> Decimal:
+    """A gift card sale: takes what the balance allows (partial when short) and returns it.
+
+    Raises ``HostFault`` when the card is not active. A sale cannot be cancelled afterwards.
+    """
+    record = _record(state, number)
+    if record["state"] != "active":
+        raise _refused("sale", f"the gift card is {record['state']}, not active")
+    taken = min(Decimal(record["balance"]), amount)
+    updated = dict(record)
+    updated["history"] = list(record.get("history", []))
+    updated.update(balance=str(Decimal(record["balance"]) - taken), undo=None, lastOperation="Sale")
+    updated["history"].append({"transactionType": "Sale", "amount": str(taken), "invoice": invoice})
+    _save(state, number, updated)
+    return taken
