@@ -137,7 +137,8 @@ def test_state_file_survives_restart_and_bad_port(tmp_path: Path) -> None:
 
     async def sale(url: str) -> str | None:
         async with Served(first.proc, url).client("HD") as client:
-            result = await client.sale(invoice="4001", amount=amount("10.00"), card=keyed(), customer=customer())
+            result = await client.sale(invoice="4001", amount=amount("10.00"), card=keyed(),
+                                       customer=customer())
             return result.transaction.authorization_code
 
     code = asyncio.run(sale(first.url))
