@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
@@ -69,6 +69,9 @@ from cashier.host.models.tokens import MerchantResult, TokenResult
 from cashier.host.models.transactions import SignatureResult, TransactionResult, VoidResult
 from cashier.host.validation import validate_invoice, validate_request
 
+if TYPE_CHECKING:
+    from cashier.config import TillProfile
+
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=HostModel)
 ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
@@ -102,6 +105,23 @@ class HostSettings:
     device_timeout_s: float = 180.0
     hmac_key_id: str | None = None
     hmac_secret: bytes | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_profile(cls, profile: TillProfile, *, base_url: str | None = None,
+                     hmac_secret: bytes | None = None) -> HostSettings:
+        """The client's settings from a till profile (``base_url`` overrides, e.g. training)."""
+        url = base_url or profile.host_url
+        if url is None:
+            raise ValidationError("host_url", "is required outside training mode")
+        return cls(base_url=url, processing_option=profile.processing_option,
+                   interface_name=profile.interface_name,
+                   interface_version=profile.interface_version,
+                   company_name=profile.company_name, terminal_id=profile.terminal_id,
+                   device_manufacturer=profile.device_manufacturer,
+                   device_serial_number=profile.device_serial_number, clerk_id=profile.clerk_id,
+                   connect_timeout_s=profile.timeouts.connect_s,
+                   host_timeout_s=profile.timeouts.host_s, device_timeout_s=profile.timeouts.device_s,
+                   hmac_key_id=profile.hmac_key_id, hmac_secret=hmac_secret)
 
 
 class HostClient:
@@ -342,6 +362,9 @@ class HostClient:
     async def exchange_access_token(self, *, client_guid: str, auth_token: str) -> AccessTokenResult:
         """Trade the analyst's client GUID and auth token for the access token. No
         ``AccessToken`` header is sent on this call; the caller stores the answer securely."""
+        for name, value in (("credential.clientGuid", client_guid), ("credential.authToken", auth_token)):
+            if not value or len(value) > 51:
+                raise ValidationError(name, "must be 1 to 51 characters")
         credential = CredentialIn(client_guid=client_guid, auth_token=auth_token)
         return await self.call(AccessTokenResult, "POST", "/credentials/accesstoken",
                                {"credential": credential.wire()}, auth=False)

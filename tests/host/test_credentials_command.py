@@ -1,0 +1,77 @@
+"""``cashier credentials exchange`` in training mode: the token lands in the keyring, unprinted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from cashier.cli import main
+from cashier.config import KEYRING_SERVICE
+
+GUID = "4A1B2C3D-0000-4000-8000-00000000AA01"
+AUTH = "9F8E7D6C-1111-4000-8000-00000000BB02"
+
+
+class MemoryKeyring(KeyringBackend):
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture
+def memory_keyring() -> Any:
+    previous = keyring.get_keyring()
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    yield ring
+    keyring.set_keyring(previous)
+
+
+def test_exchange_stores_the_token_and_never_prints_it(memory_keyring: MemoryKeyring,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["credentials", "exchange", "--client-guid", GUID, "--auth-token", AUTH])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    token = memory_keyring.store[(KEYRING_SERVICE, "training")]
+    assert 0 < len(token) <= 52
+    assert token not in out.out and token not in out.err
+    assert AUTH not in out.out + out.err
+    assert "stored in the OS keyring" in out.out
+
+
+def test_auth_token_from_stdin(memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(AUTH + "\n"))
+    assert main(["credentials", "exchange", "--client-guid", GUID, "--auth-token", "-"]) == 0
+    assert (KEYRING_SERVICE, "training") in memory_keyring.store
+
+
+def test_no_keyring_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # tests/conftest.py installs the failing keyring backend
+    code = main(["credentials", "exchange", "--client-guid", GUID, "--auth-token", AUTH])
+    err = capsys.readouterr().err
+    assert code == 2 and "keyring" in err
+
+
+def test_empty_guid_is_refused_by_the_host_or_client(memory_keyring: MemoryKeyring,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["credentials", "exchange", "--client-guid", "", "--auth-token", AUTH])
+    assert code == 2
+    assert "credential.clientGuid" in capsys.readouterr().err
+    assert memory_keyring.store == {}
