@@ -1,0 +1,89 @@
+"""Charge API fixtures: the real sandbox in-process, and over a real loopback socket."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+import uvicorn
+
+from cashier.gateway.client import GatewayClient
+from cashier.sandbox.app import HostSandbox
+from cashier.sandbox.core import SandboxConfig
+from cashier.sandbox.gateway.app import GatewaySim, gateway_sim
+
+SECRET = "sk_test_alpha"
+PUBLIC = "pk_test_alpha"
+
+
+def card(number: str = "4242424242424242", **extra: str) -> dict[str, str]:
+    return {"number": number, "expMonth": "12", "expYear": "2055", "cvc": "123", **extra}
+
+
+@pytest.fixture
+def sandbox() -> HostSandbox:
+    return HostSandbox(SandboxConfig(delay_scale=0.05))
+
+
+@pytest.fixture
+def sim(sandbox: HostSandbox) -> GatewaySim:
+    return gateway_sim(sandbox)
+
+
+def make_client(sandbox: HostSandbox, secret: str = SECRET, public: str | None = PUBLIC,
+                **kw: object) -> GatewayClient:
+    kw.setdefault("backoff_s", 0.01)
+    return GatewayClient(secret, "http://sandbox", public_key=public,
+                         transport=httpx.ASGITransport(app=sandbox.asgi), **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def client(sandbox: HostSandbox) -> AsyncIterator[GatewayClient]:
+    async with make_client(sandbox) as c:
+        yield c
+
+
+async def token(client: GatewayClient, number: str = "4242424242424242") -> str:
+    tok = await client.create_token(number, "12", "2055", cvc="123")
+    return tok.id
+
+
+@dataclass
+class Served:
+    sandbox: HostSandbox
+    url: str
+
+    @property
+    def sim(self) -> GatewaySim:
+        return gateway_sim(self.sandbox)
+
+
+@pytest.fixture
+def served() -> Iterator[Served]:
+    """The sandbox behind uvicorn on a free loopback port, in a background thread."""
+    sandbox = HostSandbox(SandboxConfig(delay_scale=0.25))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(sandbox.asgi, log_level="warning", lifespan="off", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("sandbox did not start")
+        time.sleep(0.01)
+    try:
+        yield Served(sandbox, f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+        sock.close()
