@@ -43,6 +43,8 @@ def _variant(path: str, envelope: dict[str, Any]) -> str | None:
     if path == "/devices/info":
         return ("#/components/schemas/devices_info_utgverifone" if "info" in item.get("device", {})
                 else "#/components/schemas/devices_info_comeng")
+    if path == "/tokens/add":
+        return "#/components/schemas/tokens_add_response_card"
     if path == "/devices/promptcardread":
         index = 1 if "p2pe" in item else 0
         return ("#/paths/~1devices~1promptcardread/post/responses/200/content/application~1json/"
