@@ -7,8 +7,10 @@ same "missing field" wording, the same masked card, the same merchant block, san
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -194,3 +196,44 @@ def token_value(body: Mapping[str, Any], dotted: str = "card.token.value", *,
 def unknown_token(legacy: bool = True) -> HostFault:
     return _fault(HostFault(9846, "BAD UNIQUE ID", "Token not found for this merchant", code=40105),
                   legacy)
+
+
+# ---- outbound notifications (ACH, checkout sessions) ----------------------------------------
+NOTIFY_TIMEOUT_S = 3.0
+Poster = Callable[[str, dict[str, Any]], Awaitable[None]]
+_log = logging.getLogger(__name__)
+_pending: set[asyncio.Task[None]] = set()
+
+
+async def http_post(url: str, payload: dict[str, Any]) -> None:
+    """POST the payload as JSON with a short timeout; the receiver's answer is not used."""
+    import httpx
+
+    from cashier.host import codec
+
+    async with httpx.AsyncClient(timeout=NOTIFY_TIMEOUT_S) as http:
+        response = await http.post(url, content=codec.dumps(payload).encode(),
+                                   headers={"Content-Type": "application/json"})
+    if response.status_code != 200:
+        _log.warning("notification to %s answered HTTP %s", url, response.status_code)
+
+
+#: The function that delivers notifications; tests may swap it for an in-process receiver.
+poster: Poster = http_post
+
+
+def notify(url: str | None, payload: dict[str, Any]) -> asyncio.Task[None] | None:
+    """Deliver in the background: never blocks the answer, never fails it (errors are logged)."""
+    if not url:
+        return None
+
+    async def deliver() -> None:
+        try:
+            await poster(url, payload)
+        except Exception as exc:  # a dead receiver must not hurt the host
+            _log.warning("notification to %s failed: %s", url, type(exc).__name__)
+
+    task = asyncio.get_running_loop().create_task(deliver())
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
+    return task
