@@ -60,3 +60,57 @@ async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIt
     yield make
     for till in tills:
         await till.close()
+
+
+class ServedSandbox:
+    """``cashier sandbox serve --port 0`` in a subprocess: a host over a real socket."""
+
+    def __init__(self, option: str, tmp: Path) -> None:
+        import subprocess
+        import sys
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cashier.cli", "sandbox", "serve", "--port", "0", "--option", option],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp))
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "listening on" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"sandbox did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.url = line.strip().split("listening on ", 1)[1]
+        self.api = self.url + "/api/rest/v1"
+
+    def control(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=10)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+
+
+@pytest.fixture
+def serve_sandbox(tmp_path: Path) -> Any:
+    served: list[ServedSandbox] = []
+
+    def start(option: str = "LG") -> ServedSandbox:
+        s = ServedSandbox(option, tmp_path)
+        served.append(s)
+        return s
+
+    yield start
+    for s in served:
+        s.stop()
+
+
+def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journal: Path,
+                  till_number: int = 1, host_s: float = 10.0) -> Path:
+    lines = ["[till]", 'till_id = "chaos"', f"till_number = {till_number}",
+             f'processing_option = "{option}"', f'journal_path = "{journal}"', 'terminal_id = "1742"']
+    if host_url:
+        lines.append(f'host_url = "{host_url}"')
+    lines += ["[till.timeouts]", f"host_s = {host_s}", "recovery_s = 1.0"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
