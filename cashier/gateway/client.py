@@ -183,12 +183,12 @@ class GatewayClient:
         url = (self.uploads_url if uploads else self.base_url) + path
         auth = self._public if public and self._public is not None else self._secret
         content: str | None = None
-        data: list[tuple[str, str]] | None = None
+        data: dict[str, str] | None = None
         query: list[tuple[str, str]] | None = None
         if method in ("GET", "DELETE"):
             query = flatten(params)
         elif files:
-            data = flatten(params)
+            data = dict(flatten(params))
         else:
             content = encode_form(params)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
