@@ -103,7 +103,8 @@ async def test_subscription_rebills_the_default_card_and_outlives_its_plan(clien
         await client.create_subscription(customer.id, plan.id)
 
 
-async def test_failed_rebill_is_listed_and_marks_past_due(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_failed_rebill_is_listed_and_marks_past_due(client: GatewayClient,
+                                                          sandbox: HostSandbox) -> None:
     customer = await client.create_customer("due@example.com", card=await token(client))
     plan = await client.create_plan(500, "USD", "day", "Daily")
     sub = await client.create_subscription(customer.id, plan.id)
