@@ -324,3 +324,34 @@ async def test_customer_control_refuses_bad_scripts(make_sandbox) -> None:  # ty
     assert r.status_code == 400
     r = await control(sandbox, "POST", "/_sandbox/terminals/1742/answer", {})
     assert r.status_code == 409 and "no prompt" in r.json()["error"]
+
+
+@pytest.mark.socket
+async def test_over_a_socket_reset_cancels_a_prompt_and_scripts_steer_the_pad() -> None:
+    from tests.sandbox.test_serve import start
+
+    served = start("--option", "DCP")
+    try:
+        client = served.client("DCP")
+        async with httpx.AsyncClient(base_url=served.url) as http:
+            r = await http.post("/_sandbox/terminals/1742/customer", json={"tip": "preset1", "once": True})
+            assert r.status_code == 200
+            tip = await client.device_prompt_tip(total=Decimal("20.00"),
+                                                 tip=TipOptions(preset_type="amount", preset1=Decimal(2)))
+            assert tip.tip is not None and tip.tip.selected_option == "preset1" and tip.tip_amount == 2
+            await http.post("/_sandbox/terminals/1742/customer", json={"silent": True})
+            waiting = asyncio.create_task(client.device_prompt_signature())
+            for _ in range(200):
+                if (await http.get("/_sandbox/terminals/1742")).json()["state"] == "waiting for signature":
+                    break
+                await asyncio.sleep(0.02)
+            other = served.client("DCP")  # a second connection, as the cashier's cancel button
+            await other.device_reset()
+            with pytest.raises(HostError) as cancelled:
+                await asyncio.wait_for(waiting, 5)
+            assert cancelled.value.secondary_code == 1
+            assert (await http.get("/_sandbox/terminals/1742")).json()["state"] == "idle"
+            await other.aclose()
+        await client.aclose()
+    finally:
+        served.stop()
