@@ -72,7 +72,8 @@ def served() -> Iterator[Served]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(sandbox.asgi, log_level="warning", lifespan="off", access_log=False)
+    config = uvicorn.Config(sandbox.asgi, log_level="warning", lifespan="off", access_log=False,
+                            interface="asgi3")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
