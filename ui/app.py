@@ -1,36 +1,173 @@
-"""Start the window on the qasync loop (Qt is imported here, never in cashier/)."""
+"""Start the window on the qasync loop (Qt is imported here, never in cashier/).
+
+Start-up order matters for the first paint: Qt, the profile, the window; ``show()``; and only
+then, on the loop, the runtime (journal, client, embedded sandbox), start-up recovery and the
+training PIN pad. Nothing heavy is imported before the window is on screen.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from cashier.config import TillProfile
+    from ui.pinpad import PinPadWindow
+    from ui.till import Till
+    from ui.window import MainWindow
+
+SMOKE_AMOUNT_KEYS = "1250"
+
+
+@dataclass
+class Gui:
+    """Everything one window needs, kept together so tests and tools build the same thing."""
+
+    app: QApplication
+    profile: TillProfile
+    till: Till
+    window: MainWindow
+    language: Any
+    prefs: dict[str, Any] = field(default_factory=dict)
+    pinpad: PinPadWindow | None = None
+    reporter: Any = None
+
+    def set_language(self, code: str) -> bool:
+        ok = bool(self.language.switch(code))
+        self.prefs["language"] = self.language.code
+        return ok
+
+    def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:
+        from ui.theme import apply_theme
+
+        if high_contrast is not None:
+            self.prefs["high_contrast"] = high_contrast
+        if font_scale is not None:
+            self.prefs["font_scale"] = font_scale
+        apply_theme(self.app, bool(self.prefs.get("high_contrast", False)),
+                    float(self.prefs.get("font_scale", 1.0)))
+
+    async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
+                    poll_s: float = 15.0) -> None:
+        """The slow half of start-up, run right after the first paint."""
+        await self.till.start(transport=transport, sandbox=sandbox, poll_s=poll_s)
+        if pinpad and self.till.ready and self.till.runtime is not None \
+                and self.till.runtime.sandbox is not None:
+            from ui.pinpad import PinPadWindow
+
+            self.pinpad = PinPadWindow(self.till)
+            self.pinpad.attach()
+            self.pinpad.show()
+
+    async def stop(self) -> None:
+        await self.till.tasks.cancel_all()
+        await self.till.stop()
+        if self.pinpad is not None:
+            self.pinpad.close()
+        self.window.close()
+
+
+def build_gui(profile: TillProfile, app: QApplication | None = None, *,
+              show_dialogs: bool = True) -> Gui:
+    """Application, theme, language, window and every page (nothing started yet)."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.errors import CrashReporter
+    from ui.i18n import Language
+    from ui.pages import all_pages
+    from ui.theme import apply_theme
+    from ui.till import Till
+    from ui.window import MainWindow
+
+    application = app or QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(application, QApplication)
+    application.setApplicationName("Cashier")
+    apply_theme(application)
+    language = Language()
+    language.switch(profile.language if profile.language in ("en", "es") else "en")
+    till = Till(profile)
+    window = MainWindow(till)
+    gui = Gui(application, profile, till, window, language,
+              prefs={"language": language.code, "high_contrast": False, "font_scale": 1.0})
+    for page_cls in all_pages():
+        window.add_page(page_cls(till, gui))
+    window.finish_nav()
+    reporter = CrashReporter(window, show_dialog=show_dialogs)
+    till.tasks.on_error = reporter.report
+    gui.reporter = reporter
+    window.retranslate()
+    return gui
 
 
 def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
-    import asyncio
-    import os
-
+    started = time.perf_counter()
     if smoke:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+    from PySide6.QtWidgets import QApplication
     from qasync import QEventLoop
 
     from cashier.config import load_profile
 
-    profile = load_profile(profile_path)
-    app = QApplication.instance() or QApplication(sys.argv)
+    profile = load_profile(profile_path, training=True) if smoke else load_profile(profile_path)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     loop = QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = QMainWindow()
-    window.setWindowTitle(f"Cashier — {profile.till_id}" + (" (TRAINING)" if profile.is_training else ""))
-    window.setCentralWidget(QLabel("Cashier — training mode" if profile.is_training else "Cashier"))
-    window.resize(1024, 700)
-    window.show()
-    if smoke:
-        print("smoke: window opened")
-        return 0
+    gui = build_gui(profile, app, show_dialogs=not smoke)
+    gui.reporter.install(loop)
+    if os.environ.get("CASHIER_STARTUP_PROBE"):
+        gui.window.first_paint.connect(
+            lambda: print(f"first-paint {time.time():.6f} {time.perf_counter() - started:.4f}",
+                          flush=True))
+    gui.window.show()
     with loop:
+        if smoke:
+            return int(loop.run_until_complete(_smoke(gui)))
         closed = asyncio.Event()
         app.lastWindowClosed.connect(closed.set)
+        gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
         loop.run_until_complete(closed.wait())
+        loop.run_until_complete(gui.stop())
     return 0
+
+
+async def _smoke(gui: Gui, timeout_s: float = 60.0) -> int:
+    """One sale through the window's own actions: keys, the Card button, the virtual customer."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from ui.pages.sale import SalePage
+
+    await gui.start(poll_s=0)
+    if not gui.till.ready:
+        print(f"smoke: the till did not start: {gui.window.start_error}")
+        return 1
+    if gui.pinpad is not None:
+        gui.pinpad.auto.setChecked(True)  # the default virtual customer taps
+    sale = gui.window.go(SalePage)
+    QTest.keyClicks(sale.amount, SMOKE_AMOUNT_KEYS)
+    print(f"smoke: typed {SMOKE_AMOUNT_KEYS} -> {sale.amount.text()}")
+    finished: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def on_result(result: Any) -> None:
+        if not finished.done():
+            finished.set_result(result)
+
+    sale.result_shown.connect(on_result)
+    QTest.mouseClick(sale.card_button, Qt.MouseButton.LeftButton)
+    try:
+        result = await asyncio.wait_for(finished, timeout_s)
+    except TimeoutError:
+        print("smoke: no result within the time limit")
+        return 1
+    entry = result.entry
+    print(f"smoke: {result.outcome} invoice {entry.invoice} amount {entry.approved} "
+          f"card {entry.card} auth {entry.auth_code} ({sale.result_title.text()})")
+    await gui.stop()
+    return 0 if result.outcome == "approved" else 1

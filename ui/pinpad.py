@@ -1,0 +1,414 @@
+"""Training: the customer-facing PIN pad, attached to the sandbox's virtual terminal.
+
+It shows each prompt the terminal puts to the customer and lets the trainer answer it as the
+customer would: tap a test card (the list says what each one triggers), pick a tip, sign with the
+mouse, accept or decline terms, type an input, or press Cancel. A hint list shows the vendor's
+trigger amounts so a trainer can rehearse a decline, a partial approval or a timeout.
+"""
+
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, tr
+
+if TYPE_CHECKING:
+    from ui.till import Till
+
+#: The gift card the sandbox knows (its default for gift card prompts).
+TEST_GIFT_CARD = "2664654648774"
+
+
+def describe_prompt(prompt: Any) -> str:
+    """One line for the cashier: what the customer is asked right now."""
+    kinds = {"card": tr("present a card"), "tip": tr("choose a tip"), "signature": tr("sign"),
+             "confirmation": tr("confirm"), "terms": tr("accept the terms"), "input": tr("type a value"),
+             "form": tr("answer a form")}
+    text = kinds.get(prompt.kind, prompt.kind)
+    if prompt.amount is not None:
+        text += f" ({format_money(prompt.amount)})"
+    header = prompt.texts.get("header") if prompt.texts else None
+    return f"{text}: {header}" if header else text
+
+
+class SignaturePad(QWidget):
+    """Sign with the mouse or a finger; the strokes only prove someone signed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumSize(320, 120)
+        self.strokes: list[list[QPoint]] = []
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("background: #ffffff; border-radius: 8px;")
+
+    def clear(self) -> None:
+        self.strokes.clear()
+        self.update()
+
+    @property
+    def signed(self) -> bool:
+        return any(len(s) > 1 for s in self.strokes)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.strokes.append([event.position().toPoint()])
+        self.update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self.strokes:
+            self.strokes[-1].append(event.position().toPoint())
+            self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#ffffff"))
+        painter.setPen(QPen(QColor("#0b2540"), 3))
+        for stroke in self.strokes:
+            for a, b in itertools.pairwise(stroke):
+                painter.drawLine(a, b)
+        painter.end()
+
+
+class PinPadWindow(QWidget):
+    """A second window: the customer's side of the counter."""
+
+    def __init__(self, till: Till, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("PinPad")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.till = till
+        self.prompt: Any = None
+        self.detach: Any = None
+        self.resize(760, 640)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(16, 16, 16, 16)
+        outer.setSpacing(16)
+        pad = QVBoxLayout()
+        screen = QFrame()
+        screen.setObjectName("PadScreen")
+        screen_col = QVBoxLayout(screen)
+        self.header = QLabel()
+        self.header.setObjectName("PadHeader")
+        self.header.setWordWrap(True)
+        self.amount = QLabel()
+        self.amount.setObjectName("PadAmount")
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        screen_col.addWidget(self.header)
+        screen_col.addWidget(self.amount)
+        screen_col.addWidget(self.text)
+        self.stack = QStackedWidget()
+        screen_col.addWidget(self.stack, 1)
+        pad.addWidget(screen, 1)
+        self.cancel_button = QPushButton()
+        self.cancel_button.setObjectName("Danger")
+        self.cancel_button.clicked.connect(self.customer_cancels)
+        pad.addWidget(self.cancel_button)
+        outer.addLayout(pad, 3)
+        self._build_answers()
+        side = QVBoxLayout()
+        self.auto = QCheckBox()
+        self.auto.setToolTip("auto")
+        side.addWidget(self.auto)
+        self.cards_box = QGroupBox()
+        cards_col = QVBoxLayout(self.cards_box)
+        self.cards = QListWidget()
+        self.cards.itemActivated.connect(lambda item: self.tap(str(item.data(Qt.ItemDataRole.UserRole))))
+        cards_col.addWidget(self.cards)
+        side.addWidget(self.cards_box, 3)
+        self.triggers_box = QGroupBox()
+        trig_col = QVBoxLayout(self.triggers_box)
+        self.triggers = QListWidget()
+        trig_col.addWidget(self.triggers)
+        side.addWidget(self.triggers_box, 2)
+        outer.addLayout(side, 2)
+        self._fill_lists()
+        self.retranslate()
+        self.show_prompt(None)
+
+    # ---- answers per prompt kind ----------------------------------------------------------
+    def _build_answers(self) -> None:
+        self.idle_page = QLabel()
+        self.idle_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack.addWidget(self.idle_page)
+        card = QWidget()
+        col = QVBoxLayout(card)
+        self.tap_button = QPushButton()
+        self.tap_button.clicked.connect(lambda: self.tap(self.default_card()))
+        self.insert_button = QPushButton()
+        self.insert_button.clicked.connect(lambda: self.tap(self.default_card(), "E"))
+        self.card_hint = QLabel()
+        self.card_hint.setWordWrap(True)
+        col.addWidget(self.tap_button)
+        col.addWidget(self.insert_button)
+        col.addWidget(self.card_hint)
+        col.addStretch(1)
+        self.card_page = card
+        self.stack.addWidget(card)
+        tip = QWidget()
+        self.tip_col = QVBoxLayout(tip)
+        self.tip_buttons = QVBoxLayout()
+        self.tip_col.addLayout(self.tip_buttons)
+        other = QHBoxLayout()
+        self.tip_other = QLineEdit()
+        self.tip_other.setPlaceholderText("0.00")
+        self.tip_other_button = QPushButton()
+        self.tip_other_button.clicked.connect(self._custom_tip)
+        other.addWidget(self.tip_other)
+        other.addWidget(self.tip_other_button)
+        self.tip_col.addLayout(other)
+        self.tip_error = QLabel()
+        self.tip_col.addWidget(self.tip_error)
+        self.tip_col.addStretch(1)
+        self.tip_page = tip
+        self.stack.addWidget(tip)
+        sign = QWidget()
+        scol = QVBoxLayout(sign)
+        self.signature = SignaturePad()
+        scol.addWidget(self.signature, 1)
+        srow = QHBoxLayout()
+        self.sign_clear = QPushButton()
+        self.sign_clear.clicked.connect(self.signature.clear)
+        self.sign_done = QPushButton()
+        self.sign_done.clicked.connect(self._signed)
+        srow.addWidget(self.sign_clear)
+        srow.addWidget(self.sign_done)
+        scol.addLayout(srow)
+        self.sign_page = sign
+        self.stack.addWidget(sign)
+        yes_no = QWidget()
+        yrow = QHBoxLayout(yes_no)
+        self.accept_button = QPushButton()
+        self.accept_button.clicked.connect(lambda: self._answer("accept"))
+        self.decline_button = QPushButton()
+        self.decline_button.clicked.connect(lambda: self._answer("decline"))
+        yrow.addWidget(self.accept_button)
+        yrow.addWidget(self.decline_button)
+        self.yes_no_page = yes_no
+        self.stack.addWidget(yes_no)
+        entry = QWidget()
+        erow = QHBoxLayout(entry)
+        self.input = QLineEdit()
+        self.input.returnPressed.connect(lambda: self._answer("enter"))
+        self.input_ok = QPushButton("OK")
+        self.input_ok.clicked.connect(lambda: self._answer("enter"))
+        erow.addWidget(self.input)
+        erow.addWidget(self.input_ok)
+        self.input_page = entry
+        self.stack.addWidget(entry)
+        form = QWidget()
+        self.form_col = QVBoxLayout(form)
+        self.form_page = form
+        self.stack.addWidget(form)
+
+    def _fill_lists(self) -> None:
+        from cashier.redact import mask_pan
+        from cashier.sandbox.triggers import AMOUNT_TRIGGERS, TEST_CARDS
+
+        self.cards.clear()
+        for card in TEST_CARDS:
+            item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {card.triggers}")
+            item.setData(Qt.ItemDataRole.UserRole, card.number)
+            self.cards.addItem(item)
+        gift = QListWidgetItem(f"GIFT {TEST_GIFT_CARD[-4:]} — " + tr("test gift card"))
+        gift.setData(Qt.ItemDataRole.UserRole, TEST_GIFT_CARD)
+        self.cards.addItem(gift)
+        self.triggers.clear()
+        for amount, effect in AMOUNT_TRIGGERS:
+            self.triggers.addItem(f"{amount}: {effect}")
+
+    def default_card(self) -> str:
+        item = self.cards.currentItem()
+        if item is not None:
+            return str(item.data(Qt.ItemDataRole.UserRole))
+        purpose = getattr(self.prompt, "purpose", "") or ""
+        return TEST_GIFT_CARD if purpose.startswith("gift") else "4321000000001119"
+
+    # ---- the terminal's side ---------------------------------------------------------------
+    def attach(self) -> None:
+        """Answer the virtual terminal's prompts from this window (instead of its script)."""
+        self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
+        self.till.bridge.terminal_event.connect(self._terminal_event)
+
+    def _listener(self, prompt: Any) -> None:
+        self.show_prompt(prompt)
+        if self.auto.isChecked():
+            QTimer.singleShot(50, self.auto_answer)
+
+    def auto_answer(self) -> None:
+        """The default virtual customer: taps the default card, no tip, signs, accepts."""
+        prompt = self.prompt
+        if prompt is None or prompt.done:
+            return
+        if prompt.kind == "card":
+            prompt.present_card(self.default_card(), "T")
+        elif prompt.kind == "tip":
+            prompt.choose_tip("notip")
+        elif prompt.kind == "signature":
+            prompt.sign()
+        elif prompt.kind in ("confirmation", "terms"):
+            prompt.accept()
+        elif prompt.kind == "input":
+            prompt.enter("1234")
+        else:
+            buttons = (prompt.form or {}).get("buttons") or [{"id": "1"}]
+            prompt.press(str(buttons[0].get("id", "1")))
+        self.show_prompt(None)
+
+    def _terminal_event(self, event: Any) -> None:
+        if event.prompt is None and (self.prompt is None or self.prompt.done):
+            self.show_prompt(None, event.display)
+
+    def show_prompt(self, prompt: Any, display: dict[str, Any] | None = None) -> None:
+        self.prompt = prompt
+        self.cancel_button.setEnabled(prompt is not None)
+        if prompt is None:
+            texts = (display or {}).get("texts") or {}
+            form = (display or {}).get("form") or {}
+            self.header.setText(texts.get("header") or tr("Welcome"))
+            self.amount.setText("")
+            receipt = (display or {}).get("receipt")
+            self.text.setText("\n".join(receipt["lines"][:6]) if receipt else (
+                texts.get("text") or (form.get("header") or {}).get("value", "")
+                if isinstance(form.get("header"), dict) else texts.get("text", "")))
+            self.idle_page.setText(tr("Waiting for the cashier"))
+            self.stack.setCurrentWidget(self.idle_page)
+            return
+        texts = prompt.texts or {}
+        self.header.setText(texts.get("header") or describe_prompt(prompt))
+        self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
+        self.text.setText(texts.get("text", ""))
+        if prompt.kind == "card":
+            self.stack.setCurrentWidget(self.card_page)
+        elif prompt.kind == "tip":
+            self._fill_tips(prompt)
+            self.stack.setCurrentWidget(self.tip_page)
+        elif prompt.kind == "signature":
+            self.signature.clear()
+            self.stack.setCurrentWidget(self.sign_page)
+        elif prompt.kind in ("confirmation", "terms"):
+            self.stack.setCurrentWidget(self.yes_no_page)
+        elif prompt.kind == "input":
+            self.input.clear()
+            self.stack.setCurrentWidget(self.input_page)
+            self.input.setFocus()
+        else:
+            self._fill_form(prompt)
+            self.stack.setCurrentWidget(self.form_page)
+
+    def _fill_tips(self, prompt: Any) -> None:
+        _clear(self.tip_buttons)
+        self.tip_error.clear()
+        self.tip_other.clear()
+        for option, amount in prompt.tip_options():
+            label = tr("No tip") if option == "notip" else format_money(amount)
+            button = QPushButton(label)
+            button.setProperty("tip_option", option)
+            button.clicked.connect(lambda _=False, o=option: self._answer("tip", o))
+            self.tip_buttons.addWidget(button)
+
+    def _fill_form(self, prompt: Any) -> None:
+        _clear(self.form_col)
+        buttons = (prompt.form or {}).get("buttons") or [{"id": "1", "text": "OK"}]
+        for spec in buttons:
+            if not isinstance(spec, dict):
+                continue
+            button_id = str(spec.get("id"))
+            button = QPushButton(str(spec.get("text") or button_id))
+            button.clicked.connect(lambda _=False, b=button_id: self._answer("press", b))
+            self.form_col.addWidget(button)
+
+    # ---- the customer's actions ------------------------------------------------------------
+    def tap(self, number: str, entry_mode: str = "T") -> None:
+        if self.prompt is not None and self.prompt.kind == "card":
+            self.prompt.present_card(number, entry_mode)
+            self.show_prompt(None)
+
+    def _custom_tip(self) -> None:
+        try:
+            value = Decimal(self.tip_other.text().strip())
+            if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+                raise InvalidOperation
+        except (InvalidOperation, ValueError):
+            self.tip_error.setText(tr("Tip: type an amount such as 2.50"))
+            return
+        self._answer("tip", value)
+
+    def _signed(self) -> None:
+        if not self.signature.signed:
+            self.text.setText(tr("Please sign in the box first."))
+            return
+        self._answer("sign")
+
+    def _answer(self, how: str, value: Any = None) -> None:
+        prompt = self.prompt
+        if prompt is None:
+            return
+        if how == "tip":
+            prompt.choose_tip(value)
+        elif how == "sign":
+            prompt.sign()
+        elif how == "accept":
+            prompt.accept()
+        elif how == "decline":
+            prompt.decline()
+        elif how == "enter":
+            prompt.enter(self.input.text())
+        elif how == "press":
+            prompt.press(value)
+        self.show_prompt(None)
+
+    def customer_cancels(self) -> None:
+        if self.prompt is not None:
+            self.prompt.cancel()
+            self.show_prompt(None)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("Customer PIN pad (training)"))
+        self.cancel_button.setText(tr("Cancel (customer)"))
+        self.auto.setText(tr("Automatic customer (taps the selected card, no tip)"))
+        self.cards_box.setTitle(tr("Test cards: double-click to tap"))
+        self.triggers_box.setTitle(tr("Trigger amounts"))
+        self.tap_button.setText(tr("Tap card"))
+        self.insert_button.setText(tr("Insert card"))
+        self.card_hint.setText(tr("Or double-click a test card on the right."))
+        self.tip_other_button.setText(tr("Other tip"))
+        self.sign_clear.setText(tr("Clear"))
+        self.sign_done.setText(tr("Done signing"))
+        self.accept_button.setText(tr("Accept"))
+        self.decline_button.setText(tr("Decline"))
+        self._fill_lists()
+        self.show_prompt(self.prompt if self.prompt is not None and not self.prompt.done else None)
+
+    def closeEvent(self, event: Any) -> None:
+        # closing the pad window hands the terminal back to its script (the default customer)
+        if self.detach is not None:
+            self.detach()
+            self.detach = None
+        super().closeEvent(event)
+
+
+def _clear(layout: Any) -> None:
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget()
+        if widget is not None:
+            widget.deleteLater()

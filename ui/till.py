@@ -1,0 +1,179 @@
+"""The window's handle on the core: opens the runtime after the first paint, runs flows as
+referenced tasks, and keeps the status the status bar shows. No business rule lives here: each
+method starts one flow from ``cashier.flows`` and returns its task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from ui.bridge import Bridge
+from ui.tasks import Tasks
+
+if TYPE_CHECKING:
+    from cashier.config import TillProfile
+    from cashier.runtime import Runtime
+
+log = logging.getLogger("ui.till")
+
+
+@dataclass
+class TillStatus:
+    """What the status bar shows; refreshed after every payment change and on a timer."""
+
+    started: bool = False
+    host_reachable: bool | None = None
+    terminal_state: str = ""
+    unresolved: int = 0
+    offline: bool = False
+    training: bool = True
+    recovered: list[Any] = field(default_factory=list)
+    still_open: list[Any] = field(default_factory=list)
+
+
+class Till(QObject):
+    started = Signal()
+    start_failed = Signal(str)
+    status_changed = Signal()
+    recovery_finished = Signal(object)  # cashier.flows.recovery.RecoveryReport
+
+    def __init__(self, profile: TillProfile, tasks: Tasks | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.profile = profile
+        self.tasks = tasks or Tasks()
+        self.bridge = Bridge(self)
+        self.runtime: Runtime | None = None
+        self.status = TillStatus(training=profile.is_training)
+        self.bridge.payment_changed.connect(self._payment_changed)
+        self.bridge.terminal_event.connect(self._terminal_event)
+        self._poller: asyncio.Task[Any] | None = None
+
+    # ---- life cycle ------------------------------------------------------------------------
+    async def start(self, *, transport: Any = None, sandbox: Any = None, recover: bool = True,
+                    poll_s: float = 15.0) -> None:
+        """Open journal, client (and sandbox in training), then run start-up recovery."""
+        from cashier.runtime import open_runtime
+
+        try:
+            self.runtime = await open_runtime(self.profile, transport=transport, sandbox=sandbox)
+        except Exception as exc:
+            from cashier.redact import redact
+
+            log.exception("the till could not start")
+            self.start_failed.emit(redact(str(exc)))
+            return
+        self.bridge.connect_bus(self.runtime.bus)
+        if self.runtime.sandbox is not None:
+            self.bridge.observe_terminal(self.hub, self.terminal_id)
+            self.status.terminal_state = self.hub.get(self.terminal_id).state
+        self.status.started = True
+        self.started.emit()
+        if recover:
+            from cashier.flows.recovery import recover as run_recovery
+
+            report = await run_recovery(self.ctx)
+            self.status.recovered = list(report.resolved)
+            self.status.still_open = list(report.still_open)
+            self.recovery_finished.emit(report)
+        await self.refresh_status()
+        if poll_s > 0:
+            self._poller = self.tasks.spawn(self._poll(poll_s), "status poll")
+
+    async def stop(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+        self.bridge.disconnect_all()
+        if self.runtime is not None:
+            await self.runtime.close()
+            self.runtime = None
+
+    # ---- what pages use --------------------------------------------------------------------
+    @property
+    def ctx(self) -> Any:
+        if self.runtime is None:
+            raise RuntimeError("the till is still starting")
+        return self.runtime.ctx
+
+    @property
+    def ready(self) -> bool:
+        return self.runtime is not None
+
+    @property
+    def currency(self) -> str:
+        return self.profile.currency
+
+    @property
+    def hub(self) -> Any:
+        """The embedded sandbox's PIN pads (training only)."""
+        assert self.runtime is not None and self.runtime.sandbox is not None
+        return self.runtime.sandbox.state.terminals
+
+    @property
+    def terminal_id(self) -> str:
+        if self.runtime is not None:
+            s = self.runtime.client.settings
+            if s.processing_option == "DCC":
+                return str(s.device_serial_number or s.terminal_id or "1")
+            return str(s.terminal_id or "1")
+        return self.profile.effective_terminal_id
+
+    def run(self, coro: Coroutine[Any, Any, Any], name: str = "",
+            done: Callable[[Any], None] | None = None,
+            failed: Callable[[BaseException], None] | None = None) -> asyncio.Task[Any]:
+        """Start a flow as a referenced task; ``done``/``failed`` run on the loop when it ends.
+
+        A ``failed`` handler takes expected errors (bad input, a refused batch); anything it
+        does not take goes to the crash dialog through the task keeper.
+        """
+        async def wrapped() -> Any:
+            try:
+                result = await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if failed is None:
+                    raise
+                failed(exc)
+                return None
+            if done is not None:
+                done(result)
+            return result
+        return self.tasks.spawn(wrapped(), name)
+
+    async def refresh_status(self) -> None:
+        if self.runtime is None:
+            return
+        try:
+            self.status.unresolved = len(await self.runtime.journal.unresolved())
+        except Exception:
+            log.exception("could not count unresolved entries")
+        self.status.host_reachable = await self._host_reachable()
+        self.status_changed.emit()
+
+    async def _host_reachable(self) -> bool:
+        assert self.runtime is not None
+        if self.runtime.sandbox is not None:
+            return True  # in-process: the host is this process
+        try:
+            return bool(await self.runtime.client.warm_up())
+        except Exception:
+            return False
+
+    async def _poll(self, every_s: float) -> None:
+        while True:
+            await asyncio.sleep(every_s)
+            await self.refresh_status()
+
+    def _payment_changed(self, entry: Any) -> None:
+        self.tasks.spawn(self.refresh_status(), "status refresh")
+
+    def _terminal_event(self, event: Any) -> None:
+        self.status.terminal_state = str(event.state)
+        self.status_changed.emit()

@@ -1,0 +1,168 @@
+"""Amount entry the way a till does it: each digit shifts in from the right as cents.
+
+"1", "2", "5", "0" gives 12.50; Backspace drops the last digit; Esc clears. The buffer holds
+digits only, so no text parsing (and no float) is ever involved.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+
+from ui.i18n import format_money, tr
+
+#: Ten digits before the point and two after: the Host API's ceiling (9 999 999 999.99).
+MAX_DIGITS = 12
+
+
+class CentsBuffer:
+    """Digits typed so far; the value is those digits read as minor units."""
+
+    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS) -> None:
+        self.minor_units = minor_units
+        self.max_digits = max_digits
+        self.digits = ""
+
+    def push(self, digit: str) -> bool:
+        """Add one digit (or "00"); False when refused (not a digit, or too long)."""
+        if not digit.isdigit() or not digit.isascii():
+            return False
+        candidate = (self.digits + digit).lstrip("0")
+        if len(candidate) > self.max_digits:
+            return False
+        self.digits = candidate
+        return True
+
+    def backspace(self) -> None:
+        self.digits = self.digits[:-1]
+
+    def clear(self) -> None:
+        self.digits = ""
+
+    def set(self, amount: Decimal) -> None:
+        scaled = amount.scaleb(self.minor_units)
+        if scaled != scaled.to_integral_value() or scaled < 0:
+            raise ValueError("amount: must be positive with at most the currency's decimals")
+        self.digits = str(int(scaled)).lstrip("0")[: self.max_digits]
+
+    @property
+    def value(self) -> Decimal:
+        return Decimal(int(self.digits or "0")).scaleb(-self.minor_units)
+
+
+class AmountDisplay(QLabel):
+    """The big amount; the keyboard goes here while the Sale screen is up."""
+
+    changed = Signal(object)  # Decimal
+    submitted = Signal()
+
+    def __init__(self, currency: str = "USD", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from ui.i18n import minor_units
+
+        self.setObjectName("AmountDisplay")
+        self.currency = currency
+        self.buffer = CentsBuffer(minor_units(currency))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumHeight(96)
+        self.setAccessibleName(tr("Amount"))
+        self.refresh()
+
+    @property
+    def value(self) -> Decimal:
+        return self.buffer.value
+
+    def refresh(self) -> None:
+        self.setText(format_money(self.buffer.value, self.currency))
+        self.changed.emit(self.buffer.value)
+
+    def type_digit(self, digit: str) -> None:
+        if self.buffer.push(digit):
+            self.refresh()
+
+    def backspace(self) -> None:
+        self.buffer.backspace()
+        self.refresh()
+
+    def clear(self) -> None:
+        self.buffer.clear()
+        self.refresh()
+
+    def set_value(self, amount: Decimal) -> None:
+        self.buffer.set(amount)
+        self.refresh()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if handle_amount_key(self, event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        self.setProperty("focus", "true")
+        self.style().polish(self)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self.setProperty("focus", "false")
+        self.style().polish(self)
+        super().focusOutEvent(event)
+
+
+def handle_amount_key(display: AmountDisplay, event: QKeyEvent) -> bool:
+    """Digits, Backspace, Esc, Enter: True when the key was the amount's."""
+    key = event.key()
+    text = event.text()
+    if text and text.isdigit() and text.isascii():
+        display.type_digit(text)
+        return True
+    if key == Qt.Key.Key_Backspace:
+        display.backspace()
+        return True
+    if key == Qt.Key.Key_Escape:
+        display.clear()
+        return True
+    if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        display.submitted.emit()
+        return True
+    return False
+
+
+class Keypad(QWidget):
+    """On-screen keys for touch: 7 8 9 / 4 5 6 / 1 2 3 / 00 0 ⌫ and Clear."""
+
+    def __init__(self, display: AmountDisplay, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.display = display
+        grid = QGridLayout(self)
+        grid.setSpacing(8)
+        grid.setContentsMargins(0, 0, 0, 0)
+        rows = (("7", "8", "9"), ("4", "5", "6"), ("1", "2", "3"), ("00", "0", "⌫"))
+        self.keys: dict[str, QPushButton] = {}
+        for r, row in enumerate(rows):
+            for c, label in enumerate(row):
+                button = QPushButton(label)
+                button.setObjectName("Key")
+                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys never steal the keyboard
+                button.clicked.connect(lambda _=False, k=label: self._press(k))
+                grid.addWidget(button, r, c)
+                self.keys[label] = button
+        self.clear_button = QPushButton()
+        self.clear_button.setObjectName("Key")
+        self.clear_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.clear_button.clicked.connect(display.clear)
+        grid.addWidget(self.clear_button, 4, 0, 1, 3)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.clear_button.setText(tr("Clear") + "  [Esc]")
+        self.keys["⌫"].setAccessibleName(tr("Backspace"))
+
+    def _press(self, key: str) -> None:
+        if key == "⌫":
+            self.display.backspace()
+        else:
+            self.display.type_digit(key)

@@ -1,0 +1,225 @@
+"""The cashier window: navigation on the left, the screen, banners on top, status at the bottom."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QStackedWidget,
+    QStatusBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import tr
+from ui.pages.base import Page, labelled
+
+if TYPE_CHECKING:
+    from ui.till import Till
+
+
+class Pill(QLabel):
+    """One status-bar item; its colour follows ``level`` (ok, warn, bad)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("Pill")
+
+    def set(self, text: str, level: str = "ok") -> None:
+        self.setText(text)
+        if self.property("level") != level:
+            self.setProperty("level", level)
+            self.style().unpolish(self)
+            self.style().polish(self)
+
+
+class MainWindow(QMainWindow):
+    first_paint = Signal()
+
+    def __init__(self, till: Till) -> None:
+        super().__init__()
+        self.till = till
+        self._painted = False
+        self.resize(1180, 780)
+        self.setMinimumSize(900, 620)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        self.nav = QFrame()
+        self.nav.setObjectName("Nav")
+        nav_col = QVBoxLayout(self.nav)
+        nav_col.setContentsMargins(0, 0, 0, 0)
+        nav_col.setSpacing(2)
+        self.nav_title = QLabel("Cashier")
+        self.nav_title.setObjectName("NavTitle")
+        nav_col.addWidget(self.nav_title)
+        self.nav_col = nav_col
+        self.nav_group = QButtonGroup(self)
+        self.nav_group.setExclusive(True)
+        row.addWidget(self.nav)
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(0)
+        self.training_banner = QLabel()
+        self.training_banner.setObjectName("TrainingBanner")
+        self.training_banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.training_banner.setVisible(till.profile.is_training)
+        self.recovery_banner = QLabel()
+        self.recovery_banner.setObjectName("RecoveryBanner")
+        self.recovery_banner.setWordWrap(True)
+        self.recovery_banner.setVisible(False)
+        self.offline_banner = QLabel()
+        self.offline_banner.setObjectName("OfflineBanner")
+        self.offline_banner.setVisible(False)
+        right.addWidget(self.training_banner)
+        right.addWidget(self.recovery_banner)
+        right.addWidget(self.offline_banner)
+        self.stack = QStackedWidget()
+        right.addWidget(self.stack, 1)
+        row.addLayout(right, 1)
+        self.setCentralWidget(central)
+        self.pages: list[Page] = []
+        self.nav_buttons: list[QPushButton] = []
+        self.status = QStatusBar()
+        self.setStatusBar(self.status)
+        self.host_pill = Pill()
+        self.terminal_pill = Pill()
+        self.recovery_pill = Pill()
+        self.offline_pill = Pill()
+        self.training_pill = Pill()
+        for pill in (self.host_pill, self.terminal_pill, self.recovery_pill, self.offline_pill,
+                     self.training_pill):
+            self.status.addPermanentWidget(pill)
+        self.recovery_report: Any = None
+        self.start_error = ""
+        till.status_changed.connect(self.refresh_status)
+        till.recovery_finished.connect(self.show_recovery)
+        till.start_failed.connect(self._start_failed)
+        self.retranslate()
+
+    # ---- pages ----------------------------------------------------------------------------
+    def add_page(self, page: Page) -> None:
+        index = len(self.pages)
+        self.pages.append(page)
+        self.stack.addWidget(page)
+        button = QPushButton()
+        button.setCheckable(True)
+        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        button.clicked.connect(lambda _=False, i=index: self.show_page(i))
+        self.nav_group.addButton(button)
+        self.nav_col.addWidget(button)
+        self.nav_buttons.append(button)
+        if page.nav_key:
+            shortcut = QShortcut(QKeySequence(page.nav_key), self)
+            shortcut.activated.connect(lambda i=index: self.show_page(i))
+        if index == 0:
+            button.setChecked(True)
+        self._label_nav(index)
+
+    def finish_nav(self) -> None:
+        self.nav_col.addStretch(1)
+
+    def show_page(self, index: int) -> None:
+        self.stack.setCurrentIndex(index)
+        self.nav_buttons[index].setChecked(True)
+        self.pages[index].entered()
+
+    def page(self, cls: type[Page]) -> Any:
+        for page in self.pages:
+            if isinstance(page, cls):
+                return page
+        raise LookupError(cls.__name__)
+
+    def go(self, cls: type[Page]) -> Any:
+        page = self.page(cls)
+        self.show_page(self.pages.index(page))
+        return page
+
+    def _label_nav(self, index: int) -> None:
+        page = self.pages[index]
+        self.nav_buttons[index].setText(labelled(page.title(), page.nav_key.replace("Ctrl+", "^")))
+        self.nav_buttons[index].setToolTip(page.nav_key)
+
+    # ---- language --------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        p = self.till.profile
+        title = tr("Cashier") + f" — {p.till_id}"
+        if p.is_training:
+            title += " — " + tr("TRAINING")
+        self.setWindowTitle(title)
+        self.training_banner.setText(tr("TRAINING MODE — no real money moves; receipts and journal "
+                                        "entries are marked TRAINING"))
+        self.offline_banner.setText(tr("OFFLINE MODE — payments are stored and sent when the "
+                                       "gateway is back online"))
+        for i, page in enumerate(self.pages):
+            page.retranslate()
+            self._label_nav(i)
+        if self.recovery_report is not None:
+            self.show_recovery(self.recovery_report)
+        self.refresh_status()
+
+    # ---- status ----------------------------------------------------------------------------
+    def refresh_status(self) -> None:
+        from ui.pages.sale import terminal_state_name
+
+        s = self.till.status
+        if not s.started:
+            self.host_pill.set(self.start_error or tr("Starting…"), "bad" if self.start_error else "warn")
+        elif s.host_reachable is False:
+            self.host_pill.set(tr("Host: not reachable"), "bad")
+        else:
+            self.host_pill.set(tr("Host: reachable"), "ok")
+        self.terminal_pill.set(tr("PIN pad:") + " " + (terminal_state_name(s.terminal_state)
+                                                      if s.terminal_state else "—"), "ok")
+        if s.unresolved:
+            self.recovery_pill.set(tr("Waiting for recovery:") + f" {s.unresolved}", "warn")
+        else:
+            self.recovery_pill.set(tr("Nothing waiting for recovery"), "ok")
+        self.offline_pill.set(tr("Offline mode") if s.offline else tr("Online"),
+                              "warn" if s.offline else "ok")
+        self.offline_banner.setVisible(s.offline)
+        self.training_pill.set(tr("Training") if s.training else tr("Live"), "warn" if s.training else "ok")
+
+    def _start_failed(self, message: str) -> None:
+        self.start_error = tr("The till could not start:") + " " + message
+        self.refresh_status()
+
+    def show_recovery(self, report: Any) -> None:
+        """At start-up: say what recovery resolved and what is still open."""
+        from ui.i18n import format_money
+        from ui.receipt import state_name
+
+        self.recovery_report = report
+        if not report.resolved and not report.still_open:
+            self.recovery_banner.setVisible(False)
+            return
+        parts = []
+        for entry in report.resolved[:5]:
+            parts.append(f"{entry.invoice}: {state_name(str(entry.state))} "
+                         f"{format_money(entry.approved or entry.requested, entry.currency)}")
+        text = tr("Recovery at start-up resolved") + f" {len(report.resolved)}: " + "; ".join(parts)
+        if report.still_open:
+            text += "  " + tr("Still open (see Manager):") + f" {len(report.still_open)}"
+        self.recovery_banner.setText(text)
+        self.recovery_banner.setVisible(True)
+
+    # ---- first paint (start-up timing) -----------------------------------------------------
+    def paintEvent(self, event: Any) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.first_paint.emit()
