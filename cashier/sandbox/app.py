@@ -158,10 +158,15 @@ class HostSandbox:
                             f"{option}", code=40600)
         call = HostCall(request.method, path, body, headers, option, self.state, self.config)
         item = await route.handler(call)
-        item.setdefault("server", {"name": "SANDBOX01"})
+        if isinstance(item.get("result"), list):
+            # A list operation answered the whole envelope (several items, e.g. ``hasMore``).
+            envelope = item
+        else:
+            item.setdefault("server", {"name": "SANDBOX01"})
+            envelope = {"result": [item]}
         if request.method != "GET":
             self.save()
-        return json_response({"result": [item]})
+        return json_response(envelope)
 
     # ---- request checks ------------------------------------------------------------------
     @staticmethod
