@@ -239,10 +239,7 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
         except HostError as exc:
             log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))
             continue
-        if entry.state is State.INTENT:
-            entry = await ctx.move(entry, State.SENT, actor=who, op=op)
-        if entry.state is State.SENT:
-            entry = await ctx.move(entry, State.UNKNOWN, actor=who)
+        # intent/sent move straight to the host's answer: one commit per resolved entry
         return await apply_answer(ctx, entry, op, result, actor=who, from_status=True)
     if entry.state in (State.INTENT, State.SENT):
         entry = await ctx.move(entry, State.UNKNOWN, actor=who,
