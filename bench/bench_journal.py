@@ -19,7 +19,8 @@ def run() -> dict[str, float]:
         kinds = ("sale", "sale", "sale", "refund", "authorization")
         # a realistic day: a handful of unresolved entries among 100,000
         states = ("approved", "approved", "approved", "declined", "voided", "approved")
-        rows = [("t", kinds[i % 5], "unknown" if i % 20_000 == 7 else states[i % 6], f"{i:010d}", "USD", 100 + i % 9000,
+        rows = [("t", kinds[i % 5], "unknown" if i % 20_000 == 7 else states[i % 6], f"{i:010d}", "USD",
+                 100 + i % 9000,
                  100 + i % 9000 if states[i % 6] == "approved" else 0, str(i % 9999).zfill(4),
                  "2025-01-01T00:00:00.000+00:00", "2025-01-01T00:00:00.000+00:00", "2025-01-01")
                 for i in range(ROWS)]

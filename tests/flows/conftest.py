@@ -76,7 +76,8 @@ class ServedSandbox:
         line = self.proc.stdout.readline()
         if "listening on" not in line:
             self.proc.kill()
-            raise RuntimeError(f"sandbox did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"sandbox did not start: {line!r} {err}")
         self.url = line.strip().split("listening on ", 1)[1]
         self.api = self.url + "/api/rest/v1"
 
