@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         header = ("area", "figure", "value", "goal", "met")
         for row in (header, *rows):
             print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        sys.stdout.flush()
     if figures:
         merge_write(OUT, figures)
         print(f"bench: wrote {OUT.relative_to(ROOT)}", file=sys.stderr)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -30,7 +31,6 @@ from cashier.host.models.common import (
     Card,
     Customer,
     NextStep,
-    PurchaseCard,
     TipOptions,
     Ui,
 )
@@ -132,6 +132,11 @@ class HostClient:
         self.settings = settings
         self._access_token = access_token
         self._rule_path: str | None = None
+        # built once: a Timeout per class of call (constructing one per request is measurable)
+        self._timeouts: dict[str, httpx.Timeout] = {
+            "host": httpx.Timeout(settings.host_timeout_s, connect=settings.connect_timeout_s),
+            "device": httpx.Timeout(settings.device_timeout_s, connect=settings.connect_timeout_s),
+        }
         base = settings.base_url.rstrip("/")
         self._http = httpx.AsyncClient(
             base_url=base, transport=transport,
@@ -169,7 +174,7 @@ class HostClient:
 
     def now(self) -> str:
         """Merchant-local time with milliseconds and offset, as ``dateTime`` wants it."""
-        return datetime.now().astimezone().isoformat(timespec="milliseconds")
+        return datetime.now(_local_zone()).isoformat(timespec="milliseconds")
 
     async def call_raw(self, method: str, path: str, body: Mapping[str, Any] | None = None, *,
                        headers: Mapping[str, str] | None = None,
@@ -191,12 +196,10 @@ class HostClient:
             if self.settings.hmac_key_id and self.settings.hmac_secret:
                 send_headers["Authorization"] = signing.authorization_header(
                     self.settings.hmac_key_id, self.settings.hmac_secret, content)
-        timeout = (self.settings.device_timeout_s if timeout_class == "device"
-                   else self.settings.host_timeout_s)
         try:
             response = await self._http.request(
                 method, path, content=content or None, headers=send_headers,
-                timeout=httpx.Timeout(timeout, connect=self.settings.connect_timeout_s))
+                timeout=self._timeouts[timeout_class])
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise HostUnavailable(f"{method} {path}: host not reachable ({type(exc).__name__})") from None
         except (httpx.ReadTimeout, httpx.WriteTimeout) as exc:
@@ -278,8 +281,10 @@ class HostClient:
     def _purchase_card(self, invoice: str, customer: Customer | None) -> dict[str, Any]:
         postal = (customer.postal_code if customer and customer.postal_code
                   else self.settings.store_postal_code)
-        return PurchaseCard(customer_reference=invoice, destination_postal_code=postal,
-                            product_descriptors=[self.settings.product_descriptor]).wire()
+        # the wire shape of ``PurchaseCard``, built directly (hot path; the limits are checked
+        # by validate_request like every other field)
+        return {"customerReference": invoice, "destinationPostalCode": postal,
+                "productDescriptors": [self.settings.product_descriptor]}
 
     def _card_part(self, card: Card | None, *, present: bool = True) -> dict[str, Any] | None:
         if card is not None:
@@ -965,6 +970,19 @@ class HostClient:
         """Any operation by path, for tools and tests; the answer keeps every field."""
         return await self.call(HostResult, method, path, None if body is None else self._wire(body),
                                **kwargs)
+
+
+_zone_cache: tuple[float, tzinfo] | None = None
+
+
+def _local_zone() -> tzinfo:
+    """The local UTC offset, looked up at most once a minute (it is costly; DST moves it)."""
+    global _zone_cache
+    now = time.monotonic()
+    if _zone_cache is None or now - _zone_cache[0] > 60.0:
+        offset = datetime.now().astimezone().utcoffset() or timedelta(0)
+        _zone_cache = (now, timezone(offset))
+    return _zone_cache[1]
 
 
 def _api_options_header(options: Sequence[str]) -> str:

@@ -7,7 +7,7 @@ exactly a body the sandbox would answer with a 400.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -32,7 +32,7 @@ def _get(body: Mapping[str, Any], dotted: str) -> Any:
 def _walk(body: Mapping[str, Any], parts: list[str] | tuple[str, ...]) -> Any:
     node: Any = body
     for part in parts:
-        if not isinstance(node, Mapping):
+        if type(node) is not dict and not isinstance(node, Mapping):
             return None
         node = node.get(part)
         if node is None:
@@ -204,8 +204,26 @@ PATH_RULES: dict[str, tuple[Rule, ...]] = {
     "/transactions/capture": (("transaction.cardOnFile.type", _one_of("U08")),),
 }
 
-_COMMON = tuple((field, tuple(field.split(".")), check) for field, check in COMMON_RULES)
-_PATH = {path: tuple((f, tuple(f.split(".")), c) for f, c in rules) for path, rules in PATH_RULES.items()}
+def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Callable[[str, Any], object], ...]]:
+    out: dict[str, list[Callable[[str, Any], object]]] = {}
+    for field, check in rules:
+        out.setdefault(field, []).append(check)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _prefixes(fields: Iterable[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for field in fields:
+        parts = field.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return frozenset(out)
+
+
+# One walk over the body finds every field a rule names (faster than one lookup per rule).
+_COMMON = _index(COMMON_RULES)
+_PATH = {path: _index(COMMON_RULES + rules) for path, rules in PATH_RULES.items()}
+_COMMON_PREFIXES = _prefixes(_COMMON)
+_PATH_PREFIXES = {path: _prefixes(index) for path, index in _PATH.items()}
 
 #: Paths whose ``amount.total`` may be 0 (a capture of 0 voids the authorization).
 ZERO_TOTAL_ALLOWED = frozenset({"/transactions/capture"})
@@ -221,11 +239,8 @@ def validate_body(path: str, body: Mapping[str, Any]) -> None:
     path = path.split("?", 1)[0]
     if path.startswith("/api/rest/v1"):
         path = path[len("/api/rest/v1"):]
-    for rules in (_COMMON, _PATH.get(path, ())):
-        for field, parts, check in rules:
-            value = _walk(body, parts)
-            if value is not None:
-                check(field, value)
+    index = _PATH.get(path, _COMMON)
+    _check_tree(body, "", index, _PATH_PREFIXES.get(path, _COMMON_PREFIXES))
     total = _get(body, "amount.total")
     if total is not None and Decimal(total) == 0 and path not in ZERO_TOTAL_ALLOWED:
         raise ValidationError("amount.total", "cannot be zero (only a capture of 0, which voids)")
@@ -235,6 +250,21 @@ def validate_body(path: str, body: Mapping[str, Any]) -> None:
                               "is required when customer.phoneNumber is sent")
     if path == "/batches/submit" and _get(body, "batch.inclusive") is None:
         raise ValidationError("batch.inclusive", "is required on /batches/submit")
+
+
+def _check_tree(node: Mapping[str, Any], prefix: str,
+                index: Mapping[str, tuple[Callable[[str, Any], object], ...]],
+                prefixes: frozenset[str]) -> None:
+    for key, value in node.items():
+        if value is None:
+            continue
+        field = f"{prefix}{key}"
+        checks = index.get(field)
+        if checks is not None:
+            for check in checks:
+                check(field, value)
+        if field in prefixes and (type(value) is dict or isinstance(value, Mapping)):
+            _check_tree(value, field + ".", index, prefixes)
 
 
 def validate_request(path: str, body: Mapping[str, Any]) -> None:
@@ -250,10 +280,12 @@ def _cross_field(path: str, body: Mapping[str, Any]) -> None:
     """Facts of our spec that tie one field to another."""
     if path == "/ach/refund" and _get(body, "transaction.originalInvoice") is None:
         raise ValidationError("transaction.originalInvoice", "is required on /ach/refund")
-    if _get(body, "transaction.source") == "8" and not isinstance(body.get("mPos"), Mapping):
+    transaction = body.get("transaction")
+    if (type(transaction) is dict and transaction.get("source") == "8"
+            and not isinstance(body.get("mPos"), Mapping)):
         raise ValidationError("mPos", "is required when transaction.source is 8 (mPos)")
     rules = body.get("riskRules")
-    for i, rule in enumerate(rules if isinstance(rules, list) else [rules]):
+    for i, rule in ([] if rules is None else enumerate(rules if isinstance(rules, list) else [rules])):
         if isinstance(rule, Mapping) and rule.get("status") == "A" and \
                 rule.get("parameter") in ("card", "token"):
             where = "riskRules" if not isinstance(rules, list) else f"riskRules[{i}]"
@@ -265,7 +297,8 @@ def _cross_field(path: str, body: Mapping[str, Any]) -> None:
                 if three_ds.get(name) in (None, ""):
                     raise ValidationError(f"threeDSecure.{name}",
                                           "is required on a sale or authorization with 3-D Secure data")
-        sent = [f for f in _RISK_LINK if _get(body, f) is not None]
+        linked = "risk" in body or (type(transaction) is dict and "gatewayRiskId" in transaction)
+        sent = [f for f in _RISK_LINK if _get(body, f) is not None] if linked else []
         if sent and len(sent) != len(_RISK_LINK):
             missing = next(f for f in _RISK_LINK if f not in sent)
             raise ValidationError(missing, "is required with the other risk assessment fields "

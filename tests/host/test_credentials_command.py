@@ -32,6 +32,18 @@ class MemoryKeyring(KeyringBackend):
         self.store.pop((service, username), None)
 
 
+@pytest.fixture(autouse=True)
+def _restore_logging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main`` configures the root logger on a captured stream; leave no trace for others."""
+    import logging
+
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+    monkeypatch.setattr(root, "_cashier_configured", getattr(root, "_cashier_configured", False),
+                        raising=False)
+
+
 @pytest.fixture
 def memory_keyring() -> Any:
     previous = keyring.get_keyring()

@@ -154,6 +154,7 @@ def test_cross_field_facts() -> None:
     _refused("/transactions/sale", {"threeDSecure": {"cryptogram": "AAA"}}, "threeDSecure.ecommIndicator")
     _refused("/transactions/sale", {"risk": {"tranId": "1", "assessment": "A"}},
              "transaction.gatewayRiskId")
+    _refused("/transactions/sale", {"transaction": {"gatewayRiskId": "G1"}}, "risk.tranId")
     _refused("/transactions/sale", {"card": {"securityCode": {"value": "12"}}}, "card.securityCode.value")
     _refused("/transactions/sale", {"card": {"expirationDate": 12345}}, "card.expirationDate")
 
