@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -17,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from cashier.errors import ValidationError
-from cashier.host import codec, signing
+from cashier.host import signing
 from cashier.host.validation import validate_body
 from cashier.sandbox.core import (
     ROUTES,
@@ -40,8 +42,27 @@ _FORBIDDEN = frozenset("$%:^-~<>,?\u201c\u201d\u2018\u2019{}[]\\+=")
 NO_ACCESS_TOKEN = frozenset({"/credentials/accesstoken"})
 
 
+_TAG = "\x00" + secrets.token_hex(4)  # unguessable: a client's text can never be unquoted
+_UNQUOTE = re.compile(r'"\\u0000' + _TAG[1:] + r'(-?[0-9]+(?:\.[0-9]+)?)"')
+
+
+def _decimal_marker(value: Any) -> str:
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError("amounts must be finite")
+        return _TAG + format(value, "f")
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def fast_dumps(data: Any) -> str:
+    """``codec.dumps`` output (Decimals as plain JSON numbers) at the C encoder's speed: each
+    Decimal goes out as a tagged string, and one regex pass removes the quotes."""
+    text = json.dumps(data, default=_decimal_marker, separators=(",", ":"), allow_nan=False)
+    return _UNQUOTE.sub(r"\1", text) if "\\u0000" in text else text
+
+
 def json_response(data: Any, status: int = 200) -> Response:
-    return Response(codec.dumps(data), status_code=status, media_type="application/json")
+    return Response(fast_dumps(data), status_code=status, media_type="application/json")
 
 
 def _load_families() -> None:
@@ -83,12 +104,24 @@ class HostSandbox:
         self.asgi: ASGIApp = self._serve
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.faults.rules:
-            rule = self.faults.pick(scope.get("path", ""))
-            if rule is not None:
-                await apply_fault(rule, self.app, scope, receive, send)
-                return
+        if scope["type"] == "http":
+            if self.faults.rules:
+                rule = self.faults.pick(scope.get("path", ""))
+                if rule is not None:
+                    await apply_fault(rule, self._direct, scope, receive, send)
+                    return
+            await self._direct(scope, receive, send)
+            return
         await self.app(scope, receive, send)
+
+    async def _direct(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Host API requests skip starlette's router and middleware (a third of the time)."""
+        if not scope.get("path", "").startswith(PREFIX + "/"):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        response = await self.host_endpoint(request)
+        await response(scope, receive, send)
 
     def save(self) -> None:
         """Write the ledger when a state file is configured (before the answer leaves)."""
@@ -120,7 +153,7 @@ class HostSandbox:
             return json_response(internal.envelope(), internal.http_status)
 
     async def _host(self, request: Request) -> Response:
-        path = "/" + request.path_params["path"].strip("/")
+        path = "/" + request.url.path[len(PREFIX):].strip("/")
         route = ROUTES.get((request.method, path))
         if route is None:
             if any(p == path for (_, p) in ROUTES):
