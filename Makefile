@@ -37,7 +37,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 unit: setup system-deps-test
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -m "not packaging" $(PYTEST_ARGS)
 
 test: setup system-deps-test lint typecheck unit
 
@@ -60,7 +60,7 @@ package: setup
 	$(PY) packaging/build.py --profile $(PROFILE)
 
 package-test: package
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q tests/packaging
+	QT_QPA_PLATFORM=offscreen CASHIER_PACKAGE_PROFILE=$(PROFILE) $(VENV)/bin/pytest -q -p no:cacheprovider -m packaging tests/packaging
 
 clean:
 	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -48,12 +49,55 @@ class Timeouts(BaseModel):
     recovery_s: float = Field(10.0, gt=0, le=120)
 
 
+def is_frozen() -> bool:
+    """True inside a packaged till (PyInstaller bundle)."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def baked_profile_path() -> Path | None:
+    """The till profile baked into a packaged till, if this is one."""
+    if not is_frozen():
+        return None
+    base = Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
+    candidate = base / "profile" / "till.toml"
+    return candidate if candidate.exists() else None
+
+
+def _usable_dir(machine_wide: str, per_user: str) -> Path:
+    """A packaged till keeps data machine-wide (one install per till); from source, per user.
+
+    The machine-wide folder is created owner-only; when it cannot be created (not installed by
+    an administrator), the per-user folder is used instead so the till still starts.
+    """
+    if is_frozen():
+        path = Path(machine_wide)
+        try:
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if os.access(path, os.W_OK):
+                return path
+        except OSError:
+            pass
+    return Path(per_user)
+
+
 def default_data_dir() -> Path:
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return _usable_dir(platformdirs.site_data_dir(APP_NAME, appauthor=False),
+                       platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def default_log_dir() -> Path:
-    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+    return _usable_dir(platformdirs.site_log_dir(APP_NAME, appauthor=False),
+                       platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create a folder only its owner can read: the journal and logs are the store's records."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
+    return path
 
 
 class TillProfile(BaseSettings):
@@ -164,7 +208,7 @@ def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
 
 def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfile:
     """Load the profile file (or none: training mode) and apply env overrides."""
-    path = path or os.environ.get("CASHIER_PROFILE") or None
+    path = path or os.environ.get("CASHIER_PROFILE") or baked_profile_path() or None
     data: dict[str, Any] = {}
     source = "defaults"
     if path is not None:

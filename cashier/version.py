@@ -14,11 +14,11 @@ def profile_hash(path: str | Path | None) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
-def version_line(profile_path: str | None) -> str:
+def version_line(profile_path: str | Path | None) -> str:
     import os
 
-    from cashier.config import load_profile
+    from cashier.config import baked_profile_path, load_profile
 
-    path = profile_path or os.environ.get("CASHIER_PROFILE")
+    path = profile_path or os.environ.get("CASHIER_PROFILE") or baked_profile_path()
     profile = load_profile(path)
     return f"cashier {__version__} till {profile.till_id} profile {profile_hash(path)}"
