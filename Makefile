@@ -56,8 +56,8 @@ screens: setup system-deps-test
 
 PROFILE ?= packaging/tills/example.toml
 package: setup
-	@$(PIP) '.[package]' 2>&1 | grep -v "^WARNING: Location" || true
-	$(PY) packaging/build.py --profile $(PROFILE)
+	@python=$$(scripts/find-python.sh) || exit 1; \
+	  $(PY) packaging/build.py --profile $(PROFILE) --python "$$python"
 
 package-test: package
 	QT_QPA_PLATFORM=offscreen CASHIER_PACKAGE_PROFILE=$(PROFILE) $(VENV)/bin/pytest -q -p no:cacheprovider -m packaging tests/packaging

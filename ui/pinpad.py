@@ -245,7 +245,8 @@ class PinPadWindow(QWidget):
     # ---- the terminal's side ---------------------------------------------------------------
     def attach(self) -> None:
         """Answer the virtual terminal's prompts from this window (instead of its script)."""
-        self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
+        if self.detach is None:
+            self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
         self.till.bridge.terminal_event.connect(self._terminal_event)
 
     def _listener(self, prompt: Any) -> None:
@@ -397,6 +398,12 @@ class PinPadWindow(QWidget):
         self.decline_button.setText(tr("Decline"))
         self._fill_lists()
         self.show_prompt(self.prompt if self.prompt is not None and not self.prompt.done else None)
+
+    def showEvent(self, event: Any) -> None:
+        if self.detach is None and self.till.ready and self.till.runtime is not None \
+                and self.till.runtime.sandbox is not None:
+            self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
+        super().showEvent(event)
 
     def closeEvent(self, event: Any) -> None:
         # closing the pad window hands the terminal back to its script (the default customer)
