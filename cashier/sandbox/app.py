@@ -240,6 +240,6 @@ class HostSandbox:
         if len(token) > 52:
             raise access_denied(2, "AccessToken", "AccessToken not found")
         configured = self.config.access_token
-        if configured is None or token == configured or token in self.state.issued_tokens:
+        if configured is None or token == configured or token in self.state.issued_access_tokens:
             return
         raise access_denied(2, "AccessToken", "AccessToken not found")

@@ -38,6 +38,6 @@ async def exchange(call: HostCall) -> dict[str, Any]:
                                  and hmac.compare_digest(auth, pair[1])):
         raise access_denied(0, "AuthToken", "AuthToken not valid")
     token = new_access_token()
-    call.state.issued_tokens.add(token)
+    call.state.issued_access_tokens.add(token)
     return {"dateTime": call.body.get("dateTime") or now_iso(call),
             "credential": {"accessToken": token}, "server": {"name": SERVER_NAME}}

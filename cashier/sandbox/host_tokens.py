@@ -99,7 +99,6 @@ def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
     vault = state.family("vault").setdefault("tokens", {})
     vault.setdefault(value, {"type": card_type(card_number), "number": masked(card_number),
                              "last4": card_number[-4:]})
-    state.issued_tokens.add(value)
     return value
 
 
@@ -260,7 +259,6 @@ async def delete(call: HostCall) -> dict[str, Any]:
     family["tokens"].pop(value, None)
     family["deleted"].append(value)
     call.state.family("vault").get("tokens", {}).pop(value, None)
-    call.state.issued_tokens.discard(value)
     return {"dateTime": now_text(call), "card": {"token": {"value": value}},
             "merchant": _merchant(call)}
 

@@ -27,7 +27,7 @@ class SandboxState:
         self.config = config
         self.clock = SandboxClock()
         self.data: dict[str, dict[str, Any]] = {}
-        self.issued_tokens: set[str] = set()
+        self.issued_access_tokens: set[str] = set()
         self.option = config.option
         #: Virtual PIN pads live in memory only; a restart leaves them idle.
         self.terminals = TerminalHub()
@@ -62,12 +62,12 @@ class SandboxState:
 
     def reset(self) -> None:
         self.data.clear()
-        self.issued_tokens.clear()
+        self.issued_access_tokens.clear()
         self.clock = SandboxClock()
 
     # ---- persistence -----------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        return {"data": self.data, "issuedTokens": sorted(self.issued_tokens),
+        return {"data": self.data, "issuedAccessTokens": sorted(self.issued_access_tokens),
                 "clockOffset": self.clock.offset_s}
 
     def save(self, path: str | Path) -> None:
@@ -87,6 +87,6 @@ class SandboxState:
             return False
         raw = json.loads(target.read_text(encoding="utf-8"))
         self.data = raw.get("data", {})
-        self.issued_tokens = set(raw.get("issuedTokens", []))
+        self.issued_access_tokens = set(raw.get("issuedAccessTokens", []))
         self.clock.offset_s = float(raw.get("clockOffset", 0.0))
         return True

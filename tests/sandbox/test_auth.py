@@ -44,7 +44,7 @@ async def test_exchange_issues_a_52_character_token_that_works(make_sandbox) -> 
     result = await client.exchange_access_token(client_guid="4E2A-GUID", auth_token="AUTH-TOKEN-1")
     token = result.model_dump(by_alias=True)["credential"]["accessToken"]
     assert len(token) == 52
-    assert token in sandbox.state.issued_tokens
+    assert token in sandbox.state.issued_access_tokens
     assert (await _merchant(sandbox, {**NO_TOKEN, "AccessToken": token}))[0] == 200
 
 
@@ -93,3 +93,23 @@ async def test_hmac_malformed_and_signed_body(make_sandbox) -> None:  # type: ig
 
     sale = await client.sale(invoice="1", amount=amount("5.00"), card=keyed(), customer=customer())
     assert sale.response_code == "A"  # the body signature verified, no AccessToken sent
+
+
+async def test_a_card_token_is_never_an_access_token(make_sandbox) -> None:  # type: ignore[no-untyped-def]
+    """Card tokens and access tokens live apart: a card token must not open the API."""
+    from decimal import Decimal
+
+    import pytest
+
+    from cashier.host.errors import HostError
+    from cashier.host.models.common import Amount, Card
+
+    _sandbox, client = make_sandbox("HD")
+    sale = await client.sale(invoice="900001", amount=Amount(total=Decimal("5.00"), tax=Decimal(0)),
+                             card=Card(number="4321000000001119", expiration_date="1230",
+                                       entry_mode="M"))
+    card_token = sale.token
+    assert card_token
+    client.set_access_token(card_token)
+    with pytest.raises(HostError):
+        await client.invoice_status("900001")
