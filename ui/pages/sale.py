@@ -291,6 +291,14 @@ class SalePage(Page):
             self.prompt_text.setText(tr("Customer sees:") + " " + tr("Present card"))
 
     def _payment_changed(self, entry: Any) -> None:
+        if (self.stack.currentWidget() is self.result_page and self.result is not None
+                and self.result.entry.id == entry.id and self.result.outcome == "unknown"
+                and not entry.unresolved):
+            # recovery settled the payment the cashier is looking at: show the real outcome
+            from cashier.flows.base import FlowResult, outcome_of
+
+            self.show_result(FlowResult(entry, outcome_of(entry), entry.message or ""))
+            return
         if self.stack.currentWidget() is self.waiting_page and str(entry.state) == "unknown":
             self.wait_title.setText(tr("Checking with the host…"))
             self.prompt_text.setText(tr("The answer was lost. The till is asking the host what "
@@ -339,7 +347,8 @@ class SalePage(Page):
         self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
         self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt)
-        for b in (self.new_button, self.print_button, self.show_receipt_button):
+        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
+        for b in (self.new_button, self.print_button, self.show_receipt_button, self.check_button):
             buttons.addWidget(b)
         col.addLayout(buttons)
         self.stack.addWidget(page)
@@ -386,10 +395,25 @@ class SalePage(Page):
         approved = outcome in ("approved", "captured")
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
+        self.check_button.setVisible(outcome == "unknown")
+        self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
+
+    def check_now(self) -> None:
+        """Ask the host again about every unresolved payment (the recovery flow)."""
+        from cashier.flows.recovery import recover
+
+        self.check_button.setEnabled(False)
+        self.result_message.setText(tr("Asking the host…"))
+
+        def done(_report: Any) -> None:
+            self.check_button.setEnabled(True)
+            if self.result is not None and self.result.outcome == "unknown":
+                self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
+        self.till.run(recover(self.till.ctx), "recovery", done=done)
 
     def new_sale(self) -> None:
         if self.task is not None and not self.task.done():

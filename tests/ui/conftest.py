@@ -1,0 +1,80 @@
+"""pytest-qt + qasync: one QApplication per session (pytest-qt's ``qapp``), one qasync loop per
+test. Tests are plain functions that drive the loop with ``ui.run(coro)`` / ``ui.until(...)``, so
+pytest-asyncio never puts its own loop in the way."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from qasync import QEventLoop
+
+
+class UiHarness:
+    def __init__(self, loop: QEventLoop) -> None:
+        self.loop = loop
+
+    def run(self, coro: Awaitable[Any], timeout_s: float = 20.0) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout_s))
+
+    def until(self, predicate: Callable[[], Any], timeout_s: float = 15.0, what: str = "") -> Any:
+        """Spin the loop (Qt events and asyncio) until ``predicate()`` is truthy."""
+        async def wait() -> Any:
+            deadline = time.monotonic() + timeout_s
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"timed out waiting for {what or predicate}")
+                await asyncio.sleep(0.01)
+        return self.loop.run_until_complete(wait())
+
+    def spin(self, seconds: float = 0.05) -> None:
+        self.loop.run_until_complete(asyncio.sleep(seconds))
+
+
+@pytest.fixture
+def ui(qapp: Any) -> Iterator[UiHarness]:
+    loop = QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    harness = UiHarness(loop)
+    try:
+        yield harness
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def make_gui(ui: UiHarness, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``gui = make_gui(**profile_overrides)``: a training window started on the embedded sandbox."""
+    from cashier.config import load_profile
+    from ui.app import build_gui
+
+    made: list[Any] = []
+
+    def make(start: bool = True, pinpad: bool = True, **overrides: Any) -> Any:
+        overrides.setdefault("journal_path", tmp_path / f"journal-{len(made)}.sqlite")
+        profile = load_profile(None, **overrides)
+        gui = build_gui(profile, show_dialogs=False)
+        gui.window.show()
+        made.append(gui)
+        if start:
+            ui.run(gui.start(poll_s=0, pinpad=pinpad))
+            assert gui.till.ready, gui.window.start_error
+        return gui
+
+    yield make
+    for gui in made:
+        ui.run(gui.stop())
+        gui.language.switch("en")

@@ -1,0 +1,289 @@
+"""Journal: today's transactions, searchable; refund (full or partial) and void from a row."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableWidget,
+    QTableWidgetItem,
+)
+
+from ui.i18n import format_money, format_time, tr
+from ui.pages.base import Page, hint
+from ui.receipt import kind_name, state_name
+from ui.widgets.amount import AmountDisplay
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+SEARCH_FIELDS = ("invoice", "amount", "last4", "since")
+
+
+class JournalPage(Page):
+    nav_key = "Ctrl+5"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        self.entries: list[Any] = []
+        self._armed: int | None = None
+        search = QHBoxLayout()
+        self.search_by = QComboBox()
+        for key in SEARCH_FIELDS:
+            self.search_by.addItem("", key)
+        self.search_text = QLineEdit()
+        self.search_text.returnPressed.connect(self.refresh)
+        self.today_only = QCheckBox()
+        self.today_only.setChecked(True)
+        self.today_only.toggled.connect(lambda _: self.refresh())
+        self.search_button = self.button(lambda: tr("Search"), "Ctrl+F", self._search_key)
+        self.clear_button = self.button(lambda: tr("Show all"), "Ctrl+L", self.clear_search)
+        search.addWidget(self.search_by)
+        search.addWidget(self.search_text, 1)
+        search.addWidget(self.today_only)
+        search.addWidget(self.search_button)
+        search.addWidget(self.clear_button)
+        self.layout_.addLayout(search)
+        self.search_error = hint()
+        self.search_error.setStyleSheet("color: #b71c1c;")
+        self.layout_.addWidget(self.search_error)
+        self.table = QTableWidget(0, 7)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(40)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.itemSelectionChanged.connect(self._selected)
+        self.layout_.addWidget(self.table, 1)
+        actions = QHBoxLayout()
+        self.refund_label = QLabel()
+        self.refund_amount = AmountDisplay(till.currency)
+        self.refund_amount.setObjectName("SmallAmount")
+        self.refund_amount.setMinimumHeight(52)
+        self.refund_amount.setMinimumWidth(200)
+        self.refund_button = self.button(lambda: tr("Refund"), "F6", self.refund, "Primary")
+        self.void_button = self.button(lambda: tr("Void"), "F7", self.void, "Danger")
+        self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
+        actions.addWidget(self.refund_label)
+        actions.addWidget(self.refund_amount)
+        actions.addWidget(self.refund_button)
+        actions.addWidget(self.void_button)
+        actions.addStretch(1)
+        actions.addWidget(self.refresh_button)
+        self.layout_.addLayout(actions)
+        self.message = hint()
+        self.layout_.addWidget(self.message)
+        till.bridge.payment_changed.connect(self._changed)
+        self.retranslate()
+        self._selected()
+
+    def title(self) -> str:
+        return tr("Journal")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        names = {"invoice": tr("Invoice"), "amount": tr("Amount"), "last4": tr("Card last four"),
+                 "since": tr("Since time (HH:MM)")}
+        for i, key in enumerate(SEARCH_FIELDS):
+            self.search_by.setItemText(i, names[key])
+        self.search_text.setPlaceholderText(tr("What to look for"))
+        self.today_only.setText(tr("Today only"))
+        self.table.setHorizontalHeaderLabels([tr("Time"), tr("Invoice"), tr("Kind"), tr("Card"),
+                                              tr("Amount"), tr("State"), tr("Notes")])
+        self.refund_label.setText(tr("Refund amount"))
+        self.refund_amount.refresh()
+        self._fill()
+
+    def entered(self) -> None:
+        self.refresh()
+
+    def _search_key(self) -> None:
+        self.search_text.setFocus()
+        self.refresh()
+
+    def clear_search(self) -> None:
+        self.search_text.clear()
+        self.refresh()
+
+    def _changed(self, _entry: Any) -> None:
+        if self.isVisible():
+            self.refresh()
+
+    # ---- searching -------------------------------------------------------------------------
+    def filters(self) -> dict[str, Any]:
+        """The search as journal filters; ValidationError names the field and the rule."""
+        from cashier.errors import ValidationError
+        from cashier.money import parse_amount
+
+        out: dict[str, Any] = {}
+        if self.today_only.isChecked():
+            out["day"] = datetime.now().astimezone().date().isoformat()
+        text = self.search_text.text().strip()
+        if not text:
+            return out
+        field = str(self.search_by.currentData())
+        if field == "invoice":
+            if not text.isdigit() or len(text) > 10:
+                raise ValidationError("invoice", "must be 1 to 10 digits")
+            out["invoice"] = text.zfill(10)
+        elif field == "amount":
+            out["amount"] = parse_amount(text, self.till.currency, "amount")
+        elif field == "last4":
+            if not (text.isdigit() and len(text) == 4):
+                raise ValidationError("card last four", "must be exactly 4 digits")
+            out["last4"] = text
+        elif field == "since":
+            try:
+                at = datetime.strptime(text, "%H:%M")
+            except ValueError:
+                raise ValidationError("since", "must be a time such as 14:30") from None
+            local = datetime.now().astimezone().replace(hour=at.hour, minute=at.minute, second=0,
+                                                        microsecond=0)
+            out["since"] = local.astimezone(UTC).isoformat(timespec="milliseconds")
+        return out
+
+    def refresh(self) -> None:
+        if not self.till.ready:
+            return
+        from cashier.errors import CashierError
+
+        try:
+            filters = self.filters()
+        except CashierError as exc:
+            self.search_error.setText(str(exc))
+            return
+        self.search_error.clear()
+
+        def got(entries: Any) -> None:
+            self.entries = list(entries)
+            self._fill()
+
+        def failed(exc: BaseException) -> None:
+            if not isinstance(exc, CashierError):
+                raise exc
+            self.search_error.setText(str(exc))
+        self.till.run(self.till.ctx.journal.search(**filters), "journal search", done=got, failed=failed)
+
+    def _fill(self) -> None:
+        current = self.selected()
+        self.table.setRowCount(len(self.entries))
+        for r, e in enumerate(self.entries):
+            amount = e.approved if e.approved > 0 else e.requested
+            values = [format_time(e.created_at), e.invoice or "", kind_name(str(e.kind)),
+                      e.card or (f"…{e.card_last4}" if e.card_last4 else ""),
+                      format_money(amount, e.currency), state_name(str(e.state)), self._notes(e)]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if c == 4:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+            if current is not None and e.id == current.id:
+                self.table.selectRow(r)
+        self.table.resizeRowsToContents()
+        self._selected()
+
+    def _notes(self, e: Any) -> str:
+        notes = []
+        if e.training:
+            notes.append(tr("TRAINING"))
+        if e.partial:
+            notes.append(tr("partial approval"))
+        if e.refunded:
+            notes.append(tr("refunded") + " " + format_money(e.refunded, e.currency))
+        if e.tip:
+            notes.append(tr("tip") + " " + format_money(e.tip, e.currency))
+        if e.original_invoice:
+            notes.append(tr("for invoice") + " " + e.original_invoice)
+        if e.message and str(e.state) not in ("approved", "captured"):
+            notes.append(e.message)
+        return "; ".join(notes)
+
+    def selected(self) -> Any:
+        model = self.table.selectionModel()
+        rows = model.selectedRows() if model is not None else []
+        if not rows or rows[0].row() >= len(self.entries):
+            return None
+        return self.entries[rows[0].row()]
+
+    def select_invoice(self, invoice: str) -> bool:
+        for r, e in enumerate(self.entries):
+            if e.invoice == invoice:
+                self.table.selectRow(r)
+                return True
+        return False
+
+    def _selected(self) -> None:
+        e = self.selected()
+        if e is None or e.id != self._armed:
+            self._armed = None
+        refundable = e is not None and str(e.state) in ("approved", "captured") \
+            and str(e.kind) in ("sale", "authorization") and e.refundable > 0
+        voidable = e is not None and str(e.state) in ("approved", "captured", "unknown") \
+            and e.invoice is not None
+        self.refund_button.setEnabled(refundable)
+        self.refund_amount.setEnabled(refundable)
+        self.void_button.setEnabled(voidable)
+        if refundable:
+            self.refund_amount.set_value(e.refundable)  # full by default; type less for partial
+        else:
+            self.refund_amount.clear()
+
+    # ---- actions ---------------------------------------------------------------------------
+    def _done(self, result: Any) -> None:
+        e = result.entry
+        amount = format_money(e.approved or e.requested, e.currency)
+        self.message.setText(f"{kind_name(str(e.kind))} {e.invoice}: {state_name(str(e.state))} "
+                             f"{amount}. {result.message}".strip())
+        self.refresh()
+
+    def _failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.message.setText(str(exc))
+        self._selected()
+
+    def refund(self) -> None:
+        e = self.selected()
+        if e is None:
+            return
+        amount: Decimal = self.refund_amount.value
+        from cashier.flows.payments import refund
+
+        self.refund_button.setEnabled(False)
+        self.message.setText(tr("Refunding…"))
+        self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice)), "refund",
+                      done=self._done, failed=self._failed)
+
+    def void(self) -> None:
+        """Two presses: a void reverses money, so the first press only asks to confirm."""
+        e = self.selected()
+        if e is None:
+            return
+        if self._armed != e.id:
+            self._armed = e.id
+            self.message.setText(tr("Void invoice %s? Press Void again to confirm.") % e.invoice)
+            return
+        self._armed = None
+        from cashier.flows.recovery import void
+
+        self.void_button.setEnabled(False)
+        self.message.setText(tr("Voiding…"))
+        self.till.run(void(self.till.ctx, str(e.invoice)), "void", done=self._done, failed=self._failed)

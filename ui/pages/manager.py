@@ -1,0 +1,366 @@
+"""Manager: behind the manager PIN. Batch totals and reconciliation, batch close, unresolved
+entries and their actions, offline/online mode, the till's settings and the PIN pad's status.
+
+Manager actions run flows with the manager as the actor, so the journal records who did them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, format_time, tr
+from ui.pages.base import Page, hint
+from ui.pin import effective_hash, verify_pin
+from ui.receipt import kind_name, state_name
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+#: Decision: one manager PIN per till, so the journal names the actor "manager".
+MANAGER_ACTOR = "manager"
+
+
+class ManagerPage(Page):
+    nav_key = "Ctrl+6"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        self.unlocked = False
+        self.unresolved: list[Any] = []
+        self.reconciliation: Any = None
+        self.stack = QStackedWidget()
+        self.layout_.addWidget(self.stack, 1)
+        self._build_lock()
+        self._build_panel()
+        till.bridge.payment_changed.connect(self._changed)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("Manager")
+
+    # ---- the lock --------------------------------------------------------------------------
+    def _build_lock(self) -> None:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        self.lock_text = QLabel()
+        self.lock_text.setObjectName("Breakdown")
+        self.pin = QLineEdit()
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.pin.setMaxLength(8)
+        self.pin.setMaximumWidth(260)
+        self.pin.returnPressed.connect(self.unlock)
+        self.unlock_button = self.button(lambda: tr("Unlock"), "", self.unlock, "Primary")
+        self.unlock_button.setMaximumWidth(260)
+        self.pin_error = hint()
+        self.pin_error.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.pin_hint = hint()
+        col.addWidget(self.lock_text)
+        col.addWidget(self.pin)
+        col.addWidget(self.unlock_button)
+        col.addWidget(self.pin_error)
+        col.addWidget(self.pin_hint)
+        col.addStretch(1)
+        self.stack.addWidget(page)
+        self.lock_page = page
+
+    def unlock(self) -> bool:
+        stored = effective_hash(self.till.profile.manager_pin_hash, self.till.profile.is_training)
+        if stored is None:
+            self.pin_error.setText(tr("No manager PIN is set in this till's profile "
+                                      "(manager_pin_hash)."))
+            return False
+        if not verify_pin(self.pin.text(), stored):
+            self.pin.clear()
+            self.pin_error.setText(tr("Manager PIN: not accepted."))
+            return False
+        self.pin.clear()
+        self.pin_error.clear()
+        self.unlocked = True
+        self.stack.setCurrentWidget(self.panel)
+        self.refresh()
+        return True
+
+    def lock(self) -> None:
+        self.unlocked = False
+        self.stack.setCurrentWidget(self.lock_page)
+        self.pin.setFocus()
+
+    def entered(self) -> None:
+        if self.unlocked:
+            self.refresh()
+        else:
+            self.pin.setFocus()
+
+    # ---- the panel -------------------------------------------------------------------------
+    def _build_panel(self) -> None:
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        inner = QWidget()
+        grid = QGridLayout(inner)
+        grid.setSpacing(12)
+        # batch
+        self.batch_box = QGroupBox()
+        b = QVBoxLayout(self.batch_box)
+        self.totals = QLabel()
+        self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.batch_message = hint()
+        row = QHBoxLayout()
+        self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile)
+        self.close_button = self.button(lambda: tr("Close batch"), "Alt+B", self.close_batch, "Primary")
+        self.override_button = self.button(lambda: tr("Close anyway"), "", self.close_anyway, "Danger")
+        self.override_button.setVisible(False)
+        for w in (self.reconcile_button, self.close_button, self.override_button):
+            row.addWidget(w)
+        b.addWidget(self.totals)
+        b.addLayout(row)
+        b.addWidget(self.batch_message)
+        grid.addWidget(self.batch_box, 0, 0)
+        # unresolved
+        self.unresolved_box = QGroupBox()
+        u = QVBoxLayout(self.unresolved_box)
+        self.unresolved_table = QTableWidget(0, 5)
+        self.unresolved_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.unresolved_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.unresolved_table.verticalHeader().setVisible(False)
+        self.unresolved_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.unresolved_table.horizontalHeader().setStretchLastSection(True)
+        self.unresolved_table.setMinimumHeight(140)
+        u.addWidget(self.unresolved_table)
+        urow = QHBoxLayout()
+        self.recover_button = self.button(lambda: tr("Run recovery"), "Alt+Y", self.run_recovery, "Primary")
+        self.void_unresolved_button = self.button(lambda: tr("Void selected"), "", self.void_selected,
+                                                  "Danger")
+        urow.addWidget(self.recover_button)
+        urow.addWidget(self.void_unresolved_button)
+        u.addLayout(urow)
+        self.unresolved_message = hint()
+        u.addWidget(self.unresolved_message)
+        grid.addWidget(self.unresolved_box, 1, 0, 1, 2)
+        # mode and terminal
+        self.mode_box = QGroupBox()
+        m = QVBoxLayout(self.mode_box)
+        mrow = QHBoxLayout()
+        self.offline_button = self.button(lambda: tr("Go offline"), "", lambda: self.set_mode(True))
+        self.online_button = self.button(lambda: tr("Go online"), "", lambda: self.set_mode(False))
+        mrow.addWidget(self.offline_button)
+        mrow.addWidget(self.online_button)
+        m.addLayout(mrow)
+        self.mode_message = hint()
+        m.addWidget(self.mode_message)
+        self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
+        m.addWidget(self.terminal_button)
+        self.terminal_view = QPlainTextEdit()
+        self.terminal_view.setReadOnly(True)
+        self.terminal_view.setObjectName("ReceiptView")
+        self.terminal_view.setMinimumHeight(90)
+        m.addWidget(self.terminal_view)
+        grid.addWidget(self.mode_box, 0, 1)
+        # settings
+        self.settings_box = QGroupBox()
+        s = QVBoxLayout(self.settings_box)
+        self.settings_view = QLabel()
+        self.settings_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.settings_view.setWordWrap(True)
+        s.addWidget(self.settings_view)
+        s.addStretch(1)
+        grid.addWidget(self.settings_box, 2, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        scroll.setWidget(inner)
+        wrapper = QWidget()
+        col = QVBoxLayout(wrapper)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.addWidget(scroll, 1)
+        self.lock_button = self.button(lambda: tr("Lock"), "Alt+L", self.lock)
+        col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.stack.addWidget(wrapper)
+        self.panel = wrapper
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.lock_text.setText(tr("Manager PIN"))
+        if self.till.profile.is_training and not self.till.profile.manager_pin_hash:
+            self.pin_hint.setText(tr("Training till: the manager PIN is 1234."))
+        self.batch_box.setTitle(tr("Batch"))
+        self.unresolved_box.setTitle(tr("Unresolved payments"))
+        self.mode_box.setTitle(tr("Mode and PIN pad"))
+        self.settings_box.setTitle(tr("Till settings"))
+        self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
+                                                         tr("State"), tr("Since")])
+        self._show_settings()
+        self._show_totals()
+        self._fill_unresolved()
+
+    def _changed(self, _entry: Any) -> None:
+        if self.unlocked and self.isVisible():
+            self.refresh()
+
+    def _show_settings(self) -> None:
+        p = self.till.profile
+        rows = [(tr("Till"), f"{p.till_id} (#{p.till_number})"),
+                (tr("Processing option"), p.processing_option),
+                (tr("Host"), p.host_url or tr("embedded sandbox (training)")),
+                (tr("PIN pad"), self.till.terminal_id), (tr("Currency"), p.currency),
+                (tr("Clerk"), str(p.clerk_id)), (tr("Language"), p.language),
+                (tr("Journal"), str(p.resolved_journal_path))]
+        self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
+
+    # ---- data ------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        if not self.till.ready:
+            return
+        self.reconcile()
+
+        def got(entries: Any) -> None:
+            self.unresolved = list(entries)
+            self._fill_unresolved()
+        self.till.run(self.till.ctx.journal.unresolved(), "unresolved", done=got)
+
+    def _fill_unresolved(self) -> None:
+        t = self.unresolved_table
+        t.setRowCount(len(self.unresolved))
+        for r, e in enumerate(self.unresolved):
+            for c, v in enumerate([e.invoice or "", kind_name(str(e.kind)),
+                                   format_money(e.requested, e.currency), state_name(str(e.state)),
+                                   format_time(e.updated_at)]):
+                t.setItem(r, c, QTableWidgetItem(v))
+        self.unresolved_message.setText("" if self.unresolved else tr("Nothing is waiting for recovery."))
+        self.void_unresolved_button.setEnabled(bool(self.unresolved))
+
+    def reconcile(self) -> None:
+        from cashier.flows.batch import reconcile
+
+        def got(rec: Any) -> None:
+            self.reconciliation = rec
+            self._show_totals()
+        self.till.run(reconcile(self.till.ctx), "reconcile", done=got, failed=self._batch_failed)
+
+    def _show_totals(self) -> None:
+        rec = self.reconciliation
+        if rec is None:
+            self.totals.setText(tr("Totals appear after the first reconciliation."))
+            return
+        cur = self.till.currency
+        lines = [f"{tr('Sales')}: {rec.sale_count}  {format_money(rec.sale_amount, cur)}",
+                 f"{tr('Refunds')}: {rec.refund_count}  {format_money(rec.refund_amount, cur)}",
+                 f"{tr('Net')}: {format_money(rec.net_amount, cur)}",
+                 f"{tr('Unresolved')}: {rec.unresolved}"]
+        if rec.host is None:
+            lines.append(tr("Host totals: not offered for this processing option (journal only)."))
+        else:
+            h = rec.host
+            lines.append(f"{tr('Host')}: {h.sale_count} / {format_money(h.sale_amount, cur)}; "
+                         f"{h.refund_count} / {format_money(h.refund_amount, cur)}")
+            lines.append(tr("Journal and host agree.") if rec.matches else tr("Journal and host DIFFER."))
+        self.totals.setText("\n".join(lines))
+
+    # ---- actions ---------------------------------------------------------------------------
+    def close_batch(self, override: bool = False) -> None:
+        from cashier.flows.batch import close_batch
+
+        self.batch_message.setText(tr("Closing the batch…"))
+
+        def done(outcome: Any) -> None:
+            batch_no, rec = outcome
+            self.reconciliation = rec
+            self._show_totals()
+            self.override_button.setVisible(False)
+            self.batch_message.setText(tr("Batch %s closed.") % batch_no)
+            self.refresh()
+        self.till.run(close_batch(self.till.ctx, override=override,
+                                  manager_id=MANAGER_ACTOR if override else None),
+                      "close batch", done=done, failed=self._batch_failed)
+
+    def close_anyway(self) -> None:
+        self.close_batch(override=True)
+
+    def _batch_failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+        from cashier.flows.batch import BatchBlocked
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.batch_message.setText(str(exc))
+        self.override_button.setVisible(isinstance(exc, BatchBlocked))
+
+    def run_recovery(self) -> None:
+        from cashier.flows.recovery import recover
+
+        self.unresolved_message.setText(tr("Asking the host about every open payment…"))
+
+        def done(report: Any) -> None:
+            self.unresolved_message.setText(
+                tr("Recovery resolved %s; still open %s.") % (len(report.resolved), len(report.still_open)))
+            self.refresh()
+        self.till.run(recover(self.till.ctx), "recovery", done=done, failed=self._unresolved_failed)
+
+    def void_selected(self) -> None:
+        rows = self.unresolved_table.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.unresolved):
+            self.unresolved_message.setText(tr("Choose a payment to void."))
+            return
+        entry = self.unresolved[rows[0].row()]
+        from cashier.flows.recovery import void
+
+        def done(result: Any) -> None:
+            self.unresolved_message.setText(f"{entry.invoice}: {state_name(str(result.entry.state))} "
+                                            f"{result.message}")
+            self.refresh()
+        self.till.run(void(self.till.ctx, str(entry.invoice)), "void", done=done,
+                      failed=self._unresolved_failed)
+
+    def _unresolved_failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.unresolved_message.setText(str(exc))
+
+    def set_mode(self, offline: bool) -> None:
+        from cashier.flows.pinpad import set_offline
+
+        def done(_result: Any) -> None:
+            self.till.status.offline = offline
+            self.till.status_changed.emit()
+            self.mode_message.setText(tr("Offline mode is on.") if offline else tr("Back online."))
+
+        def failed(exc: BaseException) -> None:
+            from cashier.errors import CashierError
+            from cashier.host.errors import HostError
+
+            if not isinstance(exc, CashierError | HostError):
+                raise exc
+            self.mode_message.setText(str(exc))
+        self.till.run(set_offline(self.till.ctx, offline, manager_id=MANAGER_ACTOR), "mode",
+                      done=done, failed=failed)
+
+    def terminal_status(self) -> None:
+        from cashier.flows.pinpad import terminal_info
+
+        def done(info: Any) -> None:
+            self.terminal_view.setPlainText(json.dumps(info, indent=1, default=str)[:4000])
+
+        def failed(exc: BaseException) -> None:
+            self.terminal_view.setPlainText(str(exc))
+        self.till.run(terminal_info(self.till.ctx), "terminal info", done=done, failed=failed)

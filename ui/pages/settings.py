@@ -1,0 +1,81 @@
+"""Display settings for whoever stands at the till: language, high contrast, font size; and, in
+training, the customer PIN pad window. Nothing here changes how payments work."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel
+
+from ui.i18n import LANGUAGES, tr
+from ui.pages.base import Page, hint
+from ui.theme import FONT_SCALES
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+
+class SettingsPage(Page):
+    nav_key = "Ctrl+7"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        form = QFormLayout()
+        form.setSpacing(14)
+        self.language_label = QLabel()
+        self.language = QComboBox()
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.currentIndexChanged.connect(self._language)
+        self.contrast_label = QLabel()
+        self.contrast = QCheckBox()
+        self.contrast.toggled.connect(self._theme)
+        self.font_label = QLabel()
+        self.font_size = QComboBox()
+        for scale in FONT_SCALES:
+            self.font_size.addItem(f"{round(scale * 100)} %", scale)
+        self.font_size.setCurrentIndex(FONT_SCALES.index(1.0))
+        self.font_size.currentIndexChanged.connect(self._theme)
+        form.addRow(self.language_label, self.language)
+        form.addRow(self.contrast_label, self.contrast)
+        form.addRow(self.font_label, self.font_size)
+        self.layout_.addLayout(form)
+        self.pinpad_button = self.button(lambda: tr("Show the customer PIN pad"), "", self.show_pinpad)
+        self.pinpad_button.setVisible(till.profile.is_training)
+        self.layout_.addWidget(self.pinpad_button)
+        self.note = hint()
+        self.layout_.addWidget(self.note)
+        self.layout_.addStretch(1)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("Settings")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.language_label.setText(tr("Language"))
+        self.contrast_label.setText(tr("High contrast"))
+        self.contrast.setText(tr("Black and white, yellow focus"))
+        self.font_label.setText(tr("Text size"))
+        self.note.setText(tr("These settings change only how the window looks, for this session. "
+                             "The till's own settings are on the Manager screen."))
+        if self.gui is not None:
+            index = self.language.findData(self.gui.language.code)
+            if index >= 0 and index != self.language.currentIndex():
+                self.language.blockSignals(True)
+                self.language.setCurrentIndex(index)
+                self.language.blockSignals(False)
+
+    def _language(self) -> None:
+        if self.gui is not None:
+            self.gui.set_language(str(self.language.currentData()))
+
+    def _theme(self) -> None:
+        if self.gui is not None:
+            self.gui.set_theme(self.contrast.isChecked(), float(self.font_size.currentData()))
+
+    def show_pinpad(self) -> None:
+        if self.gui is not None and self.gui.pinpad is not None:
+            self.gui.pinpad.show()
+            self.gui.pinpad.raise_()

@@ -1,0 +1,191 @@
+"""Open tabs: authorizations waiting for capture; open a tab, add to it, close it with a tip."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from ui.i18n import format_money, format_time, tr
+from ui.pages.base import Page, hint
+from ui.widgets.amount import AmountDisplay, Keypad
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+
+class TabsPage(Page):
+    nav_key = "Ctrl+2"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        self.entries: list[Any] = []
+        row = QHBoxLayout()
+        left = QVBoxLayout()
+        self.table = QTableWidget(0, 4)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(44)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.itemSelectionChanged.connect(self._selected)
+        left.addWidget(self.table, 1)
+        self.empty = hint()
+        left.addWidget(self.empty)
+        row.addLayout(left, 3)
+        right = QVBoxLayout()
+        self.field_label = QLabel()
+        self.field_label.setObjectName("Breakdown")
+        right.addWidget(self.field_label)
+        self.amount = AmountDisplay(till.currency)
+        right.addWidget(self.amount)
+        self.keypad = Keypad(self.amount)
+        right.addWidget(self.keypad)
+        grid = QGridLayout()
+        self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary")
+        self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab)
+        self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender")
+        self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
+        grid.addWidget(self.open_button, 0, 0)
+        grid.addWidget(self.add_button, 0, 1)
+        grid.addWidget(self.capture_button, 1, 0, 1, 2)
+        grid.addWidget(self.refresh_button, 2, 0, 1, 2)
+        right.addLayout(grid)
+        self.message = hint()
+        right.addWidget(self.message)
+        right.addStretch(1)
+        row.addLayout(right, 2)
+        self.layout_.addLayout(row, 1)
+        self.amount.submitted.connect(self.capture)
+        till.bridge.payment_changed.connect(self._changed)
+        self.retranslate()
+        self._selected()
+
+    def title(self) -> str:
+        return tr("Open tabs")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.table.setHorizontalHeaderLabels([tr("Invoice"), tr("Opened"), tr("Card"), tr("Authorized")])
+        self.field_label.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
+        self.keypad.retranslate()
+        self.amount.refresh()
+        self._fill()
+
+    def entered(self) -> None:
+        self.refresh()
+        self.amount.setFocus()
+
+    def _changed(self, entry: Any) -> None:
+        if str(entry.kind) == "authorization" and self.isVisible():
+            self.refresh()
+
+    def refresh(self) -> None:
+        if not self.till.ready:
+            return
+
+        def got(entries: Any) -> None:
+            self.entries = list(entries)
+            self._fill()
+        self.till.run(self.till.ctx.journal.open_authorizations(), "tabs", done=got)
+
+    def _fill(self) -> None:
+        current = self.selected()
+        self.table.setRowCount(len(self.entries))
+        for r, e in enumerate(self.entries):
+            values = [e.invoice or "", format_time(e.created_at), e.card or "",
+                      format_money(e.approved, e.currency)]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if c == 3:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+            if current is not None and e.invoice == current.invoice:
+                self.table.selectRow(r)
+        self.empty.setText("" if self.entries else tr("No open tabs."))
+        self._selected()
+
+    def selected(self) -> Any:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows or rows[0].row() >= len(self.entries):
+            return None
+        return self.entries[rows[0].row()]
+
+    def _selected(self) -> None:
+        has = self.selected() is not None
+        self.add_button.setEnabled(has)
+        self.capture_button.setEnabled(has)
+
+    # ---- actions (each one flow) -----------------------------------------------------------
+    def _busy(self, text: str) -> None:
+        self.message.setText(text)
+        for b in (self.open_button, self.add_button, self.capture_button):
+            b.setEnabled(False)
+
+    def _done(self, result: Any) -> None:
+        from ui.receipt import state_name
+
+        e = result.entry
+        self.message.setText(f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
+                             f"{format_money(e.captured or e.approved, e.currency)} "
+                             f"{result.message or ''}".strip())
+        self.amount.clear()
+        self.open_button.setEnabled(True)
+        self.refresh()
+
+    def _failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        self.open_button.setEnabled(True)
+        self._selected()
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.message.setText(str(exc))
+
+    def open_tab(self) -> None:
+        if not self.till.ready or self.amount.value <= 0:
+            self.message.setText(tr("Amount: type the amount of the tab first."))
+            return
+        from cashier.flows.payments import authorize
+
+        self._busy(tr("Opening the tab: the customer presents the card on the PIN pad…"))
+        self.till.run(authorize(self.till.ctx, self.amount.value), "open tab",
+                      done=self._done, failed=self._failed)
+
+    def add_to_tab(self) -> None:
+        entry = self.selected()
+        if entry is None or self.amount.value <= 0:
+            self.message.setText(tr("Choose a tab and type the amount to add."))
+            return
+        from cashier.flows.payments import incremental
+
+        self._busy(tr("Adding to the tab…"))
+        self.till.run(incremental(self.till.ctx, str(entry.invoice), self.amount.value), "add to tab",
+                      done=self._done, failed=self._failed)
+
+    def capture(self) -> None:
+        """Close the selected tab for its authorized amount plus the tip typed (0: no tip)."""
+        entry = self.selected()
+        if entry is None:
+            self.message.setText(tr("Choose a tab to close."))
+            return
+        from cashier.flows.payments import capture
+
+        tip: Decimal = self.amount.value
+        self._busy(tr("Closing the tab…"))
+        self.till.run(capture(self.till.ctx, str(entry.invoice), tip=tip), "capture",
+                      done=self._done, failed=self._failed)

@@ -1,0 +1,189 @@
+"""Render every screen and state of the window to PNG: ``python -m ui.screens build/screens``.
+
+Runs a training till on a throw-away journal and drives real flows against the embedded
+sandbox, so each picture shows what a cashier would see, not a mock-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+
+async def _until(predicate: Callable[[], Any], timeout_s: float = 15.0) -> Any:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while not (value := predicate()):
+        if loop.time() > deadline:
+            raise TimeoutError("screen state not reached")
+        await asyncio.sleep(0.01)
+    return value
+
+
+class Shooter:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.shots: list[Path] = []
+
+    async def shoot(self, widget: Any, name: str) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        await asyncio.sleep(0.05)
+        QApplication.processEvents()
+        path = self.out / f"{len(self.shots) + 1:02d}-{name}.png"
+        widget.grab().save(str(path))
+        self.shots.append(path)
+
+
+async def render(out: Path) -> list[Path]:
+    from cashier.config import load_profile
+    from ui.app import build_gui
+    from ui.pages.journal import JournalPage
+    from ui.pages.manager import ManagerPage
+    from ui.pages.sale import TIP_KEYED, SalePage
+    from ui.pages.settings import SettingsPage
+    from ui.pages.tabs import TabsPage
+
+    out.mkdir(parents=True, exist_ok=True)
+    shooter = Shooter(out)
+    tmp = Path(tempfile.mkdtemp(prefix="cashier-screens-"))
+    gui = build_gui(load_profile(None, journal_path=tmp / "journal.sqlite"), show_dialogs=False)
+    gui.window.resize(1180, 780)
+    gui.window.show()
+    await gui.start(poll_s=0)
+    assert gui.pinpad is not None
+    pad = gui.pinpad
+    pad.resize(820, 600)
+    w = gui.window
+    shoot = shooter.shoot
+    sale: SalePage = w.go(SalePage)
+    await shoot(w, "sale-empty")
+    sale.amount.set_value(Decimal("42.50"))
+    sale.tax.set_value(Decimal("3.15"))
+    sale.set_tip_mode(TIP_KEYED)
+    sale.tip.set_value(Decimal("6.00"))
+    await shoot(w, "sale-typed-with-tax-and-tip")
+    # waiting on the PIN pad: the tip prompt, then the card
+    sale.charge_card()
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "tip")
+    await shoot(w, "sale-waiting-tip")
+    await shoot(pad, "pinpad-tip")
+    pad.prompt.choose_tip("notip")
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "card")
+    await shoot(w, "sale-waiting-card")
+    await shoot(pad, "pinpad-card")
+    pad.tap("4321000000001119")
+    await _until(lambda: sale.stack.currentWidget() is sale.result_page)
+    await shoot(w, "sale-approved")
+    sale.show_receipt()
+    await shoot(w, "sale-approved-receipt")
+    await _finish_sale(sale, pad, Decimal("999998.00"))
+    await shoot(w, "sale-declined")
+    await _finish_sale(sale, pad, Decimal("219.00"))
+    await shoot(w, "sale-partial")
+    # a lost answer: the sale and the first status checks fail, so it stays UNKNOWN
+    faults = gui.till.runtime.sandbox.faults if gui.till.runtime else None
+    if faults is not None:
+        from cashier.sandbox.faults import parse_rule
+
+        faults.add([parse_rule({"path": "/api/rest/v1/transactions/sale", "action": "drop_after_commit",
+                                "count": 1}),
+                    parse_rule({"path": "/api/rest/v1/transactions/invoice", "action": "timeout_504",
+                                "count": 3})])
+        await _finish_sale(sale, pad, Decimal("15.00"))
+        await shoot(w, "sale-checking-with-host")
+        faults.clear()
+    # cancelled by the cashier
+    sale.new_sale()
+    sale.amount.set_value(Decimal("8.00"))
+    sale.charge_card()
+    await _until(lambda: pad.prompt is not None)
+    sale.cancel_payment()
+    await _until(lambda: sale.stack.currentWidget() is sale.result_page)
+    await shoot(w, "sale-cancelled")
+    sale.new_sale()
+    # tabs
+    tabs: TabsPage = w.go(TabsPage)
+    tabs.amount.set_value(Decimal("60.00"))
+    pad.auto.setChecked(True)
+    tabs.open_tab()
+    await _until(lambda: tabs.entries)
+    tabs.table.selectRow(0)
+    tabs.amount.set_value(Decimal("9.00"))
+    await shoot(w, "tabs-open")
+    journal: JournalPage = w.go(JournalPage)
+    await _until(lambda: journal.entries)
+    journal.table.selectRow(0)
+    await shoot(w, "journal-today")
+    manager: ManagerPage = w.go(ManagerPage)
+    await shoot(w, "manager-locked")
+    manager.pin.setText("1111")
+    manager.unlock()
+    await shoot(w, "manager-pin-refused")
+    manager.pin.setText("1234")
+    manager.unlock()
+    await _until(lambda: manager.reconciliation is not None)
+    await shoot(w, "manager-unlocked")
+    manager.close_batch()
+    await _until(lambda: manager.batch_message.text() not in ("", "Closing the batch…"))
+    await shoot(w, "manager-batch-close")
+    w.go(SettingsPage)
+    await shoot(w, "settings")
+    # the same sale screen in Spanish, high contrast and large text
+    gui.set_language("es")
+    w.go(SalePage)
+    sale.amount.set_value(Decimal("1234.50"))
+    await shoot(w, "sale-spanish")
+    gui.set_language("en")
+    gui.set_theme(high_contrast=True)
+    await shoot(w, "sale-high-contrast")
+    gui.set_theme(high_contrast=False, font_scale=1.3)
+    await shoot(w, "sale-large-text")
+    gui.set_theme(font_scale=1.0)
+    w.show_recovery(_FakeReport(await gui.till.ctx.journal.search(limit=2)))
+    await shoot(w, "startup-recovery-banner")
+    await gui.stop()
+    return shooter.shots
+
+
+class _FakeReport:
+    """The banner's input shape, filled with real journal entries for the picture."""
+
+    def __init__(self, entries: list[Any]) -> None:
+        self.resolved = entries
+        self.still_open: list[Any] = []
+
+
+async def _finish_sale(sale: Any, pad: Any, amount: Decimal) -> None:
+    sale.new_sale()
+    sale.amount.set_value(amount)
+    pad.auto.setChecked(True)
+    sale.charge_card()
+    await _until(lambda: sale.stack.currentWidget() is sale.result_page)
+    pad.auto.setChecked(False)
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+    from qasync import QEventLoop
+
+    out = Path(argv[1] if len(argv) > 1 else "build/screens")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    loop = QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        shots = loop.run_until_complete(render(out))
+    for path in shots:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
