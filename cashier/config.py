@@ -7,6 +7,7 @@ comes from the OS keyring or ``CASHIER_ACCESS_TOKEN``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -93,10 +94,8 @@ def default_log_dir() -> Path:
 def ensure_private_dir(path: Path) -> Path:
     """Create a folder only its owner can read: the journal and logs are the store's records."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
+    with contextlib.suppress(OSError):  # a file system without modes (FAT stick) still works
         os.chmod(path, 0o700)
-    except OSError:
-        pass
     return path
 
 

@@ -31,12 +31,37 @@ def register(subparsers: Any) -> None:
                           help="auth token; '-' reads it from stdin, and without the option it "
                                "comes from CASHIER_AUTH_TOKEN or a prompt (keeps it out of ps)")
     exchange.set_defaults(handler=exchange_command)
+    backends = sub.add_parser(
+        "backends", help="show which OS keyring backends this installation can use",
+        description="Prints JSON: the keyring backend in use and every backend discovered. "
+                    "Store IT uses it to check a packaged till finds the desktop's keyring.")
+    backends.set_defaults(handler=backends_command)
     parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def backends_command(args: argparse.Namespace) -> int:
+    """List keyring backends: a frozen build that lost keyring's entry points shows fewer."""
+    import json
+    from importlib.metadata import entry_points
+
+    import keyring
+    import keyring.backend
+
+    viable = sorted({type(k).__module__ for k in keyring.backend.get_all_keyring()})
+    # every backend class keyring loaded through its entry points, usable here or not
+    known = sorted({cls.__module__ for cls in keyring.backend.KeyringBackend._classes})
+    current = keyring.get_keyring()
+    print(json.dumps({
+        "backend": f"{type(current).__module__}.{type(current).__name__}",
+        "entry_points": sorted(ep.name for ep in entry_points(group="keyring.backends")),
+        "known": known, "viable": viable,
+    }))
+    return 0
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
-    print("cashier credentials: error: choose a command: exchange", file=sys.stderr)
+    print("cashier credentials: error: choose a command: exchange or backends", file=sys.stderr)
     return 2
 
 
