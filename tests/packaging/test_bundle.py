@@ -34,7 +34,8 @@ def _bundle_built() -> None:
         pytest.fail(f"no bundle at {BUNDLE}: run `make package-test` (it builds first)")
 
 
-def frozen(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def frozen(*args: str, env: dict[str, str] | None = None,
+           timeout: float = 120) -> subprocess.CompletedProcess[str]:
     full_env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     full_env.update(env or {})
     return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=timeout,
@@ -85,8 +86,8 @@ def test_frozen_keyring_discovers_its_backends(tmp_path: Path) -> None:
 
 
 def test_bundle_holds_only_allowed_files() -> None:
-    patterns = [line.strip() for line in (ROOT / "packaging/allowed-files.txt").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+    listing = (ROOT / "packaging/allowed-files.txt").read_text().splitlines()
+    patterns = [line.strip() for line in listing if line.strip() and not line.startswith("#")]
     stray = []
     for path in BUNDLE.rglob("*"):
         if path.is_dir():
