@@ -8,7 +8,6 @@ is never kept: only its first 6 and last 4 digits and a fingerprint.
 
 from __future__ import annotations
 
-import copy
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -140,12 +139,21 @@ class Req:
 
 def render(obj: dict[str, Any], req: Req | None = None) -> dict[str, Any]:
     """The public view of an object: bookkeeping removed, unset fields absent (never null)."""
-    out = {k: copy.deepcopy(v) for k, v in obj.items() if not k.startswith("_") and v is not None}
+    out = {k: _copy(v) for k, v in obj.items() if not k.startswith("_") and v is not None}
     if obj.get("objectType") == "customer" and req is not None:
         objects = req.account["objects"]
         out["cards"] = [render(objects[c]) for c in req.account["lists"].get(f"cards:{obj['id']}", [])
                         if not objects[c].get("deleted")]
     return out
+
+
+def _copy(value: Any) -> Any:
+    """A copy of JSON data (several times faster than ``copy.deepcopy`` on the hot path)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 # ---- coercion: each refusal names the field and the rule ----------------------------------------
