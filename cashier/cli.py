@@ -12,6 +12,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from cashier.errors import CashierError
 
@@ -46,11 +47,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _log_file(profile_path: str | None) -> Path | None:
+    """The profile's log file; None when the profile is unusable (the command says why)."""
+    from cashier.config import ProfileError, load_profile
+
+    try:
+        return load_profile(profile_path).resolved_log_dir / "cashier.log"
+    except ProfileError:
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from cashier.logs import setup_logging
 
-    setup_logging(verbose=args.verbose)
+    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
     try:
         if args.version:
             from cashier.version import version_line

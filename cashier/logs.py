@@ -18,10 +18,20 @@ def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     handlers[0].setLevel(logging.DEBUG if verbose else logging.WARNING)
     if log_file is not None:
-        log_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+        try:
+            from logging.handlers import RotatingFileHandler
+
+            from cashier.config import ensure_private_dir
+
+            ensure_private_dir(log_file.parent)
+            handlers.append(RotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
+                                                encoding="utf-8"))
+        except OSError as exc:  # a read-only log folder must not stop the till
+            print(f"cashier: cannot write the log at {log_file}: {exc}", file=sys.stderr)
     for handler in handlers:
         handler.setFormatter(fmt)
         handler.addFilter(RedactingFilter())
         root.addHandler(handler)
+    if not verbose:  # one line per HTTP request drowns what a support person looks for
+        logging.getLogger("httpx").setLevel(logging.WARNING)
     root._cashier_configured = True  # type: ignore[attr-defined]
