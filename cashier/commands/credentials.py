@@ -15,8 +15,6 @@ from typing import Any
 
 from cashier.errors import CashierError
 
-SANDBOX_URL = "http://sandbox/api/rest/v1"
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("credentials", help="host credentials of this till",
@@ -77,44 +75,20 @@ def _auth_token(value: str | None) -> str:
 
 
 def exchange_command(args: argparse.Namespace) -> int:
-    from cashier.config import load_profile, store_access_token
+    from cashier.config import load_profile
+    from cashier.credentials import exchange_and_store
 
     profile = load_profile(getattr(args, "profile", None))
     auth_token = _auth_token(args.auth_token)
     if not auth_token:
         print("cashier credentials: error: auth token: must not be empty", file=sys.stderr)
         return 2
-    token = asyncio.run(_exchange(profile, args.client_guid, auth_token))
     try:
-        store_access_token(profile, token)
-    except Exception as exc:  # no usable keyring on this machine
-        print(f"cashier credentials: error: the access token could not be stored in the OS "
-              f"keyring ({type(exc).__name__}); it was not saved anywhere", file=sys.stderr)
+        length = asyncio.run(exchange_and_store(profile, args.client_guid, auth_token))
+    except CashierError as exc:
+        print(f"cashier credentials: error: {exc}", file=sys.stderr)
         return 2
     where = "the training sandbox" if profile.is_training else profile.host_url
     print(f"Access token for till {profile.till_id} obtained from {where} and stored in the "
-          f"OS keyring ({len(token)} characters).")
+          f"OS keyring ({length} characters).")
     return 0
-
-
-async def _exchange(profile: Any, client_guid: str, auth_token: str) -> str:
-    import httpx
-
-    from cashier.host.client import HostClient, HostSettings
-
-    transport: httpx.AsyncBaseTransport | None = None
-    base_url = None
-    if profile.is_training:
-        from cashier.sandbox.app import HostSandbox
-        from cashier.sandbox.core import SandboxConfig
-
-        transport = httpx.ASGITransport(app=HostSandbox(
-            SandboxConfig(option=profile.processing_option)).asgi)
-        base_url = SANDBOX_URL
-    settings = HostSettings.from_profile(profile, base_url=base_url)
-    async with HostClient(settings, transport=transport) as client:
-        result = await client.exchange_access_token(client_guid=client_guid, auth_token=auth_token)
-    token = result.access_token
-    if not token:
-        raise CashierError("the host answered the exchange without an access token")
-    return token
