@@ -20,9 +20,9 @@ async def obtain_access_token(profile: TillProfile, client_guid: str, auth_token
     from cashier.host.client import HostClient, HostSettings
 
     if not client_guid.strip():
-        raise ValidationError("client GUID", "must not be empty")
+        raise ValidationError("credential.clientGuid", "must not be empty")
     if not auth_token.strip():
-        raise ValidationError("auth token", "must not be empty")
+        raise ValidationError("credential.authToken", "must not be empty")
     transport: httpx.AsyncBaseTransport | None = None
     base_url = None
     if profile.is_training:

@@ -41,6 +41,10 @@ class Gui:
     def set_language(self, code: str) -> bool:
         ok = bool(self.language.switch(code))
         self.prefs["language"] = self.language.code
+        # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
+        self.window.retranslate()
+        if self.pinpad is not None:
+            self.pinpad.retranslate()
         return ok
 
     def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:

@@ -147,6 +147,8 @@ class ManagerPage(Page):
         self.unresolved_table.horizontalHeader().setStretchLastSection(True)
         self.unresolved_table.setMinimumHeight(140)
         u.addWidget(self.unresolved_table)
+        self.unresolved_empty = hint()
+        u.addWidget(self.unresolved_empty)
         urow = QHBoxLayout()
         self.recover_button = self.button(lambda: tr("Run recovery"), "Alt+Y", self.run_recovery, "Primary")
         self.void_unresolved_button = self.button(lambda: tr("Void selected"), "", self.void_selected,
@@ -245,7 +247,7 @@ class ManagerPage(Page):
                                    format_money(e.requested, e.currency), state_name(str(e.state)),
                                    format_time(e.updated_at)]):
                 t.setItem(r, c, QTableWidgetItem(v))
-        self.unresolved_message.setText("" if self.unresolved else tr("Nothing is waiting for recovery."))
+        self.unresolved_empty.setText("" if self.unresolved else tr("Nothing is waiting for recovery."))
         self.void_unresolved_button.setEnabled(bool(self.unresolved))
 
     def reconcile(self) -> None:
@@ -286,7 +288,10 @@ class ManagerPage(Page):
             self.reconciliation = rec
             self._show_totals()
             self.override_button.setVisible(False)
-            self.batch_message.setText(tr("Batch %s closed.") % batch_no)
+            self.batch_message.setText(
+                tr("Batch %s closed.") % batch_no + " " + tr("Sales") +
+                f": {rec.sale_count} {format_money(rec.sale_amount, self.till.currency)}; " +
+                tr("Refunds") + f": {rec.refund_count} {format_money(rec.refund_amount, self.till.currency)}")
             self.refresh()
         self.till.run(close_batch(self.till.ctx, override=override,
                                   manager_id=MANAGER_ACTOR if override else None),
