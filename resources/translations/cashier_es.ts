@@ -1,0 +1,831 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es">
+  <context>
+    <name>Cashier</name>
+    <message>
+      <source>Something went wrong</source>
+      <translation>Algo salió mal</translation>
+    </message>
+    <message>
+      <source>The till hit an unexpected error. Nothing was charged twice; check the journal before retrying a payment.</source>
+      <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
+    </message>
+    <message>
+      <source>Journal</source>
+      <translation>Diario</translation>
+    </message>
+    <message>
+      <source>Invoice</source>
+      <translation>Factura</translation>
+    </message>
+    <message>
+      <source>Amount</source>
+      <translation>Importe</translation>
+    </message>
+    <message>
+      <source>Card last four</source>
+      <translation>Últimos cuatro de la tarjeta</translation>
+    </message>
+    <message>
+      <source>Since time (HH:MM)</source>
+      <translation>Desde la hora (HH:MM)</translation>
+    </message>
+    <message>
+      <source>What to look for</source>
+      <translation>Qué buscar</translation>
+    </message>
+    <message>
+      <source>Today only</source>
+      <translation>Solo hoy</translation>
+    </message>
+    <message>
+      <source>Refund amount</source>
+      <translation>Importe a devolver</translation>
+    </message>
+    <message>
+      <source>Refunding…</source>
+      <translation>Devolviendo…</translation>
+    </message>
+    <message>
+      <source>Voiding…</source>
+      <translation>Anulando…</translation>
+    </message>
+    <message>
+      <source>Search</source>
+      <translation>Buscar</translation>
+    </message>
+    <message>
+      <source>Show all</source>
+      <translation>Mostrar todo</translation>
+    </message>
+    <message>
+      <source>Refund</source>
+      <translation>Devolución</translation>
+    </message>
+    <message>
+      <source>Void</source>
+      <translation>Anular</translation>
+    </message>
+    <message>
+      <source>Refresh</source>
+      <translation>Actualizar</translation>
+    </message>
+    <message>
+      <source>Time</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Kind</source>
+      <translation>Tipo</translation>
+    </message>
+    <message>
+      <source>Card</source>
+      <translation>Tarjeta</translation>
+    </message>
+    <message>
+      <source>State</source>
+      <translation>Estado</translation>
+    </message>
+    <message>
+      <source>Notes</source>
+      <translation>Notas</translation>
+    </message>
+    <message>
+      <source>TRAINING</source>
+      <translation>ENTRENAMIENTO</translation>
+    </message>
+    <message>
+      <source>partial approval</source>
+      <translation>aprobación parcial</translation>
+    </message>
+    <message>
+      <source>Void invoice %s? Press Void again to confirm.</source>
+      <translation>¿Anular la factura %s? Pulse Anular otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>refunded</source>
+      <translation>devuelto</translation>
+    </message>
+    <message>
+      <source>tip</source>
+      <translation>propina</translation>
+    </message>
+    <message>
+      <source>for invoice</source>
+      <translation>de la factura</translation>
+    </message>
+    <message>
+      <source>Manager</source>
+      <translation>Gerente</translation>
+    </message>
+    <message>
+      <source>Manager PIN</source>
+      <translation>PIN del gerente</translation>
+    </message>
+    <message>
+      <source>Batch</source>
+      <translation>Lote</translation>
+    </message>
+    <message>
+      <source>Unresolved payments</source>
+      <translation>Pagos sin resolver</translation>
+    </message>
+    <message>
+      <source>Mode and PIN pad</source>
+      <translation>Modo y terminal</translation>
+    </message>
+    <message>
+      <source>Till settings</source>
+      <translation>Configuración de la caja</translation>
+    </message>
+    <message>
+      <source>Closing the batch…</source>
+      <translation>Cerrando el lote…</translation>
+    </message>
+    <message>
+      <source>Asking the host about every open payment…</source>
+      <translation>Consultando al host cada pago abierto…</translation>
+    </message>
+    <message>
+      <source>Unlock</source>
+      <translation>Desbloquear</translation>
+    </message>
+    <message>
+      <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
+      <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
+    </message>
+    <message>
+      <source>Manager PIN: not accepted.</source>
+      <translation>PIN del gerente: no aceptado.</translation>
+    </message>
+    <message>
+      <source>Reconcile</source>
+      <translation>Conciliar</translation>
+    </message>
+    <message>
+      <source>Close batch</source>
+      <translation>Cerrar lote</translation>
+    </message>
+    <message>
+      <source>Close anyway</source>
+      <translation>Cerrar de todos modos</translation>
+    </message>
+    <message>
+      <source>Run recovery</source>
+      <translation>Ejecutar recuperación</translation>
+    </message>
+    <message>
+      <source>Void selected</source>
+      <translation>Anular seleccionado</translation>
+    </message>
+    <message>
+      <source>Go offline</source>
+      <translation>Pasar a fuera de línea</translation>
+    </message>
+    <message>
+      <source>Go online</source>
+      <translation>Volver a en línea</translation>
+    </message>
+    <message>
+      <source>PIN pad status</source>
+      <translation>Estado de la terminal</translation>
+    </message>
+    <message>
+      <source>Lock</source>
+      <translation>Bloquear</translation>
+    </message>
+    <message>
+      <source>Training till: the manager PIN is 1234.</source>
+      <translation>Caja de entrenamiento: el PIN del gerente es 1234.</translation>
+    </message>
+    <message>
+      <source>Since</source>
+      <translation>Desde</translation>
+    </message>
+    <message>
+      <source>Till</source>
+      <translation>Caja</translation>
+    </message>
+    <message>
+      <source>Processing option</source>
+      <translation>Opción de procesamiento</translation>
+    </message>
+    <message>
+      <source>Host</source>
+      <translation>Host</translation>
+    </message>
+    <message>
+      <source>PIN pad</source>
+      <translation>Terminal</translation>
+    </message>
+    <message>
+      <source>Currency</source>
+      <translation>Moneda</translation>
+    </message>
+    <message>
+      <source>Clerk</source>
+      <translation>Cajero</translation>
+    </message>
+    <message>
+      <source>Language</source>
+      <translation>Idioma</translation>
+    </message>
+    <message>
+      <source>Nothing is waiting for recovery.</source>
+      <translation>Nada espera recuperación.</translation>
+    </message>
+    <message>
+      <source>Totals appear after the first reconciliation.</source>
+      <translation>Los totales aparecen tras la primera conciliación.</translation>
+    </message>
+    <message>
+      <source>Host totals: not offered for this processing option (journal only).</source>
+      <translation>Totales del host: no disponibles en esta opción de procesamiento (solo diario).</translation>
+    </message>
+    <message>
+      <source>Choose a payment to void.</source>
+      <translation>Elija un pago para anular.</translation>
+    </message>
+    <message>
+      <source>embedded sandbox (training)</source>
+      <translation>simulador integrado (entrenamiento)</translation>
+    </message>
+    <message>
+      <source>Sales</source>
+      <translation>Ventas</translation>
+    </message>
+    <message>
+      <source>Refunds</source>
+      <translation>Devoluciones</translation>
+    </message>
+    <message>
+      <source>Net</source>
+      <translation>Neto</translation>
+    </message>
+    <message>
+      <source>Unresolved</source>
+      <translation>Sin resolver</translation>
+    </message>
+    <message>
+      <source>Journal and host agree.</source>
+      <translation>El diario y el host coinciden.</translation>
+    </message>
+    <message>
+      <source>Journal and host DIFFER.</source>
+      <translation>El diario y el host NO coinciden.</translation>
+    </message>
+    <message>
+      <source>Recovery resolved %s; still open %s.</source>
+      <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
+    </message>
+    <message>
+      <source>Offline mode is on.</source>
+      <translation>Modo fuera de línea activado.</translation>
+    </message>
+    <message>
+      <source>Back online.</source>
+      <translation>De nuevo en línea.</translation>
+    </message>
+    <message>
+      <source>Batch %s closed.</source>
+      <translation>Lote %s cerrado.</translation>
+    </message>
+    <message>
+      <source>Sale</source>
+      <translation>Venta</translation>
+    </message>
+    <message>
+      <source>idle</source>
+      <translation>en reposo</translation>
+    </message>
+    <message>
+      <source>waiting for the card</source>
+      <translation>esperando la tarjeta</translation>
+    </message>
+    <message>
+      <source>waiting for the tip</source>
+      <translation>esperando la propina</translation>
+    </message>
+    <message>
+      <source>waiting for the signature</source>
+      <translation>esperando la firma</translation>
+    </message>
+    <message>
+      <source>waiting for a confirmation</source>
+      <translation>esperando una confirmación</translation>
+    </message>
+    <message>
+      <source>waiting for the terms</source>
+      <translation>esperando los términos</translation>
+    </message>
+    <message>
+      <source>waiting for input</source>
+      <translation>esperando un dato</translation>
+    </message>
+    <message>
+      <source>showing a form</source>
+      <translation>mostrando un formulario</translation>
+    </message>
+    <message>
+      <source>showing line items</source>
+      <translation>mostrando artículos</translation>
+    </message>
+    <message>
+      <source>showing text</source>
+      <translation>mostrando texto</translation>
+    </message>
+    <message>
+      <source>showing please wait</source>
+      <translation>mostrando espere por favor</translation>
+    </message>
+    <message>
+      <source>printing</source>
+      <translation>imprimiendo</translation>
+    </message>
+    <message>
+      <source>Sending to the PIN pad…</source>
+      <translation>Enviando a la terminal…</translation>
+    </message>
+    <message>
+      <source>Cancelling on the PIN pad…</source>
+      <translation>Cancelando en la terminal…</translation>
+    </message>
+    <message>
+      <source>Approved</source>
+      <translation>Aprobado</translation>
+    </message>
+    <message>
+      <source>Declined</source>
+      <translation>Rechazado</translation>
+    </message>
+    <message>
+      <source>Not charged</source>
+      <translation>No cobrado</translation>
+    </message>
+    <message>
+      <source>Checking with the host…</source>
+      <translation>Consultando con el host…</translation>
+    </message>
+    <message>
+      <source>Cancelled: not charged</source>
+      <translation>Cancelado: no cobrado</translation>
+    </message>
+    <message>
+      <source>Voided</source>
+      <translation>Anulado</translation>
+    </message>
+    <message>
+      <source>Captured</source>
+      <translation>Capturado</translation>
+    </message>
+    <message>
+      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
+      <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Asking the host…</source>
+      <translation>Preguntando al host…</translation>
+    </message>
+    <message>
+      <source>Tax (included)</source>
+      <translation>Impuesto (incluido)</translation>
+    </message>
+    <message>
+      <source>Tip</source>
+      <translation>Propina</translation>
+    </message>
+    <message>
+      <source>Total</source>
+      <translation>Total</translation>
+    </message>
+    <message>
+      <source>No tip</source>
+      <translation>Sin propina</translation>
+    </message>
+    <message>
+      <source>Tip on PIN pad</source>
+      <translation>Propina en la terminal</translation>
+    </message>
+    <message>
+      <source>Tip keyed</source>
+      <translation>Propina tecleada</translation>
+    </message>
+    <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2 for card.</source>
+      <translation>Teclee el importe (1 2 5 0 = 12.50) y luego Intro o F2 para tarjeta.</translation>
+    </message>
+    <message>
+      <source>Gift card</source>
+      <translation>Tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>QR</source>
+      <translation>QR</translation>
+    </message>
+    <message>
+      <source>Tax</source>
+      <translation>Impuesto</translation>
+    </message>
+    <message>
+      <source>Amount: type the amount first (it must be greater than zero).</source>
+      <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>Tax: must not be more than the amount.</source>
+      <translation>Impuesto: no debe superar el importe.</translation>
+    </message>
+    <message>
+      <source>The till is still starting; try again in a moment.</source>
+      <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
+    </message>
+    <message>
+      <source>Cancel payment</source>
+      <translation>Cancelar pago</translation>
+    </message>
+    <message>
+      <source>Paying by gift card</source>
+      <translation>Pago con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Paying by card</source>
+      <translation>Pago con tarjeta</translation>
+    </message>
+    <message>
+      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
+      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Could not cancel:</source>
+      <translation>No se pudo cancelar:</translation>
+    </message>
+    <message>
+      <source>New sale</source>
+      <translation>Nueva venta</translation>
+    </message>
+    <message>
+      <source>Print receipt</source>
+      <translation>Imprimir recibo</translation>
+    </message>
+    <message>
+      <source>Show receipt</source>
+      <translation>Mostrar recibo</translation>
+    </message>
+    <message>
+      <source>Check now</source>
+      <translation>Consultar ahora</translation>
+    </message>
+    <message>
+      <source>Partially approved: collect the rest another way</source>
+      <translation>Aprobado en parte: cobre el resto de otra forma</translation>
+    </message>
+    <message>
+      <source>Receipt printed on the PIN pad.</source>
+      <translation>Recibo impreso en la terminal.</translation>
+    </message>
+    <message>
+      <source>PIN pad:</source>
+      <translation>Terminal:</translation>
+    </message>
+    <message>
+      <source>Present card</source>
+      <translation>Presente la tarjeta</translation>
+    </message>
+    <message>
+      <source>Still no answer from the host; recovery keeps trying.</source>
+      <translation>El host sigue sin responder; la recuperación continúa.</translation>
+    </message>
+    <message>
+      <source>Show the receipt on screen instead.</source>
+      <translation>Muestre el recibo en pantalla.</translation>
+    </message>
+    <message>
+      <source>Customer sees:</source>
+      <translation>El cliente ve:</translation>
+    </message>
+    <message>
+      <source>of</source>
+      <translation>de</translation>
+    </message>
+    <message>
+      <source>Approval code</source>
+      <translation>Código de aprobación</translation>
+    </message>
+    <message>
+      <source>Could not print:</source>
+      <translation>No se pudo imprimir:</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>Ajustes</translation>
+    </message>
+    <message>
+      <source>High contrast</source>
+      <translation>Alto contraste</translation>
+    </message>
+    <message>
+      <source>Black and white, yellow focus</source>
+      <translation>Blanco y negro, foco amarillo</translation>
+    </message>
+    <message>
+      <source>Text size</source>
+      <translation>Tamaño del texto</translation>
+    </message>
+    <message>
+      <source>These settings change only how the window looks, for this session. The till's own settings are on the Manager screen.</source>
+      <translation>Estos ajustes solo cambian el aspecto de la ventana en esta sesión. La configuración de la caja está en la pantalla Gerente.</translation>
+    </message>
+    <message>
+      <source>Show the customer PIN pad</source>
+      <translation>Mostrar la terminal del cliente</translation>
+    </message>
+    <message>
+      <source>Open tabs</source>
+      <translation>Cuentas abiertas</translation>
+    </message>
+    <message>
+      <source>Amount: the tab to open, the amount to add, or the tip at close</source>
+      <translation>Importe: la cuenta a abrir, lo que se añade o la propina al cerrar</translation>
+    </message>
+    <message>
+      <source>Opening the tab: the customer presents the card on the PIN pad…</source>
+      <translation>Abriendo la cuenta: el cliente presenta la tarjeta en la terminal…</translation>
+    </message>
+    <message>
+      <source>Adding to the tab…</source>
+      <translation>Añadiendo a la cuenta…</translation>
+    </message>
+    <message>
+      <source>Closing the tab…</source>
+      <translation>Cerrando la cuenta…</translation>
+    </message>
+    <message>
+      <source>Open tab</source>
+      <translation>Abrir cuenta</translation>
+    </message>
+    <message>
+      <source>Add to tab</source>
+      <translation>Añadir a la cuenta</translation>
+    </message>
+    <message>
+      <source>Close with this tip</source>
+      <translation>Cerrar con esta propina</translation>
+    </message>
+    <message>
+      <source>Opened</source>
+      <translation>Abierta</translation>
+    </message>
+    <message>
+      <source>Authorized</source>
+      <translation>Autorizado</translation>
+    </message>
+    <message>
+      <source>No open tabs.</source>
+      <translation>No hay cuentas abiertas.</translation>
+    </message>
+    <message>
+      <source>Amount: type the amount of the tab first.</source>
+      <translation>Importe: teclee primero el importe de la cuenta.</translation>
+    </message>
+    <message>
+      <source>Choose a tab and type the amount to add.</source>
+      <translation>Elija una cuenta y teclee el importe a añadir.</translation>
+    </message>
+    <message>
+      <source>Choose a tab to close.</source>
+      <translation>Elija una cuenta para cerrar.</translation>
+    </message>
+    <message>
+      <source>present a card</source>
+      <translation>presentar una tarjeta</translation>
+    </message>
+    <message>
+      <source>choose a tip</source>
+      <translation>elegir una propina</translation>
+    </message>
+    <message>
+      <source>sign</source>
+      <translation>firmar</translation>
+    </message>
+    <message>
+      <source>confirm</source>
+      <translation>confirmar</translation>
+    </message>
+    <message>
+      <source>accept the terms</source>
+      <translation>aceptar los términos</translation>
+    </message>
+    <message>
+      <source>type a value</source>
+      <translation>teclear un dato</translation>
+    </message>
+    <message>
+      <source>answer a form</source>
+      <translation>responder un formulario</translation>
+    </message>
+    <message>
+      <source>Customer PIN pad (training)</source>
+      <translation>Terminal del cliente (entrenamiento)</translation>
+    </message>
+    <message>
+      <source>Cancel (customer)</source>
+      <translation>Cancelar (cliente)</translation>
+    </message>
+    <message>
+      <source>Automatic customer (taps the selected card, no tip)</source>
+      <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
+    </message>
+    <message>
+      <source>Test cards: double-click to tap</source>
+      <translation>Tarjetas de prueba: doble clic para acercar</translation>
+    </message>
+    <message>
+      <source>Trigger amounts</source>
+      <translation>Importes de prueba</translation>
+    </message>
+    <message>
+      <source>Tap card</source>
+      <translation>Acercar tarjeta</translation>
+    </message>
+    <message>
+      <source>Insert card</source>
+      <translation>Insertar tarjeta</translation>
+    </message>
+    <message>
+      <source>Or double-click a test card on the right.</source>
+      <translation>O haga doble clic en una tarjeta de prueba a la derecha.</translation>
+    </message>
+    <message>
+      <source>Other tip</source>
+      <translation>Otra propina</translation>
+    </message>
+    <message>
+      <source>Clear</source>
+      <translation>Borrar</translation>
+    </message>
+    <message>
+      <source>Done signing</source>
+      <translation>Firma lista</translation>
+    </message>
+    <message>
+      <source>Accept</source>
+      <translation>Aceptar</translation>
+    </message>
+    <message>
+      <source>Decline</source>
+      <translation>Rechazar</translation>
+    </message>
+    <message>
+      <source>test gift card</source>
+      <translation>tarjeta de regalo de prueba</translation>
+    </message>
+    <message>
+      <source>Waiting for the cashier</source>
+      <translation>Esperando al cajero</translation>
+    </message>
+    <message>
+      <source>Please sign in the box first.</source>
+      <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Welcome</source>
+      <translation>Bienvenido</translation>
+    </message>
+    <message>
+      <source>Tip: type an amount such as 2.50</source>
+      <translation>Propina: teclee un importe como 2.50</translation>
+    </message>
+    <message>
+      <source>Tab (authorization)</source>
+      <translation>Cuenta (autorización)</translation>
+    </message>
+    <message>
+      <source>Manual sale</source>
+      <translation>Venta manual</translation>
+    </message>
+    <message>
+      <source>Manual authorization</source>
+      <translation>Autorización manual</translation>
+    </message>
+    <message>
+      <source>Gift card activation</source>
+      <translation>Activación de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card reload</source>
+      <translation>Recarga de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card allocation</source>
+      <translation>Emisión de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card cash-out</source>
+      <translation>Retiro de saldo de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card deactivation</source>
+      <translation>Desactivación de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card reactivation</source>
+      <translation>Reactivación de tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card sale</source>
+      <translation>Venta con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>QR payment</source>
+      <translation>Pago QR</translation>
+    </message>
+    <message>
+      <source>Card-not-present charge</source>
+      <translation>Cargo sin tarjeta presente</translation>
+    </message>
+    <message>
+      <source>Starting</source>
+      <translation>Iniciando</translation>
+    </message>
+    <message>
+      <source>Sent, waiting for the host</source>
+      <translation>Enviado, esperando al host</translation>
+    </message>
+    <message>
+      <source>Not charged (error)</source>
+      <translation>No cobrado (error)</translation>
+    </message>
+    <message>
+      <source>Checking with the host</source>
+      <translation>Consultando con el host</translation>
+    </message>
+    <message>
+      <source>Voiding</source>
+      <translation>Anulando</translation>
+    </message>
+    <message>
+      <source>Backspace</source>
+      <translation>Retroceso</translation>
+    </message>
+    <message>
+      <source>Cashier</source>
+      <translation>Caja</translation>
+    </message>
+    <message>
+      <source>TRAINING MODE — no real money moves; receipts and journal entries are marked TRAINING</source>
+      <translation>MODO ENTRENAMIENTO — no se mueve dinero real; recibos y diario marcados ENTRENAMIENTO</translation>
+    </message>
+    <message>
+      <source>OFFLINE MODE — payments are stored and sent when the gateway is back online</source>
+      <translation>MODO FUERA DE LÍNEA — los pagos se guardan y se envían cuando la pasarela vuelva</translation>
+    </message>
+    <message>
+      <source>Nothing waiting for recovery</source>
+      <translation>Nada espera recuperación</translation>
+    </message>
+    <message>
+      <source>Offline mode</source>
+      <translation>Fuera de línea</translation>
+    </message>
+    <message>
+      <source>Online</source>
+      <translation>En línea</translation>
+    </message>
+    <message>
+      <source>Training</source>
+      <translation>Entrenamiento</translation>
+    </message>
+    <message>
+      <source>Live</source>
+      <translation>Real</translation>
+    </message>
+    <message>
+      <source>The till could not start:</source>
+      <translation>La caja no pudo arrancar:</translation>
+    </message>
+    <message>
+      <source>Recovery at start-up resolved</source>
+      <translation>La recuperación al arrancar resolvió</translation>
+    </message>
+    <message>
+      <source>Starting…</source>
+      <translation>Arrancando…</translation>
+    </message>
+    <message>
+      <source>Host: not reachable</source>
+      <translation>Host: sin conexión</translation>
+    </message>
+    <message>
+      <source>Host: reachable</source>
+      <translation>Host: conectado</translation>
+    </message>
+    <message>
+      <source>Waiting for recovery:</source>
+      <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>Still open (see Manager):</source>
+      <translation>Siguen abiertos (vea Gerente):</translation>
+    </message>
+  </context>
+</TS>
