@@ -82,6 +82,17 @@ def _assert_host_answer(operation: Any, response: Any) -> None:
         assert isinstance(response.json()["result"], list), where
 
 
+def _fuzz_one(client: Any, operation: Any) -> Any:
+    @seed(20261122)
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck))
+    @given(case=operation.as_strategy())
+    def run(case: Any) -> None:
+        _assert_host_answer(operation, _send(client, case))
+
+    return run
+
+
 def test_vendor_schema_fuzz(operations: list[Any]) -> None:
     """HD runs the card-data bodies; the device variants and options have their own tests."""
     import time
@@ -94,15 +105,7 @@ def test_vendor_schema_fuzz(operations: list[Any]) -> None:
     started = time.monotonic()
     with TestClient(sandbox.asgi, raise_server_exceptions=True) as client:
         for operation in operations:
-            strategy = operation.as_strategy()
-
-            @seed(20261122)
-            @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=False,
-                      suppress_health_check=list(HealthCheck))
-            @given(case=strategy)
-            def run(case: Any, operation: Any = operation) -> None:
-                _assert_host_answer(operation, _send(client, case))
-
+            run = _fuzz_one(client, operation)
             try:
                 run()
             except Unsatisfiable:
