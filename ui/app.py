@@ -77,9 +77,17 @@ class Gui:
         self.window.close()
 
 
+def keep_httpx_cli_out() -> None:
+    """httpx imports its command line (rich, pygments, click: ~5 MB) whenever those are installed;
+    the till never uses it, so the window's process marks it absent before httpx loads."""
+    if "httpx" not in sys.modules:
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+
 def build_gui(profile: TillProfile, app: QApplication | None = None, *,
               show_dialogs: bool = True) -> Gui:
     """Application, theme, language, window and every page (nothing started yet)."""
+    keep_httpx_cli_out()
     from PySide6.QtWidgets import QApplication
 
     from ui.errors import CrashReporter

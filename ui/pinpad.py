@@ -97,6 +97,8 @@ class PinPadWindow(QWidget):
         self.till = till
         self.prompt: Any = None
         self.detach: Any = None
+        #: how long the automatic customer "thinks" before answering (the bench uses 0)
+        self.auto_delay_ms = 50
         self.resize(760, 640)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(16, 16, 16, 16)
@@ -256,7 +258,7 @@ class PinPadWindow(QWidget):
     def _listener(self, prompt: Any) -> None:
         self.show_prompt(prompt)
         if self.auto.isChecked():
-            QTimer.singleShot(50, self.auto_answer)
+            QTimer.singleShot(self.auto_delay_ms, self.auto_answer)
 
     def auto_answer(self) -> None:
         """The default virtual customer: taps the default card, no tip, signs, accepts."""

@@ -54,6 +54,8 @@ class Till(QObject):
         self.bridge.payment_changed.connect(self._payment_changed)
         self.bridge.terminal_event.connect(self._terminal_event)
         self._poller: asyncio.Task[Any] | None = None
+        self._refreshing: asyncio.Task[Any] | None = None
+        self._refresh_again = False
 
     # ---- life cycle ------------------------------------------------------------------------
     async def start(self, *, transport: Any = None, sandbox: Any = None, recover: bool = True,
@@ -150,12 +152,16 @@ class Till(QObject):
     async def refresh_status(self) -> None:
         if self.runtime is None:
             return
+        self._refresh_again = False
         try:
             self.status.unresolved = len(await self.runtime.journal.unresolved())
         except Exception:
             log.exception("could not count unresolved entries")
         self.status.host_reachable = await self._host_reachable()
         self.status_changed.emit()
+        if self._refresh_again:
+            self._refresh_again = False
+            await self.refresh_status()
 
     async def _host_reachable(self) -> bool:
         assert self.runtime is not None
@@ -172,7 +178,11 @@ class Till(QObject):
             await self.refresh_status()
 
     def _payment_changed(self, entry: Any) -> None:
-        self.tasks.spawn(self.refresh_status(), "status refresh")
+        # one refresh at a time: a payment moves through several states in a few milliseconds
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = self.tasks.spawn(self.refresh_status(), "status refresh")
+        else:
+            self._refresh_again = True
 
     def _terminal_event(self, event: Any) -> None:
         self.status.terminal_state = str(event.state)

@@ -1,0 +1,151 @@
+"""Window figures, each measured in a fresh process so nothing else shares its memory or loop.
+
+- ``startup_to_window_s``: process start to the first painted window (training, from source);
+  the median of 5 runs of the real ``cashier`` entry point with a first-paint probe.
+- ``ui_loop_lag_p99_ms``: how late a 10 ms Qt timer fires in the window while sales run
+  through the Sale screen's own actions (keys, Card button, the automatic virtual customer).
+- ``rss_mb_after_1000_sales`` and ``rss_growth_mb_per_1000_after_100``: resident memory after
+  1000 such sales, and its growth after the first hundred, scaled to a thousand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+GOALS = {"startup_to_window_s": ("<=", 0.6), "ui_loop_lag_p99_ms": ("<=", 16.0),
+         "rss_mb_after_1000_sales": ("<=", 120.0), "rss_growth_mb_per_1000_after_100": ("<=", 2.0)}
+ROOT = Path(__file__).resolve().parent.parent
+SALES = int(os.environ.get("CASHIER_BENCH_UI_SALES", "1000"))
+
+
+def _env(tmp: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("CASHIER_") or k == "CASHIER_BENCH_UI_SALES"}
+    env.update(QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=f"{tmp}/data", XDG_STATE_HOME=f"{tmp}/state",
+               XDG_CACHE_HOME=f"{tmp}/cache", PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
+               CASHIER_STARTUP_PROBE="1")
+    return env
+
+
+def startup_once(tmp: str) -> float:
+    start = time.time()
+    proc = subprocess.Popen([sys.executable, "-c", "from cashier.cli import main; main([])"],
+                            cwd=ROOT, env=_env(tmp), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("first-paint "):
+                return float(line.split()[1]) - start
+        raise RuntimeError("the window never painted")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def child(tmp: str) -> dict[str, float]:
+    """Runs in its own process: sales through the window, timer lateness, memory."""
+    import asyncio
+
+    import psutil
+    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+    from qasync import QEventLoop
+
+    from cashier.config import load_profile
+    from ui.app import build_gui
+    from ui.pages.sale import SalePage
+
+    app = QApplication(sys.argv[:1])
+    loop = QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
+    gui.window.show()
+    lateness: list[float] = []
+    clock = QElapsedTimer()
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(10)
+    last = [0]
+
+    def tick() -> None:
+        now = clock.nsecsElapsed()
+        if last[0]:
+            lateness.append(max(0.0, (now - last[0]) / 1e6 - 10.0))
+        last[0] = now
+
+    timer.timeout.connect(tick)
+    process = psutil.Process()
+    rss: dict[int, float] = {}
+
+    async def run() -> None:
+        from cashier.sandbox.app import HostSandbox
+        from cashier.sandbox.core import SandboxConfig
+
+        # Decision: the embedded host keeps its ledger in memory here (no per-request state file
+        # written and fsynced on the loop), so the figure is the window's, not the simulator's disk.
+        sandbox = None if os.environ.get("BENCH_UI_SANDBOX_FILE") else HostSandbox(
+            SandboxConfig(option=gui.profile.processing_option))
+        await gui.start(poll_s=0, sandbox=sandbox)
+        assert gui.pinpad is not None
+        gui.pinpad.auto.setChecked(True)
+        gui.pinpad.auto_delay_ms = 0
+        sale: SalePage = gui.window.go(SalePage)
+        clock.start()
+        timer.start()
+        for i in range(1, SALES + 1):
+            sale.new_sale()
+            sale.amount.type_digit("1")
+            sale.amount.type_digit("2")
+            sale.amount.type_digit("5")
+            sale.amount.type_digit("0")
+            sale.card_button.click()
+            while sale.stack.currentWidget() is not sale.result_page:
+                await asyncio.sleep(0.001)
+            if sale.result.outcome != "approved":
+                raise RuntimeError(f"sale {i}: {sale.result.outcome}")
+            if i in (100, SALES):
+                await gui.till.tasks.idle()
+                rss[i] = process.memory_info().rss / 2**20
+        timer.stop()
+        await gui.stop()
+
+    with loop:
+        loop.run_until_complete(run())
+    growth = (rss[SALES] - rss[100]) / max(SALES - 100, 1) * 1000 if SALES > 100 else float("nan")
+    return {"ui_loop_lag_p99_ms": _pct(lateness, 0.99), f"rss_mb_after_{SALES}_sales": rss[SALES],
+            "rss_growth_mb_per_1000_after_100": growth}
+
+
+def run() -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="bench-ui-") as tmp:
+        startup_once(tmp)  # warm the file cache and write the journal once
+        startups = [startup_once(tmp) for _ in range(5)]
+        proc = subprocess.run([sys.executable, "-m", "bench.bench_ui", "--child", tmp], cwd=ROOT,
+                              env={**_env(tmp), "CASHIER_STARTUP_PROBE": ""}, capture_output=True,
+                              text=True, timeout=900)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-2000:])
+        figures: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    figures["startup_to_window_s"] = statistics.median(startups)
+    return {k: float(v) for k, v in figures.items()}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        print(json.dumps(child(sys.argv[2])))
+    else:
+        print(json.dumps(run(), indent=1))
