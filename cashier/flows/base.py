@@ -9,6 +9,7 @@ and commits the outcome; when the answer is lost it commits UNKNOWN and asks
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from cashier.host.errors import (
 )
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.aio import Journal
-from cashier.journal.model import Entry, Op, State
+from cashier.journal.model import Entry, Kind, Op, State
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,26 @@ DECLINED_CODES = frozenset({"D", "R", "X", "S", "I", "J"})
 #: Ops that create the money (the entry had nothing approved before them).
 NEW_MONEY_OPS = frozenset({Op.SALE, Op.AUTHORIZATION, Op.REFUND, Op.MANUAL_SALE,
                            Op.MANUAL_AUTHORIZATION})
+
+
+#: Resolvers for kinds whose outcome ``GET /transactions/invoice`` cannot tell (gift cards ask
+#: the card's balance and history, QR payments ``getqrpaymentstatus``). Their flow modules register
+#: here on import; ``kind_resolver`` imports them on first need, so recovery never falls back to the
+#: invoice lookup for them (it would call a landed reload "not charged").
+KIND_RESOLVERS: dict[Kind, Callable[..., Awaitable[Entry]]] = {}
+_RESOLVER_MODULES: dict[Kind, str] = {
+    **{k: "cashier.flows.giftcards" for k in Kind
+       if k.value.startswith("giftcard_") and k is not Kind.GIFTCARD_SALE},
+    Kind.QR: "cashier.flows.qr",
+}
+
+
+def kind_resolver(kind: Kind) -> Callable[..., Awaitable[Entry]] | None:
+    module = _RESOLVER_MODULES.get(kind)
+    if module is None:
+        return None
+    importlib.import_module(module)
+    return KIND_RESOLVERS.get(kind)
 
 
 @dataclass(frozen=True)
@@ -216,6 +237,10 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
     """
     if entry.invoice is None:
         return entry  # Charge API entries are resolved by the gateway flows, by idempotency key
+    special = kind_resolver(entry.kind)
+    if special is not None:
+        return await special(ctx, entry, trust_not_found=trust_not_found, actor=actor,
+                             delays_s=delays_s)
     op = entry.op or Op.SALE
     who = actor or ctx.actor
     for delay in delays_s if delays_s is not None else ctx.policy.delays_s:

@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, field
 
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, resolve
+from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
 from cashier.flows.events import Progress
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
 from cashier.journal.model import Entry, Job, JournalError, State
@@ -29,6 +29,9 @@ async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None) -> 
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None:
         raise ValidationError("invoice", "is not in this till's journal")
+    if kind_resolver(entry.kind) is not None:  # DELETE /transactions/invoice does not know them
+        raise ValidationError("invoice", f"is a {entry.kind}, not a card transaction: undo it with "
+                                         "'cashier giftcard cancel' or 'cashier qr cancel'")
     if entry.state in (State.INTENT, State.SENT):
         entry = await resolve(ctx, entry)
     if entry.state is State.VOIDED:

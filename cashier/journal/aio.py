@@ -110,6 +110,10 @@ class Journal:
         return self._changed(await self._write(self.store.transition, entry_id, state, actor=actor,
                                                 event=event, **changes))
 
+    async def allocate_invoice(self) -> str:
+        invoice: str = await self._write(self.store.allocate_invoice)
+        return invoice
+
     async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         await self._write(self.store.note, entry_id, type_, actor=actor, **data)
 

@@ -276,6 +276,11 @@ class JournalStore:
             raise JournalError("invoice: this till has used all its invoice numbers")
         return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
 
+    def allocate_invoice(self) -> str:
+        """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
+        with self._tx():
+            return self.next_invoice()
+
     # ---- writes -------------------------------------------------------------------------------
     def create(self, kind: Kind | str, requested: Decimal, *, actor: str,
                currency: str | None = None, tip: Decimal | None = None, tax: Decimal | None = None,
