@@ -1,0 +1,570 @@
+"""Gift cards: activate, allocate, reload, balance (with history), deactivate, reactivate,
+cashback and cancel of the last request, each journaled like a payment (HD, LG).
+
+Why a balance snapshot before every request on a known card: ``GET /transactions/invoice`` knows
+card transactions only, so a gift card request whose answer was lost can only be settled by asking
+the card itself. The snapshot (balance and the length of its history, ``RETURNHIST``) is journaled
+before the request goes; afterwards a new history line of the right type and amount means it
+landed, an unchanged history means it did not (safe to retry). ``/giftcards/cancel`` is never used
+to "resolve" a lost answer: it undoes the card's LAST request, which is someone else's (or the
+activation) when ours never landed. See docs/decisions.md, "Flows: gift cards and QR".
+
+The card: keyed (``GiftCard(number=...)``, journaled masked), a token from an earlier answer, or
+read by the PIN pad on LG (``GiftCard()``): the pad read is a balance inquiry, whose answer gives
+the token every later request of the flow uses, so the customer presents the card once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from cashier.errors import ValidationError
+from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, finish, outcome_of
+from cashier.flows.events import DevicePrompt
+from cashier.host.endpoints import BY_METHOD
+from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
+from cashier.host.models.common import Card, SecurityCode, Token
+from cashier.host.models.giftcards import GiftCardResult
+from cashier.journal.model import Entry, Kind, Op, State
+from cashier.money import MAX_AMOUNT, quantum
+from cashier.redact import mask_pan, redact
+
+log = logging.getLogger(__name__)
+
+#: The history ``transactionType`` each journal kind leaves on the card.
+HISTORY_TYPE: dict[Kind, str] = {
+    Kind.GIFTCARD_ACTIVATE: "Activate", Kind.GIFTCARD_ALLOCATE: "Allocate",
+    Kind.GIFTCARD_RELOAD: "Reload", Kind.GIFTCARD_CASHBACK: "Cashback",
+    Kind.GIFTCARD_DEACTIVATE: "Deactivate", Kind.GIFTCARD_REACTIVATE: "Reactivate",
+}
+CLIENT_METHOD: dict[Kind, str] = {
+    Kind.GIFTCARD_ACTIVATE: "giftcard_activate", Kind.GIFTCARD_ALLOCATE: "giftcard_allocate",
+    Kind.GIFTCARD_RELOAD: "giftcard_reload", Kind.GIFTCARD_CASHBACK: "giftcard_cashback",
+    Kind.GIFTCARD_DEACTIVATE: "giftcard_deactivate", Kind.GIFTCARD_REACTIVATE: "giftcard_reactivate",
+}
+#: Host refusals of a gift card request (by the card's state, card range, unknown token): declines.
+REFUSAL_CODES = frozenset({9101, 9842, 9846})
+SNAPSHOT_NOTE = "giftcard_snapshot"
+MAX_REASON = 32
+
+
+# ---- input -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GiftCard:
+    """A keyed number, a token, or neither (the LG PIN pad reads the card). Never journaled whole."""
+
+    number: str | None = field(default=None, repr=False)
+    token: str | None = None
+    security_code: str | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.number is not None and self.token is not None:
+            raise ValidationError("card", "give a gift card number or a token, not both")
+        if self.number is not None:
+            digits = re.sub(r"[ -]", "", self.number)
+            if not digits.isdigit() or not 13 <= len(digits) <= 19:
+                raise ValidationError("card", "a gift card number must be 13 to 19 digits")
+            object.__setattr__(self, "number", digits)
+        if self.token is not None and not re.fullmatch(r"[A-Za-z0-9]{1,16}", self.token):
+            raise ValidationError("token", "must be 1 to 16 letters or digits")
+        if self.security_code is not None:
+            if self.number is None:
+                raise ValidationError("security_code", "goes with a keyed gift card number")
+            if not re.fullmatch(r"\d{3,8}", self.security_code):
+                raise ValidationError("security_code", "must be 3 to 8 digits")
+
+    def __repr__(self) -> str:
+        return f"GiftCard({self.masked or self.token or 'PIN pad'})"
+
+    @property
+    def on_pad(self) -> bool:
+        return self.number is None and self.token is None
+
+    @property
+    def masked(self) -> str | None:
+        return mask_pan(self.number) if self.number else None
+
+    def wire(self) -> Card | None:
+        if self.number is not None:
+            code = SecurityCode(value=self.security_code) if self.security_code else None
+            return Card(number=self.number, security_code=code, present="N")
+        if self.token is not None:
+            return Card(token=Token(value=self.token))
+        return None
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    type: str
+    amount: Decimal
+    date_time: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"type": self.type, "amount": str(self.amount), "date_time": self.date_time}
+
+
+@dataclass(frozen=True)
+class Balance:
+    """A balance inquiry's answer: what the counter shows (masked card, token, history)."""
+
+    invoice: str
+    card: str | None
+    token: str | None
+    balance: Decimal | None
+    history: tuple[HistoryLine, ...] | None
+    active: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"invoice": self.invoice, "outcome": "approved", "card": self.card, "token": self.token,
+                "balance": None if self.balance is None else str(self.balance), "active": self.active,
+                "history": None if self.history is None else [h.as_dict() for h in self.history]}
+
+
+@dataclass(frozen=True)
+class GiftCardOutcome:
+    """The journaled result, plus the balance the host reported and, for an allocation, the new
+    card's number (in memory only, to hand to the customer; the journal keeps it masked)."""
+
+    result: FlowResult
+    balance: Decimal | None = None
+    new_card_number: str | None = field(default=None, repr=False)
+
+    @property
+    def outcome(self) -> str:
+        return self.result.outcome
+
+    @property
+    def entry(self) -> Entry:
+        return self.result.entry
+
+    def as_dict(self, *, show_number: bool = False) -> dict[str, Any]:
+        out = self.result.as_dict()
+        out["token"] = self.entry.token
+        out["balance"] = None if self.balance is None else str(self.balance)
+        if show_number and self.new_card_number:
+            out["new_card_number"] = self.new_card_number
+        return out
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+def require(ctx: FlowContext, client_method: str) -> None:
+    """Refuse, before anything is journaled, an operation the processing option lacks."""
+    ep = BY_METHOD[client_method]
+    if not ep.supports(ctx.client.option):
+        raise ValidationError("processing_option", f"{ep.path} exists on {' '.join(sorted(ep.options))} "
+                                                   f"only, not {ctx.client.option}")
+
+
+def _amount(ctx: FlowContext, value: Decimal, name: str) -> Decimal:
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise ValidationError(name, "must be a Decimal amount")
+    if value <= 0:
+        raise ValidationError(name, "must be greater than zero")
+    if value != value.quantize(quantum(ctx.journal.currency)):
+        raise ValidationError(name, f"has more decimals than {ctx.journal.currency} allows")
+    if value > MAX_AMOUNT:
+        raise ValidationError(name, f"must be at most {MAX_AMOUNT}")
+    return value
+
+
+def _check_card(ctx: FlowContext, card: GiftCard) -> None:
+    if card.on_pad and ctx.client.option == "HD":
+        raise ValidationError("card", "Host Direct has no PIN pad: key the gift card number or give "
+                                      "its token")
+
+
+def _history(result: GiftCardResult) -> tuple[HistoryLine, ...] | None:
+    if result.history is None:
+        return None
+    return tuple(HistoryLine(h.transaction_type or "", h.amount.total if h.amount and h.amount.total
+                             is not None else Decimal(0), h.date_time) for h in result.history)
+
+
+def _balance_of(invoice: str, result: GiftCardResult, fallback_card: str | None) -> Balance:
+    return Balance(invoice=invoice, card=(result.card.number if result.card else None) or fallback_card,
+                   token=result.token, balance=result.balance, history=_history(result))
+
+
+def _code(exc: HostError) -> str | None:
+    return f"{exc.primary_code},{exc.secondary_code or 0}" if exc.primary_code is not None else None
+
+
+def _text(exc: Exception) -> str:
+    if isinstance(exc, HostError):
+        return redact(f"{exc.short_text} {exc.long_text}".strip())[:300]
+    return redact(str(exc))[:200]
+
+
+async def _ask_balance(ctx: FlowContext, invoice: str, wire: Card | None) -> Balance:
+    """Balance with history; an inactive card (refusal 9101) is a balance of nothing."""
+    try:
+        result = await ctx.client.giftcard_balance(invoice=invoice, card=wire, history=True)
+    except HostError as exc:
+        if exc.primary_code == 9101 and wire is not None:
+            return Balance(invoice, None, None, None, (), active=False)
+        raise
+    return _balance_of(invoice, result, None)
+
+
+async def _snapshot_note(ctx: FlowContext, entry: Entry, snap: Balance) -> None:
+    await ctx.journal.note(entry.id, SNAPSHOT_NOTE, actor=ctx.actor,
+                           balance=None if snap.balance is None else str(snap.balance),
+                           history=None if snap.history is None else len(snap.history),
+                           last=None if not snap.history else snap.history[-1].as_dict(),
+                           active=snap.active)
+
+
+async def _last_snapshot(ctx: FlowContext, entry: Entry) -> dict[str, Any] | None:
+    for event in reversed(await ctx.journal.events(entry.id)):
+        if event.type == SNAPSHOT_NOTE:
+            note: dict[str, Any] = event.data.get("_note", {})
+            return note
+    return None
+
+
+# ---- the journaled request ---------------------------------------------------------------------
+Send = Callable[[str, Card | None], Awaitable[GiftCardResult]]
+
+
+async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | None,
+               send: Send) -> GiftCardOutcome:
+    """Intent -> (pad read / snapshot) -> SENT -> request -> outcome, one journal step each."""
+    require(ctx, CLIENT_METHOD[kind])
+    _check_card(ctx, card)
+    entry = ctx.changed(await ctx.journal.create(
+        kind, amount or Decimal(0), actor=ctx.actor, card=card.masked, token=card.token,
+        clerk=ctx.actor, op=Op.GIFTCARD))
+    inv = str(entry.invoice)
+    wire = card.wire()
+    masked = card.masked
+    token = card.token
+    requested = amount or Decimal(0)
+    if not (card.on_pad and kind is Kind.GIFTCARD_ACTIVATE):
+        # Decision: the snapshot goes on the request's own invoice (a read, it moves nothing).
+        if card.on_pad:
+            ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
+        try:
+            snap = await _ask_balance(ctx, inv, wire)
+        except (HostError, HostTimeout, HostUnavailable, HostProtocolError) as exc:
+            entry = await ctx.move(entry, State.ERROR, message="not sent: could not read the card "
+                                                               f"first ({_text(exc)})",
+                                   host_code=_code(exc) if isinstance(exc, HostError) else None)
+            return GiftCardOutcome(finish(ctx, entry))
+        await _snapshot_note(ctx, entry, snap)
+        if card.on_pad:  # from now on the flow uses the token the pad read gave
+            token, masked = snap.token, snap.card
+            wire = Card(token=Token(value=token)) if token else None
+        if kind is Kind.GIFTCARD_CASHBACK and snap.balance is not None:
+            requested = snap.balance
+    entry = await ctx.move(entry, State.SENT, op=Op.GIFTCARD, requested=requested, pending=requested,
+                           card=masked, token=token)
+    if wire is None:
+        ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
+    try:
+        result = await send(inv, wire)
+    except HostUnavailable as exc:
+        entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
+        return GiftCardOutcome(finish(ctx, entry))
+    except (HostTimeout, HostProtocolError) as exc:
+        entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {_text(exc)}",
+                               host_code=_code(exc) if isinstance(exc, HostError) else None)
+        entry = await resolve_giftcard(ctx, entry)
+        return GiftCardOutcome(finish(ctx, entry))
+    except HostError as exc:
+        state = State.DECLINED if exc.primary_code in REFUSAL_CODES else State.ERROR
+        entry = await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
+        return GiftCardOutcome(finish(ctx, entry))
+    new_number = None
+    if kind is Kind.GIFTCARD_ALLOCATE and result.card and result.card.number \
+            and result.card.number.isdigit():
+        new_number = result.card.number  # handed out once; journaled masked below
+    entry = await _apply(ctx, entry, kind, result)
+    return GiftCardOutcome(finish(ctx, entry), balance=result.balance, new_card_number=new_number)
+
+
+async def _apply(ctx: FlowContext, entry: Entry, kind: Kind, result: GiftCardResult, *,
+                 actor: str | None = None) -> Entry:
+    code = result.response_code
+    fields: dict[str, Any] = {"response_code": code or None}
+    if result.card is not None and result.card.number and not entry.card:
+        fields["card"] = result.card.number  # masked by the journal if it came in full (allocate)
+    if result.token:
+        fields["token"] = result.token
+    auth = (result.transaction.model_extra or {}).get("authorizationCode") if result.transaction else None
+    if isinstance(auth, str) and auth:
+        fields["auth_code"] = auth[:16]
+    if code in ("A", "P"):
+        if kind in (Kind.GIFTCARD_DEACTIVATE, Kind.GIFTCARD_REACTIVATE):
+            approved = Decimal(0)
+        elif result.amount is not None and result.amount.total is not None:
+            approved = result.amount.total
+        else:
+            approved = entry.requested
+        message = None if result.balance is None else f"balance {result.balance}"
+        return await ctx.move(entry, State.APPROVED, actor=actor, approved=approved, message=message,
+                              **fields)
+    if not code:
+        return await ctx.move(entry, State.UNKNOWN, actor=actor, message="blank response code", **fields)
+    return await ctx.move(entry, State.DECLINED, actor=actor, message=f"host response code {code}",
+                          **fields)
+
+
+# ---- the operations ----------------------------------------------------------------------------
+async def activate(ctx: FlowContext, card: GiftCard, amount: Decimal | None = None) -> GiftCardOutcome:
+    """Activate a new card, loading ``amount`` when given."""
+    value = _amount(ctx, amount, "amount") if amount is not None else None
+    return await _run(ctx, Kind.GIFTCARD_ACTIVATE, card, value,
+                      lambda inv, wire: ctx.client.giftcard_activate(invoice=inv, amount=value, card=wire))
+
+
+async def allocate(ctx: FlowContext, amount: Decimal, *, program_id: str | None = None) -> GiftCardOutcome:
+    """A new card generated by the host under a Program ID; its number comes back once."""
+    value = _amount(ctx, amount, "amount")
+    if program_id is not None and not 1 <= len(program_id) <= 16:
+        raise ValidationError("program_id", "must be 1 to 16 characters")
+    require(ctx, "giftcard_allocate")
+    entry = ctx.changed(await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
+                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True))
+    inv = str(entry.invoice)
+    try:
+        result = await ctx.client.giftcard_allocate(invoice=inv, amount=value, program_id=program_id)
+    except HostUnavailable as exc:
+        entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
+        return GiftCardOutcome(finish(ctx, entry))
+    except (HostTimeout, HostProtocolError) as exc:
+        # Decision: the new number is lost with the answer and nothing can look it up: UNKNOWN
+        entry = await ctx.move(entry, State.UNKNOWN, message="no answer: the new card's number is "
+                               f"unknown; ask the processor about invoice {inv} ({_text(exc)})")
+        return GiftCardOutcome(finish(ctx, entry))
+    except HostError as exc:
+        state = State.DECLINED if exc.primary_code in REFUSAL_CODES else State.ERROR
+        entry = await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
+        return GiftCardOutcome(finish(ctx, entry))
+    number = result.card.number if result.card and result.card.number and \
+        result.card.number.isdigit() else None
+    entry = await _apply(ctx, entry, Kind.GIFTCARD_ALLOCATE, result)
+    return GiftCardOutcome(finish(ctx, entry), balance=result.balance, new_card_number=number)
+
+
+async def reload(ctx: FlowContext, card: GiftCard, amount: Decimal) -> GiftCardOutcome:
+    value = _amount(ctx, amount, "amount")
+    return await _run(ctx, Kind.GIFTCARD_RELOAD, card, value,
+                      lambda inv, wire: ctx.client.giftcard_reload(invoice=inv, amount=value, card=wire))
+
+
+def _reason(reason: str) -> str:
+    if not 1 <= len(reason) <= MAX_REASON:
+        raise ValidationError("reason", f"must be 1 to {MAX_REASON} characters")
+    return reason
+
+
+async def deactivate(ctx: FlowContext, card: GiftCard, *,
+                     reason: str = "Customer request") -> GiftCardOutcome:
+    """The balance stays on the card (where the processor supports that)."""
+    why = _reason(reason)
+    return await _run(ctx, Kind.GIFTCARD_DEACTIVATE, card, None,
+                      lambda inv, wire: ctx.client.giftcard_deactivate(invoice=inv, reason=why, card=wire))
+
+
+async def reactivate(ctx: FlowContext, card: GiftCard) -> GiftCardOutcome:
+    return await _run(ctx, Kind.GIFTCARD_REACTIVATE, card, None,
+                      lambda inv, wire: ctx.client.giftcard_reactivate(invoice=inv, card=wire))
+
+
+async def cashback(ctx: FlowContext, card: GiftCard, *, reason: str = "Cash out") -> GiftCardOutcome:
+    """Deactivate and take the whole balance off the card, to pay it out in cash."""
+    why = _reason(reason)
+    return await _run(ctx, Kind.GIFTCARD_CASHBACK, card, None,
+                      lambda inv, wire: ctx.client.giftcard_cashback(invoice=inv, reason=why, card=wire))
+
+
+async def balance(ctx: FlowContext, card: GiftCard, *, history: bool = True) -> Balance:
+    """Not a money movement (a fee may apply): a journal note with its own invoice, no entry."""
+    require(ctx, "giftcard_balance")
+    _check_card(ctx, card)
+    invoice = await ctx.journal.allocate_invoice()
+    if card.on_pad:
+        ctx.bus.publish(DevicePrompt(0, "Present the gift card on the PIN pad"))
+    result = await ctx.client.giftcard_balance(invoice=invoice, card=card.wire(), history=history)
+    found = _balance_of(invoice, result, card.masked)
+    await ctx.journal.note(None, "giftcard_balance", actor=ctx.actor, invoice=invoice, card=found.card,
+                           balance=None if found.balance is None else str(found.balance))
+    return found
+
+
+async def cancel(ctx: FlowContext, invoice: str) -> GiftCardOutcome:
+    """Undo the gift card request journaled under ``invoice``; the host undoes the card's LAST
+    request, so the card's history is checked first and a request that is not the last is refused."""
+    require(ctx, "giftcard_cancel")
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None:
+        raise ValidationError("invoice", "is not in this till's journal")
+    if entry.kind not in HISTORY_TYPE:
+        raise ValidationError("invoice", f"is a {entry.kind}, not a gift card request (a gift card "
+                                         "sale is voided, not cancelled)")
+    if entry.state is not State.APPROVED:
+        raise ValidationError("invoice", f"is {entry.state}: only an approved gift card request can be "
+                                         "cancelled")
+    if not entry.token:
+        raise ValidationError("invoice", "has no card token on file: cancel needs one")
+    token = entry.token
+    snap = await _ask_balance(ctx, invoice, Card(token=Token(value=token)))
+    if snap.history:
+        last = snap.history[-1]
+        want = HISTORY_TYPE[entry.kind]
+        if last.type != want or (entry.kind is not Kind.GIFTCARD_CASHBACK and entry.approved
+                                 and last.amount != entry.approved):
+            raise ValidationError("invoice", f"is not the card's last request (the last is {last.type} "
+                                             f"{last.amount}): the host cancels only the last one")
+    await _snapshot_note(ctx, entry, snap)
+    entry = await ctx.move(entry, State.SENT, op=Op.VOID)
+    try:
+        result = await ctx.client.giftcard_cancel(invoice=invoice, token=token)
+    except HostUnavailable as exc:
+        entry = await ctx.move(entry, State.APPROVED, op=Op.GIFTCARD,
+                               message=f"cancel not sent: {_text(exc)}")
+        return GiftCardOutcome(finish(ctx, entry))
+    except (HostTimeout, HostProtocolError) as exc:
+        entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer to the cancel: {_text(exc)}")
+        entry = await resolve_giftcard(ctx, entry)
+        return GiftCardOutcome(finish(ctx, entry))
+    except HostError as exc:
+        entry = await ctx.move(entry, State.APPROVED, op=Op.GIFTCARD, host_code=_code(exc),
+                               message=f"cancel refused: {_text(exc)}")
+        return GiftCardOutcome(finish(ctx, entry))
+    if result.response_code in ("A", ""):
+        entry = await ctx.move(entry, State.VOIDED, response_code=result.response_code or None,
+                               message=f"cancelled at the host; balance {result.balance}")
+    else:
+        entry = await ctx.move(entry, State.APPROVED, op=Op.GIFTCARD,
+                               message=f"cancel answered {result.response_code}: the request stands")
+    return GiftCardOutcome(finish(ctx, entry), balance=result.balance)
+
+
+# ---- resolution ------------------------------------------------------------------------------
+async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None = None,
+                           delays_s: tuple[float, ...] | None = None, card: GiftCard | None = None,
+                           **_: Any) -> Entry:
+    """Settle a gift card entry whose answer was lost by asking the card (balance + history).
+
+    Registered in ``base.KIND_RESOLVERS``, so ``recovery.recover`` uses it. ``card`` lets the
+    cashier present a card the journal has no token for (a pad-read activation).
+    """
+    who = actor or ctx.actor
+    if entry.state is State.INTENT:
+        return await ctx.move(entry, State.ERROR, actor=who, message="never sent")
+    if entry.state not in (State.SENT, State.UNKNOWN):
+        return entry
+    snap = await _last_snapshot(ctx, entry)
+    wire = card.wire() if card is not None and not card.on_pad else (
+        Card(token=Token(value=entry.token)) if entry.token else None)
+    if wire is None:
+        message = ("outcome unknown: the new card's number was lost with the answer"
+                   if entry.kind is Kind.GIFTCARD_ALLOCATE else
+                   "outcome unknown: the card was read by the PIN pad and its answer lost; key the "
+                   "card to check it")
+        return await ctx.move(entry, State.UNKNOWN, actor=who, message=message)
+    now: Balance | None = None
+    for delay in delays_s if delays_s is not None else ctx.policy.delays_s:
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            now = await _ask_balance(ctx, str(entry.invoice), wire)
+            break
+        except (HostTimeout, HostUnavailable, HostProtocolError):
+            continue
+        except HostError as exc:
+            log.warning("gift card balance for %s failed: %s", entry.invoice, _text(exc))
+            continue
+    if now is None:
+        return await ctx.move(entry, State.UNKNOWN, actor=who,
+                              message="outcome unknown: the card's balance could not be read yet")
+    return await _decide(ctx, entry, snap, now, who)
+
+
+async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, now: Balance,
+                  who: str) -> Entry:
+    cancelling = entry.op is Op.VOID
+    activating = entry.kind is Kind.GIFTCARD_ACTIVATE and not cancelling
+    if activating and not now.active:
+        return await ctx.move(entry, State.ERROR, actor=who, message="not done: the card is still not "
+                              "active (safe to retry)")
+    if snap is None:
+        last = now.history[-1] if now.history else None
+        if activating and last is not None and last.type == "Activate" \
+                and last.amount == entry.requested:
+            # a pad-read activation has no snapshot: its card is active and its last line is ours
+            return await ctx.move(entry, State.APPROVED, actor=who, approved=last.amount,
+                                  response_code="A", message=f"landed: the card is active with "
+                                  f"balance {now.balance}")
+        return await ctx.move(entry, State.UNKNOWN, actor=who,
+                              message="outcome unknown: no snapshot of the card before the request")
+    before = snap.get("history")
+    if before is not None and now.history is not None:
+        if len(now.history) < int(before):
+            return await ctx.move(entry, State.UNKNOWN, actor=who,
+                                  message="outcome unknown: the card's history is shorter than before")
+        new = list(now.history[int(before):])
+        if cancelling:
+            if any(h.type == "Cancel" for h in new):
+                return await ctx.move(entry, State.VOIDED, actor=who, message="cancel confirmed by the "
+                                      f"card's history; balance {now.balance}")
+            if not new:
+                return await ctx.move(entry, State.APPROVED, actor=who, op=Op.GIFTCARD,
+                                      message="the cancel did not land: the request stands")
+        else:
+            want = HISTORY_TYPE[entry.kind]
+            for i, line in enumerate(new):
+                amount_ok = entry.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
+                                           Kind.GIFTCARD_REACTIVATE) or line.amount == entry.requested
+                if line.type == want and amount_ok:
+                    approved = Decimal(0) if entry.kind in (Kind.GIFTCARD_DEACTIVATE,
+                                                            Kind.GIFTCARD_REACTIVATE) else line.amount
+                    if any(h.type == "Cancel" for h in new[i + 1:]):
+                        return await ctx.move(entry, State.VOIDED, actor=who, approved=approved,
+                                              message="landed, then cancelled (card history)")
+                    return await ctx.move(entry, State.APPROVED, actor=who, approved=approved,
+                                          response_code="A", message="landed: confirmed by the card's "
+                                          f"history; balance {now.balance}")
+            if not new:
+                return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: the "
+                                      "card's history is unchanged (safe to retry)")
+        return await ctx.move(entry, State.UNKNOWN, actor=who, message="outcome unknown: other requests "
+                              "reached the card meanwhile; check its history")
+    # no history from the host: compare balances where the request changes the balance
+    if snap.get("balance") is None or now.balance is None:
+        return await ctx.move(entry, State.UNKNOWN, actor=who, message="outcome unknown: no history "
+                              "and no balance to compare")
+    b0, b1 = Decimal(str(snap["balance"])), now.balance
+    delta = {Kind.GIFTCARD_RELOAD: entry.requested, Kind.GIFTCARD_ACTIVATE: entry.requested,
+             Kind.GIFTCARD_CASHBACK: -b0}.get(entry.kind)
+    if cancelling or delta is None or delta == 0:
+        return await ctx.move(entry, State.UNKNOWN, actor=who, message="outcome unknown: the balance "
+                              "cannot tell (no history from the host)")
+    if b1 == b0 + delta:
+        return await ctx.move(entry, State.APPROVED, actor=who, approved=abs(delta), response_code="A",
+                              message=f"landed: the balance moved from {b0} to {b1}")
+    if b1 == b0:
+        return await ctx.move(entry, State.ERROR, actor=who, message="not done: the balance is unchanged")
+    return await ctx.move(entry, State.UNKNOWN, actor=who, message=f"outcome unknown: the balance moved "
+                          f"from {b0} to {b1}")
+
+
+async def check(ctx: FlowContext, invoice: str, card: GiftCard | None = None) -> FlowResult:
+    """Settle one unknown gift card entry now (the cashier may present or key the card)."""
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.kind not in HISTORY_TYPE:
+        raise ValidationError("invoice", "is not a gift card request in this till's journal")
+    if entry.unresolved:
+        entry = await resolve_giftcard(ctx, entry, card=card)
+    return FlowResult(entry, outcome_of(entry), entry.message or "")
+
+
+for _kind in HISTORY_TYPE:
+    KIND_RESOLVERS[_kind] = resolve_giftcard
