@@ -41,6 +41,8 @@ class HostError(CashierError):
         kind: type[HostError] = cls
         if primary == 9951 or code in TIMEOUT_CODES or http_status == 504:
             kind = HostTimeout
+        elif primary == 9815 and _int_or_none(error.get("secondaryCode")) == 1:
+            kind = DuplicateInvoice  # 9815,1: the invoice exists as another kind of transaction
         elif primary == 9815:
             kind = InvoiceNotFound
         return kind(
@@ -67,6 +69,10 @@ class HostTimeout(HostError):
 
 class InvoiceNotFound(HostError):
     """9815: the invoice is unknown, voided, or batched and settled."""
+
+
+class DuplicateInvoice(HostError):
+    """9815,1: the invoice is already used by another kind of transaction (not "not found")."""
 
 
 class HostUnavailable(CashierError):
