@@ -13,6 +13,7 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -73,7 +74,7 @@ def parse_rule(raw: Any, index: int = 0) -> FaultRule:
     if action not in ACTIONS:
         raise FaultRuleError(f"{where}.action: must be one of {', '.join(sorted(ACTIONS))}")
     probability = raw.get("probability", 1.0)
-    if isinstance(probability, bool) or not isinstance(probability, int | float) \
+    if isinstance(probability, bool) or not isinstance(probability, int | float | Decimal) \
             or not 0 <= probability <= 1:
         raise FaultRuleError(f"{where}.probability: must be a number from 0 to 1")
     count = raw.get("count")

@@ -161,3 +161,16 @@ async def test_state_file_survives_a_restart(make_sandbox, tmp_path) -> None:  #
     captured = await client2.sale(invoice="9", amount=amount("10.00"), card=keyed(), customer=customer())
     assert captured.amount is not None and captured.amount.total == Decimal("10.00")
     assert again.state.family("sequences")["approval"] == 1
+
+
+async def test_fractional_probability_is_accepted_and_seeded(make_sandbox) -> None:  # type: ignore[no-untyped-def]
+    """JSON fractions arrive as Decimal in the sandbox; 0.5 must be a valid probability."""
+    import httpx
+
+    sandbox, _client = make_sandbox("HD")
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
+                                 base_url="http://sandbox") as raw:
+        answer = await raw.post("/_sandbox/faults", json={"rules": [
+            {"path": "/api/rest/v1/transactions/sale", "action": "reset", "probability": 0.5}]})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["rules"][0]["probability"] == 0.5
