@@ -257,8 +257,9 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
                                    host_code=_code(exc) if isinstance(exc, HostError) else None)
             return GiftCardOutcome(finish(ctx, entry))
         await _snapshot_note(ctx, entry, snap)
+        token = token or snap.token  # journaled: recovery asks the card by it
         if card.on_pad:  # from now on the flow uses the token the pad read gave
-            token, masked = snap.token, snap.card
+            masked = snap.card
             wire = Card(token=Token(value=token)) if token else None
         if kind is Kind.GIFTCARD_CASHBACK and snap.balance is not None:
             requested = snap.balance
@@ -274,7 +275,7 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
     except (HostTimeout, HostProtocolError) as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {_text(exc)}",
                                host_code=_code(exc) if isinstance(exc, HostError) else None)
-        entry = await resolve_giftcard(ctx, entry)
+        entry = await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
         return GiftCardOutcome(finish(ctx, entry))
     except HostError as exc:
         state = State.DECLINED if exc.primary_code in REFUSAL_CODES else State.ERROR
@@ -467,8 +468,8 @@ async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None 
     if wire is None:
         message = ("outcome unknown: the new card's number was lost with the answer"
                    if entry.kind is Kind.GIFTCARD_ALLOCATE else
-                   "outcome unknown: the card was read by the PIN pad and its answer lost; key the "
-                   "card to check it")
+                   "outcome unknown: the journal has no token for this card; present or key the "
+                   "card to check it (cashier giftcard check)")
         return await ctx.move(entry, State.UNKNOWN, actor=who, message=message)
     now: Balance | None = None
     for delay in delays_s if delays_s is not None else ctx.policy.delays_s:
@@ -529,9 +530,10 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                     if any(h.type == "Cancel" for h in new[i + 1:]):
                         return await ctx.move(entry, State.VOIDED, actor=who, approved=approved,
                                               message="landed, then cancelled (card history)")
+                    extra = {"token": now.token} if now.token and not entry.token else {}
                     return await ctx.move(entry, State.APPROVED, actor=who, approved=approved,
                                           response_code="A", message="landed: confirmed by the card's "
-                                          f"history; balance {now.balance}")
+                                          f"history; balance {now.balance}", **extra)
             if not new:
                 return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: the "
                                       "card's history is unchanged (safe to retry)")
