@@ -60,7 +60,7 @@ def child(tmp: str) -> dict[str, float]:
     """Runs in its own process: sales through the window, timer lateness, memory."""
     import asyncio
 
-    import psutil
+    import psutil  # type: ignore[import-untyped]
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtWidgets import QApplication
     from qasync import QEventLoop

@@ -12,12 +12,84 @@
       <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
     </message>
     <message>
-      <source>Journal</source>
-      <translation>Diario</translation>
+      <source>Gift card</source>
+      <translation>Tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Gift card number: type or scan, then Enter (empty: the PIN pad reads it)</source>
+      <translation>Número de tarjeta de regalo: teclee o escanee y pulse Intro (vacío: la terminal la lee)</translation>
+    </message>
+    <message>
+      <source>Amount (activate, reload)</source>
+      <translation>Importe (activar, recargar)</translation>
+    </message>
+    <message>
+      <source>Working…</source>
+      <translation>Procesando…</translation>
+    </message>
+    <message>
+      <source>Not done</source>
+      <translation>No realizado</translation>
+    </message>
+    <message>
+      <source>Balance</source>
+      <translation>Saldo</translation>
+    </message>
+    <message>
+      <source>Activate</source>
+      <translation>Activar</translation>
+    </message>
+    <message>
+      <source>Reload</source>
+      <translation>Recargar</translation>
+    </message>
+    <message>
+      <source>Deactivate</source>
+      <translation>Desactivar</translation>
+    </message>
+    <message>
+      <source>Reactivate</source>
+      <translation>Reactivar</translation>
+    </message>
+    <message>
+      <source>Cash out</source>
+      <translation>Retirar saldo</translation>
+    </message>
+    <message>
+      <source>Cancel last request</source>
+      <translation>Cancelar la última operación</translation>
+    </message>
+    <message>
+      <source>No gift card request to cancel in this session.</source>
+      <translation>No hay operación de tarjeta de regalo que cancelar en esta sesión.</translation>
+    </message>
+    <message>
+      <source>Card:</source>
+      <translation>Tarjeta:</translation>
+    </message>
+    <message>
+      <source>read on the PIN pad</source>
+      <translation>se lee en la terminal</translation>
     </message>
     <message>
       <source>Invoice</source>
       <translation>Factura</translation>
+    </message>
+    <message>
+      <source>Not sent</source>
+      <translation>No enviado</translation>
+    </message>
+    <message>
+      <source>(deactivated)</source>
+      <translation>(desactivada)</translation>
+    </message>
+    <message>
+      <source>Card</source>
+      <translation>Tarjeta</translation>
+    </message>
+    <message>
+      <source>Journal</source>
+      <translation>Diario</translation>
     </message>
     <message>
       <source>Amount</source>
@@ -78,10 +150,6 @@
     <message>
       <source>Kind</source>
       <translation>Tipo</translation>
-    </message>
-    <message>
-      <source>Card</source>
-      <translation>Tarjeta</translation>
     </message>
     <message>
       <source>State</source>
@@ -414,10 +482,6 @@
     <message>
       <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2 for card.</source>
       <translation>Teclee el importe (1 2 5 0 = 12.50) y luego Intro o F2 para tarjeta.</translation>
-    </message>
-    <message>
-      <source>Gift card</source>
-      <translation>Tarjeta de regalo</translation>
     </message>
     <message>
       <source>QR</source>

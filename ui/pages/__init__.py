@@ -9,19 +9,11 @@ if TYPE_CHECKING:
 
 
 def all_pages() -> list[type[Page]]:
+    from ui.pages.giftcard import GiftCardPage
     from ui.pages.journal import JournalPage
     from ui.pages.manager import ManagerPage
     from ui.pages.sale import SalePage
     from ui.pages.settings import SettingsPage
     from ui.pages.tabs import TabsPage
 
-    pages: list[type[Page]] = [SalePage, TabsPage]
-    try:
-        from ui.pages.giftcard import GiftCardPage
-        from ui.pages.qr import QrPage
-
-        pages += [GiftCardPage, QrPage]
-    except ImportError:
-        pass
-    pages += [JournalPage, ManagerPage, SettingsPage]
-    return pages
+    return [SalePage, TabsPage, GiftCardPage, JournalPage, ManagerPage, SettingsPage]

@@ -1,0 +1,51 @@
+"""Gift card reload and balance (with history) through the Gift card screen."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtTest import QTest
+
+from ui.pages.giftcard import GiftCardPage
+
+CARD = "2664654648774"  # the sandbox's test gift card
+
+
+def test_scanned_card_reload_then_balance_with_history(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    page = gui.window.go(GiftCardPage)
+    QTest.keyClicks(page.card_field, CARD)  # a scanner types like a keyboard...
+    QTest.keyClick(page.card_field, "\r")  # ...and ends with Enter
+    assert page.card_field.text() == ""  # the full number is not left on screen
+    assert CARD not in page.card_shown.text() and CARD[-4:] in page.card_shown.text()
+    page.balance_button.click()  # a new card is not active yet: a clear refusal
+    ui.until(lambda: page.result_title.text() == "Not done", what="refused balance")
+    assert "not active" in page.result_text.text()
+    page.amount.set_value(Decimal("10.00"))
+    page.activate_button.click()
+    ui.until(lambda: "Approved" in page.result_title.text(), what="activated")
+    page.balance_button.click()
+    ui.until(lambda: page.result_title.text().startswith("Balance:"), what="balance")
+    before = page.result_title.text()
+    assert "$10.00" in before
+    page.amount.set_value(Decimal("25.00"))
+    page.reload_button.click()
+    ui.until(lambda: page.result_title.text() == "Gift card reload: Approved", what="reload approved")
+    entry = ui.run(gui.till.ctx.journal.search(kinds=["giftcard_reload"]))[0]
+    assert entry.requested == Decimal("25.00") and entry.card and CARD not in entry.card
+    page.balance_button.click()
+    ui.until(lambda: page.result_title.text().startswith("Balance:")
+             and page.result_title.text() != before, what="new balance")
+    assert "$35.00" in page.result_title.text()
+    assert page.history.count() >= 2
+    assert any("25.00" in page.history.item(i).text() for i in range(page.history.count()))
+
+
+def test_bad_card_number_named_and_not_sent(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    page = gui.window.go(GiftCardPage)
+    page.card_field.setText("12ab")
+    page.take_number()
+    assert page.result_title.text() == "Not sent" and "card" in page.result_text.text()
+    assert ui.run(gui.till.ctx.journal.search()) == []

@@ -1,0 +1,198 @@
+"""Gift card: balance (with history), activate, reload, deactivate, reactivate, cash-out, and
+cancel the last request. The number is typed or scanned (a scanner types like a keyboard and
+ends with Enter); after Enter only the masked number stays on screen. Empty number: the PIN pad
+reads the card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QVBoxLayout,
+)
+
+from ui.i18n import format_money, tr
+from ui.pages.base import Page, hint
+from ui.receipt import kind_name, state_name
+from ui.widgets.amount import AmountDisplay, Keypad
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+
+class GiftCardPage(Page):
+    nav_key = "Ctrl+3"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        self.number: str | None = None  # in memory only, for the next request
+        self.last_invoice: str | None = None
+        row = QHBoxLayout()
+        left = QVBoxLayout()
+        self.card_label = QLabel()
+        self.card_field = QLineEdit()
+        self.card_field.setMaxLength(19)
+        self.card_field.returnPressed.connect(self.take_number)
+        self.card_shown = QLabel()
+        self.card_shown.setObjectName("Breakdown")
+        left.addWidget(self.card_label)
+        left.addWidget(self.card_field)
+        left.addWidget(self.card_shown)
+        self.amount_label = QLabel()
+        self.amount = AmountDisplay(till.currency)
+        left.addWidget(self.amount_label)
+        left.addWidget(self.amount)
+        grid = QGridLayout()
+        self.balance_button = self.button(lambda: tr("Balance"), "F2", lambda: self.act("balance"), "Primary")
+        self.activate_button = self.button(lambda: tr("Activate"), "F3", lambda: self.act("activate"))
+        self.reload_button = self.button(lambda: tr("Reload"), "F4", lambda: self.act("reload"))
+        self.deactivate_button = self.button(lambda: tr("Deactivate"), "F6", lambda: self.act("deactivate"))
+        self.reactivate_button = self.button(lambda: tr("Reactivate"), "F7", lambda: self.act("reactivate"))
+        self.cashback_button = self.button(lambda: tr("Cash out"), "F8", lambda: self.act("cashback"))
+        self.cancel_button = self.button(lambda: tr("Cancel last request"), "F9", self.cancel_last, "Danger")
+        buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,
+                   self.reactivate_button, self.cashback_button]
+        for i, b in enumerate(buttons):
+            grid.addWidget(b, i // 3, i % 3)
+        grid.addWidget(self.cancel_button, 2, 0, 1, 3)
+        left.addLayout(grid)
+        self.result_title = QLabel()
+        self.result_title.setObjectName("ResultTitle")
+        self.result_text = hint()
+        left.addWidget(self.result_title)
+        left.addWidget(self.result_text)
+        self.history = QListWidget()
+        self.history.setMaximumHeight(160)
+        left.addWidget(self.history)
+        left.addStretch(1)
+        row.addLayout(left, 3)
+        self.keypad = Keypad(self.amount)
+        right = QVBoxLayout()
+        right.addWidget(self.keypad)
+        right.addStretch(1)
+        row.addLayout(right, 2)
+        self.layout_.addLayout(row, 1)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("Gift card")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.card_label.setText(tr("Gift card number: type or scan, then Enter (empty: the PIN pad reads it)"))
+        self.amount_label.setText(tr("Amount (activate, reload)"))
+        self.keypad.retranslate()
+        self.amount.refresh()
+        self._show_card()
+
+    def entered(self) -> None:
+        self.card_field.setFocus()
+
+    def take_number(self) -> None:
+        """Keep the typed or scanned number in memory only; show it masked."""
+        from cashier.errors import ValidationError
+        from cashier.flows.giftcards import GiftCard
+
+        text = self.card_field.text().strip()
+        self.card_field.clear()
+        if not text:
+            self.number = None
+        else:
+            try:
+                GiftCard(number=text)
+            except ValidationError as exc:
+                self.result_title.setText(tr("Not sent"))
+                self.result_text.setText(str(exc))
+                return
+            self.number = text
+        self._show_card()
+        self.amount.setFocus()
+
+    def _show_card(self) -> None:
+        from cashier.redact import mask_pan
+
+        self.card_shown.setText(tr("Card:") + " " + (mask_pan(self.number) if self.number
+                                                     else tr("read on the PIN pad")))
+
+    def _card(self) -> Any:
+        from cashier.flows.giftcards import GiftCard
+
+        return GiftCard(number=self.number) if self.number else GiftCard()
+
+    def act(self, op: str) -> None:
+        if not self.till.ready:
+            return
+        if self.card_field.text().strip():
+            self.take_number()
+        from cashier.flows import giftcards
+
+        ctx = self.till.ctx
+        try:
+            card = self._card()
+            if op == "balance":
+                coro: Any = giftcards.balance(ctx, card, history=True)
+            elif op == "activate":
+                coro = giftcards.activate(ctx, card, self.amount.value if self.amount.value > 0 else None)
+            elif op == "reload":
+                coro = giftcards.reload(ctx, card, self.amount.value)
+            elif op == "deactivate":
+                coro = giftcards.deactivate(ctx, card)
+            elif op == "reactivate":
+                coro = giftcards.reactivate(ctx, card)
+            else:
+                coro = giftcards.cashback(ctx, card)
+        except Exception as exc:
+            self._failed(exc)
+            return
+        self.result_title.setText(tr("Working…"))
+        self.result_text.clear()
+        self.history.clear()
+        self.till.run(coro, f"gift card {op}", done=self._done, failed=self._failed)
+
+    def _done(self, outcome: Any) -> None:
+        from cashier.flows.giftcards import Balance
+
+        cur = self.till.currency
+        if isinstance(outcome, Balance):
+            self.result_title.setText(tr("Balance") + ": " + (format_money(outcome.balance, cur)
+                                                              if outcome.balance is not None else "—"))
+            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  "
+                                     + ("" if outcome.active else tr("(deactivated)")))
+            for line in outcome.history or ():
+                self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
+            return
+        entry = outcome.entry
+        self.last_invoice = entry.invoice
+        self.result_title.setText(f"{kind_name(str(entry.kind))}: {state_name(str(entry.state))}")
+        parts = [f"{tr('Invoice')}: {entry.invoice}"]
+        if outcome.balance is not None:
+            parts.append(f"{tr('Balance')}: {format_money(outcome.balance, cur)}")
+        if outcome.result.message:
+            parts.append(outcome.result.message)
+        self.result_text.setText("  ".join(parts))
+        self.amount.clear()
+
+    def _failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.result_title.setText(tr("Not done"))
+        self.result_text.setText(str(exc))
+
+    def cancel_last(self) -> None:
+        """Undo this till's last gift card request (the flow checks it is the card's last)."""
+        if not self.till.ready or not self.last_invoice:
+            self.result_text.setText(tr("No gift card request to cancel in this session."))
+            return
+        from cashier.flows import giftcards
+
+        self.till.run(giftcards.cancel(self.till.ctx, self.last_invoice), "gift card cancel",
+                      done=self._done, failed=self._failed)
