@@ -86,7 +86,8 @@ class GiftCardPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self.card_label.setText(tr("Gift card number: type or scan, then Enter (empty: the PIN pad reads it)"))
+        self.card_label.setText(
+            tr("Gift card number: type or scan, then Enter (empty: the PIN pad reads it)"))
         self.amount_label.setText(tr("Amount (activate, reload)"))
         self.keypad.retranslate()
         self.amount.refresh()
