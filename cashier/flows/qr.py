@@ -196,7 +196,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
         return QrOutcome(finish(ctx, entry))
     expires = datetime.now(UTC) + timedelta(seconds=polling.wait_s)
     await ctx.journal.note(entry.id, CODE_NOTE, actor=ctx.actor, code=code,
-                           expires_at=expires.isoformat(timespec="seconds"))
+                           expires_at=expires.isoformat(timespec="milliseconds"))
     ctx.bus.publish(QrShown(entry.id, inv, code, amount))
     ctx.bus.publish(QrStatusChanged(entry.id, inv, "pending"))
     pad = _show_on_pad(ctx, code, pad_form)
