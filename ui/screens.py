@@ -117,6 +117,17 @@ async def render(out: Path) -> list[Path]:
     tabs.table.selectRow(0)
     tabs.amount.set_value(Decimal("9.00"))
     await shoot(w, "tabs-open")
+    from ui.pages.giftcard import GiftCardPage
+
+    gift: GiftCardPage = w.go(GiftCardPage)
+    gift.card_field.setText("2664654648774")
+    gift.take_number()
+    gift.amount.set_value(Decimal("20.00"))
+    gift.act("activate")
+    await _until(lambda: "Approved" in gift.result_title.text() or "Not done" in gift.result_title.text())
+    gift.act("balance")
+    await _until(lambda: gift.result_title.text().startswith(("Balance", "Not done")))
+    await shoot(w, "giftcard-balance-history")
     journal: JournalPage = w.go(JournalPage)
     await _until(lambda: journal.entries)
     journal.table.selectRow(0)

@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
 
     def _label_nav(self, index: int) -> None:
         page = self.pages[index]
-        self.nav_buttons[index].setText(labelled(page.title(), page.nav_key.replace("+", " ")))
+        self.nav_buttons[index].setText(labelled(page.title(), page.nav_key.replace("+", " "), stacked=True))
         self.nav_buttons[index].setToolTip(page.nav_key)
 
     # ---- language --------------------------------------------------------------------------

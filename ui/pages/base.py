@@ -37,15 +37,17 @@ class Page(QWidget):
     def retranslate(self) -> None:
         self.heading.setText(self.title())
         for button, text, keys in self._buttons:
-            button.setText(labelled(text(), keys))
+            button.setText(labelled(text(), keys, bool(button.property("stacked"))))
 
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
     def button(self, text: Callable[[], str], keys: str, slot: Callable[[], object],
-               object_name: str = "") -> QPushButton:
-        """A button whose shortcut is shown on it and works while this page is visible."""
-        b = QPushButton(labelled(text(), keys))
+               object_name: str = "", stacked: bool = False) -> QPushButton:
+        """A button whose shortcut is shown on it (under the text when ``stacked``, for narrow
+        buttons in long languages) and works while this page is visible."""
+        b = QPushButton(labelled(text(), keys, stacked))
+        b.setProperty("stacked", stacked)
         if object_name:
             b.setObjectName(object_name)
         b.clicked.connect(lambda _=False: slot())
@@ -57,8 +59,10 @@ class Page(QWidget):
         return b
 
 
-def labelled(text: str, keys: str) -> str:
-    return f"{text}  [{keys}]" if keys else text
+def labelled(text: str, keys: str, stacked: bool = False) -> str:
+    if not keys:
+        return text
+    return f"{text}\n[{keys}]" if stacked else f"{text}  [{keys}]"
 
 
 def hint(text: str = "") -> QLabel:

@@ -112,9 +112,10 @@ class SalePage(Page):
         self.error_label.setWordWrap(True)
         left.addWidget(self.error_label)
         tenders = QHBoxLayout()
-        self.card_button = self.button(lambda: tr("Card"), "F2", self.charge_card, "Tender")
-        self.gift_button = self.button(lambda: tr("Gift card"), "F3", self.charge_gift_card, "Tender")
-        self.qr_button = self.button(lambda: tr("QR"), "F4", self.charge_qr, "Tender")
+        self.card_button = self.button(lambda: tr("Card"), "F2", self.charge_card, "Tender", stacked=True)
+        self.gift_button = self.button(lambda: tr("Gift card"), "F3", self.charge_gift_card, "Tender",
+                                       stacked=True)
+        self.qr_button = self.button(lambda: tr("QR"), "F4", self.charge_qr, "Tender", stacked=True)
         for b in (self.card_button, self.gift_button, self.qr_button):
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             tenders.addWidget(b)
@@ -126,9 +127,12 @@ class SalePage(Page):
         right = QVBoxLayout()
         self.keypad = Keypad(self.amount)
         fields = QHBoxLayout()
-        self.amount_field = self.button(lambda: tr("Amount"), "F5", lambda: self.select_field(self.amount))
-        self.tax_field = self.button(lambda: tr("Tax"), "F6", lambda: self.select_field(self.tax))
-        self.tip_field = self.button(lambda: tr("Tip"), "F7", lambda: self.select_field(self.tip))
+        self.amount_field = self.button(lambda: tr("Amount"), "F5", lambda: self.select_field(self.amount),
+                                        stacked=True)
+        self.tax_field = self.button(lambda: tr("Tax"), "F6", lambda: self.select_field(self.tax),
+                                     stacked=True)
+        self.tip_field = self.button(lambda: tr("Tip"), "F7", lambda: self.select_field(self.tip),
+                                     stacked=True)
         for b in (self.amount_field, self.tax_field, self.tip_field):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
