@@ -4,7 +4,7 @@
 set -u
 candidates=()
 [ -n "${PYTHON:-}" ] && candidates+=("$PYTHON")
-for v in 3.14 3.13 3.12; do
+for v in 3.12 3.13 3.14; do  # 3.12 first: the version the suite and the bundles are proven on
   candidates+=("python$v")
   for d in "$HOME"/.pyenv/versions/"$v"* /root/.pyenv/versions/"$v"* /usr/local/bin /usr/bin; do
     [ -x "$d/bin/python$v" ] && candidates+=("$d/bin/python$v")
