@@ -60,6 +60,13 @@ class Gui:
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
         """The slow half of start-up, run right after the first paint."""
+        from ui.first_start import ensure_credentials
+
+        if transport is None and not await ensure_credentials(self.profile, self.window):
+            self.till.start_failed.emit(self.window.tr(
+                "This till has no access token: restart it to enter the client GUID and auth "
+                "token, or set CASHIER_ACCESS_TOKEN."))
+            return
         await self.till.start(transport=transport, sandbox=sandbox, poll_s=poll_s)
         if pinpad and self.till.ready and self.till.runtime is not None \
                 and self.till.runtime.sandbox is not None:
