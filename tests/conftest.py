@@ -50,3 +50,17 @@ def make_sandbox():  # type: ignore[no-untyped-def]
 
     # in-process clients hold no sockets: nothing to close
     yield make
+
+
+@pytest.fixture
+def memory_keyring():  # type: ignore[no-untyped-def]
+    """The OS keyring replaced by one in memory for the test (``.store`` holds what was kept)."""
+    import keyring
+
+    from tests.keyrings import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    yield ring
+    keyring.set_keyring(previous)

@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from cashier.cli import main
 from cashier.config import KEYRING_SERVICE
+from tests.keyrings import MemoryKeyring
 
 GUID = "4A1B2C3D-0000-4000-8000-00000000AA01"
 AUTH = "9F8E7D6C-1111-4000-8000-00000000BB02"
 
 
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture(autouse=True)
@@ -44,13 +26,6 @@ def _restore_logging(monkeypatch: pytest.MonkeyPatch) -> None:
                         raising=False)
 
 
-@pytest.fixture
-def memory_keyring() -> Any:
-    previous = keyring.get_keyring()
-    ring = MemoryKeyring()
-    keyring.set_keyring(ring)
-    yield ring
-    keyring.set_keyring(previous)
 
 
 def test_exchange_stores_the_token_and_never_prints_it(memory_keyring: MemoryKeyring,

@@ -7,39 +7,16 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from cashier.config import KEYRING_SERVICE, access_token_for, load_profile
+from tests.keyrings import MemoryKeyring
 
 GUID, AUTH = "5A2B9C44-1D2E-4F60-8A9B-0C1D2E3F4A5B", "AUTH-TOKEN-FOR-TEST-0001"
 
 
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    ring = MemoryKeyring()
-    keyring.set_keyring(ring)
-    yield ring
-    keyring.set_keyring(previous)
 
 
 @pytest.fixture
