@@ -68,7 +68,9 @@ class JournalPage(Page):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
-        self.table.setWordWrap(True)
+        # one line a row: a long note (a host error text) is elided; the full text is its tooltip
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.itemSelectionChanged.connect(self._selected)
         self.layout_.addWidget(self.table, 1)
         actions = QHBoxLayout()
@@ -190,12 +192,13 @@ class JournalPage(Page):
                       format_money(amount, e.currency), state_name(str(e.state)), self._notes(e)]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(v)
+                if c == 6 and v:
+                    item.setToolTip(v)
                 if c == 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
             if current is not None and e.id == current.id:
                 self.table.selectRow(r)
-        self.table.resizeRowsToContents()
         self._selected()
 
     def _notes(self, e: Any) -> str:

@@ -125,9 +125,13 @@ class ManagerPage(Page):
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.batch_message = hint()
         row = QHBoxLayout()
-        self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile)
-        self.close_button = self.button(lambda: tr("Close batch"), "Alt+B", self.close_batch, "Primary")
-        self.override_button = self.button(lambda: tr("Close anyway"), "", self.close_anyway, "Danger")
+        # three buttons share half the panel: shortcuts go under the text so nothing is cut off
+        self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile,
+                                            stacked=True)
+        self.close_button = self.button(lambda: tr("Close batch"), "Alt+B", self.close_batch, "Primary",
+                                        stacked=True)
+        self.override_button = self.button(lambda: tr("Close anyway"), "", self.close_anyway, "Danger",
+                                           stacked=True)
         self.override_button.setVisible(False)
         for w in (self.reconcile_button, self.close_button, self.override_button):
             row.addWidget(w)
