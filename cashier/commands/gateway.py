@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import getpass
 import json
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
@@ -23,12 +22,16 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.errors import ValidationError
+from cashier.gateway.connect import (  # noqa: F401  (re-exported: the command's names)
+    KEYRING_SERVICE,
+    PUBLIC_ENV,
+    SECRET_ENV,
+    TRAINING_PUBLIC,
+    TRAINING_SECRET,
+    gateway_client,
+    secret_key_for,
+)
 
-KEYRING_SERVICE = "cashier-gateway"
-SECRET_ENV = "CASHIER_GATEWAY_SECRET_KEY"
-PUBLIC_ENV = "CASHIER_GATEWAY_PUBLIC_KEY"
-TRAINING_SECRET = "sk_test_training"
-TRAINING_PUBLIC = "pk_test_training"
 EXIT_CODES = {"approved": 0, "captured": 0, "declined": 1, "error": 2, "unknown": 3, "sent": 3,
               "intent": 3}
 
@@ -117,19 +120,6 @@ def _usage(parser: argparse.ArgumentParser, choices: str) -> int:
 
 
 # ---- plumbing ------------------------------------------------------------------------------------
-def secret_key_for(till_id: str) -> str | None:
-    """Env first, then the OS keyring; never a file."""
-    env = os.environ.get(SECRET_ENV)
-    if env:
-        return env
-    try:
-        import keyring
-
-        return keyring.get_password(KEYRING_SERVICE, till_id)
-    except Exception:  # no usable keyring backend
-        return None
-
-
 class Context:
     def __init__(self, runtime: Any, client: Any, currency: str) -> None:
         from cashier.gateway.journaled import JournaledGateway
@@ -142,33 +132,14 @@ class Context:
 
 def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context], Awaitable[int]]) -> int:
     from cashier.config import load_profile
-    from cashier.gateway.client import GatewayClient
     from cashier.runtime import open_runtime
 
     profile = load_profile(getattr(args, "profile", None))
 
     async def main() -> int:
-        import httpx
-
         runtime = await open_runtime(profile)
         try:
-            timeout = profile.timeouts.host_s
-            if profile.gateway_url is None:
-                sandbox = runtime.sandbox
-                if sandbox is None:  # a real host but no Charge API configured
-                    raise ValidationError("gateway_url", "is not set in the till profile")
-                client = GatewayClient(TRAINING_SECRET, "http://sandbox", public_key=TRAINING_PUBLIC,
-                                       transport=httpx.ASGITransport(app=sandbox.asgi), timeout_s=timeout)
-            else:
-                secret = secret_key_for(profile.till_id)
-                if not secret:
-                    raise ValidationError(SECRET_ENV, f"no Charge API secret key: set {SECRET_ENV} or "
-                                                      f"store it in the keyring (service {KEYRING_SERVICE})")
-                if profile.is_training and "_live_" in secret:
-                    raise ValidationError(SECRET_ENV, "a live key is refused in training mode")
-                client = GatewayClient(secret, profile.gateway_url,
-                                       public_key=os.environ.get(PUBLIC_ENV) or None, timeout_s=timeout,
-                                       connect_timeout_s=profile.timeouts.connect_s)
+            client = gateway_client(profile, runtime.sandbox)
             async with client:
                 return await body(args, Context(runtime, client, profile.currency))
         finally:

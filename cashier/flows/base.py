@@ -85,6 +85,9 @@ class FlowContext:
     bus: EventBus = field(default_factory=EventBus)
     clerk_id: int = 1
     policy: RecoveryPolicy = field(default_factory=RecoveryPolicy)
+    #: The Charge API's ``JournaledGateway`` when this till has one (training, or ``gateway_url``
+    #: with a key); recovery finishes its entries too.
+    gateway: Any = None
 
     @property
     def actor(self) -> str:

@@ -14,7 +14,7 @@ from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
 from cashier.flows.events import Progress
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
-from cashier.journal.model import Entry, Job, JournalError, State
+from cashier.journal.model import Entry, Job, JournalError, Kind, State
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -92,9 +92,15 @@ class RecoveryReport:
     still_open: list[Entry] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
-        return {"resolved": [{"invoice": e.invoice, "state": str(e.state), "approved": str(e.approved)}
-                             for e in self.resolved],
-                "still_open": [{"invoice": e.invoice, "state": str(e.state)} for e in self.still_open]}
+        return {"resolved": [{"invoice": e.invoice, "state": str(e.state), "approved": str(e.approved),
+                              **_charge_key(e)} for e in self.resolved],
+                "still_open": [{"invoice": e.invoice, "state": str(e.state), **_charge_key(e)}
+                               for e in self.still_open]}
+
+
+def _charge_key(entry: Entry) -> dict[str, str]:
+    """A Charge API entry has no invoice: its idempotency key names it instead."""
+    return {"idempotency_key": entry.idempotency_key} if entry.idempotency_key else {}
 
 
 async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = True) -> RecoveryReport:
@@ -104,7 +110,9 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     at once; journal writes stay serialised on the writer thread.
     """
     report = RecoveryReport()
-    entries = [e for e in await ctx.journal.unresolved() if e.state is not State.VOIDING]
+    # Charge API entries have no invoice: the gateway re-sends them by idempotency key (below)
+    entries = [e for e in await ctx.journal.unresolved()
+               if e.state is not State.VOIDING and e.kind is not Kind.CHARGE]
     total = len(entries)
     gate = asyncio.Semaphore(concurrency)
     done = 0
@@ -126,4 +134,22 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     for job in jobs:
         after = await run_void_job(ctx, job, actor="recovery")
         (report.still_open if after.unresolved else report.resolved).append(after)
+    await _recover_charges(ctx, report)
     return report
+
+
+async def _recover_charges(ctx: FlowContext, report: RecoveryReport) -> None:
+    """Charge API movements left open: re-sent with their own idempotency key (a replay at worst).
+    Without a Charge API (no ``gateway_url``, not training) they stay open for a till that has one."""
+    if ctx.gateway is None:
+        report.still_open.extend(e for e in await ctx.journal.unresolved() if e.kind is Kind.CHARGE)
+        return
+    try:
+        outcomes = await ctx.gateway.recover(actor="recovery")
+    except Exception:  # the Charge API never stops the host's recovery
+        log.exception("recovery of Charge API entries failed")
+        report.still_open.extend(e for e in await ctx.journal.unresolved() if e.kind is Kind.CHARGE)
+        return
+    for outcome in outcomes:
+        entry = ctx.changed(outcome.entry)
+        (report.still_open if entry.unresolved else report.resolved).append(entry)
