@@ -78,7 +78,9 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     journal = await Journal.open(profile.resolved_journal_path, till_id=profile.till_id,
                                  till_number=profile.till_number, currency=profile.currency,
                                  training=profile.is_training)
-    in_process = profile.host_url is None
+    # a training till (training = true, or no host_url) never reaches a real host, even when its
+    # profile names one: that is how a store trains on a copy of a live till's profile
+    in_process = profile.is_training
     if in_process:
         if sandbox is None:
             from cashier.sandbox.app import HostSandbox

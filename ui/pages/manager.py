@@ -226,7 +226,7 @@ class ManagerPage(Page):
         p = self.till.profile
         rows = [(tr("Till"), f"{p.till_id} (#{p.till_number})"),
                 (tr("Processing option"), p.processing_option),
-                (tr("Host"), p.host_url or tr("embedded sandbox (training)")),
+                (tr("Host"), tr("embedded sandbox (training)") if p.is_training else p.host_url),
                 (tr("PIN pad"), self.till.terminal_id), (tr("Currency"), p.currency),
                 (tr("Clerk"), str(p.clerk_id)), (tr("Language"), p.language),
                 (tr("Journal"), str(p.resolved_journal_path))]
