@@ -122,8 +122,17 @@ def _v3(conn: sqlite3.Connection) -> None:
     rebuild_totals(conn)
 
 
+def _v4(conn: sqlite3.Connection) -> None:
+    """Charge API totals in buckets of their own (charge_sale, charge_capture, charge_refund,
+    charge_auth_open) and a lookup of a charge's entry by its charge id (``auth_code``)."""
+    from cashier.journal.store import rebuild_totals
+
+    _run(conn, "CREATE INDEX entries_charge ON entries(auth_code) WHERE kind = 'charge'")
+    rebuild_totals(conn)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4)
 LATEST = len(MIGRATIONS)
 
 

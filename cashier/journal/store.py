@@ -116,6 +116,8 @@ def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
     if state in (State.VOIDED, State.DECLINED, State.ERROR, State.INTENT):
         return None
     kind = row["kind"]
+    if kind == Kind.CHARGE:
+        return _charge_contribution(row)
     if kind in (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION):
         if row["captured_minor"]:
             return "capture", row["currency"], int(row["captured_minor"])
@@ -125,6 +127,26 @@ def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
     if row["approved_minor"]:
         return str(kind), row["currency"], int(row["approved_minor"])
     return None
+
+
+def _charge_contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
+    """Charge API movements in buckets of their own (the host's batch never sees them).
+
+    ``charge_sale`` (charged and captured at once) + ``charge_capture`` is the money taken,
+    ``charge_refund`` the money given back; an authorization counts in ``charge_auth_open`` only
+    while it is neither captured nor released (both are mirrored on it by ``_propagate_charge``),
+    and a refund that released an uncaptured authorization (op ``void``) moved no money."""
+    op, currency = row["op"], row["currency"]
+    if op == Op.AUTHORIZATION:
+        if row["captured_minor"] or row["refunded_minor"] or not row["approved_minor"]:
+            return None
+        return "charge_auth_open", currency, int(row["approved_minor"])
+    column, bucket = {Op.CHARGE: ("approved_minor", "charge_sale"),
+                      Op.CAPTURE: ("captured_minor", "charge_capture"),
+                      Op.REFUND: ("refunded_minor", "charge_refund")}.get(op, ("", ""))
+    if not column or not row[column]:
+        return None
+    return bucket, currency, int(row[column])
 
 
 def _add_total(conn: sqlite3.Connection, batch_no: int, part: tuple[str, str, int], sign: int) -> None:
@@ -401,6 +423,41 @@ class JournalStore:
                 _add_total(conn, int(new["batch_no"]), after, 1)
         if old["kind"] == Kind.REFUND and old["original_invoice"]:
             self._propagate_refund(conn, old, new, actor, now)
+        if old["kind"] == Kind.CHARGE and new["op"] in (Op.CAPTURE, Op.REFUND) and new["token"]:
+            self._propagate_charge(conn, old, new, actor, now)
+
+    def _propagate_charge(self, conn: sqlite3.Connection, old: Mapping[str, Any],
+                          new: Mapping[str, Any], actor: str, now: str) -> None:
+        """A Charge API capture or refund is mirrored on the charge it moved (the entry whose
+        ``auth_code`` is that charge id), in the same transaction, so the original shows what
+        was captured and refunded and an authorization leaves the open bucket once captured."""
+        column = "captured_minor" if new["op"] == Op.CAPTURE else "refunded_minor"
+
+        def counted(row: Mapping[str, Any]) -> int:
+            return int(row[column]) if row["state"] in (State.APPROVED, State.CAPTURED) else 0
+
+        delta = counted(new) - counted(old)
+        if delta == 0:
+            return
+        origin = conn.execute(
+            "SELECT * FROM entries WHERE kind = 'charge' AND auth_code = ? AND op IN ('charge', "
+            "'authorization') AND state IN ('approved', 'captured') ORDER BY id LIMIT 1",
+            (decode_token(new["token"]),)).fetchone()
+        if origin is None:
+            return  # a charge made by another till or system: nothing to mirror
+        amount = max(int(origin[column]) + delta, 0)
+        cols: dict[str, Any] = {column: amount, "updated_at": now}
+        if column == "captured_minor" and origin["op"] == Op.AUTHORIZATION and amount > 0:
+            cols["state"] = str(State.CAPTURED)
+        self._apply(conn, origin, cols, actor, "captured" if column == "captured_minor" else "refunded",
+                    now)
+        if column == "refunded_minor" and origin["op"] == Op.AUTHORIZATION \
+                and not int(origin["captured_minor"]) and delta > 0:
+            # the refund of an authorization never captured releases it: no money came in, so
+            # none goes out; journaled as a void so no total counts it as a refund
+            self._apply(conn, self._row(int(new["id"])), {"op": str(Op.VOID), "updated_at": now,
+                                                           "message": "authorization released"},
+                        actor, "released", now)
 
     def _propagate_refund(self, conn: sqlite3.Connection, old: Mapping[str, Any],
                           new: Mapping[str, Any], actor: str, now: str) -> None:

@@ -1,0 +1,507 @@
+"""Card-not-present work at the till on the Charge API: phone orders, pay by link, customers with
+saved cards, and refunds of Charge API payments. Built on ``cashier.gateway.journaled`` (every money
+movement journaled by its idempotency key before it is sent); emits plain events, knows no Qt.
+
+Card data typed for a phone order goes to ``POST /tokens`` only (with the public key when the till
+has one) and is never journaled, logged or kept: the journal holds the token, the charge id and
+the masked card the API answers with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from cashier.errors import ValidationError
+from cashier.flows.base import FlowContext
+from cashier.gateway.client import GatewayObject
+from cashier.gateway.errors import (
+    CardError,
+    GatewayError,
+    GatewayServerError,
+    GatewayTimeout,
+    GatewayUnavailable,
+    RateLimitError,
+)
+from cashier.gateway.journaled import JournaledGateway, Outcome
+from cashier.journal.model import Entry, Kind, Op, State
+from cashier.money import from_minor, to_minor
+from cashier.redact import luhn_ok
+
+log = logging.getLogger(__name__)
+
+#: Ops of a Charge API entry that took (or hold) the customer's money: what a refund undoes.
+ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
+
+
+# ---- events ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LinkCreated:
+    link_id: str
+    url: str
+    amount: Decimal
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChargeSeen:
+    """A charge attempt through the link arrived (``entry`` is set once a paid one is journaled)."""
+
+    link_id: str
+    charge_id: str
+    status: str  # successful, failed, pending
+    amount: Decimal
+    card: str | None
+    failure: str | None = None
+    entry: Entry | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """What the watch is doing: waiting, checking, unreachable (retrying), deactivated..."""
+
+    link_id: str
+    status: str
+    message: str = ""
+
+
+# ---- results -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RemoteResult:
+    """What the window shows after a money movement (or an attempt that never became one)."""
+
+    outcome: str  # approved, declined, error, unknown
+    message: str = ""
+    entry: Entry | None = None
+    charge_id: str | None = None
+    card: str | None = None
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class PaymentLink:
+    id: str
+    url: str
+    amount: Decimal
+    currency: str
+    active: bool
+    successful_charges: int = 0
+    deactivation_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class LinkWatch:
+    """How a link's charges are watched: first wait, growth, ceiling, and the overall wait."""
+
+    first_s: float = 1.0
+    factor: float = 1.5
+    max_s: float = 5.0
+    timeout_s: float = 15 * 60.0
+
+
+@dataclass
+class LinkOutcome:
+    link: PaymentLink
+    reason: str  # paid, cancelled, deactivated, timeout
+    paid: list[Entry] = field(default_factory=list)
+    attempts: list[LinkChargeSeen] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SavedCard:
+    id: str
+    brand: str
+    masked: str
+    expiry: str
+    default: bool
+
+
+@dataclass(frozen=True)
+class Customer:
+    id: str
+    email: str
+    description: str
+    default_card_id: str | None
+    cards: tuple[SavedCard, ...] = ()
+
+    @property
+    def default_card(self) -> SavedCard | None:
+        return next((c for c in self.cards if c.default), None)
+
+
+# ---- card details (phone order) ----------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class CardDetails:
+    """Card data read over the phone, checked before anything is sent; lives only until tokenized.
+    ``repr`` never shows the number (a traceback or a log line cannot carry it)."""
+
+    number: str
+    exp_month: str
+    exp_year: str
+    cvc: str | None = None
+    postal_code: str | None = None
+
+    def __repr__(self) -> str:
+        return f"CardDetails(last4={self.number[-4:]}, exp={self.exp_month}/{self.exp_year})"
+
+    @classmethod
+    def parse(cls, number: str, expiry: str, cvc: str = "", postal_code: str = "") -> CardDetails:
+        """What the cashier typed; ``ValidationError`` names the field and the rule."""
+        digits = re.sub(r"[ -]", "", number or "")
+        if not digits.isdigit() or not 12 <= len(digits) <= 19:
+            raise ValidationError("card number", "must be 12 to 19 digits")
+        if not luhn_ok(digits):
+            raise ValidationError("card number", "is not a valid card number (check digit); read it again")
+        match = re.fullmatch(r"\s*(\d{1,2})\s*/?\s*(\d{2}|\d{4})\s*", expiry or "")
+        if not match or not 1 <= int(match.group(1)) <= 12:
+            raise ValidationError("expiry", "must be MM/YY with a month 01 to 12")
+        month, year = match.group(1).zfill(2), match.group(2)
+        full_year = int(year) + (2000 if len(year) == 2 else 0)
+        today = datetime.now(UTC)
+        if (full_year, int(month)) < (today.year, today.month):
+            raise ValidationError("expiry", "is in the past: the card has expired")
+        cvc = (cvc or "").strip()
+        if cvc and not re.fullmatch(r"\d{3,4}", cvc):
+            raise ValidationError("security code", "must be 3 or 4 digits")
+        postal = (postal_code or "").strip()
+        if postal and not re.fullmatch(r"[A-Za-z0-9 -]{1,10}", postal):
+            raise ValidationError("postal code", "must be 1 to 10 letters, digits, spaces or dashes")
+        return cls(digits, month, year, cvc or None, postal or None)
+
+
+# ---- plumbing ----------------------------------------------------------------------------------
+def gateway_of(ctx: FlowContext) -> JournaledGateway:
+    gateway = ctx.gateway
+    if gateway is None:
+        raise ValidationError("gateway_url", "this till has no Charge API: set gateway_url in the till "
+                                             "profile and its secret key in the keyring")
+    assert isinstance(gateway, JournaledGateway)
+    return gateway
+
+
+def _check_amount(amount: Decimal, currency: str) -> Decimal:
+    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
+        raise ValidationError("amount", "must be greater than zero")
+    to_minor(amount, currency)  # refuses more decimals than the currency has
+    return amount
+
+
+def _masked(card: Any) -> str | None:
+    if isinstance(card, dict) and card.get("first6") and card.get("last4"):
+        return f"{card['first6']}XXXXXX{card['last4']}"
+    return None
+
+
+def _result(ctx: FlowContext, outcome: Outcome) -> RemoteResult:
+    entry = ctx.changed(outcome.entry)
+    state = entry.state
+    if state in (State.APPROVED, State.CAPTURED):
+        name = "approved"
+    elif state is State.DECLINED:
+        name = "declined"
+    elif state in (State.UNKNOWN, State.SENT, State.INTENT):
+        name = "unknown"
+    else:
+        name = "error"
+    error = outcome.error
+    message = error.message if error is not None else ""
+    if name == "unknown":
+        message = "no answer from the Charge API: recovery re-sends it with the same key (never twice)"
+    charge_id = outcome.result.id if outcome.result is not None else (error.charge_id if error else None)
+    return RemoteResult(name, message, entry, charge_id or entry.auth_code, entry.card,
+                        error.code if error is not None else None)
+
+
+def _refused(exc: GatewayError) -> RemoteResult:
+    """An attempt that moved no money (the token was refused): nothing to journal."""
+    outcome = "declined" if isinstance(exc, CardError) else "error"
+    return RemoteResult(outcome, exc.message, code=exc.code)
+
+
+async def _tokenize(gateway: JournaledGateway, card: CardDetails) -> str:
+    client = gateway.client
+    token = await client.create_token(card.number, card.exp_month, card.exp_year, cvc=card.cvc,
+                                      address_zip=card.postal_code, use_public_key=True)
+    return token.id
+
+
+# ---- phone order -------------------------------------------------------------------------------
+async def phone_order(ctx: FlowContext, amount: Decimal, card: CardDetails, *, currency: str = "USD",
+                      authorize_only: bool = False, description: str | None = None) -> RemoteResult:
+    """Card read over the phone -> token -> a journaled charge of the token."""
+    gateway = gateway_of(ctx)
+    _check_amount(amount, currency)
+    try:
+        token = await _tokenize(gateway, card)
+    except GatewayError as exc:
+        return _refused(exc)
+    outcome = await gateway.charge(amount, currency, card=token, captured=not authorize_only,
+                                   description=description or "phone order", actor=ctx.actor)
+    return _result(ctx, outcome)
+
+
+# ---- pay by link -------------------------------------------------------------------------------
+def _link(obj: GatewayObject | dict[str, Any]) -> PaymentLink:
+    currency = str(obj.get("currency") or "USD")
+    return PaymentLink(id=str(obj.get("id", "")), url=str(obj.get("url") or ""),
+                       amount=from_minor(int(obj.get("amount") or 0), currency), currency=currency,
+                       active=bool(obj.get("active")),
+                       successful_charges=int(obj.get("successfulCharges") or 0),
+                       deactivation_reason=obj.get("deactivationReason"))
+
+
+async def create_link(ctx: FlowContext, amount: Decimal, *, currency: str = "USD", name: str | None = None,
+                      max_charges: int = 1) -> PaymentLink:
+    """A link for one sale. Decision: it takes ``max_charges`` (1) successful charge and then
+    deactivates itself, so a link passed on twice can never be paid twice."""
+    gateway = gateway_of(ctx)
+    _check_amount(amount, currency)
+    obj = await gateway.client.create_payment_link(to_minor(amount, currency), currency, name=name,
+                                                   max_successful_charges=max_charges)
+    link = _link(obj)
+    ctx.bus.publish(LinkCreated(link.id, link.url, link.amount, link.currency))
+    return link
+
+
+async def deactivate_link(ctx: FlowContext, link_id: str) -> PaymentLink:
+    link = _link(await gateway_of(ctx).client.deactivate_payment_link(link_id))
+    ctx.bus.publish(LinkStatus(link.id, "deactivated", link.deactivation_reason or "manual"))
+    return link
+
+
+async def record_link_charge(ctx: FlowContext, charge: GatewayObject | dict[str, Any]) -> Entry:
+    """Journal a successful charge the customer made through a link (the till did not send it).
+
+    Keyed ``link:<charge id>``, so seeing it again (another poll, another till process) finds the
+    same entry instead of counting it twice."""
+    charge_id = str(charge["id"])
+    currency = str(charge["currency"])
+    amount = from_minor(int(charge["amount"]), currency)
+    key = f"link:{charge_id}"
+    entry = await ctx.journal.by_idempotency_key(key)
+    if entry is None:
+        entry = await ctx.journal.create(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
+                                         idempotency_key=key, op=Op.CHARGE,
+                                         token=str(charge.get("paymentLinkId") or "") or None)
+    if entry.state in (State.APPROVED, State.CAPTURED):
+        return entry
+    if entry.state is not State.INTENT:  # left open or marked never-sent by a crash: it did happen
+        entry = await ctx.journal.transition(entry.id, State.SENT, actor=ctx.actor)
+    fields: dict[str, Any] = {"approved": amount, "auth_code": charge_id,
+                              "message": f"paid through payment link {charge.get('paymentLinkId')}"}
+    if charge.get("captured"):
+        fields["captured"] = amount
+    card = _masked(charge.get("card"))
+    if card:
+        fields["card"] = card
+    return ctx.changed(await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields))
+
+
+async def _link_charges(gateway: JournaledGateway, link_id: str) -> list[GatewayObject]:
+    out: list[GatewayObject] = []
+    async for charge in gateway.client.iterate(f"/payment-links/{link_id}/charges"):
+        out.append(charge)
+    return out
+
+
+async def _seen(ctx: FlowContext, link_id: str, charge: GatewayObject, seen: set[str],
+                result: LinkOutcome) -> None:
+    if charge.id in seen or charge.get("status") == "pending":
+        return
+    seen.add(charge.id)
+    currency = str(charge["currency"])
+    entry = await record_link_charge(ctx, charge) if charge.get("status") == "successful" else None
+    event = LinkChargeSeen(link_id, charge.id, str(charge.get("status")),
+                           from_minor(int(charge["amount"]), currency), _masked(charge.get("card")),
+                           charge.get("failureCode"), entry)
+    result.attempts.append(event)
+    if entry is not None:
+        result.paid.append(entry)
+    ctx.bus.publish(event)
+
+
+async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Event | None = None,
+                     watch: LinkWatch | None = None) -> LinkOutcome:
+    """Poll the link's charges with backoff until it is paid, deactivated, cancelled or timed out.
+
+    Paid charges are journaled as they arrive. On the cashier's cancel (or the timeout) the link is
+    deactivated so it cannot be paid behind the till's back, then looked at once more: a payment
+    that landed meanwhile is journaled, never lost."""
+    gateway = gateway_of(ctx)
+    watch = watch or LinkWatch()
+    cancel = cancel or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + watch.timeout_s
+    delay = watch.first_s
+    seen: set[str] = set()
+    result = LinkOutcome(link, "timeout")
+    ctx.bus.publish(LinkStatus(link.id, "waiting"))
+    while True:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(cancel.wait(), timeout=max(0.0, min(delay, deadline - loop.time())))
+        stop = "cancelled" if cancel.is_set() else "timeout" if loop.time() >= deadline else None
+        if stop is not None:
+            return await _end_watch(ctx, gateway, link, stop, seen, result)
+        try:
+            charges = await _link_charges(gateway, link.id)
+            current = _link(await gateway.client.get_payment_link(link.id))
+        except (GatewayUnavailable, GatewayTimeout, GatewayServerError, RateLimitError) as exc:
+            ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
+            delay = min(delay * watch.factor, watch.max_s)
+            continue
+        for charge in reversed(charges):  # oldest first
+            await _seen(ctx, link.id, charge, seen, result)
+        result.link = current
+        if result.paid:
+            result.reason = "paid"
+            ctx.bus.publish(LinkStatus(link.id, "paid"))
+            return result
+        if not current.active:
+            result.reason = "deactivated"
+            ctx.bus.publish(LinkStatus(link.id, "deactivated", current.deactivation_reason or ""))
+            return result
+        delay = min(delay * watch.factor, watch.max_s)
+
+
+async def _end_watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink, reason: str,
+                     seen: set[str], result: LinkOutcome) -> LinkOutcome:
+    result.reason = reason
+    try:
+        result.link = await deactivate_link(ctx, link.id)
+        for charge in reversed(await _link_charges(gateway, link.id)):
+            await _seen(ctx, link.id, charge, seen, result)
+    except GatewayError as exc:
+        # the link may still be live: say so; the cashier can deactivate it again
+        log.warning("payment link %s: deactivation not confirmed: %s", link.id, exc.message)
+        ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
+        return result
+    if result.paid:
+        result.reason = "paid"
+        ctx.bus.publish(LinkStatus(link.id, "paid"))
+    return result
+
+
+async def training_customer_pays_link(ctx: FlowContext, link: PaymentLink,
+                                      card_number: str = "4242424242424242") -> GatewayObject:
+    """Training only: what the link's payment page does for the customer -- a token of a test
+    card, then ``POST /charges`` with ``paymentLinkId`` (amount and currency come from the link).
+    It is the customer's payment, so it is not journaled here: the till learns of it by watching."""
+    gateway = gateway_of(ctx)
+    if gateway.client.live:
+        raise ValidationError("training", "the training customer pays only with a test key")
+    token = await gateway.client.create_token(card_number, "12", str(datetime.now(UTC).year + 3),
+                                              cvc="123", use_public_key=True)
+    return await gateway.client.create_charge(to_minor(link.amount, link.currency), link.currency,
+                                              card=token.id, payment_link_id=link.id)
+
+
+# ---- customers ---------------------------------------------------------------------------------
+def _saved(obj: GatewayObject | dict[str, Any], default_id: str | None) -> SavedCard:
+    month = str(obj.get("expMonth") or "").zfill(2)
+    year = str(obj.get("expYear") or "")[-2:]
+    return SavedCard(id=str(obj.get("id")), brand=str(obj.get("brand") or ""),
+                     masked=_masked(obj) or f"…{obj.get('last4', '')}", expiry=f"{month}/{year}",
+                     default=obj.get("id") == default_id)
+
+
+async def _customer(gateway: JournaledGateway, obj: GatewayObject) -> Customer:
+    default_id = obj.get("defaultCardId")
+    cards = [_saved(c, default_id) async for c in gateway.client.iterate(f"/customers/{obj.id}/cards")
+             if not c.get("deleted")]
+    return Customer(id=obj.id, email=str(obj.get("email") or ""),
+                    description=str(obj.get("description") or ""), default_card_id=default_id,
+                    cards=tuple(cards))
+
+
+async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
+    """By id (``cust_...``) or by e-mail address; an unknown id is an empty list, not an error."""
+    from cashier.gateway.errors import NotFoundError
+
+    gateway = gateway_of(ctx)
+    text = (query or "").strip()
+    if re.fullmatch(r"cust_[A-Za-z0-9]{1,96}", text):
+        try:
+            found = [await gateway.client.get_customer(text)]
+        except NotFoundError:
+            return []
+    elif re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", text):
+        page = await gateway.client.list_customers(email=text, limit=100)
+        found = page.objects
+    else:
+        raise ValidationError("customer", "type an e-mail address or a customer id (cust_...)")
+    return [await _customer(gateway, obj) for obj in found if not obj.get("deleted")]
+
+
+async def charge_customer(ctx: FlowContext, customer: Customer, amount: Decimal, *, currency: str = "USD",
+                          card_id: str | None = None) -> RemoteResult:
+    """A journaled charge of the customer's default card (or of one of their saved cards)."""
+    gateway = gateway_of(ctx)
+    _check_amount(amount, currency)
+    if card_id is None and customer.default_card_id is None:
+        raise ValidationError("customer", f"{customer.email or customer.id} has no default card: add one")
+    if card_id is not None and card_id not in {c.id for c in customer.cards}:
+        raise ValidationError("card", "is not one of this customer's saved cards")
+    outcome = await gateway.charge(amount, currency, customer_id=customer.id, card=card_id,
+                                   description="saved card", actor=ctx.actor)
+    return _result(ctx, outcome)
+
+
+async def add_card(ctx: FlowContext, customer: Customer, *, token: str | None = None,
+                   card: CardDetails | None = None, make_default: bool = True) -> Customer:
+    """Save a card from a token (or from card details, tokenized first); no money moves."""
+    gateway = gateway_of(ctx)
+    if (token is None) == (card is None):
+        raise ValidationError("token", "give a token or the card details, not both")
+    if card is not None:
+        token = await _tokenize(gateway, card)
+    elif not re.fullmatch(r"tok_[A-Za-z0-9]{1,96}", token or ""):
+        raise ValidationError("token", "must be a card token (tok_...)")
+    saved = await gateway.client.create_card(customer.id, token=token)
+    if make_default:
+        await gateway.client.update_customer(customer.id, default_card_id=saved.id)
+    return await _customer(gateway, await gateway.client.get_customer(customer.id))
+
+
+async def create_customer(ctx: FlowContext, email: str, *, description: str | None = None) -> Customer:
+    gateway = gateway_of(ctx)
+    if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", (email or "").strip()):
+        raise ValidationError("email", "must be an e-mail address such as ana@example.com")
+    created = await gateway.client.create_customer(email.strip(), description=description)
+    return await _customer(gateway, created)
+
+
+# ---- refunds from the journal ------------------------------------------------------------------
+def refundable(entry: Entry) -> Decimal:
+    """What a Charge API payment in the journal can still give back."""
+    if entry.kind is not Kind.CHARGE or entry.op not in ORIGIN_OPS \
+            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.auth_code:
+        return Decimal(0)
+    return max(entry.approved - entry.refunded, Decimal(0))
+
+
+async def refund_charge(ctx: FlowContext, entry: Entry, amount: Decimal | None = None) -> RemoteResult:
+    """Refund a Charge API payment of this journal, through the Charge API, with a new idempotency
+    key journaled first. ``None`` refunds what is left. An authorization not yet captured can only
+    be given back whole (the refund releases it)."""
+    gateway = gateway_of(ctx)
+    left = refundable(entry)
+    if left <= 0:
+        raise ValidationError("entry", "is not a Charge API payment with money left to refund")
+    if amount is not None:
+        _check_amount(amount, entry.currency)
+        if amount > left:
+            raise ValidationError("amount", f"must be at most {left} (what is left to refund)")
+    charge = await gateway.client.get_charge(str(entry.auth_code))
+    if not charge.get("captured") and amount is not None and amount != left:
+        raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
+    outcome = await gateway.refund(str(entry.auth_code), amount if amount is not None else left,
+                                   currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
+    result = _result(ctx, outcome)
+    ctx.changed(await ctx.journal.get(entry.id))  # the original shows what was refunded
+    return result
