@@ -327,13 +327,26 @@ async def _seen(ctx: FlowContext, link_id: str, charge: GatewayObject, seen: set
 
 
 async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Event | None = None,
-                     watch: LinkWatch | None = None) -> LinkOutcome:
+                     watch: LinkWatch | None = None, pad_form: str | None = None) -> LinkOutcome:
     """Poll the link's charges with backoff until it is paid, deactivated, cancelled or timed out.
 
     Paid charges are journaled as they arrive. On the cashier's cancel (or the timeout) the link is
     deactivated so it cannot be paid behind the till's back, then looked at once more: a payment
-    that landed meanwhile is journaled, never lost."""
+    that landed meanwhile is journaled, never lost. With ``pad_form`` the link's address is shown
+    on the PIN pad as well, the way a QR payment's code is (LG's stored form; other options have
+    none, and a pad that cannot show it never stops the watch)."""
+    from cashier.flows import qr
+
     gateway = gateway_of(ctx)
+    pad = qr._show_on_pad(ctx, link.url, pad_form) if pad_form else None
+    try:
+        return await _watch(ctx, gateway, link, cancel, watch)
+    finally:
+        await qr._clear_pad(ctx, pad)
+
+
+async def _watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink,
+                 cancel: asyncio.Event | None, watch: LinkWatch | None) -> LinkOutcome:
     watch = watch or LinkWatch()
     cancel = cancel or asyncio.Event()
     loop = asyncio.get_running_loop()

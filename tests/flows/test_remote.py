@@ -93,8 +93,12 @@ async def test_pay_by_link_paid_then_refunded_from_the_journal(make_till: Any) -
     till.ctx.bus.subscribe(seen.append)
     link = await remote.create_link(till.ctx, Decimal("19.99"))
     assert link.active and link.url.endswith(link.id) and link.amount == Decimal("19.99")
-    watching = asyncio.create_task(remote.watch_link(till.ctx, link, watch=FAST))
+    forms: list[Any] = []
+    till.sandbox.state.terminals.observe("1742", lambda ev: forms.append(ev.prompt.form)
+                                         if ev.prompt is not None and ev.prompt.kind == "form" else None)
+    watching = asyncio.create_task(remote.watch_link(till.ctx, link, watch=FAST, pad_form="QRPAY"))
     await asyncio.sleep(0.05)
+    assert forms and forms[0]["items"] == [{"key": "QR", "value": link.url}]  # also on the LG pad
     paid = await remote.training_customer_pays_link(till.ctx, link)
     outcome = await asyncio.wait_for(watching, 5)
     assert outcome.reason == "paid" and [e.auth_code for e in outcome.paid] == [paid.id]
