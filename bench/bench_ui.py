@@ -63,14 +63,14 @@ def child(tmp: str) -> dict[str, float]:
     import psutil  # type: ignore[import-untyped]
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtWidgets import QApplication
-    from qasync import QEventLoop
 
     from cashier.config import load_profile
     from ui.app import build_gui
+    from ui.loop import make_loop
     from ui.pages.sale import SalePage
 
     app = QApplication(sys.argv[:1])
-    loop = QEventLoop(app)
+    loop = make_loop(app)  # the window's loop, as ui.app.run_gui makes it
     asyncio.set_event_loop(loop)
     gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
     gui.window.show()

@@ -129,14 +129,14 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     if smoke:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
-    from qasync import QEventLoop
 
     from cashier.config import load_profile
+    from ui.loop import make_loop
 
     profile = load_profile(profile_path, training=True) if smoke else load_profile(profile_path)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
-    loop = QEventLoop(app)
+    loop = make_loop(app)
     asyncio.set_event_loop(loop)
     gui = build_gui(profile, app, show_dialogs=not smoke)
     gui.reporter.install(loop)

@@ -183,11 +183,12 @@ async def _finish_sale(sale: Any, pad: Any, amount: Decimal) -> None:
 def main(argv: list[str]) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
-    from qasync import QEventLoop
+
+    from ui.loop import make_loop
 
     out = Path(argv[1] if len(argv) > 1 else "build/screens")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    loop = QEventLoop(app)
+    loop = make_loop(app)
     asyncio.set_event_loop(loop)
     with loop:
         shots = loop.run_until_complete(render(out))

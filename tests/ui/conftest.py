@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from qasync import QEventLoop
 
+from ui.loop import make_loop
+
 
 class UiHarness:
     def __init__(self, loop: QEventLoop) -> None:
@@ -40,7 +42,7 @@ class UiHarness:
 
 @pytest.fixture
 def ui(qapp: Any) -> Iterator[UiHarness]:
-    loop = QEventLoop(qapp)
+    loop = make_loop(qapp)  # the window's own loop
     asyncio.set_event_loop(loop)
     harness = UiHarness(loop)
     try:

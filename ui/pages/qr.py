@@ -1,0 +1,556 @@
+"""QR payment: the code large on screen for the customer's phone, the amount, the status as the
+flow reports it, Cancel (Esc), and the result (paid with its approval, cancelled, expired,
+reversed).
+
+Everything happens in ``cashier.flows.qr``: this screen starts ``qr.pay`` (or ``qr.cancel`` for a
+reversal) as a task and shows its ``QrShown`` / ``QrStatusChanged`` events, so the window repaints
+and takes keys while the flow polls. Started from the Sale screen's QR tender (F4) with the typed
+amount, or here with the keypad.
+
+Keyboard: digits build cents, Enter or F2 shows the code; Esc cancels while the customer has the
+code; Return after the result goes back to a new sale; F9 (twice) reverses a paid payment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, tr
+from ui.pages.base import Page, hint, labelled
+from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+
+if TYPE_CHECKING:
+    from cashier.flows.qr import QrOutcome, QrPolling
+    from ui.app import Gui
+    from ui.till import Till
+
+#: What the result screen calls each end of a QR payment (see ``QrPage.view_of``).
+PAID, CANCELLED, EXPIRED, REVERSED, NOT_CHARGED, CHECKING = (
+    "paid", "cancelled", "expired", "reversed", "error", "unknown")
+
+
+class ScanCode(QWidget):
+    """The code as large as the space allows, in whole pixels per module (a scaled, blurred code
+    scans badly), black on white with a white margin in every theme (the quiet zone is in the
+    image; the white around it only adds to it)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text_value = ""
+        self._image: QImage | None = None
+        self.setMinimumSize(300, 300)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def show_code(self, text: str) -> None:
+        self.text_value = text
+        self._image = None
+        if text:
+            from ui.widgets.qrcode import qr_image  # segno (~2 MB) loads with the first code
+
+            self._image = qr_image(text, module_px=1)
+        self.update()
+
+    @property
+    def modules(self) -> int:
+        """Modules across, quiet zone included (0 without a code)."""
+        return self._image.width() if self._image is not None else 0
+
+    @property
+    def module_px(self) -> int:
+        """Screen pixels per module at the current size."""
+        if self._image is None:
+            return 0
+        return max(1, min(self.width(), self.height()) // self._image.width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("white"))
+        if self._image is not None:
+            side = self.module_px * self._image.width()
+            target = QRect((self.width() - side) // 2, (self.height() - side) // 2, side, side)
+            painter.drawImage(target, self._image)  # nearest neighbour: whole modules stay sharp
+        painter.end()
+
+
+class QrPage(Page):
+    nav_key = "Ctrl+4"
+    result_shown = Signal(object)  # QrOutcome, or None when nothing was sent
+    status_shown = Signal(str)  # the flow's status: pending, paid, cancelling, cancelled, ...
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        #: How the flow polls; None is the flow's default (tests make it faster).
+        self.polling: QrPolling | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.cancel_event: asyncio.Event | None = None
+        self.entry_id: int | None = None
+        self.code = ""
+        self.amount_value = Decimal(0)
+        self.outcome: QrOutcome | None = None
+        self.cashier_cancelled = False
+        self.cancel_reason = ""
+        self.from_sale = False
+        self._reverse_armed = False
+        self.stack = QStackedWidget()
+        self.layout_.addWidget(self.stack, 1)
+        self._build_entry()
+        self._build_waiting()
+        self._build_result()
+        till.bridge.other_event.connect(self._flow_event)
+        till.bridge.payment_changed.connect(self._payment_changed)
+        if gui is not None:
+            from ui.pages.sale import SalePage
+
+            for page in gui.window.pages:
+                if isinstance(page, SalePage):
+                    page.qr_requested.connect(self.start_from_sale)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("QR payment")
+
+    # ---- entry (when opened from the navigation) -------------------------------------------
+    def _build_entry(self) -> None:
+        page = QWidget()
+        row = QHBoxLayout(page)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(24)
+        left = QVBoxLayout()
+        self.amount = AmountDisplay(self.till.currency)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("Hint")
+        self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.error_label.setWordWrap(True)
+        self.amount.submitted.connect(self.start_typed)
+        self.amount.changed.connect(lambda _v: self.error_label.clear())
+        left.addWidget(self.amount)
+        left.addWidget(self.error_label)
+        self.start_button = self.button(lambda: tr("Show QR code"), "F2", self.start_typed, "Tender")
+        left.addWidget(self.start_button)
+        self.entry_hint = hint()
+        left.addWidget(self.entry_hint)
+        left.addStretch(1)
+        row.addLayout(left, 3)
+        self.keypad = Keypad(self.amount)
+        right = QVBoxLayout()
+        right.addWidget(self.keypad)
+        right.addStretch(1)
+        row.addLayout(right, 2)
+        self.stack.addWidget(page)
+        self.entry_page = page
+
+    # ---- waiting for the customer ----------------------------------------------------------
+    def _build_waiting(self) -> None:
+        page = QFrame()
+        page.setObjectName("StatusPanel")
+        row = QHBoxLayout(page)
+        row.setContentsMargins(24, 24, 24, 24)
+        row.setSpacing(24)
+        self.scan = ScanCode()
+        row.addWidget(self.scan, 3)
+        col = QVBoxLayout()
+        col.setSpacing(14)
+        self.wait_amount = QLabel()
+        self.wait_amount.setObjectName("AmountDisplay")
+        self.wait_title = QLabel()
+        self.wait_title.setObjectName("ResultTitle")
+        self.wait_title.setWordWrap(True)
+        self.wait_text = QLabel()
+        self.wait_text.setObjectName("PromptText")
+        self.wait_text.setWordWrap(True)
+        self.wait_invoice = hint()
+        for w in (self.wait_amount, self.wait_title, self.wait_text, self.wait_invoice):
+            col.addWidget(w)
+        col.addStretch(1)
+        self.customer_pays_button = self.button(lambda: tr("Customer pays (training)"), "F11",
+                                                self.customer_pays)
+        # a training tool, never mistaken for a cashier's action: the training banner's colours
+        self.customer_pays_button.setStyleSheet(
+            "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "
+            "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")
+        self.training_hint = hint()
+        col.addWidget(self.customer_pays_button)
+        col.addWidget(self.training_hint)
+        self.cancel_button = self.button(lambda: tr("Cancel payment"), "Esc", self.cancel_payment, "Danger")
+        col.addWidget(self.cancel_button)
+        row.addLayout(col, 2)
+        self.stack.addWidget(page)
+        self.waiting_page = page
+
+    # ---- result ----------------------------------------------------------------------------
+    def _build_result(self) -> None:
+        page = QFrame()
+        page.setObjectName("Result")
+        col = QVBoxLayout(page)
+        col.setContentsMargins(32, 24, 32, 24)
+        self.result_title = QLabel()
+        self.result_title.setObjectName("ResultTitle")
+        self.result_title.setWordWrap(True)
+        self.result_amount = QLabel()
+        self.result_amount.setObjectName("TotalLine")
+        self.result_details = QLabel()
+        self.result_details.setObjectName("Breakdown")
+        self.result_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_message = hint()
+        for w in (self.result_title, self.result_amount, self.result_details, self.result_message):
+            col.addWidget(w)
+        col.addStretch(1)
+        buttons = QHBoxLayout()
+        self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
+        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
+        self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), "F9", self.reverse,
+                                          "Danger")
+        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
+        for b in (self.new_button, self.print_button, self.reverse_button, self.check_button):
+            buttons.addWidget(b)
+        col.addLayout(buttons)
+        self.stack.addWidget(page)
+        self.result_page = page
+
+    # ---- starting --------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def start_from_sale(self, amount: Decimal, tax: Decimal) -> None:
+        """The Sale screen's QR tender: this screen, the code for the typed amount."""
+        if self.busy:
+            return
+        if self.gui is not None:
+            self.gui.window.go(QrPage)
+        self.from_sale = True
+        self.start(amount, tax)
+
+    def start_typed(self) -> None:
+        if self.stack.currentWidget() is not self.entry_page or self.busy:
+            return
+        if self.amount.value <= 0:
+            self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
+            return
+        self.from_sale = False
+        self.start(self.amount.value, Decimal(0))
+
+    def start(self, amount: Decimal, tax: Decimal = Decimal(0)) -> None:
+        if self.busy:
+            return
+        if not self.till.ready:
+            self.error_label.setText(tr("The till is still starting; try again in a moment."))
+            self.stack.setCurrentWidget(self.entry_page)
+            return
+        from cashier.flows import qr
+
+        self.entry_id = None
+        self.code = ""
+        self.outcome = None
+        self.cashier_cancelled = False
+        self.cancel_reason = ""
+        self._reverse_armed = False
+        self.amount_value = amount
+        self.cancel_event = asyncio.Event()
+        self.scan.show_code("")
+        self.wait_amount.setText(format_money(amount, self.till.currency))
+        self.wait_title.setText(tr("Asking the host for a QR code…"))
+        self.wait_text.setText("")
+        self.wait_invoice.setText("")
+        training = self.till.runtime is not None and self.till.runtime.sandbox is not None
+        self.customer_pays_button.setVisible(training)
+        self.training_hint.setVisible(training)
+        self.customer_pays_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.stack.setCurrentWidget(self.waiting_page)
+        self.cancel_button.setFocus()
+        self.task = self.till.run(
+            qr.pay(self.till.ctx, amount, tax=tax, polling=self.polling, cancel=self.cancel_event),
+            "qr payment", done=self.show_result, failed=self._failed)
+
+    def _failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.outcome = None
+        self._show_title(tr("Not sent"), NOT_CHARGED)
+        self.result_amount.setText(format_money(self.amount_value, self.till.currency))
+        self.result_details.setText("")
+        self.result_message.setText(str(exc))
+        self._result_buttons(None)
+        self.stack.setCurrentWidget(self.result_page)
+        self.new_button.setFocus()
+        self.result_shown.emit(None)
+
+    # ---- the flow's events -----------------------------------------------------------------
+    def _flow_event(self, event: Any) -> None:
+        from cashier.flows.qr import QrShown, QrStatusChanged
+
+        if isinstance(event, QrShown):
+            # one QR payment at a time from this screen: the first code after Start is ours
+            if not self.busy or self.entry_id not in (None, event.entry_id):
+                return
+            self.entry_id = event.entry_id
+            self.code = event.code
+            self.scan.show_code(event.code)
+            self.wait_invoice.setText(f"{tr('Invoice')}: {event.invoice}")
+            self.customer_pays_button.setEnabled(True)
+        elif isinstance(event, QrStatusChanged) and event.entry_id == self.entry_id:
+            self._show_status(event.status, event.message)
+
+    def _show_status(self, status: str, why: str = "") -> None:
+        if status == "cancelling":
+            self.cancel_reason = why
+        if self.stack.currentWidget() is self.waiting_page:
+            titles = {"pending": tr("Waiting for the customer"),
+                      "paid": tr("Paid"), "cancelling": tr("Cancelling the code…"),
+                      "cancelled": tr("Cancelled"), "reversed": tr("Reversed"),
+                      "unknown": tr("Checking with the host…")}
+            texts = {"pending": tr("The customer scans the code with their phone and pays there."),
+                     "cancelling": tr("The code is being cancelled at the host; it can no longer be "
+                                      "paid once this ends."),
+                     "unknown": tr("The host's answer is not clear yet; do not take the payment "
+                                   "another way.")}
+            self.wait_title.setText(titles.get(status, status))
+            self.wait_text.setText(texts.get(status, ""))
+            if status != "pending":
+                self.customer_pays_button.setEnabled(False)
+            if status in ("cancelling", "cancelled", "reversed", "paid"):
+                self.cancel_button.setEnabled(False)
+        self.status_shown.emit(status)
+
+    def _payment_changed(self, entry: Any) -> None:
+        if (self.stack.currentWidget() is self.result_page and self.outcome is not None
+                and self.outcome.entry.id == entry.id and self.outcome.outcome == "unknown"
+                and not entry.unresolved):
+            # recovery settled the payment on screen: show the real outcome
+            from cashier.flows.base import FlowResult, outcome_of
+            from cashier.flows.qr import QrOutcome
+
+            self.show_result(QrOutcome(FlowResult(entry, outcome_of(entry), entry.message or ""),
+                                       self.outcome.code))
+
+    # ---- cashier's actions while the code is shown -----------------------------------------
+    def cancel_payment(self) -> None:
+        """Ask the flow to stop waiting: it cancels the code (or reverses it if paid meanwhile)."""
+        if not self.busy or self.cancel_event is None or not self.cancel_button.isEnabled():
+            return
+        self.cashier_cancelled = True
+        self.cancel_event.set()
+        self.cancel_button.setEnabled(False)
+        self.customer_pays_button.setEnabled(False)
+        self.wait_title.setText(tr("Cancelling the code…"))
+
+    def customer_pays(self) -> None:
+        """Training only: the sandbox's customer phone pays the code on screen."""
+        runtime = self.till.runtime
+        if not self.code or runtime is None or runtime.sandbox is None or not self.busy:
+            return
+        self.customer_pays_button.setEnabled(False)
+        self.training_hint.setText(tr("Training: the test customer's phone is paying…"))
+        self.till.run(_sandbox_pays(runtime.sandbox, self.code), "training customer pays",
+                      done=self._customer_paid, failed=self._customer_failed)
+
+    def _customer_paid(self, answer: tuple[int, str]) -> None:
+        status, text = answer
+        if status == 200:
+            self.training_hint.setText(tr("Training: the test customer paid; the till sees it at its "
+                                          "next status check."))
+        else:
+            self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {text}")
+
+    def _customer_failed(self, exc: BaseException) -> None:
+        self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {exc}")
+
+    # ---- the result ------------------------------------------------------------------------
+    def view_of(self, outcome: QrOutcome) -> str:
+        """Which end the journal entry records, in the cashier's words (presentation only)."""
+        entry = outcome.entry
+        if outcome.outcome == "approved":
+            return PAID
+        if outcome.outcome == "voided":
+            if entry.response_code == "T":
+                return REVERSED
+            # Decision: a code the cashier did not cancel ended because its wait ran out (the
+            # flow cancels it then: "not paid in time"); the screen calls that expired.
+            if not self.cashier_cancelled and "not paid in time" in (self.cancel_reason
+                                                                     or entry.message or ""):
+                return EXPIRED
+            return CANCELLED
+        return CHECKING if outcome.outcome == "unknown" else NOT_CHARGED
+
+    def _show_title(self, text: str, view: str) -> None:
+        self.result_title.setText(text)
+        style_key = {PAID: "approved", REVERSED: "cancelled", EXPIRED: "cancelled",
+                     CANCELLED: "cancelled"}.get(view, view)
+        self.result_page.setProperty("outcome", style_key)
+        self.result_page.style().unpolish(self.result_page)
+        self.result_page.style().polish(self.result_page)
+
+    def show_result(self, outcome: QrOutcome) -> None:
+        self.outcome = outcome
+        self._reverse_armed = False
+        entry = outcome.entry
+        view = self.view_of(outcome)
+        titles = {PAID: tr("Approved: paid by QR code"), CANCELLED: tr("Cancelled: not charged"),
+                  EXPIRED: tr("Expired: not paid in time, not charged"),
+                  REVERSED: tr("Reversed: the payment was given back"),
+                  NOT_CHARGED: tr("Not charged"), CHECKING: tr("Checking with the host…")}
+        self._show_title(titles[view], view)
+        cur = entry.currency
+        self.result_amount.setText(format_money(entry.approved if entry.approved > 0 else entry.requested,
+                                                cur))
+        details = [f"{tr('Invoice')}: {entry.invoice or '-'}"]
+        if entry.tax:
+            details.append(f"{tr('Tax')}: {format_money(entry.tax, cur)}")
+        if entry.card:
+            details.append(f"{tr('Paid with')}: {entry.card}")
+        if entry.auth_code:
+            details.append(f"{tr('Approval code')}: {entry.auth_code}")
+        self.result_details.setText("\n".join(details))
+        messages = {CANCELLED: tr("The code was cancelled at the host and can no longer be paid."),
+                    EXPIRED: tr("The customer did not pay within the wait; the code was cancelled "
+                                "at the host."),
+                    REVERSED: tr("The customer's payment was reversed at the host."),
+                    CHECKING: tr("The host has not answered yet. Recovery keeps asking; the journal "
+                                 "shows the outcome when it is known. Do not take the payment "
+                                 "another way.")}
+        self.result_message.setText(messages.get(view, outcome.result.message or ""))
+        self.scan.show_code("")  # a finished code is never left on screen to be scanned
+        self._result_buttons(view)
+        self.stack.setCurrentWidget(self.result_page)
+        self.new_button.setFocus()
+        self.result_shown.emit(outcome)
+
+    def _result_buttons(self, view: str | None) -> None:
+        self.print_button.setEnabled(view == PAID)
+        self.reverse_button.setVisible(view == PAID)
+        self.reverse_button.setEnabled(view == PAID)
+        self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), "F9"))
+        self.check_button.setVisible(view == CHECKING)
+        self.check_button.setEnabled(True)
+
+    def reverse(self) -> None:
+        """Two presses: a reversal gives money back, so the first press only asks to confirm."""
+        if self.outcome is None or self.outcome.outcome != "approved" or self.busy:
+            return
+        if not self._reverse_armed:
+            self._reverse_armed = True
+            self.result_message.setText(tr("Give back the QR payment of invoice %s? Press F9 again to "
+                                           "confirm.") % self.outcome.entry.invoice)
+            self.reverse_button.setText(labelled(tr("Confirm: give back"), "F9"))
+            return
+        from cashier.flows import qr
+
+        self._reverse_armed = False
+        self.reverse_button.setEnabled(False)
+        self.result_message.setText(tr("Reversing at the host…"))
+        self.task = self.till.run(qr.cancel(self.till.ctx, str(self.outcome.entry.invoice)),
+                                  "qr reversal", done=self.show_result, failed=self._reverse_failed)
+
+    def _reverse_failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self.reverse_button.setEnabled(True)
+        self.result_message.setText(tr("Could not reverse:") + f" {exc}")
+
+    def check_now(self) -> None:
+        """Ask the host again about every unresolved payment (the recovery flow)."""
+        from cashier.flows.recovery import recover
+
+        self.check_button.setEnabled(False)
+        self.result_message.setText(tr("Asking the host…"))
+
+        def done(_report: Any) -> None:
+            self.check_button.setEnabled(True)
+            if self.outcome is not None and self.outcome.outcome == "unknown":
+                self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
+        self.till.run(recover(self.till.ctx), "recovery", done=done)
+
+    def print_receipt(self) -> None:
+        if self.outcome is None:
+            return
+        from cashier.flows.pinpad import print_receipt
+        from ui.receipt import receipt_lines
+
+        p = self.till.profile
+        lines = receipt_lines(self.outcome.entry, p.company_name, p.till_id)
+        self.print_button.setEnabled(False)
+
+        def printed(_: Any) -> None:
+            self.result_message.setText(tr("Receipt printed on the PIN pad."))
+            self.print_button.setEnabled(True)
+
+        def failed(exc: BaseException) -> None:
+            self.result_message.setText(tr("Could not print:") + f" {exc}")
+            self.print_button.setEnabled(True)
+
+        self.till.run(print_receipt(self.till.ctx, lines), "print", done=printed, failed=failed)
+
+    def new_sale(self) -> None:
+        """Back to an empty Sale screen (or this screen's entry when opened on its own)."""
+        if self.busy:
+            return
+        self.outcome = None
+        self.amount.clear()
+        self.error_label.clear()
+        self.stack.setCurrentWidget(self.entry_page)
+        if self.from_sale and self.gui is not None:
+            from ui.pages.sale import SalePage
+
+            self.gui.window.go(SalePage).new_sale()
+            self.from_sale = False
+        else:
+            self.amount.setFocus()
+
+    # ---- keys and language -----------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        current = self.stack.currentWidget()
+        if current is self.entry_page and handle_amount_key(self.amount, event):
+            event.accept()
+            return
+        if current is self.waiting_page and event.key() == Qt.Key.Key_Escape:
+            self.cancel_payment()
+            event.accept()
+            return
+        if current is self.result_page and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.new_sale()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.keypad.retranslate()
+        self.amount.refresh()
+        self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
+                                   "scans the code with their phone."))
+        self.training_hint.setText(tr("Training tool: pays the code as a test customer's phone would."))
+        if self.outcome is not None and self.stack.currentWidget() is self.result_page:
+            self.show_result(self.outcome)
+
+    def entered(self) -> None:
+        if self.stack.currentWidget() is self.entry_page:
+            self.amount.setFocus()
+
+
+async def _sandbox_pays(sandbox: Any, code: str) -> tuple[int, str]:
+    """The training customer's phone: the embedded sandbox's control pays ``code``."""
+    import httpx
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
+                                 base_url="http://sandbox", timeout=10.0) as control:
+        answer = await control.post("/_sandbox/qrpayments/pay", json={"qrCode": code})
+    return answer.status_code, answer.text[:200]
