@@ -128,6 +128,7 @@ async def render(out: Path) -> list[Path]:
     gift.act("balance")
     await _until(lambda: gift.result_title.text().startswith(("Balance", "Not done")))
     await shoot(w, "giftcard-balance-history")
+    await _qr_states(gui, shoot)
     journal: JournalPage = w.go(JournalPage)
     await _until(lambda: journal.entries)
     journal.table.selectRow(0)
@@ -161,6 +162,35 @@ async def render(out: Path) -> list[Path]:
     await shoot(w, "startup-recovery-banner")
     await gui.stop()
     return shooter.shots
+
+
+async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """QR from the Sale screen's F4: waiting with the code (also in high contrast), paid by the
+    training customer, and a second one cancelled before payment."""
+    from cashier.flows.qr import QrPolling
+    from ui.pages.qr import QrPage
+    from ui.pages.sale import SalePage
+
+    w = gui.window
+    qr: QrPage = w.page(QrPage)
+    qr.polling = QrPolling(first_s=0.05, max_s=0.2, wait_s=60.0)
+    sale: SalePage = w.go(SalePage)
+    for cancel in (False, True):
+        sale.new_sale()
+        sale.amount.set_value(Decimal("18.75") if not cancel else Decimal("6.40"))
+        sale.charge_qr()
+        await _until(lambda: qr.wait_title.text() == "Waiting for the customer")
+        if not cancel:
+            await shoot(w, "qr-waiting-code")
+            gui.set_theme(high_contrast=True)
+            await shoot(w, "qr-waiting-code-high-contrast")
+            gui.set_theme(high_contrast=False)
+            qr.customer_pays()
+        else:
+            qr.cancel_payment()
+        await _until(lambda: qr.stack.currentWidget() is qr.result_page)
+        await shoot(w, "qr-cancelled" if cancel else "qr-paid")
+        qr.new_sale()
 
 
 class _FakeReport:
