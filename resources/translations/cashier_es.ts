@@ -360,6 +360,186 @@
       <translation>Lote %s cerrado.</translation>
     </message>
     <message>
+      <source>QR payment</source>
+      <translation>Pago QR</translation>
+    </message>
+    <message>
+      <source>Asking the host for a QR code…</source>
+      <translation>Pidiendo un código QR al host…</translation>
+    </message>
+    <message>
+      <source>Cancelling the code…</source>
+      <translation>Cancelando el código…</translation>
+    </message>
+    <message>
+      <source>Training: the test customer's phone is paying…</source>
+      <translation>Práctica: el teléfono del cliente de prueba está pagando…</translation>
+    </message>
+    <message>
+      <source>Approved: paid by QR code</source>
+      <translation>Aprobado: pagado con código QR</translation>
+    </message>
+    <message>
+      <source>Cancelled: not charged</source>
+      <translation>Cancelado: no cobrado</translation>
+    </message>
+    <message>
+      <source>Expired: not paid in time, not charged</source>
+      <translation>Vencido: no se pagó a tiempo, sin cargo</translation>
+    </message>
+    <message>
+      <source>Reversed: the payment was given back</source>
+      <translation>Revertido: el pago se devolvió</translation>
+    </message>
+    <message>
+      <source>Not charged</source>
+      <translation>No cobrado</translation>
+    </message>
+    <message>
+      <source>Checking with the host…</source>
+      <translation>Consultando con el host…</translation>
+    </message>
+    <message>
+      <source>The code was cancelled at the host and can no longer be paid.</source>
+      <translation>El código se canceló en el host y ya no se puede pagar.</translation>
+    </message>
+    <message>
+      <source>The customer did not pay within the wait; the code was cancelled at the host.</source>
+      <translation>El cliente no pagó dentro de la espera; el código se canceló en el host.</translation>
+    </message>
+    <message>
+      <source>The customer's payment was reversed at the host.</source>
+      <translation>El pago del cliente se revirtió en el host.</translation>
+    </message>
+    <message>
+      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not take the payment another way.</source>
+      <translation>El host aún no responde. La recuperación sigue preguntando; el diario muestra el resultado cuando se conozca. No cobre de otra forma.</translation>
+    </message>
+    <message>
+      <source>Reversing at the host…</source>
+      <translation>Revirtiendo en el host…</translation>
+    </message>
+    <message>
+      <source>Asking the host…</source>
+      <translation>Preguntando al host…</translation>
+    </message>
+    <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer scans the code with their phone.</source>
+      <translation>Escriba el importe (1 2 5 0 = 12.50) y luego Enter o F2: el cliente escanea el código con su teléfono.</translation>
+    </message>
+    <message>
+      <source>Training tool: pays the code as a test customer's phone would.</source>
+      <translation>Herramienta de práctica: paga el código como lo haría el teléfono de un cliente de prueba.</translation>
+    </message>
+    <message>
+      <source>Show QR code</source>
+      <translation>Mostrar código QR</translation>
+    </message>
+    <message>
+      <source>Customer pays (training)</source>
+      <translation>El cliente paga (práctica)</translation>
+    </message>
+    <message>
+      <source>Cancel payment</source>
+      <translation>Cancelar pago</translation>
+    </message>
+    <message>
+      <source>New sale</source>
+      <translation>Nueva venta</translation>
+    </message>
+    <message>
+      <source>Print receipt</source>
+      <translation>Imprimir recibo</translation>
+    </message>
+    <message>
+      <source>Cancel payment (give back)</source>
+      <translation>Cancelar pago (devolver)</translation>
+    </message>
+    <message>
+      <source>Check now</source>
+      <translation>Consultar ahora</translation>
+    </message>
+    <message>
+      <source>Amount: type the amount first (it must be greater than zero).</source>
+      <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>The till is still starting; try again in a moment.</source>
+      <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
+    </message>
+    <message>
+      <source>Waiting for the customer</source>
+      <translation>Esperando al cliente</translation>
+    </message>
+    <message>
+      <source>Paid</source>
+      <translation>Pagado</translation>
+    </message>
+    <message>
+      <source>Cancelled</source>
+      <translation>Cancelado</translation>
+    </message>
+    <message>
+      <source>Reversed</source>
+      <translation>Revertido</translation>
+    </message>
+    <message>
+      <source>The customer scans the code with their phone and pays there.</source>
+      <translation>El cliente escanea el código con su teléfono y paga ahí.</translation>
+    </message>
+    <message>
+      <source>The code is being cancelled at the host; it can no longer be paid once this ends.</source>
+      <translation>El código se está cancelando en el host; al terminar ya no se podrá pagar.</translation>
+    </message>
+    <message>
+      <source>The host's answer is not clear yet; do not take the payment another way.</source>
+      <translation>La respuesta del host aún no es clara; no cobre de otra forma.</translation>
+    </message>
+    <message>
+      <source>Training: the test customer paid; the till sees it at its next status check.</source>
+      <translation>Práctica: el cliente de prueba pagó; la caja lo verá en su próxima consulta de estado.</translation>
+    </message>
+    <message>
+      <source>Training: the sandbox refused the payment:</source>
+      <translation>Práctica: el simulador rechazó el pago:</translation>
+    </message>
+    <message>
+      <source>Could not reverse:</source>
+      <translation>No se pudo revertir:</translation>
+    </message>
+    <message>
+      <source>Receipt printed on the PIN pad.</source>
+      <translation>Recibo impreso en la terminal.</translation>
+    </message>
+    <message>
+      <source>Give back the QR payment of invoice %s? Press F9 again to confirm.</source>
+      <translation>¿Devolver el pago QR de la factura %s? Pulse F9 de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Confirm: give back</source>
+      <translation>Confirmar: devolver</translation>
+    </message>
+    <message>
+      <source>Still no answer from the host; recovery keeps trying.</source>
+      <translation>El host sigue sin responder; la recuperación continúa.</translation>
+    </message>
+    <message>
+      <source>Could not print:</source>
+      <translation>No se pudo imprimir:</translation>
+    </message>
+    <message>
+      <source>Tax</source>
+      <translation>Impuesto</translation>
+    </message>
+    <message>
+      <source>Paid with</source>
+      <translation>Pagado con</translation>
+    </message>
+    <message>
+      <source>Approval code</source>
+      <translation>Código de aprobación</translation>
+    </message>
+    <message>
       <source>Sale</source>
       <translation>Venta</translation>
     </message>
@@ -428,18 +608,6 @@
       <translation>Rechazado</translation>
     </message>
     <message>
-      <source>Not charged</source>
-      <translation>No cobrado</translation>
-    </message>
-    <message>
-      <source>Checking with the host…</source>
-      <translation>Consultando con el host…</translation>
-    </message>
-    <message>
-      <source>Cancelled: not charged</source>
-      <translation>Cancelado: no cobrado</translation>
-    </message>
-    <message>
       <source>Voided</source>
       <translation>Anulado</translation>
     </message>
@@ -450,10 +618,6 @@
     <message>
       <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
       <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
-    </message>
-    <message>
-      <source>Asking the host…</source>
-      <translation>Preguntando al host…</translation>
     </message>
     <message>
       <source>Tax (included)</source>
@@ -488,24 +652,8 @@
       <translation>QR</translation>
     </message>
     <message>
-      <source>Tax</source>
-      <translation>Impuesto</translation>
-    </message>
-    <message>
-      <source>Amount: type the amount first (it must be greater than zero).</source>
-      <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
-    </message>
-    <message>
       <source>Tax: must not be more than the amount.</source>
       <translation>Impuesto: no debe superar el importe.</translation>
-    </message>
-    <message>
-      <source>The till is still starting; try again in a moment.</source>
-      <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
-    </message>
-    <message>
-      <source>Cancel payment</source>
-      <translation>Cancelar pago</translation>
     </message>
     <message>
       <source>Paying by gift card</source>
@@ -524,28 +672,12 @@
       <translation>No se pudo cancelar:</translation>
     </message>
     <message>
-      <source>New sale</source>
-      <translation>Nueva venta</translation>
-    </message>
-    <message>
-      <source>Print receipt</source>
-      <translation>Imprimir recibo</translation>
-    </message>
-    <message>
       <source>Show receipt</source>
       <translation>Mostrar recibo</translation>
     </message>
     <message>
-      <source>Check now</source>
-      <translation>Consultar ahora</translation>
-    </message>
-    <message>
       <source>Partially approved: collect the rest another way</source>
       <translation>Aprobado en parte: cobre el resto de otra forma</translation>
-    </message>
-    <message>
-      <source>Receipt printed on the PIN pad.</source>
-      <translation>Recibo impreso en la terminal.</translation>
     </message>
     <message>
       <source>PIN pad:</source>
@@ -554,10 +686,6 @@
     <message>
       <source>Present card</source>
       <translation>Presente la tarjeta</translation>
-    </message>
-    <message>
-      <source>Still no answer from the host; recovery keeps trying.</source>
-      <translation>El host sigue sin responder; la recuperación continúa.</translation>
     </message>
     <message>
       <source>Show the receipt on screen instead.</source>
@@ -570,14 +698,6 @@
     <message>
       <source>of</source>
       <translation>de</translation>
-    </message>
-    <message>
-      <source>Approval code</source>
-      <translation>Código de aprobación</translation>
-    </message>
-    <message>
-      <source>Could not print:</source>
-      <translation>No se pudo imprimir:</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -798,10 +918,6 @@
     <message>
       <source>Gift card sale</source>
       <translation>Venta con tarjeta de regalo</translation>
-    </message>
-    <message>
-      <source>QR payment</source>
-      <translation>Pago QR</translation>
     </message>
     <message>
       <source>Card-not-present charge</source>
