@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
     def show_recovery(self, report: Any) -> None:
         """At start-up: say what recovery resolved and what is still open."""
         from ui.i18n import format_money
-        from ui.receipt import state_name
+        from ui.receipt import kind_name, state_name
 
         self.recovery_report = report
         if not report.resolved and not report.still_open:
@@ -204,7 +204,8 @@ class MainWindow(QMainWindow):
             return
         parts = []
         for entry in report.resolved[:5]:
-            parts.append(f"{entry.invoice}: {state_name(str(entry.state))} "
+            # a Charge API entry has no invoice: its kind names it
+            parts.append(f"{entry.invoice or kind_name(str(entry.kind))}: {state_name(str(entry.state))} "
                          f"{format_money(entry.approved or entry.requested, entry.currency)}")
         text = tr("Recovery at start-up resolved") + f" {len(report.resolved)}: " + "; ".join(parts)
         if report.still_open:

@@ -239,11 +239,17 @@ class JournalPage(Page):
             and str(e.kind) in ("sale", "authorization") and e.refundable > 0
         voidable = e is not None and str(e.state) in ("approved", "captured", "unknown") \
             and e.invoice is not None
+        left = e.refundable if e is not None else Decimal(0)
+        if _is_charge(e):  # a Charge API payment: refunded (or given back whole) on the Charge API
+            from cashier.flows.remote import refundable as charge_refundable
+
+            left = charge_refundable(e)
+            refundable = voidable = left > 0
         self.refund_button.setEnabled(refundable)
         self.refund_amount.setEnabled(refundable)
         self.void_button.setEnabled(voidable)
         if refundable:
-            self.refund_amount.set_value(e.refundable)  # full by default; type less for partial
+            self.refund_amount.set_value(left)  # full by default; type less for partial
         else:
             self.refund_amount.clear()
 
@@ -253,6 +259,15 @@ class JournalPage(Page):
         amount = format_money(e.approved or e.requested, e.currency)
         self.message.setText(f"{kind_name(str(e.kind))} {e.invoice}: {state_name(str(e.state))} "
                              f"{amount}. {result.message}".strip())
+        self.refresh()
+
+    def _charge_done(self, result: Any) -> None:
+        e = result.entry
+        amount = format_money(e.refunded or e.requested, e.currency) if e is not None else ""
+        what = tr("Charge API refund") + (f" {result.charge_id}" if result.charge_id else "")
+        state = state_name(str(e.state)) if e is not None else result.outcome
+        note = "" if result.outcome == "approved" else result.message
+        self.message.setText(f"{what}: {state} {amount}. {note}".strip())
         self.refresh()
 
     def _failed(self, exc: BaseException) -> None:
@@ -268,6 +283,14 @@ class JournalPage(Page):
         if e is None:
             return
         amount: Decimal = self.refund_amount.value
+        if _is_charge(e):
+            from cashier.flows.remote import refund_charge
+
+            self.refund_button.setEnabled(False)
+            self.message.setText(tr("Refunding…"))
+            self.till.run(refund_charge(self.till.ctx, e, amount), "charge refund", done=self._charge_done,
+                          failed=self._failed)
+            return
         from cashier.flows.payments import refund
 
         self.refund_button.setEnabled(False)
@@ -282,11 +305,27 @@ class JournalPage(Page):
             return
         if self._armed != e.id:
             self._armed = e.id
+            if _is_charge(e):
+                self.message.setText(tr("Give back all of charge %s? Press Void again to confirm.")
+                                     % e.auth_code)
+                return
             self.message.setText(tr("Void invoice %s? Press Void again to confirm.") % e.invoice)
             return
         self._armed = None
+        if _is_charge(e):  # the Charge API has no void: a full refund (it releases an authorization)
+            from cashier.flows.remote import refund_charge
+
+            self.void_button.setEnabled(False)
+            self.message.setText(tr("Refunding…"))
+            self.till.run(refund_charge(self.till.ctx, e), "charge give back", done=self._charge_done,
+                          failed=self._failed)
+            return
         from cashier.flows.recovery import void
 
         self.void_button.setEnabled(False)
         self.message.setText(tr("Voiding…"))
         self.till.run(void(self.till.ctx, str(e.invoice)), "void", done=self._done, failed=self._failed)
+
+
+def _is_charge(entry: Any) -> bool:
+    return entry is not None and str(entry.kind) == "charge"

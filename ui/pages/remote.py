@@ -1,0 +1,511 @@
+"""Phone & link: card-not-present work on the Charge API. A phone order (the card read over the
+phone, only to make a token), pay by link (the link large as a QR code, its charges as they
+arrive, deactivate), and customers with saved cards (find, charge the default card, add a card).
+
+Everything happens in ``cashier.flows.remote``; this screen starts its functions as tasks and shows
+their results and events. The card number lives in its field only until Charge is pressed: the
+fields are cleared before the request goes, and nothing else on this screen ever holds it.
+
+Keyboard: digits build the amount; F2 charges the phone order, F3 creates a link, F9 deactivates
+it, F4 charges the customer's default card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, tr
+from ui.pages.base import Page, hint
+from ui.widgets.amount import AmountDisplay, handle_amount_key
+from ui.widgets.qrcode import QrView
+
+if TYPE_CHECKING:
+    from cashier.flows.remote import Customer, LinkOutcome, LinkWatch, PaymentLink, RemoteResult
+    from ui.app import Gui
+    from ui.till import Till
+
+#: Test cards named on the phone order form in training (from the sandbox's table).
+TRAINING_CARDS = ("success", "card_declined", "insufficient_funds")
+
+
+class RemotePage(Page):
+    nav_key = "Ctrl+8"
+    result_shown = Signal(object)  # RemoteResult, or None when nothing was sent
+    link_finished = Signal(object)  # LinkOutcome
+    customers_shown = Signal(object)  # list[Customer]
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        #: How a link's charges are polled; None is the flow's default (tests make it faster).
+        self.link_watch: LinkWatch | None = None
+        self.link: PaymentLink | None = None
+        self.link_task: asyncio.Task[Any] | None = None
+        self.link_cancel: asyncio.Event | None = None
+        self.link_outcome: LinkOutcome | None = None
+        self.customers: list[Customer] = []
+        self.result: RemoteResult | None = None
+        top = QHBoxLayout()
+        self.amount_label = QLabel()
+        self.amount = AmountDisplay(till.currency)
+        self.amount.setMinimumWidth(320)
+        top.addWidget(self.amount_label)
+        top.addWidget(self.amount, 1)
+        self.layout_.addLayout(top)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._build_phone(), "")
+        self.tabs.addTab(self._build_link(), "")
+        self.tabs.addTab(self._build_customer(), "")
+        self.layout_.addWidget(self.tabs, 1)
+        self.result_box = QFrame()
+        self.result_box.setObjectName("Result")
+        box = QVBoxLayout(self.result_box)
+        box.setContentsMargins(16, 8, 16, 8)
+        self.result_title = QLabel()
+        self.result_title.setObjectName("ResultTitle")
+        self.result_title.setWordWrap(True)
+        self.result_text = hint()
+        self.result_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.result_title)
+        box.addWidget(self.result_text)
+        self.layout_.addWidget(self.result_box)
+        till.bridge.other_event.connect(self._flow_event)
+        till.started.connect(self._started)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("Phone & link")
+
+    # ---- phone order -----------------------------------------------------------------------
+    def _build_phone(self) -> QWidget:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        form = QFormLayout()
+        self.number = QLineEdit()
+        self.number.setMaxLength(23)
+        # shown while typed (to read it back to the caller), hidden once the cashier moves on
+        self.number.setEchoMode(QLineEdit.EchoMode.PasswordEchoOnEdit)
+        self.expiry = QLineEdit()
+        self.expiry.setMaxLength(7)
+        self.expiry.setPlaceholderText("MM/YY")
+        self.cvc = QLineEdit()
+        self.cvc.setMaxLength(4)
+        self.cvc.setEchoMode(QLineEdit.EchoMode.Password)
+        self.postal = QLineEdit()
+        self.postal.setMaxLength(10)
+        self.number_label, self.expiry_label, self.cvc_label, self.postal_label = (
+            QLabel(), QLabel(), QLabel(), QLabel())
+        form.addRow(self.number_label, self.number)
+        form.addRow(self.expiry_label, self.expiry)
+        form.addRow(self.cvc_label, self.cvc)
+        form.addRow(self.postal_label, self.postal)
+        col.addLayout(form)
+        row = QHBoxLayout()
+        self.authorize_only = QCheckBox()
+        self.charge_button = self.button(lambda: tr("Charge card"), "F2", self.charge_phone, "Tender")
+        row.addWidget(self.authorize_only)
+        row.addStretch(1)
+        row.addWidget(self.charge_button)
+        col.addLayout(row)
+        self.phone_hint = hint()
+        self.cards_hint = hint()
+        col.addWidget(self.phone_hint)
+        col.addWidget(self.cards_hint)
+        col.addStretch(1)
+        return page
+
+    def card_fields(self) -> list[QLineEdit]:
+        return [self.number, self.expiry, self.cvc, self.postal]
+
+    def clear_card(self) -> None:
+        for field in self.card_fields():
+            field.clear()
+
+    def charge_phone(self) -> None:
+        from cashier.errors import CashierError
+        from cashier.flows import remote
+
+        if not self._usable():
+            return
+        amount = self.amount.value
+        try:
+            if amount <= 0:
+                raise CashierError(tr("Amount: type the amount first (it must be greater than zero)."))
+            card = remote.CardDetails.parse(self.number.text(), self.expiry.text(), self.cvc.text(),
+                                            self.postal.text())
+        except CashierError as exc:
+            self._not_sent(exc)  # nothing was sent: the fields stay for the cashier to correct
+            return
+        self.clear_card()  # the number leaves the screen before the request goes
+        self.charge_button.setEnabled(False)
+        self._working(tr("Charging the card…"))
+        self.till.run(remote.phone_order(self.till.ctx, amount, card, currency=self.till.currency,
+                                         authorize_only=self.authorize_only.isChecked()),
+                      "phone order", done=self.show_result, failed=self._failed)
+
+    # ---- pay by link -----------------------------------------------------------------------
+    def _build_link(self) -> QWidget:
+        page = QWidget()
+        row = QHBoxLayout(page)
+        self.scan = QrView()
+        row.addWidget(self.scan, 3)
+        col = QVBoxLayout()
+        self.create_link_button = self.button(lambda: tr("Create payment link"), "F3", self.create_link,
+                                              "Tender")
+        self.link_url = QLabel()
+        self.link_url.setWordWrap(True)
+        self.link_url.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.link_status = QLabel()
+        self.link_status.setObjectName("Breakdown")
+        self.link_status.setWordWrap(True)
+        self.link_charges = QListWidget()
+        self.link_charges.setMaximumHeight(110)
+        self.pays_button = self.button(lambda: tr("Customer pays the link (training)"), "F11",
+                                       self.customer_pays)
+        self.pays_button.setStyleSheet(
+            "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "
+            "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")
+        self.deactivate_button = self.button(lambda: tr("Deactivate link"), "F9", self.deactivate_link,
+                                             "Danger")
+        for w in (self.create_link_button, self.link_url, self.link_status, self.link_charges,
+                  self.pays_button, self.deactivate_button):
+            col.addWidget(w)
+        col.addStretch(1)
+        row.addLayout(col, 2)
+        self._link_buttons()
+        return page
+
+    @property
+    def watching(self) -> bool:
+        return self.link_task is not None and not self.link_task.done()
+
+    def create_link(self) -> None:
+        from cashier.flows import remote
+
+        if not self._usable() or self.watching:
+            return
+        if self.amount.value <= 0:
+            self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
+            return
+        self.link_outcome = None
+        self.link_charges.clear()
+        self.create_link_button.setEnabled(False)
+        self._working(tr("Creating the payment link…"))
+        self.till.run(remote.create_link(self.till.ctx, self.amount.value, currency=self.till.currency,
+                                         name=self.till.profile.company_name),
+                      "payment link", done=self._link_created, failed=self._link_failed)
+
+    def _link_created(self, link: PaymentLink) -> None:
+        from cashier.flows import qr, remote
+
+        self.link = link
+        self.scan.show_code(link.url)
+        self.link_url.setText(link.url)
+        self.link_status.setText(tr("Waiting for the customer to pay the link…"))
+        self.result_title.setText(tr("Payment link for") + " " + format_money(link.amount, link.currency))
+        self.result_text.setText(tr("Send the address to the customer or let them scan the code."))
+        self._outcome_style("unknown")
+        self.link_cancel = asyncio.Event()
+        self.link_task = self.till.run(
+            remote.watch_link(self.till.ctx, link, cancel=self.link_cancel, watch=self.link_watch,
+                              pad_form=qr.DEFAULT_PAD_FORM),
+            "payment link watch", done=self._link_done, failed=self._link_failed)
+        self._link_buttons()
+
+    def _link_failed(self, exc: BaseException) -> None:
+        self.link_task = None
+        self._failed(exc)
+        self._link_buttons()
+
+    def _link_done(self, outcome: LinkOutcome) -> None:
+        self.link_task = None  # called from inside the ending task: the watch is over
+        self.link_outcome = outcome
+        link = outcome.link
+        if outcome.reason == "paid":
+            entry = outcome.paid[-1]
+            self.result_title.setText(tr("Approved: paid by link"))
+            self.result_text.setText(f"{format_money(entry.approved, entry.currency)}  {entry.card or ''}  "
+                                     f"{tr('Charge')}: {entry.auth_code}")
+            self._outcome_style("approved")
+        elif outcome.reason in ("cancelled", "deactivated", "timeout"):
+            self.result_title.setText(tr("Link deactivated: not paid") if link.active is False
+                                      else tr("The link may still be active: deactivate it again"))
+            self._outcome_style("cancelled" if not link.active else "unknown")
+            self.result_text.setText(tr("The customer can no longer pay this link.") if not link.active
+                                     else tr("The Charge API did not confirm the deactivation."))
+        self.link_status.setText(tr("Link active") if link.active else tr("Link deactivated"))
+        if not link.active:
+            self.scan.show_code("")  # a finished link is never left on screen to be scanned
+        self._link_buttons()
+        self.link_finished.emit(outcome)
+
+    def customer_pays(self) -> None:
+        """Training only: the test customer pays the link the way its payment page would."""
+        from cashier.flows import remote
+
+        if self.link is None or not self.watching or not self.training:
+            return
+        self.pays_button.setEnabled(False)
+        self.link_status.setText(tr("Training: the test customer is paying the link…"))
+        self.till.run(remote.training_customer_pays_link(self.till.ctx, self.link), "training link pays",
+                      failed=self._failed)
+
+    def deactivate_link(self) -> None:
+        from cashier.flows import remote
+
+        if self.link is None:
+            return
+        self.deactivate_button.setEnabled(False)
+        self.link_status.setText(tr("Deactivating the link…"))
+        if self.watching and self.link_cancel is not None:
+            self.link_cancel.set()  # the watch deactivates it and looks once more for a payment
+            return
+        self.till.run(remote.deactivate_link(self.till.ctx, self.link.id), "deactivate link",
+                      done=self._deactivated, failed=self._link_failed)
+
+    def _deactivated(self, link: PaymentLink) -> None:
+        self.link = link
+        self.link_status.setText(tr("Link deactivated"))
+        self.scan.show_code("")
+        self._link_buttons()
+
+    def _link_buttons(self) -> None:
+        self.create_link_button.setEnabled(not self.watching)
+        self.pays_button.setVisible(self.training)
+        self.pays_button.setEnabled(self.watching)
+        self.deactivate_button.setEnabled(self.link is not None and (self.watching or self.link.active))
+
+    # ---- customers -------------------------------------------------------------------------
+    def _build_customer(self) -> QWidget:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        row = QHBoxLayout()
+        self.customer_query = QLineEdit()
+        self.customer_query.returnPressed.connect(self.find_customer)
+        self.find_button = self.button(lambda: tr("Find"), "F5", self.find_customer)
+        self.new_customer_button = self.button(lambda: tr("New customer"), "F6", self.new_customer)
+        row.addWidget(self.customer_query, 1)
+        row.addWidget(self.find_button)
+        row.addWidget(self.new_customer_button)
+        col.addLayout(row)
+        self.customer_list = QListWidget()
+        self.customer_list.setMaximumHeight(120)
+        self.customer_list.currentRowChanged.connect(lambda _r: self._customer_buttons())
+        col.addWidget(self.customer_list)
+        actions = QHBoxLayout()
+        self.token_field = QLineEdit()
+        self.add_card_button = self.button(lambda: tr("Add card from token"), "F7", self.add_card)
+        self.charge_customer_button = self.button(lambda: tr("Charge default card"), "F4",
+                                                  self.charge_customer, "Primary")
+        actions.addWidget(self.token_field, 1)
+        actions.addWidget(self.add_card_button)
+        actions.addWidget(self.charge_customer_button)
+        col.addLayout(actions)
+        col.addStretch(1)
+        self._customer_buttons()
+        return page
+
+    def selected_customer(self) -> Customer | None:
+        row = self.customer_list.currentRow()
+        return self.customers[row] if 0 <= row < len(self.customers) else None
+
+    def find_customer(self) -> None:
+        from cashier.flows import remote
+
+        if not self._usable():
+            return
+        self._working(tr("Looking up the customer…"))
+        self.till.run(remote.find_customers(self.till.ctx, self.customer_query.text()), "find customer",
+                      done=self._show_customers, failed=self._failed)
+
+    def new_customer(self) -> None:
+        from cashier.flows import remote
+
+        if not self._usable():
+            return
+        self.till.run(remote.create_customer(self.till.ctx, self.customer_query.text()), "new customer",
+                      done=lambda c: self._show_customers([c]), failed=self._failed)
+
+    def _show_customers(self, customers: list[Customer]) -> None:
+        self.customers = list(customers)
+        self.customer_list.clear()
+        for c in self.customers:
+            card = c.default_card
+            self.customer_list.addItem(f"{c.email}  ({c.id})  " + (
+                f"{tr('default card')}: {card.brand} {card.masked} {card.expiry}" if card
+                else tr("no saved card")))
+        if self.customers:
+            self.customer_list.setCurrentRow(0)
+        self.result_title.setText(tr("Customers found:") + f" {len(self.customers)}")
+        self.result_text.setText("")
+        self._outcome_style("")
+        self._customer_buttons()
+        self.customers_shown.emit(self.customers)
+
+    def add_card(self) -> None:
+        from cashier.flows import remote
+
+        customer = self.selected_customer()
+        if customer is None or not self._usable():
+            return
+        token = self.token_field.text().strip()
+        self.token_field.clear()
+        self.till.run(remote.add_card(self.till.ctx, customer, token=token), "add card",
+                      done=lambda c: self._replace_customer(c), failed=self._failed)
+
+    def _replace_customer(self, customer: Customer) -> None:
+        self._show_customers([customer if c.id == customer.id else c for c in self.customers])
+
+    def charge_customer(self) -> None:
+        from cashier.flows import remote
+
+        customer = self.selected_customer()
+        if customer is None or not self._usable():
+            return
+        if self.amount.value <= 0:
+            self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
+            return
+        self.charge_customer_button.setEnabled(False)
+        self._working(tr("Charging the saved card…"))
+        self.till.run(remote.charge_customer(self.till.ctx, customer, self.amount.value,
+                                             currency=self.till.currency),
+                      "charge customer", done=self.show_result, failed=self._failed)
+
+    def _customer_buttons(self) -> None:
+        chosen = self.selected_customer()
+        self.charge_customer_button.setEnabled(chosen is not None and chosen.default_card_id is not None)
+        self.add_card_button.setEnabled(chosen is not None)
+
+    # ---- results ---------------------------------------------------------------------------
+    def show_result(self, result: RemoteResult) -> None:
+        self.result = result
+        titles = {"approved": tr("Approved"), "declined": tr("Declined"),
+                  "error": tr("Not charged (error)"), "unknown": tr("Checking with the Charge API…")}
+        self.result_title.setText(titles.get(result.outcome, result.outcome))
+        self._outcome_style(result.outcome)
+        parts = []
+        entry = result.entry
+        if entry is not None:
+            parts.append(format_money(entry.approved if entry.approved > 0 else entry.requested,
+                                      entry.currency))
+        if result.card:
+            parts.append(result.card)
+        if result.charge_id:
+            parts.append(f"{tr('Charge')}: {result.charge_id}")
+        if result.outcome != "approved" and result.message:
+            parts.append(result.message)
+        if result.outcome == "unknown":
+            parts.append(tr("Do not take the payment another way: recovery finds out what happened."))
+        self.result_text.setText("  ".join(parts))
+        self.charge_button.setEnabled(True)
+        self._customer_buttons()
+        if result.outcome == "approved":
+            self.amount.clear()
+        self.result_shown.emit(result)
+
+    def _working(self, text: str) -> None:
+        self.result_title.setText(text)
+        self.result_text.setText("")
+        self._outcome_style("")
+
+    def _not_sent(self, exc: BaseException | str) -> None:
+        self.result_title.setText(tr("Not sent"))
+        self.result_text.setText(str(exc))
+        self._outcome_style("error")
+        self.result_shown.emit(None)
+
+    def _failed(self, exc: BaseException) -> None:
+        from cashier.errors import CashierError
+
+        if not isinstance(exc, CashierError):
+            raise exc
+        self._not_sent(exc)
+        self.charge_button.setEnabled(True)
+        self._customer_buttons()
+
+    def _outcome_style(self, outcome: str) -> None:
+        self.result_box.setProperty("outcome", outcome)
+        self.result_box.style().unpolish(self.result_box)
+        self.result_box.style().polish(self.result_box)
+
+    def _flow_event(self, event: Any) -> None:
+        from cashier.flows.remote import LinkChargeSeen, LinkStatus
+
+        if self.link is None or getattr(event, "link_id", None) != self.link.id:
+            return
+        if isinstance(event, LinkChargeSeen):
+            state = {"successful": tr("paid"), "failed": tr("declined")}.get(event.status, event.status)
+            self.link_charges.addItem(f"{format_money(event.amount, self.till.currency)}  {state}  "
+                                      f"{event.card or ''}  {event.failure or ''}".strip())
+        elif isinstance(event, LinkStatus) and event.status == "unreachable":
+            self.link_status.setText(tr("The Charge API is not answering; still watching…"))
+
+    # ---- plumbing --------------------------------------------------------------------------
+    @property
+    def training(self) -> bool:
+        return self.till.runtime is not None and self.till.runtime.sandbox is not None
+
+    def _usable(self) -> bool:
+        if not self.till.ready:
+            self._not_sent(tr("The till is still starting; try again in a moment."))
+            return False
+        if self.till.ctx.gateway is None:
+            self._not_sent(tr("This till has no Charge API: set gateway_url in its profile."))
+            return False
+        return True
+
+    def _started(self) -> None:
+        self._link_buttons()
+        self._training_cards()
+
+    def _training_cards(self) -> None:
+        if not self.training:
+            self.cards_hint.setText("")
+            return
+        from cashier.sandbox.gateway.testcards import as_table
+
+        rows = {r["outcome"]: r for r in reversed(as_table())}
+        self.cards_hint.setText(tr("Training test cards:") + "  " + ";  ".join(
+            f"{rows[o]['number']} ({rows[o]['description']})" for o in TRAINING_CARDS if o in rows))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if handle_amount_key(self.amount, event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def entered(self) -> None:
+        self.amount.setFocus()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.amount_label.setText(tr("Amount"))
+        self.amount.refresh()
+        self.tabs.setTabText(0, tr("Phone order"))
+        self.tabs.setTabText(1, tr("Pay by link"))
+        self.tabs.setTabText(2, tr("Customer"))
+        self.number_label.setText(tr("Card number"))
+        self.expiry_label.setText(tr("Expiry (MM/YY)"))
+        self.cvc_label.setText(tr("Security code"))
+        self.postal_label.setText(tr("Postal code"))
+        self.authorize_only.setText(tr("Authorize only (capture later)"))
+        self.phone_hint.setText(tr("Read the card over the phone. It is used once to make a token and "
+                                   "cleared from the screen; it is never stored."))
+        self.customer_query.setPlaceholderText(tr("Customer e-mail or id (cust_…)"))
+        self.token_field.setPlaceholderText(tr("Card token (tok_…)"))
+        self._training_cards()
