@@ -229,3 +229,30 @@ async def test_recovery_without_a_charge_api_leaves_its_entries_open(tmp_path: P
         assert [e.id for e in report.still_open] == [entry.id] and report.resolved == []
     finally:
         await rt.close()
+
+
+async def test_cashier_recover_command_also_finishes_charges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A crash right after a charge went (training till): ``cashier recover`` re-sends it by its key."""
+    import json
+
+    from cashier.cli import main
+    from cashier.gateway.journaled import REQUEST_NOTE
+
+    path = tmp_path / "journal.sqlite"
+    rt = await open_runtime(load_profile(None, journal_path=path))
+    try:
+        tok = (await rt.ctx.gateway.client.create_token(VISA, "12", "2040")).id
+        entry = await rt.journal.create(Kind.CHARGE, Decimal("6.00"), actor="1", idempotency_key="k-cli",
+                                        op=Op.CHARGE, token=tok)
+        await rt.journal.note(entry.id, REQUEST_NOTE, actor="1", method="POST", path="/charges",
+                              params={"amount": 600, "currency": "USD", "card": tok})
+        await rt.journal.transition(entry.id, State.SENT, actor="1")
+    finally:
+        await rt.close()
+    monkeypatch.setenv("CASHIER_JOURNAL_PATH", str(path))
+    code = await asyncio.to_thread(main, ["recover"])
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert code == 0 and report["still_open"] == []
+    assert report["resolved"] == [{"invoice": None, "state": "approved", "approved": "6.00",
+                                   "idempotency_key": "k-cli"}]
