@@ -210,6 +210,10 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+#: SQLite page cache per connection, in KiB (see ``JournalStore.__init__``).
+CACHE_KIB = 512
+
+
 class JournalStore:
     """The journal on one connection. Not thread-safe: one thread owns each instance."""
 
@@ -230,6 +234,10 @@ class JournalStore:
                                     timeout=30.0)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA busy_timeout = 30000")
+        # Each connection's page cache (SQLite's default: 2 MB) otherwise fills with every page
+        # the day's appends touch, and the window keeps two connections open all day. The till
+        # reads recent rows through indexes; the OS file cache holds the rest.
+        self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:

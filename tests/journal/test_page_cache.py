@@ -1,0 +1,19 @@
+"""Both journal connections keep a small page cache: a till open all day does not grow by it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cashier.journal.store import CACHE_KIB, JournalStore
+
+
+def test_writer_and_reader_cap_their_page_cache(tmp_path: Path) -> None:
+    writer = JournalStore(tmp_path / "j.sqlite")
+    reader = JournalStore(tmp_path / "j.sqlite", reader=True)
+    try:
+        for store in (writer, reader):
+            assert store.conn.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+        assert CACHE_KIB <= 1024
+    finally:
+        reader.close()
+        writer.close()
