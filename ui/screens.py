@@ -129,6 +129,7 @@ async def render(out: Path) -> list[Path]:
     await _until(lambda: gift.result_title.text().startswith(("Balance", "Not done")))
     await shoot(w, "giftcard-balance-history")
     await _qr_states(gui, shoot)
+    await _remote_states(gui, shoot)
     journal: JournalPage = w.go(JournalPage)
     await _until(lambda: journal.entries)
     journal.table.selectRow(0)
@@ -191,6 +192,49 @@ async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
         await _until(lambda: qr.stack.currentWidget() is qr.result_page)
         await shoot(w, "qr-cancelled" if cancel else "qr-paid")
         qr.new_sale()
+
+
+async def _remote_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """Phone & link: a phone order typed, approved and declined; a payment link waiting as a QR
+    code and paid by the training customer; a customer found with a default card."""
+    from cashier.flows import remote
+    from cashier.sandbox.gateway.testcards import TEST_CARDS
+    from ui.pages.remote import RemotePage
+
+    w = gui.window
+    page: RemotePage = w.go(RemotePage)
+    page.link_watch = remote.LinkWatch(first_s=0.05, max_s=0.2)
+    declined = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
+    for number, name in (("4242424242424242", "phone-order-approved"), (declined, "phone-order-declined")):
+        page.amount.set_value(Decimal("64.90"))
+        for field, text in zip(page.card_fields(), (number, "12/30", "123", "94107"), strict=True):
+            field.setText(text)
+        if name.endswith("approved"):
+            page.number.setFocus()
+            await shoot(w, "phone-order-typed")
+        page.result = None
+        page.charge_phone()
+        await _until(lambda: page.result is not None)
+        await shoot(w, name)
+    page.tabs.setCurrentIndex(1)
+    page.amount.set_value(Decimal("120.00"))
+    page.create_link()
+    await _until(lambda: page.watching and page.link is not None)
+    await asyncio.sleep(0.2)
+    await shoot(w, "pay-by-link-waiting")
+    page.customer_pays()
+    await _until(lambda: not page.watching)
+    await shoot(w, "pay-by-link-paid")
+    ctx = gui.till.ctx
+    customer = await remote.create_customer(ctx, "ana@example.com", description="Ana")
+    token = (await ctx.gateway.client.create_token("5555555555554444", "11", "2031")).id
+    await remote.add_card(ctx, customer, token=token)
+    page.tabs.setCurrentIndex(2)
+    page.customer_query.setText("ana@example.com")
+    page.find_customer()
+    await _until(lambda: page.customers)
+    page.amount.set_value(Decimal("35.00"))
+    await shoot(w, "customer-found")
 
 
 class _FakeReport:

@@ -1,4 +1,4 @@
-"""Phone & link: card-not-present work on the Charge API. A phone order (the card read over the
+"""Phone and link: card-not-present work on the Charge API. A phone order (the card read over the
 phone, only to make a token), pay by link (the link large as a QR code, its charges as they
 arrive, deactivate), and customers with saved cards (find, charge the default card, add a card).
 
@@ -89,7 +89,8 @@ class RemotePage(Page):
         self.retranslate()
 
     def title(self) -> str:
-        return tr("Phone & link")
+        # short enough for the navigation column; no "&" (a button would read it as a mnemonic)
+        return tr("Phone/link")
 
     # ---- phone order -----------------------------------------------------------------------
     def _build_phone(self) -> QWidget:
@@ -176,7 +177,7 @@ class RemotePage(Page):
         self.link_charges = QListWidget()
         self.link_charges.setMaximumHeight(110)
         self.pays_button = self.button(lambda: tr("Customer pays the link (training)"), "F11",
-                                       self.customer_pays)
+                                       self.customer_pays, stacked=True)
         self.pays_button.setStyleSheet(
             "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "
             "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")
@@ -235,13 +236,14 @@ class RemotePage(Page):
     def _link_done(self, outcome: LinkOutcome) -> None:
         self.link_task = None  # called from inside the ending task: the watch is over
         self.link_outcome = outcome
-        link = outcome.link
+        self.link = link = outcome.link
         if outcome.reason == "paid":
             entry = outcome.paid[-1]
             self.result_title.setText(tr("Approved: paid by link"))
             self.result_text.setText(f"{format_money(entry.approved, entry.currency)}  {entry.card or ''}  "
                                      f"{tr('Charge')}: {entry.auth_code}")
             self._outcome_style("approved")
+            self.amount.clear()
         elif outcome.reason in ("cancelled", "deactivated", "timeout"):
             self.result_title.setText(tr("Link deactivated: not paid") if link.active is False
                                       else tr("The link may still be active: deactivate it again"))
