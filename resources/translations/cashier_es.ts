@@ -116,6 +116,10 @@
       <translation>Importe a devolver</translation>
     </message>
     <message>
+      <source>Charge API refund</source>
+      <translation>Reembolso por la API de cargos</translation>
+    </message>
+    <message>
       <source>Refunding…</source>
       <translation>Devolviendo…</translation>
     </message>
@@ -182,6 +186,10 @@
     <message>
       <source>for invoice</source>
       <translation>de la factura</translation>
+    </message>
+    <message>
+      <source>Give back all of charge %s? Press Void again to confirm.</source>
+      <translation>¿Devolver todo el cargo %s? Pulse Anular otra vez para confirmar.</translation>
     </message>
     <message>
       <source>Manager</source>
@@ -540,6 +548,206 @@
       <translation>Código de aprobación</translation>
     </message>
     <message>
+      <source>Phone/link</source>
+      <translation>Tel./enlace</translation>
+    </message>
+    <message>
+      <source>Charging the card…</source>
+      <translation>Cobrando la tarjeta…</translation>
+    </message>
+    <message>
+      <source>Creating the payment link…</source>
+      <translation>Creando el enlace de pago…</translation>
+    </message>
+    <message>
+      <source>Waiting for the customer to pay the link…</source>
+      <translation>Esperando a que el cliente pague el enlace…</translation>
+    </message>
+    <message>
+      <source>Send the address to the customer or let them scan the code.</source>
+      <translation>Envíe la dirección al cliente o deje que escanee el código.</translation>
+    </message>
+    <message>
+      <source>Training: the test customer is paying the link…</source>
+      <translation>Práctica: el cliente de prueba está pagando el enlace…</translation>
+    </message>
+    <message>
+      <source>Deactivating the link…</source>
+      <translation>Desactivando el enlace…</translation>
+    </message>
+    <message>
+      <source>Link deactivated</source>
+      <translation>Enlace desactivado</translation>
+    </message>
+    <message>
+      <source>Looking up the customer…</source>
+      <translation>Buscando al cliente…</translation>
+    </message>
+    <message>
+      <source>Charging the saved card…</source>
+      <translation>Cobrando la tarjeta guardada…</translation>
+    </message>
+    <message>
+      <source>Approved</source>
+      <translation>Aprobado</translation>
+    </message>
+    <message>
+      <source>Declined</source>
+      <translation>Rechazado</translation>
+    </message>
+    <message>
+      <source>Not charged (error)</source>
+      <translation>No cobrado (error)</translation>
+    </message>
+    <message>
+      <source>Checking with the Charge API…</source>
+      <translation>Consultando con la API de cargos…</translation>
+    </message>
+    <message>
+      <source>Phone order</source>
+      <translation>Pedido por teléfono</translation>
+    </message>
+    <message>
+      <source>Pay by link</source>
+      <translation>Pago por enlace</translation>
+    </message>
+    <message>
+      <source>Customer</source>
+      <translation>Cliente</translation>
+    </message>
+    <message>
+      <source>Card number</source>
+      <translation>Número de tarjeta</translation>
+    </message>
+    <message>
+      <source>Expiry (MM/YY)</source>
+      <translation>Vencimiento (MM/AA)</translation>
+    </message>
+    <message>
+      <source>Security code</source>
+      <translation>Código de seguridad</translation>
+    </message>
+    <message>
+      <source>Postal code</source>
+      <translation>Código postal</translation>
+    </message>
+    <message>
+      <source>Authorize only (capture later)</source>
+      <translation>Solo autorizar (capturar después)</translation>
+    </message>
+    <message>
+      <source>Read the card over the phone. It is used once to make a token and cleared from the screen; it is never stored.</source>
+      <translation>Tome la tarjeta por teléfono. Se usa una vez para crear un token y se borra de la pantalla; nunca se guarda.</translation>
+    </message>
+    <message>
+      <source>Customer e-mail or id (cust_…)</source>
+      <translation>Correo o id del cliente (cust_…)</translation>
+    </message>
+    <message>
+      <source>Card token (tok_…)</source>
+      <translation>Token de tarjeta (tok_…)</translation>
+    </message>
+    <message>
+      <source>Charge card</source>
+      <translation>Cobrar tarjeta</translation>
+    </message>
+    <message>
+      <source>Create payment link</source>
+      <translation>Crear enlace de pago</translation>
+    </message>
+    <message>
+      <source>Customer pays the link (training)</source>
+      <translation>El cliente paga el enlace (práctica)</translation>
+    </message>
+    <message>
+      <source>Deactivate link</source>
+      <translation>Desactivar enlace</translation>
+    </message>
+    <message>
+      <source>Approved: paid by link</source>
+      <translation>Aprobado: pagado por enlace</translation>
+    </message>
+    <message>
+      <source>Link active</source>
+      <translation>Enlace activo</translation>
+    </message>
+    <message>
+      <source>Find</source>
+      <translation>Buscar</translation>
+    </message>
+    <message>
+      <source>New customer</source>
+      <translation>Cliente nuevo</translation>
+    </message>
+    <message>
+      <source>Add card from token</source>
+      <translation>Agregar tarjeta desde token</translation>
+    </message>
+    <message>
+      <source>Charge default card</source>
+      <translation>Cobrar tarjeta predeterminada</translation>
+    </message>
+    <message>
+      <source>Customers found:</source>
+      <translation>Clientes encontrados:</translation>
+    </message>
+    <message>
+      <source>Do not take the payment another way: recovery finds out what happened.</source>
+      <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
+    </message>
+    <message>
+      <source>This till has no Charge API: set gateway_url in its profile.</source>
+      <translation>Esta caja no tiene API de cargos: configure gateway_url en su perfil.</translation>
+    </message>
+    <message>
+      <source>Payment link for</source>
+      <translation>Enlace de pago por</translation>
+    </message>
+    <message>
+      <source>The Charge API is not answering; still watching…</source>
+      <translation>La API de cargos no responde; se sigue vigilando…</translation>
+    </message>
+    <message>
+      <source>Training test cards:</source>
+      <translation>Tarjetas de prueba (práctica):</translation>
+    </message>
+    <message>
+      <source>Charge</source>
+      <translation>Cargo</translation>
+    </message>
+    <message>
+      <source>Link deactivated: not paid</source>
+      <translation>Enlace desactivado: no pagado</translation>
+    </message>
+    <message>
+      <source>The link may still be active: deactivate it again</source>
+      <translation>El enlace puede seguir activo: desactívelo otra vez</translation>
+    </message>
+    <message>
+      <source>The customer can no longer pay this link.</source>
+      <translation>El cliente ya no puede pagar este enlace.</translation>
+    </message>
+    <message>
+      <source>The Charge API did not confirm the deactivation.</source>
+      <translation>La API de cargos no confirmó la desactivación.</translation>
+    </message>
+    <message>
+      <source>no saved card</source>
+      <translation>sin tarjeta guardada</translation>
+    </message>
+    <message>
+      <source>paid</source>
+      <translation>pagado</translation>
+    </message>
+    <message>
+      <source>declined</source>
+      <translation>rechazado</translation>
+    </message>
+    <message>
+      <source>default card</source>
+      <translation>tarjeta predeterminada</translation>
+    </message>
+    <message>
       <source>Sale</source>
       <translation>Venta</translation>
     </message>
@@ -598,14 +806,6 @@
     <message>
       <source>Cancelling on the PIN pad…</source>
       <translation>Cancelando en la terminal…</translation>
-    </message>
-    <message>
-      <source>Approved</source>
-      <translation>Aprobado</translation>
-    </message>
-    <message>
-      <source>Declined</source>
-      <translation>Rechazado</translation>
     </message>
     <message>
       <source>Voided</source>
@@ -930,10 +1130,6 @@
     <message>
       <source>Sent, waiting for the host</source>
       <translation>Enviado, esperando al host</translation>
-    </message>
-    <message>
-      <source>Not charged (error)</source>
-      <translation>No cobrado (error)</translation>
     </message>
     <message>
       <source>Checking with the host</source>
