@@ -7,8 +7,9 @@ After a timeout (or a crash) ``recover`` re-sends the stored request with the sa
 server replays its first answer, or carries it out for the first time, never twice.
 
 Journal amounts: a charge records ``approved`` (and ``captured`` when captured at once); a
-capture entry records ``captured``; a refund entry records ``refunded`` -- so the journal's
-running totals count each charge once (see docs/decisions.md, Charge API).
+capture entry records ``captured``; a refund entry records ``refunded``. The journal mirrors a
+capture or refund on the charge it moved and counts each in its own bucket (see docs/decisions.md,
+Card-not-present at the till).
 """
 
 from __future__ import annotations
