@@ -334,6 +334,15 @@ class PinPadWindow(QWidget):
 
     def _fill_form(self, prompt: Any) -> None:
         _clear(self.form_col)
+        items = [i for i in (prompt.form or {}).get("items") or () if isinstance(i, dict)]
+        code = next((str(i.get("value") or "") for i in items if i.get("key") == "QR"), "")
+        if code:  # the QR payment's stored form: the code for the customer's phone
+            from ui.pages.qr import ScanCode
+
+            view = ScanCode()
+            view.setMinimumSize(240, 240)
+            view.show_code(code)
+            self.form_col.addWidget(view, 1)
         buttons = (prompt.form or {}).get("buttons") or [{"id": "1", "text": "OK"}]
         for spec in buttons:
             if not isinstance(spec, dict):

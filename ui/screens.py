@@ -173,6 +173,9 @@ async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
     from ui.pages.sale import SalePage
 
     w = gui.window
+    pad = gui.pinpad
+    if pad is not None:
+        pad.auto.setChecked(False)  # the virtual customer would press the form away at once
     qr: QrPage = w.page(QrPage)
     qr.polling = QrPolling(first_s=0.05, max_s=0.2, wait_s=60.0)
     sale: SalePage = w.go(SalePage)
@@ -183,6 +186,9 @@ async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
         await _until(lambda: qr.wait_title.text() == "Waiting for the customer")
         if not cancel:
             await shoot(w, "qr-waiting-code")
+            if pad is not None and gui.profile.processing_option == "LG":
+                await _until(lambda: pad.prompt is not None and pad.prompt.kind == "form")
+                await shoot(pad, "pinpad-qr-code")
             gui.set_theme(high_contrast=True)
             await shoot(w, "qr-waiting-code-high-contrast")
             gui.set_theme(high_contrast=False)

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from cashier.flows.qr import QrPolling
-from ui.pages.qr import QrPage
+from ui.pages.qr import QrPage, ScanCode
 from ui.pages.sale import SalePage
 
 FAST = QrPolling(first_s=0.03, factor=1.5, max_s=0.08, wait_s=20.0)
@@ -62,6 +62,8 @@ def test_sale_f4_paid_by_the_training_customer(ui: Any, make_gui: Any) -> None:
     prompt = ui.until(lambda: gui.pinpad.prompt if gui.pinpad.prompt is not None
                       and gui.pinpad.prompt.kind == "form" else None, what="code on the PIN pad")
     assert prompt.form["items"] == [{"key": "QR", "value": code}]
+    pad_codes = [w for w in gui.pinpad.form_page.findChildren(ScanCode) if w.text_value == code]
+    assert pad_codes and pad_codes[0].isVisible()  # the training pad shows it too
     qr.customer_pays_button.click()
     outcome = _result(ui, qr)
     assert outcome.outcome == "approved" and outcome.code == code
