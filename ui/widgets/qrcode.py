@@ -1,8 +1,11 @@
-"""A QR code drawn from its text with segno straight into a QImage (no file, no PNG round trip)."""
+"""A QR code drawn from its text with segno straight into a QImage (no file, no PNG round trip).
+
+segno (~2 MB resident) is imported with the first code, not when a screen that may show one is
+built at start-up.
+"""
 
 from __future__ import annotations
 
-import segno
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QLabel, QWidget
@@ -12,6 +15,8 @@ QUIET_ZONE = 4  # modules of white border the scanners need
 
 def qr_image(text: str, module_px: int = 8) -> QImage:
     """Black modules on white, ``module_px`` pixels each, with the standard quiet zone."""
+    import segno
+
     code = segno.make(text, error="m", micro=False)
     matrix = [list(row) for row in code.matrix]
     size = (len(matrix) + 2 * QUIET_ZONE) * module_px

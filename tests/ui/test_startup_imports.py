@@ -1,0 +1,15 @@
+"""What the window's start-up must not load: segno (~2 MB) comes with the first QR code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_screens_import_without_segno() -> None:
+    script = ("import sys\nfrom ui.pages import all_pages\nall_pages()\n"
+              "print('segno' in sys.modules, 'ui.pages.qr' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr[-1000:]
+    assert out.stdout.split() == ["False", "True"]
