@@ -50,6 +50,7 @@ def test_phone_order_approved_leaves_no_card_number(ui: Any, make_gui: Any,
     assert "4242" in page.cards_hint.text()  # training names its test cards
     page.charge_button.click()
     assert all(f.text() == "" for f in page.card_fields())  # cleared before the request went
+    assert not any(f.isUndoAvailable() for f in page.card_fields())  # and Ctrl+Z cannot bring it back
     ui.until(lambda: page.result is not None, what="phone order result")
     assert page.result_title.text() == "Approved" and "424242XXXXXX4242" in page.result_text.text()
     entries = ui.run(gui.till.ctx.journal.search())

@@ -134,8 +134,9 @@ class RemotePage(Page):
         return [self.number, self.expiry, self.cvc, self.postal]
 
     def clear_card(self) -> None:
+        # setText, not clear(): clear() is an edit Ctrl+Z can undo; setText also drops the undo history
         for field in self.card_fields():
-            field.clear()
+            field.setText("")
 
     def charge_phone(self) -> None:
         from cashier.errors import CashierError
