@@ -18,6 +18,7 @@ def test_scanned_card_reload_then_balance_with_history(ui: Any, make_gui: Any) -
     QTest.keyClicks(page.card_field, CARD)  # a scanner types like a keyboard...
     QTest.keyClick(page.card_field, "\r")  # ...and ends with Enter
     assert page.card_field.text() == ""  # the full number is not left on screen
+    assert not page.card_field.isUndoAvailable()  # and Ctrl+Z cannot bring it back
     assert CARD not in page.card_shown.text() and CARD[-4:] in page.card_shown.text()
     page.balance_button.click()  # a new card is not active yet: a clear refusal
     ui.until(lambda: page.result_title.text() == "Not done", what="refused balance")

@@ -102,7 +102,8 @@ class GiftCardPage(Page):
         from cashier.flows.giftcards import GiftCard
 
         text = self.card_field.text().strip()
-        self.card_field.clear()
+        # setText, not clear(): clear() is an edit Ctrl+Z could undo, bringing the number back
+        self.card_field.setText("")
         if not text:
             self.number = None
         else:
