@@ -17,7 +17,8 @@ from pathlib import Path
 from cashier.errors import CashierError
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
-COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "gateway", "giftcard", "qr")
+COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "gateway", "giftcard", "qr",
+                   "manager")
 
 
 class _Parser(argparse.ArgumentParser):

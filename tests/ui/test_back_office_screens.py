@@ -110,7 +110,7 @@ def test_manager_pin_refused_then_accepted(ui: Any, make_gui: Any) -> None:
 
 
 def test_live_till_with_its_own_pin_hash(ui: Any, make_gui: Any) -> None:
-    from ui.pin import hash_pin
+    from cashier.manager_pin import hash_pin
 
     gui = make_gui(manager_pin_hash=hash_pin("7788"))
     manager = gui.window.go(ManagerPage)

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.manager_pin import effective_hash, verify_pin
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
-from ui.pin import effective_hash, verify_pin
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:

@@ -2,7 +2,8 @@
 
 Decision: a training till without a hash uses the PIN 1234 (its hash is the constant below, so no
 PIN is written anywhere); a live till without a hash keeps the manager screen locked. Print a hash
-for a profile with ``python -m ui.pin``.
+for a profile with ``cashier manager-pin``. It lives in the core: which PIN opens the manager's
+screen is a rule of the till, not of the window.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import base64
 import hashlib
 import hmac
 import os
-import sys
 
 TRAINING_PIN_HINT = "1234"
 _N, _R, _P = 2**14, 8, 1
@@ -49,14 +49,3 @@ def effective_hash(manager_pin_hash: str | None, training: bool) -> str | None:
     if manager_pin_hash:
         return manager_pin_hash
     return TRAINING_PIN_HASH if training else None
-
-
-if __name__ == "__main__":  # prints a line for the till profile
-    import getpass
-
-    entered = getpass.getpass("Manager PIN (4 to 8 digits): ")
-    try:
-        print(f'manager_pin_hash = "{hash_pin(entered)}"')
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        raise SystemExit(2) from None

@@ -1,0 +1,40 @@
+"""The manager PIN: only a salted hash is kept; ``cashier manager-pin`` makes the profile line."""
+
+import io
+import tomllib
+
+import pytest
+
+from cashier.cli import main
+from cashier.manager_pin import TRAINING_PIN_HASH, effective_hash, hash_pin, verify_pin
+
+
+def test_hash_verifies_and_salts_differ() -> None:
+    first, second = hash_pin("4321"), hash_pin("4321")
+    assert first != second  # a fresh salt each time
+    assert verify_pin("4321", first) and verify_pin("4321", second)
+    assert not verify_pin("4322", first)
+    assert not verify_pin("4321", "scrypt$broken")
+
+
+def test_training_till_without_a_hash_uses_1234_and_a_live_one_stays_locked() -> None:
+    assert effective_hash(None, training=True) == TRAINING_PIN_HASH
+    assert verify_pin("1234", TRAINING_PIN_HASH)
+    assert effective_hash(None, training=False) is None
+
+
+def test_command_prints_a_profile_line_and_never_the_pin(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("987654\n"))
+    assert main(["manager-pin", "--stdin"]) == 0
+    out = capsys.readouterr().out
+    assert "987654" not in out
+    stored = tomllib.loads(out)["manager_pin_hash"]
+    assert verify_pin("987654", stored)
+
+
+def test_command_refuses_a_short_pin(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
+    assert main(["manager-pin", "--stdin"]) == 2
+    assert "4 to 8 digits" in capsys.readouterr().err
