@@ -31,6 +31,10 @@ def run(cmd: list[str], **kwargs: object) -> None:
 
 def clean_venv(python: str) -> Path:
     """A virtual environment that only ever held Cashier's runtime and PyInstaller."""
+    # setuptools reuses build/lib between installs, so a module deleted from the source tree
+    # would still ship; start every install from the source as it is now
+    for stale in (ROOT / "build" / "lib", *ROOT.glob("build/bdist.*")):
+        shutil.rmtree(stale, ignore_errors=True)
     venv = BUILD / "package-venv"
     stamp = venv / ".requirements"
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + PYINSTALLER.encode()).hexdigest()
