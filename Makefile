@@ -31,7 +31,7 @@ run: setup system-deps-run
 	$(VENV)/bin/cashier
 
 lint: setup
-	$(VENV)/bin/ruff check cashier ui tests bench
+	$(VENV)/bin/ruff check cashier ui tests bench packaging scripts
 
 typecheck: setup
 	$(VENV)/bin/mypy

@@ -43,7 +43,7 @@ def clean_venv(python: str) -> Path:
         run([python, "-m", "venv", str(venv)])
         pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
                "--disable-pip-version-check"]
-        run(pip + [str(ROOT), PYINSTALLER])
+        run([*pip, str(ROOT), PYINSTALLER])
         stamp.write_text(wanted)
     else:  # same dependencies: refresh Cashier's own code only
         run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
