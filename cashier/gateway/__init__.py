@@ -6,22 +6,49 @@
   journal, keyed by their idempotency key, before the first send; ``recover`` re-sends.
 """
 
-from cashier.gateway.client import GatewayClient, GatewayList, GatewayObject, new_idempotency_key
-from cashier.gateway.errors import (
-    AuthenticationError,
-    CardError,
-    CardErrorCode,
-    GatewayError,
-    GatewayServerError,
-    GatewayTimeout,
-    GatewayUnavailable,
-    IdempotencyConflictError,
-    InvalidRequestError,
-    NotFoundError,
-    RateLimitError,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cashier.gateway.client import (
+        GatewayClient,
+        GatewayList,
+        GatewayObject,
+        new_idempotency_key,
+    )
+    from cashier.gateway.errors import (
+        AuthenticationError,
+        CardError,
+        CardErrorCode,
+        GatewayError,
+        GatewayServerError,
+        GatewayTimeout,
+        GatewayUnavailable,
+        IdempotencyConflictError,
+        InvalidRequestError,
+        NotFoundError,
+        RateLimitError,
+    )
+
+#: Where each public name lives. Loaded on first use: the ``cashier`` command imports this
+#: package to register its sub-commands, and httpx must not slow the window's start for it.
+_HOMES = {
+    "GatewayClient": "client", "GatewayList": "client", "GatewayObject": "client",
+    "new_idempotency_key": "client",
+    **{name: "errors" for name in (
+        "AuthenticationError", "CardError", "CardErrorCode", "GatewayError", "GatewayServerError",
+        "GatewayTimeout", "GatewayUnavailable", "IdempotencyConflictError", "InvalidRequestError",
+        "NotFoundError", "RateLimitError")},
+}
 
 __all__ = ["AuthenticationError", "CardError", "CardErrorCode", "GatewayClient", "GatewayError",
            "GatewayList", "GatewayObject", "GatewayServerError", "GatewayTimeout", "GatewayUnavailable",
            "IdempotencyConflictError", "InvalidRequestError", "NotFoundError", "RateLimitError",
            "new_idempotency_key"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'cashier.gateway' has no attribute {name!r}")
+    return getattr(import_module(f"cashier.gateway.{home}"), name)
