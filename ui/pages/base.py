@@ -42,6 +42,53 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    # ---- the result of a payment: shared by the screens that take one (Sale, QR) -----------------
+    # They have ``check_button``, ``print_button`` and ``result_message``, and say what their last
+    # outcome was through ``last_outcome``.
+    check_button: QPushButton
+    print_button: QPushButton
+    result_message: QLabel
+
+    def last_outcome(self) -> str | None:
+        """The outcome word of the payment on screen (approved, unknown, ...), if any."""
+        return None
+
+    def check_now(self) -> None:
+        """Ask the host again about every unresolved payment (the recovery flow)."""
+        from typing import Any
+
+        from cashier.flows.recovery import recover
+        from ui.i18n import tr
+
+        self.check_button.setEnabled(False)
+        self.result_message.setText(tr("Asking the host…"))
+
+        def done(_report: Any) -> None:
+            self.check_button.setEnabled(True)
+            if self.last_outcome() == "unknown":
+                self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
+        self.till.run(recover(self.till.ctx), "recovery", done=done)
+
+    def print_on_pad(self, lines: list[str], fallback_hint: str = "") -> None:
+        """Print a receipt on the PIN pad printer; on failure say why (and what to do instead)."""
+        from typing import Any
+
+        from cashier.flows.pinpad import print_receipt
+        from ui.i18n import tr
+
+        self.print_button.setEnabled(False)
+
+        def printed(_: Any) -> None:
+            self.result_message.setText(tr("Receipt printed on the PIN pad."))
+            self.print_button.setEnabled(True)
+
+        def failed(exc: BaseException) -> None:
+            message = tr("Could not print:") + f" {exc}"
+            self.result_message.setText(f"{message}. {fallback_hint}" if fallback_hint else message)
+            self.print_button.setEnabled(True)
+
+        self.till.run(print_receipt(self.till.ctx, lines), "print", done=printed, failed=failed)
+
     def button(self, text: Callable[[], str], keys: str, slot: Callable[[], object],
                object_name: str = "", stacked: bool = False) -> QPushButton:
         """A button whose shortcut is shown on it (under the text when ``stacked``, for narrow

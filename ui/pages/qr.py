@@ -466,38 +466,16 @@ class QrPage(Page):
         self.reverse_button.setEnabled(True)
         self.result_message.setText(tr("Could not reverse:") + f" {exc}")
 
-    def check_now(self) -> None:
-        """Ask the host again about every unresolved payment (the recovery flow)."""
-        from cashier.flows.recovery import recover
-
-        self.check_button.setEnabled(False)
-        self.result_message.setText(tr("Asking the host…"))
-
-        def done(_report: Any) -> None:
-            self.check_button.setEnabled(True)
-            if self.outcome is not None and self.outcome.outcome == "unknown":
-                self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
-        self.till.run(recover(self.till.ctx), "recovery", done=done)
+    def last_outcome(self) -> str | None:
+        return None if self.outcome is None else str(self.outcome.outcome)
 
     def print_receipt(self) -> None:
         if self.outcome is None:
             return
-        from cashier.flows.pinpad import print_receipt
         from ui.receipt import receipt_lines
 
         p = self.till.profile
-        lines = receipt_lines(self.outcome.entry, p.company_name, p.till_id)
-        self.print_button.setEnabled(False)
-
-        def printed(_: Any) -> None:
-            self.result_message.setText(tr("Receipt printed on the PIN pad."))
-            self.print_button.setEnabled(True)
-
-        def failed(exc: BaseException) -> None:
-            self.result_message.setText(tr("Could not print:") + f" {exc}")
-            self.print_button.setEnabled(True)
-
-        self.till.run(print_receipt(self.till.ctx, lines), "print", done=printed, failed=failed)
+        self.print_on_pad(receipt_lines(self.outcome.entry, p.company_name, p.till_id))
 
     def new_sale(self) -> None:
         """Back to an empty Sale screen (or this screen's entry when opened on its own)."""

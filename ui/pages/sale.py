@@ -406,18 +406,8 @@ class SalePage(Page):
         self.new_button.setFocus()
         self.result_shown.emit(result)
 
-    def check_now(self) -> None:
-        """Ask the host again about every unresolved payment (the recovery flow)."""
-        from cashier.flows.recovery import recover
-
-        self.check_button.setEnabled(False)
-        self.result_message.setText(tr("Asking the host…"))
-
-        def done(_report: Any) -> None:
-            self.check_button.setEnabled(True)
-            if self.result is not None and self.result.outcome == "unknown":
-                self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
-        self.till.run(recover(self.till.ctx), "recovery", done=done)
+    def last_outcome(self) -> str | None:
+        return None if self.result is None else str(self.result.outcome)
 
     def new_sale(self) -> None:
         if self.task is not None and not self.task.done():
@@ -442,20 +432,7 @@ class SalePage(Page):
     def print_receipt(self) -> None:
         if self.result is None:
             return
-        from cashier.flows.pinpad import print_receipt
-
-        self.print_button.setEnabled(False)
-
-        def printed(_: Any) -> None:
-            self.result_message.setText(tr("Receipt printed on the PIN pad."))
-            self.print_button.setEnabled(True)
-
-        def failed(exc: BaseException) -> None:
-            self.result_message.setText(tr("Could not print:") + f" {exc}. " +
-                                        tr("Show the receipt on screen instead."))
-            self.print_button.setEnabled(True)
-
-        self.till.run(print_receipt(self.till.ctx, self.receipt()), "print", done=printed, failed=failed)
+        self.print_on_pad(self.receipt(), tr("Show the receipt on screen instead."))
 
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
