@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -115,3 +118,17 @@ def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journ
     lines += ["[till.timeouts]", f"host_s = {host_s}", "recovery_s = 1.0"]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def cashier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run the ``cashier`` command in its own process, as a script or a cashier would."""
+    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a command run: no CASHIER_* from outside, data under the test's folder."""
+    out = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+    out["XDG_DATA_HOME"] = str(tmp_path / "data")
+    return out

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from decimal import Decimal as D
 from pathlib import Path
 from typing import Any
@@ -15,19 +13,7 @@ import pytest
 from cashier.config import load_profile
 from cashier.flows.payments import sale
 from cashier.runtime import open_runtime
-from tests.flows.conftest import write_profile
-
-
-def cashier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60)
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
-    out["XDG_DATA_HOME"] = str(tmp_path / "data")
-    return out
+from tests.flows.conftest import cashier, write_profile
 
 
 def test_training_sale_then_void_in_two_processes(env: dict[str, str], tmp_path: Path) -> None:

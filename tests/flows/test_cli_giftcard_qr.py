@@ -4,7 +4,6 @@ JSON object on stdout, exit codes, clear errors (never a traceback); one QR paym
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,21 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.flows.conftest import write_profile
+from tests.flows.conftest import cashier, write_profile
 
 NUMBER = "2664650000001234"
 
 
-def cashier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60)
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
-    out["XDG_DATA_HOME"] = str(tmp_path / "data")
-    return out
 
 
 def run_json(*args: str, env: dict[str, str], code: int = 0) -> dict[str, Any]:
