@@ -137,6 +137,9 @@ class HostClient:
             "host": httpx.Timeout(settings.host_timeout_s, connect=settings.connect_timeout_s),
             "device": httpx.Timeout(settings.device_timeout_s, connect=settings.connect_timeout_s),
         }
+        #: Absolute URL per fixed path: httpx otherwise re-parses and re-joins the base URL on
+        #: every request; a path with a query (an invoice lookup) is joined each time, uncached.
+        self._urls: dict[str, httpx.URL] = {}
         base = settings.base_url.rstrip("/")
         self._http = httpx.AsyncClient(
             base_url=base, transport=transport,
@@ -198,7 +201,7 @@ class HostClient:
                     self.settings.hmac_key_id, self.settings.hmac_secret, content)
         try:
             response = await self._http.request(
-                method, path, content=content or None, headers=send_headers,
+                method, self._url(path), content=content or None, headers=send_headers,
                 timeout=self._timeouts[timeout_class])
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise HostUnavailable(f"{method} {path}: host not reachable ({type(exc).__name__})") from None
@@ -210,6 +213,15 @@ class HostClient:
                               long_text=f"connection lost during {method} {path} "
                                         f"({type(exc).__name__})") from None
         return self._unwrap(method, path, response)
+
+    def _url(self, path: str) -> httpx.URL | str:
+        url = self._urls.get(path)
+        if url is None:
+            if "?" in path or len(self._urls) >= 256:
+                return path
+            # the URL httpx itself would build for this path on this client, built once
+            url = self._urls[path] = self._http.build_request("GET", path).url
+        return url
 
     def _unwrap(self, method: str, path: str, response: httpx.Response) -> dict[str, Any]:
         status = response.status_code
