@@ -241,7 +241,11 @@ class JournalStore:
         self.training = training
         self.clock = clock
         if not reader:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # the store's records: a folder we create and a new journal file are owner-only
+            # (an existing folder the profile points at is left as its owner set it)
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not self.path.exists():
+                self.path.touch(mode=0o600)
         self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
                                     timeout=30.0)
         self.conn.row_factory = sqlite3.Row

@@ -17,3 +17,14 @@ def test_writer_and_reader_cap_their_page_cache(tmp_path: Path) -> None:
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_new_journal_is_owner_only(tmp_path: Path) -> None:
+    """The journal holds the store's records: a new file and the folder made for it are 0600/0700."""
+
+    store = JournalStore(tmp_path / "till" / "journal.sqlite")
+    try:
+        assert (tmp_path / "till").stat().st_mode & 0o777 == 0o700
+        assert (tmp_path / "till" / "journal.sqlite").stat().st_mode & 0o777 == 0o600
+    finally:
+        store.close()
