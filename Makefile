@@ -46,10 +46,10 @@ bench: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m bench
 
 fuzz: setup
-	CASHIER_FUZZ_EXAMPLES=2000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider tests/sandbox/test_fuzz.py tests/sandbox/test_longtail_fuzz.py
+	CASHIER_FUZZ_EXAMPLES=200 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/sandbox/test_fuzz.py tests/sandbox/test_longtail_fuzz.py
 
 chaos: setup
-	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider tests/flows/test_chaos.py
+	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
 
 screens: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screens build/screens
