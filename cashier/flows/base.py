@@ -120,6 +120,21 @@ class FlowResult:
                 "training": e.training, "message": self.message}
 
 
+class WrapsResult:
+    """For a flow's richer outcome (gift card balance, QR code) that carries a ``FlowResult``:
+    its outcome word and journal entry read straight through."""
+
+    result: FlowResult
+
+    @property
+    def outcome(self) -> str:
+        return self.result.outcome
+
+    @property
+    def entry(self) -> Entry:
+        return self.result.entry
+
+
 def outcome_of(entry: Entry) -> Outcome:
     state = entry.state
     if state in (State.INTENT, State.SENT, State.UNKNOWN):

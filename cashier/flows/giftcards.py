@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, finish, outcome_of
+from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.events import DevicePrompt
 from cashier.host.endpoints import BY_METHOD
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
@@ -127,21 +127,13 @@ class Balance:
 
 
 @dataclass(frozen=True)
-class GiftCardOutcome:
+class GiftCardOutcome(WrapsResult):
     """The journaled result, plus the balance the host reported and, for an allocation, the new
     card's number (in memory only, to hand to the customer; the journal keeps it masked)."""
 
     result: FlowResult
     balance: Decimal | None = None
     new_card_number: str | None = field(default=None, repr=False)
-
-    @property
-    def outcome(self) -> str:
-        return self.result.outcome
-
-    @property
-    def entry(self) -> Entry:
-        return self.result.entry
 
     def as_dict(self, *, show_number: bool = False) -> dict[str, Any]:
         out = self.result.as_dict()

@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, finish, outcome_of
+from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.giftcards import require
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
 from cashier.host.models.common import Amount
@@ -93,18 +93,10 @@ class QrPolling:
 
 
 @dataclass(frozen=True)
-class QrOutcome:
+class QrOutcome(WrapsResult):
     result: FlowResult
     code: str | None = None
     host_status: str | None = None
-
-    @property
-    def outcome(self) -> str:
-        return self.result.outcome
-
-    @property
-    def entry(self) -> Entry:
-        return self.result.entry
 
     def as_dict(self) -> dict[str, Any]:
         out = self.result.as_dict()
