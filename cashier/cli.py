@@ -17,7 +17,7 @@ from pathlib import Path
 from cashier.errors import CashierError
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
-COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "gateway", "giftcard", "qr",
+COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
                    "manager")
 
 

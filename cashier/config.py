@@ -27,7 +27,7 @@ ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
 #: Keys that would put a secret in a file that gets committed or packaged.
 FORBIDDEN_KEYS = frozenset(
     {"access_token", "accesstoken", "auth_token", "client_guid", "hmac_secret", "secret_key",
-     "password", "gateway_secret_key"}
+     "password", "charge_api_secret_key"}
 )
 _HEADER_FORBIDDEN = re.compile(r"[$%:^\-~<>,?“”‘’{}\[\]\\+=`\"']")
 
@@ -123,7 +123,7 @@ class TillProfile(BaseSettings):
     currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
     training: bool = False
     hmac_key_id: str | None = None
-    gateway_url: str | None = None
+    charge_api_url: str | None = None
     timeouts: Timeouts = Field(default_factory=Timeouts)
     manager_pin_hash: str | None = None
     language: str = "en"
@@ -144,7 +144,7 @@ class TillProfile(BaseSettings):
             raise ValueError("must not contain any of $ % : ^ - ~ < > , ? quotes { } [ ] \\ + = `")
         return value
 
-    @field_validator("host_url", "gateway_url")
+    @field_validator("host_url", "charge_api_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         if value is None:

@@ -59,8 +59,8 @@ class Runtime:
         return self.profile.is_training
 
     async def close(self) -> None:
-        if self.ctx.gateway is not None:
-            await self.ctx.gateway.client.aclose()
+        if self.ctx.charge_api is not None:
+            await self.ctx.charge_api.client.aclose()
         await self.client.aclose()
         await self.journal.close()
 
@@ -100,15 +100,15 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
         policy = policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s)
     bus = EventBus()
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy)
-    ctx.gateway = _journaled_gateway(profile, journal, sandbox if in_process else None)
+    ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 
 
-def _journaled_gateway(profile: TillProfile, journal: Journal, sandbox: Any) -> Any:
-    """The Charge API beside the host: the embedded one in training, else ``gateway_url`` with its
+def _journaled_charge_api(profile: TillProfile, journal: Journal, sandbox: Any) -> Any:
+    """The Charge API beside the host: the embedded one in training, else ``charge_api_url`` with its
     key; None when the till has none (its Charge API entries then wait for one)."""
-    from cashier.gateway.connect import optional_gateway_client
-    from cashier.gateway.journaled import JournaledGateway
+    from cashier.chargeapi.connect import optional_gateway_client
+    from cashier.chargeapi.journaled import JournaledChargeApi
 
     client = optional_gateway_client(profile, sandbox)
-    return None if client is None else JournaledGateway(client, journal, actor=str(profile.clerk_id))
+    return None if client is None else JournaledChargeApi(client, journal, actor=str(profile.clerk_id))

@@ -129,7 +129,7 @@ async def render(out: Path) -> list[Path]:
     await _until(lambda: gift.result_title.text().startswith(("Balance", "Not done")))
     await shoot(w, "giftcard-balance-history")
     await _qr_states(gui, shoot)
-    await _remote_states(gui, shoot)
+    await _phone_link_states(gui, shoot)
     journal: JournalPage = w.go(JournalPage)
     await _until(lambda: journal.entries)
     journal.table.selectRow(0)
@@ -200,16 +200,16 @@ async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
         qr.new_sale()
 
 
-async def _remote_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+async def _phone_link_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
     """Phone & link: a phone order typed, approved and declined; a payment link waiting as a QR
     code and paid by the training customer; a customer found with a default card."""
-    from cashier.flows import remote
-    from cashier.sandbox.gateway.testcards import TEST_CARDS
-    from ui.pages.remote import RemotePage
+    from cashier.flows import card_not_present
+    from cashier.sandbox.chargeapi.testcards import TEST_CARDS
+    from ui.pages.phone_link import PhoneLinkPage
 
     w = gui.window
-    page: RemotePage = w.go(RemotePage)
-    page.link_watch = remote.LinkWatch(first_s=0.05, max_s=0.2)
+    page: PhoneLinkPage = w.go(PhoneLinkPage)
+    page.link_watch = card_not_present.LinkWatch(first_s=0.05, max_s=0.2)
     declined = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
     for number, name in (("4242424242424242", "phone-order-approved"), (declined, "phone-order-declined")):
         page.amount.set_value(Decimal("64.90"))
@@ -232,9 +232,9 @@ async def _remote_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
     await _until(lambda: not page.watching)
     await shoot(w, "pay-by-link-paid")
     ctx = gui.till.ctx
-    customer = await remote.create_customer(ctx, "ana@example.com", description="Ana")
-    token = (await ctx.gateway.client.create_token("5555555555554444", "11", "2031")).id
-    await remote.add_card(ctx, customer, token=token)
+    customer = await card_not_present.create_customer(ctx, "ana@example.com", description="Ana")
+    token = (await ctx.charge_api.client.create_token("5555555555554444", "11", "2031")).id
+    await card_not_present.add_card(ctx, customer, token=token)
     page.tabs.setCurrentIndex(2)
     page.customer_query.setText("ana@example.com")
     page.find_customer()

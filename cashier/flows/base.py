@@ -85,9 +85,9 @@ class FlowContext:
     bus: EventBus = field(default_factory=EventBus)
     clerk_id: int = 1
     policy: RecoveryPolicy = field(default_factory=RecoveryPolicy)
-    #: The Charge API's ``JournaledGateway`` when this till has one (training, or ``gateway_url``
+    #: The Charge API's ``JournaledChargeApi`` when this till has one (training, or ``charge_api_url``
     #: with a key); recovery finishes its entries too.
-    gateway: Any = None
+    charge_api: Any = None
 
     @property
     def actor(self) -> str:
@@ -254,7 +254,7 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
     landed, journaled as ERROR (not charged), once trusted (see ``RecoveryPolicy.grace_s``).
     """
     if entry.invoice is None:
-        return entry  # Charge API entries are resolved by the gateway flows, by idempotency key
+        return entry  # Charge API entries are resolved by the Charge API flows, by idempotency key
     special = kind_resolver(entry.kind)
     if special is not None:
         return await special(ctx, entry, trust_not_found=trust_not_found, actor=actor,

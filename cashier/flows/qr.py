@@ -31,7 +31,7 @@ from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsRes
 from cashier.flows.giftcards import require
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
 from cashier.host.models.common import Amount
-from cashier.host.models.devices import FormItem, GatewayForm
+from cashier.host.models.devices import ChargeApiForm, FormItem
 from cashier.host.models.qr import QrStatusResult
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import MAX_AMOUNT, quantum
@@ -203,7 +203,7 @@ def _show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[
     """LG: the stored form shows the code; it waits on the pad, so it runs beside the polling."""
     if ctx.client.option != "LG" or form is None or len(code) > 200:
         return None
-    shown = GatewayForm(name=form, items=[FormItem(key="QR", value=code)])
+    shown = ChargeApiForm(name=form, items=[FormItem(key="QR", value=code)])
     return asyncio.ensure_future(ctx.client.device_process_form(shown))
 
 

@@ -110,7 +110,7 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     at once; journal writes stay serialised on the writer thread.
     """
     report = RecoveryReport()
-    # Charge API entries have no invoice: the gateway re-sends them by idempotency key (below)
+    # Charge API entries have no invoice: the Charge API client re-sends them by idempotency key (below)
     entries = [e for e in await ctx.journal.unresolved()
                if e.state is not State.VOIDING and e.kind is not Kind.CHARGE]
     total = len(entries)
@@ -140,12 +140,12 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
 
 async def _recover_charges(ctx: FlowContext, report: RecoveryReport) -> None:
     """Charge API movements left open: re-sent with their own idempotency key (a replay at worst).
-    Without a Charge API (no ``gateway_url``, not training) they stay open for a till that has one."""
-    if ctx.gateway is None:
+    Without a Charge API (no ``charge_api_url``, not training) they stay open for a till that has one."""
+    if ctx.charge_api is None:
         report.still_open.extend(e for e in await ctx.journal.unresolved() if e.kind is Kind.CHARGE)
         return
     try:
-        outcomes = await ctx.gateway.recover(actor="recovery")
+        outcomes = await ctx.charge_api.recover(actor="recovery")
     except Exception:  # the Charge API never stops the host's recovery
         log.exception("recovery of Charge API entries failed")
         report.still_open.extend(e for e in await ctx.journal.unresolved() if e.kind is Kind.CHARGE)

@@ -37,11 +37,11 @@ from cashier.host.models.common import (
 from cashier.host.models.credentials import AccessTokenResult, CredentialIn
 from cashier.host.models.devices import (
     CardReadResult,
+    ChargeApiForm,
     ControllerForm,
     DeviceInfo,
     DeviceResult,
     DeviceStatus,
-    GatewayForm,
     PrintLine,
     PromptInput,
     StructuredPrint,
@@ -773,12 +773,12 @@ class HostClient:
         self._controller_extras(body, ui, next_step)
         return await self._device_call(DeviceResult, "/devices/promptinput", body)
 
-    async def device_process_form(self, form: ControllerForm | GatewayForm, *,
+    async def device_process_form(self, form: ControllerForm | ChargeApiForm, *,
                                   next_step: NextStep | None = None,
                                   ui: Ui | None = None) -> DeviceResult:
-        """A custom form: by name on LG (``GatewayForm``), described in full on DCP/DCC."""
+        """A custom form: by name on LG (``ChargeApiForm``), described in full on DCP/DCC."""
         body: dict[str, Any] = {}
-        if isinstance(form, GatewayForm):
+        if isinstance(form, ChargeApiForm):
             body["device"] = self._device_part(form=form.wire())
         else:
             body["form"] = form.wire()

@@ -97,7 +97,7 @@ class HostSandbox:
                   methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
         ]
         routes += self._optional_routes("cashier.sandbox.control", "control_routes")
-        routes += self._optional_routes("cashier.sandbox.gateway.app", "gateway_routes")
+        routes += self._optional_routes("cashier.sandbox.chargeapi.app", "charge_api_routes")
         self.app = Starlette(routes=routes)
         #: control routes added by other parts find the sandbox here
         self.app.state.sandbox = self

@@ -696,8 +696,8 @@
       <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
     </message>
     <message>
-      <source>This till has no Charge API: set gateway_url in its profile.</source>
-      <translation>Esta caja no tiene API de cargos: configure gateway_url en su perfil.</translation>
+      <source>This till has no Charge API: set charge_api_url in its profile.</source>
+      <translation>Esta caja no tiene API de cargos: configure charge_api_url en su perfil.</translation>
     </message>
     <message>
       <source>Payment link for</source>

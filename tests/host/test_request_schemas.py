@@ -22,9 +22,9 @@ from cashier.host.models.common import (
     Ui,
 )
 from cashier.host.models.devices import (
+    ChargeApiForm,
     ControllerForm,
     FormButton,
-    GatewayForm,
     PrintData,
     PrintLine,
     StructuredPrint,
@@ -90,7 +90,7 @@ def _device_cases() -> list[tuple[str, str, Call, str]]:
         ("print-DCC-structured", "DCC",
          lambda c: c.device_print(StructuredPrint(data=[PrintData(value="Qk0=")])),
          "devices_print_comengcloud_structured"),
-        ("processform-LG", "LG", lambda c: c.device_process_form(GatewayForm(name="survey")),
+        ("processform-LG", "LG", lambda c: c.device_process_form(ChargeApiForm(name="survey")),
          "devices_processform_utgdevice"),
         ("processform-DCP", "DCP",
          lambda c: c.device_process_form(ControllerForm(

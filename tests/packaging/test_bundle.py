@@ -102,7 +102,7 @@ def test_bundle_holds_no_secret() -> None:
     baked = tomllib.loads((BUNDLE / "_internal/profile/till.toml").read_text())
     assert not {k.lower() for k in baked} & FORBIDDEN_KEYS
     secret_values = [v for v in (os.environ.get("CASHIER_ACCESS_TOKEN"),
-                                 os.environ.get("CASHIER_GATEWAY_SECRET_KEY")) if v]
+                                 os.environ.get("CASHIER_CHARGE_API_SECRET_KEY")) if v]
     for path in BUNDLE.rglob("*"):
         if not path.is_file() or path.stat().st_size > 2_000_000 or path.suffix in {".so", ".zip"}:
             continue

@@ -13,7 +13,7 @@ import pytest
 from cashier.host import codec
 from cashier.host.errors import HostError
 from cashier.host.models.common import TipOptions
-from cashier.host.models.devices import ControllerForm, GatewayForm, PrintData, PrintLine, StructuredPrint
+from cashier.host.models.devices import ChargeApiForm, ControllerForm, PrintData, PrintLine, StructuredPrint
 from tests.sandbox.vendor import check_response, host_call
 
 GIFT = "2664654648774"
@@ -86,7 +86,7 @@ async def test_lg_prompts_answer_from_the_script(make_sandbox) -> None:  # type:
     assert (await client.device_terms_and_conditions("No refunds.")).terms_accepted is True
     typed = await client.device_prompt_input("003")
     assert typed.input_value == "65144"
-    form = await client.device_process_form(GatewayForm(name="PF2"))
+    form = await client.device_process_form(ChargeApiForm(name="PF2"))
     assert form.device is not None and form.device.form is not None and form.device.form.name == "PF2"
     assert form.device.form.result
     # the script changes the answers

@@ -241,7 +241,7 @@ class JournalPage(Page):
             and e.invoice is not None
         left = e.refundable if e is not None else Decimal(0)
         if _is_charge(e):  # a Charge API payment: refunded (or given back whole) on the Charge API
-            from cashier.flows.remote import refundable as charge_refundable
+            from cashier.flows.card_not_present import refundable as charge_refundable
 
             left = charge_refundable(e)
             refundable = voidable = left > 0
@@ -284,7 +284,7 @@ class JournalPage(Page):
             return
         amount: Decimal = self.refund_amount.value
         if _is_charge(e):
-            from cashier.flows.remote import refund_charge
+            from cashier.flows.card_not_present import refund_charge
 
             self.refund_button.setEnabled(False)
             self.message.setText(tr("Refunding…"))
@@ -313,7 +313,7 @@ class JournalPage(Page):
             return
         self._armed = None
         if _is_charge(e):  # the Charge API has no void: a full refund (it releases an authorization)
-            from cashier.flows.remote import refund_charge
+            from cashier.flows.card_not_present import refund_charge
 
             self.void_button.setEnabled(False)
             self.message.setText(tr("Refunding…"))

@@ -59,7 +59,7 @@ class FormItem(HostModel):
     value: str | None = Field(None, max_length=200)
 
 
-class GatewayForm(HostModel):
+class ChargeApiForm(HostModel):
     """``device.form`` of ``/devices/processform`` on LG: a form stored on the pad, by name."""
 
     name: str = Field(max_length=12)

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cashier.chargeapi.encoding import encode_form, flatten
 from cashier.errors import ValidationError
-from cashier.gateway.encoding import encode_form, flatten
-from cashier.sandbox.gateway.wire import GatewayFault, nest_pairs, parse_body
+from cashier.sandbox.chargeapi.wire import ChargeApiFault, nest_pairs, parse_body
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True)
 leaves = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
@@ -50,7 +50,7 @@ def test_none_left_out_and_float_refused() -> None:
     ([("[x]", "1")], "not a valid parameter name"),
 ])
 def test_bad_forms_refused_with_the_field(pairs: list[tuple[str, str]], message: str) -> None:
-    with pytest.raises(GatewayFault) as info:
+    with pytest.raises(ChargeApiFault) as info:
         nest_pairs(pairs)
     assert info.value.status == 400 and message in info.value.message
 
@@ -64,5 +64,5 @@ def test_json_and_multipart_bodies() -> None:
     params, files = parse_body("multipart/form-data; boundary=XX", body)
     assert params == {"purpose": "dispute_evidence"}
     assert files == {"file": ("e.pdf", b"%PDF-1")}
-    with pytest.raises(GatewayFault, match="not valid JSON"):
+    with pytest.raises(ChargeApiFault, match="not valid JSON"):
         parse_body("application/json", b"{nope")

@@ -13,20 +13,20 @@ from typing import Any
 import pytest
 from PySide6.QtTest import QTest
 
-from cashier.flows import remote
-from cashier.gateway.journaled import REQUEST_NOTE
+from cashier.chargeapi.journaled import REQUEST_NOTE
+from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
 from cashier.journal.store import contains_pan
-from cashier.sandbox.gateway.testcards import TEST_CARDS
+from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from ui.pages.journal import JournalPage
-from ui.pages.remote import RemotePage
+from ui.pages.phone_link import PhoneLinkPage
 
 VISA = "4242424242424242"
 DECLINED = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
-FAST = remote.LinkWatch(first_s=0.02, factor=1.5, max_s=0.1, timeout_s=20)
+FAST = card_not_present.LinkWatch(first_s=0.02, factor=1.5, max_s=0.1, timeout_s=20)
 
 
-def type_card(page: RemotePage, number: str) -> None:
+def type_card(page: PhoneLinkPage, number: str) -> None:
     QTest.keyClicks(page.number, number)
     QTest.keyClicks(page.expiry, "12/40")
     QTest.keyClicks(page.cvc, "123")
@@ -44,7 +44,7 @@ def test_phone_order_approved_leaves_no_card_number(ui: Any, make_gui: Any,
                                                     caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     gui = make_gui()
-    page = gui.window.go(RemotePage)
+    page = gui.window.go(PhoneLinkPage)
     page.amount.set_value(Decimal("12.50"))
     type_card(page, VISA)
     assert "4242" in page.cards_hint.text()  # training names its test cards
@@ -64,7 +64,7 @@ def test_phone_order_approved_leaves_no_card_number(ui: Any, make_gui: Any,
 
 def test_phone_order_card_error_and_bad_input(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = gui.window.go(RemotePage)
+    page = gui.window.go(PhoneLinkPage)
     page.amount.set_value(Decimal("9.00"))
     type_card(page, "4242424242424241")  # a typo: the check digit is wrong
     page.charge_button.click()
@@ -82,7 +82,7 @@ def test_phone_order_card_error_and_bad_input(ui: Any, make_gui: Any) -> None:
 
 def test_pay_by_link_paid_in_training_then_another_deactivated(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = gui.window.go(RemotePage)
+    page = gui.window.go(PhoneLinkPage)
     page.link_watch = FAST
     page.tabs.setCurrentIndex(1)
     page.amount.set_value(Decimal("25.00"))
@@ -115,16 +115,16 @@ def test_pay_by_link_paid_in_training_then_another_deactivated(ui: Any, make_gui
     ui.until(lambda: len(finished) == 2, what="deactivated")
     assert finished[1].reason == "cancelled" and not finished[1].link.active
     assert page.result_title.text() == "Link deactivated: not paid"
-    link = ui.run(gui.till.ctx.gateway.client.get_payment_link(second.id))
+    link = ui.run(gui.till.ctx.charge_api.client.get_payment_link(second.id))
     assert link["active"] is False and len(ui.run(gui.till.ctx.journal.search())) == 1
 
 
 def test_customer_charged_on_the_default_card(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     ctx = gui.till.ctx
-    customer = ui.run(remote.create_customer(ctx, "luis@example.com"))
-    token = ui.run(ctx.gateway.client.create_token("5555555555554444", "10", "2042")).id
-    page = gui.window.go(RemotePage)
+    customer = ui.run(card_not_present.create_customer(ctx, "luis@example.com"))
+    token = ui.run(ctx.charge_api.client.create_token("5555555555554444", "10", "2042")).id
+    page = gui.window.go(PhoneLinkPage)
     page.tabs.setCurrentIndex(2)
     page.customer_query.setText("luis@example.com")
     page.find_button.click()
@@ -138,13 +138,13 @@ def test_customer_charged_on_the_default_card(ui: Any, make_gui: Any) -> None:
     page.charge_customer_button.click()
     ui.until(lambda: page.result is not None, what="customer charged")
     assert page.result_title.text() == "Approved" and page.result is not None
-    charge = ui.run(ctx.gateway.client.get_charge(str(page.result.charge_id)))
+    charge = ui.run(ctx.charge_api.client.get_charge(str(page.result.charge_id)))
     assert charge["customerId"] == customer.id and charge["amount"] == 1800
 
 
 def test_charge_api_refund_and_give_back_from_the_journal(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = gui.window.go(RemotePage)
+    page = gui.window.go(PhoneLinkPage)
     page.amount.set_value(Decimal("40.00"))
     type_card(page, VISA)
     page.charge_button.click()
@@ -168,7 +168,7 @@ def test_charge_api_refund_and_give_back_from_the_journal(ui: Any, make_gui: Any
     assert "Press Void again" in journal.message.text()
     journal.void_button.click()  # the rest given back: the Charge API has no void
     ui.until(lambda: len(journal.entries) == 3, what="give back row")
-    charge = ui.run(gui.till.ctx.gateway.client.get_charge(str(charge_id)))
+    charge = ui.run(gui.till.ctx.charge_api.client.get_charge(str(charge_id)))
     assert charge["amountRefunded"] == 4000
     totals = ui.run(gui.till.ctx.journal.totals())
     assert totals.amount("charge_sale") == totals.amount("charge_refund") == Decimal("40.00")
@@ -179,7 +179,7 @@ def test_lost_charge_recovered_in_the_startup_banner(ui: Any, make_gui: Any, tmp
     path = tmp_path / "crash.sqlite"
     first = make_gui(journal_path=path, pinpad=False)
     ctx = first.till.ctx
-    token = ui.run(ctx.gateway.client.create_token(VISA, "12", "2040")).id
+    token = ui.run(ctx.charge_api.client.create_token(VISA, "12", "2040")).id
     entry = ui.run(ctx.journal.create(Kind.CHARGE, Decimal("6.00"), actor="1", idempotency_key="k-crash-1",
                                       op=Op.CHARGE, token=token))
     ui.run(ctx.journal.note(entry.id, REQUEST_NOTE, actor="1", method="POST", path="/charges",

@@ -6,25 +6,25 @@ import asyncio
 
 import pytest
 
-from cashier.errors import ValidationError
-from cashier.gateway import (
+from cashier.chargeapi import (
     AuthenticationError,
     CardError,
     CardErrorCode,
-    GatewayClient,
+    ChargeApiClient,
     IdempotencyConflictError,
     InvalidRequestError,
     NotFoundError,
 )
+from cashier.errors import ValidationError
 from cashier.sandbox.app import HostSandbox
-from cashier.sandbox.gateway.app import GatewaySim
-from cashier.sandbox.gateway.testcards import CARD_ERROR_CODES, TEST_CARDS
-from tests.gateway.conftest import make_client, token
+from cashier.sandbox.chargeapi.app import ChargeApiSim
+from cashier.sandbox.chargeapi.testcards import CARD_ERROR_CODES, TEST_CARDS
+from tests.chargeapi.conftest import make_client, token
 
 DAY = 86400
 
 
-async def test_charge_capture_and_partial_refund(client: GatewayClient) -> None:
+async def test_charge_capture_and_partial_refund(client: ChargeApiClient) -> None:
     auth = await client.create_charge(2000, "eur", card=await token(client), captured=False)
     assert auth["status"] == "successful" and auth["captured"] is False and auth.id.startswith("char_")
     assert auth["currency"] == "EUR" and auth["card"]["last4"] == "4242"
@@ -46,7 +46,7 @@ async def test_charge_capture_and_partial_refund(client: GatewayClient) -> None:
     assert [r.id for r in refunds.objects] == [rest.id, refund.id]
 
 
-async def test_full_refund_of_an_authorization_releases_it(client: GatewayClient) -> None:
+async def test_full_refund_of_an_authorization_releases_it(client: ChargeApiClient) -> None:
     auth = await client.create_charge(700, "USD", card=await token(client), captured=False)
     refund = await client.create_refund(auth.id)
     assert refund["amount"] == 700
@@ -54,7 +54,7 @@ async def test_full_refund_of_an_authorization_releases_it(client: GatewayClient
         await client.capture_charge(auth.id)
 
 
-async def test_capture_window_is_five_days_on_the_sandbox_clock(client: GatewayClient,
+async def test_capture_window_is_five_days_on_the_sandbox_clock(client: ChargeApiClient,
                                                                 sandbox: HostSandbox) -> None:
     early = await client.create_charge(100, "USD", card=await token(client), captured=False)
     late = await client.create_charge(100, "USD", card=await token(client), captured=False)
@@ -65,7 +65,7 @@ async def test_capture_window_is_five_days_on_the_sandbox_clock(client: GatewayC
         await client.capture_charge(late.id)
 
 
-async def test_incremental_authorization_only_for_pre_and_uncaptured(client: GatewayClient) -> None:
+async def test_incremental_authorization_only_for_pre_and_uncaptured(client: ChargeApiClient) -> None:
     plain = await client.create_charge(1000, "USD", card=await token(client), captured=False)
     with pytest.raises(InvalidRequestError, match="authorizationType=pre"):
         await client.incremental_authorization(plain.id, 200)
@@ -81,7 +81,7 @@ async def test_incremental_authorization_only_for_pre_and_uncaptured(client: Gat
 
 
 @pytest.mark.parametrize("code", CARD_ERROR_CODES)
-async def test_every_card_error_code_has_a_test_card(client: GatewayClient, code: str) -> None:
+async def test_every_card_error_code_has_a_test_card(client: ChargeApiClient, code: str) -> None:
     number = next(c.number for c in TEST_CARDS if c.outcome == code)
     with pytest.raises(CardError) as info:
         await client.create_charge(100, "USD", card=await token(client, number))
@@ -91,7 +91,7 @@ async def test_every_card_error_code_has_a_test_card(client: GatewayClient, code
     assert failed["status"] == "failed" and failed["failureCode"] == code and failed["captured"] is False
 
 
-async def test_card_data_errors_at_tokenisation(client: GatewayClient) -> None:
+async def test_card_data_errors_at_tokenisation(client: ChargeApiClient) -> None:
     cases = [("4242424242424241", "12", "2055", "123", "invalid_number"),
              ("4242424242424242", "13", "2055", "123", "invalid_expiry_month"),
              ("4242424242424242", "12", "2001", "123", "invalid_expiry_year"),
@@ -102,7 +102,7 @@ async def test_card_data_errors_at_tokenisation(client: GatewayClient) -> None:
         assert info.value.code == code
 
 
-async def test_token_is_single_use(client: GatewayClient) -> None:
+async def test_token_is_single_use(client: ChargeApiClient) -> None:
     tok = await token(client)
     await client.create_charge(100, "USD", card=tok)
     with pytest.raises(CardError) as info:
@@ -111,20 +111,20 @@ async def test_token_is_single_use(client: GatewayClient) -> None:
     assert (await client.get_token(tok))["used"] is True
 
 
-async def test_token_expires_on_the_sandbox_clock(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_token_expires_on_the_sandbox_clock(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     tok = await token(client)
     sandbox.state.clock.advance(3601)
     with pytest.raises(CardError, match="expired"):
         await client.create_charge(100, "USD", card=tok)
 
 
-async def test_amount_above_the_maximum_is_limit_exceeded(client: GatewayClient) -> None:
+async def test_amount_above_the_maximum_is_limit_exceeded(client: ChargeApiClient) -> None:
     with pytest.raises(CardError) as info:
         await client.create_charge(100_000_000, "USD", card=await token(client))
     assert info.value.card_code is CardErrorCode.LIMIT_EXCEEDED
 
 
-async def test_authentication_required_passes_through_3d_secure(client: GatewayClient) -> None:
+async def test_authentication_required_passes_through_3d_secure(client: ChargeApiClient) -> None:
     number = next(c.number for c in TEST_CARDS if c.outcome == "authentication_required")
     secured = await client.create_3d_secure(100, "USD", await token(client, number))
     assert secured["threeDSecureInfo"]["liabilityShift"] == "successful"
@@ -132,7 +132,7 @@ async def test_authentication_required_passes_through_3d_secure(client: GatewayC
     assert charge["status"] == "successful"
 
 
-async def test_blacklist_rule_fails_a_matching_charge(client: GatewayClient) -> None:
+async def test_blacklist_rule_fails_a_matching_charge(client: ChargeApiClient) -> None:
     tok = await client.create_token("5555555555554444", "12", "2055")
     rule = await client.create_blacklist_rule("fingerprint", fingerprint=tok["fingerprint"])
     assert rule.id.startswith("bl_")
@@ -150,7 +150,7 @@ async def test_blacklist_rule_fails_a_matching_charge(client: GatewayClient) -> 
     assert [r.id for r in rules.objects] == [rule.id]
 
 
-async def test_idempotent_replay_and_key_reuse(client: GatewayClient, sim: GatewaySim) -> None:
+async def test_idempotent_replay_and_key_reuse(client: ChargeApiClient, sim: ChargeApiSim) -> None:
     tok = await token(client)
     first = await client.create_charge(1234, "USD", card=tok, idempotency_key="order-17")
     again = await client.create_charge(1234, "USD", card=tok, idempotency_key="order-17")
@@ -164,7 +164,7 @@ async def test_idempotent_replay_and_key_reuse(client: GatewayClient, sim: Gatew
     assert [c.id for c in listed.objects] == [first.id]
 
 
-async def test_replays_expire_after_24_hours(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_replays_expire_after_24_hours(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     first = await client.create_customer("a@example.com", idempotency_key="k-cust")
     sandbox.state.clock.advance(24 * 3600 + 1)
     second = await client.create_customer("a@example.com", idempotency_key="k-cust")
@@ -196,7 +196,7 @@ async def test_conflict_is_retried_with_the_same_key(sandbox: HostSandbox) -> No
 
 
 @pytest.mark.parametrize("status", [429, 500])
-async def test_retry_after_429_and_500_reuses_the_key(client: GatewayClient, sim: GatewaySim,
+async def test_retry_after_429_and_500_reuses_the_key(client: ChargeApiClient, sim: ChargeApiSim,
                                                       status: int) -> None:
     tok = await token(client)
     sim.inject(status, count=2, path_prefix="/charges")
@@ -207,8 +207,8 @@ async def test_retry_after_429_and_500_reuses_the_key(client: GatewayClient, sim
     assert len(listed.objects) == 1
 
 
-async def test_429_beyond_retries_is_a_typed_error(sandbox: HostSandbox, sim: GatewaySim) -> None:
-    from cashier.gateway import RateLimitError
+async def test_429_beyond_retries_is_a_typed_error(sandbox: HostSandbox, sim: ChargeApiSim) -> None:
+    from cashier.chargeapi import RateLimitError
 
     async with make_client(sandbox, max_retries=1) as c:
         sim.inject(429, count=2, path_prefix="/customers", retry_after_s=0.01)
@@ -252,13 +252,13 @@ async def test_missing_or_malformed_key_is_401(sandbox: HostSandbox) -> None:
             assert answer.json()["error"]["type"] == "invalid_request"
 
 
-async def test_unset_fields_are_absent_not_null(client: GatewayClient) -> None:
+async def test_unset_fields_are_absent_not_null(client: ChargeApiClient) -> None:
     charge = await client.create_charge(100, "USD", card=await token(client))
     assert "description" not in charge and "customerId" not in charge and "metadata" not in charge
     assert None not in charge.values() and None not in charge["card"].values()
 
 
-async def test_metadata_limits(client: GatewayClient) -> None:
+async def test_metadata_limits(client: ChargeApiClient) -> None:
     with pytest.raises(ValidationError, match="at most 20 keys"):
         await client.create_charge(100, "USD", card="tok_x", metadata={f"k{i}": "v" for i in range(21)})
     with pytest.raises(ValidationError, match="1 to 40"):
@@ -273,7 +273,7 @@ async def test_metadata_limits(client: GatewayClient) -> None:
     assert ok["metadata"] == {"k" * 40: "v" * 500}
 
 
-async def test_bad_input_names_the_field(client: GatewayClient) -> None:
+async def test_bad_input_names_the_field(client: ChargeApiClient) -> None:
     for params, field in (({"currency": "USD", "card": "tok_x"}, "amount"),
                           ({"amount": "12.5", "currency": "USD", "card": "tok_x"}, "amount"),
                           ({"amount": 100, "currency": "US", "card": "tok_x"}, "currency"),
@@ -288,7 +288,7 @@ async def test_bad_input_names_the_field(client: GatewayClient) -> None:
         await client.create_charge(100, "USD", card={"number": "4242424242424242"})  # type: ignore[arg-type]
 
 
-async def test_charge_update_keeps_unsent_fields(client: GatewayClient) -> None:
+async def test_charge_update_keeps_unsent_fields(client: ChargeApiClient) -> None:
     charge = await client.create_charge(100, "USD", card=await token(client), description="first",
                                         metadata={"a": "1"})
     updated = await client.update_charge(charge.id, metadata={"a": "2"})
@@ -296,7 +296,7 @@ async def test_charge_update_keeps_unsent_fields(client: GatewayClient) -> None:
     assert updated["amount"] == 100
 
 
-async def test_pending_charge_resolved_by_the_testing_operation(client: GatewayClient,
+async def test_pending_charge_resolved_by_the_testing_operation(client: ChargeApiClient,
                                                                 sandbox: HostSandbox) -> None:
     method = await client.create_payment_method("bank_transfer", billing={"name": "Ann"})
     assert method["status"] == "chargeable"
@@ -316,7 +316,7 @@ async def test_pending_charge_resolved_by_the_testing_operation(client: GatewayC
             await live.resolve_pending_charge(live_pending.id, "successful")
 
 
-async def test_json_bodies_are_accepted(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_json_bodies_are_accepted(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     import httpx
 
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
@@ -333,10 +333,10 @@ async def test_json_bodies_are_accepted(client: GatewayClient, sandbox: HostSand
 
 def test_https_only_except_loopback() -> None:
     with pytest.raises(ValidationError, match="https"):
-        GatewayClient("sk_live_abc", "http://api.example.com")
-    GatewayClient("sk_live_abc", "http://127.0.0.1:8080")
-    GatewayClient("sk_live_abc", "http://localhost:8080")
-    GatewayClient("sk_live_abc", "https://api.example.com")
+        ChargeApiClient("sk_live_abc", "http://api.example.com")
+    ChargeApiClient("sk_live_abc", "http://127.0.0.1:8080")
+    ChargeApiClient("sk_live_abc", "http://localhost:8080")
+    ChargeApiClient("sk_live_abc", "https://api.example.com")
     with pytest.raises(ValidationError, match="secret key"):
-        GatewayClient("pk_test_abc", "https://api.example.com")
-    assert "sk_live" not in repr(GatewayClient("sk_live_abc", "https://api.example.com"))
+        ChargeApiClient("pk_test_abc", "https://api.example.com")
+    assert "sk_live" not in repr(ChargeApiClient("sk_live_abc", "https://api.example.com"))

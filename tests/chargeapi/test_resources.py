@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from cashier.gateway import GatewayClient, InvalidRequestError
+from cashier.chargeapi import ChargeApiClient, InvalidRequestError
 from cashier.sandbox.app import HostSandbox
-from cashier.sandbox.gateway.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
-from tests.gateway.conftest import make_client, token
+from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
+from tests.chargeapi.conftest import make_client, token
 
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
 
 
-async def test_newest_card_becomes_default_when_default_is_deleted(client: GatewayClient) -> None:
+async def test_newest_card_becomes_default_when_default_is_deleted(client: ChargeApiClient) -> None:
     customer = await client.create_customer("ann@example.com", card=await token(client))
     first = customer["defaultCardId"]
     second = await client.create_card(customer.id, token=await token(client, "5555555555554444"))
@@ -30,7 +30,7 @@ async def test_newest_card_becomes_default_when_default_is_deleted(client: Gatew
     assert charge["card"]["id"] == third.id and charge["card"]["last4"] == "0005"
 
 
-async def test_card_from_a_charge_and_customer_search(client: GatewayClient) -> None:
+async def test_card_from_a_charge_and_customer_search(client: ChargeApiClient) -> None:
     charge = await client.create_charge(100, "USD", card=await token(client))
     customer = await client.create_customer("bob@example.com")
     card = await client.create_card(customer.id, charge_id=charge.id)
@@ -45,7 +45,7 @@ async def test_card_from_a_charge_and_customer_search(client: GatewayClient) -> 
     assert (await client.get_customer(customer.id))["deleted"] is True
 
 
-async def test_payment_link_lifecycle_and_successful_charge_limit(client: GatewayClient) -> None:
+async def test_payment_link_lifecycle_and_successful_charge_limit(client: ChargeApiClient) -> None:
     link = await client.create_payment_link(1500, "USD", name="Cake", max_successful_charges=2)
     assert link["active"] is True and link.id.startswith("pl_") and link["url"].endswith(link.id)
     off = await client.deactivate_payment_link(link.id)
@@ -66,7 +66,7 @@ async def test_payment_link_lifecycle_and_successful_charge_limit(client: Gatewa
     assert [c.id for c in charges.objects] == [c2.id, c1.id]
 
 
-async def test_payment_link_failed_attempt_limit_set_only_at_creation(client: GatewayClient) -> None:
+async def test_payment_link_failed_attempt_limit_set_only_at_creation(client: ChargeApiClient) -> None:
     link = await client.create_payment_link(800, "EUR", max_failed_attempts=2)
     with pytest.raises(InvalidRequestError, match="only when the payment link is created"):
         await client.update_payment_link(link.id, maxFailedAttempts=5)
@@ -81,7 +81,7 @@ async def test_payment_link_failed_attempt_limit_set_only_at_creation(client: Ga
     assert renamed["name"] == "Renamed" and renamed["active"] is False
 
 
-async def test_subscription_rebills_the_default_card_and_outlives_its_plan(client: GatewayClient,
+async def test_subscription_rebills_the_default_card_and_outlives_its_plan(client: ChargeApiClient,
                                                                          sandbox: HostSandbox) -> None:
     customer = await client.create_customer("sub@example.com", card=await token(client))
     plan = await client.create_plan(900, "USD", "week", "Weekly box")
@@ -103,7 +103,7 @@ async def test_subscription_rebills_the_default_card_and_outlives_its_plan(clien
         await client.create_subscription(customer.id, plan.id)
 
 
-async def test_failed_rebill_is_listed_and_marks_past_due(client: GatewayClient,
+async def test_failed_rebill_is_listed_and_marks_past_due(client: ChargeApiClient,
                                                           sandbox: HostSandbox) -> None:
     customer = await client.create_customer("due@example.com", card=await token(client))
     plan = await client.create_plan(500, "USD", "day", "Daily")
@@ -116,7 +116,7 @@ async def test_failed_rebill_is_listed_and_marks_past_due(client: GatewayClient,
     assert (await client.get_subscription(sub.id))["status"] == "past_due"
 
 
-async def test_dispute_opens_after_the_charge_and_close_is_lost(client: GatewayClient,
+async def test_dispute_opens_after_the_charge_and_close_is_lost(client: ChargeApiClient,
                                                                 sandbox: HostSandbox) -> None:
     number = next(c.number for c in TEST_CARDS if c.outcome == "dispute")
     charge = await client.create_charge(4200, "USD", card=await token(client, number))
@@ -137,7 +137,7 @@ async def test_dispute_opens_after_the_charge_and_close_is_lost(client: GatewayC
     assert types[0] == "CHARGE_DISPUTE_CLOSED" and "CHARGE_DISPUTE_CREATED" in types
 
 
-async def test_fraud_warning_after_the_charge(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_fraud_warning_after_the_charge(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     number = next(c.number for c in TEST_CARDS if c.outcome == "fraud_warning")
     charge = await client.create_charge(100, "USD", card=await token(client, number))
     assert charge["fraudDetails"]["status"] == "in_progress"
@@ -148,7 +148,7 @@ async def test_fraud_warning_after_the_charge(client: GatewayClient, sandbox: Ho
     assert (await client.get_charge(charge.id))["fraudDetails"]["status"] == "fraudulent"
 
 
-async def test_payout_only_with_a_test_key(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_payout_only_with_a_test_key(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     charge = await client.create_charge(1000, "USD", card=await token(client))
     refund = await client.create_refund(charge.id, 300)
     credit = await client.create_credit(200, "USD", card=await token(client))
@@ -171,7 +171,7 @@ async def test_payout_only_with_a_test_key(client: GatewayClient, sandbox: HostS
             await live.request("POST", "/payouts")
 
 
-async def test_credit_needs_customer_or_card(client: GatewayClient) -> None:
+async def test_credit_needs_customer_or_card(client: ChargeApiClient) -> None:
     with pytest.raises(InvalidRequestError, match="customerId or card"):
         await client.request("POST", "/credits", {"amount": 100, "currency": "USD"})
     customer = await client.create_customer("cr@example.com", card=await token(client))
@@ -180,19 +180,19 @@ async def test_credit_needs_customer_or_card(client: GatewayClient) -> None:
     assert [c.id for c in (await client.list_credits(customerId=customer.id)).objects] == [credit.id]
 
 
-async def test_checkout_session_needs_a_secret_key(client: GatewayClient) -> None:
+async def test_checkout_session_needs_a_secret_key(client: ChargeApiClient) -> None:
     session = await client.create_checkout_session(
         "USD", line_items=[{"amount": 250, "quantity": 2, "name": "Tea"}, {"amount": 100}])
     assert session["amount"] == 600 and session["clientSecret"].startswith(session.id)
     assert session["url"].endswith(session.id)
     assert (await client.get_checkout_session(session.id))["status"] == "open"
-    from cashier.gateway import AuthenticationError
+    from cashier.chargeapi import AuthenticationError
 
     with pytest.raises(AuthenticationError):
         await client.request("POST", "/checkout-sessions", {"amount": 100, "currency": "USD"}, public=True)
 
 
-async def test_pagination_cursor_and_created_filters(client: GatewayClient, sandbox: HostSandbox) -> None:
+async def test_pagination_cursor_and_created_filters(client: ChargeApiClient, sandbox: HostSandbox) -> None:
     made = []
     for i in range(23):
         if i == 10:
@@ -218,7 +218,7 @@ async def test_pagination_cursor_and_created_filters(client: GatewayClient, sand
             await client.request("GET", "/customers", bad)
 
 
-async def test_events_newest_first_with_object_data(client: GatewayClient) -> None:
+async def test_events_newest_first_with_object_data(client: ChargeApiClient) -> None:
     charge = await client.create_charge(100, "USD", card=await token(client))
     await client.create_refund(charge.id)
     events = (await client.list_events()).objects

@@ -4,7 +4,7 @@ Every POST carries an ``Idempotency-Key``, made once per logical operation and r
 every retry, so a retry after a lost answer can never move money twice; a replayed answer is
 flagged (``result.replayed``). Retries (with backoff) happen only where safe: nothing sent,
 429, 409 (same key still running) and 5xx, always with the same key. A read timeout that
-outlives the retries raises ``GatewayTimeout`` carrying the key, for recovery to re-send.
+outlives the retries raises ``ChargeApiTimeout`` carrying the key, for recovery to re-send.
 """
 
 from __future__ import annotations
@@ -22,18 +22,18 @@ from urllib.parse import urlsplit
 import httpx
 
 from cashier import __version__ as VERSION
-from cashier.errors import ValidationError
-from cashier.gateway.encoding import encode_form, flatten
-from cashier.gateway.errors import (
-    GatewayError,
-    GatewayServerError,
-    GatewayTimeout,
-    GatewayUnavailable,
+from cashier.chargeapi.encoding import encode_form, flatten
+from cashier.chargeapi.errors import (
+    ChargeApiError,
+    ChargeApiServerError,
+    ChargeApiTimeout,
+    ChargeApiUnavailable,
     IdempotencyConflictError,
     RateLimitError,
     error_from_response,
 )
-from cashier.gateway.transport import LeanTransport
+from cashier.chargeapi.transport import LeanTransport
+from cashier.errors import ValidationError
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ _MAYBE_SENT = (httpx.ReadTimeout, httpx.WriteTimeout, httpx.ReadError, httpx.Wri
                httpx.RemoteProtocolError)
 
 
-class GatewayObject(dict[str, Any]):
+class ChargeApiObject(dict[str, Any]):
     """A JSON object from the API, plus what the client knows about the call that got it."""
 
     replayed: bool = False
@@ -54,11 +54,11 @@ class GatewayObject(dict[str, Any]):
         return str(self.get("id", ""))
 
 
-class GatewayList(GatewayObject):
+class ChargeApiList(ChargeApiObject):
     """One page: ``{"list": [...], "hasMore": bool}``."""
 
     @property
-    def objects(self) -> list[GatewayObject]:
+    def objects(self) -> list[ChargeApiObject]:
         return [_wrap(item) for item in self.get("list", [])]
 
     @property
@@ -66,7 +66,7 @@ class GatewayList(GatewayObject):
         return bool(self.get("hasMore"))
 
 
-def _wrap(data: Any, cls: type[GatewayObject] = GatewayObject) -> GatewayObject:
+def _wrap(data: Any, cls: type[ChargeApiObject] = ChargeApiObject) -> ChargeApiObject:
     obj = cls(data if isinstance(data, dict) else {})
     return obj
 
@@ -85,7 +85,7 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_url(url: str, *, field: str = "gateway_url", in_process: bool = False) -> str:
+def check_url(url: str, *, field: str = "charge_api_url", in_process: bool = False) -> str:
     """HTTPS only, except a loopback sandbox (or one served in-process)."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
@@ -132,7 +132,7 @@ def _clean(params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if v is not None}
 
 
-class GatewayClient:
+class ChargeApiClient:
     """One client per secret key; share it (it keeps connections alive)."""
 
     def __init__(self, secret_key: str, base_url: str, *, public_key: str | None = None,
@@ -162,12 +162,12 @@ class GatewayClient:
             headers={"User-Agent": f"Cashier/{VERSION}", "Accept": "application/json"})
 
     def __repr__(self) -> str:  # never the key
-        return f"GatewayClient({self.base_url!r}, live={self.live})"
+        return f"ChargeApiClient({self.base_url!r}, live={self.live})"
 
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> GatewayClient:
+    async def __aenter__(self) -> ChargeApiClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -177,7 +177,7 @@ class GatewayClient:
     async def request(self, method: str, path: str, params: Mapping[str, Any] | None = None, *,
                       idempotency_key: str | None = None, public: bool = False,
                       files: dict[str, tuple[str, bytes, str]] | None = None,
-                      uploads: bool = False) -> GatewayObject:
+                      uploads: bool = False) -> ChargeApiObject:
         """Send one call; POSTs get one idempotency key for all their attempts."""
         method = method.upper()
         params = _clean(params or {})
@@ -209,28 +209,29 @@ class GatewayClient:
                     attempt += 1
                     await asyncio.sleep(self._delay(attempt, None))
                     continue
-                raise GatewayUnavailable(f"{method} {path}: could not reach the Charge API "
+                raise ChargeApiUnavailable(f"{method} {path}: could not reach the Charge API "
                                          f"({type(exc).__name__})", idempotency_key=key) from None
             except _MAYBE_SENT as exc:
                 if attempt < self.max_retries:  # same key: a replay at worst
                     attempt += 1
                     await asyncio.sleep(self._delay(attempt, None))
                     continue
-                raise GatewayTimeout(f"{method} {path}: no answer ({type(exc).__name__}); the outcome "
+                raise ChargeApiTimeout(f"{method} {path}: no answer ({type(exc).__name__}); the outcome "
                                      "is unknown until it is re-sent with the same idempotency key",
                                      idempotency_key=key) from None
             if response.status_code == 200:
                 try:
                     body = response.json()
                 except ValueError:
-                    raise GatewayServerError(f"{method} {path}: the answer is not JSON", status=200,
+                    raise ChargeApiServerError(f"{method} {path}: the answer is not JSON", status=200,
                                              idempotency_key=key) from None
-                obj = _wrap(body, GatewayList if isinstance(body, dict) and "list" in body else GatewayObject)
+                listed = isinstance(body, dict) and "list" in body
+                obj = _wrap(body, ChargeApiList if listed else ChargeApiObject)
                 obj.replayed = response.headers.get("idempotent-replayed", "").lower() == "true"
                 obj.idempotency_key = key
                 return obj
             error = self._error(response, key)
-            retryable = isinstance(error, RateLimitError | IdempotencyConflictError | GatewayServerError)
+            retryable = isinstance(error, RateLimitError | IdempotencyConflictError | ChargeApiServerError)
             if retryable and attempt < self.max_retries:
                 attempt += 1
                 log.info("Charge API %s %s answered %s; retry %d with the same key", method, path,
@@ -245,7 +246,7 @@ class GatewayClient:
         return float(min(self.backoff_s * (2 ** (attempt - 1)), 8.0))
 
     @staticmethod
-    def _error(response: httpx.Response, key: str | None) -> GatewayError:
+    def _error(response: httpx.Response, key: str | None) -> ChargeApiError:
         try:
             body = response.json()
         except ValueError:
@@ -261,24 +262,24 @@ class GatewayClient:
                                    retry_after_s=retry_after)
 
     async def _post(self, path: str, params: Mapping[str, Any] | None = None,
-                    idempotency_key: str | None = None) -> GatewayObject:
+                    idempotency_key: str | None = None) -> ChargeApiObject:
         return await self.request("POST", path, params, idempotency_key=idempotency_key)
 
-    async def _get(self, path: str, params: Mapping[str, Any] | None = None) -> GatewayObject:
+    async def _get(self, path: str, params: Mapping[str, Any] | None = None) -> ChargeApiObject:
         return await self.request("GET", path, params)
 
-    async def _list(self, path: str, params: Mapping[str, Any] | None = None) -> GatewayList:
+    async def _list(self, path: str, params: Mapping[str, Any] | None = None) -> ChargeApiList:
         result = await self.request("GET", path, params)
-        assert isinstance(result, GatewayList)
+        assert isinstance(result, ChargeApiList)
         return result
 
-    async def _delete(self, path: str) -> GatewayObject:
+    async def _delete(self, path: str) -> ChargeApiObject:
         return await self.request("DELETE", path)
 
     # ---- pagination ----------------------------------------------------------------------------
     async def iterate(self, path: str, *, limit: int = 100, created_gte: int | None = None,
                       created_lte: int | None = None, starting_after_id: str | None = None,
-                      **filters: Any) -> AsyncIterator[GatewayObject]:
+                      **filters: Any) -> AsyncIterator[ChargeApiObject]:
         """Every object of a list, newest first, page after page (``startingAfterId`` cursor)."""
         if not 1 <= limit <= 100:
             raise ValidationError("limit", "must be 1 to 100")
@@ -311,7 +312,7 @@ class GatewayClient:
                             authorization_type: str | None = None, description: str | None = None,
                             metadata: Mapping[str, str] | None = None, payment_method: str | None = None,
                             payment_link_id: str | None = None, idempotency_key: str | None = None,
-                            **extra: Any) -> GatewayObject:
+                            **extra: Any) -> ChargeApiObject:
         """Charge a token (``tok_``), a customer's card (``card_``) or default card; never raw card data."""
         if card is not None and not isinstance(card, str):
             raise ValidationError("card", "must be a token or card id: card data only goes to create_token")
@@ -329,28 +330,28 @@ class GatewayClient:
                   **extra}
         return await self._post("/charges", params, idempotency_key)
 
-    async def list_charges(self, **page: Any) -> GatewayList:
+    async def list_charges(self, **page: Any) -> ChargeApiList:
         return await self._list("/charges", self.page_params(**page))
 
-    async def get_charge(self, charge_id: str) -> GatewayObject:
+    async def get_charge(self, charge_id: str) -> ChargeApiObject:
         return await self._get(f"/charges/{_id(charge_id)}")
 
     async def update_charge(self, charge_id: str, *, description: str | None = None,
                             metadata: Mapping[str, str] | None = None, idempotency_key: str | None = None,
-                            **extra: Any) -> GatewayObject:
+                            **extra: Any) -> ChargeApiObject:
         return await self._post(f"/charges/{_id(charge_id)}", {"description": description,
                                 "metadata": check_metadata(metadata), **extra}, idempotency_key)
 
-    async def capture_charge(self, charge_id: str, *, idempotency_key: str | None = None) -> GatewayObject:
+    async def capture_charge(self, charge_id: str, *, idempotency_key: str | None = None) -> ChargeApiObject:
         return await self._post(f"/charges/{_id(charge_id)}/capture", None, idempotency_key)
 
     async def incremental_authorization(self, charge_id: str, amount: int, *,
-                                        idempotency_key: str | None = None) -> GatewayObject:
+                                        idempotency_key: str | None = None) -> ChargeApiObject:
         return await self._post(f"/charges/{_id(charge_id)}/incremental-authorization",
                                 {"amount": check_amount(amount)}, idempotency_key)
 
     async def resolve_pending_charge(self, client_charge_id: str, status: str, *,
-                                     failure_code: str | None = None) -> GatewayObject:
+                                     failure_code: str | None = None) -> ChargeApiObject:
         """Testing operation: settle a pending charge as ``successful`` or ``failed``."""
         if status not in ("successful", "failed"):
             raise ValidationError("status", "must be successful or failed")
@@ -360,163 +361,163 @@ class GatewayClient:
     # ---- refunds -------------------------------------------------------------------------------
     async def create_refund(self, charge_id: str, amount: int | None = None, *, reason: str | None = None,
                             metadata: Mapping[str, str] | None = None,
-                            idempotency_key: str | None = None) -> GatewayObject:
+                            idempotency_key: str | None = None) -> ChargeApiObject:
         """Full refund without ``amount``; partial ones only for a captured charge."""
         params = {"chargeId": _id(charge_id), "amount": None if amount is None else check_amount(amount),
                   "reason": reason, "metadata": check_metadata(metadata)}
         return await self._post("/refunds", params, idempotency_key)
 
-    async def list_refunds(self, charge_id: str, **page: Any) -> GatewayList:
+    async def list_refunds(self, charge_id: str, **page: Any) -> ChargeApiList:
         return await self._list("/refunds", self.page_params(chargeId=_id(charge_id), **page))
 
-    async def get_refund(self, refund_id: str) -> GatewayObject:
+    async def get_refund(self, refund_id: str) -> ChargeApiObject:
         return await self._get(f"/refunds/{_id(refund_id)}")
 
-    async def update_refund(self, refund_id: str, *, metadata: Mapping[str, str]) -> GatewayObject:
+    async def update_refund(self, refund_id: str, *, metadata: Mapping[str, str]) -> ChargeApiObject:
         return await self._post(f"/refunds/{_id(refund_id)}", {"metadata": check_metadata(metadata)})
 
     # ---- customers and cards -------------------------------------------------------------------
     async def create_customer(self, email: str, *, description: str | None = None, card: str | None = None,
                               metadata: Mapping[str, str] | None = None,
-                              idempotency_key: str | None = None) -> GatewayObject:
+                              idempotency_key: str | None = None) -> ChargeApiObject:
         if not isinstance(email, str) or "@" not in email:
             raise ValidationError("email", "must be an e-mail address")
         return await self._post("/customers", {"email": email, "description": description, "card": card,
                                                "metadata": check_metadata(metadata)}, idempotency_key)
 
     async def list_customers(self, *, email: str | None = None, deleted: bool | None = None,
-                             **page: Any) -> GatewayList:
+                             **page: Any) -> ChargeApiList:
         return await self._list("/customers", self.page_params(email=email, deleted=deleted, **page))
 
-    async def get_customer(self, customer_id: str) -> GatewayObject:
+    async def get_customer(self, customer_id: str) -> ChargeApiObject:
         return await self._get(f"/customers/{_id(customer_id)}")
 
     async def update_customer(self, customer_id: str, *, email: str | None = None,
                               description: str | None = None, default_card_id: str | None = None,
                               card: str | None = None, metadata: Mapping[str, str] | None = None,
-                              idempotency_key: str | None = None) -> GatewayObject:
+                              idempotency_key: str | None = None) -> ChargeApiObject:
         return await self._post(f"/customers/{_id(customer_id)}", {
             "email": email, "description": description, "defaultCardId": default_card_id, "card": card,
             "metadata": check_metadata(metadata)}, idempotency_key)
 
-    async def delete_customer(self, customer_id: str) -> GatewayObject:
+    async def delete_customer(self, customer_id: str) -> ChargeApiObject:
         return await self._delete(f"/customers/{_id(customer_id)}")
 
     async def create_card(self, customer_id: str, *, token: str | None = None, charge_id: str | None = None,
-                          idempotency_key: str | None = None) -> GatewayObject:
+                          idempotency_key: str | None = None) -> ChargeApiObject:
         """Save a card from a token or from a charge (card data goes to ``create_token`` first)."""
         if (token is None) == (charge_id is None):
             raise ValidationError("token", "give exactly one of token and charge_id")
         params = {"card": token} if token else {"chargeId": charge_id}
         return await self._post(f"/customers/{_id(customer_id)}/cards", params, idempotency_key)
 
-    async def list_cards(self, customer_id: str, **page: Any) -> GatewayList:
+    async def list_cards(self, customer_id: str, **page: Any) -> ChargeApiList:
         return await self._list(f"/customers/{_id(customer_id)}/cards", self.page_params(**page))
 
-    async def get_card(self, customer_id: str, card_id: str) -> GatewayObject:
+    async def get_card(self, customer_id: str, card_id: str) -> ChargeApiObject:
         return await self._get(f"/customers/{_id(customer_id)}/cards/{_id(card_id)}")
 
-    async def update_card(self, customer_id: str, card_id: str, **fields: Any) -> GatewayObject:
+    async def update_card(self, customer_id: str, card_id: str, **fields: Any) -> ChargeApiObject:
         return await self._post(f"/customers/{_id(customer_id)}/cards/{_id(card_id)}", fields)
 
-    async def delete_card(self, customer_id: str, card_id: str) -> GatewayObject:
+    async def delete_card(self, customer_id: str, card_id: str) -> ChargeApiObject:
         return await self._delete(f"/customers/{_id(customer_id)}/cards/{_id(card_id)}")
 
     # ---- tokens and 3D Secure ------------------------------------------------------------------
     async def create_token(self, number: str, exp_month: str, exp_year: str, *, cvc: str | None = None,
                            cardholder_name: str | None = None, address_zip: str | None = None,
-                           use_public_key: bool = True) -> GatewayObject:
+                           use_public_key: bool = True) -> ChargeApiObject:
         """The only call that carries card data; the answer holds first 6 / last 4 only."""
         params = {"number": number, "expMonth": exp_month, "expYear": exp_year, "cvc": cvc,
                   "cardholderName": cardholder_name, "addressZip": address_zip}
         return await self.request("POST", "/tokens", params, public=use_public_key)
 
-    async def get_token(self, token_id: str) -> GatewayObject:
+    async def get_token(self, token_id: str) -> ChargeApiObject:
         return await self._get(f"/tokens/{_id(token_id)}")
 
-    async def create_3d_secure(self, amount: int, currency: str, card: str) -> GatewayObject:
+    async def create_3d_secure(self, amount: int, currency: str, card: str) -> ChargeApiObject:
         return await self._post("/3d-secure", {"amount": check_amount(amount),
                                                "currency": check_currency(currency), "card": card})
 
     # ---- payment methods -----------------------------------------------------------------------
-    async def create_payment_method(self, type_: str, **params: Any) -> GatewayObject:
+    async def create_payment_method(self, type_: str, **params: Any) -> ChargeApiObject:
         return await self._post("/payment-methods", {"type": type_, **params})
 
-    async def list_payment_methods(self, **page: Any) -> GatewayList:
+    async def list_payment_methods(self, **page: Any) -> ChargeApiList:
         return await self._list("/payment-methods", self.page_params(**page))
 
-    async def get_payment_method(self, method_id: str) -> GatewayObject:
+    async def get_payment_method(self, method_id: str) -> ChargeApiObject:
         return await self._get(f"/payment-methods/{_id(method_id)}")
 
-    async def delete_payment_method(self, method_id: str) -> GatewayObject:
+    async def delete_payment_method(self, method_id: str) -> ChargeApiObject:
         return await self._delete(f"/payment-methods/{_id(method_id)}")
 
     # ---- plans and subscriptions ---------------------------------------------------------------
     async def create_plan(self, amount: int, currency: str, interval: str, name: str, *,
                           interval_count: int | None = None,
-                          metadata: Mapping[str, str] | None = None) -> GatewayObject:
+                          metadata: Mapping[str, str] | None = None) -> ChargeApiObject:
         return await self._post("/plans", {
             "amount": check_amount(amount), "currency": check_currency(currency), "interval": interval,
             "name": name, "intervalCount": interval_count, "metadata": check_metadata(metadata)})
 
-    async def list_plans(self, **page: Any) -> GatewayList:
+    async def list_plans(self, **page: Any) -> ChargeApiList:
         return await self._list("/plans", self.page_params(**page))
 
-    async def get_plan(self, plan_id: str) -> GatewayObject:
+    async def get_plan(self, plan_id: str) -> ChargeApiObject:
         return await self._get(f"/plans/{_id(plan_id)}")
 
-    async def update_plan(self, plan_id: str, **params: Any) -> GatewayObject:
+    async def update_plan(self, plan_id: str, **params: Any) -> ChargeApiObject:
         return await self._post(f"/plans/{_id(plan_id)}", params)
 
-    async def delete_plan(self, plan_id: str) -> GatewayObject:
+    async def delete_plan(self, plan_id: str) -> ChargeApiObject:
         return await self._delete(f"/plans/{_id(plan_id)}")
 
     async def create_subscription(self, customer_id: str, plan_id: str, *, card: str | None = None,
                                   metadata: Mapping[str, str] | None = None,
-                                  idempotency_key: str | None = None) -> GatewayObject:
+                                  idempotency_key: str | None = None) -> ChargeApiObject:
         return await self._post("/subscriptions", {"customerId": customer_id, "planId": plan_id, "card": card,
                                                    "metadata": check_metadata(metadata)}, idempotency_key)
 
-    async def list_subscriptions(self, **page: Any) -> GatewayList:
+    async def list_subscriptions(self, **page: Any) -> ChargeApiList:
         return await self._list("/subscriptions", self.page_params(**page))
 
-    async def get_subscription(self, subscription_id: str) -> GatewayObject:
+    async def get_subscription(self, subscription_id: str) -> ChargeApiObject:
         return await self._get(f"/subscriptions/{_id(subscription_id)}")
 
-    async def update_subscription(self, subscription_id: str, **params: Any) -> GatewayObject:
+    async def update_subscription(self, subscription_id: str, **params: Any) -> ChargeApiObject:
         return await self._post(f"/subscriptions/{_id(subscription_id)}", params)
 
-    async def cancel_subscription(self, subscription_id: str) -> GatewayObject:
+    async def cancel_subscription(self, subscription_id: str) -> ChargeApiObject:
         return await self._delete(f"/subscriptions/{_id(subscription_id)}")
 
-    async def list_subscription_charges(self, subscription_id: str, **page: Any) -> GatewayList:
+    async def list_subscription_charges(self, subscription_id: str, **page: Any) -> ChargeApiList:
         return await self._list(f"/subscriptions/{_id(subscription_id)}/charges", self.page_params(**page))
 
     # ---- events --------------------------------------------------------------------------------
-    async def list_events(self, **page: Any) -> GatewayList:
+    async def list_events(self, **page: Any) -> ChargeApiList:
         return await self._list("/events", self.page_params(**page))
 
-    async def get_event(self, event_id: str) -> GatewayObject:
+    async def get_event(self, event_id: str) -> ChargeApiObject:
         return await self._get(f"/events/{_id(event_id)}")
 
     # ---- blacklist -----------------------------------------------------------------------------
-    async def create_blacklist_rule(self, rule_type: str, **condition: Any) -> GatewayObject:
+    async def create_blacklist_rule(self, rule_type: str, **condition: Any) -> ChargeApiObject:
         return await self._post("/blacklist", {"ruleType": rule_type, **condition})
 
-    async def list_blacklist_rules(self, **page: Any) -> GatewayList:
+    async def list_blacklist_rules(self, **page: Any) -> ChargeApiList:
         return await self._list("/blacklist", self.page_params(**page))
 
-    async def get_blacklist_rule(self, rule_id: str) -> GatewayObject:
+    async def get_blacklist_rule(self, rule_id: str) -> ChargeApiObject:
         return await self._get(f"/blacklist/{_id(rule_id)}")
 
-    async def delete_blacklist_rule(self, rule_id: str) -> GatewayObject:
+    async def delete_blacklist_rule(self, rule_id: str) -> ChargeApiObject:
         return await self._delete(f"/blacklist/{_id(rule_id)}")
 
     # ---- credits -------------------------------------------------------------------------------
     async def create_credit(self, amount: int, currency: str, *, card: str | None = None,
                             customer_id: str | None = None, description: str | None = None,
                             metadata: Mapping[str, str] | None = None,
-                            idempotency_key: str | None = None) -> GatewayObject:
+                            idempotency_key: str | None = None) -> ChargeApiObject:
         if card is None and customer_id is None:
             raise ValidationError("customer_id", "either customer_id or card must be given")
         return await self._post("/credits", {"amount": check_amount(amount),
@@ -524,65 +525,65 @@ class GatewayClient:
                                              "customerId": customer_id, "description": description,
                                              "metadata": check_metadata(metadata)}, idempotency_key)
 
-    async def list_credits(self, **page: Any) -> GatewayList:
+    async def list_credits(self, **page: Any) -> ChargeApiList:
         return await self._list("/credits", self.page_params(**page))
 
-    async def get_credit(self, credit_id: str) -> GatewayObject:
+    async def get_credit(self, credit_id: str) -> ChargeApiObject:
         return await self._get(f"/credits/{_id(credit_id)}")
 
-    async def update_credit(self, credit_id: str, **params: Any) -> GatewayObject:
+    async def update_credit(self, credit_id: str, **params: Any) -> ChargeApiObject:
         return await self._post(f"/credits/{_id(credit_id)}", params)
 
     # ---- disputes and fraud warnings -----------------------------------------------------------
-    async def list_disputes(self, **page: Any) -> GatewayList:
+    async def list_disputes(self, **page: Any) -> ChargeApiList:
         return await self._list("/disputes", self.page_params(**page))
 
-    async def get_dispute(self, dispute_id: str) -> GatewayObject:
+    async def get_dispute(self, dispute_id: str) -> ChargeApiObject:
         return await self._get(f"/disputes/{_id(dispute_id)}")
 
     async def update_dispute(self, dispute_id: str, *, evidence: Mapping[str, Any] | None = None,
-                             metadata: Mapping[str, str] | None = None) -> GatewayObject:
+                             metadata: Mapping[str, str] | None = None) -> ChargeApiObject:
         return await self._post(f"/disputes/{_id(dispute_id)}", {"evidence": evidence,
                                                                  "metadata": check_metadata(metadata)})
 
-    async def close_dispute(self, dispute_id: str) -> GatewayObject:
+    async def close_dispute(self, dispute_id: str) -> ChargeApiObject:
         return await self._post(f"/disputes/{_id(dispute_id)}/close")
 
-    async def list_fraud_warnings(self, **page: Any) -> GatewayList:
+    async def list_fraud_warnings(self, **page: Any) -> ChargeApiList:
         return await self._list("/fraud-warnings", self.page_params(**page))
 
-    async def get_fraud_warning(self, warning_id: str) -> GatewayObject:
+    async def get_fraud_warning(self, warning_id: str) -> ChargeApiObject:
         return await self._get(f"/fraud-warnings/{_id(warning_id)}")
 
     # ---- files ---------------------------------------------------------------------------------
     async def upload_file(self, filename: str, content: bytes, purpose: str,
-                          content_type: str = "application/octet-stream") -> GatewayObject:
+                          content_type: str = "application/octet-stream") -> ChargeApiObject:
         return await self.request("POST", "/files", {"purpose": purpose}, uploads=True,
                                   files={"file": (filename, content, content_type)})
 
-    async def list_files(self, **page: Any) -> GatewayList:
+    async def list_files(self, **page: Any) -> ChargeApiList:
         result = await self.request("GET", "/files", self.page_params(**page), uploads=True)
-        assert isinstance(result, GatewayList)
+        assert isinstance(result, ChargeApiList)
         return result
 
-    async def get_file(self, file_id: str) -> GatewayObject:
+    async def get_file(self, file_id: str) -> ChargeApiObject:
         return await self.request("GET", f"/files/{_id(file_id)}", uploads=True)
 
     # ---- payouts -------------------------------------------------------------------------------
-    async def create_payout(self) -> GatewayObject:
+    async def create_payout(self) -> ChargeApiObject:
         """Test mode only: pays out the test-mode movements since the last payout."""
         if self.live:
             raise ValidationError("secret_key", "a payout can be created only with a test key")
         return await self._post("/payouts")
 
-    async def list_payouts(self, **page: Any) -> GatewayList:
+    async def list_payouts(self, **page: Any) -> ChargeApiList:
         return await self._list("/payouts", self.page_params(**page))
 
-    async def get_payout(self, payout_id: str) -> GatewayObject:
+    async def get_payout(self, payout_id: str) -> ChargeApiObject:
         return await self._get(f"/payouts/{_id(payout_id)}")
 
     async def list_payout_transactions(self, *, payout: str | None = None, source: str | None = None,
-                                       **page: Any) -> GatewayList:
+                                       **page: Any) -> ChargeApiList:
         if payout is None and source is None:
             raise ValidationError("payout", "give payout or source")
         return await self._list("/payout-transactions",
@@ -591,17 +592,17 @@ class GatewayClient:
     # ---- checkout sessions ---------------------------------------------------------------------
     async def create_checkout_session(self, currency: str, *, amount: int | None = None,
                                       line_items: list[Mapping[str, Any]] | None = None,
-                                      **params: Any) -> GatewayObject:
+                                      **params: Any) -> ChargeApiObject:
         if (amount is None) == (line_items is None):
             raise ValidationError("amount", "give amount or line_items")
         return await self._post("/checkout-sessions", {
             "currency": check_currency(currency), "lineItems": line_items,
             "amount": None if amount is None else check_amount(amount), **params})
 
-    async def list_checkout_sessions(self, **page: Any) -> GatewayList:
+    async def list_checkout_sessions(self, **page: Any) -> ChargeApiList:
         return await self._list("/checkout-sessions", self.page_params(**page))
 
-    async def get_checkout_session(self, session_id: str) -> GatewayObject:
+    async def get_checkout_session(self, session_id: str) -> ChargeApiObject:
         return await self._get(f"/checkout-sessions/{_id(session_id)}")
 
     # ---- payment links -------------------------------------------------------------------------
@@ -609,7 +610,7 @@ class GatewayClient:
                                   description: str | None = None, max_successful_charges: int | None = None,
                                   max_failed_attempts: int | None = None,
                                   metadata: Mapping[str, str] | None = None,
-                                  idempotency_key: str | None = None) -> GatewayObject:
+                                  idempotency_key: str | None = None) -> ChargeApiObject:
         for field, value in (("max_successful_charges", max_successful_charges),
                              ("max_failed_attempts", max_failed_attempts)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
@@ -620,22 +621,22 @@ class GatewayClient:
             "maxFailedAttempts": max_failed_attempts, "metadata": check_metadata(metadata)},
             idempotency_key)
 
-    async def list_payment_links(self, **page: Any) -> GatewayList:
+    async def list_payment_links(self, **page: Any) -> ChargeApiList:
         return await self._list("/payment-links", self.page_params(**page))
 
-    async def get_payment_link(self, link_id: str) -> GatewayObject:
+    async def get_payment_link(self, link_id: str) -> ChargeApiObject:
         return await self._get(f"/payment-links/{_id(link_id)}")
 
-    async def update_payment_link(self, link_id: str, **params: Any) -> GatewayObject:
+    async def update_payment_link(self, link_id: str, **params: Any) -> ChargeApiObject:
         return await self._post(f"/payment-links/{_id(link_id)}", params)
 
-    async def deactivate_payment_link(self, link_id: str) -> GatewayObject:
+    async def deactivate_payment_link(self, link_id: str) -> ChargeApiObject:
         return await self._post(f"/payment-links/{_id(link_id)}/deactivate")
 
-    async def reactivate_payment_link(self, link_id: str) -> GatewayObject:
+    async def reactivate_payment_link(self, link_id: str) -> ChargeApiObject:
         return await self._post(f"/payment-links/{_id(link_id)}/reactivate")
 
-    async def list_payment_link_charges(self, link_id: str, **page: Any) -> GatewayList:
+    async def list_payment_link_charges(self, link_id: str, **page: Any) -> ChargeApiList:
         return await self._list(f"/payment-links/{_id(link_id)}/charges", self.page_params(**page))
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cashier.gateway import GatewayClient, GatewayTimeout
-from cashier.gateway.journaled import REQUEST_NOTE, JournaledGateway
+from cashier.chargeapi import ChargeApiClient, ChargeApiTimeout
+from cashier.chargeapi.journaled import REQUEST_NOTE, JournaledChargeApi
 from cashier.journal import Journal, Kind, Op, State
-from cashier.sandbox.gateway.testcards import TEST_CARDS
-from tests.gateway.conftest import Served, make_client, token
+from cashier.sandbox.chargeapi.testcards import TEST_CARDS
+from tests.chargeapi.conftest import Served, make_client, token
 
 SLOW = next(c.number for c in TEST_CARDS if c.outcome == "slow")
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "do_not_honor")
@@ -24,8 +24,8 @@ async def journal(tmp_path: Path) -> AsyncIterator[Journal]:
         yield j
 
 
-async def test_charge_capture_refund_are_journaled(client: GatewayClient, journal: Journal) -> None:
-    gw = JournaledGateway(client, journal, actor="7")
+async def test_charge_capture_refund_are_journaled(client: ChargeApiClient, journal: Journal) -> None:
+    gw = JournaledChargeApi(client, journal, actor="7")
     auth = await gw.charge(Decimal("20.00"), "USD", card=await token(client), captured=False)
     assert auth.state is State.APPROVED and auth.exit_code == 0 and auth.result is not None
     assert auth.entry.kind is Kind.CHARGE and auth.entry.op is Op.AUTHORIZATION
@@ -43,8 +43,8 @@ async def test_charge_capture_refund_are_journaled(client: GatewayClient, journa
     assert len(keys) == 3 and None not in keys
 
 
-async def test_decline_and_error_outcomes(client: GatewayClient, journal: Journal) -> None:
-    gw = JournaledGateway(client, journal)
+async def test_decline_and_error_outcomes(client: ChargeApiClient, journal: Journal) -> None:
+    gw = JournaledChargeApi(client, journal)
     declined = await gw.charge(Decimal("1.00"), "USD", card=await token(client, DECLINE))
     assert declined.state is State.DECLINED and declined.exit_code == 1
     assert declined.entry.response_code == "do_not_honor" and declined.entry.auth_code.startswith("char_")
@@ -54,14 +54,14 @@ async def test_decline_and_error_outcomes(client: GatewayClient, journal: Journa
 
 async def test_timeout_is_unknown_and_recovery_replays(served: Served, journal: Journal) -> None:
     """The slow card answers after 0.5 s; the client gives up at 0.2 s: outcome unknown."""
-    async with GatewayClient("sk_test_rec", served.url, timeout_s=0.2, max_retries=0) as impatient, \
-            GatewayClient("sk_test_rec", served.url) as patient:
+    async with ChargeApiClient("sk_test_rec", served.url, timeout_s=0.2, max_retries=0) as impatient, \
+            ChargeApiClient("sk_test_rec", served.url) as patient:
         tok = (await patient.create_token(SLOW, "12", "2055")).id
-        lost = await JournaledGateway(impatient, journal).charge(Decimal("12.34"), "USD", card=tok)
+        lost = await JournaledChargeApi(impatient, journal).charge(Decimal("12.34"), "USD", card=tok)
         assert lost.state is State.UNKNOWN and lost.exit_code == 3
-        assert isinstance(lost.error, GatewayTimeout)
+        assert isinstance(lost.error, ChargeApiTimeout)
         assert lost.error.idempotency_key == lost.entry.idempotency_key
-        recovered = await JournaledGateway(patient, journal).recover()
+        recovered = await JournaledChargeApi(patient, journal).recover()
         assert [o.state for o in recovered] == [State.APPROVED]
         assert recovered[0].result is not None and recovered[0].result.replayed
         charges = await patient.list_charges()
@@ -74,7 +74,7 @@ async def test_crash_before_the_request_was_written_is_never_sent(sandbox: objec
     entry = await journal.create(Kind.CHARGE, Decimal("3.00"), actor="system", idempotency_key="k-crash",
                                  op=Op.CHARGE)
     async with make_client(sandbox) as client:  # type: ignore[arg-type]
-        outcomes = await JournaledGateway(client, journal).recover()
+        outcomes = await JournaledChargeApi(client, journal).recover()
         assert [o.state for o in outcomes] == [State.ERROR]
         assert (await client.list_charges()).objects == []
     assert (await journal.get(entry.id)).message == "never sent (no request recorded)"

@@ -18,18 +18,20 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cashier.gateway.client import GatewayClient, GatewayObject, new_idempotency_key
-from cashier.gateway.errors import (
+from cashier.chargeapi.client import ChargeApiClient, ChargeApiObject, new_idempotency_key
+from cashier.chargeapi.errors import (
     CardError,
-    GatewayError,
-    GatewayServerError,
-    GatewayTimeout,
-    GatewayUnavailable,
+    ChargeApiError,
+    ChargeApiServerError,
+    ChargeApiTimeout,
+    ChargeApiUnavailable,
 )
 from cashier.journal import Entry, Journal, Kind, Op, State
 from cashier.money import from_minor, to_minor
 
-REQUEST_NOTE = "gateway_request"
+REQUEST_NOTE = "charge_api_request"
+#: What journals written before the Charge API package got its name called the same note.
+REQUEST_NOTES = frozenset({REQUEST_NOTE, "gateway_request"})
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,8 @@ class Outcome:
     """What became of one movement; ``exit_code`` follows ``cashier sale``."""
 
     entry: Entry
-    result: GatewayObject | None = None
-    error: GatewayError | None = None
+    result: ChargeApiObject | None = None
+    error: ChargeApiError | None = None
 
     @property
     def state(self) -> State:
@@ -61,10 +63,10 @@ def _masked(card: Any) -> str | None:
     return None
 
 
-class JournaledGateway:
-    """Charge, capture, refund and recovery over a ``GatewayClient`` and a ``Journal``."""
+class JournaledChargeApi:
+    """Charge, capture, refund and recovery over a ``ChargeApiClient`` and a ``Journal``."""
 
-    def __init__(self, client: GatewayClient, journal: Journal, *, actor: str = "system") -> None:
+    def __init__(self, client: ChargeApiClient, journal: Journal, *, actor: str = "system") -> None:
         self.client = client
         self.journal = journal
         self.actor = actor
@@ -123,14 +125,14 @@ class JournaledGateway:
                                                   response_code=exc.code, message=exc.message,
                                                   auth_code=exc.charge_id)
             return Outcome(entry, error=exc)
-        except (GatewayTimeout, GatewayServerError) as exc:
+        except (ChargeApiTimeout, ChargeApiServerError) as exc:
             # it may have happened: UNKNOWN, and recovery re-sends with the same key
             entry = await self.journal.transition(entry.id, State.UNKNOWN, actor=actor, message=exc.message)
             return Outcome(entry, error=exc)
-        except GatewayUnavailable as exc:
+        except ChargeApiUnavailable as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor, message=exc.message)
             return Outcome(entry, error=exc)
-        except GatewayError as exc:
+        except ChargeApiError as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor,
                                                   response_code=exc.code, message=exc.message)
             return Outcome(entry, error=exc)
@@ -160,7 +162,7 @@ class JournaledGateway:
                 continue
             request = None
             for event in await self.journal.events(entry.id):
-                if event.type == REQUEST_NOTE:
+                if event.type in REQUEST_NOTES:
                     request = event.data.get("_note")
             if not isinstance(request, dict):
                 # the crash came before the request was written down: nothing was sent

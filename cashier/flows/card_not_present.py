@@ -1,5 +1,5 @@
 """Card-not-present work at the till on the Charge API: phone orders, pay by link, customers with
-saved cards, and refunds of Charge API payments. Built on ``cashier.gateway.journaled`` (every money
+saved cards, and refunds of Charge API payments. Built on ``cashier.chargeapi.journaled`` (every money
 movement journaled by its idempotency key before it is sent); emits plain events, knows no Qt.
 
 Card data typed for a phone order goes to ``POST /tokens`` only (with the public key when the till
@@ -18,18 +18,18 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext
-from cashier.gateway.client import GatewayObject
-from cashier.gateway.errors import (
+from cashier.chargeapi.client import ChargeApiObject
+from cashier.chargeapi.errors import (
     CardError,
-    GatewayError,
-    GatewayServerError,
-    GatewayTimeout,
-    GatewayUnavailable,
+    ChargeApiError,
+    ChargeApiServerError,
+    ChargeApiTimeout,
+    ChargeApiUnavailable,
     RateLimitError,
 )
-from cashier.gateway.journaled import JournaledGateway, Outcome
+from cashier.chargeapi.journaled import JournaledChargeApi, Outcome
+from cashier.errors import ValidationError
+from cashier.flows.base import FlowContext
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import luhn_ok
@@ -73,7 +73,7 @@ class LinkStatus:
 
 # ---- results -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class RemoteResult:
+class CardNotPresentResult:
     """What the window shows after a money movement (or an attempt that never became one)."""
 
     outcome: str  # approved, declined, error, unknown
@@ -176,13 +176,13 @@ class CardDetails:
 
 
 # ---- plumbing ----------------------------------------------------------------------------------
-def gateway_of(ctx: FlowContext) -> JournaledGateway:
-    gateway = ctx.gateway
-    if gateway is None:
-        raise ValidationError("gateway_url", "this till has no Charge API: set gateway_url in the till "
+def charge_api_of(ctx: FlowContext) -> JournaledChargeApi:
+    charge_api = ctx.charge_api
+    if charge_api is None:
+        raise ValidationError("charge_api_url", "this till has no Charge API: set charge_api_url in the till "
                                              "profile and its secret key in the keyring")
-    assert isinstance(gateway, JournaledGateway)
-    return gateway
+    assert isinstance(charge_api, JournaledChargeApi)
+    return charge_api
 
 
 def _check_amount(amount: Decimal, currency: str) -> Decimal:
@@ -198,7 +198,7 @@ def _masked(card: Any) -> str | None:
     return None
 
 
-def _result(ctx: FlowContext, outcome: Outcome) -> RemoteResult:
+def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
     entry = ctx.changed(outcome.entry)
     state = entry.state
     if state in (State.APPROVED, State.CAPTURED):
@@ -214,18 +214,18 @@ def _result(ctx: FlowContext, outcome: Outcome) -> RemoteResult:
     if name == "unknown":
         message = "no answer from the Charge API: recovery re-sends it with the same key (never twice)"
     charge_id = outcome.result.id if outcome.result is not None else (error.charge_id if error else None)
-    return RemoteResult(name, message, entry, charge_id or entry.auth_code, entry.card,
+    return CardNotPresentResult(name, message, entry, charge_id or entry.auth_code, entry.card,
                         error.code if error is not None else None)
 
 
-def _refused(exc: GatewayError) -> RemoteResult:
+def _refused(exc: ChargeApiError) -> CardNotPresentResult:
     """An attempt that moved no money (the token was refused): nothing to journal."""
     outcome = "declined" if isinstance(exc, CardError) else "error"
-    return RemoteResult(outcome, exc.message, code=exc.code)
+    return CardNotPresentResult(outcome, exc.message, code=exc.code)
 
 
-async def _tokenize(gateway: JournaledGateway, card: CardDetails) -> str:
-    client = gateway.client
+async def _tokenize(charge_api: JournaledChargeApi, card: CardDetails) -> str:
+    client = charge_api.client
     token = await client.create_token(card.number, card.exp_month, card.exp_year, cvc=card.cvc,
                                       address_zip=card.postal_code, use_public_key=True)
     return token.id
@@ -233,21 +233,21 @@ async def _tokenize(gateway: JournaledGateway, card: CardDetails) -> str:
 
 # ---- phone order -------------------------------------------------------------------------------
 async def phone_order(ctx: FlowContext, amount: Decimal, card: CardDetails, *, currency: str = "USD",
-                      authorize_only: bool = False, description: str | None = None) -> RemoteResult:
+                      authorize_only: bool = False, description: str | None = None) -> CardNotPresentResult:
     """Card read over the phone -> token -> a journaled charge of the token."""
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     _check_amount(amount, currency)
     try:
-        token = await _tokenize(gateway, card)
-    except GatewayError as exc:
+        token = await _tokenize(charge_api, card)
+    except ChargeApiError as exc:
         return _refused(exc)
-    outcome = await gateway.charge(amount, currency, card=token, captured=not authorize_only,
+    outcome = await charge_api.charge(amount, currency, card=token, captured=not authorize_only,
                                    description=description or "phone order", actor=ctx.actor)
     return _result(ctx, outcome)
 
 
 # ---- pay by link -------------------------------------------------------------------------------
-def _link(obj: GatewayObject | dict[str, Any]) -> PaymentLink:
+def _link(obj: ChargeApiObject | dict[str, Any]) -> PaymentLink:
     currency = str(obj.get("currency") or "USD")
     return PaymentLink(id=str(obj.get("id", "")), url=str(obj.get("url") or ""),
                        amount=from_minor(int(obj.get("amount") or 0), currency), currency=currency,
@@ -260,9 +260,9 @@ async def create_link(ctx: FlowContext, amount: Decimal, *, currency: str = "USD
                       max_charges: int = 1) -> PaymentLink:
     """A link for one sale. Decision: it takes ``max_charges`` (1) successful charge and then
     deactivates itself, so a link passed on twice can never be paid twice."""
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     _check_amount(amount, currency)
-    obj = await gateway.client.create_payment_link(to_minor(amount, currency), currency, name=name,
+    obj = await charge_api.client.create_payment_link(to_minor(amount, currency), currency, name=name,
                                                    max_successful_charges=max_charges)
     link = _link(obj)
     ctx.bus.publish(LinkCreated(link.id, link.url, link.amount, link.currency))
@@ -270,12 +270,12 @@ async def create_link(ctx: FlowContext, amount: Decimal, *, currency: str = "USD
 
 
 async def deactivate_link(ctx: FlowContext, link_id: str) -> PaymentLink:
-    link = _link(await gateway_of(ctx).client.deactivate_payment_link(link_id))
+    link = _link(await charge_api_of(ctx).client.deactivate_payment_link(link_id))
     ctx.bus.publish(LinkStatus(link.id, "deactivated", link.deactivation_reason or "manual"))
     return link
 
 
-async def record_link_charge(ctx: FlowContext, charge: GatewayObject | dict[str, Any]) -> Entry:
+async def record_link_charge(ctx: FlowContext, charge: ChargeApiObject | dict[str, Any]) -> Entry:
     """Journal a successful charge the customer made through a link (the till did not send it).
 
     Keyed ``link:<charge id>``, so seeing it again (another poll, another till process) finds the
@@ -303,14 +303,14 @@ async def record_link_charge(ctx: FlowContext, charge: GatewayObject | dict[str,
     return ctx.changed(await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields))
 
 
-async def _link_charges(gateway: JournaledGateway, link_id: str) -> list[GatewayObject]:
-    out: list[GatewayObject] = []
-    async for charge in gateway.client.iterate(f"/payment-links/{link_id}/charges"):
+async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[ChargeApiObject]:
+    out: list[ChargeApiObject] = []
+    async for charge in charge_api.client.iterate(f"/payment-links/{link_id}/charges"):
         out.append(charge)
     return out
 
 
-async def _seen(ctx: FlowContext, link_id: str, charge: GatewayObject, seen: set[str],
+async def _seen(ctx: FlowContext, link_id: str, charge: ChargeApiObject, seen: set[str],
                 result: LinkOutcome) -> None:
     if charge.id in seen or charge.get("status") == "pending":
         return
@@ -337,15 +337,15 @@ async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Eve
     none, and a pad that cannot show it never stops the watch)."""
     from cashier.flows import qr
 
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     pad = qr._show_on_pad(ctx, link.url, pad_form) if pad_form else None
     try:
-        return await _watch(ctx, gateway, link, cancel, watch)
+        return await _watch(ctx, charge_api, link, cancel, watch)
     finally:
         await qr._clear_pad(ctx, pad)
 
 
-async def _watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink,
+async def _watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: PaymentLink,
                  cancel: asyncio.Event | None, watch: LinkWatch | None) -> LinkOutcome:
     watch = watch or LinkWatch()
     cancel = cancel or asyncio.Event()
@@ -360,11 +360,11 @@ async def _watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink,
             await asyncio.wait_for(cancel.wait(), timeout=max(0.0, min(delay, deadline - loop.time())))
         stop = "cancelled" if cancel.is_set() else "timeout" if loop.time() >= deadline else None
         if stop is not None:
-            return await _end_watch(ctx, gateway, link, stop, seen, result)
+            return await _end_watch(ctx, charge_api, link, stop, seen, result)
         try:
-            charges = await _link_charges(gateway, link.id)
-            current = _link(await gateway.client.get_payment_link(link.id))
-        except (GatewayUnavailable, GatewayTimeout, GatewayServerError, RateLimitError) as exc:
+            charges = await _link_charges(charge_api, link.id)
+            current = _link(await charge_api.client.get_payment_link(link.id))
+        except (ChargeApiUnavailable, ChargeApiTimeout, ChargeApiServerError, RateLimitError) as exc:
             ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
             delay = min(delay * watch.factor, watch.max_s)
             continue
@@ -382,14 +382,14 @@ async def _watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink,
         delay = min(delay * watch.factor, watch.max_s)
 
 
-async def _end_watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentLink, reason: str,
+async def _end_watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: PaymentLink, reason: str,
                      seen: set[str], result: LinkOutcome) -> LinkOutcome:
     result.reason = reason
     try:
         result.link = await deactivate_link(ctx, link.id)
-        for charge in reversed(await _link_charges(gateway, link.id)):
+        for charge in reversed(await _link_charges(charge_api, link.id)):
             await _seen(ctx, link.id, charge, seen, result)
-    except GatewayError as exc:
+    except ChargeApiError as exc:
         # the link may still be live: say so; the cashier can deactivate it again
         log.warning("payment link %s: deactivation not confirmed: %s", link.id, exc.message)
         ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
@@ -401,21 +401,21 @@ async def _end_watch(ctx: FlowContext, gateway: JournaledGateway, link: PaymentL
 
 
 async def training_customer_pays_link(ctx: FlowContext, link: PaymentLink,
-                                      card_number: str = "4242424242424242") -> GatewayObject:
+                                      card_number: str = "4242424242424242") -> ChargeApiObject:
     """Training only: what the link's payment page does for the customer -- a token of a test
     card, then ``POST /charges`` with ``paymentLinkId`` (amount and currency come from the link).
     It is the customer's payment, so it is not journaled here: the till learns of it by watching."""
-    gateway = gateway_of(ctx)
-    if gateway.client.live:
+    charge_api = charge_api_of(ctx)
+    if charge_api.client.live:
         raise ValidationError("training", "the training customer pays only with a test key")
-    token = await gateway.client.create_token(card_number, "12", str(datetime.now(UTC).year + 3),
+    token = await charge_api.client.create_token(card_number, "12", str(datetime.now(UTC).year + 3),
                                               cvc="123", use_public_key=True)
-    return await gateway.client.create_charge(to_minor(link.amount, link.currency), link.currency,
+    return await charge_api.client.create_charge(to_minor(link.amount, link.currency), link.currency,
                                               card=token.id, payment_link_id=link.id)
 
 
 # ---- customers ---------------------------------------------------------------------------------
-def _saved(obj: GatewayObject | dict[str, Any], default_id: str | None) -> SavedCard:
+def _saved(obj: ChargeApiObject | dict[str, Any], default_id: str | None) -> SavedCard:
     month = str(obj.get("expMonth") or "").zfill(2)
     year = str(obj.get("expYear") or "")[-2:]
     return SavedCard(id=str(obj.get("id")), brand=str(obj.get("brand") or ""),
@@ -423,9 +423,9 @@ def _saved(obj: GatewayObject | dict[str, Any], default_id: str | None) -> Saved
                      default=obj.get("id") == default_id)
 
 
-async def _customer(gateway: JournaledGateway, obj: GatewayObject) -> Customer:
+async def _customer(charge_api: JournaledChargeApi, obj: ChargeApiObject) -> Customer:
     default_id = obj.get("defaultCardId")
-    cards = [_saved(c, default_id) async for c in gateway.client.iterate(f"/customers/{obj.id}/cards")
+    cards = [_saved(c, default_id) async for c in charge_api.client.iterate(f"/customers/{obj.id}/cards")
              if not c.get("deleted")]
     return Customer(id=obj.id, email=str(obj.get("email") or ""),
                     description=str(obj.get("description") or ""), default_card_id=default_id,
@@ -434,33 +434,33 @@ async def _customer(gateway: JournaledGateway, obj: GatewayObject) -> Customer:
 
 async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
     """By id (``cust_...``) or by e-mail address; an unknown id is an empty list, not an error."""
-    from cashier.gateway.errors import NotFoundError
+    from cashier.chargeapi.errors import NotFoundError
 
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     text = (query or "").strip()
     if re.fullmatch(r"cust_[A-Za-z0-9]{1,96}", text):
         try:
-            found = [await gateway.client.get_customer(text)]
+            found = [await charge_api.client.get_customer(text)]
         except NotFoundError:
             return []
     elif re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", text):
-        page = await gateway.client.list_customers(email=text, limit=100)
+        page = await charge_api.client.list_customers(email=text, limit=100)
         found = page.objects
     else:
         raise ValidationError("customer", "type an e-mail address or a customer id (cust_...)")
-    return [await _customer(gateway, obj) for obj in found if not obj.get("deleted")]
+    return [await _customer(charge_api, obj) for obj in found if not obj.get("deleted")]
 
 
 async def charge_customer(ctx: FlowContext, customer: Customer, amount: Decimal, *, currency: str = "USD",
-                          card_id: str | None = None) -> RemoteResult:
+                          card_id: str | None = None) -> CardNotPresentResult:
     """A journaled charge of the customer's default card (or of one of their saved cards)."""
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     _check_amount(amount, currency)
     if card_id is None and customer.default_card_id is None:
         raise ValidationError("customer", f"{customer.email or customer.id} has no default card: add one")
     if card_id is not None and card_id not in {c.id for c in customer.cards}:
         raise ValidationError("card", "is not one of this customer's saved cards")
-    outcome = await gateway.charge(amount, currency, customer_id=customer.id, card=card_id,
+    outcome = await charge_api.charge(amount, currency, customer_id=customer.id, card=card_id,
                                    description="saved card", actor=ctx.actor)
     return _result(ctx, outcome)
 
@@ -468,25 +468,25 @@ async def charge_customer(ctx: FlowContext, customer: Customer, amount: Decimal,
 async def add_card(ctx: FlowContext, customer: Customer, *, token: str | None = None,
                    card: CardDetails | None = None, make_default: bool = True) -> Customer:
     """Save a card from a token (or from card details, tokenized first); no money moves."""
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     if (token is None) == (card is None):
         raise ValidationError("token", "give a token or the card details, not both")
     if card is not None:
-        token = await _tokenize(gateway, card)
+        token = await _tokenize(charge_api, card)
     elif not re.fullmatch(r"tok_[A-Za-z0-9]{1,96}", token or ""):
         raise ValidationError("token", "must be a card token (tok_...)")
-    saved = await gateway.client.create_card(customer.id, token=token)
+    saved = await charge_api.client.create_card(customer.id, token=token)
     if make_default:
-        await gateway.client.update_customer(customer.id, default_card_id=saved.id)
-    return await _customer(gateway, await gateway.client.get_customer(customer.id))
+        await charge_api.client.update_customer(customer.id, default_card_id=saved.id)
+    return await _customer(charge_api, await charge_api.client.get_customer(customer.id))
 
 
 async def create_customer(ctx: FlowContext, email: str, *, description: str | None = None) -> Customer:
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", (email or "").strip()):
         raise ValidationError("email", "must be an e-mail address such as ana@example.com")
-    created = await gateway.client.create_customer(email.strip(), description=description)
-    return await _customer(gateway, created)
+    created = await charge_api.client.create_customer(email.strip(), description=description)
+    return await _customer(charge_api, created)
 
 
 # ---- refunds from the journal ------------------------------------------------------------------
@@ -498,11 +498,12 @@ def refundable(entry: Entry) -> Decimal:
     return max(entry.approved - entry.refunded, Decimal(0))
 
 
-async def refund_charge(ctx: FlowContext, entry: Entry, amount: Decimal | None = None) -> RemoteResult:
+async def refund_charge(ctx: FlowContext, entry: Entry,
+                        amount: Decimal | None = None) -> CardNotPresentResult:
     """Refund a Charge API payment of this journal, through the Charge API, with a new idempotency
     key journaled first. ``None`` refunds what is left. An authorization not yet captured can only
     be given back whole (the refund releases it)."""
-    gateway = gateway_of(ctx)
+    charge_api = charge_api_of(ctx)
     left = refundable(entry)
     if left <= 0:
         raise ValidationError("entry", "is not a Charge API payment with money left to refund")
@@ -510,10 +511,10 @@ async def refund_charge(ctx: FlowContext, entry: Entry, amount: Decimal | None =
         _check_amount(amount, entry.currency)
         if amount > left:
             raise ValidationError("amount", f"must be at most {left} (what is left to refund)")
-    charge = await gateway.client.get_charge(str(entry.auth_code))
+    charge = await charge_api.client.get_charge(str(entry.auth_code))
     if not charge.get("captured") and amount is not None and amount != left:
         raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
-    outcome = await gateway.refund(str(entry.auth_code), amount if amount is not None else left,
+    outcome = await charge_api.refund(str(entry.auth_code), amount if amount is not None else left,
                                    currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
     result = _result(ctx, outcome)
     ctx.changed(await ctx.journal.get(entry.id))  # the original shows what was refunded

@@ -1,6 +1,6 @@
 """Typed errors of the Charge API client, from ``{"error": {"type", "code", "message"}}`` and status.
 
-``GatewayTimeout`` is the one that matters at the till: the request may have been carried
+``ChargeApiTimeout`` is the one that matters at the till: the request may have been carried
 out. Its ``idempotency_key`` is what recovery re-sends to learn the real outcome (a replay).
 """
 
@@ -39,10 +39,10 @@ class CardErrorCode(StrEnum):
 class ErrorType(StrEnum):
     INVALID_REQUEST = "invalid_request"
     CARD_ERROR = "card_error"
-    GATEWAY_ERROR = "gateway_error"
+    GATEWAY_ERROR = "charge_api_error"
 
 
-class GatewayError(CashierError):
+class ChargeApiError(CashierError):
     """An answer that is not a success, or no answer."""
 
     def __init__(self, message: str, *, status: int | None = None, type_: str | None = None,
@@ -70,15 +70,15 @@ class GatewayError(CashierError):
         return {k: v for k, v in out.items() if v is not None}
 
 
-class InvalidRequestError(GatewayError):
+class InvalidRequestError(ChargeApiError):
     """400: malformed request or missing parameters (also a reused idempotency key)."""
 
 
-class AuthenticationError(GatewayError):
+class AuthenticationError(ChargeApiError):
     """401: no valid API key."""
 
 
-class CardError(GatewayError):
+class CardError(ChargeApiError):
     """402: declined or failed verification; ``card_code`` is one of the spec's codes."""
 
     @property
@@ -89,43 +89,43 @@ class CardError(GatewayError):
             return None
 
 
-class NotFoundError(GatewayError):
+class NotFoundError(ChargeApiError):
     """404: no such object (or endpoint)."""
 
 
-class IdempotencyConflictError(GatewayError):
+class IdempotencyConflictError(ChargeApiError):
     """409: a request with the same idempotency key is still running on the server."""
 
 
-class RateLimitError(GatewayError):
+class RateLimitError(ChargeApiError):
     """429: too many requests."""
 
 
-class GatewayServerError(GatewayError):
+class ChargeApiServerError(ChargeApiError):
     """500 and other 5xx: internal error."""
 
 
-class GatewayUnavailable(GatewayError):
+class ChargeApiUnavailable(ChargeApiError):
     """Nothing reached the server (connection refused, connect timeout): safe to try again."""
 
 
-class GatewayTimeout(GatewayError):
+class ChargeApiTimeout(ChargeApiError):
     """The request may have been carried out; re-send with the same idempotency key to know."""
 
 
-_BY_STATUS: dict[int, type[GatewayError]] = {
+_BY_STATUS: dict[int, type[ChargeApiError]] = {
     400: InvalidRequestError, 401: AuthenticationError, 402: CardError, 404: NotFoundError,
     409: IdempotencyConflictError, 429: RateLimitError,
 }
 
 
 def error_from_response(status: int, body: Any, *, idempotency_key: str | None = None,
-                        retry_after_s: float | None = None) -> GatewayError:
+                        retry_after_s: float | None = None) -> ChargeApiError:
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
-        error = {"type": "gateway_error" if status >= 500 else "invalid_request",
+        error = {"type": "charge_api_error" if status >= 500 else "invalid_request",
                  "message": f"HTTP {status} without an error body"}
-    cls = _BY_STATUS.get(status, GatewayServerError if status >= 500 else InvalidRequestError)
+    cls = _BY_STATUS.get(status, ChargeApiServerError if status >= 500 else InvalidRequestError)
     return cls(str(error.get("message") or f"HTTP {status}"), status=status,
                type_=_text(error.get("type")), code=_text(error.get("code")),
                charge_id=_text(error.get("chargeId") or error.get("charge_id")),

@@ -1,7 +1,7 @@
 """The Charge API's operations and rules, one function per endpoint of the spec's table.
 
 A handler gets a ``Req`` (parameters already parsed, account chosen by the API key) and
-returns the JSON object to answer with, or raises ``GatewayFault``.
+returns the JSON object to answer with, or raises ``ChargeApiFault``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cashier.redact import luhn_ok
-from cashier.sandbox.gateway.store import (
+from cashier.sandbox.chargeapi.store import (
     Req,
     allow,
     as_bool,
@@ -23,7 +23,7 @@ from cashier.sandbox.gateway.store import (
     as_str,
     render,
 )
-from cashier.sandbox.gateway.testcards import (
+from cashier.sandbox.chargeapi.testcards import (
     CARD_ERROR_CODES,
     FOLLOW_UP_DELAY_S,
     MAX_AMOUNT,
@@ -33,7 +33,7 @@ from cashier.sandbox.gateway.testcards import (
     fingerprint_of,
     outcome_of,
 )
-from cashier.sandbox.gateway.wire import GatewayFault, card_error, invalid, missing
+from cashier.sandbox.chargeapi.wire import ChargeApiFault, card_error, invalid, missing
 
 CAPTURE_WINDOW_S = 5 * 86400
 TOKEN_LIFETIME_S = 3600
@@ -45,7 +45,7 @@ CARD_PUBLIC = ("first6", "last4", "fingerprint", "expMonth", "expYear", "brand",
 INTERVALS = ("day", "week", "month", "year")
 
 
-def state_error(message: str) -> GatewayFault:
+def state_error(message: str) -> ChargeApiFault:
     return invalid(message, "invalid_state")
 
 
@@ -167,7 +167,7 @@ def _blacklist_rule(req: Req, card: dict[str, Any], customer: dict[str, Any] | N
 def make_charge(req: Req, *, amount: int, currency: str, card: dict[str, Any],
                 customer: dict[str, Any] | None, captured: bool = True,
                 extra: dict[str, Any] | None = None, created: int | None = None,
-                ip: str | None = None) -> tuple[dict[str, Any], GatewayFault | None]:
+                ip: str | None = None) -> tuple[dict[str, Any], ChargeApiFault | None]:
     """Record a charge attempt; a failed one is kept too and comes back with its fault."""
     extra = extra or {}
     rule_id = _blacklist_rule(req, card, customer, ip)

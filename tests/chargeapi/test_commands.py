@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from cashier.cli import main
-from cashier.sandbox.gateway.testcards import TEST_CARDS
-from tests.gateway.conftest import Served
+from cashier.sandbox.chargeapi.testcards import TEST_CARDS
+from tests.chargeapi.conftest import Served
 
 PAN = "4242424242424242"
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "insufficient_funds")
@@ -102,15 +102,15 @@ def test_real_mode_reads_the_key_from_the_environment(capsys: pytest.CaptureFixt
                                                       monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                       served: Served) -> None:
     profile = tmp_path / "till.toml"
-    profile.write_text(f'[till]\ntill_id = "t1"\ntraining = true\ngateway_url = "{served.url}"\n')
+    profile.write_text(f'[till]\ntill_id = "t1"\ntraining = true\ncharge_api_url = "{served.url}"\n')
     assert main(["--profile", str(profile), "customer", "find", "--email", "a@example.com"]) == 2
-    assert "CASHIER_GATEWAY_SECRET_KEY" in capsys.readouterr().err
-    monkeypatch.setenv("CASHIER_GATEWAY_SECRET_KEY", "sk_test_realmode")
+    assert "CASHIER_CHARGE_API_SECRET_KEY" in capsys.readouterr().err
+    monkeypatch.setenv("CASHIER_CHARGE_API_SECRET_KEY", "sk_test_realmode")
     code, created = run(capsys, monkeypatch, "--profile", str(profile), "customer", "create",
                         "--email", "a@example.com")
     assert code == 0
     account = served.sim.data["accounts"]["test:realmode"]
     assert created["object"]["id"] in account["objects"]
-    monkeypatch.setenv("CASHIER_GATEWAY_SECRET_KEY", "sk_live_realmode")
+    monkeypatch.setenv("CASHIER_CHARGE_API_SECRET_KEY", "sk_live_realmode")
     assert main(["--profile", str(profile), "customer", "find", "--email", "a@example.com"]) == 2
     assert "live key is refused in training" in capsys.readouterr().err

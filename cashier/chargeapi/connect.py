@@ -1,8 +1,8 @@
 """Which Charge API a till talks to, and with which key: shared by ``cashier charge`` and the window.
 
-Training (no ``gateway_url`` in the profile): the runtime's embedded sandbox in-process, with a
+Training (no ``charge_api_url`` in the profile): the runtime's embedded sandbox in-process, with a
 test key of its own (``sk_test_training``). Otherwise the secret key comes from the environment
-(``CASHIER_GATEWAY_SECRET_KEY``) or the OS keyring (service ``cashier-gateway``, user = till id),
+(``CASHIER_CHARGE_API_SECRET_KEY``) or the OS keyring (service ``cashier-charge-api``, user = till id),
 never from a file; a live key is refused in a training profile.
 """
 
@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 from cashier.errors import ValidationError
 
 if TYPE_CHECKING:
+    from cashier.chargeapi.client import ChargeApiClient
     from cashier.config import TillProfile
-    from cashier.gateway.client import GatewayClient
 
 log = logging.getLogger(__name__)
 
-KEYRING_SERVICE = "cashier-gateway"
-SECRET_ENV = "CASHIER_GATEWAY_SECRET_KEY"
-PUBLIC_ENV = "CASHIER_GATEWAY_PUBLIC_KEY"
+KEYRING_SERVICE = "cashier-charge-api"
+SECRET_ENV = "CASHIER_CHARGE_API_SECRET_KEY"
+PUBLIC_ENV = "CASHIER_CHARGE_API_PUBLIC_KEY"
 TRAINING_SECRET = "sk_test_training"
 TRAINING_PUBLIC = "pk_test_training"
 TRAINING_URL = "http://sandbox"
@@ -41,17 +41,17 @@ def secret_key_for(till_id: str) -> str | None:
         return None
 
 
-def gateway_client(profile: TillProfile, sandbox: Any = None) -> GatewayClient:
+def charge_api_client(profile: TillProfile, sandbox: Any = None) -> ChargeApiClient:
     """A client for this till's Charge API; ``ValidationError`` names what is missing."""
     import httpx
 
-    from cashier.gateway.client import GatewayClient
+    from cashier.chargeapi.client import ChargeApiClient
 
     timeout = profile.timeouts.host_s
-    if profile.gateway_url is None:
+    if profile.charge_api_url is None:
         if sandbox is None:  # a real host but no Charge API configured
-            raise ValidationError("gateway_url", "is not set in the till profile")
-        return GatewayClient(TRAINING_SECRET, TRAINING_URL, public_key=TRAINING_PUBLIC,
+            raise ValidationError("charge_api_url", "is not set in the till profile")
+        return ChargeApiClient(TRAINING_SECRET, TRAINING_URL, public_key=TRAINING_PUBLIC,
                              transport=httpx.ASGITransport(app=sandbox.asgi), timeout_s=timeout)
     secret = secret_key_for(profile.till_id)
     if not secret:
@@ -59,14 +59,14 @@ def gateway_client(profile: TillProfile, sandbox: Any = None) -> GatewayClient:
                                           f"store it in the keyring (service {KEYRING_SERVICE})")
     if profile.is_training and "_live_" in secret:
         raise ValidationError(SECRET_ENV, "a live key is refused in training mode")
-    return GatewayClient(secret, profile.gateway_url, public_key=os.environ.get(PUBLIC_ENV) or None,
+    return ChargeApiClient(secret, profile.charge_api_url, public_key=os.environ.get(PUBLIC_ENV) or None,
                          timeout_s=timeout, connect_timeout_s=profile.timeouts.connect_s)
 
 
-def optional_gateway_client(profile: TillProfile, sandbox: Any = None) -> GatewayClient | None:
+def optional_gateway_client(profile: TillProfile, sandbox: Any = None) -> ChargeApiClient | None:
     """The runtime's view: a till without a Charge API simply has none (logged, not fatal)."""
     try:
-        return gateway_client(profile, sandbox)
+        return charge_api_client(profile, sandbox)
     except ValidationError as exc:
         log.info("no Charge API for this till: %s", exc)
         return None

@@ -22,7 +22,7 @@ MAX_LIST_INDEX = 999
 MAX_DEPTH = 6
 
 
-class GatewayFault(Exception):
+class ChargeApiFault(Exception):
     """Answer with ``{"error": {"type", "code", "message"}}`` and an HTTP status."""
 
     def __init__(self, status: int, type_: str, code: str, message: str, *,
@@ -48,21 +48,21 @@ class GatewayFault(Exception):
         return {"error": error}
 
 
-def invalid(message: str, code: str = "invalid_parameter", status: int = 400) -> GatewayFault:
-    return GatewayFault(status, "invalid_request", code, message)
+def invalid(message: str, code: str = "invalid_parameter", status: int = 400) -> ChargeApiFault:
+    return ChargeApiFault(status, "invalid_request", code, message)
 
 
-def missing(field: str) -> GatewayFault:
-    return GatewayFault(400, "invalid_request", "missing_parameter", f"{field}: is required")
+def missing(field: str) -> ChargeApiFault:
+    return ChargeApiFault(400, "invalid_request", "missing_parameter", f"{field}: is required")
 
 
-def not_found(kind: str, object_id: str) -> GatewayFault:
-    return GatewayFault(404, "invalid_request", "not_found", f"{kind} '{object_id}' does not exist")
+def not_found(kind: str, object_id: str) -> ChargeApiFault:
+    return ChargeApiFault(404, "invalid_request", "not_found", f"{kind} '{object_id}' does not exist")
 
 
 def card_error(code: str, message: str, *, charge_id: str | None = None,
-               blacklist_rule_id: str | None = None) -> GatewayFault:
-    return GatewayFault(402, "card_error", code, message, charge_id=charge_id,
+               blacklist_rule_id: str | None = None) -> ChargeApiFault:
+    return ChargeApiFault(402, "card_error", code, message, charge_id=charge_id,
                         blacklist_rule_id=blacklist_rule_id)
 
 

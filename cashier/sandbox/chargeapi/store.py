@@ -1,6 +1,6 @@
 """The Charge API sandbox's records: one isolated account per API key suffix and mode.
 
-Everything lives in ``sandbox.state.family("gateway")`` as plain JSON so ``--state FILE``
+Everything lives in ``sandbox.state.family("chargeapi")`` as plain JSON so ``--state FILE``
 keeps it. Objects are dicts; keys starting with ``_`` are the sandbox's own bookkeeping and
 never leave it. Lists keep ids in creation order and are served newest first. A card number
 is never kept: only its first 6 and last 4 digits and a fingerprint.
@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from cashier.sandbox.gateway.wire import GatewayFault, invalid, missing, not_found
+from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, missing, not_found
 
 #: Type prefix of each family's identifiers (the spec fixes ``char_``; the rest are ours).
 PREFIXES: dict[str, str] = {
@@ -266,5 +266,5 @@ def kind_of_id(object_id: str) -> str | None:
     return KIND_BY_PREFIX.get(prefix)
 
 
-__all__ = ["GatewayFault", "Req", "allow", "as_bool", "as_currency", "as_int", "as_metadata",
+__all__ = ["ChargeApiFault", "Req", "allow", "as_bool", "as_currency", "as_int", "as_metadata",
            "as_obj", "as_str", "new_account", "render"]

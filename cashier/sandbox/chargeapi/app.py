@@ -1,6 +1,6 @@
 """The Charge API served by the sandbox, at the root of the same server as the Host API.
 
-``gateway_routes(sandbox)`` gives Starlette one route per path of the spec's endpoint table.
+``charge_api_routes(sandbox)`` gives Starlette one route per path of the spec's endpoint table.
 Each request: API key -> account (any ``sk_test_<suffix>`` is its own test account, reached
 also by ``pk_test_<suffix>``), body parsed (form, JSON or multipart), jobs that fell due on
 the sandbox clock run (disputes, fraud warnings, rebills), idempotency applied, then the
@@ -25,9 +25,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cashier.sandbox.gateway import handlers as h
-from cashier.sandbox.gateway.store import Req, new_account
-from cashier.sandbox.gateway.wire import GatewayFault, invalid, parse_body, parse_query
+from cashier.sandbox.chargeapi import handlers as h
+from cashier.sandbox.chargeapi.store import Req, new_account
+from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, parse_body, parse_query
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class InjectedFault:
 
 
 @dataclass
-class GatewaySim:
+class ChargeApiSim:
     """The Charge API's side of one sandbox: its records, in-flight keys and test knobs."""
 
     sandbox: Any
@@ -113,7 +113,7 @@ class GatewaySim:
 
     @property
     def data(self) -> dict[str, Any]:
-        family: dict[str, Any] = self.sandbox.state.family("gateway")
+        family: dict[str, Any] = self.sandbox.state.family("chargeapi")
         return family
 
     def account(self, account_id: str, mode: str) -> dict[str, Any]:
@@ -132,18 +132,18 @@ class GatewaySim:
         return int(self.sandbox.state.clock.now())
 
 
-_SIMS: weakref.WeakKeyDictionary[Any, GatewaySim] = weakref.WeakKeyDictionary()
+_SIMS: weakref.WeakKeyDictionary[Any, ChargeApiSim] = weakref.WeakKeyDictionary()
 
 
-def gateway_sim(sandbox: Any) -> GatewaySim:
-    """The Charge API simulator of a ``HostSandbox`` (made by ``gateway_routes``)."""
+def charge_api_sim(sandbox: Any) -> ChargeApiSim:
+    """The Charge API simulator of a ``HostSandbox`` (made by ``charge_api_routes``)."""
     sim = _SIMS.get(sandbox)
     if sim is None:
-        sim = _SIMS[sandbox] = GatewaySim(sandbox)
+        sim = _SIMS[sandbox] = ChargeApiSim(sandbox)
     return sim
 
 
-def error_response(fault: GatewayFault, headers: dict[str, str] | None = None) -> Response:
+def error_response(fault: ChargeApiFault, headers: dict[str, str] | None = None) -> Response:
     return Response(json.dumps(fault.body()), status_code=fault.status, media_type="application/json",
                     headers=headers)
 
@@ -153,18 +153,18 @@ def _authenticate(request: Request) -> tuple[str, str, str]:
     header = request.headers.get("authorization", "")
     scheme, _, encoded = header.partition(" ")
     if scheme.lower() != "basic" or not encoded:
-        raise GatewayFault(401, "invalid_request", "invalid_api_key",
+        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
                            "No API key: use HTTP Basic with the secret key as user name and an "
                            "empty password")
     try:
         user = base64.b64decode(encoded, validate=True).decode("utf-8").split(":", 1)[0]
     except (binascii.Error, UnicodeDecodeError):
-        raise GatewayFault(401, "invalid_request", "invalid_api_key",
+        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
                            "The Authorization header is not valid HTTP Basic") from None
     for prefix, (mode, kind) in KEY_PREFIXES.items():
         if user.startswith(prefix) and len(user) > len(prefix) and user[len(prefix):].isalnum():
             return f"{mode}:{user[len(prefix):]}", mode, kind
-    raise GatewayFault(401, "invalid_request", "invalid_api_key",
+    raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
                        "Invalid API key: expected sk_test_..., sk_live_... (or a public key for "
                        "POST /tokens)")
 
@@ -187,7 +187,7 @@ def _fingerprint(method: str, path: str, params: dict[str, Any], files: dict[str
     return digest.hexdigest()
 
 
-def _run_jobs(sim: GatewaySim, req: Req) -> None:
+def _run_jobs(sim: ChargeApiSim, req: Req) -> None:
     jobs = req.account["jobs"]
     if not jobs or min(job[0] for job in jobs) > req.now:
         return
@@ -204,18 +204,18 @@ def _prune_idempotency(account: dict[str, Any], now: int) -> None:
             del idem[key]
 
 
-def gateway_routes(sandbox: Any) -> list[BaseRoute]:
-    sim = gateway_sim(sandbox)
+def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
+    sim = charge_api_sim(sandbox)
 
     def make_endpoint(route_path: str, table: dict[str, Handler]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
                 return await _serve(sim, request, route_path, table)
-            except GatewayFault as fault:
+            except ChargeApiFault as fault:
                 return error_response(fault)
             except Exception:  # never a traceback on the wire
                 log.exception("Charge API sandbox handler failed on %s %s", request.method, route_path)
-                return error_response(GatewayFault(500, "gateway_error", "internal_error",
+                return error_response(ChargeApiFault(500, "charge_api_error", "internal_error",
                                                    "The sandbox could not process the request"))
 
         return endpoint
@@ -227,16 +227,16 @@ def gateway_routes(sandbox: Any) -> list[BaseRoute]:
     return routes
 
 
-async def _serve(sim: GatewaySim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
+async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
     method = request.method
     if not table:
-        raise GatewayFault(404, "invalid_request", "not_found", f"No such endpoint: {request.url.path}")
+        raise ChargeApiFault(404, "invalid_request", "not_found", f"No such endpoint: {request.url.path}")
     if method not in table:
-        raise GatewayFault(405, "invalid_request", "method_not_allowed",
+        raise ChargeApiFault(405, "invalid_request", "method_not_allowed",
                            f"{method} is not allowed on {route_path}; use {', '.join(table)}")
     account_id, mode, key_kind = _authenticate(request)
     if key_kind == "public" and (method, route_path) not in PUBLIC_KEY_OPERATIONS:
-        raise GatewayFault(401, "invalid_request", "secret_key_required",
+        raise ChargeApiFault(401, "invalid_request", "secret_key_required",
                            f"{method} {route_path} needs a secret key; a public key may only create "
                            "tokens")
     for fault in list(sim.faults):
@@ -244,8 +244,8 @@ async def _serve(sim: GatewaySim, request: Request, route_path: str, table: dict
             sim.faults.remove(fault)
             headers = {"Retry-After": str(fault.retry_after_s)} if fault.retry_after_s is not None else None
             code = {429: "rate_limit", 500: "internal_error"}.get(fault.status, "injected")
-            kind = "gateway_error" if fault.status >= 500 else "invalid_request"
-            return error_response(GatewayFault(fault.status, kind, code,
+            kind = "charge_api_error" if fault.status >= 500 else "invalid_request"
+            return error_response(ChargeApiFault(fault.status, kind, code,
                                                f"injected fault {fault.status}"), headers)
     raw = await request.body()
     params, files = parse_body(request.headers.get("content-type", ""), raw)
@@ -270,7 +270,7 @@ async def _serve(sim: GatewaySim, request: Request, route_path: str, table: dict
     return await _idempotent(sim, req, key, route_path, request, handler)
 
 
-async def _idempotent(sim: GatewaySim, req: Req, key: str, route_path: str, request: Request,
+async def _idempotent(sim: ChargeApiSim, req: Req, key: str, route_path: str, request: Request,
                       handler: Handler) -> Response:
     """First answer kept 24 h (sandbox clock) and replayed; another body with the key refused."""
     fingerprint = _fingerprint(req.method, request.url.path, req.params, req.files)
@@ -286,7 +286,7 @@ async def _idempotent(sim: GatewaySim, req: Req, key: str, route_path: str, requ
             raise invalid("Idempotent key used for request with different parameters.",
                           "idempotency_key_reused")
         if stored is None:
-            raise GatewayFault(409, "invalid_request", "idempotency_conflict",
+            raise ChargeApiFault(409, "invalid_request", "idempotency_conflict",
                                "A request with this Idempotency-Key is still being processed; retry "
                                "later")
         return Response(stored["body"], status_code=stored["status"], media_type="application/json",
@@ -297,7 +297,7 @@ async def _idempotent(sim: GatewaySim, req: Req, key: str, route_path: str, requ
         try:
             body_obj = handler(req, **request.path_params)
             status, body = 200, json.dumps(body_obj)
-        except GatewayFault as fault:
+        except ChargeApiFault as fault:
             status, body = fault.status, json.dumps(fault.body())
         if req.delay_s:
             await asyncio.sleep(req.delay_s * sim.sandbox.config.delay_scale)
@@ -311,7 +311,7 @@ async def _idempotent(sim: GatewaySim, req: Req, key: str, route_path: str, requ
     return Response(body, status_code=status, media_type="application/json")
 
 
-def _persist(sim: GatewaySim, method: str) -> None:
+def _persist(sim: ChargeApiSim, method: str) -> None:
     path = sim.sandbox.config.state_file
     if path and method != "GET":
         sim.sandbox.state.save(path)

@@ -2,9 +2,9 @@
 
 Each prints ONE JSON object. Money movements (charge, capture, refund) go through the journal
 first and exit like ``cashier sale``: 0 approved, 1 declined (card error), 2 error, 3 unknown.
-Training (no ``gateway_url`` in the profile): the embedded sandbox in-process with a test key,
+Training (no ``charge_api_url`` in the profile): the embedded sandbox in-process with a test key,
 its state kept next to the journal. Otherwise the secret key comes from the environment
-(``CASHIER_GATEWAY_SECRET_KEY``) or the OS keyring (service ``cashier-gateway``), never a file.
+(``CASHIER_CHARGE_API_SECRET_KEY``) or the OS keyring (service ``cashier-charge-api``), never a file.
 A phone order reads the card from stdin, only to make a token; the number is never printed,
 logged or kept.
 """
@@ -21,16 +21,16 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
-from cashier.errors import ValidationError
-from cashier.gateway.connect import (  # noqa: F401  (re-exported: the command's names)
+from cashier.chargeapi.connect import (  # noqa: F401  (re-exported: the command's names)
     KEYRING_SERVICE,
     PUBLIC_ENV,
     SECRET_ENV,
     TRAINING_PUBLIC,
     TRAINING_SECRET,
-    gateway_client,
+    charge_api_client,
     secret_key_for,
 )
+from cashier.errors import ValidationError
 
 EXIT_CODES = {"approved": 0, "captured": 0, "declined": 1, "error": 2, "unknown": 3, "sent": 3,
               "intent": 3}
@@ -122,12 +122,12 @@ def _usage(parser: argparse.ArgumentParser, choices: str) -> int:
 # ---- plumbing ------------------------------------------------------------------------------------
 class Context:
     def __init__(self, runtime: Any, client: Any, currency: str) -> None:
-        from cashier.gateway.journaled import JournaledGateway
+        from cashier.chargeapi.journaled import JournaledChargeApi
 
         self.runtime = runtime
         self.client = client
         self.currency = currency
-        self.gateway = JournaledGateway(client, runtime.journal, actor=str(runtime.profile.clerk_id))
+        self.charge_api = JournaledChargeApi(client, runtime.journal, actor=str(runtime.profile.clerk_id))
 
 
 def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context], Awaitable[int]]) -> int:
@@ -139,7 +139,7 @@ def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context],
     async def main() -> int:
         runtime = await open_runtime(profile)
         try:
-            client = gateway_client(profile, runtime.sandbox)
+            client = charge_api_client(profile, runtime.sandbox)
             async with client:
                 return await body(args, Context(runtime, client, profile.currency))
         finally:
@@ -162,7 +162,7 @@ def _amount(text: str, currency: str, field: str = "--amount") -> Decimal:
 
 
 def _movement(outcome: Any) -> int:
-    from cashier.gateway.journaled import Outcome
+    from cashier.chargeapi.journaled import Outcome
 
     assert isinstance(outcome, Outcome)
     entry = outcome.entry
@@ -187,12 +187,12 @@ def _object(obj: dict[str, Any]) -> int:
 
 
 async def _guard(call: Awaitable[Any]) -> Any:
-    """Non-money calls: a gateway error becomes the one JSON object and an exit code."""
-    from cashier.gateway.errors import CardError, GatewayError
+    """Non-money calls: a Charge API error becomes the one JSON object and an exit code."""
+    from cashier.chargeapi.errors import CardError, ChargeApiError
 
     try:
         return await call
-    except GatewayError as exc:
+    except ChargeApiError as exc:
         print_json({"outcome": "declined" if isinstance(exc, CardError) else "error",
                     "error": exc.as_dict()})
         raise _Exit(1 if isinstance(exc, CardError) else 3 if exc.status is None else 2) from None
@@ -247,7 +247,7 @@ async def _charge_create(args: argparse.Namespace, ctx: Context) -> int:
         raise ValidationError("--card", "only with --customer")
     if args.pre and not args.authorize:
         raise ValidationError("--pre", "only with --authorize")
-    outcome = await ctx.gateway.charge(amount, currency, card=args.card_token or args.card,
+    outcome = await ctx.charge_api.charge(amount, currency, card=args.card_token or args.card,
                                        customer_id=args.customer, captured=not args.authorize,
                                        authorization_type="pre" if args.pre else None,
                                        description=args.description, payment_link_id=args.link)
@@ -261,14 +261,14 @@ async def _phone_order(args: argparse.Namespace, ctx: Context) -> int:
         token = await _tokenize(ctx)
     except _Exit as done:
         return done.code
-    outcome = await ctx.gateway.charge(amount, currency, card=token, captured=not args.authorize,
+    outcome = await ctx.charge_api.charge(amount, currency, card=token, captured=not args.authorize,
                                        description=args.description, payment_link_id=args.link)
     return _movement(outcome)
 
 
 async def _capture(args: argparse.Namespace, ctx: Context) -> int:
     try:
-        return _movement(await _guard(ctx.gateway.capture(args.charge_id)))
+        return _movement(await _guard(ctx.charge_api.capture(args.charge_id)))
     except _Exit as done:
         return done.code
 
@@ -280,7 +280,8 @@ async def _refund(args: argparse.Namespace, ctx: Context) -> int:
         return done.code
     currency = str(charge["currency"])
     amount = _amount(args.amount, currency) if args.amount else None
-    return _movement(await ctx.gateway.refund(args.charge_id, amount, currency=currency, reason=args.reason))
+    return _movement(await ctx.charge_api.refund(args.charge_id, amount, currency=currency,
+                                                 reason=args.reason))
 
 
 async def _charge_show(args: argparse.Namespace, ctx: Context) -> int:
@@ -288,7 +289,7 @@ async def _charge_show(args: argparse.Namespace, ctx: Context) -> int:
 
 
 async def _recover(args: argparse.Namespace, ctx: Context) -> int:
-    outcomes = await ctx.gateway.recover()
+    outcomes = await ctx.charge_api.recover()
     states = [str(o.entry.state) for o in outcomes]
     print_json({"outcome": "recovered", "entries": [
         {"entryId": o.entry.id, "state": str(o.entry.state), "idempotencyKey": o.entry.idempotency_key,

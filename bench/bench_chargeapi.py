@@ -14,9 +14,9 @@ import subprocess
 import sys
 import time
 
-from cashier.gateway.client import GatewayClient
+from cashier.chargeapi.client import ChargeApiClient
 
-GOALS = {"gateway_vs_sdk_sequential": (">=", 1.0), "gateway_vs_sdk_concurrent4": (">=", 2.5)}
+GOALS = {"charge_api_vs_sdk_sequential": (">=", 1.0), "charge_api_vs_sdk_concurrent4": (">=", 2.5)}
 CHARGES = int(os.environ.get("CASHIER_BENCH_GATEWAY_CHARGES", "300"))
 CARD = {"number": "4242424242424242", "expMonth": "12", "expYear": "2055"}
 
@@ -52,7 +52,7 @@ def _sdk(url: str, n: int) -> float:
 
 
 async def _ours(url: str, n: int, concurrency: int) -> float:
-    async with GatewayClient(f"sk_test_benchours{concurrency}", url, max_connections=concurrency) as client:
+    async with ChargeApiClient(f"sk_test_benchours{concurrency}", url, max_connections=concurrency) as client:
         token = await client.create_token(CARD["number"], CARD["expMonth"], CARD["expYear"],
                                           use_public_key=False)
         customer = await client.create_customer("ours@example.com", card=token.id)
@@ -85,9 +85,9 @@ def run() -> dict[str, float]:
             proc.kill()
     print(f"Charge API: SDK sequential {sdk:.0f}/s, ours sequential {seq:.0f}/s, "
           f"ours 4 concurrent {conc:.0f}/s ({CHARGES} charges each)")
-    return {"gateway_sdk_charges_per_s": sdk, "gateway_charges_per_s": seq,
+    return {"charge_api_sdk_charges_per_s": sdk, "charge_api_charges_per_s": seq,
             "gateway_concurrent4_charges_per_s": conc,
-            "gateway_vs_sdk_sequential": seq / sdk, "gateway_vs_sdk_concurrent4": conc / sdk}
+            "charge_api_vs_sdk_sequential": seq / sdk, "charge_api_vs_sdk_concurrent4": conc / sdk}
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ import httpx
 import pytest
 import uvicorn
 
-from cashier.gateway.client import GatewayClient
+from cashier.chargeapi.client import ChargeApiClient
 from cashier.sandbox.app import HostSandbox
+from cashier.sandbox.chargeapi.app import ChargeApiSim, charge_api_sim
 from cashier.sandbox.core import SandboxConfig
-from cashier.sandbox.gateway.app import GatewaySim, gateway_sim
 
 SECRET = "sk_test_alpha"
 PUBLIC = "pk_test_alpha"
@@ -32,24 +32,24 @@ def sandbox() -> HostSandbox:
 
 
 @pytest.fixture
-def sim(sandbox: HostSandbox) -> GatewaySim:
-    return gateway_sim(sandbox)
+def sim(sandbox: HostSandbox) -> ChargeApiSim:
+    return charge_api_sim(sandbox)
 
 
 def make_client(sandbox: HostSandbox, secret: str = SECRET, public: str | None = PUBLIC,
-                **kw: object) -> GatewayClient:
+                **kw: object) -> ChargeApiClient:
     kw.setdefault("backoff_s", 0.01)
-    return GatewayClient(secret, "http://sandbox", public_key=public,
+    return ChargeApiClient(secret, "http://sandbox", public_key=public,
                          transport=httpx.ASGITransport(app=sandbox.asgi), **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-async def client(sandbox: HostSandbox) -> AsyncIterator[GatewayClient]:
+async def client(sandbox: HostSandbox) -> AsyncIterator[ChargeApiClient]:
     async with make_client(sandbox) as c:
         yield c
 
 
-async def token(client: GatewayClient, number: str = "4242424242424242") -> str:
+async def token(client: ChargeApiClient, number: str = "4242424242424242") -> str:
     tok = await client.create_token(number, "12", "2055", cvc="123")
     return tok.id
 
@@ -60,8 +60,8 @@ class Served:
     url: str
 
     @property
-    def sim(self) -> GatewaySim:
-        return gateway_sim(self.sandbox)
+    def sim(self) -> ChargeApiSim:
+        return charge_api_sim(self.sandbox)
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from cashier.sandbox.gateway.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
-from tests.gateway.conftest import Served
+from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
+from tests.chargeapi.conftest import Served
 
 shift4 = pytest.importorskip("shift4")
 pytestmark = pytest.mark.socket

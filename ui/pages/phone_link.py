@@ -2,7 +2,7 @@
 phone, only to make a token), pay by link (the link large as a QR code, its charges as they
 arrive, deactivate), and customers with saved cards (find, charge the default card, add a card).
 
-Everything happens in ``cashier.flows.remote``; this screen starts its functions as tasks and shows
+Everything happens in ``cashier.flows.card_not_present``; this screen starts its functions as tasks and shows
 their results and events. The card number lives in its field only until Charge is pressed: the
 fields are cleared before the request goes, and nothing else on this screen ever holds it.
 
@@ -36,7 +36,13 @@ from ui.widgets.amount import AmountDisplay, handle_amount_key
 from ui.widgets.qrcode import QrView
 
 if TYPE_CHECKING:
-    from cashier.flows.remote import Customer, LinkOutcome, LinkWatch, PaymentLink, RemoteResult
+    from cashier.flows.card_not_present import (
+        CardNotPresentResult,
+        Customer,
+        LinkOutcome,
+        LinkWatch,
+        PaymentLink,
+    )
     from ui.app import Gui
     from ui.till import Till
 
@@ -44,9 +50,9 @@ if TYPE_CHECKING:
 TRAINING_CARDS = ("success", "card_declined", "insufficient_funds")
 
 
-class RemotePage(Page):
+class PhoneLinkPage(Page):
     nav_key = "Ctrl+8"
-    result_shown = Signal(object)  # RemoteResult, or None when nothing was sent
+    result_shown = Signal(object)  # CardNotPresentResult, or None when nothing was sent
     link_finished = Signal(object)  # LinkOutcome
     customers_shown = Signal(object)  # list[Customer]
 
@@ -59,7 +65,7 @@ class RemotePage(Page):
         self.link_cancel: asyncio.Event | None = None
         self.link_outcome: LinkOutcome | None = None
         self.customers: list[Customer] = []
-        self.result: RemoteResult | None = None
+        self.result: CardNotPresentResult | None = None
         top = QHBoxLayout()
         self.amount_label = QLabel()
         self.amount = AmountDisplay(till.currency)
@@ -140,7 +146,7 @@ class RemotePage(Page):
 
     def charge_phone(self) -> None:
         from cashier.errors import CashierError
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if not self._usable():
             return
@@ -148,7 +154,7 @@ class RemotePage(Page):
         try:
             if amount <= 0:
                 raise CashierError(tr("Amount: type the amount first (it must be greater than zero)."))
-            card = remote.CardDetails.parse(self.number.text(), self.expiry.text(), self.cvc.text(),
+            card = card_not_present.CardDetails.parse(self.number.text(), self.expiry.text(), self.cvc.text(),
                                             self.postal.text())
         except CashierError as exc:
             self._not_sent(exc)  # nothing was sent: the fields stay for the cashier to correct
@@ -156,7 +162,7 @@ class RemotePage(Page):
         self.clear_card()  # the number leaves the screen before the request goes
         self.charge_button.setEnabled(False)
         self._working(tr("Charging the card…"))
-        self.till.run(remote.phone_order(self.till.ctx, amount, card, currency=self.till.currency,
+        self.till.run(card_not_present.phone_order(self.till.ctx, amount, card, currency=self.till.currency,
                                          authorize_only=self.authorize_only.isChecked()),
                       "phone order", done=self.show_result, failed=self._failed)
 
@@ -197,7 +203,7 @@ class RemotePage(Page):
         return self.link_task is not None and not self.link_task.done()
 
     def create_link(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if not self._usable() or self.watching:
             return
@@ -208,12 +214,13 @@ class RemotePage(Page):
         self.link_charges.clear()
         self.create_link_button.setEnabled(False)
         self._working(tr("Creating the payment link…"))
-        self.till.run(remote.create_link(self.till.ctx, self.amount.value, currency=self.till.currency,
-                                         name=self.till.profile.company_name),
+        self.till.run(card_not_present.create_link(self.till.ctx, self.amount.value,
+                                                   currency=self.till.currency,
+                                                   name=self.till.profile.company_name),
                       "payment link", done=self._link_created, failed=self._link_failed)
 
     def _link_created(self, link: PaymentLink) -> None:
-        from cashier.flows import qr, remote
+        from cashier.flows import card_not_present, qr
 
         self.link = link
         self.scan.show_code(link.url)
@@ -224,7 +231,7 @@ class RemotePage(Page):
         self._outcome_style("unknown")
         self.link_cancel = asyncio.Event()
         self.link_task = self.till.run(
-            remote.watch_link(self.till.ctx, link, cancel=self.link_cancel, watch=self.link_watch,
+            card_not_present.watch_link(self.till.ctx, link, cancel=self.link_cancel, watch=self.link_watch,
                               pad_form=qr.DEFAULT_PAD_FORM),
             "payment link watch", done=self._link_done, failed=self._link_failed)
         self._link_buttons()
@@ -259,17 +266,18 @@ class RemotePage(Page):
 
     def customer_pays(self) -> None:
         """Training only: the test customer pays the link the way its payment page would."""
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if self.link is None or not self.watching or not self.training:
             return
         self.pays_button.setEnabled(False)
         self.link_status.setText(tr("Training: the test customer is paying the link…"))
-        self.till.run(remote.training_customer_pays_link(self.till.ctx, self.link), "training link pays",
+        self.till.run(card_not_present.training_customer_pays_link(self.till.ctx, self.link),
+                      "training link pays",
                       failed=self._failed)
 
     def deactivate_link(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if self.link is None:
             return
@@ -278,7 +286,7 @@ class RemotePage(Page):
         if self.watching and self.link_cancel is not None:
             self.link_cancel.set()  # the watch deactivates it and looks once more for a payment
             return
-        self.till.run(remote.deactivate_link(self.till.ctx, self.link.id), "deactivate link",
+        self.till.run(card_not_present.deactivate_link(self.till.ctx, self.link.id), "deactivate link",
                       done=self._deactivated, failed=self._link_failed)
 
     def _deactivated(self, link: PaymentLink) -> None:
@@ -328,20 +336,22 @@ class RemotePage(Page):
         return self.customers[row] if 0 <= row < len(self.customers) else None
 
     def find_customer(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if not self._usable():
             return
         self._working(tr("Looking up the customer…"))
-        self.till.run(remote.find_customers(self.till.ctx, self.customer_query.text()), "find customer",
+        self.till.run(card_not_present.find_customers(self.till.ctx, self.customer_query.text()),
+                      "find customer",
                       done=self._show_customers, failed=self._failed)
 
     def new_customer(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         if not self._usable():
             return
-        self.till.run(remote.create_customer(self.till.ctx, self.customer_query.text()), "new customer",
+        self.till.run(card_not_present.create_customer(self.till.ctx, self.customer_query.text()),
+                      "new customer",
                       done=lambda c: self._show_customers([c]), failed=self._failed)
 
     def _show_customers(self, customers: list[Customer]) -> None:
@@ -361,21 +371,21 @@ class RemotePage(Page):
         self.customers_shown.emit(self.customers)
 
     def add_card(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         customer = self.selected_customer()
         if customer is None or not self._usable():
             return
         token = self.token_field.text().strip()
         self.token_field.clear()
-        self.till.run(remote.add_card(self.till.ctx, customer, token=token), "add card",
+        self.till.run(card_not_present.add_card(self.till.ctx, customer, token=token), "add card",
                       done=lambda c: self._replace_customer(c), failed=self._failed)
 
     def _replace_customer(self, customer: Customer) -> None:
         self._show_customers([customer if c.id == customer.id else c for c in self.customers])
 
     def charge_customer(self) -> None:
-        from cashier.flows import remote
+        from cashier.flows import card_not_present
 
         customer = self.selected_customer()
         if customer is None or not self._usable():
@@ -385,7 +395,7 @@ class RemotePage(Page):
             return
         self.charge_customer_button.setEnabled(False)
         self._working(tr("Charging the saved card…"))
-        self.till.run(remote.charge_customer(self.till.ctx, customer, self.amount.value,
+        self.till.run(card_not_present.charge_customer(self.till.ctx, customer, self.amount.value,
                                              currency=self.till.currency),
                       "charge customer", done=self.show_result, failed=self._failed)
 
@@ -395,7 +405,7 @@ class RemotePage(Page):
         self.add_card_button.setEnabled(chosen is not None)
 
     # ---- results ---------------------------------------------------------------------------
-    def show_result(self, result: RemoteResult) -> None:
+    def show_result(self, result: CardNotPresentResult) -> None:
         self.result = result
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged (error)"), "unknown": tr("Checking with the Charge API…")}
@@ -447,7 +457,7 @@ class RemotePage(Page):
         self.result_box.style().polish(self.result_box)
 
     def _flow_event(self, event: Any) -> None:
-        from cashier.flows.remote import LinkChargeSeen, LinkStatus
+        from cashier.flows.card_not_present import LinkChargeSeen, LinkStatus
 
         if self.link is None or getattr(event, "link_id", None) != self.link.id:
             return
@@ -467,8 +477,8 @@ class RemotePage(Page):
         if not self.till.ready:
             self._not_sent(tr("The till is still starting; try again in a moment."))
             return False
-        if self.till.ctx.gateway is None:
-            self._not_sent(tr("This till has no Charge API: set gateway_url in its profile."))
+        if self.till.ctx.charge_api is None:
+            self._not_sent(tr("This till has no Charge API: set charge_api_url in its profile."))
             return False
         return True
 
@@ -480,7 +490,7 @@ class RemotePage(Page):
         if not self.training:
             self.cards_hint.setText("")
             return
-        from cashier.sandbox.gateway.testcards import as_table
+        from cashier.sandbox.chargeapi.testcards import as_table
 
         rows = {r["outcome"]: r for r in reversed(as_table())}
         self.cards_hint.setText(tr("Training test cards:") + "  " + ";  ".join(
