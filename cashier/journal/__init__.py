@@ -7,6 +7,8 @@ Layout
 - ``model``: ``Kind``, ``Op``, ``State`` (the state machine and its legal transitions),
   ``Entry`` (the projection row), ``Event``, ``Job``, ``Totals``.
 - ``export``: JSON and CSV.
+- ``card_guard``: the card-number guard at the boundary; ``tokens``: the token codec;
+  ``totals``: which bucket each entry counts in (running totals per batch).
 
 Tables: ``events`` is append-only (triggers refuse UPDATE and DELETE); ``entries`` is the
 current-state projection and can be rebuilt from the events (``JournalStore.replay``);
@@ -34,8 +36,9 @@ clerk or manager id, ``"recovery"`` or ``"system"``.
 """
 
 from cashier.journal.aio import Journal
+from cashier.journal.card_guard import contains_pan
 from cashier.journal.model import UNRESOLVED, Entry, Event, Job, JournalError, Kind, Op, State, Totals
-from cashier.journal.store import JournalStore, contains_pan
+from cashier.journal.store import JournalStore
 
 __all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalStore", "Kind",
            "Op", "State", "Totals", "contains_pan"]

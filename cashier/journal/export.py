@@ -11,7 +11,8 @@ import io
 import json
 from typing import Any
 
-from cashier.journal.store import JournalStore, decode_token, iso, utc_now
+from cashier.journal.store import JournalStore, iso, utc_now
+from cashier.journal.tokens import decode_token
 
 #: Amount columns are exported in major units, as text, next to their currency.
 _AMOUNTS = ("requested", "approved", "tip", "tax", "captured", "refunded", "pending")

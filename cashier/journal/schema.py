@@ -18,6 +18,39 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
             conn.execute(statement)
 
 
+# ---- totals as each released migration counted them ----------------------------------------------
+# A released migration never calls today's code: these are the bucket rules of v3 and v4, frozen
+# in SQL (``cashier.journal.totals`` is today's rule; a test checks they agree on today's kinds).
+_COUNTED = "state NOT IN ('voided', 'declined', 'error', 'intent')"
+_TAB = "kind IN ('authorization', 'manual_authorization')"
+_V3_BUCKET = f"""CASE WHEN {_TAB} THEN CASE WHEN captured_minor != 0 THEN 'capture'
+                                            WHEN approved_minor != 0 THEN 'auth_open' END
+                 WHEN approved_minor != 0 THEN kind END"""
+_V3_MINOR = f"CASE WHEN {_TAB} AND captured_minor != 0 THEN captured_minor ELSE approved_minor END"
+_V4_BUCKET = f"""CASE WHEN kind = 'charge' THEN CASE
+                     WHEN op = 'authorization' THEN CASE WHEN captured_minor = 0 AND refunded_minor = 0
+                          AND approved_minor != 0 THEN 'charge_auth_open' END
+                     WHEN op = 'charge' AND approved_minor != 0 THEN 'charge_sale'
+                     WHEN op = 'capture' AND captured_minor != 0 THEN 'charge_capture'
+                     WHEN op = 'refund' AND refunded_minor != 0 THEN 'charge_refund' END
+                 ELSE {_V3_BUCKET} END"""
+_V4_MINOR = f"""CASE WHEN kind = 'charge' THEN CASE WHEN op = 'capture' THEN captured_minor
+                                                  WHEN op = 'refund' THEN refunded_minor
+                                                  ELSE approved_minor END
+                 ELSE {_V3_MINOR} END"""
+
+
+def _totals_from_entries(conn: sqlite3.Connection, bucket: str, minor: str) -> None:
+    """Recompute every running total from the entries with one frozen bucket rule."""
+    conn.execute("DELETE FROM totals")
+    conn.execute(f"""
+        INSERT INTO totals(batch_no, bucket, currency, count, amount_minor)
+        SELECT batch_no, bucket, currency, COUNT(*), SUM(minor) FROM (
+            SELECT batch_no, currency, {bucket} AS bucket, {minor} AS minor
+            FROM entries WHERE {_COUNTED})
+        WHERE bucket IS NOT NULL GROUP BY batch_no, bucket, currency""")
+
+
 def _v1(conn: sqlite3.Connection) -> None:
     """Entries (the projection), the append-only event log and the invoice counter."""
     _run(conn, """
@@ -96,8 +129,6 @@ def _v2(conn: sqlite3.Connection) -> None:
 
 def _v3(conn: sqlite3.Connection) -> None:
     """Batches, running totals kept in the same transaction as each change, card search."""
-    from cashier.journal.store import rebuild_totals
-
     _run(conn, """
     ALTER TABLE entries ADD COLUMN batch_no INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE totals (
@@ -119,16 +150,14 @@ def _v3(conn: sqlite3.Connection) -> None:
     CREATE INDEX entries_amount ON entries(requested_minor, business_date);
     CREATE INDEX entries_tabs ON entries(kind, created_at) WHERE state = 'approved';
     """)
-    rebuild_totals(conn)
+    _totals_from_entries(conn, _V3_BUCKET, _V3_MINOR)
 
 
 def _v4(conn: sqlite3.Connection) -> None:
     """Charge API totals in buckets of their own (charge_sale, charge_capture, charge_refund,
     charge_auth_open) and a lookup of a charge's entry by its charge id (``auth_code``)."""
-    from cashier.journal.store import rebuild_totals
-
     _run(conn, "CREATE INDEX entries_charge ON entries(auth_code) WHERE kind = 'charge'")
-    rebuild_totals(conn)
+    _totals_from_entries(conn, _V4_BUCKET, _V4_MINOR)
 
 
 Migration = Callable[[sqlite3.Connection], None]

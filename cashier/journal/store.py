@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cashier.errors import ValidationError
+from cashier.journal.card_guard import guard_text, masked_card
 from cashier.journal.model import (
     INVOICED_KINDS,
     Entry,
@@ -32,8 +33,9 @@ from cashier.journal.model import (
     money,
 )
 from cashier.journal.schema import migrate
+from cashier.journal.tokens import decode_token, encode_token
+from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
-from cashier.redact import luhn_ok, mask_pan
 
 #: Columns a transition may change (everything but the identity of the entry).
 MUTABLE = frozenset({
@@ -47,132 +49,9 @@ CREATE_COLUMNS = MUTABLE | {"till_id", "kind", "invoice", "idempotency_key", "cu
 #: Text columns that must never carry a card number.
 _TEXT_FIELDS = ("original_invoice", "card_type", "auth_code", "response_code", "host_code",
                 "message", "clerk", "reversal_reason", "idempotency_key", "invoice", "till_id")
-_DIGIT_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)")
 #: Sequence digits after the two-digit till number: 10 digits in all.
 SEQUENCE_DIGITS = 8
 UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
-
-
-# ---- card data at the boundary ---------------------------------------------------------------
-def contains_pan(text: str) -> bool:
-    """A Luhn-valid run of 13 to 19 digits (spaces or dashes allowed between them)."""
-    for match in _DIGIT_RUN.finditer(text):
-        digits = re.sub(r"\D", "", match.group(0))
-        if 13 <= len(digits) <= 19 and luhn_ok(digits):
-            return True
-    return False
-
-
-def guard_text(field: str, value: Any) -> None:
-    """Refuse anything that looks like a full card number, wherever it hides."""
-    if isinstance(value, str):
-        if contains_pan(value):
-            raise ValidationError(field, "looks like a full card number; the journal keeps only a "
-                                         "masked card (first 6 and last 4) or a token")
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            guard_text(f"{field}.{key}", item)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            guard_text(f"{field}[{i}]", item)
-
-
-def masked_card(card: str | None) -> tuple[str | None, str | None]:
-    """(masked card, last four). A full number is masked here, so it is never stored."""
-    if not card:
-        return None, None
-    card = card.strip()
-    digits = re.sub(r"\D", "", card)
-    if len(digits) > 10:  # more visible digits than first 6 + last 4
-        card = mask_pan(digits)
-    if len(card) > 32:
-        raise ValidationError("card", "must be a masked card number of at most 32 characters")
-    last4 = digits[-4:] if len(digits) >= 4 else None
-    return card, last4
-
-
-def encode_token(token: str | None) -> str | None:
-    """Tokens are often 16 digits and may pass Luhn: stored in groups of 8 so no scanner (ours
-    included) mistakes one for a card number. ``decode_token`` undoes it."""
-    if token is None:
-        return None
-    if len(token) > 64 or not re.fullmatch(r"[A-Za-z0-9_.:-]+", token):
-        raise ValidationError("token", "must be 1 to 64 letters, digits or _ . : -")
-    if token.isdigit() and len(token) >= 13:
-        return "~" + "_".join(token[i:i + 8] for i in range(0, len(token), 8))
-    return token
-
-
-def decode_token(stored: str | None) -> str | None:
-    if stored is None or not stored.startswith("~"):
-        return stored
-    return stored[1:].replace("_", "")
-
-
-# ---- totals -----------------------------------------------------------------------------------
-def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
-    """(bucket, currency, minor units) an entry adds to its batch's totals, or None."""
-    state = row["state"]
-    if state in (State.VOIDED, State.DECLINED, State.ERROR, State.INTENT):
-        return None
-    kind = row["kind"]
-    if kind == Kind.CHARGE:
-        return _charge_contribution(row)
-    if kind in (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION):
-        if row["captured_minor"]:
-            return "capture", row["currency"], int(row["captured_minor"])
-        if row["approved_minor"]:
-            return "auth_open", row["currency"], int(row["approved_minor"])
-        return None
-    if row["approved_minor"]:
-        return str(kind), row["currency"], int(row["approved_minor"])
-    return None
-
-
-def _charge_contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
-    """Charge API movements in buckets of their own (the host's batch never sees them).
-
-    ``charge_sale`` (charged and captured at once) + ``charge_capture`` is the money taken,
-    ``charge_refund`` the money given back; an authorization counts in ``charge_auth_open`` only
-    while it is neither captured nor released (both are mirrored on it by ``_propagate_charge``),
-    and a refund that released an uncaptured authorization (op ``void``) moved no money."""
-    op, currency = row["op"], row["currency"]
-    if op == Op.AUTHORIZATION:
-        if row["captured_minor"] or row["refunded_minor"] or not row["approved_minor"]:
-            return None
-        return "charge_auth_open", currency, int(row["approved_minor"])
-    column, bucket = {Op.CHARGE: ("approved_minor", "charge_sale"),
-                      Op.CAPTURE: ("captured_minor", "charge_capture"),
-                      Op.REFUND: ("refunded_minor", "charge_refund")}.get(op, ("", ""))
-    if not column or not row[column]:
-        return None
-    return bucket, currency, int(row[column])
-
-
-def _add_total(conn: sqlite3.Connection, batch_no: int, part: tuple[str, str, int], sign: int) -> None:
-    bucket, currency, minor = part
-    conn.execute(
-        "INSERT INTO totals(batch_no, bucket, currency, count, amount_minor) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT(batch_no, bucket, currency) DO UPDATE SET count = count + excluded.count, "
-        "amount_minor = amount_minor + excluded.amount_minor",
-        (batch_no, bucket, currency, sign, sign * minor))
-
-
-def rebuild_totals(conn: sqlite3.Connection, batch_nos: Sequence[int] | None = None) -> None:
-    """Recompute running totals from the projection (a migration step and a batch close)."""
-    conn.row_factory = sqlite3.Row
-    if batch_nos is None:
-        conn.execute("DELETE FROM totals")
-        rows = conn.execute("SELECT * FROM entries").fetchall()
-    else:
-        marks = ",".join("?" * len(batch_nos))
-        conn.execute(f"DELETE FROM totals WHERE batch_no IN ({marks})", tuple(batch_nos))
-        rows = conn.execute(f"SELECT * FROM entries WHERE batch_no IN ({marks})",
-                            tuple(batch_nos)).fetchall()
-    for row in rows:
-        part = contribution(row)
-        if part is not None:
-            _add_total(conn, int(row["batch_no"]), part, 1)
 
 
 # ---- rows -------------------------------------------------------------------------------------
@@ -453,9 +332,9 @@ class JournalStore:
         before, after = contribution(old), contribution(new)
         if before != after or old["batch_no"] != new["batch_no"]:
             if before is not None:
-                _add_total(conn, int(old["batch_no"]), before, -1)
+                add_total(conn, int(old["batch_no"]), before, -1)
             if after is not None:
-                _add_total(conn, int(new["batch_no"]), after, 1)
+                add_total(conn, int(new["batch_no"]), after, 1)
         propagated = False
         if old["kind"] == Kind.REFUND and old["original_invoice"]:
             self._propagate_refund(conn, old, new, actor, now)

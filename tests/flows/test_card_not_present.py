@@ -19,7 +19,7 @@ from cashier.errors import ValidationError
 from cashier.flows import card_not_present
 from cashier.flows.recovery import recover
 from cashier.journal import Kind, Op, State
-from cashier.journal.store import contains_pan
+from cashier.journal.card_guard import contains_pan
 from cashier.runtime import open_runtime
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from tests.chargeapi.conftest import Served, served  # noqa: F401  (the socket fixture)

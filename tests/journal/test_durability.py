@@ -175,7 +175,7 @@ async def test_totals_stay_fast_on_many_rows(tmp_path: Path) -> None:
         conn.executemany("INSERT INTO entries(till_id, kind, state, invoice, currency, requested_minor, "
                          "approved_minor, created_at, updated_at, business_date) VALUES "
                          "(?,?,?,?,?,?,?,?,?,?)", rows)
-        from cashier.journal.store import rebuild_totals
+        from cashier.journal.totals import rebuild_totals
 
         rebuild_totals(conn)
     t = time.perf_counter()

@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from cashier.chargeapi.journaled import REQUEST_NOTE
 from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
-from cashier.journal.store import contains_pan
+from cashier.journal.card_guard import contains_pan
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from ui.pages.journal import JournalPage
 from ui.pages.phone_link import PhoneLinkPage

@@ -1,0 +1,79 @@
+"""Running totals: which bucket each entry counts in, kept in the same transaction as the entry.
+
+Buckets per (batch, bucket, currency): ``sale``, ``manual_sale``, ``capture`` (captured tabs),
+``auth_open``, ``refund``, the other kinds by name, and the Charge API's own ``charge_sale``,
+``charge_capture``, ``charge_refund``, ``charge_auth_open``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cashier.journal.model import Kind, Op, State
+
+
+def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
+    """(bucket, currency, minor units) an entry adds to its batch's totals, or None."""
+    state = row["state"]
+    if state in (State.VOIDED, State.DECLINED, State.ERROR, State.INTENT):
+        return None
+    kind = row["kind"]
+    if kind == Kind.CHARGE:
+        return _charge_contribution(row)
+    if kind in (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION):
+        if row["captured_minor"]:
+            return "capture", row["currency"], int(row["captured_minor"])
+        if row["approved_minor"]:
+            return "auth_open", row["currency"], int(row["approved_minor"])
+        return None
+    if row["approved_minor"]:
+        return str(kind), row["currency"], int(row["approved_minor"])
+    return None
+
+
+def _charge_contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
+    """Charge API movements in buckets of their own (the host's batch never sees them).
+
+    ``charge_sale`` (charged and captured at once) + ``charge_capture`` is the money taken,
+    ``charge_refund`` the money given back; an authorization counts in ``charge_auth_open`` only
+    while it is neither captured nor released (both are mirrored on it by ``_propagate_charge``),
+    and a refund that released an uncaptured authorization (op ``void``) moved no money."""
+    op, currency = row["op"], row["currency"]
+    if op == Op.AUTHORIZATION:
+        if row["captured_minor"] or row["refunded_minor"] or not row["approved_minor"]:
+            return None
+        return "charge_auth_open", currency, int(row["approved_minor"])
+    column, bucket = {Op.CHARGE: ("approved_minor", "charge_sale"),
+                      Op.CAPTURE: ("captured_minor", "charge_capture"),
+                      Op.REFUND: ("refunded_minor", "charge_refund")}.get(op, ("", ""))
+    if not column or not row[column]:
+        return None
+    return bucket, currency, int(row[column])
+
+
+def add_total(conn: sqlite3.Connection, batch_no: int, part: tuple[str, str, int], sign: int) -> None:
+    bucket, currency, minor = part
+    conn.execute(
+        "INSERT INTO totals(batch_no, bucket, currency, count, amount_minor) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(batch_no, bucket, currency) DO UPDATE SET count = count + excluded.count, "
+        "amount_minor = amount_minor + excluded.amount_minor",
+        (batch_no, bucket, currency, sign, sign * minor))
+
+
+def rebuild_totals(conn: sqlite3.Connection, batch_nos: Sequence[int] | None = None) -> None:
+    """Recompute running totals from the projection (a migration step and a batch close)."""
+    conn.row_factory = sqlite3.Row
+    if batch_nos is None:
+        conn.execute("DELETE FROM totals")
+        rows = conn.execute("SELECT * FROM entries").fetchall()
+    else:
+        marks = ",".join("?" * len(batch_nos))
+        conn.execute(f"DELETE FROM totals WHERE batch_no IN ({marks})", tuple(batch_nos))
+        rows = conn.execute(f"SELECT * FROM entries WHERE batch_no IN ({marks})",
+                            tuple(batch_nos)).fetchall()
+    for row in rows:
+        part = contribution(row)
+        if part is not None:
+            add_total(conn, int(row["batch_no"]), part, 1)
