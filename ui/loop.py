@@ -15,6 +15,7 @@ import contextvars
 from collections.abc import Callable
 from typing import Any
 
+import sniffio
 from PySide6.QtCore import QCoreApplication
 from qasync import QEventLoop, _SimpleTimer
 
@@ -82,5 +83,11 @@ class TillEventLoop(QEventLoop):  # type: ignore[misc]
 
 
 def make_loop(app: QCoreApplication | None = None) -> TillEventLoop:
-    """The loop every window process runs on (the app, ``make screens``, tests, the bench)."""
+    """The loop every window process runs on (the app, ``make screens``, tests, the bench).
+
+    httpx asks sniffio which async library runs it; sniffio looks for asyncio's current task,
+    which a qasync callback stepped by Qt outside ``run_forever`` does not have, and the request
+    then fails with AsyncLibraryNotFoundError. This loop is asyncio's, so say so once: tasks copy
+    the context they are created in."""
+    sniffio.current_async_library_cvar.set("asyncio")
     return TillEventLoop(app)

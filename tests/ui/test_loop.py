@@ -54,3 +54,33 @@ def test_timers_still_fire_and_cancel_by_identity(ui: Any) -> None:
 
     ui.run(scenario())
     assert fired == ["early", "late"]
+
+
+def test_a_task_stepped_by_qt_outside_the_loop_still_finds_asyncio(ui: Any, qapp: Any) -> None:
+    """Qt can run the loop's callbacks while ``run_forever`` is not on the stack (any
+    ``processEvents``); httpx then asks sniffio which library runs it. Without the window loop's
+    answer that request failed with AsyncLibraryNotFoundError (a pay-by-link watch died so)."""
+    import httpx
+    import sniffio
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    app = Starlette(routes=[Route("/", lambda request: PlainTextResponse("ok"))])
+    seen: list[str] = []
+
+    async def ask() -> str:
+        try:
+            seen.append(sniffio.current_async_library())
+        except sniffio.AsyncLibraryNotFoundError:
+            seen.append("no async library found")
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            return (await c.get("/")).text
+
+    task = ui.loop.create_task(ask())
+    for _ in range(50):  # Qt, not run_forever, steps the task
+        qapp.processEvents()
+        if seen:
+            break
+    assert seen == ["asyncio"]
+    assert ui.run(task) == "ok"
