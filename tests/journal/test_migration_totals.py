@@ -25,14 +25,15 @@ def test_frozen_v4_totals_equal_todays_rule(tmp_path: Path) -> None:
     conn = sqlite3.connect(str(tmp_path / "j.sqlite"), isolation_level=None)
     schema.migrate(conn, target=4)
     amounts = [(0, 0, 0), (1000, 0, 0), (1000, 600, 0), (1000, 0, 250), (1000, 1000, 1000)]
-    for n, (kind, op, state, (approved, captured, refunded)) in enumerate(
-            itertools.product(V4_KINDS, OPS, STATES, amounts)):
-        conn.execute(
-            "INSERT INTO entries(till_id, kind, state, op, invoice, currency, requested_minor, "
-            "approved_minor, captured_minor, refunded_minor, created_at, updated_at, "
-            "business_date, batch_no) VALUES ('t', ?, ?, ?, ?, ?, 1000, ?, ?, ?, 'x', 'x', 'd', ?)",
-            (kind, state, op, f"{n:010d}", "USD" if n % 3 else "CAD", approved, captured, refunded,
-             n % 2))
+    rows = [(kind, state, op, f"{n:010d}", "USD" if n % 3 else "CAD", approved, captured, refunded, n % 2)
+            for n, (kind, op, state, (approved, captured, refunded)) in enumerate(
+                itertools.product(V4_KINDS, OPS, STATES, amounts))]
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO entries(till_id, kind, state, op, invoice, currency, requested_minor, "
+        "approved_minor, captured_minor, refunded_minor, created_at, updated_at, "
+        "business_date, batch_no) VALUES ('t', ?, ?, ?, ?, ?, 1000, ?, ?, ?, 'x', 'x', 'd', ?)", rows)
+    conn.execute("COMMIT")
     schema._totals_from_entries(conn, schema._V4_BUCKET, schema._V4_MINOR)
     frozen = _rows(conn)
     rebuild_totals(conn)
