@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml 2>/dev/null | cksum | cut
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 PIP := $(PY) -m pip install --quiet --no-warn-script-location
 PYTEST_ARGS ?=
+# pytest on every core (2 here): the suite is mostly waits on sockets, SQLite commits and Qt paints
+PYTEST_WORKERS ?= auto
 
 .PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
 
@@ -37,7 +39,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 unit: setup system-deps-test
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -m "not packaging" $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging" $(PYTEST_ARGS)
 
 test: setup system-deps-test lint typecheck unit
 
