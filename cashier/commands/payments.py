@@ -62,6 +62,11 @@ def run_with_runtime(args: argparse.Namespace,
             return await body(runtime)
         finally:
             await runtime.close()
+            if profile.store_url:
+                from cashier.store.outbox import push_pending
+
+                # the money part is done and journaled: push it within ~1 s, else leave it pending
+                await asyncio.to_thread(push_pending, profile, 1.0)
 
     return asyncio.run(main())
 
