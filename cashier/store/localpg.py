@@ -85,18 +85,35 @@ class LocalPostgres:
 
 
 def main(argv: list[str]) -> int:
+    """``DIR [PG_PORT] [--serve STORE_PORT]``: the cluster, and with ``--serve`` the store service
+    on it (``make store``); both stop on SIGINT/SIGTERM."""
+    serve_port: str | None = None
+    if "--serve" in argv:
+        at = argv.index("--serve")
+        serve_port = argv[at + 1] if at + 1 < len(argv) else "8790"
+        argv = argv[:at] + argv[at + 2:]
     if not argv:
-        print("usage: python -m cashier.store.localpg DIR [PORT]", file=sys.stderr)
+        print("usage: python -m cashier.store.localpg DIR [PG_PORT] [--serve STORE_PORT]",
+              file=sys.stderr)
         return 2
     cluster = LocalPostgres(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 5433)
     print(f"postgres listening on {cluster.start()}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    service: subprocess.Popen[bytes] | None = None
     try:
-        stop.wait()
+        if serve_port is not None:
+            service = subprocess.Popen([sys.executable, "-m", "cashier.cli", "store", "serve",
+                                        "--database", cluster.dsn, "--port", serve_port])
+            print(f"add a till:  cashier store add-till TILL_ID --database {cluster.dsn}", flush=True)
+        while not stop.is_set() and (service is None or service.poll() is None):
+            stop.wait(0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        if service is not None and service.poll() is None:
+            service.terminate()
+            service.wait(15)
         cluster.stop()
     return 0
 
