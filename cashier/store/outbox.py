@@ -244,9 +244,13 @@ class BackgroundPusher:
             log.warning("store pusher not started: %s", exc)
             return
         delay = self.interval_s
+        away = False
         try:
             while True:
-                self._wake.wait(delay)
+                if away:  # the store is away: journal changes wait for the back-off, not a retry each
+                    self._stop.wait(delay)
+                else:
+                    self._wake.wait(self.interval_s)
                 self._wake.clear()
                 stopping = self._stop.is_set()
                 budget = 1.0 if stopping else 5.0  # the last push, as the window closes
@@ -258,9 +262,9 @@ class BackgroundPusher:
                 except Exception:  # a journal or network fault must not kill the pusher
                     log.exception("store push failed")
                     self.last_error = "store push failed (details in the log)"
-                reached = self.last is not None and self.last.reached and not self.last_error
                 if stopping:
                     break
-                delay = self.interval_s if reached else min(max(delay * 2, self.interval_s), 30.0)
+                away = bool(self.last_error)
+                delay = min(delay * 2, 30.0) if away else self.interval_s
         finally:
             outbox.close()
