@@ -111,6 +111,8 @@ async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = 
     """Reconcile, refuse on a problem unless a manager overrides, submit once, record the close."""
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
+    if profile.is_training:
+        raise ValidationError("training", "a training till never closes the store's batch")
     rec = await reconcile_store(ctx, profile)
     if rec.problems and not override:
         raise BatchBlocked("store batch: " + "; ".join(rec.problems) + " (or override with a "
