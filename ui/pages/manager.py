@@ -435,6 +435,8 @@ class StorePart(QGroupBox):
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
         self.close_button.setEnabled(self.linked and not self.page.till.profile.is_training)
+        if self.linked and self.page.till.profile.is_training:
+            self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
 
     def _poll(self) -> None:
