@@ -210,3 +210,33 @@ def test_migrations_are_idempotent_and_a_newer_database_is_refused(store_dsn: st
         conn.execute("UPDATE store_schema SET version = %s", (LATEST + 1,))
     with pytest.raises(StoreError, match="newer than this program"):
         migrate(store_dsn)
+
+
+def test_database_away_is_503_and_the_till_keeps_its_events(serve_store: Any, store_dsn: str,
+                                                           tmp_path: Path, memory_keyring: Any) -> None:
+    store = serve_store()
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    profile = load_profile(None, training=False, till_id="T1", host_url="https://host.example/api",
+                           terminal_id="1742", store_url=store.url, journal_path=tmp_path / "j.sqlite")
+    name = store_dsn.rsplit("/", 1)[1]
+    admin = store_dsn.rsplit("/", 1)[0] + "/postgres"
+    outbox = Outbox(profile)
+    try:
+        outbox.journal.note(None, "drawer_open", actor="7")
+        with psycopg.connect(admin, autocommit=True) as conn:  # the database goes away
+            conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false".encode())
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                         (name,))
+        away = outbox.sync(5.0)
+        assert not away.reached and away.pending == 1 and "503" in away.message
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true".encode())
+        import time
+
+        deadline = time.monotonic() + 10
+        while not (back := outbox.sync(2.0)).reached:  # the pusher's next try
+            assert time.monotonic() < deadline, back
+            time.sleep(0.2)
+        assert back.as_dict() == {"pushed": 1, "pending": 0}
+    finally:
+        outbox.close()

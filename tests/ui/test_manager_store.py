@@ -83,3 +83,22 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
     finally:
         store.stop()
         host.stop()
+
+
+def test_store_part_says_when_the_store_is_away_and_training_never_closes(
+        ui: Any, make_gui: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cashier.store.localpg import free_port
+
+    monkeypatch.setenv("CASHIER_STORE_TOKEN", "token")
+    gui = make_gui(store_url=f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    qtbot.keyClick(gui.window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
+    manager = gui.window.findChild(ManagerPage)
+    qtbot.keyClicks(manager.pin, "1234")
+    qtbot.keyClick(manager.pin, Qt.Key.Key_Return)
+    part = manager.store_part
+    ui.until(lambda: "cannot reach" in part.status.text(), what="the store-away line")
+    assert not part.close_button.isEnabled()
+    assert part.message.text() == "Training till: it shows the store but never closes its batch."
+    qtbot.keyClick(gui.window, Qt.Key.Key_W, Qt.KeyboardModifier.AltModifier)  # does nothing
+    ui.spin(0.2)
+    assert "Closing" not in part.message.text()
