@@ -15,7 +15,6 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -378,7 +377,3 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
             "tills": out_tills, "business_date": business_date, "through": through,
             "last_close": last_close}
 
-
-def amount(text: str) -> Decimal:
-    """A totals amount back as a Decimal (they travel as strings so no float appears)."""
-    return Decimal(text)
