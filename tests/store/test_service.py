@@ -240,3 +240,27 @@ def test_database_away_is_503_and_the_till_keeps_its_events(serve_store: Any, st
         assert back.as_dict() == {"pushed": 1, "pending": 0}
     finally:
         outbox.close()
+
+
+def test_the_same_push_from_four_senders_at_once_is_stored_once(serve_store: Any,
+                                                                store_dsn: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = serve_store()
+    token = add_till(store_dsn, "T1")
+    journal = secrets.token_hex(16)
+    batch = [created(1, 1, "0100000001", 700), *(event(n) for n in range(2, 40))]
+    with httpx.Client(base_url=store.url, headers={"Authorization": f"Bearer {token}"}) as http:
+        http.post("/v1/hello", json={"journal_id": journal})
+
+        def push(_: int) -> int:
+            answer = http.post("/v1/events", json={"journal_id": journal, "events": batch})
+            assert answer.status_code == 200, answer.text
+            return int(answer.json()["applied"])
+
+        with ThreadPoolExecutor(4) as pool:
+            applied = list(pool.map(push, range(4)))
+    assert sorted(applied) == [0, 0, 0, 39]
+    with psycopg.connect(store_dsn) as conn:
+        assert conn.execute("SELECT count(*) FROM events").fetchone() == (39,)
+        assert conn.execute("SELECT high_water FROM journals").fetchone() == (39,)
