@@ -8,6 +8,7 @@ Layout
 - ``outbox``: the till's side: push pending journal events in order, learn the invoice floor
   and store closes; never on the counter's loop.
 - ``close``: the store-wide reconciliation (host batch totals against every till) and close.
+- ``localpg``: a throw-away PostgreSQL cluster of our own (``make store``, tests, bench).
 
 Each till stays the source of truth for its own money: its SQLite journal is written first and
 the store only ever receives copies of its events. Tills never hold database credentials.
