@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 # pytest on every core (2 here): the suite is mostly waits on sockets, SQLite commits and Qt paints
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
+.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test store
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -52,6 +52,15 @@ fuzz: setup
 
 chaos: setup
 	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
+
+# A local PostgreSQL (a cluster of its own under build/, as the postgres user when root) and the
+# store service on it, for trying the store by hand. Ctrl+C stops both.
+STORE_PORT ?= 8790
+PG_PORT ?= 5433
+store: setup
+	@scripts/system-deps.sh store
+	@mkdir -p build
+	$(PY) -m cashier.store.localpg build/store-pg $(PG_PORT) --serve $(STORE_PORT)
 
 screens: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screens build/screens

@@ -23,11 +23,12 @@ from cashier.errors import CashierError
 
 APP_NAME = "cashier"
 KEYRING_SERVICE = "cashier-host-api"
+STORE_KEYRING_SERVICE = "cashier-store"
 ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
 #: Keys that would put a secret in a file that gets committed or packaged.
 FORBIDDEN_KEYS = frozenset(
     {"access_token", "accesstoken", "auth_token", "client_guid", "hmac_secret", "secret_key",
-     "password", "charge_api_secret_key"}
+     "password", "charge_api_secret_key", "store_token"}
 )
 _HEADER_FORBIDDEN = re.compile(r"[$%:^\-~<>,?“”‘’{}\[\]\\+=`\"']")
 
@@ -124,6 +125,8 @@ class TillProfile(BaseSettings):
     training: bool = False
     hmac_key_id: str | None = None
     charge_api_url: str | None = None
+    #: The store service this till pushes its journal to (None: a till on its own).
+    store_url: str | None = None
     timeouts: Timeouts = Field(default_factory=Timeouts)
     manager_pin_hash: str | None = None
     language: str = "en"
@@ -144,7 +147,7 @@ class TillProfile(BaseSettings):
             raise ValueError("must not contain any of $ % : ^ - ~ < > , ? quotes { } [ ] \\ + = `")
         return value
 
-    @field_validator("host_url", "charge_api_url")
+    @field_validator("host_url", "charge_api_url", "store_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         if value is None:
@@ -190,8 +193,20 @@ class TillProfile(BaseSettings):
 
 
 def _is_loopback_url(url: str) -> bool:
-    host = re.sub(r"^https?://", "", url).split("/")[0].rsplit(":", 1)[0].strip("[]")
-    return host in {"localhost", "::1"} or host.startswith("127.")
+    """Only 127.0.0.0/8, ::1 and localhost: parsed, so "127.example.com" is not loopback."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
@@ -252,6 +267,19 @@ def store_access_token(profile: TillProfile, token: str) -> None:
     import keyring
 
     keyring.set_password(KEYRING_SERVICE, profile.till_id, token)
+
+
+def store_token_for(profile: TillProfile) -> str | None:
+    """The till's store token: env first, then the OS keyring; never a file."""
+    env = os.environ.get("CASHIER_STORE_TOKEN")
+    if env:
+        return env
+    try:
+        import keyring
+
+        return keyring.get_password(STORE_KEYRING_SERVICE, profile.till_id)
+    except Exception:  # no usable keyring backend on this machine
+        return None
 
 
 def hmac_secret_for(profile: TillProfile) -> bytes | None:

@@ -8,6 +8,7 @@ made by one ``cashier`` process can be voided by the next.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,22 @@ class Runtime:
     def training(self) -> bool:
         return self.profile.is_training
 
+    def start_store_push(self) -> None:
+        """The window's background pusher (a thread of its own), when the profile names a store."""
+        if not self.profile.store_url or self.profile.is_training or "store_pusher" in self.extras:
+            return
+        from cashier.store.outbox import BackgroundPusher
+
+        pusher = BackgroundPusher(self.profile)
+        self.extras["store_pusher"] = pusher
+        self.extras["store_unsubscribe"] = self.journal.subscribe(pusher.nudge)
+        pusher.start()
+
     async def close(self) -> None:
+        pusher = self.extras.pop("store_pusher", None)
+        if pusher is not None:
+            self.extras.pop("store_unsubscribe")()
+            await asyncio.to_thread(pusher.stop)
         if self.ctx.charge_api is not None:
             await self.ctx.charge_api.client.aclose()
         await self.client.aclose()

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages Qt needs: "test" is the offscreen set, "run" adds what the xcb window needs.
+# "test" and "store" also install PostgreSQL's server (the store tests and `make store` start a
+# throw-away cluster of their own; the tills themselves never need it).
 # Installs what is missing when we are root with apt; otherwise prints the exact command.
 set -u
 want=(libegl1 libgl1 libxkbcommon0 libfontconfig1 fonts-dejavu-core libdbus-1-3 libglib2.0-0)
+if [ "${1:-test}" = "test" ] || [ "${1:-test}" = "store" ]; then
+  want+=(postgresql)
+fi
 if [ "${1:-test}" = "run" ]; then
   want+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-randr0
          libxcb-shape0 libxcb-render-util0 libxcb-image0 libxcb-xinerama0)
@@ -14,13 +19,13 @@ for p in "${want[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-  echo "Installing system packages Qt needs: ${missing[*]}"
+  echo "Installing system packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     && exit 0
   echo "apt-get could not install: ${missing[*]}" >&2
   exit 1
 fi
-echo "Qt needs these system packages, which are missing: ${missing[*]}" >&2
+echo "These system packages are missing: ${missing[*]}" >&2
 echo "Run:  sudo apt-get install -y ${missing[*]}" >&2
-[ "${1:-test}" = "run" ] && exit 1 || exit 0
+[ "${1:-test}" = "test" ] && exit 0 || exit 1

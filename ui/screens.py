@@ -146,6 +146,7 @@ async def render(out: Path) -> list[Path]:
     manager.close_batch()
     await _until(lambda: manager.batch_message.text() not in ("", "Closing the batch…"))
     await shoot(w, "manager-batch-close")
+    await _store_states(gui, manager, shoot)
     w.go(SettingsPage)
     await shoot(w, "settings")
     # the same sale screen in Spanish, high contrast and large text
@@ -258,6 +259,81 @@ async def _finish_sale(sale: Any, pad: Any, amount: Decimal) -> None:
     sale.charge_card()
     await _until(lambda: sale.stack.currentWidget() is sale.result_page)
     pad.auto.setChecked(False)
+
+
+async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """The manager's Store part against a real store: a PostgreSQL cluster of its own, the store
+    service, and two other tills' days pushed from their journals (skipped, with a note, when
+    PostgreSQL's server is not installed)."""
+    import json
+    import shutil
+    import subprocess
+
+    from cashier.config import load_profile
+    from cashier.journal.model import Kind, State
+    from cashier.journal.store import JournalStore
+    from cashier.store import StoreError
+    from cashier.store.localpg import LocalPostgres, free_port
+    from cashier.store.outbox import Outbox
+
+    base = Path(tempfile.mkdtemp(prefix="cashier-screens-store-"))
+    base.chmod(0o755)  # the postgres user reaches its data folder inside
+    cluster = LocalPostgres(base / "pg", fast=True)
+    try:
+        dsn = cluster.start()
+    except StoreError as exc:
+        print(f"screens: no Store part picture ({exc})", file=sys.stderr)
+        return
+    port = free_port()
+    cli = [sys.executable, "-m", "cashier.cli", "store"]
+    server = subprocess.Popen([*cli, "serve", "--database", dsn, "--port", str(port)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None and "listening" in server.stdout.readline()
+        url = f"http://127.0.0.1:{port}"
+
+        def token(till: str) -> str:
+            out = subprocess.run([*cli, "add-till", till, "--database", dsn], capture_output=True,
+                                 text=True, check=True).stdout
+            return str(json.loads(out)["token"])
+
+        for number, till, clerk, sales in ((2, "till-2", "Ana", ("18.40", "7.95", "31.00")),
+                                           (3, "till-3", "Bo", ("12.00", "4.25"))):
+            path = base / f"{till}.sqlite"
+            journal = JournalStore(path, till_id=till, till_number=number)
+            for i, text in enumerate(sales):
+                entry = journal.create(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk)
+                journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),
+                                   card_type=("VS", "MC")[i % 2])
+            journal.create(Kind.SALE, Decimal("9.99"), actor=clerk, clerk=clerk, sent=True)
+            journal.close()
+            profile = load_profile(None, training=False, till_id=till, till_number=number,
+                                   host_url="https://host.example/api", terminal_id="1",
+                                   store_url=url, journal_path=path)
+            outbox = Outbox(profile, token=token(till))
+            outbox.sync(10.0)
+            outbox.close()
+        os.environ["CASHIER_STORE_TOKEN"] = token(gui.till.profile.till_id)
+        gui.till.profile.store_url = url  # the training till reads the store; it never pushes
+        part = manager.store_part
+        part.retranslate()
+        part.refresh()
+        await _until(lambda: part.totals is not None)
+        from PySide6.QtWidgets import QScrollArea
+
+        area = part.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.ensureWidgetVisible(part)
+        await shoot(gui.window, "manager-store")
+    finally:
+        os.environ.pop("CASHIER_STORE_TOKEN", None)
+        gui.till.profile.store_url = None
+        server.terminate()
+        server.wait(15)
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:

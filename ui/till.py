@@ -72,6 +72,7 @@ class Till(QObject):
             self.start_failed.emit(redact(str(exc)))
             return
         self.bridge.connect_bus(self.runtime.bus)
+        self.runtime.start_store_push()  # a thread of its own: never waits on the counter's loop
         if self.runtime.sandbox is not None:
             self.bridge.observe_terminal(self.hub, self.terminal_id)
             self.status.terminal_state = self.hub.get(self.terminal_id).state

@@ -144,6 +144,9 @@ def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context],
                 return await body(args, Context(runtime, client, profile.currency))
         finally:
             await runtime.close()
+            from cashier.commands.payments import push_after_command
+
+            await push_after_command(profile)
 
     return asyncio.run(main())
 

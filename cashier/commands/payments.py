@@ -40,6 +40,15 @@ def print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, sort_keys=True, default=str), flush=True)
 
 
+async def push_after_command(profile: Any) -> None:
+    """A money command is done and journaled: push to the store within ~1 s, else leave it
+    pending (the window's pusher or the next command takes it)."""
+    if profile.store_url:
+        from cashier.store.outbox import push_pending
+
+        await asyncio.to_thread(push_pending, profile, 1.0)
+
+
 def run_with_runtime(args: argparse.Namespace,
                      body: Callable[[Any], Awaitable[int]]) -> int:
     """Open the till's runtime (profile from --profile or CASHIER_PROFILE; none: training)."""
@@ -62,6 +71,7 @@ def run_with_runtime(args: argparse.Namespace,
             return await body(runtime)
         finally:
             await runtime.close()
+            await push_after_command(profile)
 
     return asyncio.run(main())
 

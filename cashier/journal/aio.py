@@ -130,9 +130,16 @@ class Journal:
         return self._changed(await self._write(self.store.finish_job, job_id, outcome=outcome,
                                                 actor=actor, state=state, **changes))
 
-    async def close_batch(self, *, actor: str, override: bool, summary: dict[str, Any]) -> int:
+    async def close_batch(self, *, actor: str, override: bool, summary: dict[str, Any],
+                          through_event: int | None = None) -> int:
         return await self._write(self.store.close_batch, actor=actor, override=override,
-                                 summary=summary)
+                                 summary=summary, through_event=through_event)
+
+    async def raise_invoice_floor(self, sequence: int) -> None:
+        await self._write(self.store.raise_invoice_floor, sequence)
+
+    async def invoice_high_water(self) -> int:
+        return await self._write(self.store.invoice_high_water)
 
     # ---- reads (own connection, own thread) ----------------------------------------------------
     async def get(self, entry_id: int) -> Entry:

@@ -160,8 +160,23 @@ def _v4(conn: sqlite3.Connection) -> None:
     _totals_from_entries(conn, _V4_BUCKET, _V4_MINOR)
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """The store outbox: this journal's identity for the store service, how far its events are
+    pushed, and the last store-wide close the till has learned of (one row)."""
+    _run(conn, """
+    CREATE TABLE store_outbox (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        journal_id TEXT NOT NULL,
+        pushed_through INTEGER NOT NULL DEFAULT 0,
+        store_close_seen INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT
+    );
+    INSERT INTO store_outbox(id, journal_id) VALUES (1, lower(hex(randomblob(16))))
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5)
 LATEST = len(MIGRATIONS)
 
 

@@ -204,6 +204,21 @@ class JournalStore:
             raise JournalError("invoice: this till has used all its invoice numbers")
         return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
 
+    def raise_invoice_floor(self, sequence: int) -> None:
+        """The invoice counter becomes at least ``sequence`` (never lowered): a new or replaced
+        journal continues after the highest invoice the store saw from this till."""
+        if not 0 <= sequence < 10 ** SEQUENCE_DIGITS:
+            raise ValidationError("sequence", f"must be 0 to {10 ** SEQUENCE_DIGITS - 1}")
+        with self._tx() as conn:
+            conn.execute("INSERT INTO counters(name, value) VALUES ('invoice', ?) "
+                         "ON CONFLICT(name) DO UPDATE SET value = MAX(value, excluded.value)",
+                         (sequence,))
+
+    def invoice_high_water(self) -> int:
+        """The last invoice sequence this journal allocated (0 when none)."""
+        row = self.conn.execute("SELECT value FROM counters WHERE name = 'invoice'").fetchone()
+        return 0 if row is None else int(row[0])
+
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
         with self._tx():
@@ -478,20 +493,27 @@ class JournalStore:
         return [_job(r) for r in rows]
 
     # ---- batches ------------------------------------------------------------------------------
-    def close_batch(self, *, actor: str, override: bool, summary: Mapping[str, Any]) -> int:
-        """Move every finished entry of the open batch into a new closed batch."""
+    def close_batch(self, *, actor: str, override: bool, summary: Mapping[str, Any],
+                    through_event: int | None = None) -> int:
+        """Move every finished entry of the open batch into a new closed batch; with
+        ``through_event``, only entries created at or before that event (a store-wide close
+        covers what the store had received from this till when it closed)."""
         self._check_actor(actor)
         guard_text("summary", summary)
         with self._tx() as conn:
             batch_no = int(conn.execute("SELECT COALESCE(MAX(batch_no), 0) + 1 FROM batches").fetchone()[0])
             ids = [int(r[0]) for r in conn.execute(
                 f"SELECT id FROM entries WHERE batch_no = 0 AND state NOT IN {UNRESOLVED_SQL}")]
+            if through_event is not None:
+                created = {int(r[0]) for r in conn.execute(
+                    "SELECT entry_id FROM events WHERE type = 'created' AND id <= ?", (through_event,))}
+                ids = [i for i in ids if i in created]
             now = self._now()
             conn.execute("INSERT INTO batches(batch_no, closed_at, closed_by, override, summary) "
                          "VALUES (?, ?, ?, ?, ?)", (batch_no, now, actor, int(override),
                                                     json.dumps(summary, sort_keys=True, default=str)))
-            conn.execute(f"UPDATE entries SET batch_no = ? WHERE batch_no = 0 AND state NOT IN "
-                         f"{UNRESOLVED_SQL}", (batch_no,))
+            conn.executemany("UPDATE entries SET batch_no = ? WHERE id = ?",
+                             [(batch_no, i) for i in ids])
             self._event(None, actor, "batch_closed",
                         {"batch_no": batch_no, "entries": ids, "override": override,
                          "_note": dict(summary)}, now)

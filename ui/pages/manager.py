@@ -6,10 +6,13 @@ Manager actions run flows with the manager as the actor, so the journal records 
 
 from __future__ import annotations
 
+import asyncio
 import json
+from datetime import UTC, datetime
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -191,6 +194,8 @@ class ManagerPage(Page):
         s.addWidget(self.settings_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 2, 0, 1, 2)
+        self.store_part = StorePart(self)
+        grid.addWidget(self.store_part, 3, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         scroll.setWidget(inner)
@@ -212,6 +217,7 @@ class ManagerPage(Page):
         self.unresolved_box.setTitle(tr("Unresolved payments"))
         self.mode_box.setTitle(tr("Mode and PIN pad"))
         self.settings_box.setTitle(tr("Till settings"))
+        self.store_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
         self._show_settings()
@@ -237,6 +243,7 @@ class ManagerPage(Page):
         if not self.till.ready:
             return
         self.reconcile()
+        self.store_part.refresh()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)
@@ -373,3 +380,150 @@ class ManagerPage(Page):
         def failed(exc: BaseException) -> None:
             self.terminal_view.setPlainText(str(exc))
         self.till.run(terminal_info(self.till.ctx), "terminal info", done=done, failed=failed)
+
+
+class StorePart(QGroupBox):
+    """The Store part: every till with its clerk, last seen, open tickets, unresolved payments and
+    totals, polled from the store service every few seconds while the manager screen is open
+    (decision: polling, see docs/decisions.md), and the store-wide batch close."""
+
+    POLL_MS = 3000
+    COLUMNS = 8
+
+    def __init__(self, page: ManagerPage) -> None:
+        super().__init__()
+        self.page = page
+        self.totals: dict[str, Any] | None = None
+        self.reconciliation: Any = None
+        self._fetching = False
+        col = QVBoxLayout(self)
+        self.status = hint()
+        self.table = QTableWidget(0, self.COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMinimumHeight(150)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QHBoxLayout()
+        self.close_button = page.button(lambda: tr("Close store batch"), "Alt+W", self.close_store,
+                                        "Primary")
+        self.override_button = page.button(lambda: tr("Close store anyway"), "",
+                                           lambda: self.close_store(override=True), "Danger")
+        self.override_button.setVisible(False)
+        row.addWidget(self.close_button)
+        row.addWidget(self.override_button)
+        self.message = hint()
+        for w in (self.status, self.table, self.summary):
+            col.addWidget(w)
+        col.addLayout(row)
+        col.addWidget(self.message)
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.POLL_MS)
+        self.timer.timeout.connect(self._poll)
+        self.timer.start()
+
+    @property
+    def linked(self) -> bool:
+        return bool(self.page.till.profile.store_url)
+
+    def retranslate(self) -> None:
+        self.setTitle(tr("Store"))
+        self.table.setHorizontalHeaderLabels([tr("Till"), tr("Clerk"), tr("Last seen"),
+                                              tr("Open tickets"), tr("Unresolved"), tr("Sales"),
+                                              tr("Refunds"), tr("Net")])
+        self.close_button.setEnabled(self.linked and not self.page.till.profile.is_training)
+        if self.linked and self.page.till.profile.is_training:
+            self.message.setText(tr("Training till: it shows the store but never closes its batch."))
+        self._show()
+
+    def _poll(self) -> None:
+        if self.page.unlocked and self.isVisible():
+            self.refresh()
+
+    def refresh(self) -> None:
+        if not self.linked or self._fetching or not self.page.till.ready:
+            self._show()
+            return
+        from cashier.store.close import store_totals
+
+        self._fetching = True
+        profile = self.page.till.profile
+
+        def done(totals: Any) -> None:
+            self._fetching = False
+            self.totals = totals
+            self._show()
+
+        def failed(exc: BaseException) -> None:
+            from cashier.errors import CashierError
+
+            self._fetching = False
+            if not isinstance(exc, CashierError):
+                raise exc
+            self.status.setText(str(exc))
+        self.page.till.run(asyncio.to_thread(store_totals, profile), "store totals", done=done,
+                           failed=failed)
+
+    def _show(self) -> None:
+        if not self.linked:
+            self.status.setText(tr("This till is not linked to a store service (store_url)."))
+            return
+        data = self.totals
+        if data is None:
+            self.status.setText(tr("Asking the store…"))
+            return
+        cur = data["store"].get("currency") or self.page.till.currency
+        tills = data["tills"]
+        self.table.setRowCount(len(tills))
+        for r, (till_id, t) in enumerate(sorted(tills.items())):
+            values = [till_id, t.get("clerk") or "", format_time(t["last_seen"]) if t["last_seen"] else
+                      tr("never"), str(t["open_tickets"]), str(t["unresolved"]),
+                      f"{t['sales']['count']}  {format_money(Decimal(t['sales']['amount']), cur)}",
+                      f"{t['refunds']['count']}  {format_money(Decimal(t['refunds']['amount']), cur)}",
+                      format_money(Decimal(t["net"]), cur)]
+            for c, v in enumerate(values):
+                self.table.setItem(r, c, QTableWidgetItem(v))
+        s = data["store"]
+        tenders = "; ".join(f"{kind_name(k)} {v['count']} {format_money(Decimal(v['amount']), cur)}"
+                            for k, v in s["by_tender"].items()) or "–"
+        brands = "; ".join(f"{k} {v['sales']['count']} {format_money(Decimal(v['sales']['amount']), cur)}"
+                           for k, v in s["by_card_brand"].items()) or "–"
+        lines = [f"{tr('Store')}: {tr('Sales')} {s['sales']['count']} "
+                 f"{format_money(Decimal(s['sales']['amount']), cur)}; {tr('Refunds')} "
+                 f"{s['refunds']['count']} {format_money(Decimal(s['refunds']['amount']), cur)}; "
+                 f"{tr('Net')} {format_money(Decimal(s['net']), cur)}; {tr('Tips')} "
+                 f"{format_money(Decimal(s['tips']), cur)}; {tr('Unresolved')} {s['unresolved']}",
+                 f"{tr('By tender')}: {tenders}", f"{tr('By card brand')}: {brands}"]
+        if data.get("last_close"):
+            lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
+        self.summary.setText("\n".join(lines))
+        self.status.setText(tr("Updated %s") % format_time(datetime.now(UTC).isoformat()))
+
+    def close_store(self, override: bool = False) -> None:
+        from cashier.store.close import close_store_batch
+
+        till = self.page.till
+        self.message.setText(tr("Closing the store's batch…"))
+
+        def done(outcome: Any) -> None:
+            batch_no, rec = outcome
+            self.reconciliation = rec
+            self.override_button.setVisible(False)
+            self.message.setText(tr("Store batch %s closed: one batch for every till.") % batch_no)
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            from cashier.errors import CashierError
+            from cashier.flows.batch import BatchBlocked
+            from cashier.host.errors import HostError
+
+            if not isinstance(exc, CashierError | HostError):
+                raise exc
+            self.message.setText(str(exc))
+            self.override_button.setVisible(isinstance(exc, BatchBlocked))
+        till.run(close_store_batch(till.ctx, till.profile, override=override,
+                                   manager_id=MANAGER_ACTOR if override else None),
+                 "store close", done=done, failed=failed)

@@ -1,0 +1,185 @@
+"""``cashier store``: the store service and a till's commands for it.
+
+- ``serve --database URL``: migrate, then serve; prints ``store listening on http://HOST:PORT``.
+- ``add-till TILL_ID --database URL``: prints ``{"till", "token"}`` once (stored hashed).
+- ``sync``: push what is pending now: ``{"pushed", "pending"}``; exit 0 when nothing is pending,
+  1 when some is left, 3 when the store could not be reached.
+- ``totals [--business-date]``: the store and every till.
+- ``batch-close [--override --manager N]``: the store-wide reconciliation and close.
+
+The database URL may also come from ``CASHIER_STORE_DATABASE`` (keeps a password off the
+command line); tills never see it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+from typing import Any
+
+from cashier.errors import ValidationError
+
+DATABASE_ENV = "CASHIER_STORE_DATABASE"
+_TILL_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _database(args: argparse.Namespace) -> str:
+    url = args.database or os.environ.get(DATABASE_ENV)
+    if not url:
+        raise ValidationError("--database", f"is required (or set {DATABASE_ENV}): "
+                                            "postgresql://USER@HOST:PORT/DB")
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValidationError("--database", "must be a postgresql:// URL")
+    return str(url)
+
+
+def _profile(args: argparse.Namespace) -> Any:
+    from cashier.config import load_profile
+
+    profile = load_profile(getattr(args, "profile", None))
+    if not profile.store_url:
+        raise ValidationError("store_url", "this till's profile names no store service")
+    return profile
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from cashier.commands.sandbox import _bind, _make_server_class, _run
+    from cashier.store.app import StoreApp
+    from cashier.store.database import StoreDatabase
+    from cashier.store.schema import migrate
+
+    if not 0 <= args.port <= 65535:
+        raise ValidationError("--port", "must be 0 to 65535")
+    dsn = _database(args)
+    migrate(dsn)
+    app = StoreApp(StoreDatabase(dsn))
+    try:
+        sock = _bind(args.host, args.port)
+    except OSError as exc:
+        print(f"cashier store: error: cannot listen on {args.host}:{args.port} "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    server = _make_server_class()(uvicorn.Config(app.asgi, log_config=None, log_level="warning",
+                                                 access_log=False, lifespan="on", interface="asgi3",
+                                                 proxy_headers=False, timeout_graceful_shutdown=5))
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    try:
+        asyncio.run(_run(server, sock, f"store listening on http://{shown}:{sock.getsockname()[1]}"))
+    finally:
+        sock.close()
+    return 0
+
+
+def add_till_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json
+    from cashier.store.database import StoreDatabase
+    from cashier.store.schema import migrate
+
+    if not _TILL_ID.match(args.till_id):
+        raise ValidationError("TILL_ID", "must be 1 to 32 letters, digits or _ . -")
+    dsn = _database(args)
+    migrate(dsn)
+
+    async def add() -> str:
+        db = StoreDatabase(dsn, min_size=1, max_size=1)
+        await db.open()
+        try:
+            return await db.add_till(args.till_id)
+        finally:
+            await db.close()
+
+    print_json({"till": args.till_id, "token": asyncio.run(add())})
+    return 0
+
+
+def sync_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json
+    from cashier.store.outbox import Outbox
+
+    outbox = Outbox(_profile(args))
+    try:
+        result = outbox.sync(args.budget)
+    finally:
+        outbox.close()
+    print_json(result.as_dict())
+    if not result.reached:
+        return 3
+    return 0 if result.pending == 0 else 1
+
+
+def totals_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json
+    from cashier.store.close import store_totals
+    from cashier.store.outbox import push_pending
+
+    if args.business_date is not None and not _DATE.match(args.business_date):
+        raise ValidationError("--business-date", "must be a date, YYYY-MM-DD")
+    profile = _profile(args)
+    push_pending(profile, 1.0)
+    totals = store_totals(profile, args.business_date)
+    totals.pop("through", None)
+    print_json(totals)
+    return 0
+
+
+def batch_close_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json, run_with_runtime
+    from cashier.flows.batch import BatchBlocked
+    from cashier.store.close import close_store_batch
+
+    if args.override and not args.manager:
+        raise ValidationError("--manager", "is required with --override (who authorises it)")
+    profile = _profile(args)
+
+    async def body(rt: Any) -> int:
+        try:
+            batch_no, rec = await close_store_batch(rt.ctx, profile, override=args.override,
+                                                    manager_id=args.manager)
+        except BatchBlocked as exc:
+            print_json({"closed": False, "message": str(exc)})
+            return 1
+        print_json({"closed": True, "store_batch": batch_no, "override": bool(rec.problems),
+                    **rec.as_dict()})
+        return 0
+
+    return run_with_runtime(args, body)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("store", help="the store service: every till in one database",
+                                   description="The store service and this till's link to it.")
+    sub = parser.add_subparsers(dest="store_command")
+    serve = sub.add_parser("serve", help="serve the store service (migrates the database first)")
+    serve.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8790, help="port; 0 picks a free one (default 8790)")
+    serve.set_defaults(handler=serve_command)
+    add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
+    add.add_argument("till_id", metavar="TILL_ID")
+    add.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
+    add.set_defaults(handler=add_till_command)
+    sync = sub.add_parser("sync", help="push this till's pending journal events now")
+    sync.add_argument("--budget", type=float, default=10.0, help=argparse.SUPPRESS)
+    sync.set_defaults(handler=sync_command)
+    totals = sub.add_parser("totals", help="the store's totals, and each till's")
+    totals.add_argument("--business-date", help="one business day (default: the open store batch)")
+    totals.set_defaults(handler=totals_command)
+    close = sub.add_parser("batch-close", help="reconcile every till against the host and close once")
+    close.add_argument("--override", action="store_true",
+                       help="close despite unresolved payments or a difference")
+    close.add_argument("--manager", help="the manager's id (required with --override)")
+    close.set_defaults(handler=batch_close_command)
+    parser.set_defaults(handler=lambda _args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    print("cashier store: error: choose a command: serve, add-till, sync, totals, batch-close",
+          file=sys.stderr)
+    return 2

@@ -1,0 +1,148 @@
+"""The store-wide reconciliation and close, run from one till (which holds the host credentials).
+
+On the Host API the batch belongs to the merchant: one ``/batches/submit`` closes every till's
+sales. So the close reconciles the host's batch totals against the sum of every till's journal
+as the store holds it (per tender and card brand), refuses while any till has unresolved
+payments or the figures differ (unless a manager overrides: journaled on this till with the
+manager's id), submits once, and records the close in the store, which tells each till on its
+next contact. Outside HD the host offers no batch: the close is the store's record only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import httpx
+
+from cashier.errors import CashierError, ValidationError
+from cashier.flows.base import FlowContext
+from cashier.flows.batch import BatchBlocked, _today
+from cashier.host.models.batches import BatchResponse
+from cashier.store import StoreUnreachable
+from cashier.store.outbox import Outbox, answer, store_client
+
+__all__ = ["BatchBlocked", "StoreReconciliation", "close_store_batch", "reconcile_store",
+           "store_totals"]
+
+
+@dataclass(frozen=True)
+class StoreReconciliation:
+    totals: dict[str, Any]
+    host: BatchResponse | None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def store(self) -> dict[str, Any]:
+        return dict(self.totals["store"])
+
+    @property
+    def matches(self) -> bool:
+        if self.host is None:
+            return True
+        s, h = self.store, self.host
+        return (Decimal(s["sales"]["amount"]), s["sales"]["count"], Decimal(s["refunds"]["amount"]),
+                s["refunds"]["count"]) == (h.sale_amount, h.sale_count, h.refund_amount, h.refund_count)
+
+    def as_dict(self) -> dict[str, Any]:
+        host = None
+        if self.host is not None:
+            h = self.host
+            host = {"sales": {"count": h.sale_count, "amount": str(h.sale_amount)},
+                    "refunds": {"count": h.refund_count, "amount": str(h.refund_amount)},
+                    "net": str(h.net_amount)}
+        return {"store": self.store, "tills": self.totals["tills"], "host": host,
+                "matches": self.matches, "problems": list(self.problems)}
+
+
+def store_totals(ctx_profile: Any, business_date: str | None = None,
+                 transport: httpx.BaseTransport | None = None) -> dict[str, Any]:
+    """``GET /v1/totals`` (blocking: call it from a thread in async code)."""
+    with store_client(ctx_profile, transport=transport) as client:
+        try:
+            response = client.get("/v1/totals", params={"business_date": business_date}
+                                  if business_date else None)
+        except httpx.HTTPError as exc:
+            raise StoreUnreachable(f"store: cannot reach {ctx_profile.store_url} "
+                                   f"({type(exc).__name__})") from None
+        return answer(response)
+
+
+def _sync_now(profile: Any) -> None:
+    outbox = Outbox(profile)
+    try:
+        result = outbox.sync(10.0)
+    finally:
+        outbox.close()
+    if not result.reached:
+        raise StoreUnreachable(result.message or "store: cannot be reached")
+
+
+async def _host_totals(ctx: FlowContext) -> BatchResponse | None:
+    if ctx.client.option != "HD":
+        return None
+    host = (await ctx.client.batch_totals(_today(), inclusive=True)).batch or BatchResponse()
+    host.sale_amount = host.sale_amount or Decimal("0.00")
+    host.refund_amount = host.refund_amount or Decimal("0.00")
+    host.sale_count = host.sale_count or 0
+    host.refund_count = host.refund_count or 0
+    host.net_amount = host.net_amount if host.net_amount is not None else (
+        host.sale_amount - host.refund_amount)
+    return host
+
+
+async def reconcile_store(ctx: FlowContext, profile: Any) -> StoreReconciliation:
+    """This till pushes first, then the store's totals against the host's open batch."""
+    await asyncio.to_thread(_sync_now, profile)
+    totals = await asyncio.to_thread(store_totals, profile)
+    host = await _host_totals(ctx)
+    problems = [f"till {till}: {t['unresolved']} unresolved payment(s): run recovery there first"
+                for till, t in totals["tills"].items() if t["unresolved"]]
+    rec = StoreReconciliation(totals, host, problems)
+    if not rec.matches:
+        problems.append("store and host totals differ (a till may not have pushed yet)")
+    return rec
+
+
+async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = False,
+                            manager_id: str | None = None) -> tuple[int, StoreReconciliation]:
+    """Reconcile, refuse on a problem unless a manager overrides, submit once, record the close."""
+    if override and not manager_id:
+        raise ValidationError("manager", "an override needs the manager's id")
+    if profile.is_training:
+        raise ValidationError("training", "a training till never closes the store's batch")
+    rec = await reconcile_store(ctx, profile)
+    if rec.problems and not override:
+        raise BatchBlocked("store batch: " + "; ".join(rec.problems) + " (or override with a "
+                           "manager id)")
+    actor = manager_id if override and manager_id else ctx.actor
+    if rec.problems:
+        await ctx.journal.note(None, "store_batch_override", actor=actor, problems=rec.problems)
+    submitted = False
+    if rec.host is not None:
+        net = rec.host.net_amount if not rec.matches else (
+            Decimal(rec.store["sales"]["amount"]) - Decimal(rec.store["refunds"]["amount"]))
+        await ctx.client.batch_submit(_today(), inclusive=True, net_amount=net)
+        submitted = True
+    summary = {"store": {k: rec.store[k] for k in ("sales", "refunds", "net", "tips")},
+               "host_submitted": submitted, "problems": rec.problems}
+
+    def record() -> int:
+        with store_client(profile) as client:
+            try:
+                response = client.post("/v1/close", json={
+                    "through": rec.totals["through"], "closed_by": actor, "override": bool(rec.problems),
+                    "summary": summary})
+            except httpx.HTTPError as exc:
+                raise CashierError(
+                    f"store batch: submitted to the host, but the store could not record the close "
+                    f"({type(exc).__name__}); when the store is back, run 'cashier store batch-close "
+                    "--override --manager N' to record it (the host's batch is already empty)") from None
+            return int(answer(response)["batch_no"])
+
+    batch_no = await asyncio.to_thread(record)
+    await asyncio.to_thread(_sync_now, profile)  # this till learns of the close at once
+    return batch_no, rec
+

@@ -1,0 +1,380 @@
+"""The store's PostgreSQL: ingest each till's events exactly once, fold them into entries, and
+answer totals and the store-wide close.
+
+Exactly once: an event is keyed by (till, journal, sequence). A push is applied under a row
+lock on its journal's high-water mark: events at or below the mark are a resend (skipped), a
+first event above mark + 1 is a gap (refused with the mark, so the till re-sends from there),
+and the events must follow each other without holes. The insert, the fold into ``entries`` and
+the new mark commit together, so a service killed mid-push leaves either all or none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from cashier.errors import ValidationError
+from cashier.journal.model import UNRESOLVED
+from cashier.journal.store import SEQUENCE_DIGITS
+from cashier.journal.totals import contribution
+from cashier.money import from_minor
+
+#: Journal buckets the host counts as sales and as refunds (the same as a till's batch).
+SALE_BUCKETS = ("sale", "manual_sale", "capture")
+REFUND_BUCKETS = ("refund",)
+#: Most events one push may carry (the till sends in chunks of this size).
+MAX_PUSH = 1000
+#: Entry states a ticket (once tickets land) is finished in; any other ticket state is open.
+TICKET_DONE_STATES = ("closed", "paid", "voided", "cancelled", "void")
+
+
+def hash_token(token: str) -> str:
+    """Store tokens are 256 random bits: a plain SHA-256 is enough to keep them unusable at rest."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PushOutcome:
+    """What the store holds for one journal after a push (``gap``: nothing was applied)."""
+
+    high_water: int
+    applied: int
+    gap: bool = False
+
+
+@dataclass(frozen=True)
+class StoreEvent:
+    seq: int
+    entry_id: int | None
+    at: str
+    actor: str
+    type: str
+    data: dict[str, Any]
+
+
+def parse_events(raw: Any) -> list[StoreEvent]:
+    """The pushed events, checked field by field before anything is written."""
+    if not isinstance(raw, list):
+        raise ValidationError("events", "must be a list")
+    if len(raw) > MAX_PUSH:
+        raise ValidationError("events", f"must hold at most {MAX_PUSH} events per push")
+    out: list[StoreEvent] = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise ValidationError(f"events[{i}]", "must be an object")
+        seq, entry_id = item.get("seq"), item.get("entry_id")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise ValidationError(f"events[{i}].seq", "must be a whole number from 1")
+        if entry_id is not None and (not isinstance(entry_id, int) or isinstance(entry_id, bool)):
+            raise ValidationError(f"events[{i}].entry_id", "must be a whole number or null")
+        for name in ("at", "actor", "type"):
+            if not isinstance(item.get(name), str) or not 1 <= len(item[name]) <= 64:
+                raise ValidationError(f"events[{i}].{name}", "must be text of 1 to 64 characters")
+        data = item.get("data")
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                raise ValidationError(f"events[{i}].data", "must be a JSON object") from None
+        if not isinstance(data, dict):
+            raise ValidationError(f"events[{i}].data", "must be a JSON object")
+        if out and seq != out[-1].seq + 1:
+            raise ValidationError(f"events[{i}].seq", "must follow the previous event's sequence")
+        out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data))
+    return out
+
+
+def _invoice_sequence(invoice: Any) -> int:
+    """The 8-digit sequence of a till's 10-digit invoice (0 for anything else)."""
+    if isinstance(invoice, str) and len(invoice) == 2 + SEQUENCE_DIGITS and invoice.isdigit():
+        return int(invoice[2:])
+    return 0
+
+
+def _projection(till_id: str, journal_id: str, entry_id: int, created_seq: int,
+                fields: Mapping[str, Any]) -> tuple[Any, ...]:
+    part = contribution(fields)
+    return (till_id, journal_id, entry_id, created_seq, fields.get("kind") or "unknown",
+            fields.get("state") or "intent", fields.get("op"), fields.get("invoice"),
+            fields.get("currency") or "USD", int(fields.get("requested_minor") or 0),
+            int(fields.get("tip_minor") or 0), fields.get("card_type"),
+            None if fields.get("clerk") is None else str(fields["clerk"]),
+            bool(fields.get("training")), fields.get("business_date") or "",
+            fields.get("updated_at"), part[0] if part else None, part[2] if part else 0,
+            fields.get("state") in UNRESOLVED, Jsonb(dict(fields)))
+
+
+_UPSERT = """
+INSERT INTO entries (till_id, journal_id, entry_id, created_seq, kind, state, op, invoice, currency,
+    requested_minor, tip_minor, card_type, clerk, training, business_date, updated_at, bucket,
+    bucket_minor, unresolved, fields)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (till_id, journal_id, entry_id) DO UPDATE SET
+    kind = excluded.kind, state = excluded.state, op = excluded.op, invoice = excluded.invoice,
+    currency = excluded.currency, requested_minor = excluded.requested_minor,
+    tip_minor = excluded.tip_minor, card_type = excluded.card_type, clerk = excluded.clerk,
+    training = excluded.training, business_date = excluded.business_date,
+    updated_at = excluded.updated_at, bucket = excluded.bucket,
+    bucket_minor = excluded.bucket_minor, unresolved = excluded.unresolved, fields = excluded.fields
+"""
+
+
+class StoreDatabase:
+    """The store's data on a psycopg 3 connection pool."""
+
+    def __init__(self, dsn: str, *, min_size: int = 2, max_size: int = 8) -> None:
+        self.dsn = dsn
+        # checked on checkout: after a database restart the pool hands out no dead connection;
+        # a database away answers 503 within 2 s (the till keeps its events) instead of hanging
+        self.pool = AsyncConnectionPool(dsn, min_size=min_size, max_size=max_size, open=False,
+                                        kwargs={"autocommit": True}, timeout=2.0,
+                                        check=AsyncConnectionPool.check_connection)
+
+    async def open(self) -> None:
+        await self.pool.open(wait=True, timeout=15)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # ---- tills ------------------------------------------------------------------------------
+    async def add_till(self, till_id: str) -> str:
+        """A new store token for ``till_id`` (a till added again gets a new one: the old stops)."""
+        token = secrets.token_urlsafe(32)
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO tills (till_id, token_hash) VALUES (%s, %s) ON CONFLICT (till_id) "
+                "DO UPDATE SET token_hash = excluded.token_hash", (till_id, hash_token(token)))
+        return token
+
+    async def till_for_token(self, token: str) -> str | None:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT till_id FROM tills WHERE token_hash = %s",
+                                     (hash_token(token),))
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def hello(self, till_id: str, journal_id: str) -> dict[str, Any]:
+        """A till's contact: register its journal; answer where to resume, its invoice floor
+        (the highest invoice sequence seen from this till on any journal) and the last close."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO journals (till_id, journal_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (till_id, journal_id))
+            cur = await conn.execute(
+                "UPDATE tills SET last_seen = now(), journal_id = %s WHERE till_id = %s "
+                "RETURNING invoice_high_water", (journal_id, till_id))
+            floor = await cur.fetchone()
+            cur = await conn.execute("SELECT high_water FROM journals WHERE till_id = %s AND "
+                                     "journal_id = %s", (till_id, journal_id))
+            mark = await cur.fetchone()
+            last_close = await self._last_close(conn)
+        return {"high_water": int(mark[0]) if mark else 0,
+                "invoice_floor": int(floor[0]) if floor else 0, "store_close": last_close}
+
+    @staticmethod
+    async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:
+        cur = await conn.execute("SELECT batch_no, closed_at, closed_by, till_id, override, through "
+                                 "FROM store_batches ORDER BY batch_no DESC LIMIT 1")
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        return {"batch_no": int(row[0]), "closed_at": row[1].isoformat(), "closed_by": row[2],
+                "till": row[3], "override": bool(row[4]), "through": row[5]}
+
+    # ---- ingest -----------------------------------------------------------------------------
+    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent]) -> PushOutcome:
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute("SELECT high_water FROM journals WHERE till_id = %s AND "
+                                     "journal_id = %s FOR UPDATE", (till_id, journal_id))
+            row = await cur.fetchone()
+            if row is None:
+                raise ValidationError("journal_id", "is not known to the store: say hello first")
+            mark = int(row[0])
+            fresh = [e for e in events if e.seq > mark]
+            if not fresh:
+                return PushOutcome(mark, 0)
+            if fresh[0].seq != mark + 1:
+                return PushOutcome(mark, 0, gap=True)
+            async with conn.cursor().copy(
+                    "COPY events (till_id, journal_id, seq, entry_id, at, actor, type, data) "
+                    "FROM STDIN") as copy:
+                for e in fresh:
+                    await copy.write_row((till_id, journal_id, e.seq, e.entry_id, e.at, e.actor,
+                                          e.type, json.dumps(e.data)))
+            invoice_mark, clerk = await self._fold(conn, till_id, journal_id, fresh)
+            last = fresh[-1].seq
+            await conn.execute("UPDATE journals SET high_water = %s WHERE till_id = %s AND "
+                               "journal_id = %s", (last, till_id, journal_id))
+            await conn.execute(
+                "UPDATE tills SET last_seen = now(), clerk = COALESCE(%s, clerk), "
+                "invoice_high_water = GREATEST(invoice_high_water, %s) WHERE till_id = %s",
+                (clerk, invoice_mark, till_id))
+        return PushOutcome(last, len(fresh))
+
+    async def _fold(self, conn: AsyncConnection[Any], till_id: str, journal_id: str,
+                    events: Sequence[StoreEvent]) -> tuple[int, str | None]:
+        """Apply the events to the entries they change (the journal's own replay rule: a
+        ``created`` event holds the whole row, later events the columns they changed)."""
+        touched = sorted({e.entry_id for e in events if e.entry_id is not None})
+        known: dict[int, tuple[int, dict[str, Any]]] = {}
+        if touched:
+            cur = await conn.execute(
+                "SELECT entry_id, created_seq, fields FROM entries WHERE till_id = %s AND "
+                "journal_id = %s AND entry_id = ANY(%s)", (till_id, journal_id, touched))
+            for entry_id, created_seq, fields in await cur.fetchall():
+                known[int(entry_id)] = (int(created_seq), dict(fields))
+        changed: set[int] = set()
+        invoice_mark = 0
+        clerk: str | None = None
+        for e in events:
+            if e.entry_id is None:
+                continue
+            data = {k: v for k, v in e.data.items() if not k.startswith("_")}
+            if e.type == "created":
+                known[e.entry_id] = (e.seq, data)
+            elif e.entry_id in known and data:
+                known[e.entry_id][1].update(data)
+            else:
+                continue
+            changed.add(e.entry_id)
+            fields = known[e.entry_id][1]
+            invoice_mark = max(invoice_mark, _invoice_sequence(fields.get("invoice")))
+            if fields.get("clerk") is not None:
+                clerk = str(fields["clerk"])
+            elif e.actor not in ("recovery", "system", "store"):
+                clerk = e.actor
+        if changed:
+            async with conn.cursor() as cur:
+                await cur.executemany(_UPSERT, [
+                    _projection(till_id, journal_id, i, known[i][0], known[i][1]) for i in sorted(changed)])
+        return invoice_mark, clerk
+
+    # ---- totals -----------------------------------------------------------------------------
+    async def totals(self, business_date: str | None = None) -> dict[str, Any]:
+        """Store and per-till totals of the open store batch, or of one business date."""
+        where = "business_date = %s" if business_date else "store_batch = 0"
+        args: tuple[Any, ...] = (business_date,) if business_date else ()
+        async with self.pool.connection() as conn:
+            # one snapshot: the figures and ``through`` (what they cover) must agree exactly
+            await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                cur = conn.cursor(row_factory=dict_row)
+                await cur.execute(
+                    "SELECT till_id, bucket, currency, card_type, unresolved, count(*) AS n, "
+                    "sum(bucket_minor) AS minor, sum(tip_minor) AS tip, "
+                    "count(*) FILTER (WHERE kind LIKE 'ticket%%' AND state <> ALL(%s)) AS tickets "
+                    f"FROM entries WHERE NOT training AND {where} "
+                    "GROUP BY till_id, bucket, currency, card_type, unresolved",
+                    (list(TICKET_DONE_STATES), *args))
+                rows = await cur.fetchall()
+                await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
+                                  "ORDER BY till_id")
+                tills = await cur.fetchall()
+                await cur.execute("SELECT till_id, journal_id, high_water FROM journals")
+                marks = await cur.fetchall()
+                last_close = await self._last_close(conn)
+            finally:
+                await conn.execute("COMMIT")
+        return summarise(rows, tills, marks, last_close, business_date)
+
+    # ---- the store-wide close ---------------------------------------------------------------
+    async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
+                          through: Mapping[str, Mapping[str, int]], summary: Mapping[str, Any]) -> int:
+        """Put every finished entry the totals covered (created at or before ``through``, per
+        till and journal) into a new store batch; unresolved ones stay in the open batch."""
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "INSERT INTO store_batches (closed_by, till_id, override, through, summary) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING batch_no",
+                (closed_by, till_id, override, Jsonb(through), Jsonb(dict(summary))))
+            row = await cur.fetchone()
+            assert row is not None
+            batch_no = int(row[0])
+            pairs = [(t, j, int(s)) for t, journals in through.items() for j, s in journals.items()]
+            async with conn.cursor() as c:
+                await c.executemany(
+                    "UPDATE entries SET store_batch = %s WHERE till_id = %s AND journal_id = %s "
+                    "AND created_seq <= %s AND store_batch = 0 AND NOT unresolved",
+                    [(batch_no, t, j, s) for t, j, s in pairs])
+        return batch_no
+
+
+def _money(minor: int, currency: str) -> str:
+    return str(from_minor(int(minor), currency))
+
+
+def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, Any]],
+              marks: Sequence[Mapping[str, Any]], last_close: dict[str, Any] | None,
+              business_date: str | None) -> dict[str, Any]:
+    """The totals answer: the store and each till with sales, refunds, tips, by tender and card
+    brand, unresolved, open tickets and last seen; ``through`` is what the figures cover."""
+    currency = next((str(r["currency"]) for r in rows), "USD")
+
+    def blank() -> dict[str, Any]:
+        return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
+                "unresolved": 0, "open_tickets": 0}
+
+    acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
+    store = blank()
+    for r in rows:
+        n, minor, tip = int(r["n"]), int(r["minor"] or 0), int(r["tip"] or 0)
+        for target in (acc.setdefault(str(r["till_id"]), blank()), store):
+            target["open_tickets"] += int(r["tickets"] or 0)
+            if r["unresolved"]:
+                target["unresolved"] += n
+            bucket = r["bucket"]
+            if bucket is None:
+                continue
+            tender = target["by_tender"].setdefault(bucket, [0, 0])
+            tender[0] += n
+            tender[1] += minor
+            if bucket in SALE_BUCKETS:
+                target["sales"][0] += n
+                target["sales"][1] += minor
+                target["tips"] += tip
+                brand = target["by_card_brand"].setdefault(r["card_type"] or "other", [0, 0, 0, 0])
+                brand[0] += n
+                brand[1] += minor
+            elif bucket in REFUND_BUCKETS:
+                target["refunds"][0] += n
+                target["refunds"][1] += minor
+                brand = target["by_card_brand"].setdefault(r["card_type"] or "other", [0, 0, 0, 0])
+                brand[2] += n
+                brand[3] += minor
+
+    def shown(t: dict[str, Any]) -> dict[str, Any]:
+        def pair(p: list[int]) -> dict[str, Any]:
+            return {"count": p[0], "amount": _money(p[1], currency)}
+        return {"sales": pair(t["sales"]), "refunds": pair(t["refunds"]),
+                "net": _money(t["sales"][1] - t["refunds"][1], currency),
+                "tips": _money(t["tips"], currency),
+                "by_tender": {k: pair(v) for k, v in sorted(t["by_tender"].items())},
+                "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
+                                  for k, v in sorted(t["by_card_brand"].items())},
+                "unresolved": t["unresolved"], "open_tickets": t["open_tickets"]}
+
+    seen = {str(t["till_id"]): t for t in tills}
+    through: dict[str, dict[str, int]] = {}
+    for m in marks:
+        through.setdefault(str(m["till_id"]), {})[str(m["journal_id"])] = int(m["high_water"])
+    out_tills = {}
+    for till_id, t in sorted(acc.items()):
+        info = seen.get(till_id, {})
+        last_seen = info.get("last_seen")
+        out_tills[till_id] = {**shown(t), "last_seen": last_seen.isoformat() if last_seen else None,
+                              "clerk": info.get("clerk")}
+    stamps = [v["last_seen"] for v in out_tills.values() if v["last_seen"]]
+    return {"store": {**shown(store), "last_seen": max(stamps) if stamps else None,
+                      "currency": currency},
+            "tills": out_tills, "business_date": business_date, "through": through,
+            "last_close": last_close}
+

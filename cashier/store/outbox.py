@@ -1,0 +1,270 @@
+"""The till's side of the store: push the journal's events from an outbox, in order, at least once.
+
+The journal's ``events`` table is append-only and its INTEGER PRIMARY KEY is the till's event
+sequence; ``store_outbox`` (one row) holds this journal's id, how far the store has it and the
+last store-wide close the till has applied. Everything here is synchronous and runs on its own
+journal connection, in a thread of its own (the window) or after a command's work (the CLI), so
+a store that is slow or away never delays a sale.
+
+Each contact starts with ``/v1/hello``: the store's mark for this journal is where pushing
+resumes (the store is the judge of what it holds), the invoice floor is applied to the journal
+(a new or replaced journal never reuses an invoice), and a store-wide close made since the last
+contact is recorded and closes the till's own batch up to what the store had received.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from cashier.config import TillProfile, store_token_for
+from cashier.journal.store import JournalStore
+from cashier.store import StoreError, StoreUnreachable
+
+log = logging.getLogger(__name__)
+#: Events per push: small enough for a quick request, big enough that a day's backlog is fast.
+CHUNK = 500
+#: The actor written on what the till does because the store said so.
+STORE_ACTOR = "store"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    pushed: int
+    pending: int
+    reached: bool
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pushed": self.pushed, "pending": self.pending}
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def store_headers(profile: TillProfile, token: str | None = None) -> dict[str, str]:
+    token = token or store_token_for(profile)
+    if not token:
+        raise StoreError("store token: none for this till; put the one 'cashier store add-till' "
+                         "printed in the OS keyring or CASHIER_STORE_TOKEN")
+    return {"Authorization": f"Bearer {token}"}
+
+
+def store_client(profile: TillProfile, *, token: str | None = None, timeout_s: float = 5.0,
+                 transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    if not profile.store_url:
+        raise StoreError("store_url: this till's profile names no store service")
+    return httpx.Client(base_url=profile.store_url, headers=store_headers(profile, token),
+                        timeout=timeout_s, transport=transport)
+
+
+def answer(response: httpx.Response) -> dict[str, Any]:
+    """The store's JSON answer; its refusals as one readable line."""
+    if response.status_code >= 500:
+        raise StoreUnreachable(f"store: {response.status_code} (the store service or its database "
+                               "is away)")
+    try:
+        body = response.json()
+    except ValueError:
+        raise StoreError(f"store: answered {response.status_code} without JSON") from None
+    if response.status_code >= 400 and response.status_code != 409:
+        raise StoreError(f"store: {body.get('message') or response.status_code}")
+    if not isinstance(body, dict):
+        raise StoreError("store: answered something other than a JSON object")
+    return body
+
+
+class Outbox:
+    """One journal's outbox. Not thread-safe: one thread owns an instance, like ``JournalStore``."""
+
+    def __init__(self, profile: TillProfile, *, token: str | None = None,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.profile = profile
+        self.journal = JournalStore(profile.resolved_journal_path, till_id=profile.till_id,
+                                    till_number=profile.till_number, currency=profile.currency,
+                                    training=profile.is_training)
+        self.client = store_client(profile, token=token, transport=transport)
+
+    def close(self) -> None:
+        self.client.close()
+        self.journal.close()
+
+    # ---- the outbox row ------------------------------------------------------------------
+    def state(self) -> tuple[str, int, int]:
+        row = self.journal.conn.execute(
+            "SELECT journal_id, pushed_through, store_close_seen FROM store_outbox WHERE id = 1"
+        ).fetchone()
+        return str(row[0]), int(row[1]), int(row[2])
+
+    def _save(self, column: str, value: int) -> None:
+        assert column in ("pushed_through", "store_close_seen")
+        self.journal.conn.execute(f"UPDATE store_outbox SET {column} = ?, updated_at = ? WHERE id = 1",
+                                  (value, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+
+    def last_event(self) -> int:
+        return int(self.journal.conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+
+    def pending(self) -> int:
+        return max(self.last_event() - self.state()[1], 0)
+
+    def _events_after(self, after: int, limit: int) -> list[dict[str, Any]]:
+        rows = self.journal.conn.execute(
+            "SELECT id, entry_id, at, actor, type, data FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            (after, limit)).fetchall()
+        return [{"seq": r[0], "entry_id": r[1], "at": r[2], "actor": r[3], "type": r[4], "data": r[5]}
+                for r in rows]
+
+    # ---- one contact ----------------------------------------------------------------------
+    def _post(self, path: str, body: dict[str, Any], deadline: float) -> dict[str, Any]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise StoreUnreachable("store: out of time for this push")
+        try:
+            response = self.client.post(path, content=json.dumps(body, separators=(",", ":")),
+                                        headers={"Content-Type": "application/json"},
+                                        timeout=httpx.Timeout(left))
+        except httpx.HTTPError as exc:
+            raise StoreUnreachable(f"store: cannot reach {self.profile.store_url} "
+                                   f"({type(exc).__name__})") from None
+        return answer(response)
+
+    def sync(self, budget_s: float = 5.0) -> SyncResult:
+        """Push what is pending within ``budget_s``; what is not pushed stays pending."""
+        deadline = time.monotonic() + budget_s
+        journal_id, _pushed, _seen = self.state()
+        try:
+            hello = self._post("/v1/hello", {"journal_id": journal_id}, deadline)
+        except StoreUnreachable as exc:
+            return SyncResult(0, self.pending(), False, str(exc))
+        floor = int(hello.get("invoice_floor") or 0)
+        if floor > self.journal.invoice_high_water():
+            self.journal.raise_invoice_floor(floor)
+            log.info("store: invoices continue after sequence %s", floor)
+        mark = int(hello.get("high_water") or 0)
+        last = self.last_event()
+        if mark > last:
+            raise StoreError(f"journal: the store holds {mark} events of this journal but it has only "
+                             f"{last}: it was restored from an older copy. Keep this journal aside and "
+                             "start the till on a new one (it continues the invoices)")
+        self._save("pushed_through", mark)
+        self._learn_close(hello.get("store_close"), journal_id)
+        pushed = 0
+        try:
+            while True:
+                batch = self._events_after(mark, CHUNK)
+                if not batch:
+                    break
+                body = self._post("/v1/events", {"journal_id": journal_id, "events": batch}, deadline)
+                new_mark = int(body.get("high_water") or 0)
+                if "error" not in body:
+                    pushed += int(body.get("applied") or 0)
+                mark = new_mark
+                self._save("pushed_through", mark)
+        except StoreUnreachable as exc:
+            return SyncResult(pushed, self.pending(), False, str(exc))
+        return SyncResult(pushed, self.pending(), True)
+
+    def _learn_close(self, close: Any, journal_id: str) -> None:
+        """Record a store-wide close made since the last contact and close this till's batch up
+        to the event the store had received from this journal when it closed."""
+        if not isinstance(close, dict):
+            return
+        batch_no = int(close.get("batch_no") or 0)
+        if batch_no <= self.state()[2]:
+            return
+        through = (close.get("through") or {}).get(self.profile.till_id, {}).get(journal_id)
+        self.journal.note(None, "store_batch_closed", actor=STORE_ACTOR, store_batch=batch_no,
+                          closed_by=str(close.get("closed_by")), override=bool(close.get("override")))
+        if through is not None:
+            self.journal.close_batch(actor=STORE_ACTOR, override=bool(close.get("override")),
+                                     summary={"store_batch": batch_no}, through_event=int(through))
+        self._save("store_close_seen", batch_no)
+
+
+def push_pending(profile: TillProfile, budget_s: float = 1.0) -> SyncResult | None:
+    """What a CLI money command does as it ends: push within about a second, else leave it
+    pending (never an error for the command: the money part is already done and journaled)."""
+    if not profile.store_url or profile.is_training:
+        return None
+    try:
+        outbox = Outbox(profile)
+    except StoreError as exc:
+        log.warning("%s", exc)
+        return None
+    try:
+        return outbox.sync(budget_s)
+    except StoreError as exc:
+        log.warning("%s", exc)
+        return None
+    finally:
+        outbox.close()
+
+
+class BackgroundPusher:
+    """The window's pusher: a thread of its own (never the counter's loop) that pushes a couple
+    of seconds after each journal change, and every ``interval_s`` anyway, backing off while
+    the store is away."""
+
+    def __init__(self, profile: TillProfile, *, interval_s: float = 2.0,
+                 outbox_factory: Callable[[], Outbox] | None = None) -> None:
+        self.profile = profile
+        self.interval_s = interval_s
+        self._factory = outbox_factory or (lambda: Outbox(profile))
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="store-pusher", daemon=True)
+        self.last: SyncResult | None = None
+        self.last_error: str = ""
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def nudge(self, *_args: Any) -> None:
+        """A journal change: push soon (called on the loop's thread; only sets a flag)."""
+        self._wake.set()
+
+    def stop(self, timeout_s: float = 1.5) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        try:
+            outbox = self._factory()
+        except StoreError as exc:
+            self.last_error = str(exc)
+            log.warning("store pusher not started: %s", exc)
+            return
+        delay = self.interval_s
+        away = False
+        try:
+            while True:
+                if away:  # the store is away: journal changes wait for the back-off, not a retry each
+                    self._stop.wait(delay)
+                else:
+                    self._wake.wait(self.interval_s)
+                self._wake.clear()
+                stopping = self._stop.is_set()
+                budget = 1.0 if stopping else 5.0  # the last push, as the window closes
+                try:
+                    self.last = outbox.sync(budget)
+                    self.last_error = "" if self.last.reached else self.last.message
+                except StoreError as exc:
+                    self.last_error = str(exc)
+                except Exception:  # a journal or network fault must not kill the pusher
+                    log.exception("store push failed")
+                    self.last_error = "store push failed (details in the log)"
+                if stopping:
+                    break
+                away = bool(self.last_error)
+                delay = min(delay * 2, 30.0) if away else self.interval_s
+        finally:
+            outbox.close()

@@ -1,0 +1,109 @@
+"""The store database's forward-only migrations, applied by the service at start.
+
+``MIGRATIONS[i]`` takes the database from version ``i`` to ``i + 1`` in one transaction, under
+an advisory lock so two services starting at once never both migrate. Never edit a released
+migration; append a new one. A database newer than this program is refused.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+from cashier.store import StoreError
+
+#: An arbitrary key of our own for pg_advisory_xact_lock (two services starting at once).
+MIGRATION_LOCK = 7_346_215_001
+
+_V1 = """
+CREATE TABLE tills (
+    till_id text PRIMARY KEY,
+    token_hash text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    last_seen timestamptz,
+    journal_id text,
+    clerk text,
+    invoice_high_water bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE journals (
+    till_id text NOT NULL REFERENCES tills(till_id),
+    journal_id text NOT NULL,
+    high_water bigint NOT NULL DEFAULT 0,
+    first_seen timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (till_id, journal_id)
+);
+CREATE TABLE events (
+    till_id text NOT NULL,
+    journal_id text NOT NULL,
+    seq bigint NOT NULL,
+    entry_id bigint,
+    at text NOT NULL,
+    actor text NOT NULL,
+    type text NOT NULL,
+    data jsonb NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (till_id, journal_id, seq)
+);
+CREATE TABLE entries (
+    till_id text NOT NULL,
+    journal_id text NOT NULL,
+    entry_id bigint NOT NULL,
+    created_seq bigint NOT NULL,
+    kind text NOT NULL,
+    state text NOT NULL,
+    op text,
+    invoice text,
+    currency text NOT NULL,
+    requested_minor bigint NOT NULL DEFAULT 0,
+    tip_minor bigint NOT NULL DEFAULT 0,
+    card_type text,
+    clerk text,
+    training boolean NOT NULL DEFAULT false,
+    business_date text NOT NULL,
+    updated_at text,
+    bucket text,
+    bucket_minor bigint NOT NULL DEFAULT 0,
+    unresolved boolean NOT NULL,
+    store_batch integer NOT NULL DEFAULT 0,
+    fields jsonb NOT NULL,
+    PRIMARY KEY (till_id, journal_id, entry_id)
+);
+CREATE INDEX entries_open_batch ON entries (till_id) WHERE store_batch = 0;
+CREATE INDEX entries_day ON entries (business_date);
+CREATE TABLE store_batches (
+    batch_no serial PRIMARY KEY,
+    closed_at timestamptz NOT NULL DEFAULT now(),
+    closed_by text NOT NULL,
+    till_id text NOT NULL,
+    override boolean NOT NULL,
+    through jsonb NOT NULL,
+    summary jsonb NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1,)
+LATEST = len(MIGRATIONS)
+
+
+def _version(conn: psycopg.Connection[tuple[object, ...]]) -> int:
+    conn.execute("CREATE TABLE IF NOT EXISTS store_schema (version integer NOT NULL)")
+    row = conn.execute("SELECT version FROM store_schema").fetchone()
+    if row is None:
+        conn.execute("INSERT INTO store_schema(version) VALUES (0)")
+        return 0
+    return int(str(row[0]))
+
+
+def migrate(dsn: str) -> int:
+    """Bring the store database up to ``LATEST``; returns the version it is at."""
+    with psycopg.connect(dsn, autocommit=False) as conn:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            current = _version(conn)
+            if current > LATEST:
+                raise StoreError(f"store database: schema version {current} is newer than this "
+                                 f"program ({LATEST}); upgrade Cashier before serving it")
+            while current < LATEST:
+                conn.execute(MIGRATIONS[current].encode())
+                current += 1
+                conn.execute("UPDATE store_schema SET version = %s", (current,))
+        return current

@@ -1,0 +1,123 @@
+"""A real PostgreSQL for the store tests: one throw-away cluster per session (initdb under a temp
+folder, pg_ctl on a free loopback port, as the ``postgres`` user when we are root), a fresh
+database per test, and ``cashier store serve`` over a real socket that a test can kill."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from cashier.store.localpg import LocalPostgres, free_port
+from cashier.store.schema import migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[LocalPostgres]:
+    base = Path(tempfile.mkdtemp(prefix="cashier-pg-"))
+    base.chmod(0o755)  # the postgres user must reach its data folder inside
+    cluster = LocalPostgres(base / "data", fast=True)
+    cluster.start()
+    yield cluster
+    cluster.stop()
+    subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+@pytest.fixture
+def store_dsn(pg_cluster: LocalPostgres) -> str:
+    """A new, migrated database of its own for each test."""
+    name = "store_" + secrets.token_hex(6)
+    with psycopg.connect(pg_cluster.dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    dsn = pg_cluster.dsn.rsplit("/", 1)[0] + "/" + name
+    migrate(dsn)
+    return dsn
+
+
+def cashier(*args: str, env: dict[str, str] | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=timeout, cwd=ROOT)
+
+
+class ServedStore:
+    """``cashier store serve`` in a subprocess; ``kill()`` is a crash, ``start()`` a restart on
+    the same port (the tills' profiles keep their ``store_url``)."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> ServedStore:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cashier.cli", "store", "serve", "--database", self.dsn,
+             "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT, env=env)
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 30
+        line = ""
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if line.startswith("store listening on") or not line:
+                break
+        if line.strip() != f"store listening on {self.url}":
+            self.proc.kill()
+            raise AssertionError(f"store did not start: {line!r} "
+                                 f"{self.proc.stderr.read() if self.proc.stderr else ''}")
+        return self
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> int:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            return int(self.proc.returncode)
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(15)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+@pytest.fixture
+def serve_store(store_dsn: str) -> Iterator[Any]:
+    served: list[ServedStore] = []
+
+    def start() -> ServedStore:
+        store = ServedStore(store_dsn).start()
+        served.append(store)
+        return store
+
+    yield start
+    for store in served:
+        if store.proc is not None and store.proc.poll() is None:
+            store.stop()
+
+
+def add_till(dsn: str, till_id: str) -> str:
+    import json
+
+    done = cashier("store", "add-till", till_id, "--database", dsn)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["till"] == till_id and len(out["token"]) >= 40
+    return str(out["token"])

@@ -1,0 +1,69 @@
+"""The command line with a store: a money command pushes what it journaled as it ends, ``store
+totals`` shows the store and the till, ``store batch-close`` closes once (socket host, HD)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from cashier.journal.store import JournalStore
+from tests.flows.conftest import ServedSandbox
+from tests.store.conftest import add_till, cashier
+
+pytestmark = pytest.mark.socket
+
+
+def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_store: Any,
+                                                          store_dsn: str) -> None:
+    host = ServedSandbox("HD", tmp_path)
+    store = serve_store()
+    try:
+        journal = tmp_path / "till-7.sqlite"
+        profile = tmp_path / "till.toml"
+        profile.write_text("\n".join([
+            "[till]", 'till_id = "till-7"', "till_number = 7", 'processing_option = "HD"',
+            f'host_url = "{host.api}"', f'store_url = "{store.url}"', f'journal_path = "{journal}"',
+            'terminal_id = "1742"']) + "\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+        env.update(CASHIER_PROFILE=str(profile), CASHIER_ACCESS_TOKEN="SOCKET-TOKEN",
+                   CASHIER_STORE_TOKEN=add_till(store_dsn, "till-7"), XDG_DATA_HOME=str(tmp_path),
+                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+        done = cashier("sale", "--amount", "15.50", "--card", "4321000000001119", "--exp", "1228",
+                       env=env)
+        assert done.returncode == 0, done.stderr
+        reader = JournalStore(journal, till_id="till-7", reader=True)
+        events = reader.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        pushed = reader.conn.execute("SELECT pushed_through FROM store_outbox").fetchone()[0]
+        reader.close()
+        with psycopg.connect(store_dsn) as conn:
+            stored = conn.execute("SELECT count(*) FROM events WHERE till_id = 'till-7'").fetchone()
+        assert stored == (events,) and pushed == events > 0  # pushed before the command ended
+
+        totals = cashier("store", "totals", env=env)
+        assert totals.returncode == 0, totals.stderr
+        body = json.loads(totals.stdout)
+        assert set(body) >= {"store", "tills"}
+        till = body["tills"]["till-7"]
+        assert till["sales"] == {"count": 1, "amount": "15.50"} and till["refunds"]["count"] == 0
+        assert till["last_seen"] and till["unresolved"] == 0 and "tips" in till
+        assert till["by_tender"] == {"sale": {"count": 1, "amount": "15.50"}}
+        assert body["store"]["sales"] == till["sales"]
+        bad = cashier("store", "totals", "--business-date", "tomorrow", env=env)
+        assert bad.returncode == 2 and "--business-date: must be a date" in bad.stderr
+
+        close = cashier("store", "batch-close", env=env)
+        assert close.returncode == 0, close.stderr
+        result = json.loads(close.stdout)
+        assert result["closed"] and result["store_batch"] == 1 and result["matches"]
+        assert result["host"]["sales"] == {"count": 1, "amount": "15.50"}
+        again = cashier("store", "sync", env=env)
+        assert again.returncode == 0 and json.loads(again.stdout)["pending"] == 0
+        with host.control() as control:
+            assert len(control.get("/_sandbox/ledger").json()["batches"]) == 1
+    finally:
+        host.stop()
