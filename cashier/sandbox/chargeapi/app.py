@@ -25,7 +25,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cashier.sandbox.chargeapi import handlers as h
+from cashier.sandbox.chargeapi.resources import (
+    blacklist,
+    cards,
+    charges,
+    checkout_sessions,
+    credits,
+    customers,
+    disputes,
+    events,
+    files,
+    payment_links,
+    payment_methods,
+    payouts,
+    refunds,
+    subscriptions,
+    tokens,
+)
 from cashier.sandbox.chargeapi.store import Req, new_account
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, parse_body, parse_query
 
@@ -40,55 +56,67 @@ Handler = Callable[..., dict[str, Any]]
 
 #: (path, {method: handler}) in the spec's order; paths use Starlette's ``{name}`` parameters.
 ENDPOINTS: list[tuple[str, dict[str, Handler]]] = [
-    ("/charges", {"POST": h.create_charge, "GET": h.list_charges}),
-    ("/charges/{charge_id}", {"GET": h.get_charge, "POST": h.update_charge}),
-    ("/charges/{charge_id}/capture", {"POST": h.capture_charge}),
-    ("/charges/{charge_id}/incremental-authorization", {"POST": h.incremental_authorization}),
-    ("/charges/{charge_id}/refund", {"POST": h.refund_via_charge}),
-    ("/refunds", {"POST": h.create_refund, "GET": h.list_refunds}),
-    ("/refunds/{refund_id}", {"GET": h.get_refund, "POST": h.update_refund}),
-    ("/customers", {"POST": h.create_customer, "GET": h.list_customers}),
-    ("/customers/{customer_id}", {"GET": h.get_customer, "POST": h.update_customer,
-                                  "DELETE": h.delete_customer}),
-    ("/customers/{customer_id}/cards", {"POST": h.create_card, "GET": h.list_cards}),
-    ("/customers/{customer_id}/cards/{card_id}", {"GET": h.get_card, "POST": h.update_card,
-                                                  "DELETE": h.delete_card}),
-    ("/payment-methods", {"POST": h.create_payment_method, "GET": h.list_payment_methods}),
-    ("/payment-methods/{method_id}", {"GET": h.get_payment_method, "DELETE": h.delete_payment_method}),
-    ("/subscriptions", {"POST": h.create_subscription, "GET": h.list_subscriptions}),
-    ("/subscriptions/{sub_id}", {"GET": h.get_subscription, "POST": h.update_subscription,
-                                 "DELETE": h.cancel_subscription}),
-    ("/subscriptions/{sub_id}/charges", {"GET": h.subscription_charges}),
-    ("/plans", {"POST": h.create_plan, "GET": h.list_plans}),
-    ("/plans/{plan_id}", {"GET": h.get_plan, "POST": h.update_plan, "DELETE": h.delete_plan}),
-    ("/events", {"GET": h.list_events}),
-    ("/events/{event_id}", {"GET": h.get_event}),
-    ("/tokens", {"POST": h.create_token}),
-    ("/tokens/{token_id}", {"GET": h.get_token}),
-    ("/3d-secure", {"POST": h.three_d_secure}),
-    ("/blacklist", {"POST": h.create_blacklist_rule, "GET": h.list_blacklist}),
-    ("/blacklist/{rule_id}", {"GET": h.get_blacklist_rule, "DELETE": h.delete_blacklist_rule}),
-    ("/credits", {"POST": h.create_credit, "GET": h.list_credits}),
-    ("/credits/{credit_id}", {"GET": h.get_credit, "POST": h.update_credit}),
-    ("/disputes", {"GET": h.list_disputes}),
-    ("/disputes/{dispute_id}", {"GET": h.get_dispute, "POST": h.update_dispute}),
-    ("/disputes/{dispute_id}/close", {"POST": h.close_dispute}),
-    ("/files", {"POST": h.create_file, "GET": h.list_files}),
-    ("/files/{file_id}", {"GET": h.get_file}),
-    ("/fraud-warnings", {"GET": h.list_fraud_warnings}),
-    ("/fraud-warnings/{warning_id}", {"GET": h.get_fraud_warning}),
-    ("/payouts", {"POST": h.create_payout, "GET": h.list_payouts}),
-    ("/payouts/{payout_id}", {"GET": h.get_payout}),
-    ("/payout-transactions", {"GET": h.list_payout_transactions}),
-    ("/checkout-sessions", {"POST": h.create_checkout_session, "GET": h.list_checkout_sessions}),
-    ("/checkout-sessions/{session_id}", {"GET": h.get_checkout_session}),
-    ("/payment-links", {"POST": h.create_payment_link, "GET": h.list_payment_links}),
-    ("/payment-links/{link_id}", {"GET": h.get_payment_link, "POST": h.update_payment_link}),
-    ("/payment-links/{link_id}/deactivate", {"POST": h.deactivate_payment_link}),
-    ("/payment-links/{link_id}/reactivate", {"POST": h.reactivate_payment_link}),
-    ("/payment-links/{link_id}/charges", {"GET": h.payment_link_charges}),
+    ("/charges", {"POST": charges.create_charge, "GET": charges.list_charges}),
+    ("/charges/{charge_id}", {"GET": charges.get_charge, "POST": charges.update_charge}),
+    ("/charges/{charge_id}/capture", {"POST": charges.capture_charge}),
+    ("/charges/{charge_id}/incremental-authorization", {"POST": charges.incremental_authorization}),
+    ("/charges/{charge_id}/refund", {"POST": refunds.refund_via_charge}),
+    ("/refunds", {"POST": refunds.create_refund, "GET": refunds.list_refunds}),
+    ("/refunds/{refund_id}", {"GET": refunds.get_refund, "POST": refunds.update_refund}),
+    ("/customers", {"POST": customers.create_customer, "GET": customers.list_customers}),
+    ("/customers/{customer_id}", {"GET": customers.get_customer, "POST": customers.update_customer,
+                                  "DELETE": customers.delete_customer}),
+    ("/customers/{customer_id}/cards", {"POST": cards.create_card, "GET": cards.list_cards}),
+    ("/customers/{customer_id}/cards/{card_id}", {"GET": cards.get_card, "POST": cards.update_card,
+                                                  "DELETE": cards.delete_card}),
+    ("/payment-methods", {"POST": payment_methods.create_payment_method,
+                          "GET": payment_methods.list_payment_methods}),
+    ("/payment-methods/{method_id}", {"GET": payment_methods.get_payment_method,
+                                      "DELETE": payment_methods.delete_payment_method}),
+    ("/subscriptions", {"POST": subscriptions.create_subscription, "GET": subscriptions.list_subscriptions}),
+    ("/subscriptions/{sub_id}", {"GET": subscriptions.get_subscription,
+                                 "POST": subscriptions.update_subscription,
+                                 "DELETE": subscriptions.cancel_subscription}),
+    ("/subscriptions/{sub_id}/charges", {"GET": subscriptions.subscription_charges}),
+    ("/plans", {"POST": subscriptions.create_plan, "GET": subscriptions.list_plans}),
+    ("/plans/{plan_id}", {"GET": subscriptions.get_plan, "POST": subscriptions.update_plan,
+                          "DELETE": subscriptions.delete_plan}),
+    ("/events", {"GET": events.list_events}),
+    ("/events/{event_id}", {"GET": events.get_event}),
+    ("/tokens", {"POST": tokens.create_token}),
+    ("/tokens/{token_id}", {"GET": tokens.get_token}),
+    ("/3d-secure", {"POST": tokens.three_d_secure}),
+    ("/blacklist", {"POST": blacklist.create_blacklist_rule, "GET": blacklist.list_blacklist}),
+    ("/blacklist/{rule_id}", {"GET": blacklist.get_blacklist_rule,
+                              "DELETE": blacklist.delete_blacklist_rule}),
+    ("/credits", {"POST": credits.create_credit, "GET": credits.list_credits}),
+    ("/credits/{credit_id}", {"GET": credits.get_credit, "POST": credits.update_credit}),
+    ("/disputes", {"GET": disputes.list_disputes}),
+    ("/disputes/{dispute_id}", {"GET": disputes.get_dispute, "POST": disputes.update_dispute}),
+    ("/disputes/{dispute_id}/close", {"POST": disputes.close_dispute}),
+    ("/files", {"POST": files.create_file, "GET": files.list_files}),
+    ("/files/{file_id}", {"GET": files.get_file}),
+    ("/fraud-warnings", {"GET": disputes.list_fraud_warnings}),
+    ("/fraud-warnings/{warning_id}", {"GET": disputes.get_fraud_warning}),
+    ("/payouts", {"POST": payouts.create_payout, "GET": payouts.list_payouts}),
+    ("/payouts/{payout_id}", {"GET": payouts.get_payout}),
+    ("/payout-transactions", {"GET": payouts.list_payout_transactions}),
+    ("/checkout-sessions", {"POST": checkout_sessions.create_checkout_session,
+                            "GET": checkout_sessions.list_checkout_sessions}),
+    ("/checkout-sessions/{session_id}", {"GET": checkout_sessions.get_checkout_session}),
+    ("/payment-links", {"POST": payment_links.create_payment_link, "GET": payment_links.list_payment_links}),
+    ("/payment-links/{link_id}", {"GET": payment_links.get_payment_link,
+                                  "POST": payment_links.update_payment_link}),
+    ("/payment-links/{link_id}/deactivate", {"POST": payment_links.deactivate_payment_link}),
+    ("/payment-links/{link_id}/reactivate", {"POST": payment_links.reactivate_payment_link}),
+    ("/payment-links/{link_id}/charges", {"GET": payment_links.payment_link_charges}),
 ]
 PUBLIC_KEY_OPERATIONS = {("POST", "/tokens")}
+#: What falls due on the sandbox clock: the follow-ups of the test cards and subscription rebills.
+JOBS: dict[str, Callable[[Req, str], None]] = {
+    "dispute": disputes.open_dispute, "fraud_warning": disputes.raise_fraud_warning,
+    "rebill": subscriptions.rebill,
+}
 ALL_METHODS = ["GET", "POST", "DELETE", "PUT", "PATCH"]
 
 
@@ -194,7 +222,7 @@ def _run_jobs(sim: ChargeApiSim, req: Req) -> None:
     due = sorted((job for job in jobs if job[0] <= req.now), key=lambda job: job[0])
     req.account["jobs"] = [job for job in jobs if job[0] > req.now]
     for _, kind, target in due:
-        h.JOBS[kind](req, target)
+        JOBS[kind](req, target)
 
 
 def _prune_idempotency(account: dict[str, Any], now: int) -> None:
