@@ -4,7 +4,8 @@
 Each request: API key -> account (any ``sk_test_<suffix>`` is its own test account, reached
 also by ``pk_test_<suffix>``), body parsed (form, JSON or multipart), jobs that fell due on
 the sandbox clock run (disputes, fraud warnings, rebills), idempotency applied, then the
-handler. Errors are always ``{"error": {"type", "code", "message"}}``, never a traceback.
+handler. Errors are always ``{"error": {"type", "message"}}`` (with ``code`` on card errors), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -181,18 +182,18 @@ def _authenticate(request: Request) -> tuple[str, str, str]:
     header = request.headers.get("authorization", "")
     scheme, _, encoded = header.partition(" ")
     if scheme.lower() != "basic" or not encoded:
-        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
+        raise ChargeApiFault(401, "invalid_request", None,
                            "No API key: use HTTP Basic with the secret key as user name and an "
                            "empty password")
     try:
         user = base64.b64decode(encoded, validate=True).decode("utf-8").split(":", 1)[0]
     except (binascii.Error, UnicodeDecodeError):
-        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
+        raise ChargeApiFault(401, "invalid_request", None,
                            "The Authorization header is not valid HTTP Basic") from None
     for prefix, (mode, kind) in KEY_PREFIXES.items():
         if user.startswith(prefix) and len(user) > len(prefix) and user[len(prefix):].isalnum():
             return f"{mode}:{user[len(prefix):]}", mode, kind
-    raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
+    raise ChargeApiFault(401, "invalid_request", None,
                        "Invalid API key: expected sk_test_..., sk_live_... (or a public key for "
                        "POST /tokens)")
 
@@ -243,7 +244,7 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
                 return error_response(fault)
             except Exception:  # never a traceback on the wire
                 log.exception("Charge API sandbox handler failed on %s %s", request.method, route_path)
-                return error_response(ChargeApiFault(500, "charge_api_error", "internal_error",
+                return error_response(ChargeApiFault(500, "gateway_error", None,
                                                    "The sandbox could not process the request"))
 
         return endpoint
@@ -258,23 +259,22 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
 async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
     method = request.method
     if not table:
-        raise ChargeApiFault(404, "invalid_request", "not_found", f"No such endpoint: {request.url.path}")
+        raise ChargeApiFault(404, "invalid_request", None, f"No such endpoint: {request.url.path}")
     if method not in table:
-        raise ChargeApiFault(405, "invalid_request", "method_not_allowed",
+        raise ChargeApiFault(405, "invalid_request", None,
                            f"{method} is not allowed on {route_path}; use {', '.join(table)}")
     account_id, mode, key_kind = _authenticate(request)
     if key_kind == "public" and (method, route_path) not in PUBLIC_KEY_OPERATIONS:
-        raise ChargeApiFault(401, "invalid_request", "secret_key_required",
+        raise ChargeApiFault(401, "invalid_request", None,
                            f"{method} {route_path} needs a secret key; a public key may only create "
                            "tokens")
     for fault in list(sim.faults):
         if request.url.path.startswith(fault.path_prefix):
             sim.faults.remove(fault)
             headers = {"Retry-After": str(fault.retry_after_s)} if fault.retry_after_s is not None else None
-            code = {429: "rate_limit", 500: "internal_error"}.get(fault.status, "injected")
-            kind = "charge_api_error" if fault.status >= 500 else "invalid_request"
-            return error_response(ChargeApiFault(fault.status, kind, code,
-                                               f"injected fault {fault.status}"), headers)
+            kind = "gateway_error" if fault.status >= 500 else "invalid_request"
+            return error_response(ChargeApiFault(fault.status, kind, None, f"injected fault {fault.status}"),
+                                  headers)
     raw = await request.body()
     params, files = parse_body(request.headers.get("content-type", ""), raw)
     if method in ("GET", "DELETE") and params:
@@ -311,10 +311,9 @@ async def _idempotent(sim: ChargeApiSim, req: Req, key: str, route_path: str, re
     if stored is not None or slot in sim.in_flight:
         if (stored is not None and stored["fp"] != fingerprint) or (stored is None and \
                 sim.in_flight_fp.get(slot) != fingerprint):
-            raise invalid("Idempotent key used for request with different parameters.",
-                          "idempotency_key_reused")
+            raise invalid("Idempotent key used for request with different parameters.")
         if stored is None:
-            raise ChargeApiFault(409, "invalid_request", "idempotency_conflict",
+            raise ChargeApiFault(409, "invalid_request", None,
                                "A request with this Idempotency-Key is still being processed; retry "
                                "later")
         return Response(stored["body"], status_code=stored["status"], media_type="application/json",

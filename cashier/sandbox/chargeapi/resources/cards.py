@@ -11,6 +11,7 @@ from cashier.sandbox.chargeapi.store import (
     Req,
     allow,
     as_bool,
+    as_obj,
     as_str,
     render,
 )
@@ -24,16 +25,19 @@ from cashier.sandbox.chargeapi.wire import card_error, invalid, missing
 
 ADDRESS_FIELDS = ("addressLine1", "addressLine2", "addressCity", "addressState", "addressZip",
                   "addressCountry")
-CARD_DATA_FIELDS = frozenset({"number", "expMonth", "expYear", "cvc", "cardholderName", *ADDRESS_FIELDS})
+CARD_DATA_FIELDS = frozenset({"number", "expMonth", "expYear", "cvc", "cardholderName", "fraudCheckData",
+                              *ADDRESS_FIELDS})
 CARD_PUBLIC = ("first6", "last4", "fingerprint", "expMonth", "expYear", "brand", "type",
-               "cardholderName", *ADDRESS_FIELDS)
+               "cardholderName", *ADDRESS_FIELDS, "fraudCheckData")
+#: What the vendor's SDKs send as a card's ``fraudCheckData`` (echoed back on the card).
+FRAUD_CHECK_FIELDS = frozenset({"ipAddress", "email", "userAgent", "acceptLanguage"})
 
 
 def card_from_data(req: Req, data: dict[str, Any], label: str = "card") -> dict[str, Any]:
     """Validate card data; keep only what may be kept (first 6, last 4, fingerprint)."""
     unknown = sorted(set(data) - CARD_DATA_FIELDS)
     if unknown:
-        raise invalid(f"{label}.{unknown[0]}: is not a card field", "unknown_parameter")
+        raise invalid(f"{label}.{unknown[0]}: is not a card field")
     raw_number = data.get("number")
     if raw_number in (None, ""):
         raise missing(f"{label}.number")
@@ -47,7 +51,7 @@ def card_from_data(req: Req, data: dict[str, Any], label: str = "card") -> dict[
         raise card_error("invalid_expiry_month", MESSAGES["invalid_expiry_month"])
     if not year_text.isdigit() or len(year_text) not in (2, 4):
         raise card_error("invalid_expiry_year", MESSAGES["invalid_expiry_year"])
-    year = int(year_text) + (2000 if len(year_text) == 2 else 0)
+    year = int(year_text) + (2000 if len(year_text) == 2 else 0)  # "27" is kept as "2027", as the vendor does
     today = utc(req.now)
     if year < today.year or year > today.year + 50:
         raise card_error("invalid_expiry_year", MESSAGES["invalid_expiry_year"])
@@ -58,18 +62,26 @@ def card_from_data(req: Req, data: dict[str, Any], label: str = "card") -> dict[
         raise card_error("invalid_cvc", MESSAGES["invalid_cvc"])
     card: dict[str, Any] = {
         "first6": number[:6], "last4": number[-4:], "fingerprint": fingerprint_of(number),
-        "expMonth": month_text, "expYear": year_text, "brand": brand_of(number), "type": "Credit Card",
+        "expMonth": month_text, "expYear": str(year), "brand": brand_of(number), "type": "Credit Card",
         "_outcome": outcome_of(number),
     }
     for name in ("cardholderName", *ADDRESS_FIELDS):
         value = as_str(data, name, max_len=200, label=f"{label}.{name}")
         if value is not None:
             card[name] = value
+    fraud = as_obj(data, "fraudCheckData")
+    if fraud is not None:
+        allow(fraud, FRAUD_CHECK_FIELDS, f"{label}.fraudCheckData")
+        card["fraudCheckData"] = {
+            name: as_str(fraud, name, max_len=500, label=f"{label}.fraudCheckData.{name}")
+            for name in sorted(fraud)}
     return card
 
 
 def card_source(req: Req, raw: Any, customer: dict[str, Any] | None, label: str = "card") -> dict[str, Any]:
-    """A card to charge: a token, a card of the customer, or card data."""
+    """A card to charge: a token, a card of the customer, or card data (``{"id": ...}`` is an id)."""
+    if isinstance(raw, dict) and set(raw) == {"id"}:
+        raw = raw["id"]
     if isinstance(raw, dict):
         return card_from_data(req, raw, label)
     if not isinstance(raw, str) or not raw:
@@ -123,9 +135,22 @@ def save_card(req: Req, customer: dict[str, Any], card: dict[str, Any],
 
 
 def create_card(req: Req, customer_id: str) -> dict[str, Any]:
-    """Three ways: a token (``card``), a charge's card (``chargeId``), or card data."""
+    """Three ways: a token (``card``, or ``id`` as the vendor's SDKs send it), a charge's card
+    (``chargeId``, or ``id`` holding a charge id), or card data."""
     customer = customer_of(req, customer_id)
-    p = req.params
+    p = dict(req.params)
+    if p.get("customerId") not in (None, customer_id):
+        raise invalid(f"customerId: must be the customer of the path, '{customer_id}'")
+    p.pop("customerId", None)
+    if "id" in p:
+        allow(p, {"id"})
+        given = as_str(p, "id", required=True, max_len=64) or ""
+        if given.startswith("char_"):
+            p = {"chargeId": given}
+        elif given.startswith("tok_"):
+            p = {"card": given}
+        else:
+            raise invalid(f"id: '{given[:40]}' is neither a token (tok_) nor a charge (char_)")
     if "chargeId" in p:
         allow(p, {"chargeId"})
         charge = req.find("charge", str(p["chargeId"]), "chargeId")
@@ -154,7 +179,7 @@ def _card_of(req: Req, customer_id: str, card_id: str) -> dict[str, Any]:
     req.get("customer", customer_id)
     card = req.get("card", card_id)
     if card.get("customerId") != customer_id:
-        raise invalid(f"Card '{card_id}' does not belong to customer '{customer_id}'", "not_found", 404)
+        raise invalid(f"Card '{card_id}' does not belong to customer '{customer_id}'", 404)
     return card
 
 
@@ -172,6 +197,8 @@ def update_card(req: Req, customer_id: str, card_id: str) -> dict[str, Any]:
     year = as_str(p, "expYear", max_len=4)
     if year is not None and (not year.isdigit() or len(year) not in (2, 4)):
         raise invalid("expYear: must be 2 or 4 digits")
+    if year is not None and len(year) == 2:
+        p = {**p, "expYear": f"20{year}"}
     for name in ("expMonth", "expYear", "cardholderName", *ADDRESS_FIELDS):
         value = as_str(p, name, max_len=200)
         if value is not None:

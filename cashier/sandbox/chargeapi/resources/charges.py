@@ -21,6 +21,7 @@ from cashier.sandbox.chargeapi.store import (
 from cashier.sandbox.chargeapi.testcards import (
     CARD_ERROR_CODES,
     FOLLOW_UP_DELAY_S,
+    ISSUER_DECLINE_CODES,
     MAX_AMOUNT,
     MESSAGES,
     SLOW_DELAY_S,
@@ -56,15 +57,19 @@ def make_charge(req: Req, *, amount: int, currency: str, card: dict[str, Any],
         charge["customerId"] = customer["id"]
     charge.update({k: v for k, v in extra.items() if v is not None})
     charge["_outcome"] = outcome
+    decline_code = ISSUER_DECLINE_CODES.get(code or "")
     if code:
         charge["failureCode"] = code
         charge["failureMessage"] = MESSAGES[code]
+        if decline_code:
+            charge["failureIssuerDeclineCode"] = decline_code
     else:
         charge["fraudDetails"] = {"status": "in_progress" if outcome == "fraud_warning" else "safe"}
     req.add("charge", charge)
     if code:
         req.emit("CHARGE_FAILED", charge)
-        return charge, card_error(code, MESSAGES[code], charge_id=charge["id"], blacklist_rule_id=rule_id)
+        return charge, card_error(code, MESSAGES[code], charge_id=charge["id"], blacklist_rule_id=rule_id,
+                                  issuer_decline_code=decline_code)
     req.emit("CHARGE_SUCCEEDED", charge)
     if charge["captured"]:
         charge["_capturedAt"] = charge["created"]
@@ -75,8 +80,13 @@ def make_charge(req: Req, *, amount: int, currency: str, card: dict[str, Any],
     return charge, None
 
 
+#: Ours (the spec's) and the vendor SDKs' (``flow``, ``type``, ``threeDSecure``,
+#: ``merchantAccountId``, ``external``): all accepted; anything else refused.
 CHARGE_CREATE = {"amount", "currency", "card", "customerId", "captured", "description", "metadata",
-                 "options", "paymentMethod", "paymentLinkId", "ipAddress", "shipping", "billing"}
+                 "options", "paymentMethod", "paymentLinkId", "ipAddress", "shipping", "billing",
+                 "flow", "type", "threeDSecure", "merchantAccountId", "external"}
+THREE_D_SECURE_OPTIONS = {"requireAttempt", "requireEnrolledCard",
+                          "requireSuccessfulLiabilityShiftForEnrolledCard"}
 
 
 def create_charge(req: Req) -> dict[str, Any]:
@@ -110,7 +120,13 @@ def create_charge(req: Req) -> dict[str, Any]:
         "description": as_str(p, "description", max_len=1000),
         "metadata": as_metadata(p), "shipping": as_obj(p, "shipping"), "billing": as_obj(p, "billing"),
         "paymentLinkId": link_id, "ipAddress": as_str(p, "ipAddress", max_len=45),
+        "flow": as_obj(p, "flow"), "type": as_str(p, "type", max_len=40),
+        "merchantAccountId": as_str(p, "merchantAccountId", max_len=64), "external": as_obj(p, "external"),
     }
+    three_ds = as_obj(p, "threeDSecure") or {}
+    allow(three_ds, THREE_D_SECURE_OPTIONS, "threeDSecure")
+    for name in THREE_D_SECURE_OPTIONS:
+        as_bool(three_ds, name, label=f"threeDSecure.{name}")
     if auth_type:
         extra["_authorizationType"] = auth_type
     customer = None
@@ -139,7 +155,7 @@ def create_charge(req: Req) -> dict[str, Any]:
         payment_links.count_attempt(req, link, fault is None)
     if fault is not None:
         raise fault
-    return render(charge)
+    return render(charge, req)
 
 
 def _pending_charge(req: Req, amount: int, currency: str, method_id: str,
@@ -155,7 +171,7 @@ def _pending_charge(req: Req, amount: int, currency: str, method_id: str,
     charge.update({k: v for k, v in extra.items() if v is not None})
     req.add("charge", charge)
     req.emit("CHARGE_PENDING", charge)
-    return render(charge)
+    return render(charge, req)
 
 
 def list_charges(req: Req) -> dict[str, Any]:
@@ -165,19 +181,19 @@ def list_charges(req: Req) -> dict[str, Any]:
 
 
 def get_charge(req: Req, charge_id: str) -> dict[str, Any]:
-    return render(req.get("charge", charge_id))
+    return render(req.get("charge", charge_id), req)
 
 
 def update_charge(req: Req, charge_id: str) -> dict[str, Any]:
     """Update; with ``status`` it is the testing operation that resolves a pending charge."""
     charge = req.get("charge", charge_id)
     p = req.params
-    allow(p, {"description", "metadata", "shipping", "billing", "status", "failureCode"})
+    allow(p, {"description", "metadata", "shipping", "billing", "status", "failureCode", "customerId",
+              "fraudDetails"})
     status = as_str(p, "status", max_len=20)
     if status is not None:
         if req.mode == "live":
-            raise invalid("status: resolving a pending charge is a testing operation (test key only)",
-                          "test_mode_only")
+            raise invalid("status: resolving a pending charge is a testing operation (test key only)")
         if charge["status"] != "pending":
             raise state_error(f"status: charge '{charge_id}' is {charge['status']}, not pending")
         if status == "successful":
@@ -202,8 +218,20 @@ def update_charge(req: Req, charge_id: str) -> dict[str, Any]:
     for name in ("shipping", "billing"):
         if name in p:
             charge[name] = as_obj(p, name)
+    customer_id = as_str(p, "customerId", max_len=64)
+    if customer_id:
+        req.find("customer", customer_id, "customerId")
+        charge["customerId"] = customer_id
+    fraud = as_obj(p, "fraudDetails")
+    if fraud is not None:
+        allow(fraud, {"status"}, "fraudDetails")
+        status_text = as_str(fraud, "status", max_len=20, label="fraudDetails.status")
+        if status_text not in (None, "fraudulent", "safe"):
+            raise invalid("fraudDetails.status: must be fraudulent or safe")
+        if status_text:
+            charge["fraudDetails"] = {**charge.get("fraudDetails", {}), "status": status_text}
     req.emit("CHARGE_UPDATED", charge)
-    return render(charge)
+    return render(charge, req)
 
 
 def _uncaptured_successful(charge: dict[str, Any], action: str) -> None:
@@ -225,7 +253,7 @@ def capture_charge(req: Req, charge_id: str) -> dict[str, Any]:
     charge["captured"] = True
     charge["_capturedAt"] = req.now
     req.emit("CHARGE_CAPTURED", charge)
-    return render(charge)
+    return render(charge, req)
 
 
 def incremental_authorization(req: Req, charge_id: str) -> dict[str, Any]:
@@ -240,4 +268,4 @@ def incremental_authorization(req: Req, charge_id: str) -> dict[str, Any]:
         raise card_error("limit_exceeded", MESSAGES["limit_exceeded"], charge_id=charge_id)
     charge["amount"] += amount
     req.emit("CHARGE_UPDATED", charge)
-    return render(charge)
+    return render(charge, req)

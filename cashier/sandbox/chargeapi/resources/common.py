@@ -10,7 +10,7 @@ from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid
 
 
 def state_error(message: str) -> ChargeApiFault:
-    return invalid(message, "invalid_state")
+    return invalid(message)
 
 
 def utc(ts: int) -> datetime:

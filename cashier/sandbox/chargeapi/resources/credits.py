@@ -12,6 +12,7 @@ from cashier.sandbox.chargeapi.store import (
     as_currency,
     as_int,
     as_metadata,
+    as_obj,
     as_str,
     render,
 )
@@ -25,7 +26,7 @@ from cashier.sandbox.chargeapi.wire import card_error, invalid
 
 def create_credit(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"amount", "currency", "card", "customerId", "description", "metadata"})
+    allow(p, {"amount", "currency", "card", "customerId", "description", "metadata", "fundsSender"})
     amount = as_int(p, "amount", required=True, minimum=1)
     currency = as_currency(p)
     assert amount is not None and currency is not None
@@ -41,17 +42,22 @@ def create_credit(req: Req) -> dict[str, Any]:
             raise invalid(f"customerId: customer '{customer_id}' has no default card")
         card = found
     else:
-        raise invalid("customerId or card: one of them is required", "missing_parameter")
+        raise invalid("customerId or card: one of them is required")
     if amount > MAX_AMOUNT:
         raise card_error("limit_exceeded", MESSAGES["limit_exceeded"])
     outcome = card.get("_outcome", "success")
-    if outcome in CARD_ERROR_CODES and outcome != "authentication_required":
-        raise card_error(outcome, MESSAGES[outcome])
+    code = outcome if outcome in CARD_ERROR_CODES and outcome != "authentication_required" else None
     credit: dict[str, Any] = {"amount": amount, "currency": currency, "card": public_card(req, card),
-                              "customerId": customer_id,
+                              "customerId": customer_id, "fast": True,
                               "description": as_str(p, "description", max_len=1000),
-                              "metadata": as_metadata(p)}
+                              "metadata": as_metadata(p), "fundsSender": as_obj(p, "fundsSender")}
+    if code:
+        # kept, like a failed charge: the vendor's card error names the credit it recorded
+        credit.update(failureCode=code, failureMessage=MESSAGES[code], _failed=True)
     req.add("credit", credit)
+    if code:
+        req.emit("CREDIT_FAILED", credit)
+        raise card_error(code, MESSAGES[code], credit_id=credit["id"])
     req.emit("CREDIT_SUCCEEDED", credit)
     return render(credit)
 

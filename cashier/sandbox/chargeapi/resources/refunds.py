@@ -31,7 +31,7 @@ def refund(req: Req, charge: dict[str, Any], amount: int | None, reason: str | N
         raise state_error("amount: partial refunds are possible only for a captured charge")
     item: dict[str, Any] = {"amount": amount, "currency": charge["currency"], "charge": charge["id"],
                             "status": "successful", "reason": reason, "metadata": metadata}
-    req.add("refund", item)
+    req.add("refund", item, (f"refunds:{charge['id']}",))
     charge["amountRefunded"] += amount
     charge["refunded"] = True
     req.emit("CHARGE_REFUNDED", charge)
@@ -54,7 +54,7 @@ def refund_via_charge(req: Req, charge_id: str) -> dict[str, Any]:
     allow(req.params, {"amount", "reason", "metadata"})
     refund(req, charge, as_int(req.params, "amount", minimum=1), as_str(req.params, "reason", max_len=100),
            as_metadata(req.params))
-    return render(charge)
+    return render(charge, req)
 
 
 def list_refunds(req: Req) -> dict[str, Any]:

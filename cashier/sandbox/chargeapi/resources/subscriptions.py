@@ -25,6 +25,10 @@ from cashier.sandbox.chargeapi.testcards import (
 from cashier.sandbox.chargeapi.wire import invalid
 
 INTERVALS = ("day", "week", "month", "year")
+#: Fields the vendor's SDKs send that the sandbox keeps and returns but does not simulate
+#: (trials and billing-cycle limits; see docs/decisions.md, Charge API sandbox).
+PLAN_ECHOED = frozenset({"trialPeriodDays", "billingCycles", "statementDescription", "recursTo"})
+SUBSCRIPTION_ECHOED = frozenset({"captureCharges", "trialEnd", "threeDSecure"})
 
 
 def add_interval(ts: int, interval: str, count: int) -> int:
@@ -42,7 +46,7 @@ def add_interval(ts: int, interval: str, count: int) -> int:
 
 def create_plan(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"amount", "currency", "interval", "intervalCount", "name", "metadata"})
+    allow(p, {"amount", "currency", "interval", "intervalCount", "name", "metadata", *PLAN_ECHOED})
     interval = as_str(p, "interval", required=True, max_len=5)
     if interval not in INTERVALS:
         raise invalid("interval: must be day, week, month or year")
@@ -51,6 +55,10 @@ def create_plan(req: Req) -> dict[str, Any]:
         "currency": as_currency(p), "interval": interval,
         "intervalCount": as_int(p, "intervalCount", minimum=1, maximum=365, default=1),
         "name": as_str(p, "name", required=True, max_len=200), "metadata": as_metadata(p),
+        "trialPeriodDays": as_int(p, "trialPeriodDays", minimum=0, maximum=3650),
+        "billingCycles": as_int(p, "billingCycles", minimum=1, maximum=10_000),
+        "statementDescription": as_str(p, "statementDescription", max_len=200),
+        "recursTo": as_str(p, "recursTo", max_len=64),
     }
     req.add("plan", plan)
     req.emit("PLAN_CREATED", plan)
@@ -97,7 +105,8 @@ def delete_plan(req: Req, plan_id: str) -> dict[str, Any]:
 
 def create_subscription(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"customerId", "planId", "card", "quantity", "metadata", "shipping", "billing"})
+    allow(p, {"customerId", "planId", "card", "quantity", "metadata", "shipping", "billing",
+              *SUBSCRIPTION_ECHOED})
     customer_id = as_str(p, "customerId", required=True, max_len=64)
     plan_id = as_str(p, "planId", required=True, max_len=64)
     assert customer_id is not None and plan_id is not None
@@ -127,6 +136,8 @@ def create_subscription(req: Req) -> dict[str, Any]:
         "currentPeriodEnd": add_interval(req.now, plan["interval"], plan["intervalCount"]),
         "cancelAtPeriodEnd": False, "metadata": as_metadata(p), "shipping": as_obj(p, "shipping"),
         "billing": as_obj(p, "billing"),
+        "captureCharges": as_bool(p, "captureCharges", default=True),
+        "trialEnd": as_int(p, "trialEnd", minimum=0),
     }
     req.add("subscription", subscription)
     req.schedule(subscription["currentPeriodEnd"], "rebill", sub_id)
