@@ -29,7 +29,10 @@ HUMAN = {"charge": "Charge", "refund": "Refund", "customer": "Customer", "card":
          "dispute": "Dispute", "fileUpload": "File upload", "fraudWarning": "Fraud warning",
          "payout": "Payout", "payoutTransaction": "Payout transaction",
          "checkoutSession": "Checkout session", "paymentLink": "Payment link"}
-PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created", "includeTotalCount"})
+#: The spec's cursor parameters and the vendor SDKs' ``includeTotalCount`` and ``expand`` (accepted;
+#: the sandbox's objects already hold what ``expand`` would fetch).
+PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created", "includeTotalCount",
+                         "expand"})
 _CURRENCY = re.compile(r"^[A-Za-z]{3}$")
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 

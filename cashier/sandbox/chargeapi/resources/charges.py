@@ -37,7 +37,7 @@ def make_charge(req: Req, *, amount: int, currency: str, card: dict[str, Any],
                 ip: str | None = None) -> tuple[dict[str, Any], ChargeApiFault | None]:
     """Record a charge attempt; a failed one is kept too and comes back with its fault."""
     extra = extra or {}
-    rule_id = blacklist.matching_rule(req, card, customer, ip)
+    rule_id = blacklist.matching_rule(req, card, customer, ip, extra.get("metadata"))
     outcome = card.get("_outcome", "success")
     code: str | None = None
     if rule_id:
