@@ -239,6 +239,33 @@ def test_fields_the_vendor_sdks_name_are_accepted(api: Any) -> None:
                                            billing={"name": "Ann", "vat": "CH1"}))
     updated = api.charges.update(charge["id"], {"customerId": customer["id"]})
     assert updated["customerId"] == customer["id"] and updated["merchantAccountId"] == "m1"
+    token = api.tokens.create(card_req())
+    by_id = api.charges.create({"amount": 100, "currency": "EUR", "card": {"id": token["id"]}})
+    assert by_id["card"]["first6"] == "424242"
+    method = api.payment_methods.create({"type": "bank_transfer", "billing": {"name": "Ann"}})
+    pending = api.charges.create({"amount": 100, "currency": "EUR", "paymentMethod": {"id": method["id"]}})
+    assert pending["status"] == "pending" and pending["paymentMethod"] == method["id"]
+    with_method = api.customers.create({"email": "pm@example.com", "paymentMethod": {"id": method["id"]}})
+    assert with_method["defaultPaymentMethodId"] == method["id"]
+    credit = api.credits.create({"amount": 100, "currency": "EUR", "card": card_req(),
+                                 "receiver": {"name": "Ann"}, "merchantAccountId": "m1"})
+    assert credit["receiver"] == {"name": "Ann"}
+
+
+def test_checkout_sessions_take_the_vendor_sdks_line_items(api: Any, http: httpx.Client) -> None:
+    plan = api.plans.create({"amount": 250, "currency": "EUR", "interval": "month", "name": "Box"})
+    body = {"lineItems": [{"product": {"name": "Cake", "amount": 499, "currency": "EUR"}, "quantity": 2},
+                          {"product": {"id": plan["id"]}}],
+            "locale": "en", "collectBillingAddress": True, "capture": False, "metadata": {"k": "v"}}
+    session = http.post("/checkout-sessions", json=body).json()
+    assert (session["amount"], session["currency"], session["capture"]) == (2 * 499 + 250, "EUR", False)
+    assert session["clientSecret"] and session["url"].endswith(session["id"])
+    mixed = {"lineItems": [{"product": {"name": "A", "amount": 1, "currency": "EUR"}},
+                           {"product": {"name": "B", "amount": 1, "currency": "USD"}}]}
+    refused = http.post("/checkout-sessions", json=mixed)
+    assert refused.status_code == 400 and "one currency" in refused.json()["error"]["message"]
+    unknown = http.post("/checkout-sessions", json={"lineItems": [{"product": {"id": "plan_nope"}}]})
+    assert unknown.status_code == 400 and "does not exist" in unknown.json()["error"]["message"]
 
 
 def test_blacklist_rule_types_of_the_vendor_sdks(api: Any) -> None:

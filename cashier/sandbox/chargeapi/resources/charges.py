@@ -6,7 +6,7 @@ from typing import Any
 
 from cashier.sandbox.chargeapi.resources import blacklist, payment_links
 from cashier.sandbox.chargeapi.resources.cards import card_source, default_card, public_card
-from cashier.sandbox.chargeapi.resources.common import state_error
+from cashier.sandbox.chargeapi.resources.common import payment_method_id, state_error
 from cashier.sandbox.chargeapi.store import (
     Req,
     allow,
@@ -135,7 +135,7 @@ def create_charge(req: Req) -> dict[str, Any]:
         customer = req.find("customer", customer_id, "customerId")
         if customer.get("deleted"):
             raise invalid(f"customerId: customer '{customer_id}' was deleted")
-    method_id = as_str(p, "paymentMethod", max_len=64)
+    method_id = payment_method_id(req, p.get("paymentMethod"), "paymentMethod")
     if method_id:
         return _pending_charge(req, amount, currency, method_id, customer, extra)
     if p.get("card") not in (None, ""):

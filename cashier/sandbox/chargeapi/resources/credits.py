@@ -26,7 +26,8 @@ from cashier.sandbox.chargeapi.wire import card_error, invalid
 
 def create_credit(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"amount", "currency", "card", "customerId", "description", "metadata", "fundsSender"})
+    allow(p, {"amount", "currency", "card", "customerId", "description", "metadata", "fundsSender",
+              "receiver", "merchantAccountId"})
     amount = as_int(p, "amount", required=True, minimum=1)
     currency = as_currency(p)
     assert amount is not None and currency is not None
@@ -50,7 +51,9 @@ def create_credit(req: Req) -> dict[str, Any]:
     credit: dict[str, Any] = {"amount": amount, "currency": currency, "card": public_card(req, card),
                               "customerId": customer_id, "fast": True,
                               "description": as_str(p, "description", max_len=1000),
-                              "metadata": as_metadata(p), "fundsSender": as_obj(p, "fundsSender")}
+                              "metadata": as_metadata(p), "fundsSender": as_obj(p, "fundsSender"),
+                              "receiver": as_obj(p, "receiver"),
+                              "merchantAccountId": as_str(p, "merchantAccountId", max_len=64)}
     if code:
         # kept, like a failed charge: the vendor's card error names the credit it recorded
         credit.update(failureCode=code, failureMessage=MESSAGES[code], _failed=True)

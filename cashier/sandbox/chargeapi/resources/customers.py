@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cashier.sandbox.chargeapi.resources.cards import card_source, save_card
-from cashier.sandbox.chargeapi.resources.common import state_error
+from cashier.sandbox.chargeapi.resources.common import payment_method_id, state_error
 from cashier.sandbox.chargeapi.store import (
     Req,
     allow,
@@ -20,12 +20,13 @@ from cashier.sandbox.chargeapi.wire import invalid
 
 def create_customer(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"email", "description", "metadata", "card", "shipping", "billing"})
+    allow(p, {"email", "description", "metadata", "card", "shipping", "billing", "paymentMethod"})
     email = as_str(p, "email", required=True, max_len=254, pattern=r"[^@\s]+@[^@\s]+")
+    method_id = payment_method_id(req, p.get("paymentMethod"), "paymentMethod")
     card = card_source(req, p["card"], None) if p.get("card") not in (None, "") else None
     customer: dict[str, Any] = {"email": email, "description": as_str(p, "description", max_len=1000),
                                 "metadata": as_metadata(p), "shipping": as_obj(p, "shipping"),
-                                "billing": as_obj(p, "billing")}
+                                "billing": as_obj(p, "billing"), "defaultPaymentMethodId": method_id}
     req.add("customer", customer)
     if card is not None:
         save_card(req, customer, card)
@@ -52,7 +53,8 @@ def get_customer(req: Req, customer_id: str) -> dict[str, Any]:
 def update_customer(req: Req, customer_id: str) -> dict[str, Any]:
     customer = req.get("customer", customer_id)
     p = req.params
-    allow(p, {"email", "description", "metadata", "card", "defaultCardId", "shipping", "billing"})
+    allow(p, {"email", "description", "metadata", "card", "defaultCardId", "shipping", "billing",
+              "defaultPaymentMethodId"})
     if customer.get("deleted"):
         raise state_error(f"customer '{customer_id}' was deleted")
     email = as_str(p, "email", max_len=254, pattern=r"[^@\s]+@[^@\s]+")
@@ -72,6 +74,9 @@ def update_customer(req: Req, customer_id: str) -> dict[str, Any]:
         if card.get("customerId") != customer_id or card.get("deleted"):
             raise invalid(f"defaultCardId: card '{default_id}' is not a card of this customer")
         customer["defaultCardId"] = default_id
+    method_id = payment_method_id(req, p.get("defaultPaymentMethodId"), "defaultPaymentMethodId")
+    if method_id:
+        customer["defaultPaymentMethodId"] = method_id
     if p.get("card") not in (None, ""):
         save_card(req, customer, card_source(req, p["card"], customer), make_default=True)
     req.emit("CUSTOMER_UPDATED", customer)

@@ -28,7 +28,7 @@ INTERVALS = ("day", "week", "month", "year")
 #: Fields the vendor's SDKs send that the sandbox keeps and returns but does not simulate
 #: (trials and billing-cycle limits; see docs/decisions.md, Charge API sandbox).
 PLAN_ECHOED = frozenset({"trialPeriodDays", "billingCycles", "statementDescription", "recursTo"})
-SUBSCRIPTION_ECHOED = frozenset({"captureCharges", "trialEnd", "threeDSecure"})
+SUBSCRIPTION_ECHOED = frozenset({"captureCharges", "trialEnd", "threeDSecure", "merchantAccountId"})
 
 
 def add_interval(ts: int, interval: str, count: int) -> int:
@@ -138,6 +138,7 @@ def create_subscription(req: Req) -> dict[str, Any]:
         "billing": as_obj(p, "billing"),
         "captureCharges": as_bool(p, "captureCharges", default=True),
         "trialEnd": as_int(p, "trialEnd", minimum=0),
+        "merchantAccountId": as_str(p, "merchantAccountId", max_len=64),
     }
     req.add("subscription", subscription)
     req.schedule(subscription["currentPeriodEnd"], "rebill", sub_id)
