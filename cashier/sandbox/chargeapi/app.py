@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -242,6 +242,9 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
                 return await _serve(sim, request, route_path, table)
             except ChargeApiFault as fault:
                 return error_response(fault)
+            except ClientDisconnect:  # nobody is left to answer: one line, no traceback
+                log.info("Charge API client left mid-request: %s %s", request.method, request.url.path)
+                return Response(status_code=400)
             except Exception:  # never a traceback on the wire
                 log.exception("Charge API sandbox handler failed on %s %s", request.method, route_path)
                 return error_response(ChargeApiFault(500, "gateway_error", None,
