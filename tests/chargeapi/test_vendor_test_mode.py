@@ -296,6 +296,22 @@ def test_deep_json_and_deep_brackets_answer_400_and_the_server_keeps_serving(ser
         assert after.status_code == 200 and after.json()["status"] == "successful"
 
 
+def test_an_explicit_merchant_has_its_own_records(http: httpx.Client, api: Any, tmp_path: Path) -> None:
+    """The SDKs' explicit merchant (``Shift4-Merchant``): a platform acting for one merchant."""
+    merchant = {"Shift4-Merchant": "shop7"}
+    charge = http.post("/charges", json=charge_req(), headers=merchant).json()
+    assert http.get(f"/charges/{charge['id']}", headers=merchant).json()["status"] == "successful"
+    elsewhere = http.get(f"/charges/{charge['id']}")
+    assert elsewhere.status_code == 404
+    assert elsewhere.json()["error"]["message"] == f"Charge '{charge['id']}' does not exist"
+    bad = http.get("/charges", headers={"Shift4-Merchant": "a b"})
+    assert bad.status_code == 400 and bad.json()["error"]["message"].startswith("Shift4-Merchant:")
+    evidence = tmp_path / "evidence.pdf"
+    evidence.write_text("Any text", "utf-8")
+    upload = api.file_uploads.upload(str(evidence), {"purpose": "dispute_evidence"})
+    assert upload["url"].endswith(upload["id"]) and upload["type"] == "pdf" and upload["size"] == 8
+
+
 def test_readme_test_card_tables_are_the_sandbox_table() -> None:
     readme = README.read_text("utf-8")
     assert testcards.markdown_table("vendor") in readme

@@ -16,6 +16,7 @@ import binascii
 import hashlib
 import json
 import logging
+import re
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -113,6 +114,7 @@ ENDPOINTS: list[tuple[str, dict[str, Handler]]] = [
     ("/payment-links/{link_id}/charges", {"GET": payment_links.payment_link_charges}),
 ]
 PUBLIC_KEY_OPERATIONS = {("POST", "/tokens")}
+MERCHANT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: What falls due on the sandbox clock: the follow-ups of the test cards and subscription rebills.
 JOBS: dict[str, Callable[[Req, str], None]] = {
     "dispute": disputes.open_dispute, "fraud_warning": disputes.raise_fraud_warning,
@@ -283,6 +285,13 @@ async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: di
     if method in ("GET", "DELETE") and params:
         raise invalid(f"{method} takes no body: send list parameters in the query string")
     query = parse_query(request.url.query)
+    merchant = request.headers.get("shift4-merchant")
+    if merchant is not None:
+        # a platform acting for one of its merchants (the vendor SDKs' explicit merchant): that
+        # merchant's own records, apart from the platform's
+        if not MERCHANT_ID.fullmatch(merchant):
+            raise invalid("Shift4-Merchant: must be a merchant id (letters, digits, _ and -)")
+        account_id = f"{account_id}:merchant:{merchant}"
     account = sim.account(account_id, mode)
     base_url = str(request.base_url).rstrip("/")
     req = Req(method, params, query, files, account, mode, key_kind, sim.now(), base_url)

@@ -30,6 +30,7 @@ def create_file(req: Req) -> dict[str, Any]:
     suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else "bin"
     item = {"purpose": purpose, "size": len(content), "type": suffix[:10]}
     req.add("fileUpload", item)
+    item["url"] = f"{req.base_url}/files/{item['id']}"  # the vendor's file upload carries its url
     return render(item)
 
 
