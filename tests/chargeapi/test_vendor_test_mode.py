@@ -252,6 +252,35 @@ def test_fields_the_vendor_sdks_name_are_accepted(api: Any) -> None:
     assert credit["receiver"] == {"name": "Ann"}
 
 
+def test_trials_billing_cycles_and_uncaptured_subscription_charges(api: Any, served: Served) -> None:
+    clock = served.sandbox.state.clock
+    customer = api.customers.create({"email": "trial@example.com", "card": card_req()})
+    after = api.plans.create({"amount": 100, "currency": "EUR", "interval": "day", "name": "after"})
+    plan = api.plans.create({"amount": 499, "currency": "EUR", "interval": "day", "name": "intro",
+                             "trialPeriodDays": 2, "billingCycles": 2, "recursTo": after["id"]})
+    sub = api.subscriptions.create({"customerId": customer["id"], "planId": plan["id"],
+                                    "captureCharges": False})
+    assert sub["status"] == "trialing" and sub["trialEnd"] - sub["trialStart"] == 2 * 86400
+    assert sub["remainingBillingCycles"] == 2 and sub["currentPeriodEnd"] == sub["trialEnd"]
+    billed = [c for c in api.charges.list({"customerId": customer["id"]})["list"]]
+    assert billed == []  # nothing charged during the trial
+    clock.advance(2 * 86400 + 1)  # the trial ends: the first cycle
+    clock.advance(86400)  # the second and last cycle of the plan, then recursTo
+    clock.advance(86400)  # the next plan's first day
+    charges = api.charges.list({"customerId": customer["id"]})["list"]
+    assert [c["amount"] for c in charges] == [100, 499, 499]
+    assert all(c["captured"] is False and c["subscriptionId"] == sub["id"] for c in charges)
+    now = api.subscriptions.get(sub["id"])
+    assert now["status"] == "active" and now["planId"] == after["id"]
+    ending = api.subscriptions.update(sub["id"], {"cancelAtPeriodEnd": True})
+    clock.advance(86400)
+    assert api.subscriptions.get(sub["id"])["status"] == "canceled"
+    assert len(api.charges.list({"customerId": customer["id"]})["list"]) == 3 and ending["cancelAtPeriodEnd"]
+    wrong = error_of(api.plans.create, {"amount": 1, "currency": "EUR", "interval": "day", "name": "x",
+                                        "recursTo": "plan_nope"})
+    assert wrong.message.startswith("recursTo:")
+
+
 def test_checkout_sessions_take_the_vendor_sdks_line_items(api: Any, http: httpx.Client) -> None:
     plan = api.plans.create({"amount": 250, "currency": "EUR", "interval": "month", "name": "Box"})
     body = {"lineItems": [{"product": {"name": "Cake", "amount": 499, "currency": "EUR"}, "quantity": 2},

@@ -25,10 +25,9 @@ from cashier.sandbox.chargeapi.testcards import (
 from cashier.sandbox.chargeapi.wire import invalid
 
 INTERVALS = ("day", "week", "month", "year")
-#: Fields the vendor's SDKs send that the sandbox keeps and returns but does not simulate
-#: (trials and billing-cycle limits; see docs/decisions.md, Charge API sandbox).
-PLAN_ECHOED = frozenset({"trialPeriodDays", "billingCycles", "statementDescription", "recursTo"})
-SUBSCRIPTION_ECHOED = frozenset({"captureCharges", "trialEnd", "threeDSecure", "merchantAccountId"})
+#: Plan fields of the vendor's SDKs: a trial, a number of billing cycles and the plan that follows.
+PLAN_FIELDS = frozenset({"trialPeriodDays", "billingCycles", "statementDescription", "recursTo"})
+SUBSCRIPTION_FIELDS = frozenset({"captureCharges", "trialEnd", "threeDSecure", "merchantAccountId"})
 
 
 def add_interval(ts: int, interval: str, count: int) -> int:
@@ -46,7 +45,7 @@ def add_interval(ts: int, interval: str, count: int) -> int:
 
 def create_plan(req: Req) -> dict[str, Any]:
     p = req.params
-    allow(p, {"amount", "currency", "interval", "intervalCount", "name", "metadata", *PLAN_ECHOED})
+    allow(p, {"amount", "currency", "interval", "intervalCount", "name", "metadata", *PLAN_FIELDS})
     interval = as_str(p, "interval", required=True, max_len=5)
     if interval not in INTERVALS:
         raise invalid("interval: must be day, week, month or year")
@@ -60,6 +59,8 @@ def create_plan(req: Req) -> dict[str, Any]:
         "statementDescription": as_str(p, "statementDescription", max_len=200),
         "recursTo": as_str(p, "recursTo", max_len=64),
     }
+    if plan["recursTo"]:
+        req.find("plan", plan["recursTo"], "recursTo")
     req.add("plan", plan)
     req.emit("PLAN_CREATED", plan)
     return render(plan)
@@ -104,9 +105,10 @@ def delete_plan(req: Req, plan_id: str) -> dict[str, Any]:
 
 
 def create_subscription(req: Req) -> dict[str, Any]:
+    """Billed now, or at the end of a trial (``trialEnd``, else the plan's ``trialPeriodDays``)."""
     p = req.params
     allow(p, {"customerId", "planId", "card", "quantity", "metadata", "shipping", "billing",
-              *SUBSCRIPTION_ECHOED})
+              *SUBSCRIPTION_FIELDS})
     customer_id = as_str(p, "customerId", required=True, max_len=64)
     plan_id = as_str(p, "planId", required=True, max_len=64)
     assert customer_id is not None and plan_id is not None
@@ -118,6 +120,13 @@ def create_subscription(req: Req) -> dict[str, Any]:
         raise invalid(f"planId: plan '{plan_id}' was deleted")
     quantity = as_int(p, "quantity", minimum=1, maximum=1000, default=1)
     assert quantity is not None
+    capture = as_bool(p, "captureCharges", default=True)
+    assert capture is not None
+    trial_end = as_int(p, "trialEnd", minimum=0)
+    if trial_end is None and plan.get("trialPeriodDays"):
+        trial_end = req.now + int(plan["trialPeriodDays"]) * 86400
+    if trial_end is not None and trial_end <= req.now:
+        raise invalid("trialEnd: must be in the future")
     if p.get("card") not in (None, ""):
         # a card given here becomes the customer's default, which the spec bills
         save_card(req, customer, card_source(req, p["card"], customer), make_default=True)
@@ -125,25 +134,44 @@ def create_subscription(req: Req) -> dict[str, Any]:
     if card is None:
         raise invalid(f"customerId: customer '{customer_id}' has no default card to bill")
     sub_id = req.new_id("subscription")
-    charge, fault = make_charge(req, amount=plan["amount"] * quantity, currency=plan["currency"],
-                                card=card, customer=customer)
-    if fault is not None:
-        raise fault
-    charge["subscriptionId"] = sub_id
     subscription: dict[str, Any] = {
         "id": sub_id, "planId": plan_id, "customerId": customer_id, "status": "active",
-        "quantity": quantity, "start": req.now, "currentPeriodStart": req.now,
-        "currentPeriodEnd": add_interval(req.now, plan["interval"], plan["intervalCount"]),
+        "quantity": quantity, "captureCharges": capture, "start": req.now, "currentPeriodStart": req.now,
         "cancelAtPeriodEnd": False, "metadata": as_metadata(p), "shipping": as_obj(p, "shipping"),
-        "billing": as_obj(p, "billing"),
-        "captureCharges": as_bool(p, "captureCharges", default=True),
-        "trialEnd": as_int(p, "trialEnd", minimum=0),
-        "merchantAccountId": as_str(p, "merchantAccountId", max_len=64),
+        "billing": as_obj(p, "billing"), "merchantAccountId": as_str(p, "merchantAccountId", max_len=64),
+        "remainingBillingCycles": plan.get("billingCycles"),
     }
+    if trial_end is not None:
+        subscription.update(status="trialing", trialStart=req.now, trialEnd=trial_end,
+                            currentPeriodEnd=trial_end)
+    else:
+        charge, fault = make_charge(req, amount=plan["amount"] * quantity, currency=plan["currency"],
+                                    card=card, customer=customer, captured=capture)
+        if fault is not None:
+            raise fault
+        charge["subscriptionId"] = sub_id
+        subscription["currentPeriodEnd"] = add_interval(req.now, plan["interval"], plan["intervalCount"])
+        _count_cycle(req, subscription)
     req.add("subscription", subscription)
     req.schedule(subscription["currentPeriodEnd"], "rebill", sub_id)
     req.emit("SUBSCRIPTION_CREATED", subscription)
     return render(subscription)
+
+
+def _count_cycle(req: Req, sub: dict[str, Any]) -> None:
+    """One billing cycle used; the last one ends the subscription or moves it to ``recursTo``."""
+    if sub.get("remainingBillingCycles") is None:
+        return
+    sub["remainingBillingCycles"] -= 1
+    if sub["remainingBillingCycles"] > 0:
+        return
+    plan = req.account["objects"][sub["planId"]]
+    follow = req.account["objects"].get(plan.get("recursTo") or "")
+    if follow is not None and follow.get("objectType") == "plan" and not follow.get("deleted"):
+        sub["planId"] = follow["id"]
+        sub["remainingBillingCycles"] = follow.get("billingCycles")
+    else:
+        sub["cancelAtPeriodEnd"] = True  # the cycles are used up: it ends with this period
 
 
 def rebill(req: Req, sub_id: str) -> None:
@@ -151,20 +179,27 @@ def rebill(req: Req, sub_id: str) -> None:
     sub = req.account["objects"].get(sub_id)
     if sub is None or sub["status"] == "canceled":
         return
-    plan = req.account["objects"][sub["planId"]]
     customer = req.account["objects"][sub["customerId"]]
     for _ in range(120):  # a clock moved by years does not bill forever
         if sub["currentPeriodEnd"] > req.now:
             break
         at = sub["currentPeriodEnd"]
+        if sub["cancelAtPeriodEnd"]:
+            sub.update(status="canceled", canceledAt=at)
+            req.emit("SUBSCRIPTION_CANCELED", sub)
+            return
+        plan = req.account["objects"][sub["planId"]]
         card = default_card(req, customer)
         if card is None or customer.get("deleted"):
             sub["status"] = "past_due"
         else:
             _, fault = make_charge(req, amount=plan["amount"] * sub["quantity"],
-                                        currency=plan["currency"], card=card, customer=customer,
-                                        extra={"subscriptionId": sub_id}, created=at)
+                                   currency=plan["currency"], card=card, customer=customer,
+                                   captured=sub.get("captureCharges", True),
+                                   extra={"subscriptionId": sub_id}, created=at)
             sub["status"] = "active" if fault is None else "past_due"
+            _count_cycle(req, sub)
+        plan = req.account["objects"][sub["planId"]]  # recursTo may have moved it
         sub["currentPeriodStart"] = at
         sub["currentPeriodEnd"] = add_interval(at, plan["interval"], plan["intervalCount"])
     req.schedule(sub["currentPeriodEnd"], "rebill", sub_id)
