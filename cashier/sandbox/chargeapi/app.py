@@ -184,20 +184,17 @@ def _authenticate(request: Request) -> tuple[str, str, str]:
     header = request.headers.get("authorization", "")
     scheme, _, encoded = header.partition(" ")
     if scheme.lower() != "basic" or not encoded:
-        raise ChargeApiFault(401, "invalid_request", None,
-                           "No API key: use HTTP Basic with the secret key as user name and an "
-                           "empty password")
+        raise invalid("No API key: use HTTP Basic with the secret key as user name and an empty password",
+                      401)
     try:
         user = base64.b64decode(encoded, validate=True).decode("utf-8").split(":", 1)[0]
     except (binascii.Error, UnicodeDecodeError):
-        raise ChargeApiFault(401, "invalid_request", None,
-                           "The Authorization header is not valid HTTP Basic") from None
+        raise invalid("The Authorization header is not valid HTTP Basic", 401) from None
     for prefix, (mode, kind) in KEY_PREFIXES.items():
         if user.startswith(prefix) and len(user) > len(prefix) and user[len(prefix):].isalnum():
             return f"{mode}:{user[len(prefix):]}", mode, kind
-    raise ChargeApiFault(401, "invalid_request", None,
-                       "Invalid API key: expected sk_test_..., sk_live_... (or a public key for "
-                       "POST /tokens)")
+    raise invalid("Invalid API key: expected sk_test_..., sk_live_... (or a public key for POST /tokens)",
+                  401)
 
 
 def _fingerprint(method: str, path: str, params: dict[str, Any], files: dict[str, tuple[str, bytes]]) -> str:
@@ -264,15 +261,12 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
 async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
     method = request.method
     if not table:
-        raise ChargeApiFault(404, "invalid_request", None, f"No such endpoint: {request.url.path}")
+        raise invalid(f"No such endpoint: {request.url.path}", 404)
     if method not in table:
-        raise ChargeApiFault(405, "invalid_request", None,
-                           f"{method} is not allowed on {route_path}; use {', '.join(table)}")
+        raise invalid(f"{method} is not allowed on {route_path}; use {', '.join(table)}", 405)
     account_id, mode, key_kind = _authenticate(request)
     if key_kind == "public" and (method, route_path) not in PUBLIC_KEY_OPERATIONS:
-        raise ChargeApiFault(401, "invalid_request", None,
-                           f"{method} {route_path} needs a secret key; a public key may only create "
-                           "tokens")
+        raise invalid(f"{method} {route_path} needs a secret key; a public key may only create tokens", 401)
     for fault in list(sim.faults):
         if request.url.path.startswith(fault.path_prefix):
             sim.faults.remove(fault)
@@ -325,9 +319,7 @@ async def _idempotent(sim: ChargeApiSim, req: Req, key: str, route_path: str, re
                 sim.in_flight_fp.get(slot) != fingerprint):
             raise invalid("Idempotent key used for request with different parameters.")
         if stored is None:
-            raise ChargeApiFault(409, "invalid_request", None,
-                               "A request with this Idempotency-Key is still being processed; retry "
-                               "later")
+            raise invalid("A request with this Idempotency-Key is still being processed; retry later", 409)
         return Response(stored["body"], status_code=stored["status"], media_type="application/json",
                          headers={"Idempotent-Replayed": "true"})
     sim.in_flight.add(slot)
