@@ -141,6 +141,9 @@ def test_two_digit_year_is_kept_as_four_and_card_data_from_the_sdks(api: Any) ->
     assert charge["card"]["expYear"] == "2055" and charge["card"]["fraudCheckData"] == fraud
     token = api.tokens.create(card_req(expYear="55"))
     assert token["expYear"] == "2055"
+    customer = api.customers.create({"email": "year@example.com", "card": {"id": token["id"]}})
+    updated = api.cards.update(customer["id"], customer["defaultCardId"], {"expYear": "56"})
+    assert updated["expYear"] == "2056"
 
 
 def test_a_card_is_added_to_a_customer_by_token_or_charge_id(api: Any) -> None:

@@ -72,9 +72,9 @@ def card_from_data(req: Req, data: dict[str, Any], label: str = "card") -> dict[
     fraud = as_obj(data, "fraudCheckData")
     if fraud is not None:
         allow(fraud, FRAUD_CHECK_FIELDS, f"{label}.fraudCheckData")
-        card["fraudCheckData"] = {
-            name: as_str(fraud, name, max_len=500, label=f"{label}.fraudCheckData.{name}")
-            for name in sorted(fraud)}
+        checked = {name: as_str(fraud, name, max_len=500, label=f"{label}.fraudCheckData.{name}")
+                   for name in sorted(fraud)}
+        card["fraudCheckData"] = {name: value for name, value in checked.items() if value is not None}
     return card
 
 
