@@ -39,7 +39,7 @@ class CardErrorCode(StrEnum):
 class ErrorType(StrEnum):
     INVALID_REQUEST = "invalid_request"
     CARD_ERROR = "card_error"
-    GATEWAY_ERROR = "charge_api_error"
+    GATEWAY_ERROR = "gateway_error"  # the spec's and the vendor's name for an internal error
 
 
 class ChargeApiError(CashierError):
@@ -123,7 +123,7 @@ def error_from_response(status: int, body: Any, *, idempotency_key: str | None =
                         retry_after_s: float | None = None) -> ChargeApiError:
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
-        error = {"type": "charge_api_error" if status >= 500 else "invalid_request",
+        error = {"type": ErrorType.GATEWAY_ERROR.value if status >= 500 else "invalid_request",
                  "message": f"HTTP {status} without an error body"}
     cls = _BY_STATUS.get(status, ChargeApiServerError if status >= 500 else InvalidRequestError)
     return cls(str(error.get("message") or f"HTTP {status}"), status=status,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import logging
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -11,7 +13,9 @@ from hypothesis import strategies as st
 
 from cashier.chargeapi.encoding import encode_form, flatten
 from cashier.errors import ValidationError
+from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, nest_pairs, parse_body
+from cashier.sandbox.core import SandboxConfig
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True)
 leaves = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
@@ -66,3 +70,25 @@ def test_json_and_multipart_bodies() -> None:
     assert files == {"file": ("e.pdf", b"%PDF-1")}
     with pytest.raises(ChargeApiFault, match="not valid JSON"):
         parse_body("application/json", b"{nope")
+
+
+async def test_a_client_leaving_mid_request_is_one_log_line(caplog: pytest.LogCaptureFixture) -> None:
+    """The body never arrives (the client disconnected): no traceback, no answer attempt fails."""
+    sent: list[dict[str, object]] = []
+    auth = b"Basic " + base64.b64encode(b"sk_test_gone:")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/charges", "raw_path": b"/charges", "query_string": b"",
+             "root_path": "", "headers": [(b"authorization", auth), (b"content-type", b"application/json")],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 2)}
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    with caplog.at_level(logging.INFO, logger="cashier.sandbox.chargeapi.app"):
+        await HostSandbox(SandboxConfig()).asgi(scope, receive, send)
+    lines = [r for r in caplog.records if r.name == "cashier.sandbox.chargeapi.app"]
+    assert [r.getMessage() for r in lines] == ["Charge API client left mid-request: POST /charges"]
+    assert all(r.exc_info is None for r in lines)

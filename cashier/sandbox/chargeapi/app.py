@@ -4,7 +4,8 @@
 Each request: API key -> account (any ``sk_test_<suffix>`` is its own test account, reached
 also by ``pk_test_<suffix>``), body parsed (form, JSON or multipart), jobs that fell due on
 the sandbox clock run (disputes, fraud warnings, rebills), idempotency applied, then the
-handler. Errors are always ``{"error": {"type", "code", "message"}}``, never a traceback.
+handler. Errors are always ``{"error": {"type", "message"}}`` (with ``code`` on card errors), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -15,17 +16,34 @@ import binascii
 import hashlib
 import json
 import logging
+import re
 import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cashier.sandbox.chargeapi import handlers as h
+from cashier.sandbox.chargeapi.resources import (
+    blacklist,
+    cards,
+    charges,
+    checkout_sessions,
+    credits,
+    customers,
+    disputes,
+    events,
+    files,
+    payment_links,
+    payment_methods,
+    payouts,
+    refunds,
+    subscriptions,
+    tokens,
+)
 from cashier.sandbox.chargeapi.store import Req, new_account
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, parse_body, parse_query
 
@@ -40,55 +58,68 @@ Handler = Callable[..., dict[str, Any]]
 
 #: (path, {method: handler}) in the spec's order; paths use Starlette's ``{name}`` parameters.
 ENDPOINTS: list[tuple[str, dict[str, Handler]]] = [
-    ("/charges", {"POST": h.create_charge, "GET": h.list_charges}),
-    ("/charges/{charge_id}", {"GET": h.get_charge, "POST": h.update_charge}),
-    ("/charges/{charge_id}/capture", {"POST": h.capture_charge}),
-    ("/charges/{charge_id}/incremental-authorization", {"POST": h.incremental_authorization}),
-    ("/charges/{charge_id}/refund", {"POST": h.refund_via_charge}),
-    ("/refunds", {"POST": h.create_refund, "GET": h.list_refunds}),
-    ("/refunds/{refund_id}", {"GET": h.get_refund, "POST": h.update_refund}),
-    ("/customers", {"POST": h.create_customer, "GET": h.list_customers}),
-    ("/customers/{customer_id}", {"GET": h.get_customer, "POST": h.update_customer,
-                                  "DELETE": h.delete_customer}),
-    ("/customers/{customer_id}/cards", {"POST": h.create_card, "GET": h.list_cards}),
-    ("/customers/{customer_id}/cards/{card_id}", {"GET": h.get_card, "POST": h.update_card,
-                                                  "DELETE": h.delete_card}),
-    ("/payment-methods", {"POST": h.create_payment_method, "GET": h.list_payment_methods}),
-    ("/payment-methods/{method_id}", {"GET": h.get_payment_method, "DELETE": h.delete_payment_method}),
-    ("/subscriptions", {"POST": h.create_subscription, "GET": h.list_subscriptions}),
-    ("/subscriptions/{sub_id}", {"GET": h.get_subscription, "POST": h.update_subscription,
-                                 "DELETE": h.cancel_subscription}),
-    ("/subscriptions/{sub_id}/charges", {"GET": h.subscription_charges}),
-    ("/plans", {"POST": h.create_plan, "GET": h.list_plans}),
-    ("/plans/{plan_id}", {"GET": h.get_plan, "POST": h.update_plan, "DELETE": h.delete_plan}),
-    ("/events", {"GET": h.list_events}),
-    ("/events/{event_id}", {"GET": h.get_event}),
-    ("/tokens", {"POST": h.create_token}),
-    ("/tokens/{token_id}", {"GET": h.get_token}),
-    ("/3d-secure", {"POST": h.three_d_secure}),
-    ("/blacklist", {"POST": h.create_blacklist_rule, "GET": h.list_blacklist}),
-    ("/blacklist/{rule_id}", {"GET": h.get_blacklist_rule, "DELETE": h.delete_blacklist_rule}),
-    ("/credits", {"POST": h.create_credit, "GET": h.list_credits}),
-    ("/credits/{credit_id}", {"GET": h.get_credit, "POST": h.update_credit}),
-    ("/disputes", {"GET": h.list_disputes}),
-    ("/disputes/{dispute_id}", {"GET": h.get_dispute, "POST": h.update_dispute}),
-    ("/disputes/{dispute_id}/close", {"POST": h.close_dispute}),
-    ("/files", {"POST": h.create_file, "GET": h.list_files}),
-    ("/files/{file_id}", {"GET": h.get_file}),
-    ("/fraud-warnings", {"GET": h.list_fraud_warnings}),
-    ("/fraud-warnings/{warning_id}", {"GET": h.get_fraud_warning}),
-    ("/payouts", {"POST": h.create_payout, "GET": h.list_payouts}),
-    ("/payouts/{payout_id}", {"GET": h.get_payout}),
-    ("/payout-transactions", {"GET": h.list_payout_transactions}),
-    ("/checkout-sessions", {"POST": h.create_checkout_session, "GET": h.list_checkout_sessions}),
-    ("/checkout-sessions/{session_id}", {"GET": h.get_checkout_session}),
-    ("/payment-links", {"POST": h.create_payment_link, "GET": h.list_payment_links}),
-    ("/payment-links/{link_id}", {"GET": h.get_payment_link, "POST": h.update_payment_link}),
-    ("/payment-links/{link_id}/deactivate", {"POST": h.deactivate_payment_link}),
-    ("/payment-links/{link_id}/reactivate", {"POST": h.reactivate_payment_link}),
-    ("/payment-links/{link_id}/charges", {"GET": h.payment_link_charges}),
+    ("/charges", {"POST": charges.create_charge, "GET": charges.list_charges}),
+    ("/charges/{charge_id}", {"GET": charges.get_charge, "POST": charges.update_charge}),
+    ("/charges/{charge_id}/capture", {"POST": charges.capture_charge}),
+    ("/charges/{charge_id}/incremental-authorization", {"POST": charges.incremental_authorization}),
+    ("/charges/{charge_id}/refund", {"POST": refunds.refund_via_charge}),
+    ("/refunds", {"POST": refunds.create_refund, "GET": refunds.list_refunds}),
+    ("/refunds/{refund_id}", {"GET": refunds.get_refund, "POST": refunds.update_refund}),
+    ("/customers", {"POST": customers.create_customer, "GET": customers.list_customers}),
+    ("/customers/{customer_id}", {"GET": customers.get_customer, "POST": customers.update_customer,
+                                  "DELETE": customers.delete_customer}),
+    ("/customers/{customer_id}/cards", {"POST": cards.create_card, "GET": cards.list_cards}),
+    ("/customers/{customer_id}/cards/{card_id}", {"GET": cards.get_card, "POST": cards.update_card,
+                                                  "DELETE": cards.delete_card}),
+    ("/payment-methods", {"POST": payment_methods.create_payment_method,
+                          "GET": payment_methods.list_payment_methods}),
+    ("/payment-methods/{method_id}", {"GET": payment_methods.get_payment_method,
+                                      "DELETE": payment_methods.delete_payment_method}),
+    ("/subscriptions", {"POST": subscriptions.create_subscription, "GET": subscriptions.list_subscriptions}),
+    ("/subscriptions/{sub_id}", {"GET": subscriptions.get_subscription,
+                                 "POST": subscriptions.update_subscription,
+                                 "DELETE": subscriptions.cancel_subscription}),
+    ("/subscriptions/{sub_id}/charges", {"GET": subscriptions.subscription_charges}),
+    ("/plans", {"POST": subscriptions.create_plan, "GET": subscriptions.list_plans}),
+    ("/plans/{plan_id}", {"GET": subscriptions.get_plan, "POST": subscriptions.update_plan,
+                          "DELETE": subscriptions.delete_plan}),
+    ("/events", {"GET": events.list_events}),
+    ("/events/{event_id}", {"GET": events.get_event}),
+    ("/tokens", {"POST": tokens.create_token}),
+    ("/tokens/{token_id}", {"GET": tokens.get_token}),
+    ("/3d-secure", {"POST": tokens.three_d_secure}),
+    ("/blacklist", {"POST": blacklist.create_blacklist_rule, "GET": blacklist.list_blacklist}),
+    ("/blacklist/{rule_id}", {"GET": blacklist.get_blacklist_rule,
+                              "DELETE": blacklist.delete_blacklist_rule}),
+    ("/credits", {"POST": credits.create_credit, "GET": credits.list_credits}),
+    ("/credits/{credit_id}", {"GET": credits.get_credit, "POST": credits.update_credit}),
+    ("/disputes", {"GET": disputes.list_disputes}),
+    ("/disputes/{dispute_id}", {"GET": disputes.get_dispute, "POST": disputes.update_dispute}),
+    ("/disputes/{dispute_id}/close", {"POST": disputes.close_dispute}),
+    ("/files", {"POST": files.create_file, "GET": files.list_files}),
+    ("/files/{file_id}", {"GET": files.get_file}),
+    ("/fraud-warnings", {"GET": disputes.list_fraud_warnings}),
+    ("/fraud-warnings/{warning_id}", {"GET": disputes.get_fraud_warning}),
+    ("/payouts", {"POST": payouts.create_payout, "GET": payouts.list_payouts}),
+    ("/payouts/{payout_id}", {"GET": payouts.get_payout}),
+    ("/payout-transactions", {"GET": payouts.list_payout_transactions}),
+    ("/checkout-sessions", {"POST": checkout_sessions.create_checkout_session,
+                            "GET": checkout_sessions.list_checkout_sessions}),
+    ("/checkout-sessions/{session_id}", {"GET": checkout_sessions.get_checkout_session}),
+    ("/payment-links", {"POST": payment_links.create_payment_link, "GET": payment_links.list_payment_links}),
+    ("/payment-links/{link_id}", {"GET": payment_links.get_payment_link,
+                                  "POST": payment_links.update_payment_link}),
+    ("/payment-links/{link_id}/deactivate", {"POST": payment_links.deactivate_payment_link}),
+    ("/payment-links/{link_id}/reactivate", {"POST": payment_links.reactivate_payment_link}),
+    ("/payment-links/{link_id}/charges", {"GET": payment_links.payment_link_charges}),
 ]
 PUBLIC_KEY_OPERATIONS = {("POST", "/tokens")}
+MERCHANT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: What falls due on the sandbox clock: the follow-ups of the test cards and subscription rebills.
+JOBS: dict[str, Callable[[Req, str], None]] = {
+    "dispute": disputes.open_dispute, "fraud_warning": disputes.raise_fraud_warning,
+    "rebill": subscriptions.rebill,
+}
 ALL_METHODS = ["GET", "POST", "DELETE", "PUT", "PATCH"]
 
 
@@ -153,20 +184,17 @@ def _authenticate(request: Request) -> tuple[str, str, str]:
     header = request.headers.get("authorization", "")
     scheme, _, encoded = header.partition(" ")
     if scheme.lower() != "basic" or not encoded:
-        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
-                           "No API key: use HTTP Basic with the secret key as user name and an "
-                           "empty password")
+        raise invalid("No API key: use HTTP Basic with the secret key as user name and an empty password",
+                      401)
     try:
         user = base64.b64decode(encoded, validate=True).decode("utf-8").split(":", 1)[0]
     except (binascii.Error, UnicodeDecodeError):
-        raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
-                           "The Authorization header is not valid HTTP Basic") from None
+        raise invalid("The Authorization header is not valid HTTP Basic", 401) from None
     for prefix, (mode, kind) in KEY_PREFIXES.items():
         if user.startswith(prefix) and len(user) > len(prefix) and user[len(prefix):].isalnum():
             return f"{mode}:{user[len(prefix):]}", mode, kind
-    raise ChargeApiFault(401, "invalid_request", "invalid_api_key",
-                       "Invalid API key: expected sk_test_..., sk_live_... (or a public key for "
-                       "POST /tokens)")
+    raise invalid("Invalid API key: expected sk_test_..., sk_live_... (or a public key for POST /tokens)",
+                  401)
 
 
 def _fingerprint(method: str, path: str, params: dict[str, Any], files: dict[str, tuple[str, bytes]]) -> str:
@@ -194,7 +222,7 @@ def _run_jobs(sim: ChargeApiSim, req: Req) -> None:
     due = sorted((job for job in jobs if job[0] <= req.now), key=lambda job: job[0])
     req.account["jobs"] = [job for job in jobs if job[0] > req.now]
     for _, kind, target in due:
-        h.JOBS[kind](req, target)
+        JOBS[kind](req, target)
 
 
 def _prune_idempotency(account: dict[str, Any], now: int) -> None:
@@ -213,9 +241,12 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
                 return await _serve(sim, request, route_path, table)
             except ChargeApiFault as fault:
                 return error_response(fault)
+            except ClientDisconnect:  # nobody is left to answer: one line, no traceback
+                log.info("Charge API client left mid-request: %s %s", request.method, request.url.path)
+                return Response(status_code=400)
             except Exception:  # never a traceback on the wire
                 log.exception("Charge API sandbox handler failed on %s %s", request.method, route_path)
-                return error_response(ChargeApiFault(500, "charge_api_error", "internal_error",
+                return error_response(ChargeApiFault(500, "gateway_error", None,
                                                    "The sandbox could not process the request"))
 
         return endpoint
@@ -230,28 +261,31 @@ def charge_api_routes(sandbox: Any) -> list[BaseRoute]:
 async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: dict[str, Handler]) -> Response:
     method = request.method
     if not table:
-        raise ChargeApiFault(404, "invalid_request", "not_found", f"No such endpoint: {request.url.path}")
+        raise invalid(f"No such endpoint: {request.url.path}", 404)
     if method not in table:
-        raise ChargeApiFault(405, "invalid_request", "method_not_allowed",
-                           f"{method} is not allowed on {route_path}; use {', '.join(table)}")
+        raise invalid(f"{method} is not allowed on {route_path}; use {', '.join(table)}", 405)
     account_id, mode, key_kind = _authenticate(request)
     if key_kind == "public" and (method, route_path) not in PUBLIC_KEY_OPERATIONS:
-        raise ChargeApiFault(401, "invalid_request", "secret_key_required",
-                           f"{method} {route_path} needs a secret key; a public key may only create "
-                           "tokens")
+        raise invalid(f"{method} {route_path} needs a secret key; a public key may only create tokens", 401)
     for fault in list(sim.faults):
         if request.url.path.startswith(fault.path_prefix):
             sim.faults.remove(fault)
             headers = {"Retry-After": str(fault.retry_after_s)} if fault.retry_after_s is not None else None
-            code = {429: "rate_limit", 500: "internal_error"}.get(fault.status, "injected")
-            kind = "charge_api_error" if fault.status >= 500 else "invalid_request"
-            return error_response(ChargeApiFault(fault.status, kind, code,
-                                               f"injected fault {fault.status}"), headers)
+            kind = "gateway_error" if fault.status >= 500 else "invalid_request"
+            return error_response(ChargeApiFault(fault.status, kind, None, f"injected fault {fault.status}"),
+                                  headers)
     raw = await request.body()
     params, files = parse_body(request.headers.get("content-type", ""), raw)
     if method in ("GET", "DELETE") and params:
         raise invalid(f"{method} takes no body: send list parameters in the query string")
     query = parse_query(request.url.query)
+    merchant = request.headers.get("shift4-merchant")
+    if merchant is not None:
+        # a platform acting for one of its merchants (the vendor SDKs' explicit merchant): that
+        # merchant's own records, apart from the platform's
+        if not MERCHANT_ID.fullmatch(merchant):
+            raise invalid("Shift4-Merchant: must be a merchant id (letters, digits, _ and -)")
+        account_id = f"{account_id}:merchant:{merchant}"
     account = sim.account(account_id, mode)
     base_url = str(request.base_url).rstrip("/")
     req = Req(method, params, query, files, account, mode, key_kind, sim.now(), base_url)
@@ -283,12 +317,9 @@ async def _idempotent(sim: ChargeApiSim, req: Req, key: str, route_path: str, re
     if stored is not None or slot in sim.in_flight:
         if (stored is not None and stored["fp"] != fingerprint) or (stored is None and \
                 sim.in_flight_fp.get(slot) != fingerprint):
-            raise invalid("Idempotent key used for request with different parameters.",
-                          "idempotency_key_reused")
+            raise invalid("Idempotent key used for request with different parameters.")
         if stored is None:
-            raise ChargeApiFault(409, "invalid_request", "idempotency_conflict",
-                               "A request with this Idempotency-Key is still being processed; retry "
-                               "later")
+            raise invalid("A request with this Idempotency-Key is still being processed; retry later", 409)
         return Response(stored["body"], status_code=stored["status"], media_type="application/json",
                          headers={"Idempotent-Replayed": "true"})
     sim.in_flight.add(slot)

@@ -29,7 +29,10 @@ HUMAN = {"charge": "Charge", "refund": "Refund", "customer": "Customer", "card":
          "dispute": "Dispute", "fileUpload": "File upload", "fraudWarning": "Fraud warning",
          "payout": "Payout", "payoutTransaction": "Payout transaction",
          "checkoutSession": "Checkout session", "paymentLink": "Payment link"}
-PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created"})
+#: The spec's cursor parameters and the vendor SDKs' ``includeTotalCount`` and ``expand`` (accepted;
+#: the sandbox's objects already hold what ``expand`` would fetch).
+PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created", "includeTotalCount",
+                         "expand"})
 _CURRENCY = re.compile(r"^[A-Za-z]{3}$")
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -80,7 +83,7 @@ class Req:
         """Like ``get`` for an id given as a parameter: a bad one is a 400 naming the field."""
         obj = self.account["objects"].get(object_id)
         if obj is None or obj.get("objectType") != kind:
-            raise invalid(f"{field_name}: {HUMAN[kind]} '{object_id}' does not exist", "not_found")
+            raise invalid(f"{field_name}: {HUMAN[kind]} '{object_id}' does not exist")
         result: dict[str, Any] = obj
         return result
 
@@ -98,7 +101,7 @@ class Req:
         query = self.query
         unknown = sorted(set(query) - PAGE_PARAMS - allowed)
         if unknown:
-            raise invalid(f"{unknown[0]}: is not a parameter of this list", "unknown_parameter")
+            raise invalid(f"{unknown[0]}: is not a parameter of this list")
         limit = as_int(query, "limit", minimum=1, maximum=100, default=10) or 10
         after, before = query.get("startingAfterId"), query.get("endingBeforeId")
         if after is not None and before is not None:
@@ -106,6 +109,7 @@ class Req:
         created = query.get("created", {})
         if not isinstance(created, dict) or set(created) - {"gte", "lte"}:
             raise invalid("created: use created[gte] and created[lte]")
+        with_total = as_bool(query, "includeTotalCount", default=False)
         gte = as_int(created, "gte", label="created[gte]", minimum=0)
         lte = as_int(created, "lte", label="created[lte]", minimum=0)
         objects = self.account["objects"]
@@ -122,6 +126,7 @@ class Req:
             if predicate is not None and not predicate(obj):
                 continue
             items.append(obj)
+        total = {"totalCount": len(items)} if with_total else {}
         if after is not None or before is not None:
             cursor = str(after if after is not None else before)
             name = "startingAfterId" if after is not None else "endingBeforeId"
@@ -133,17 +138,27 @@ class Req:
             else:
                 start = max(0, position - limit)
                 has_more = start > 0
-                return {"list": [render(o, self) for o in items[start:position]], "hasMore": has_more}
-        return {"list": [render(o, self) for o in items[:limit]], "hasMore": len(items) > limit}
+                return {"list": [render(o, self) for o in items[start:position]], "hasMore": has_more,
+                        **total}
+        return {"list": [render(o, self) for o in items[:limit]], "hasMore": len(items) > limit, **total}
 
 
 def render(obj: dict[str, Any], req: Req | None = None) -> dict[str, Any]:
     """The public view of an object: bookkeeping removed, unset fields absent (never null)."""
     out = {k: _copy(v) for k, v in obj.items() if not k.startswith("_") and v is not None}
-    if obj.get("objectType") == "customer" and req is not None:
+    kind = obj.get("objectType")
+    if kind == "customer" and req is not None:
         objects = req.account["objects"]
         out["cards"] = [render(objects[c]) for c in req.account["lists"].get(f"cards:{obj['id']}", [])
                         if not objects[c].get("deleted")]
+        if obj.get("defaultCardId") in objects:
+            out["defaultCard"] = render(objects[obj["defaultCardId"]])
+    elif kind == "charge" and req is not None:
+        # as the vendor returns a charge: its refunds listed, its dispute (if any) inside
+        objects = req.account["objects"]
+        out["refunds"] = [render(objects[r]) for r in req.account["lists"].get(f"refunds:{obj['id']}", [])]
+        if obj.get("_dispute") in objects:
+            out["dispute"] = render(objects[obj["_dispute"]])
     return out
 
 
@@ -157,10 +172,12 @@ def _copy(value: Any) -> Any:
 
 
 # ---- coercion: each refusal names the field and the rule ----------------------------------------
-def allow(params: dict[str, Any], names: set[str] | frozenset[str]) -> None:
+def allow(params: dict[str, Any], names: set[str] | frozenset[str], within: str = "") -> None:
+    """Refuse a parameter neither our spec nor the vendor's SDKs name (naming it)."""
     unknown = sorted(set(params) - set(names))
     if unknown:
-        raise invalid(f"{unknown[0]}: is not a parameter of this operation", "unknown_parameter")
+        name = f"{within}.{unknown[0]}" if within else unknown[0]
+        raise invalid(f"{name}: is not a parameter of this operation")
 
 
 def as_int(params: dict[str, Any], name: str, *, required: bool = False, minimum: int | None = None,
@@ -205,7 +222,8 @@ def as_str(params: dict[str, Any], name: str, *, required: bool = False, max_len
     return value
 
 
-def as_bool(params: dict[str, Any], name: str, default: bool | None = None) -> bool | None:
+def as_bool(params: dict[str, Any], name: str, default: bool | None = None,
+            label: str | None = None) -> bool | None:
     raw = params.get(name)
     if raw is None or raw == "":
         return default
@@ -215,7 +233,7 @@ def as_bool(params: dict[str, Any], name: str, default: bool | None = None) -> b
         return True
     if isinstance(raw, str) and raw.lower() in {"false", "0"}:
         return False
-    raise invalid(f"{name}: must be true or false")
+    raise invalid(f"{label or name}: must be true or false")
 
 
 def as_currency(params: dict[str, Any], name: str = "currency", required: bool = True) -> str | None:

@@ -1,12 +1,15 @@
 """Test cards of the Charge API sandbox: which number does what (shown by the training UI).
 
-Every card error code of the spec has a card that triggers it when charged. Bad input
-triggers the input codes too (a number failing Luhn: ``invalid_number``; month 13:
-``invalid_expiry_month``; a past year: ``invalid_expiry_year``; a past month of this year:
-``expired_card``; a CVC that is not 3-4 digits: ``invalid_cvc``; an amount above
-``MAX_AMOUNT``: ``limit_exceeded``; a used or expired token: ``expired_token``; a blacklist
-rule: ``blacklisted``). A few cards open a dispute or a fraud warning ``FOLLOW_UP_DELAY_S``
-seconds (sandbox clock) after a successful charge, and one answers slowly.
+The vendor's test mode comes first (``source="vendor"``): the numbers its own SDKs' test
+suites charge (shift4-python, -java, -php ``ExceptionTest``, -node, -ios test data) answer here
+as they answer there, so a merchant's integration tests run unchanged. For the spec's card
+error codes the vendor's list does not cover, the sandbox keeps its own numbers
+(``source="sandbox"``). Bad input triggers the input codes too (a number failing Luhn:
+``invalid_number``; month 13: ``invalid_expiry_month``; a past year: ``invalid_expiry_year``; a
+past month of this year: ``expired_card``; a CVC that is not 3-4 digits: ``invalid_cvc``; an
+amount above ``MAX_AMOUNT``: ``limit_exceeded``; a used or expired token: ``expired_token``; a
+blacklist rule: ``blacklisted``). The dispute and fraud-warning cards succeed and then open a
+dispute or a fraud warning ``FOLLOW_UP_DELAY_S`` seconds (sandbox clock) later.
 """
 
 from __future__ import annotations
@@ -40,39 +43,53 @@ class TestCard:
     #: ``success``, a card error code, or ``dispute`` / ``fraud_warning`` / ``slow`` (succeed first).
     outcome: str
     description: str
+    #: ``vendor`` (the vendor's test mode has this number) or ``sandbox`` (ours).
+    source: str = "vendor"
+    #: The issuer's decline code the vendor sends with this card's error, where it sends one.
+    issuer_decline_code: str | None = None
 
 
-def _decline(n: int, code: str, description: str) -> TestCard:
-    return TestCard(_with_check_digit(f"40000000000{n:04d}"), "Visa", code, description)
+def _ours(n: int, code: str, description: str) -> TestCard:
+    return TestCard(_with_check_digit(f"40000000000{n:04d}"), "Visa", code, description, "sandbox")
 
 
 TEST_CARDS: tuple[TestCard, ...] = (
     TestCard("4242424242424242", "Visa", "success", "Approved"),
-    TestCard("4012888888881881", "Visa", "success", "Approved"),
+    TestCard("4012000100000007", "Visa", "success", "Approved"),
     TestCard("5555555555554444", "Mastercard", "success", "Approved"),
     TestCard("378282246310005", "American Express", "success", "Approved"),
     TestCard("6011111111111117", "Discover", "success", "Approved"),
-    _decline(101, "invalid_number", "Issuer reports the number as invalid"),
-    _decline(102, "invalid_expiry_month", "Issuer reports the expiry month as invalid"),
-    _decline(103, "invalid_expiry_year", "Issuer reports the expiry year as invalid"),
-    _decline(104, "invalid_cvc", "Issuer reports the security code as invalid"),
-    _decline(105, "incorrect_cvc", "Security code does not match"),
-    _decline(106, "incorrect_zip", "Postal code does not match"),
-    _decline(107, "card_declined", "Declined"),
-    _decline(108, "expired_card", "Card expired"),
-    _decline(109, "insufficient_funds", "Insufficient funds"),
-    _decline(110, "lost_or_stolen", "Card reported lost or stolen"),
-    _decline(111, "suspected_fraud", "Issuer suspects fraud"),
-    _decline(112, "processing_error", "Processing error at the issuer"),
-    _decline(113, "blacklisted", "Card on the network's blacklist"),
-    _decline(114, "expired_token", "Card token expired at the issuer"),
-    _decline(115, "limit_exceeded", "Amount above the card's limit"),
-    _decline(116, "authentication_required", "3D Secure needed: charge the token of POST /3d-secure"),
-    _decline(117, "do_not_honor", "Do not honor"),
-    _decline(118, "do_not_try_again", "Issuer asks for no further attempts"),
-    _decline(201, "dispute", f"Approved, then a dispute opens {FOLLOW_UP_DELAY_S} s later"),
-    _decline(202, "fraud_warning", f"Approved, then a fraud warning {FOLLOW_UP_DELAY_S} s later"),
-    _decline(203, "slow", f"Approved after {SLOW_DELAY_S} s (timeouts, idempotency conflicts)"),
+    TestCard("30569309025904", "Diners Club", "success", "Approved"),
+    TestCard("3530111333300000", "JCB", "success", "Approved"),
+    TestCard("6759649826438453", "Maestro", "success", "Approved"),
+    TestCard("4242000000011114", "Visa", "success", "Approved, the vendor's credit test card"),
+    TestCard("4024007102349866", "Visa", "invalid_number", "Issuer reports the number as invalid"),
+    TestCard("4532873294814636", "Visa", "invalid_expiry_month",
+             "Issuer reports the expiry month as invalid"),
+    TestCard("4532582477951947", "Visa", "invalid_expiry_year", "Issuer reports the expiry year as invalid"),
+    TestCard("4024007189368227", "Visa", "invalid_cvc", "Issuer reports the security code as invalid"),
+    TestCard("4916487051294548", "Visa", "expired_card", "Card expired"),
+    TestCard("4024007134364842", "Visa", "incorrect_cvc", "Security code does not match"),
+    TestCard("4929225021529113", "Visa", "incorrect_zip", "Postal code does not match"),
+    TestCard("4024007118468684", "Visa", "insufficient_funds", "Insufficient funds, issuer code 51",
+             issuer_decline_code="51"),
+    TestCard("4024007114621187", "Visa", "lost_or_stolen", "Card reported lost or stolen"),
+    TestCard("4024007155502486", "Visa", "suspected_fraud", "Issuer suspects fraud"),
+    TestCard("4916018475814056", "Visa", "card_declined", "Declined, charges and credits"),
+    TestCard("4024007114166316", "Visa", "processing_error", "Processing error at the issuer"),
+    TestCard("4916449457024978", "Visa", "authentication_required",
+             "3D Secure needed: charge the token of POST /3d-secure"),
+    TestCard("4242000000000018", "Visa", "dispute",
+             f"Approved, then disputed (a chargeback) {FOLLOW_UP_DELAY_S} s later"),
+    TestCard("4242000000000208", "Visa", "fraud_warning",
+             f"Approved, then a fraud warning {FOLLOW_UP_DELAY_S} s later"),
+    TestCard("4012888888881881", "Visa", "success", "Approved", "sandbox"),
+    _ours(113, "blacklisted", "Card on the network's blacklist"),
+    _ours(114, "expired_token", "Card token expired at the issuer"),
+    _ours(115, "limit_exceeded", "Amount above the card's limit"),
+    _ours(117, "do_not_honor", "Do not honor"),
+    _ours(118, "do_not_try_again", "Issuer asks for no further attempts"),
+    _ours(203, "slow", f"Approved after {SLOW_DELAY_S} s (timeouts, idempotency conflicts)"),
 )
 
 _BY_NUMBER = {card.number: card for card in TEST_CARDS}
@@ -132,7 +149,20 @@ def fingerprint_of(number: str) -> str:
     return hashlib.sha256(b"cashier-sandbox-card:" + number.encode()).hexdigest()[:20]
 
 
+#: The issuer's decline code the vendor sends with a card error code, where it sends one.
+ISSUER_DECLINE_CODES: dict[str, str] = {c.outcome: c.issuer_decline_code for c in TEST_CARDS
+                                        if c.issuer_decline_code}
+
+
 def as_table() -> list[dict[str, str]]:
-    """Rows for the training UI and ``docs``: number, brand, outcome, description."""
-    return [{"number": c.number, "brand": c.brand, "outcome": c.outcome, "description": c.description}
-            for c in TEST_CARDS]
+    """Rows for the training UI and the README: number, brand, outcome, description, source."""
+    return [{"number": c.number, "brand": c.brand, "outcome": c.outcome, "description": c.description,
+             "source": c.source} for c in TEST_CARDS]
+
+
+def markdown_table(source: str) -> str:
+    """The README's table of one source's cards (a test keeps the README equal to it)."""
+    lines = ["| Number | Brand | Outcome | What happens |", "|---|---|---|---|"]
+    lines += [f"| {c.number} | {c.brand} | `{c.outcome}` | {c.description} |"
+              for c in TEST_CARDS if c.source == source]
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""Blacklist rules: a charge matching one (card, e-mail, IP, metadata...) fails ``blacklisted``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cashier.redact import luhn_ok
+from cashier.sandbox.chargeapi.store import (
+    Req,
+    allow,
+    as_bool,
+    as_str,
+    render,
+)
+from cashier.sandbox.chargeapi.testcards import (
+    fingerprint_of,
+)
+from cashier.sandbox.chargeapi.wire import invalid
+
+#: The field each rule type of ours and the vendor's SDKs names (``card_number`` is ours: kept
+#: as a fingerprint). ``ip_country`` rules are kept but never match: the sandbox has no IP geography.
+RULE_FIELDS: dict[str, tuple[str, ...]] = {
+    "fingerprint": ("fingerprint",), "email": ("email",), "ip_address": ("ipAddress",),
+    "ip_country": ("ipCountry",), "user_agent": ("userAgent",), "accept_language": ("acceptLanguage",),
+    "metadata": ("metadataKey", "metadataValue"), "card_number": ("cardNumber",),
+}
+
+
+def matching_rule(req: Req, card: dict[str, Any], customer: dict[str, Any] | None,
+                  ip: str | None, metadata: dict[str, str] | None = None) -> str | None:
+    objects = req.account["objects"]
+    email = str((customer or {}).get("email") or "").lower()
+    fraud = card.get("fraudCheckData") or {}
+    meta = metadata or {}
+    for rule_id in req.account["lists"].get("blacklistRule", []):
+        rule = objects[rule_id]
+        if rule.get("deleted"):
+            continue
+        kind = rule["ruleType"]
+        if (kind in ("fingerprint", "card_number") and rule.get("fingerprint") == card.get("fingerprint")) \
+                or (kind == "email" and email and str(rule.get("email", "")).lower() == email) \
+                or (kind == "ip_address" and ip and rule.get("ipAddress") == ip) \
+                or (kind == "user_agent" and fraud.get("userAgent") == rule.get("userAgent")) \
+                or (kind == "accept_language" and fraud.get("acceptLanguage") == rule.get("acceptLanguage")) \
+                or (kind == "metadata" and meta.get(rule["metadataKey"]) == rule["metadataValue"]):
+            return str(rule_id)
+    return None
+
+
+def create_blacklist_rule(req: Req) -> dict[str, Any]:
+    p = req.params
+    rule_type = as_str(p, "ruleType", required=True, max_len=20) or ""
+    if rule_type not in RULE_FIELDS:
+        raise invalid(f"ruleType: must be one of {', '.join(RULE_FIELDS)}")
+    fields = RULE_FIELDS[rule_type]
+    allow(p, {"ruleType", *fields})
+    rule: dict[str, Any] = {"ruleType": rule_type}
+    if rule_type == "card_number":
+        number = re.sub(r"[ -]", "", as_str(p, "cardNumber", required=True, max_len=23) or "")
+        if not number.isdigit() or not luhn_ok(number):
+            raise invalid("cardNumber: is not a valid card number")
+        # kept as a fingerprint and a masked number, never the number itself
+        rule.update(fingerprint=fingerprint_of(number), first6=number[:6], last4=number[-4:])
+    elif rule_type == "email":
+        rule["email"] = as_str(p, "email", required=True, max_len=254, pattern=r"[^@\s]+@[^@\s]+")
+    else:
+        for name in fields:
+            rule[name] = as_str(p, name, required=True, max_len=500)
+    req.add("blacklistRule", rule)
+    return render(rule)
+
+
+def list_blacklist(req: Req) -> dict[str, Any]:
+    deleted = as_bool(req.query, "deleted", default=False)
+    return req.page("blacklistRule", None, frozenset({"deleted"}),
+                    lambda o: bool(o.get("deleted")) == deleted)
+
+
+def get_blacklist_rule(req: Req, rule_id: str) -> dict[str, Any]:
+    return render(req.get("blacklistRule", rule_id))
+
+
+def delete_blacklist_rule(req: Req, rule_id: str) -> dict[str, Any]:
+    rule = req.get("blacklistRule", rule_id)
+    rule["deleted"] = True
+    return render(rule)
