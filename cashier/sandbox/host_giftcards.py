@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -310,8 +311,8 @@ async def cancel(call: HostCall) -> dict[str, Any]:
     record = _record(call.state, number)
     undo = record.get("undo")
     last = record.get("lastOperation")
-    if last in ("Sale", "Authorization"):
-        raise _refused("cancel", "a sale or authorization cannot be cancelled; void it with "
+    if last in PAYMENT_OPERATIONS:
+        raise _refused("cancel", "a sale, refund or void cannot be cancelled; void it with "
                                  "DELETE /transactions/invoice", secondary=1)
     if not undo:
         raise _refused("cancel", "there is no gift card request to cancel on this card", secondary=2)
@@ -330,18 +331,86 @@ async def cancel(call: HostCall) -> dict[str, Any]:
 
 
 # ---- for the transaction handlers --------------------------------------------------------------
+#: ``transaction.hostResponse`` of a gift card sale the balance cannot cover (vendor reason 51).
+INSUFFICIENT_FUNDS = {"reasonCode": "51", "reasonDescription": "Insufficient Funds"}
+#: ... and of a card that cannot pay because it is not active (vendor reason 78: not activated).
+NOT_ACTIVE = {"reasonCode": "78", "reasonDescription": "Card Not Activated"}
+#: Operations whose effect only a void (``DELETE /transactions/invoice``) undoes.
+PAYMENT_OPERATIONS = frozenset({"Sale", "Authorization", "Refund", "Void"})
+
+
+def card_key(state: Any, number: str) -> str:
+    """The key a gift card's record lives under (what a transaction record keeps)."""
+    return number
+
+
+def key_for_token(state: Any, token: str) -> str | None:
+    """The record key of the gift card a token stands for; None when it is not a gift card's."""
+    number = resolve_token(state, token)
+    return card_key(state, number) if number is not None and is_gift_card(number) else None
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What a gift card sale took: response code, amount taken, balance left, why not."""
+
+    response_code: str  # A, P or D
+    taken: Decimal
+    balance: Decimal
+    host_response: dict[str, str] | None = None
+
+
+def _move(state: Any, key: str, delta: Decimal, kind: str, invoice: str) -> dict[str, Any]:
+    """Add ``delta`` (negative: take) to the balance; a payment clears the undo point."""
+    record = _record(state, key)
+    updated = dict(record)
+    updated["history"] = list(record.get("history", []))
+    updated.update(balance=str(Decimal(record["balance"]) + delta), undo=None, lastOperation=kind)
+    updated["history"].append({"transactionType": kind, "amount": str(abs(delta)), "invoice": invoice})
+    _save(state, key, updated)
+    return updated
+
+
+def spend(state: Any, key: str, amount: Decimal, invoice: str, *, partial_allowed: bool) -> Spent:
+    """A gift card sale: the balance pays; short of the amount it pays what it holds when the
+    request allows a partial approval (``P``), else nothing is taken (``D``, reason 51)."""
+    record = _record(state, key)
+    balance = Decimal(record["balance"])
+    if record["state"] != "active":
+        return Spent("D", Decimal(0), balance, NOT_ACTIVE)
+    if balance <= 0 or (balance < amount and not partial_allowed):
+        return Spent("D", Decimal(0), balance, INSUFFICIENT_FUNDS)
+    taken = min(balance, amount)
+    updated = _move(state, key, -taken, "Sale", invoice)
+    return Spent("A" if taken == amount else "P", taken, Decimal(updated["balance"]))
+
+
+def give_back(state: Any, key: str, amount: Decimal, invoice: str, kind: str) -> Decimal:
+    """A void of a sale (``Void``) or a refund (``Refund``) reloads the card; the balance after.
+
+    A refund needs a card that was activated (9101 otherwise); a void always gives back."""
+    record = _record(state, key)
+    if kind == "Refund" and record["state"] == "inactive":
+        raise _refused("refund", "the gift card was never activated")
+    return Decimal(_move(state, key, amount, kind, invoice)["balance"])
+
+
+def take_back(state: Any, key: str, amount: Decimal, invoice: str) -> Decimal:
+    """The void of a refund: the refunded amount leaves the card again (9101 when already spent)."""
+    balance = Decimal(_record(state, key)["balance"])
+    if balance < amount:
+        raise _refused("void", f"the gift card holds {balance}, less than the {amount} refunded "
+                               "to it", secondary=3)
+    return Decimal(_move(state, key, -amount, "Void", invoice)["balance"])
+
+
 def redeem(state: Any, number: str, amount: Decimal, invoice: str) -> Decimal:
-    """A gift card sale: takes what the balance allows (partial when short) and returns it.
+    """A gift card sale allowing a partial approval: what the balance allowed (0 when declined).
 
     Raises ``HostFault`` when the card is not active. A sale cannot be cancelled afterwards.
     """
-    record = _record(state, number)
+    key = card_key(state, number)
+    record = _record(state, key)
     if record["state"] != "active":
         raise _refused("sale", f"the gift card is {record['state']}, not active")
-    taken = min(Decimal(record["balance"]), amount)
-    updated = dict(record)
-    updated["history"] = list(record.get("history", []))
-    updated.update(balance=str(Decimal(record["balance"]) - taken), undo=None, lastOperation="Sale")
-    updated["history"].append({"transactionType": "Sale", "amount": str(taken), "invoice": invoice})
-    _save(state, number, updated)
-    return taken
+    return spend(state, key, amount, invoice, partial_allowed=True).taken

@@ -21,6 +21,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.sandbox import host_giftcards as giftcards
 from cashier.sandbox import terminals, triggers
 from cashier.sandbox.core import (
     SERVER_NAME,
@@ -34,6 +35,7 @@ from cashier.sandbox.core import (
     missing_field,
     token_not_found,
 )
+from cashier.sandbox.host_tokens import issue_token
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
 
 LIVE = frozenset({"authorized", "sale", "refund"})
@@ -143,6 +145,8 @@ class CardUse:
     security_code: str | None = None
     postal_code: str | None = None
     terminal_id: str | None = None
+    #: The gift card's record key (``host_giftcards``) when a gift card pays; never its number.
+    giftcard: str | None = None
 
     def record(self) -> dict[str, Any]:
         return {"type": self.brand, "number": self.masked, "token": self.token,
@@ -163,6 +167,10 @@ def _problem_fault(problem: triggers.CardProblem) -> HostFault:
 def _keyed(call: HostCall, number: Any, entry_mode: str, present: str) -> CardUse:
     if not isinstance(number, str):
         raise invalid_field("card.number", "must be text of 12 to 19 digits")
+    if giftcards.is_gift_card(number):
+        return CardUse("GC", "X" * (len(number) - 4) + number[-4:], issue_token(call.state, number),
+                       ENTRY_MODES.get(entry_mode, "M"), present, number=number,
+                       giftcard=giftcards.card_key(call.state, number))
     problem = triggers.check_card(number)
     if problem is not None:
         raise _problem_fault(problem)
@@ -178,7 +186,8 @@ def from_token(call: HostCall, token: Any) -> CardUse:
     found = call.state.detokenize(token)
     if found is None:
         raise token_not_found(token, call.config.merchant_id)
-    return CardUse(found["type"], found["number"], token, "M", "N")
+    gift = giftcards.key_for_token(call.state, token) if found["type"] == "GC" else None
+    return CardUse(found["type"], found["number"], token, "M", "N", giftcard=gift)
 
 
 def terminal_of(call: HostCall) -> str:
@@ -304,6 +313,8 @@ def answer(call: HostCall, record: dict[str, Any], *, response_code: str | None 
                                    "saleFlag": record["saleFlag"]}
     if record.get("authorizationCode") and code in ("A", "C", "P", "f"):
         transaction["authorizationCode"] = record["authorizationCode"]
+    if record.get("hostResponse") and code == "D":
+        transaction["hostResponse"] = dict(record["hostResponse"])
     result: dict[str, Any] = {
         "dateTime": call.body.get("dateTime") if isinstance(call.body.get("dateTime"), str)
         else now_iso(call),
@@ -379,6 +390,8 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     record = new_record(call, invoice, kind, card, total)
     if tip is not None:
         record["tip"] = str(tip)
+    if card.giftcard is not None:
+        return _gift_payment(call, record, card.giftcard, options, book)
     if card.number is not None and triggers.needs_online_pin(card.number, card.entry_mode):
         record.update(state="declined", responseCode="S")
         book[invoice] = record
@@ -416,6 +429,42 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     return answer(call, record, total=total)
 
 
+def _gift_payment(call: HostCall, record: dict[str, Any], key: str, options: frozenset[str],
+                  book: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A gift card pays by sale: its balance decides (no amount triggers), see decisions.md."""
+    if record["kind"] != "sale":
+        raise HostFault(9000, "NOT SUPPORTED", "A gift card pays by sale; it cannot be authorized",
+                        code=40600)
+    total = Decimal(record["requestedAmount"])
+    spent = giftcards.spend(call.state, key, total, record["invoice"],
+                            partial_allowed="ALLOWPARTIALAUTH" in options)
+    record.update(giftcard=key, balance=str(money(spent.balance)), responseCode=spent.response_code)
+    if spent.response_code == "D":
+        record.update(state="declined", hostResponse=spent.host_response)
+        book[record["invoice"]] = record
+        return answer(call, record, total=total)
+    auth_code, reference = _codes(call)
+    record.update(state="sale", approvedAmount=str(money(spent.taken)), authorizationCode=auth_code,
+                  retrievalReference=reference)
+    book[record["invoice"]] = record
+    return answer(call, record)
+
+
+def _gift_more(call: HostCall, live: dict[str, Any], total: Decimal,
+               options: frozenset[str]) -> dict[str, Any]:
+    """A gift card sale raised on its invoice: the card's balance pays the difference."""
+    approved = Decimal(live["approvedAmount"])
+    spent = giftcards.spend(call.state, live["giftcard"], total - approved, live["invoice"],
+                            partial_allowed="ALLOWPARTIALAUTH" in options)
+    live["balance"] = str(money(spent.balance))
+    if spent.response_code == "D":
+        return answer(call, {**live, "hostResponse": spent.host_response}, response_code="D",
+                      total=total)
+    live.update(approvedAmount=str(money(approved + spent.taken)), responseCode=spent.response_code,
+                requestedAmount=str(total), updatedAt=call.state.clock.now())
+    return answer(call, live)
+
+
 async def _amend(call: HostCall, live: dict[str, Any], kind: str, total: Decimal,
                  options: frozenset[str]) -> dict[str, Any]:
     """Same invoice again: never approve twice, seek only what is above the amount on file."""
@@ -425,6 +474,8 @@ async def _amend(call: HostCall, live: dict[str, Any], kind: str, total: Decimal
         live["saleFlag"] = "S"
     if total <= approved:
         return answer(call, live)
+    if live.get("giftcard"):
+        return _gift_more(call, live, total, options)
     return await _seek_more(call, live, total, total - approved, options, kind)
 
 
@@ -526,14 +577,22 @@ async def refund(call: HostCall) -> dict[str, Any]:
     if live is not None:
         if outcome.response_code != "A":
             return answer(call, live, response_code=outcome.response_code, total=total)
+        if live.get("giftcard"):
+            live["balance"] = str(money(giftcards.give_back(call.state, live["giftcard"],
+                                                            total - already, invoice, "Refund")))
         live.update(approvedAmount=str(money(total)), requestedAmount=str(total))
         record = live
     else:
         if original is not None:
             card = CardUse.from_record(original["card"])  # a linked refund uses the card on file
+            card.giftcard = original.get("giftcard")
         else:
             card, _ = await resolve_card(call, total, "refund", with_tip=False)
         record = new_record(call, invoice, "refund", card, total)
+        if card.giftcard is not None and outcome.response_code == "A":
+            # a refund to a gift card reloads it
+            record.update(giftcard=card.giftcard, balance=str(money(giftcards.give_back(
+                call.state, card.giftcard, total, invoice, "Refund"))))
         record["state"] = "refund" if outcome.response_code == "A" else "declined"
         record["responseCode"] = outcome.response_code
         if original is not None:
@@ -592,6 +651,14 @@ async def void(call: HostCall) -> dict[str, Any]:
     if record is None:
         raise invoice_not_found(invoice)
     _check_token_header(call, record)
+    if record.get("giftcard"):
+        # a gift card sale's money goes back on the card; a refund's comes off it again
+        approved = Decimal(record["approvedAmount"])
+        if record["state"] == "refund":
+            left = giftcards.take_back(call.state, record["giftcard"], approved, invoice)
+        else:
+            left = giftcards.give_back(call.state, record["giftcard"], approved, invoice, "Void")
+        record["balance"] = str(money(left))
     record.update(state="voided", voidedAt=call.state.clock.now(), reversalReason=reason or "")
     original = book.get(record.get("originalInvoice") or "")
     if original is not None:
@@ -632,6 +699,9 @@ async def _manual(call: HostCall, kind: str) -> dict[str, Any]:
         card = CardUse.from_record(existing["card"], existing.get("terminalId"))
     else:
         card, _ = await resolve_card(call, total, kind, with_tip=False)
+        if card.giftcard is not None:
+            raise HostFault(9000, "NOT SUPPORTED", "A gift card has no voice authorization; "
+                            "its balance decides a sale", code=40600)
     record = live if live is not None else new_record(call, invoice, kind, card, total)
     record.update(state="authorized" if kind == "manualauthorization" else "sale",
                   approvedAmount=str(money(total)), responseCode="A", authSource="O",
