@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox import host_giftcards as giftcards
-from cashier.sandbox import terminals, triggers
+from cashier.sandbox import host_mode, terminals, triggers
 from cashier.sandbox.core import (
     SERVER_NAME,
     HostCall,
@@ -315,6 +315,8 @@ def answer(call: HostCall, record: dict[str, Any], *, response_code: str | None 
         transaction["authorizationCode"] = record["authorizationCode"]
     if record.get("hostResponse") and code == "D":
         transaction["hostResponse"] = dict(record["hostResponse"])
+    if record.get("deferredAuth") and code in ("A", "P"):
+        transaction["deferredAuth"] = record["deferredAuth"]
     result: dict[str, Any] = {
         "dateTime": call.body.get("dateTime") if isinstance(call.body.get("dateTime"), str)
         else now_iso(call),
@@ -390,6 +392,8 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     record = new_record(call, invoice, kind, card, total)
     if tip is not None:
         record["tip"] = str(tip)
+    if call.option in ("LG", "DCP") and host_mode.is_offline(call.state):
+        return _offline_payment(call, record, card, options, book)
     if card.giftcard is not None:
         return _gift_payment(call, record, card.giftcard, options, book)
     if card.number is not None and triggers.needs_online_pin(card.number, card.entry_mode):
@@ -427,6 +431,22 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     record.update(state="referral" if code == "R" else "declined", approvedAmount="0")
     book[invoice] = record
     return answer(call, record, total=total)
+
+
+def _offline_payment(call: HostCall, record: dict[str, Any], card: CardUse, options: frozenset[str],
+                     book: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Offline mode: the gateway approves and stores a card payment (``host_mode``). A gift
+    card's balance lives at the host, so offline it is declined (decision)."""
+    if card.giftcard is not None:
+        record.update(state="declined", responseCode="D", authSource="O")
+        book[record["invoice"]] = record
+        return answer(call, record, total=Decimal(record["requestedAmount"]))
+    host_mode.approve_offline(call.state, record, options)
+    auth_code, reference = _codes(call)
+    record.update(state="authorized" if record["kind"] == "authorization" else "sale",
+                  authorizationCode=auth_code, retrievalReference=reference)
+    book[record["invoice"]] = record
+    return answer(call, record)
 
 
 def _gift_payment(call: HostCall, record: dict[str, Any], key: str, options: frozenset[str],
