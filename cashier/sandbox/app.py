@@ -105,12 +105,13 @@ class HostSandbox:
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            if self.faults.rules:
-                rule = self.faults.pick(scope.get("path", ""))
-                if rule is not None:
-                    await apply_fault(rule, self._direct, scope, receive, send)
-                    return
-            await self._direct(scope, receive, send)
+            with self.state.request():  # --state: one unit of work per request
+                if self.faults.rules:
+                    rule = self.faults.pick(scope.get("path", ""))
+                    if rule is not None:
+                        await apply_fault(rule, self._direct, scope, receive, send)
+                        return
+                await self._direct(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
