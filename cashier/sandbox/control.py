@@ -68,10 +68,8 @@ def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
                         "token": card.get("token")}
         invoices.append(view)
     giftcards = []
-    for number, card in sandbox.state.family("giftcards").get("cards", {}).items():
-        digits = str(number)
-        masked = "X" * max(len(digits) - 4, 0) + digits[-4:]
-        giftcards.append({"number": masked, "state": card.get("state"),
+    for card in sandbox.state.family("giftcards").get("cards", {}).values():
+        giftcards.append({"number": card.get("number"), "state": card.get("state"),
                           "balance": card.get("balance")})
     batches = list(sandbox.state.family("batches").get("closed", []))
     return {"invoices": invoices, "giftcards": giftcards, "batches": batches}

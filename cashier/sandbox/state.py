@@ -18,7 +18,11 @@ each); any other value is one row. Records are plain JSON data, changed in place
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
+import secrets
+import time
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +34,27 @@ from cashier.sandbox.terminals import TerminalHub
 
 #: Suffix of a JSON state file of an earlier version, once imported into the store.
 IMPORTED_SUFFIX = ".imported-json"
+#: Suffix of the owner-only file beside the store that holds the card-key secret.
+KEY_SUFFIX = ".key"
+
+
+def _secret_beside(target: Path) -> bytes:
+    """The store's card-key secret, in its own owner-only file (made at first use): the state
+    file alone (copied, attached to a report) cannot turn a card key back into a number."""
+    path = target.with_name(target.name + KEY_SUFFIX)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # another process is writing it right now
+            secret = path.read_bytes()
+            if len(secret) == 32:
+                return secret
+            time.sleep(0.02)
+        raise ValueError(f"{path}: the sandbox key file is damaged (expected 32 bytes)") from None
+    secret = secrets.token_bytes(32)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(secret)
+    return secret
 
 
 class SandboxState:
@@ -44,6 +69,8 @@ class SandboxState:
         #: The ``--state`` store; None keeps everything in ``data`` (memory only).
         self.store: RecordStore | None = None
         self._saved_meta: dict[str, Any] = {}
+        #: Keys card numbers one way (``card_key``); with ``--state`` it lives beside the file.
+        self._secret = secrets.token_bytes(32)
 
     def family(self, name: str) -> MutableMapping[str, Any]:
         if self.store is not None:
@@ -78,6 +105,11 @@ class SandboxState:
             vault[token] = {"type": brand, "number": "X" * (len(number) - 4) + number[-4:],
                             "last4": number[-4:]}
         return token
+
+    def card_key(self, number: str) -> str:
+        """A one-way key for a card number (keyed hash): where a gift card's record lives, and
+        what is written to disk instead of its number."""
+        return hmac.new(self._secret, b"card:" + number.encode(), hashlib.sha256).hexdigest()[:40]
 
     def detokenize(self, token: str) -> dict[str, Any] | None:
         record: dict[str, Any] | None = self.family("vault").get("tokens", {}).get(token)
@@ -147,6 +179,7 @@ class SandboxState:
         if self.store is not None and self.store.path == target and legacy is None:
             return not self.store.is_empty()
         self.store = RecordStore(target)
+        self._secret = _secret_beside(target)
         existed = not self.store.is_empty()
         if legacy is not None:
             with self.store.request():
