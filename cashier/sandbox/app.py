@@ -65,21 +65,35 @@ def json_response(data: Any, status: int = 200) -> Response:
     return Response(fast_dumps(data), status_code=status, media_type="application/json")
 
 
-def _load_families() -> None:
-    """Import every family module so its routes register (kept lazy for start-up time)."""
+#: The package whose ``host_*`` modules are the Host API families.
+FAMILY_PACKAGE = "cashier.sandbox"
+
+
+class FamilyLoadError(RuntimeError):
+    """A Host API family module failed to import: the sandbox refuses to start."""
+
+
+def _load_families(package: str | None = None) -> list[str]:
+    """Import every family module so its routes register; the names loaded.
+
+    A module that fails to import stops the start (``FamilyLoadError`` naming it): a training
+    host that quietly answers 404 for a whole family is worse than one that does not start.
+    """
     import importlib
     import pkgutil
 
-    import cashier.sandbox as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
+    name = package or FAMILY_PACKAGE
+    pkg = importlib.import_module(name)
+    loaded: list[str] = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
         if info.name.startswith("host_"):
             try:
-                importlib.import_module(f"cashier.sandbox.{info.name}")
-            except Exception:
-                # one broken family must not take the whole training host down; its routes
-                # answer "No such endpoint" and the log says why
-                log.exception("sandbox family %s failed to load", info.name)
+                importlib.import_module(f"{name}.{info.name}")
+            except Exception as exc:
+                raise FamilyLoadError(f"sandbox family {info.name} failed to load: "
+                                      f"{type(exc).__name__}: {exc}") from exc
+            loaded.append(info.name)
+    return loaded
 
 
 class HostSandbox:

@@ -25,8 +25,8 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
-from cashier.sandbox.host_devices import _get, masked, now_text, terminal_of
 from cashier.sandbox.host_tokens import gift_key_of, issue_gift_token, token_not_found, universal_for_key
+from cashier.sandbox.shared import GIFT_PREFIX, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
     TerminalBusy,
     TerminalCancelled,
@@ -35,13 +35,8 @@ from cashier.sandbox.terminals import (
     prompt_fault,
 )
 
-GIFT_PREFIX = "266465"
 EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
 DISCOUNT_PERCENTAGE = Decimal(0)
-
-
-def is_gift_card(number: str) -> bool:
-    return number.isdigit() and 13 <= len(number) <= 19 and number.startswith(GIFT_PREFIX)
 
 
 def _cards(state: Any) -> dict[str, dict[str, Any]]:
@@ -84,7 +79,7 @@ def _refused(operation: str, why: str, secondary: int = 0) -> HostFault:
 
 
 def _amount(call: HostCall, *, required: bool) -> Decimal | None:
-    total = _get(call.body, "amount.total")
+    total = get(call.body, "amount.total")
     if total is None:
         if required:
             raise missing_field("amount.total")
@@ -96,7 +91,7 @@ def _amount(call: HostCall, *, required: bool) -> Decimal | None:
 
 
 def _invoice(call: HostCall) -> str:
-    invoice = _get(call.body, "transaction.invoice")
+    invoice = get(call.body, "transaction.invoice")
     if invoice is None:
         raise missing_field("transaction.invoice")
     return str(invoice)
@@ -104,7 +99,7 @@ def _invoice(call: HostCall) -> str:
 
 async def _card_number(call: HostCall, operation: str) -> tuple[GiftRef, str | None]:
     """(card, terminal id): from the token, the keyed number, or the LG PIN pad."""
-    token = _get(call.body, "card.token.value")
+    token = get(call.body, "card.token.value")
     if token is not None:
         if not isinstance(token, str) or not 1 <= len(token) <= 16:
             raise invalid_field("card.token.value", "must be 1 to 16 characters")
@@ -115,9 +110,9 @@ async def _card_number(call: HostCall, operation: str) -> tuple[GiftRef, str | N
             raise token_not_found(token, call)
         shown = str(call.state.family("tokens")["tokens"][token]["masked"])
         return GiftRef(key, shown, token), None
-    if _get(call.body, "card.number") is not None:
-        return gift_ref(call.state, _gift_number(str(_get(call.body, "card.number")))), None
-    if _get(call.body, "p2pe") is not None:
+    if get(call.body, "card.number") is not None:
+        return gift_ref(call.state, _gift_number(str(get(call.body, "card.number")))), None
+    if get(call.body, "p2pe") is not None:
         raise invalid_field("p2pe", "the sandbox does not decrypt P2PE data; send card.number, "
                                     "card.token or let the PIN pad read the card")
     if call.option == "HD" or operation == "cancel":
@@ -220,7 +215,7 @@ async def allocate(call: HostCall) -> dict[str, Any]:
 @host_route("POST", "/giftcards/deactivate", "HD LG")
 async def deactivate(call: HostCall) -> dict[str, Any]:
     invoice = _invoice(call)
-    reason = _get(call.body, "card.deactivationReason")
+    reason = get(call.body, "card.deactivationReason")
     if reason is None:
         raise missing_field("card.deactivationReason")
     if not isinstance(reason, str) or not 1 <= len(reason) <= 32:
@@ -240,7 +235,7 @@ async def deactivate(call: HostCall) -> dict[str, Any]:
 
 async def _cash_out(call: HostCall, operation: str) -> dict[str, Any]:
     invoice = _invoice(call)
-    reason = _get(call.body, "card.deactivationReason")
+    reason = get(call.body, "card.deactivationReason")
     if reason is not None and (not isinstance(reason, str) or not 1 <= len(reason) <= 32):
         raise invalid_field("card.deactivationReason", "must be text of 1 to 32 characters")
     ref, tid = await _card_number(call, operation)

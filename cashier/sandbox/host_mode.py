@@ -22,8 +22,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cashier.sandbox import triggers
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route
-from cashier.sandbox.host_devices import now_text
+from cashier.sandbox.shared import now_text
 
 LG_OFFLINE_MIN_VERSION = 3080
 
@@ -134,8 +135,6 @@ async def go_online(call: HostCall) -> dict[str, Any]:
 # ---- control: POST /_sandbox/mode/stored {"invoice": "...", "declineOnForward": true} ----------
 async def _stored_control(request: Request) -> Response:
     """GET: the stored (not yet forwarded) approvals. POST: say one will decline when forwarded."""
-    from cashier.sandbox.control import _json, control_error, read_json
-
     sandbox = request.app.state.sandbox
     state = sandbox.state
     if request.method == "POST":
@@ -160,8 +159,6 @@ async def _stored_control(request: Request) -> Response:
 
 
 def _register_controls() -> None:
-    from cashier.sandbox.control import EXTRA_CONTROL_ROUTES
-
     EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/mode/stored", _stored_control,
                                       methods=["GET", "POST"]))
 

@@ -27,8 +27,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
-from cashier.sandbox.host_devices import _get, masked, now_text, terminal_of
+from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
     TerminalBusy,
     TerminalCancelled,
@@ -36,6 +37,7 @@ from cashier.sandbox.terminals import (
     TerminalUnavailable,
     prompt_fault,
 )
+from cashier.sandbox.triggers import TEST_CARDS, check_card
 
 _WORDS = ("amber", "apple", "arch", "bay", "bell", "blue", "brook", "cat", "cedar", "clay", "cloud",
           "coral", "crane", "dawn", "deer", "dune", "east", "elm", "fern", "field", "fig", "flint",
@@ -51,14 +53,6 @@ def _family(state: Any) -> dict[str, Any]:
     family.setdefault("deleted", [])
     family.setdefault("gtv", False)
     return family
-
-
-def card_type(number: str) -> str:
-    """``card.type`` of a number: GC for the sandbox's gift cards, else the card brand."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-    from cashier.sandbox.triggers import brand_of
-
-    return "GC" if is_gift_card(number) else brand_of(number)
 
 
 def is_legacy_token(value: str) -> bool:
@@ -80,8 +74,6 @@ def universal_for_key(card_key: str) -> str:
 
 def universal_of(state: Any, number: str) -> str:
     """The universal token of any card number (a gift card's comes from its one-way key)."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-
     return universal_for_key(state.card_key(number)) if is_gift_card(number) else universal_token(number)
 
 
@@ -132,8 +124,6 @@ def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
     Legacy tokens come from the shared vault (same card, same token) unless that value was
     deleted or ``fresh`` asks for a new one (``/tokens/duplicate``).
     """
-    from cashier.sandbox.host_giftcards import is_gift_card
-
     if is_gift_card(card_number):
         return issue_gift_token(state, state.card_key(card_number), masked(card_number),
                                 expiration=expiration, style=style, fresh=fresh)
@@ -169,8 +159,6 @@ def _token_record(card_number: str, style: str) -> dict[str, Any]:
 
 def _test_card(bin6: str, last4: str, length: int, brand: str | None) -> str | None:
     """The published test card matching what a token remembers (only those are accepted)."""
-    from cashier.sandbox.triggers import TEST_CARDS
-
     for card in TEST_CARDS:
         if len(card.number) == length and card.number[-4:] == last4 \
                 and (not bin6 or card.number[:6] == bin6) and (brand is None or card.brand == brand):
@@ -204,7 +192,7 @@ def token_not_found(value: str, call: HostCall) -> HostFault:
 
 def _token_in(call: HostCall) -> tuple[str, str | None]:
     """(token, card number); the number is None for a gift card's token (``gift_key_of``)."""
-    value = _get(call.body, "card.token.value")
+    value = get(call.body, "card.token.value")
     if value is None:
         raise missing_field("card.token.value")
     if not isinstance(value, str) or not 1 <= len(value) <= 16:
@@ -228,7 +216,7 @@ def _merchant(call: HostCall) -> dict[str, Any]:
 
 
 def _expiration(call: HostCall) -> int | None:
-    value = _get(call.body, "card.expirationDate")
+    value = get(call.body, "card.expirationDate")
     if value is None:
         return None
     text = str(value)
@@ -240,8 +228,6 @@ def _expiration(call: HostCall) -> int | None:
 
 def check_number(number: Any, field: str = "card.number") -> str:
     """A test card (or sandbox gift card) number, or the host's refusal."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-    from cashier.sandbox.triggers import check_card
 
     if not isinstance(number, str | int) or isinstance(number, bool):
         raise invalid_field(field, "must be a card number of 12 to 19 digits")
@@ -262,10 +248,10 @@ async def add(call: HostCall) -> dict[str, Any]:
     """A keyed card (HD, any option) or a card read by the option's PIN pad."""
     from decimal import Decimal
 
-    if _get(call.body, "p2pe") is not None:
+    if get(call.body, "p2pe") is not None:
         raise invalid_field("p2pe", "the sandbox does not decrypt P2PE data; send card.number "
                                     "or let the PIN pad read the card")
-    raw = _get(call.body, "card.number")
+    raw = get(call.body, "card.number")
     item: dict[str, Any] = {"dateTime": now_text(call)}
     if raw is not None:
         number = check_number(raw)
@@ -370,8 +356,6 @@ async def four_words(call: HostCall) -> dict[str, Any]:
 
 # ---- control: the merchant's global vault switch ------------------------------------------------
 async def _settings(request: Request) -> Response:
-    from cashier.sandbox.control import _json, control_error, read_json
-
     sandbox = request.app.state.sandbox
     family = _family(sandbox.state)
     if request.method == "POST":
@@ -387,8 +371,6 @@ async def _settings(request: Request) -> Response:
 
 
 def _register() -> None:
-    from cashier.sandbox.control import EXTRA_CONTROL_ROUTES
-
     EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/tokens/settings", _settings, methods=["GET", "POST"]))
 
 

@@ -36,6 +36,7 @@ from cashier.sandbox.core import (
     token_not_found,
 )
 from cashier.sandbox.host_tokens import issue_token
+from cashier.sandbox.shared import get, is_gift_card, now_text, require, require_object
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
 
 LIVE = frozenset({"authorized", "sale", "refund"})
@@ -53,31 +54,6 @@ SALE_FLAGS = {"authorization": "A", "sale": "S", "refund": "C", "manualauthoriza
 
 
 # ---- small readers ---------------------------------------------------------------------------
-def get(body: dict[str, Any], dotted: str) -> Any:
-    node: Any = body
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def require(body: dict[str, Any], dotted: str) -> Any:
-    value = get(body, dotted)
-    if value is None or value == "":
-        raise missing_field(dotted)
-    return value
-
-
-def require_object(body: dict[str, Any], name: str) -> dict[str, Any]:
-    value = body.get(name)
-    if value is None:
-        raise missing_field(name)
-    if not isinstance(value, dict):
-        raise invalid_field(name, "must be an object")
-    return value
-
-
 def invoice_of(body: dict[str, Any]) -> str:
     require_object(body, "transaction")
     invoice = require(body, "transaction.invoice")
@@ -112,10 +88,6 @@ def clerk_of(body: dict[str, Any]) -> int:
 def ledger(call: HostCall) -> dict[str, dict[str, Any]]:
     invoices: dict[str, dict[str, Any]] = call.state.family("transactions").setdefault("invoices", {})
     return invoices
-
-
-def now_iso(call: HostCall) -> str:
-    return datetime.fromtimestamp(call.state.clock.now()).astimezone().isoformat(timespec="milliseconds")
 
 
 def business_date(call: HostCall) -> str:
@@ -167,7 +139,7 @@ def _problem_fault(problem: triggers.CardProblem) -> HostFault:
 def _keyed(call: HostCall, number: Any, entry_mode: str, present: str) -> CardUse:
     if not isinstance(number, str):
         raise invalid_field("card.number", "must be text of 12 to 19 digits")
-    if giftcards.is_gift_card(number):
+    if is_gift_card(number):
         return CardUse("GC", "X" * (len(number) - 4) + number[-4:], issue_token(call.state, number),
                        ENTRY_MODES.get(entry_mode, "M"), present, number=number,
                        giftcard=giftcards.card_key(call.state, number))
@@ -258,7 +230,7 @@ def new_record(call: HostCall, invoice: str, kind: str, card: CardUse, requested
         "requestedAmount": str(requested), "responseCode": "e", "authSource": "E",
         "saleFlag": SALE_FLAGS[kind], "card": card.record(), "clerk": get(body, "clerk.numericId"),
         "businessDate": business_date(call), "createdAt": call.state.clock.now(),
-        "dateTime": body.get("dateTime") if isinstance(body.get("dateTime"), str) else now_iso(call),
+        "dateTime": body.get("dateTime") if isinstance(body.get("dateTime"), str) else now_text(call),
         "refundedAmount": "0",
     }
     for part in ("tax", "cashback", "surcharge"):
@@ -319,7 +291,7 @@ def answer(call: HostCall, record: dict[str, Any], *, response_code: str | None 
         transaction["deferredAuth"] = record["deferredAuth"]
     result: dict[str, Any] = {
         "dateTime": call.body.get("dateTime") if isinstance(call.body.get("dateTime"), str)
-        else now_iso(call),
+        else now_text(call),
         "amount": amount, "card": card,
         "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
         "receipt": receipt({**record, "responseCode": code}),
@@ -656,7 +628,7 @@ async def invoice_status(call: HostCall) -> dict[str, Any]:
     total = Decimal(record["approvedAmount"]) if record["state"] in LIVE \
         else Decimal(record["requestedAmount"])
     result = answer(call, record, total=total, brief=True)
-    result["dateTime"] = record.get("dateTime") or now_iso(call)
+    result["dateTime"] = record.get("dateTime") or now_text(call)
     return result
 
 
@@ -766,7 +738,7 @@ async def signature(call: HostCall) -> dict[str, Any]:
     if record is None:
         raise invoice_not_found(invoice)
     record["signature"] = {"bytes": len(raw), "format": "P"}
-    return {"dateTime": body.get("dateTime") or now_iso(call),
+    return {"dateTime": body.get("dateTime") or now_text(call),
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
             "server": {"name": SERVER_NAME},
             "transaction": {"invoice": invoice, "saleFlag": record["saleFlag"]}}

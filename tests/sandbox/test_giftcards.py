@@ -8,7 +8,8 @@ import pytest
 
 from cashier.host.errors import HostError
 from cashier.host.models.common import Card, Token
-from cashier.sandbox.host_giftcards import card_key, is_gift_card, redeem
+from cashier.sandbox.host_giftcards import card_key, redeem
+from cashier.sandbox.shared import is_gift_card
 from tests.sandbox.test_devices import check_all, record_answers
 from tests.sandbox.vendor import host_call
 
