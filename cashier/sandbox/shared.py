@@ -9,17 +9,50 @@ import these from each other, in a circle (``host_devices`` <-> ``host_giftcards
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox import triggers
 from cashier.sandbox.core import HostCall, invalid_field, missing_field
 from cashier.sandbox.terminals import SUPPORTED_LANGUAGES, VirtualTerminal, no_pinpad, terminal_id_for
 
+#: Deepest nesting of objects and arrays a request body may have (the vendor's bodies reach 4).
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(rb'"(?:\\.|[^"\\])*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
 #: Sandbox gift card numbers (decision): 13 to 19 digits starting with the prefix of the
 #: vendor's example gift card 2664654648774.
 GIFT_PREFIX = "266465"
+
+
+class BodyError(ValueError):
+    """A request body that is not JSON the sandbox will read (the message says why)."""
+
+
+def _depth(raw: bytes) -> int:
+    deepest = depth = 0
+    for bracket in _BRACKETS.findall(_JSON_STRING.sub(b'""', raw)):
+        depth += 1 if bracket in (b"{", b"[") else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as JSON (numbers with a fraction as ``Decimal``); ``BodyError`` when it is
+    not JSON, not UTF-8, or nested deeper than ``MAX_JSON_DEPTH`` (never a RecursionError)."""
+    if raw.count(b"{") + raw.count(b"[") > MAX_JSON_DEPTH and _depth(raw) > MAX_JSON_DEPTH:
+        raise BodyError(f"the body is nested too deeply (more than {MAX_JSON_DEPTH} levels)")
+    try:
+        return json.loads(raw, parse_float=Decimal)
+    except RecursionError:
+        raise BodyError(f"the body is nested too deeply (more than {MAX_JSON_DEPTH} levels)") from None
+    except (ValueError, UnicodeDecodeError):
+        raise BodyError("the body is not valid JSON") from None
 
 
 def get(body: Mapping[str, Any], dotted: str) -> Any:
