@@ -162,3 +162,19 @@ async def test_gift_card_sale_and_void_over_a_socket() -> None:
             assert balance.card.balance.amount == Decimal("15.00")
     finally:
         served.stop()
+
+
+async def test_sale_flow_on_lg_with_a_gift_card_presented_on_the_pad(make_sandbox, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sandbox, _client = make_sandbox("LG", access_token=None)
+    profile = load_profile(None, processing_option="LG", journal_path=tmp_path / "j.sqlite")
+    rt = await open_runtime(profile, sandbox=sandbox)
+    try:
+        await rt.client.giftcard_activate(invoice="9000000002", amount=Decimal("25.00"))
+        sandbox.state.terminals.set_script("1742", CustomerScript(card=GIFT))
+        result = await payments.sale(rt.ctx, Decimal("30.00"))
+        assert result.entry.approved == Decimal("25.00")  # partial: what the card held
+        assert result.entry.card is not None and result.entry.card.endswith("8774")
+        assert GIFT not in str(result.as_dict())
+        assert gift_balance(sandbox) == "0.00"
+    finally:
+        await rt.close()

@@ -10,6 +10,9 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+import httpx
+import pytest
+
 from cashier.config import load_profile
 from cashier.flows.recovery import void
 from cashier.runtime import open_runtime, sandbox_state_path
@@ -119,3 +122,23 @@ def test_a_second_process_sees_what_the_first_wrote(tmp_path: Path) -> None:
     with first.state.request():
         assert set(first.state.family("giftcards")["cards"]) == {"k1", "k2"}
     assert first.state.next_sequence("batch") == 1 and second.state.next_sequence("batch") == 2
+
+
+async def test_reset_empties_the_store(make_sandbox, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "state.sqlite"
+    sandbox, client = make_sandbox("HD", state_file=str(path))
+    await client.sale(invoice="1", amount=amount("2.00"), card=keyed(), customer=customer())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
+                                 base_url="http://sandbox") as http:
+        assert (await http.post("/_sandbox/reset")).status_code == 200
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM item").fetchone()[0] == 0
+    assert ledger_of(sandbox) == {}
+    again, _client2 = make_sandbox("HD", state_file=str(path))
+    assert ledger_of(again) == {}
+
+
+def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite"
+    path.write_bytes(b"\x00\x01 not sqlite at all " * 100)
+    with pytest.raises(ValueError, match="not a sandbox state store"):
+        HostSandbox(SandboxConfig(option="HD", state_file=str(path)))
