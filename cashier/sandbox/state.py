@@ -30,6 +30,7 @@ from typing import Any
 
 from cashier.sandbox.core import SandboxClock, SandboxConfig
 from cashier.sandbox.records import RecordStore
+from cashier.sandbox.shared import is_gift_card, masked
 from cashier.sandbox.terminals import TerminalHub
 
 #: Suffix of a JSON state file of an earlier version, once imported into the store.
@@ -169,13 +170,15 @@ class SandboxState:
     def load(self, path: str | Path) -> bool:
         """Open the store at ``path`` (made when missing); True when it held state already.
 
-        A JSON state file of an earlier version found there is imported once and kept beside
-        as ``FILE.imported-json``."""
+        A JSON state file of an earlier version found there is imported once, its gift card
+        numbers replaced by their one-way keys, and then deleted (it held them in full); if the
+        import fails it stays beside as ``FILE.imported-json``."""
         target = Path(path)
         legacy: dict[str, Any] | None = None
+        aside = target.with_name(target.name + IMPORTED_SUFFIX)
         if target.exists() and target.stat().st_size and target.read_bytes()[:1] == b"{":
             legacy = json.loads(target.read_text(encoding="utf-8"))
-            target.replace(target.with_name(target.name + IMPORTED_SUFFIX))
+            target.replace(aside)
         if self.store is not None and self.store.path == target and legacy is None:
             return not self.store.is_empty()
         self.store = RecordStore(target)
@@ -183,10 +186,31 @@ class SandboxState:
         existed = not self.store.is_empty()
         if legacy is not None:
             with self.store.request():
-                self.store.import_data(legacy.get("data", {}))
+                self.store.import_data(self._without_gift_numbers(legacy.get("data", {})))
                 self.store.flush({"issuedAccessTokens": legacy.get("issuedAccessTokens", []),
                                   "clockOffset": float(legacy.get("clockOffset", 0.0))})
+            aside.unlink()
             existed = True
         self._read_meta()
         self.data = {}
         return existed
+
+    def _without_gift_numbers(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An earlier version's state with every full gift card number turned into its key."""
+        cards = data.get("giftcards", {}).get("cards")
+        if isinstance(cards, dict):
+            data["giftcards"]["cards"] = {
+                (self.card_key(k) if is_gift_card(k) else k):
+                    ({**v, "number": masked(k)} if is_gift_card(k) else v)
+                for k, v in cards.items()}
+        tokens = data.get("tokens", {}).get("tokens")
+        for record in (tokens.values() if isinstance(tokens, dict) else []):
+            number = record.get("giftcard") if isinstance(record, dict) else None
+            if isinstance(number, str) and is_gift_card(number):
+                record.update(giftcard=self.card_key(number), masked=masked(number))
+        invoices = data.get("transactions", {}).get("invoices")
+        for record in (invoices.values() if isinstance(invoices, dict) else []):
+            number = record.get("giftcard") if isinstance(record, dict) else None
+            if isinstance(number, str) and is_gift_card(number):
+                record["giftcard"] = self.card_key(number)
+        return data

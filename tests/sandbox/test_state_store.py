@@ -15,12 +15,14 @@ import pytest
 
 from cashier.config import load_profile
 from cashier.flows.recovery import void
+from cashier.host.models.common import Card, Token
 from cashier.runtime import open_runtime, sandbox_state_path
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
 from tests.sandbox.conftest import amount, customer, keyed, ledger_of
 
 ROOT = Path(__file__).resolve().parents[2]
+GIFT = "2664654648774"
 #: One training till process: twenty sales on the shared journal and sandbox state.
 TILL = """
 import asyncio, sys
@@ -100,11 +102,25 @@ async def test_a_json_state_of_an_earlier_version_is_imported(make_sandbox, tmp_
         "requestedAmount": "3.00", "responseCode": "A", "saleFlag": "S", "authSource": "E",
         "card": {"type": "VS", "number": "XXXXXXXXXXXX1119", "token": "1234567890121119",
                  "entryMode": "M", "present": "N"}}}},
-        "sequences": {"approval": 4}}, "issuedAccessTokens": ["OLD-TOKEN"], "clockOffset": 60.0}
+        "sequences": {"approval": 4},
+        "giftcards": {"cards": {GIFT: {"state": "active", "balance": "7.00", "history": [],
+                                       "undo": None}}},
+        "tokens": {"tokens": {"1111222233338774": {"giftcard": GIFT, "bin": "266465",
+                                                   "last4": "8774", "length": 13, "type": "GC",
+                                                   "style": "legacy"}},
+                   "deleted": [], "gtv": False}},
+        "issuedAccessTokens": ["OLD-TOKEN"], "clockOffset": 60.0}
     path.write_text(json.dumps(old), encoding="utf-8")
     sandbox, client = make_sandbox("HD", state_file=str(path))
-    assert (tmp_path / "old.json.imported-json").exists()
-    assert sqlite3.connect(path).execute("SELECT count(*) FROM item").fetchone()[0] == 1
+    assert not (tmp_path / "old.json.imported-json").exists()  # it held gift card numbers
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM item WHERE family='transactions'").fetchone()[0] == 1
+    assert GIFT not in "".join(v for (v,) in db.execute("SELECT key || value FROM item"))
+    by_number = await client.giftcard_balance(invoice="6", card=Card(number=GIFT, expiration_date=1230))
+    assert by_number.card is not None and by_number.card.balance is not None
+    assert by_number.card.balance.amount == Decimal("7.00")
+    by_token = await client.giftcard_balance(invoice="7", card=Card(token=Token(value="1111222233338774")))
+    assert by_token.card is not None and by_token.card.number == "XXXXXXXXX8774"
     assert sandbox.state.clock.offset_s == 60.0 and "OLD-TOKEN" in sandbox.state.issued_access_tokens
     status = await client.invoice_status("5")
     assert status.amount is not None and status.amount.total == Decimal("3.00")
