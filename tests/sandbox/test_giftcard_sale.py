@@ -17,6 +17,7 @@ from cashier.runtime import open_runtime
 from cashier.sandbox.host_giftcards import card_key
 from cashier.sandbox.terminals import CustomerScript
 from tests.sandbox.conftest import amount, ledger_of
+from tests.sandbox.test_devices import check_all, record_answers
 from tests.sandbox.test_serve import Served, start
 from tests.sandbox.vendor import host_call
 
@@ -52,6 +53,7 @@ async def test_keyed_gift_card_pays_and_a_void_puts_the_money_back(make_sandbox)
 
 async def test_short_balance_is_partially_approved_only_when_allowed(make_sandbox) -> None:  # type: ignore[no-untyped-def]
     sandbox, client = make_sandbox("HD")
+    seen = record_answers(client)  # every answer checked against the vendor's schemas
     await client.giftcard_activate(invoice="10", amount=Decimal("20.00"), card=keyed_gift())
     declined = await client.sale(invoice="11", amount=amount("30.00"), card=keyed_gift(), api_options=())
     assert declined.response_code == "D"
@@ -65,6 +67,8 @@ async def test_short_balance_is_partially_approved_only_when_allowed(make_sandbo
     assert partial.card.balance.amount == Decimal("0.00")
     empty = await client.sale(invoice="13", amount=amount("1.00"), card=keyed_gift())
     assert empty.response_code == "D"  # an empty card pays nothing, even partially
+    await client.void("12")
+    check_all(seen)
 
 
 async def test_token_sale_refund_reloads_and_raising_the_invoice_spends_more(make_sandbox) -> None:  # type: ignore[no-untyped-def]

@@ -10,6 +10,7 @@ import pytest
 
 from cashier.sandbox.host_mode import is_offline
 from tests.sandbox.conftest import amount, ledger_of
+from tests.sandbox.test_devices import check_all, record_answers
 
 
 def control(sandbox) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]
@@ -19,6 +20,7 @@ def control(sandbox) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("option", ["LG", "DCP"])
 async def test_offline_sale_is_stored_then_forwarded(make_sandbox, option: str) -> None:  # type: ignore[no-untyped-def]
     sandbox, client = make_sandbox(option)
+    seen = record_answers(client)  # every answer checked against the vendor's schemas
     await client.mode_offline()
     sold = await client.sale(invoice="1", amount=amount("12.00"))
     assert sold.response_code == "A"
@@ -44,6 +46,7 @@ async def test_offline_sale_is_stored_then_forwarded(make_sandbox, option: str) 
     assert approved.amount.total == Decimal("8.00")
     online = await client.sale(invoice="3", amount=amount("5.00"))
     assert online.transaction.auth_source == "E"
+    check_all(seen)
 
 
 async def test_forwarding_at_the_maximum_duration_applies_the_triggers(make_sandbox) -> None:  # type: ignore[no-untyped-def]
