@@ -196,11 +196,14 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
     while current < target:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            MIGRATIONS[current](conn)
-            conn.execute(f"PRAGMA user_version = {current + 1}")
+            # another process may have migrated while this one waited for the write lock
+            current = version_of(conn)
+            if current < target:
+                MIGRATIONS[current](conn)
+                conn.execute(f"PRAGMA user_version = {current + 1}")
+                current += 1
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        current += 1
     return current

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -101,6 +102,25 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+#: How long a journal connection waits for another process's lock before giving up.
+BUSY_TIMEOUT_S = 30.0
+
+
+def _switch_to_wal(conn: sqlite3.Connection, timeout_s: float) -> str:
+    """``PRAGMA journal_mode = WAL``, retried: on a new file that another process is switching
+    too, SQLite answers "database is locked" at once instead of calling the busy handler."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.005
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
 #: SQLite page cache per connection, in KiB (see ``JournalStore.__init__``).
 CACHE_KIB = 512
 
@@ -126,9 +146,9 @@ class JournalStore:
             if not self.path.exists():
                 self.path.touch(mode=0o600)
         self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                    timeout=30.0)
+                                    timeout=BUSY_TIMEOUT_S)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA busy_timeout = 30000")
+        self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         # Each connection's page cache (SQLite's default: 2 MB) otherwise fills with every page
         # the day's appends touch, and the window keeps two connections open all day. The till
         # reads recent rows through indexes; the OS file cache holds the rest.
@@ -136,7 +156,7 @@ class JournalStore:
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:
-            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = _switch_to_wal(self.conn, BUSY_TIMEOUT_S)
             if str(mode).lower() != "wal":
                 raise JournalError(f"journal: cannot switch {self.path} to WAL mode (got {mode})")
             self.conn.execute("PRAGMA synchronous = FULL")

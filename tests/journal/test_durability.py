@@ -105,6 +105,23 @@ def test_concurrent_allocation_across_processes_is_unique(tmp_path: Path) -> Non
     assert sorted(invoices) == [f"42{n:08d}" for n in range(1, 241)]
 
 
+def _open_at(path: str, at: float) -> int:
+    time.sleep(max(0.0, at - time.time()))
+    store = JournalStore(path, till_number=42)
+    version = version_of(store.conn)
+    store.close()
+    return version
+
+
+def test_processes_opening_a_new_journal_at_once_all_open_it(tmp_path: Path) -> None:
+    """Each one migrates after taking the write lock, so none runs a step another already ran."""
+    with ProcessPoolExecutor(4) as pool:
+        for round_ in range(3):
+            path = str(tmp_path / f"new-{round_}.sqlite")
+            at = time.time() + 0.3
+            assert list(pool.map(_open_at, [path] * 4, [at] * 4)) == [LATEST] * 4
+
+
 CRASHER = """
 import sys
 from decimal import Decimal
