@@ -11,19 +11,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 import httpx
 
+from cashier.config import TillProfile, hmac_secret_for
 from cashier.errors import ValidationError
 from cashier.host import codec, signing
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
 from cashier.host.models.base import HostModel
 from cashier.host.models.common import Amount, Card, Customer, TipOptions, Ui
 from cashier.host.validation import validate_invoice, validate_request
-
-if TYPE_CHECKING:
-    from cashier.config import TillProfile
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=HostModel)
@@ -36,6 +34,9 @@ _BUSINESS_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 #: ``ReversalReason`` values: 01 timeout, 02 POS lost connection, 03 merchant cancel, 04 customer
 #: cancel, 05 card removed, 06 card declined, 07 PIN pad unavailable, 08 chip error, 09 fraud.
 REVERSAL_REASONS = frozenset(f"0{i}" for i in range(1, 10))
+#: The embedded sandbox's PIN pads: what a profile without its own ids (training) talks to.
+SANDBOX_TERMINAL_ID = "1742"
+SANDBOX_DCC_SERIAL = "1170301234"
 
 
 @dataclass(slots=True)
@@ -60,21 +61,26 @@ class HostSettings:
     hmac_secret: bytes | None = field(default=None, repr=False)
 
     @classmethod
-    def from_profile(cls, profile: TillProfile, *, base_url: str | None = None,
-                     hmac_secret: bytes | None = None) -> HostSettings:
-        """The client's settings from a till profile (``base_url`` overrides, e.g. training)."""
+    def from_profile(cls, profile: TillProfile, *, base_url: str | None = None) -> HostSettings:
+        """The one way a till's profile becomes client settings (``base_url`` overrides it,
+        e.g. training's in-process sandbox). A profile without a terminal id or DCC serial (a
+        training profile) gets the sandbox's PIN pad; the HMAC secret comes from the keyring."""
         url = base_url or profile.host_url
         if url is None:
             raise ValidationError("host_url", "is required outside training mode")
+        dcc = profile.processing_option == "DCC"
+        t = profile.timeouts
         return cls(base_url=url, processing_option=profile.processing_option,
                    interface_name=profile.interface_name,
                    interface_version=profile.interface_version,
-                   company_name=profile.company_name, terminal_id=profile.terminal_id,
+                   company_name=profile.company_name,
+                   terminal_id=profile.terminal_id or (None if dcc else SANDBOX_TERMINAL_ID),
                    device_manufacturer=profile.device_manufacturer,
-                   device_serial_number=profile.device_serial_number, clerk_id=profile.clerk_id,
-                   connect_timeout_s=profile.timeouts.connect_s,
-                   host_timeout_s=profile.timeouts.host_s, device_timeout_s=profile.timeouts.device_s,
-                   hmac_key_id=profile.hmac_key_id, hmac_secret=hmac_secret)
+                   device_serial_number=profile.device_serial_number or (
+                       SANDBOX_DCC_SERIAL if dcc else None),
+                   clerk_id=profile.clerk_id, connect_timeout_s=t.connect_s,
+                   host_timeout_s=t.host_s, device_timeout_s=t.device_s,
+                   hmac_key_id=profile.hmac_key_id, hmac_secret=hmac_secret_for(profile))
 
 
 class HostClientBase:
