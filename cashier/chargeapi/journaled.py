@@ -22,8 +22,7 @@ from cashier.chargeapi.client import ChargeApiClient, ChargeApiObject, new_idemp
 from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
-    ChargeApiServerError,
-    ChargeApiTimeout,
+    ChargeApiOutcomeUnknown,
     ChargeApiUnavailable,
 )
 from cashier.journal import Entry, Journal, Kind, Op, State
@@ -125,7 +124,7 @@ class JournaledChargeApi:
                                                   response_code=exc.code, message=exc.message,
                                                   auth_code=exc.charge_id)
             return Outcome(entry, error=exc)
-        except (ChargeApiTimeout, ChargeApiServerError) as exc:
+        except ChargeApiOutcomeUnknown as exc:
             # it may have happened: UNKNOWN, and recovery re-sends with the same key
             entry = await self.journal.transition(entry.id, State.UNKNOWN, actor=actor, message=exc.message)
             return Outcome(entry, error=exc)

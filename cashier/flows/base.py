@@ -21,9 +21,10 @@ from cashier.flows.events import EventBus, FlowFinished, PaymentChanged
 from cashier.host.client import HostClient
 from cashier.host.errors import (
     HostError,
-    HostProtocolError,
+    HostNoDecision,
+    HostOutcomeUnknown,
+    HostRetrySafe,
     HostTimeout,
-    HostUnavailable,
     InvoiceNotFound,
 )
 from cashier.host.models.transactions import TransactionResult
@@ -214,11 +215,11 @@ async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
         entry = await ctx.move(entry, State.SENT, **changes)
     try:
         result = await send()
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         # never left: nothing charged, safe to send again with the same invoice
         return await ctx.move(entry, _before_state(entry),
                               message=f"not sent, safe to retry: {redact(str(exc))[:200]}")
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {redact(str(exc))[:200]}",
                                host_code=_code(exc))
         host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
@@ -277,7 +278,7 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
                                       message="not charged: the host has no such invoice")
             return await ctx.move(entry, State.VOIDED, actor=who, host_code="9815,0",
                                   message="the host no longer knows the invoice (voided or settled)")
-        except (HostTimeout, HostUnavailable, HostProtocolError):
+        except HostNoDecision:
             continue
         except HostError as exc:
             log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))

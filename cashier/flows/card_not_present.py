@@ -22,10 +22,7 @@ from cashier.chargeapi.client import ChargeApiObject
 from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
-    ChargeApiServerError,
-    ChargeApiTimeout,
-    ChargeApiUnavailable,
-    RateLimitError,
+    ChargeApiNoDecision,
 )
 from cashier.chargeapi.journaled import JournaledChargeApi, Outcome
 from cashier.errors import ValidationError
@@ -364,7 +361,7 @@ async def _watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: Payment
         try:
             charges = await _link_charges(charge_api, link.id)
             current = _link(await charge_api.client.get_payment_link(link.id))
-        except (ChargeApiUnavailable, ChargeApiTimeout, ChargeApiServerError, RateLimitError) as exc:
+        except ChargeApiNoDecision as exc:
             ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
             delay = min(delay * watch.factor, watch.max_s)
             continue

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
 from cashier.flows.events import Progress
-from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
+from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
 from cashier.redact import redact
 
@@ -66,7 +66,7 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
         return ctx.changed(await ctx.journal.finish_job(
             job.id, outcome="done", actor=who, state=State.VOIDED, host_code="9815,0",
             message="nothing to reverse at the host (not found)"))
-    except (HostTimeout, HostUnavailable, HostProtocolError) as exc:
+    except HostNoDecision as exc:
         return await _retry(ctx, job, entry, redact(str(exc))[:200])
     except HostError as exc:
         if job.attempts + 1 >= ctx.policy.void_max_refusals:
