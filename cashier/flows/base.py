@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from cashier.flows.events import EventBus, FlowFinished, PaymentChanged
+from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
 from cashier.host.errors import (
     HostError,
@@ -94,14 +94,9 @@ class FlowContext:
     def actor(self) -> str:
         return str(self.clerk_id)
 
-    def changed(self, entry: Entry) -> Entry:
-        self.bus.publish(PaymentChanged(entry))
-        return entry
-
     async def move(self, entry: Entry, state: State, *, actor: str | None = None,
                    **changes: Any) -> Entry:
-        return self.changed(await self.journal.transition(entry.id, state, actor=actor or self.actor,
-                                                          **changes))
+        return await self.journal.transition(entry.id, state, actor=actor or self.actor, **changes)
 
 
 @dataclass(frozen=True)

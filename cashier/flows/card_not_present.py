@@ -27,6 +27,9 @@ from cashier.chargeapi.errors import (
 from cashier.chargeapi.journaled import JournaledChargeApi, Outcome
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext
+from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported: published here
+from cashier.flows.events import LinkCreated as LinkCreated
+from cashier.flows.events import LinkStatus as LinkStatus
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import luhn_ok
@@ -35,37 +38,6 @@ log = logging.getLogger(__name__)
 
 #: Ops of a Charge API entry that took (or hold) the customer's money: what a refund undoes.
 ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
-
-
-# ---- events ------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class LinkCreated:
-    link_id: str
-    url: str
-    amount: Decimal
-    currency: str
-
-
-@dataclass(frozen=True, slots=True)
-class LinkChargeSeen:
-    """A charge attempt through the link arrived (``entry`` is set once a paid one is journaled)."""
-
-    link_id: str
-    charge_id: str
-    status: str  # successful, failed, pending
-    amount: Decimal
-    card: str | None
-    failure: str | None = None
-    entry: Entry | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """What the watch is doing: waiting, checking, unreachable (retrying), deactivated..."""
-
-    link_id: str
-    status: str
-    message: str = ""
 
 
 # ---- results -----------------------------------------------------------------------------------
@@ -196,7 +168,7 @@ def _masked(card: Any) -> str | None:
 
 
 def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
-    entry = ctx.changed(outcome.entry)
+    entry = outcome.entry
     state = entry.state
     if state in (State.APPROVED, State.CAPTURED):
         name = "approved"
@@ -297,7 +269,7 @@ async def record_link_charge(ctx: FlowContext, charge: ChargeApiObject | dict[st
     card = _masked(charge.get("card"))
     if card:
         fields["card"] = card
-    return ctx.changed(await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields))
+    return await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields)
 
 
 async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[ChargeApiObject]:
@@ -514,5 +486,4 @@ async def refund_charge(ctx: FlowContext, entry: Entry,
     outcome = await charge_api.refund(str(entry.auth_code), amount if amount is not None else left,
                                    currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
     result = _result(ctx, outcome)
-    ctx.changed(await ctx.journal.get(entry.id))  # the original shows what was refunded
     return result

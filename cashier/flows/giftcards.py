@@ -229,9 +229,9 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
     """Intent -> (pad read / snapshot) -> SENT -> request -> outcome, one journal step each."""
     require(ctx, CLIENT_METHOD[kind])
     _check_card(ctx, card)
-    entry = ctx.changed(await ctx.journal.create(
+    entry = await ctx.journal.create(
         kind, amount or Decimal(0), actor=ctx.actor, card=card.masked, token=card.token,
-        clerk=ctx.actor, op=Op.GIFTCARD))
+        clerk=ctx.actor, op=Op.GIFTCARD)
     inv = str(entry.invoice)
     wire = card.wire()
     masked = card.masked
@@ -322,8 +322,8 @@ async def allocate(ctx: FlowContext, amount: Decimal, *, program_id: str | None 
     if program_id is not None and not 1 <= len(program_id) <= 16:
         raise ValidationError("program_id", "must be 1 to 16 characters")
     require(ctx, "giftcard_allocate")
-    entry = ctx.changed(await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
-                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True))
+    entry = await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
+                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True)
     inv = str(entry.invoice)
     try:
         result = await ctx.client.giftcard_allocate(invoice=inv, amount=value, program_id=program_id)

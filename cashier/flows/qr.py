@@ -28,6 +28,8 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
+from cashier.flows.events import QrShown as QrShown  # re-exported: published here
+from cashier.flows.events import QrStatusChanged as QrStatusChanged
 from cashier.flows.giftcards import require
 from cashier.host.errors import (
     HostError,
@@ -52,26 +54,6 @@ DEFAULT_PAD_FORM = "QRPAY"
 #: Lost ``getqrcode`` answers retried on the same invoice and amount (the host answers the same
 #: pending code), before the payment is left UNKNOWN for recovery.
 CODE_ATTEMPTS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class QrShown:
-    """Show ``code`` (the text to render as a QR code) for ``amount``; the customer scans it."""
-
-    entry_id: int
-    invoice: str
-    code: str
-    amount: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class QrStatusChanged:
-    """pending, paid, cancelled, reversed, cancelling or unknown."""
-
-    entry_id: int
-    invoice: str
-    status: str
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,8 +160,8 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     if pad_form is not None and not 1 <= len(pad_form) <= 12:
         raise ValidationError("pad_form", "must be a stored form name of 1 to 12 characters")
     polling = polling or QrPolling()
-    entry = ctx.changed(await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
-                                                 clerk=ctx.actor, sent=True))
+    entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
+                                                 clerk=ctx.actor, sent=True)
     inv = str(entry.invoice)
     try:
         code = await _ask_code(ctx, entry)

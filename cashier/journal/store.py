@@ -119,6 +119,9 @@ class JournalStore:
         self.currency = currency
         self.training = training
         self.clock = clock
+        #: Ids of the entries this connection's writes moved since ``take_moved`` last ran (the
+        #: entry written and any it was mirrored on), for the journal to publish each of them.
+        self._moved: list[int] = []
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
             # (an existing folder the profile points at is left as its owner set it)
@@ -321,6 +324,7 @@ class JournalStore:
         """Write one change; returns the row as written and whether another entry was changed
         too (a propagation may come back to this one, so that row must then be re-read)."""
         entry_id = int(row["id"])
+        self._moved.append(entry_id)
         old = dict(row)
         new = {**old, **cols}
         data = dict(cols)
@@ -394,6 +398,11 @@ class JournalStore:
         refunded = max(int(original["refunded_minor"]) + delta, 0)
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
+
+    def take_moved(self) -> list[int]:
+        """The ids of the entries moved since the last call, each once, oldest first."""
+        moved, self._moved = list(dict.fromkeys(self._moved)), []
+        return moved
 
     def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""
