@@ -7,7 +7,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 PIP := $(PY) -m pip install --quiet --no-warn-script-location
 PYTEST_ARGS ?=
 
-.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
+.PHONY: run test setup lint boundaries typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -33,13 +33,17 @@ run: setup system-deps-run
 lint: setup
 	$(VENV)/bin/ruff check cashier ui tests bench packaging scripts
 
+# the core (cashier/) never imports the window (ui/) or Qt: the contract is in pyproject.toml
+boundaries: setup
+	$(VENV)/bin/lint-imports --no-cache
+
 typecheck: setup
 	$(VENV)/bin/mypy
 
 unit: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -m "not packaging" $(PYTEST_ARGS)
 
-test: setup system-deps-test lint typecheck unit
+test: setup system-deps-test lint boundaries typecheck unit
 
 bench: setup system-deps-test
 	@mkdir -p build
