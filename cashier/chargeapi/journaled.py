@@ -83,14 +83,15 @@ class JournaledChargeApi:
             "metadata": metadata, "paymentLinkId": payment_link_id,
             "options": {"authorizationType": authorization_type} if authorization_type else None}
         op = Op.CHARGE if captured else Op.AUTHORIZATION
-        return await self._movement(op, amount, currency, "/charges", params, card or customer_id, actor)
+        return await self._movement(op, amount, currency, "/charges", params, actor, token=card,
+                                    customer_id=customer_id, payment_link_id=payment_link_id)
 
     async def capture(self, charge_id: str, *, actor: str | None = None) -> Outcome:
         charge = await self.client.get_charge(charge_id)
         currency = str(charge["currency"])
         amount = from_minor(int(charge["amount"]), currency)
         return await self._movement(Op.CAPTURE, amount, currency, f"/charges/{charge_id}/capture", {},
-                                    charge_id, actor)
+                                    actor, charge_id=charge_id)
 
     async def refund(self, charge_id: str, amount: Decimal | None = None, *, currency: str | None = None,
                      reason: str | None = None, actor: str | None = None) -> Outcome:
@@ -101,15 +102,18 @@ class JournaledChargeApi:
             if amount is None:
                 amount = from_minor(int(charge["amount"]) - int(charge.get("amountRefunded", 0)), currency)
         params = {"chargeId": charge_id, "amount": to_minor(amount, currency), "reason": reason}
-        return await self._movement(Op.REFUND, amount, currency, "/refunds", params, charge_id, actor)
+        return await self._movement(Op.REFUND, amount, currency, "/refunds", params, actor,
+                                    charge_id=charge_id)
 
     async def _movement(self, op: Op, amount: Decimal, currency: str, path: str, params: dict[str, Any],
-                        reference: str | None, actor: str | None) -> Outcome:
+                        actor: str | None, **ids: str | None) -> Outcome:
+        """``ids``: the card ``token``, the ``customer_id`` and ``payment_link_id`` of a charge, or
+        the ``charge_id`` a capture or refund moves, each in its own journal column."""
         who = actor or self.actor
         key = new_idempotency_key()
         clean = {k: v for k, v in params.items() if v is not None}
         entry = await self.journal.create(Kind.CHARGE, amount, actor=who, currency=currency.upper(),
-                                          idempotency_key=key, op=op, token=reference)
+                                          idempotency_key=key, op=op, **ids)
         await self.journal.note(entry.id, REQUEST_NOTE, actor=who, method="POST", path=path, params=clean)
         entry = await self.journal.transition(entry.id, State.SENT, actor=who)
         return await self._send(entry, op, path, clean, who)
@@ -122,7 +126,7 @@ class JournaledChargeApi:
         except CardError as exc:
             entry = await self.journal.transition(entry.id, State.DECLINED, actor=actor,
                                                   response_code=exc.code, message=exc.message,
-                                                  auth_code=exc.charge_id)
+                                                  charge_id=exc.charge_id or entry.charge_id)
             return Outcome(entry, error=exc)
         except ChargeApiOutcomeUnknown as exc:
             # it may have happened: UNKNOWN, and recovery re-sends with the same key
@@ -146,7 +150,8 @@ class JournaledChargeApi:
         elif op is Op.REFUND:
             amounts["refunded"] = from_minor(int(result["amount"]), currency)
         card = _masked(result.get("card"))
-        changes: dict[str, Any] = {**amounts, "auth_code": result.id or None,
+        made = "refund_id" if op is Op.REFUND else "charge_id"  # what the answer's id names
+        changes: dict[str, Any] = {**amounts, made: result.id or getattr(entry, made),
                                    "message": "replayed" if result.replayed else None}
         if card:
             changes["card"] = card

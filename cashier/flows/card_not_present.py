@@ -183,7 +183,7 @@ def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
     if name == "unknown":
         message = "no answer from the Charge API: recovery re-sends it with the same key (never twice)"
     charge_id = outcome.result.id if outcome.result is not None else (error.charge_id if error else None)
-    return CardNotPresentResult(name, message, entry, charge_id or entry.auth_code, entry.card,
+    return CardNotPresentResult(name, message, entry, charge_id or entry.charge_id, entry.card,
                         error.code if error is not None else None)
 
 
@@ -257,12 +257,12 @@ async def record_link_charge(ctx: FlowContext, charge: ChargeApiObject | dict[st
     if entry is None:
         entry = await ctx.journal.create(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
                                          idempotency_key=key, op=Op.CHARGE,
-                                         token=str(charge.get("paymentLinkId") or "") or None)
+                                         payment_link_id=str(charge.get("paymentLinkId") or "") or None)
     if entry.state in (State.APPROVED, State.CAPTURED):
         return entry
     if entry.state is not State.INTENT:  # left open or marked never-sent by a crash: it did happen
         entry = await ctx.journal.transition(entry.id, State.SENT, actor=ctx.actor)
-    fields: dict[str, Any] = {"approved": amount, "auth_code": charge_id,
+    fields: dict[str, Any] = {"approved": amount, "charge_id": charge_id,
                               "message": f"paid through payment link {charge.get('paymentLinkId')}"}
     if charge.get("captured"):
         fields["captured"] = amount
@@ -462,7 +462,7 @@ async def create_customer(ctx: FlowContext, email: str, *, description: str | No
 def refundable(entry: Entry) -> Decimal:
     """What a Charge API payment in the journal can still give back."""
     if entry.kind is not Kind.CHARGE or entry.op not in ORIGIN_OPS \
-            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.auth_code:
+            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.charge_id:
         return Decimal(0)
     return max(entry.approved - entry.refunded, Decimal(0))
 
@@ -480,10 +480,10 @@ async def refund_charge(ctx: FlowContext, entry: Entry,
         _check_amount(amount, entry.currency)
         if amount > left:
             raise ValidationError("amount", f"must be at most {left} (what is left to refund)")
-    charge = await charge_api.client.get_charge(str(entry.auth_code))
+    charge = await charge_api.client.get_charge(str(entry.charge_id))
     if not charge.get("captured") and amount is not None and amount != left:
         raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
-    outcome = await charge_api.refund(str(entry.auth_code), amount if amount is not None else left,
+    outcome = await charge_api.refund(str(entry.charge_id), amount if amount is not None else left,
                                    currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
     result = _result(ctx, outcome)
     return result

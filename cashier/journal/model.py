@@ -99,7 +99,14 @@ def check_transition(current: State, new: State) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """The current state of one payment (the projection row)."""
+    """The current state of one payment (the projection row).
+
+    Each column holds one meaning (journal v5): ``auth_code`` the host's authorization code,
+    ``token`` a card token, and the Charge API's ids their own fields (``charge_id``,
+    ``refund_id``, ``payment_link_id``, ``customer_id``). For a Charge API entry, ``auth_code``
+    and ``token`` still read as before v5 (its charge or refund id; the link, customer or charge
+    it referred to) so readers not yet moved keep working; new code reads the exact fields.
+    """
 
     id: int
     till_id: str
@@ -134,6 +141,14 @@ class Entry:
     business_date: str
     batch_no: int
     attempts: int
+    #: The Charge API charge this entry made (charge, authorization) or moved (capture, refund).
+    charge_id: str | None = None
+    #: The Charge API refund a refund entry made.
+    refund_id: str | None = None
+    #: The payment link a Charge API charge was paid through.
+    payment_link_id: str | None = None
+    #: The Charge API customer whose default card was charged.
+    customer_id: str | None = None
 
     @property
     def unresolved(self) -> bool:

@@ -160,8 +160,36 @@ def _v4(conn: sqlite3.Connection) -> None:
     _totals_from_entries(conn, _V4_BUCKET, _V4_MINOR)
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """One meaning per column: the Charge API's ids leave ``auth_code`` (now the host's
+    authorization code only) and ``token`` (now a card token only) for columns of their own.
+
+    Before: a Charge API entry kept its charge id (a refund's refund id) in ``auth_code``, and in
+    ``token`` the charge a capture or refund moved, the payment link paid through, or the
+    customer charged. The values move in SQL here, in the same transaction."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN charge_id TEXT;
+    ALTER TABLE entries ADD COLUMN refund_id TEXT;
+    ALTER TABLE entries ADD COLUMN payment_link_id TEXT;
+    ALTER TABLE entries ADD COLUMN customer_id TEXT;
+    UPDATE entries SET refund_id = auth_code
+        WHERE kind = 'charge' AND op IN ('refund', 'void');
+    UPDATE entries SET charge_id = token, token = NULL
+        WHERE kind = 'charge' AND op IN ('capture', 'refund', 'void');
+    UPDATE entries SET charge_id = auth_code
+        WHERE kind = 'charge' AND (op IS NULL OR op IN ('charge', 'authorization'));
+    UPDATE entries SET auth_code = NULL WHERE kind = 'charge';
+    UPDATE entries SET payment_link_id = token, token = NULL
+        WHERE kind = 'charge' AND idempotency_key LIKE 'link:%';
+    UPDATE entries SET customer_id = token, token = NULL
+        WHERE kind = 'charge' AND token LIKE 'cust!_%' ESCAPE '!';
+    DROP INDEX IF EXISTS entries_charge;
+    CREATE INDEX entries_charge ON entries(charge_id) WHERE kind = 'charge'
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5)
 LATEST = len(MIGRATIONS)
 
 
