@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
@@ -30,10 +30,11 @@ from cashier.host.errors import (
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.aio import Journal
 from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
+from cashier.journal.model import outcome_of as outcome_of
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
-Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
 
 #: Response codes that mean the host holds an approval (``f``: approved, AVS/CSC failed; the
 #: host keeps it until the POS voids it, so the journal must count it).
@@ -123,19 +124,12 @@ class WrapsResult:
     result: FlowResult
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Outcome:
         return self.result.outcome
 
     @property
     def entry(self) -> Entry:
         return self.result.entry
-
-
-def outcome_of(entry: Entry) -> Outcome:
-    state = entry.state
-    if state in (State.INTENT, State.SENT, State.UNKNOWN):
-        return "unknown"
-    return state.value  # type: ignore[return-value]
 
 
 def finish(ctx: FlowContext, entry: Entry, message: str = "") -> FlowResult:

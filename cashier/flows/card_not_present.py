@@ -24,13 +24,13 @@ from cashier.chargeapi.errors import (
     ChargeApiError,
     ChargeApiNoDecision,
 )
-from cashier.chargeapi.journaled import JournaledChargeApi, Outcome
+from cashier.chargeapi.journaled import JournaledChargeApi, Movement
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext
 from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported: published here
 from cashier.flows.events import LinkCreated as LinkCreated
 from cashier.flows.events import LinkStatus as LinkStatus
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, Op, Outcome, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import luhn_ok
 
@@ -45,7 +45,7 @@ ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
 class CardNotPresentResult:
     """What the window shows after a money movement (or an attempt that never became one)."""
 
-    outcome: str  # approved, declined, error, unknown
+    outcome: Outcome  # approved, declined, error or unknown
     message: str = ""
     entry: Entry | None = None
     charge_id: str | None = None
@@ -167,9 +167,10 @@ def _masked(card: Any) -> str | None:
     return None
 
 
-def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
+def _result(ctx: FlowContext, outcome: Movement) -> CardNotPresentResult:
     entry = outcome.entry
     state = entry.state
+    name: Outcome
     if state in (State.APPROVED, State.CAPTURED):
         name = "approved"
     elif state is State.DECLINED:
@@ -189,7 +190,7 @@ def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
 
 def _refused(exc: ChargeApiError) -> CardNotPresentResult:
     """An attempt that moved no money (the token was refused): nothing to journal."""
-    outcome = "declined" if isinstance(exc, CardError) else "error"
+    outcome: Outcome = "declined" if isinstance(exc, CardError) else "error"
     return CardNotPresentResult(outcome, exc.message, code=exc.code)
 
 

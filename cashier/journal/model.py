@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from cashier.errors import CashierError
 from cashier.money import from_minor
@@ -215,3 +215,15 @@ class Totals:
 
 def money(minor: int | None, currency: str) -> Decimal:
     return from_minor(int(minor or 0), currency)
+
+
+#: The one outcome word every flow, the window and the command line show (``outcome_of``): the
+#: entry's state, with intent, sent and unknown all "unknown" (the till is still finding out).
+Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
+
+
+def outcome_of(entry: Entry) -> Outcome:
+    state = entry.state
+    if state in (State.INTENT, State.SENT, State.UNKNOWN):
+        return "unknown"
+    return state.value  # type: ignore[return-value]
