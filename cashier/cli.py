@@ -16,7 +16,11 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cashier.config import ProfileError, load_profile
 from cashier.errors import CashierError
+from cashier.logs import setup_logging
+from cashier.redact import redact
+from cashier.version import version_line
 
 #: Opens the window: ``open_window(profile_path=..., smoke=...)`` returns the exit code.
 WindowOpener = Callable[..., int]
@@ -55,8 +59,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _log_file(profile_path: str | None) -> Path | None:
     """The profile's log file; None when the profile is unusable (the command says why)."""
-    from cashier.config import ProfileError, load_profile
-
     try:
         return load_profile(profile_path).resolved_log_dir / "cashier.log"
     except ProfileError:
@@ -66,13 +68,9 @@ def _log_file(profile_path: str | None) -> Path | None:
 def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None = None) -> int:
     """Run one sub-command, or open the window through ``open_window`` when none is given."""
     args = build_parser().parse_args(argv)
-    from cashier.logs import setup_logging
-
     setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
     try:
         if args.version:
-            from cashier.version import version_line
-
             print(version_line(args.profile))
             return 0
         handler = getattr(args, "handler", None)
@@ -89,8 +87,6 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # last line of defence: readable, redacted, logged
-        from cashier.redact import redact
-
         logging.getLogger("cashier").exception("unexpected error")
         print(f"cashier: unexpected error: {redact(str(exc))} (details in the log)", file=sys.stderr)
         return 2

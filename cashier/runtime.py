@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from cashier.chargeapi.connect import optional_gateway_client
+from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
 from cashier.flows.base import FlowContext, RecoveryPolicy
 from cashier.flows.events import EventBus
@@ -68,6 +70,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     in_process = profile.is_training
     if in_process:
         if sandbox is None:
+            # lazy: only a training till loads the embedded sandbox (~630 ms measured); a live
+            # till never does (tests/core/test_lazy_imports.py)
             from cashier.sandbox.app import HostSandbox
             from cashier.sandbox.core import SandboxConfig
 
@@ -93,8 +97,5 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
 def _journaled_charge_api(profile: TillProfile, journal: Journal, sandbox: Any) -> Any:
     """The Charge API beside the host: the embedded one in training, else ``charge_api_url`` with its
     key; None when the till has none (its Charge API entries then wait for one)."""
-    from cashier.chargeapi.connect import optional_gateway_client
-    from cashier.chargeapi.journaled import JournaledChargeApi
-
     client = optional_gateway_client(profile, sandbox)
     return None if client is None else JournaledChargeApi(client, journal, actor=str(profile.clerk_id))

@@ -23,9 +23,11 @@ from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
     ChargeApiNoDecision,
+    NotFoundError,
 )
 from cashier.chargeapi.journaled import JournaledChargeApi, Movement
 from cashier.errors import ValidationError
+from cashier.flows import qr
 from cashier.flows.base import FlowContext
 from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported: published here
 from cashier.flows.events import LinkCreated as LinkCreated
@@ -305,10 +307,8 @@ async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Eve
     that landed meanwhile is journaled, never lost. With ``pad_form`` the link's address is shown
     on the PIN pad as well, the way a QR payment's code is (LG's stored form; other options have
     none, and a pad that cannot show it never stops the watch)."""
-    from cashier.flows import qr
-
     charge_api = charge_api_of(ctx)
-    pad = qr._show_on_pad(ctx, link.url, pad_form) if pad_form else None
+    pad = qr.show_on_pad(ctx, link.url, pad_form) if pad_form else None
     try:
         return await _watch(ctx, charge_api, link, cancel, watch)
     finally:
@@ -404,8 +404,6 @@ async def _customer(charge_api: JournaledChargeApi, obj: ChargeApiObject) -> Cus
 
 async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
     """By id (``cust_...``) or by e-mail address; an unknown id is an empty list, not an error."""
-    from cashier.chargeapi.errors import NotFoundError
-
     charge_api = charge_api_of(ctx)
     text = (query or "").strip()
     if re.fullmatch(r"cust_[A-Za-z0-9]{1,96}", text):

@@ -180,7 +180,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
                            expires_at=expires.isoformat(timespec="milliseconds"))
     ctx.bus.publish(QrShown(entry.id, inv, code, amount))
     ctx.bus.publish(QrStatusChanged(entry.id, inv, "pending"))
-    pad = _show_on_pad(ctx, code, pad_form)
+    pad = show_on_pad(ctx, code, pad_form)
     try:
         entry = await _poll(ctx, entry, code, polling, cancel)
     finally:
@@ -188,7 +188,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     return QrOutcome(finish(ctx, entry), code)
 
 
-def _show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[Any] | None:
+def show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[Any] | None:
     """LG: the stored form shows the code; it waits on the pad, so it runs beside the polling."""
     if ctx.client.option != "LG" or form is None or len(code) > 200:
         return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from cashier.journal.model import JournalError
+
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction."""
@@ -200,8 +202,6 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
     """Bring the journal up to ``target``, one committed step at a time; return the new version."""
-    from cashier.journal.model import JournalError
-
     current = version_of(conn)
     if current > LATEST:
         raise JournalError(f"journal: schema version {current} is newer than this program "
