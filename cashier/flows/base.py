@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -94,6 +95,14 @@ class FlowContext:
     @property
     def actor(self) -> str:
         return str(self.clerk_id)
+
+    def changed(self, entry: Entry) -> Entry:
+        """Deprecated: the journal publishes every change itself (``cashier.flows.events``).
+        Kept so flows written before that still run; it returns ``entry`` and publishes nothing,
+        so no change is announced twice."""
+        warnings.warn("FlowContext.changed is not needed: the journal publishes every change",
+                      DeprecationWarning, stacklevel=2)
+        return entry
 
     async def move(self, entry: Entry, state: State, *, actor: str | None = None,
                    **changes: Any) -> Entry:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from cashier.flows import card_not_present
 from cashier.flows.events import DevicePrompt, EventBus, PaymentChanged, QrShown, matches
 from cashier.flows.payments import sale
@@ -44,6 +46,16 @@ async def test_each_write_is_published_once(make_till: Any) -> None:
     result = await sale(till.ctx, Decimal("2.00"))
     assert [(e.entry.id, e.entry.state) for e in seen] == [(result.entry.id, State.SENT),
                                                           (result.entry.id, State.APPROVED)]
+
+
+async def test_the_old_ctx_changed_announces_nothing_twice(make_till: Any) -> None:
+    till = await make_till()
+    seen: list[Any] = []
+    till.ctx.bus.subscribe(seen.append, PaymentChanged)
+    entry = await till.journal.create(Kind.SALE, Decimal("1.00"), actor="1")
+    with pytest.deprecated_call():
+        assert till.ctx.changed(entry) is entry
+    assert [e.entry.id for e in seen] == [entry.id]
 
 
 def test_matches_by_type_entry_id_and_kind() -> None:
