@@ -11,14 +11,8 @@ and the body helpers they share; ``HostClient`` is all of them together.
 
 from __future__ import annotations
 
-from cashier.host.client.base import (
-    REVERSAL_REASONS,
-    Body,
-    HostClientBase,
-    HostSettings,
-    ProcessingOption,
-    TimeoutClass,
-)
+from cashier.config import ProcessingOption
+from cashier.host.client.base import REVERSAL_REASONS, Body, HostClientBase, HostSettings, TimeoutClass
 from cashier.host.client.batches import BatchOperations
 from cashier.host.client.cards import CardOperations
 from cashier.host.client.credentials import CredentialsOperations

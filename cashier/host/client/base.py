@@ -15,7 +15,7 @@ from typing import Any, Literal, Self, TypeVar
 
 import httpx
 
-from cashier.config import TillProfile, hmac_secret_for
+from cashier.config import ProcessingOption, TillProfile, hmac_secret_for
 from cashier.errors import ValidationError
 from cashier.host import codec, signing
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
@@ -25,7 +25,6 @@ from cashier.host.validation import validate_invoice, validate_request
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=HostModel)
-ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
 TimeoutClass = Literal["host", "device"]
 
 Body = Mapping[str, Any] | HostModel
