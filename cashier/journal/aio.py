@@ -90,7 +90,6 @@ class Journal:
         entry the same commit moved."""
         def run() -> tuple[T, list[Entry]]:
             store = self.store
-            store.take_moved()
             result = fn(*args, **kw)
             written = result[0] if isinstance(result, tuple) else result
             others = [i for i in store.take_moved() if i != getattr(written, "id", None)]

@@ -128,8 +128,8 @@ class JournalStore:
         self.currency = currency
         self.training = training
         self.clock = clock
-        #: Ids of the entries this connection's writes moved since ``take_moved`` last ran (the
-        #: entry written and any it was mirrored on), for the journal to publish each of them.
+        #: Ids of the entries the last write transaction moved (the entry written and any it was
+        #: mirrored on), for the journal to publish each of them (``take_moved``).
         self._moved: list[int] = []
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
@@ -165,6 +165,7 @@ class JournalStore:
     # ---- plumbing -----------------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._moved.clear()  # ``take_moved`` answers for the last transaction only
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -412,7 +413,7 @@ class JournalStore:
                     "refunded", now)
 
     def take_moved(self) -> list[int]:
-        """The ids of the entries moved since the last call, each once, oldest first."""
+        """The ids of the entries the last write moved, each once, in the order they moved."""
         moved, self._moved = list(dict.fromkeys(self._moved)), []
         return moved
 
