@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 # pytest on every core (2 here): the suite is mostly waits on sockets, SQLite commits and Qt paints
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test store
+.PHONY: run test setup lint boundaries typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test store
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -35,13 +35,17 @@ run: setup system-deps-run
 lint: setup
 	$(VENV)/bin/ruff check cashier ui tests bench packaging scripts
 
+# the core (cashier/) never imports the window (ui/) or Qt: the contract is in pyproject.toml
+boundaries: setup
+	$(VENV)/bin/lint-imports --no-cache
+
 typecheck: setup
 	$(VENV)/bin/mypy
 
 unit: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging" $(PYTEST_ARGS)
 
-test: setup system-deps-test lint typecheck unit
+test: setup system-deps-test lint boundaries typecheck unit
 
 bench: setup system-deps-test
 	@mkdir -p build

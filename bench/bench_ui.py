@@ -37,7 +37,7 @@ def _env(tmp: str) -> dict[str, str]:
 
 def startup_once(tmp: str) -> float:
     start = time.time()
-    proc = subprocess.Popen([sys.executable, "-c", "from cashier.cli import main; main([])"],
+    proc = subprocess.Popen([sys.executable, "-c", "from ui.launch import main; main([])"],
                             cwd=ROOT, env=_env(tmp), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True)
     try:

@@ -1,8 +1,10 @@
-"""The ``cashier`` command: the window by default, and headless sub-commands for scripts.
+"""The ``cashier`` command's core: the headless sub-commands for scripts, and the window by default.
 
-Each group of sub-commands lives in ``cashier.commands.<name>`` and exposes
-``register(subparsers)``; a handler returns the process exit code. Bad arguments get one clear
-line and a non-zero exit, never a traceback.
+The window is not imported here (``cashier/`` never imports ``ui/``): the ``cashier`` program is
+``ui.launch:main``, which hands ``main`` the function that opens the window. ``python -m
+cashier.cli`` runs the sub-commands only. Each group of sub-commands lives in
+``cashier.commands.<name>`` and exposes ``register(subparsers)``; a handler returns the exit
+code. Bad arguments get one clear line and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,10 +13,17 @@ import argparse
 import importlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cashier.config import ProfileError, load_profile
 from cashier.errors import CashierError
+from cashier.logs import setup_logging
+from cashier.redact import redact
+from cashier.version import version_line
+
+#: Opens the window: ``open_window(profile_path=..., smoke=...)`` returns the exit code.
+WindowOpener = Callable[..., int]
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
 COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
@@ -50,39 +59,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _log_file(profile_path: str | None) -> Path | None:
     """The profile's log file; None when the profile is unusable (the command says why)."""
-    from cashier.config import ProfileError, load_profile
-
     try:
         return load_profile(profile_path).resolved_log_dir / "cashier.log"
     except ProfileError:
         return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None = None) -> int:
+    """Run one sub-command, or open the window through ``open_window`` when none is given."""
     args = build_parser().parse_args(argv)
-    from cashier.logs import setup_logging
-
     setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
     try:
         if args.version:
-            from cashier.version import version_line
-
             print(version_line(args.profile))
             return 0
         handler = getattr(args, "handler", None)
         if handler is not None:
             return int(handler(args))
-        from ui.app import run_gui
-
-        return run_gui(profile_path=args.profile, smoke=args.smoke)
+        if open_window is None:
+            print("cashier: the window opens from the cashier program (ui.launch); "
+                  "this entry runs sub-commands only", file=sys.stderr)
+            return 2
+        return open_window(profile_path=args.profile, smoke=args.smoke)
     except CashierError as exc:
         print(f"cashier: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # last line of defence: readable, redacted, logged
-        from cashier.redact import redact
-
         logging.getLogger("cashier").exception("unexpected error")
         print(f"cashier: unexpected error: {redact(str(exc))} (details in the log)", file=sys.stderr)
         return 2

@@ -255,6 +255,8 @@ def access_token_for(profile: TillProfile) -> str | None:
     if env:
         return env
     try:
+        # lazy: keyring finds its backends on import (~200 ms measured), and the window's start
+        # must not wait for it when the token is in the environment; see tests/core/test_lazy_imports.py
         import keyring
 
         return keyring.get_password(KEYRING_SERVICE, profile.till_id)
@@ -264,7 +266,7 @@ def access_token_for(profile: TillProfile) -> str | None:
 
 def store_access_token(profile: TillProfile, token: str) -> None:
     """Keep the token in the OS keyring, the only place it is written."""
-    import keyring
+    import keyring  # lazy: see access_token_for
 
     keyring.set_password(KEYRING_SERVICE, profile.till_id, token)
 
@@ -289,7 +291,7 @@ def hmac_secret_for(profile: TillProfile) -> bytes | None:
     if not profile.hmac_key_id:
         return None
     try:
-        import keyring
+        import keyring  # lazy: see access_token_for
 
         secret = keyring.get_password(KEYRING_SERVICE + "-hmac", profile.hmac_key_id)
     except Exception:

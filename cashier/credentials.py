@@ -3,22 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import httpx
 
+from cashier.config import TillProfile, store_access_token
 from cashier.errors import CashierError, ValidationError
-
-if TYPE_CHECKING:
-    from cashier.config import TillProfile
+from cashier.host.client import HostClient, HostSettings
 
 SANDBOX_URL = "http://sandbox/api/rest/v1"
 
 
 async def obtain_access_token(profile: TillProfile, client_guid: str, auth_token: str) -> str:
     """Run ``/credentials/accesstoken`` against the profile's host (training: the sandbox)."""
-    import httpx
-
-    from cashier.host.client import HostClient, HostSettings
-
     if not client_guid.strip():
         raise ValidationError("credential.clientGuid", "must not be empty")
     if not auth_token.strip():
@@ -26,6 +21,7 @@ async def obtain_access_token(profile: TillProfile, client_guid: str, auth_token
     transport: httpx.AsyncBaseTransport | None = None
     base_url = None
     if profile.is_training:
+        # lazy: only training loads the embedded sandbox (see cashier.runtime)
         from cashier.sandbox.app import HostSandbox
         from cashier.sandbox.core import SandboxConfig
 
@@ -44,8 +40,6 @@ async def obtain_access_token(profile: TillProfile, client_guid: str, auth_token
 
 async def exchange_and_store(profile: TillProfile, client_guid: str, auth_token: str) -> int:
     """Obtain the token and keep it in the OS keyring only; returns its length for the message."""
-    from cashier.config import store_access_token
-
     token = await obtain_access_token(profile, client_guid, auth_token)
     try:
         store_access_token(profile, token)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import sys
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from cashier.config import ensure_private_dir
 from cashier.redact import RedactingFilter
 
 
@@ -19,10 +21,6 @@ def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
     handlers[0].setLevel(logging.DEBUG if verbose else logging.WARNING)
     if log_file is not None:
         try:
-            from logging.handlers import RotatingFileHandler
-
-            from cashier.config import ensure_private_dir
-
             ensure_private_dir(log_file.parent)
             handlers.append(RotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
                                                 encoding="utf-8"))

@@ -15,7 +15,9 @@ from typing import Any
 
 import httpx
 
-from cashier.config import TillProfile, access_token_for, hmac_secret_for
+from cashier.chargeapi.connect import optional_gateway_client
+from cashier.chargeapi.journaled import JournaledChargeApi
+from cashier.config import TillProfile, access_token_for
 from cashier.flows.base import FlowContext, RecoveryPolicy
 from cashier.flows.events import EventBus
 from cashier.host.client import HostClient, HostSettings
@@ -28,21 +30,6 @@ TRAINING_TOKEN = "TRAINING-ACCESS-TOKEN"
 def sandbox_state_path(profile: TillProfile) -> Path:
     journal = profile.resolved_journal_path
     return journal.with_name(journal.stem + ".sandbox.json")
-
-
-def host_settings(profile: TillProfile, base_url: str) -> HostSettings:
-    t = profile.timeouts
-    terminal = profile.terminal_id or ("1742" if profile.processing_option != "DCC" else None)
-    return HostSettings(
-        base_url=base_url, processing_option=profile.processing_option,
-        interface_name=profile.interface_name, interface_version=profile.interface_version,
-        company_name=profile.company_name, terminal_id=terminal,
-        device_manufacturer=profile.device_manufacturer,
-        device_serial_number=profile.device_serial_number or (
-            "1170301234" if profile.processing_option == "DCC" else None),
-        clerk_id=profile.clerk_id, connect_timeout_s=t.connect_s, host_timeout_s=t.host_s,
-        device_timeout_s=t.device_s, hmac_key_id=profile.hmac_key_id,
-        hmac_secret=hmac_secret_for(profile))
 
 
 @dataclass
@@ -99,22 +86,25 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     in_process = profile.is_training
     if in_process:
         if sandbox is None:
+            # lazy: only a training till loads the embedded sandbox (~630 ms measured); a live
+            # till never does (tests/core/test_lazy_imports.py)
             from cashier.sandbox.app import HostSandbox
             from cashier.sandbox.core import SandboxConfig
 
             sandbox = HostSandbox(SandboxConfig(option=profile.processing_option,
                                                 state_file=str(sandbox_state_path(profile))))
         transport = transport or httpx.ASGITransport(app=sandbox.asgi)
-        client = HostClient(host_settings(profile, TRAINING_BASE_URL), access_token=TRAINING_TOKEN,
-                            transport=transport)
+        settings = HostSettings.from_profile(profile, base_url=TRAINING_BASE_URL)
+        client = HostClient(settings, access_token=TRAINING_TOKEN, transport=transport)
         # in-process, a request is finished when its error surfaces: "not found" is final at once
         policy = policy or RecoveryPolicy(grace_s=0.0, delays_s=(0.0, 0.05, 0.1))
     else:
         assert profile.host_url is not None
-        client = HostClient(host_settings(profile, profile.host_url),
+        client = HostClient(HostSettings.from_profile(profile),
                             access_token=access_token_for(profile), transport=transport)
         policy = policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s)
     bus = EventBus()
+    bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
@@ -123,8 +113,5 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
 def _journaled_charge_api(profile: TillProfile, journal: Journal, sandbox: Any) -> Any:
     """The Charge API beside the host: the embedded one in training, else ``charge_api_url`` with its
     key; None when the till has none (its Charge API entries then wait for one)."""
-    from cashier.chargeapi.connect import optional_gateway_client
-    from cashier.chargeapi.journaled import JournaledChargeApi
-
     client = optional_gateway_client(profile, sandbox)
     return None if client is None else JournaledChargeApi(client, journal, actor=str(profile.clerk_id))

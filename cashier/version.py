@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from cashier import __version__
+from cashier.config import baked_profile_path, load_profile
 
 
 def profile_hash(path: str | Path | None) -> str:
@@ -15,10 +17,6 @@ def profile_hash(path: str | Path | None) -> str:
 
 
 def version_line(profile_path: str | Path | None) -> str:
-    import os
-
-    from cashier.config import baked_profile_path, load_profile
-
     path = profile_path or os.environ.get("CASHIER_PROFILE") or baked_profile_path()
     profile = load_profile(path)
     return f"cashier {__version__} till {profile.till_id} profile {profile_hash(path)}"

@@ -1,5 +1,5 @@
-"""Entry point of a packaged till: the same ``cashier`` command as from source."""
+"""Entry point of a packaged till: the same ``cashier`` program as from source (``ui.launch``)."""
 
-from cashier.cli import main
+from ui.launch import main
 
 raise SystemExit(main())

@@ -1,7 +1,8 @@
 """Typed async client of the Charge API (form bodies, Basic auth, idempotency, cursor pages).
 
 - ``client.ChargeApiClient``: a method per endpoint of the spec; ``iterate`` walks a list.
-- ``errors``: ``CardError`` (402, ``CardErrorCode``), ``ChargeApiTimeout`` (outcome unknown)...
+- ``errors``: one root ``ChargeApiError``, grouped as ``ChargeApiRetrySafe``,
+  ``ChargeApiOutcomeUnknown`` (re-send with the key) and ``ChargeApiRefused`` (``CardError``...).
 - ``journaled.JournaledChargeApi``: money movements (charge, capture, refund) written to the
   journal, keyed by their idempotency key, before the first send; ``recover`` re-sends.
 """
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
         CardError,
         CardErrorCode,
         ChargeApiError,
+        ChargeApiNoDecision,
+        ChargeApiOutcomeUnknown,
+        ChargeApiRefused,
+        ChargeApiRetrySafe,
         ChargeApiServerError,
         ChargeApiTimeout,
         ChargeApiUnavailable,
@@ -36,13 +41,15 @@ _HOMES = {
     "ChargeApiClient": "client", "ChargeApiList": "client", "ChargeApiObject": "client",
     "new_idempotency_key": "client",
     **{name: "errors" for name in (
-        "AuthenticationError", "CardError", "CardErrorCode", "ChargeApiError", "ChargeApiServerError",
+        "AuthenticationError", "CardError", "CardErrorCode", "ChargeApiError", "ChargeApiNoDecision",
+        "ChargeApiOutcomeUnknown", "ChargeApiRefused", "ChargeApiRetrySafe", "ChargeApiServerError",
         "ChargeApiTimeout", "ChargeApiUnavailable", "IdempotencyConflictError", "InvalidRequestError",
         "NotFoundError", "RateLimitError")},
 }
 
 __all__ = ["AuthenticationError", "CardError", "CardErrorCode", "ChargeApiClient", "ChargeApiError",
-           "ChargeApiList", "ChargeApiObject", "ChargeApiServerError", "ChargeApiTimeout",
+           "ChargeApiList", "ChargeApiNoDecision", "ChargeApiObject", "ChargeApiOutcomeUnknown",
+           "ChargeApiRefused", "ChargeApiRetrySafe", "ChargeApiServerError", "ChargeApiTimeout",
            "ChargeApiUnavailable",
            "IdempotencyConflictError", "InvalidRequestError", "NotFoundError", "RateLimitError",
            "new_idempotency_key"]

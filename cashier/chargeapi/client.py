@@ -25,11 +25,10 @@ from cashier import __version__ as VERSION
 from cashier.chargeapi.encoding import encode_form, flatten
 from cashier.chargeapi.errors import (
     ChargeApiError,
+    ChargeApiNoDecision,
     ChargeApiServerError,
     ChargeApiTimeout,
     ChargeApiUnavailable,
-    IdempotencyConflictError,
-    RateLimitError,
     error_from_response,
 )
 from cashier.chargeapi.transport import LeanTransport
@@ -231,7 +230,7 @@ class ChargeApiClient:
                 obj.idempotency_key = key
                 return obj
             error = self._error(response, key)
-            retryable = isinstance(error, RateLimitError | IdempotencyConflictError | ChargeApiServerError)
+            retryable = isinstance(error, ChargeApiNoDecision)  # 409, 429, 5xx: not refused
             if retryable and attempt < self.max_retries:
                 attempt += 1
                 log.info("Charge API %s %s answered %s; retry %d with the same key", method, path,

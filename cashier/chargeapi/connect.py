@@ -34,7 +34,7 @@ def secret_key_for(till_id: str) -> str | None:
     if env:
         return env
     try:
-        import keyring
+        import keyring  # lazy: see cashier.config.access_token_for
 
         return keyring.get_password(KEYRING_SERVICE, till_id)
     except Exception:  # no usable keyring backend
@@ -43,6 +43,8 @@ def secret_key_for(till_id: str) -> str | None:
 
 def charge_api_client(profile: TillProfile, sandbox: Any = None) -> ChargeApiClient:
     """A client for this till's Charge API; ``ValidationError`` names what is missing."""
+    # lazy: this module registers sub-commands at start-up, and httpx (~390 ms measured) must not
+    # load before the window paints; see tests/core/test_lazy_imports.py
     import httpx
 
     from cashier.chargeapi.client import ChargeApiClient

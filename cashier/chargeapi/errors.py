@@ -1,7 +1,24 @@
 """Typed errors of the Charge API client, from ``{"error": {"type", "code", "message"}}`` and status.
 
-``ChargeApiTimeout`` is the one that matters at the till: the request may have been carried
-out. Its ``idempotency_key`` is what recovery re-sends to learn the real outcome (a replay).
+One root, grouped by what the caller must do (as the Host API's tree in ``cashier.host.errors``)::
+
+    ChargeApiError                        anything the Charge API client raises
+    ├── ChargeApiNoDecision               the server decided nothing we know of: ask again
+    │   ├── ChargeApiRetrySafe            not carried out: send again (same idempotency key)
+    │   │   ├── ChargeApiUnavailable      nothing reached the server
+    │   │   ├── RateLimitError            429
+    │   │   └── IdempotencyConflictError  409: the same key is still running
+    │   └── ChargeApiOutcomeUnknown       it may have been carried out: re-send with the same key
+    │       ├── ChargeApiTimeout          no answer after sending
+    │       └── ChargeApiServerError      5xx
+    └── ChargeApiRefused                  the server refused: it did not do it
+        ├── InvalidRequestError           400 (and any other 4xx)
+        ├── AuthenticationError           401
+        ├── CardError                     402: declined or failed verification
+        └── NotFoundError                 404
+
+``ChargeApiOutcomeUnknown`` is the one that matters at the till: its ``idempotency_key`` is
+what recovery re-sends to learn the real outcome (a replay).
 """
 
 from __future__ import annotations
@@ -70,15 +87,31 @@ class ChargeApiError(CashierError):
         return {k: v for k, v in out.items() if v is not None}
 
 
-class InvalidRequestError(ChargeApiError):
+class ChargeApiNoDecision(ChargeApiError):
+    """No decision from the server that we know of: the caller may ask again later."""
+
+
+class ChargeApiRetrySafe(ChargeApiNoDecision):
+    """The request was not carried out: safe to send again with the same idempotency key."""
+
+
+class ChargeApiOutcomeUnknown(ChargeApiNoDecision):
+    """The request may have been carried out: re-send with the same idempotency key to know."""
+
+
+class ChargeApiRefused(ChargeApiError):
+    """The server refused the request: it was not carried out."""
+
+
+class InvalidRequestError(ChargeApiRefused):
     """400: malformed request or missing parameters (also a reused idempotency key)."""
 
 
-class AuthenticationError(ChargeApiError):
+class AuthenticationError(ChargeApiRefused):
     """401: no valid API key."""
 
 
-class CardError(ChargeApiError):
+class CardError(ChargeApiRefused):
     """402: declined or failed verification; ``card_code`` is one of the spec's codes."""
 
     @property
@@ -89,27 +122,27 @@ class CardError(ChargeApiError):
             return None
 
 
-class NotFoundError(ChargeApiError):
+class NotFoundError(ChargeApiRefused):
     """404: no such object (or endpoint)."""
 
 
-class IdempotencyConflictError(ChargeApiError):
+class IdempotencyConflictError(ChargeApiRetrySafe):
     """409: a request with the same idempotency key is still running on the server."""
 
 
-class RateLimitError(ChargeApiError):
+class RateLimitError(ChargeApiRetrySafe):
     """429: too many requests."""
 
 
-class ChargeApiServerError(ChargeApiError):
+class ChargeApiServerError(ChargeApiOutcomeUnknown):
     """500 and other 5xx: internal error."""
 
 
-class ChargeApiUnavailable(ChargeApiError):
+class ChargeApiUnavailable(ChargeApiRetrySafe):
     """Nothing reached the server (connection refused, connect timeout): safe to try again."""
 
 
-class ChargeApiTimeout(ChargeApiError):
+class ChargeApiTimeout(ChargeApiOutcomeUnknown):
     """The request may have been carried out; re-send with the same idempotency key to know."""
 
 

@@ -22,11 +22,11 @@ from cashier.chargeapi.client import ChargeApiClient, ChargeApiObject, new_idemp
 from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
-    ChargeApiServerError,
-    ChargeApiTimeout,
+    ChargeApiOutcomeUnknown,
     ChargeApiUnavailable,
 )
 from cashier.journal import Entry, Journal, Kind, Op, State
+from cashier.journal.model import Outcome, outcome_of
 from cashier.money import from_minor, to_minor
 
 REQUEST_NOTE = "charge_api_request"
@@ -35,12 +35,18 @@ REQUEST_NOTES = frozenset({REQUEST_NOTE, "gateway_request"})
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What became of one movement; ``exit_code`` follows ``cashier sale``."""
+class Movement:
+    """What became of one Charge API money movement: its journal entry, and the answer or the
+    error; ``outcome`` is the one outcome word (``cashier.journal.Outcome``), ``exit_code``
+    follows ``cashier sale``."""
 
     entry: Entry
     result: ChargeApiObject | None = None
     error: ChargeApiError | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        return outcome_of(self.entry)
 
     @property
     def state(self) -> State:
@@ -75,7 +81,7 @@ class JournaledChargeApi:
                      customer_id: str | None = None, captured: bool = True,
                      authorization_type: str | None = None, description: str | None = None,
                      metadata: dict[str, str] | None = None, payment_link_id: str | None = None,
-                     actor: str | None = None) -> Outcome:
+                     actor: str | None = None) -> Movement:
         if card is not None and not isinstance(card, str):
             raise TypeError("card must be a token or card id")
         params: dict[str, Any] = {
@@ -84,17 +90,18 @@ class JournaledChargeApi:
             "metadata": metadata, "paymentLinkId": payment_link_id,
             "options": {"authorizationType": authorization_type} if authorization_type else None}
         op = Op.CHARGE if captured else Op.AUTHORIZATION
-        return await self._movement(op, amount, currency, "/charges", params, card or customer_id, actor)
+        return await self._movement(op, amount, currency, "/charges", params, actor, token=card,
+                                    customer_id=customer_id, payment_link_id=payment_link_id)
 
-    async def capture(self, charge_id: str, *, actor: str | None = None) -> Outcome:
+    async def capture(self, charge_id: str, *, actor: str | None = None) -> Movement:
         charge = await self.client.get_charge(charge_id)
         currency = str(charge["currency"])
         amount = from_minor(int(charge["amount"]), currency)
         return await self._movement(Op.CAPTURE, amount, currency, f"/charges/{charge_id}/capture", {},
-                                    charge_id, actor)
+                                    actor, charge_id=charge_id)
 
     async def refund(self, charge_id: str, amount: Decimal | None = None, *, currency: str | None = None,
-                     reason: str | None = None, actor: str | None = None) -> Outcome:
+                     reason: str | None = None, actor: str | None = None) -> Movement:
         """Full refund without ``amount``; the remaining amount is read first so it is journaled."""
         if amount is None or currency is None:
             charge = await self.client.get_charge(charge_id)
@@ -102,20 +109,23 @@ class JournaledChargeApi:
             if amount is None:
                 amount = from_minor(int(charge["amount"]) - int(charge.get("amountRefunded", 0)), currency)
         params = {"chargeId": charge_id, "amount": to_minor(amount, currency), "reason": reason}
-        return await self._movement(Op.REFUND, amount, currency, "/refunds", params, charge_id, actor)
+        return await self._movement(Op.REFUND, amount, currency, "/refunds", params, actor,
+                                    charge_id=charge_id)
 
     async def _movement(self, op: Op, amount: Decimal, currency: str, path: str, params: dict[str, Any],
-                        reference: str | None, actor: str | None) -> Outcome:
+                        actor: str | None, **ids: str | None) -> Movement:
+        """``ids``: the card ``token``, the ``customer_id`` and ``payment_link_id`` of a charge, or
+        the ``charge_id`` a capture or refund moves, each in its own journal column."""
         who = actor or self.actor
         key = new_idempotency_key()
         clean = {k: v for k, v in params.items() if v is not None}
         entry = await self.journal.create(Kind.CHARGE, amount, actor=who, currency=currency.upper(),
-                                          idempotency_key=key, op=op, token=reference)
+                                          idempotency_key=key, op=op, **ids)
         await self.journal.note(entry.id, REQUEST_NOTE, actor=who, method="POST", path=path, params=clean)
         entry = await self.journal.transition(entry.id, State.SENT, actor=who)
         return await self._send(entry, op, path, clean, who)
 
-    async def _send(self, entry: Entry, op: Op, path: str, params: dict[str, Any], actor: str) -> Outcome:
+    async def _send(self, entry: Entry, op: Op, path: str, params: dict[str, Any], actor: str) -> Movement:
         key = entry.idempotency_key
         assert key is not None
         try:
@@ -123,19 +133,19 @@ class JournaledChargeApi:
         except CardError as exc:
             entry = await self.journal.transition(entry.id, State.DECLINED, actor=actor,
                                                   response_code=exc.code, message=exc.message,
-                                                  auth_code=exc.charge_id)
-            return Outcome(entry, error=exc)
-        except (ChargeApiTimeout, ChargeApiServerError) as exc:
+                                                  charge_id=exc.charge_id or entry.charge_id)
+            return Movement(entry, error=exc)
+        except ChargeApiOutcomeUnknown as exc:
             # it may have happened: UNKNOWN, and recovery re-sends with the same key
             entry = await self.journal.transition(entry.id, State.UNKNOWN, actor=actor, message=exc.message)
-            return Outcome(entry, error=exc)
+            return Movement(entry, error=exc)
         except ChargeApiUnavailable as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor, message=exc.message)
-            return Outcome(entry, error=exc)
+            return Movement(entry, error=exc)
         except ChargeApiError as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor,
                                                   response_code=exc.code, message=exc.message)
-            return Outcome(entry, error=exc)
+            return Movement(entry, error=exc)
         amounts: dict[str, Decimal] = {}
         currency = entry.currency
         if op in (Op.CHARGE, Op.AUTHORIZATION):
@@ -147,16 +157,17 @@ class JournaledChargeApi:
         elif op is Op.REFUND:
             amounts["refunded"] = from_minor(int(result["amount"]), currency)
         card = _masked(result.get("card"))
-        changes: dict[str, Any] = {**amounts, "auth_code": result.id or None,
+        made = "refund_id" if op is Op.REFUND else "charge_id"  # what the answer's id names
+        changes: dict[str, Any] = {**amounts, made: result.id or getattr(entry, made),
                                    "message": "replayed" if result.replayed else None}
         if card:
             changes["card"] = card
         entry = await self.journal.transition(entry.id, State.APPROVED, actor=actor, **changes)
-        return Outcome(entry, result=result)
+        return Movement(entry, result=result)
 
-    async def recover(self, *, actor: str = "recovery") -> list[Outcome]:
+    async def recover(self, *, actor: str = "recovery") -> list[Movement]:
         """Finish every unresolved Charge API entry by re-sending its request with its key."""
-        outcomes: list[Outcome] = []
+        outcomes: list[Movement] = []
         for entry in await self.journal.unresolved():
             if entry.kind is not Kind.CHARGE or entry.state is State.VOIDING:
                 continue
@@ -168,7 +179,7 @@ class JournaledChargeApi:
                 # the crash came before the request was written down: nothing was sent
                 done = await self.journal.transition(entry.id, State.ERROR, actor=actor,
                                                      message="never sent (no request recorded)")
-                outcomes.append(Outcome(done))
+                outcomes.append(Movement(done))
                 continue
             if entry.state is State.INTENT:
                 entry = await self.journal.transition(entry.id, State.SENT, actor=actor)

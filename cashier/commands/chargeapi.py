@@ -165,9 +165,9 @@ def _amount(text: str, currency: str, field: str = "--amount") -> Decimal:
 
 
 def _movement(outcome: Any) -> int:
-    from cashier.chargeapi.journaled import Outcome
+    from cashier.chargeapi.journaled import Movement
 
-    assert isinstance(outcome, Outcome)
+    assert isinstance(outcome, Movement)
     entry = outcome.entry
     state = str(entry.state)
     data: dict[str, Any] = {"outcome": state, "entryId": entry.id, "idempotencyKey": entry.idempotency_key,

@@ -11,28 +11,31 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
-from cashier.flows.events import EventBus, FlowFinished, PaymentChanged
+from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
 from cashier.host.errors import (
     HostError,
-    HostProtocolError,
+    HostNoDecision,
+    HostOutcomeUnknown,
+    HostRetrySafe,
     HostTimeout,
-    HostUnavailable,
     InvoiceNotFound,
 )
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.aio import Journal
 from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
+from cashier.journal.model import outcome_of as outcome_of
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
-Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
 
 #: Response codes that mean the host holds an approval (``f``: approved, AVS/CSC failed; the
 #: host keeps it until the POS voids it, so the journal must count it).
@@ -94,13 +97,16 @@ class FlowContext:
         return str(self.clerk_id)
 
     def changed(self, entry: Entry) -> Entry:
-        self.bus.publish(PaymentChanged(entry))
+        """Deprecated: the journal publishes every change itself (``cashier.flows.events``).
+        Kept so flows written before that still run; it returns ``entry`` and publishes nothing,
+        so no change is announced twice."""
+        warnings.warn("FlowContext.changed is not needed: the journal publishes every change",
+                      DeprecationWarning, stacklevel=2)
         return entry
 
     async def move(self, entry: Entry, state: State, *, actor: str | None = None,
                    **changes: Any) -> Entry:
-        return self.changed(await self.journal.transition(entry.id, state, actor=actor or self.actor,
-                                                          **changes))
+        return await self.journal.transition(entry.id, state, actor=actor or self.actor, **changes)
 
 
 @dataclass(frozen=True)
@@ -127,19 +133,12 @@ class WrapsResult:
     result: FlowResult
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Outcome:
         return self.result.outcome
 
     @property
     def entry(self) -> Entry:
         return self.result.entry
-
-
-def outcome_of(entry: Entry) -> Outcome:
-    state = entry.state
-    if state in (State.INTENT, State.SENT, State.UNKNOWN):
-        return "unknown"
-    return state.value  # type: ignore[return-value]
 
 
 def finish(ctx: FlowContext, entry: Entry, message: str = "") -> FlowResult:
@@ -214,11 +213,11 @@ async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
         entry = await ctx.move(entry, State.SENT, **changes)
     try:
         result = await send()
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         # never left: nothing charged, safe to send again with the same invoice
         return await ctx.move(entry, _before_state(entry),
                               message=f"not sent, safe to retry: {redact(str(exc))[:200]}")
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {redact(str(exc))[:200]}",
                                host_code=_code(exc))
         host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
@@ -277,7 +276,7 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
                                       message="not charged: the host has no such invoice")
             return await ctx.move(entry, State.VOIDED, actor=who, host_code="9815,0",
                                   message="the host no longer knows the invoice (voided or settled)")
-        except (HostTimeout, HostUnavailable, HostProtocolError):
+        except HostNoDecision:
             continue
         except HostError as exc:
             log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))

@@ -22,15 +22,17 @@ from cashier.chargeapi.client import ChargeApiObject
 from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
-    ChargeApiServerError,
-    ChargeApiTimeout,
-    ChargeApiUnavailable,
-    RateLimitError,
+    ChargeApiNoDecision,
+    NotFoundError,
 )
-from cashier.chargeapi.journaled import JournaledChargeApi, Outcome
+from cashier.chargeapi.journaled import JournaledChargeApi, Movement
 from cashier.errors import ValidationError
+from cashier.flows import qr
 from cashier.flows.base import FlowContext
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported: published here
+from cashier.flows.events import LinkCreated as LinkCreated
+from cashier.flows.events import LinkStatus as LinkStatus
+from cashier.journal.model import Entry, Kind, Op, Outcome, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import luhn_ok
 
@@ -40,43 +42,12 @@ log = logging.getLogger(__name__)
 ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
 
 
-# ---- events ------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class LinkCreated:
-    link_id: str
-    url: str
-    amount: Decimal
-    currency: str
-
-
-@dataclass(frozen=True, slots=True)
-class LinkChargeSeen:
-    """A charge attempt through the link arrived (``entry`` is set once a paid one is journaled)."""
-
-    link_id: str
-    charge_id: str
-    status: str  # successful, failed, pending
-    amount: Decimal
-    card: str | None
-    failure: str | None = None
-    entry: Entry | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """What the watch is doing: waiting, checking, unreachable (retrying), deactivated..."""
-
-    link_id: str
-    status: str
-    message: str = ""
-
-
 # ---- results -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CardNotPresentResult:
     """What the window shows after a money movement (or an attempt that never became one)."""
 
-    outcome: str  # approved, declined, error, unknown
+    outcome: Outcome  # approved, declined, error or unknown
     message: str = ""
     entry: Entry | None = None
     charge_id: str | None = None
@@ -198,9 +169,10 @@ def _masked(card: Any) -> str | None:
     return None
 
 
-def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
-    entry = ctx.changed(outcome.entry)
+def _result(ctx: FlowContext, outcome: Movement) -> CardNotPresentResult:
+    entry = outcome.entry
     state = entry.state
+    name: Outcome
     if state in (State.APPROVED, State.CAPTURED):
         name = "approved"
     elif state is State.DECLINED:
@@ -214,13 +186,13 @@ def _result(ctx: FlowContext, outcome: Outcome) -> CardNotPresentResult:
     if name == "unknown":
         message = "no answer from the Charge API: recovery re-sends it with the same key (never twice)"
     charge_id = outcome.result.id if outcome.result is not None else (error.charge_id if error else None)
-    return CardNotPresentResult(name, message, entry, charge_id or entry.auth_code, entry.card,
+    return CardNotPresentResult(name, message, entry, charge_id or entry.charge_id, entry.card,
                         error.code if error is not None else None)
 
 
 def _refused(exc: ChargeApiError) -> CardNotPresentResult:
     """An attempt that moved no money (the token was refused): nothing to journal."""
-    outcome = "declined" if isinstance(exc, CardError) else "error"
+    outcome: Outcome = "declined" if isinstance(exc, CardError) else "error"
     return CardNotPresentResult(outcome, exc.message, code=exc.code)
 
 
@@ -288,19 +260,19 @@ async def record_link_charge(ctx: FlowContext, charge: ChargeApiObject | dict[st
     if entry is None:
         entry = await ctx.journal.create(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
                                          idempotency_key=key, op=Op.CHARGE,
-                                         token=str(charge.get("paymentLinkId") or "") or None)
+                                         payment_link_id=str(charge.get("paymentLinkId") or "") or None)
     if entry.state in (State.APPROVED, State.CAPTURED):
         return entry
     if entry.state is not State.INTENT:  # left open or marked never-sent by a crash: it did happen
         entry = await ctx.journal.transition(entry.id, State.SENT, actor=ctx.actor)
-    fields: dict[str, Any] = {"approved": amount, "auth_code": charge_id,
+    fields: dict[str, Any] = {"approved": amount, "charge_id": charge_id,
                               "message": f"paid through payment link {charge.get('paymentLinkId')}"}
     if charge.get("captured"):
         fields["captured"] = amount
     card = _masked(charge.get("card"))
     if card:
         fields["card"] = card
-    return ctx.changed(await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields))
+    return await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields)
 
 
 async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[ChargeApiObject]:
@@ -335,10 +307,8 @@ async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Eve
     that landed meanwhile is journaled, never lost. With ``pad_form`` the link's address is shown
     on the PIN pad as well, the way a QR payment's code is (LG's stored form; other options have
     none, and a pad that cannot show it never stops the watch)."""
-    from cashier.flows import qr
-
     charge_api = charge_api_of(ctx)
-    pad = qr._show_on_pad(ctx, link.url, pad_form) if pad_form else None
+    pad = qr.show_on_pad(ctx, link.url, pad_form) if pad_form else None
     try:
         return await _watch(ctx, charge_api, link, cancel, watch)
     finally:
@@ -364,7 +334,7 @@ async def _watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: Payment
         try:
             charges = await _link_charges(charge_api, link.id)
             current = _link(await charge_api.client.get_payment_link(link.id))
-        except (ChargeApiUnavailable, ChargeApiTimeout, ChargeApiServerError, RateLimitError) as exc:
+        except ChargeApiNoDecision as exc:
             ctx.bus.publish(LinkStatus(link.id, "unreachable", exc.message))
             delay = min(delay * watch.factor, watch.max_s)
             continue
@@ -434,8 +404,6 @@ async def _customer(charge_api: JournaledChargeApi, obj: ChargeApiObject) -> Cus
 
 async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
     """By id (``cust_...``) or by e-mail address; an unknown id is an empty list, not an error."""
-    from cashier.chargeapi.errors import NotFoundError
-
     charge_api = charge_api_of(ctx)
     text = (query or "").strip()
     if re.fullmatch(r"cust_[A-Za-z0-9]{1,96}", text):
@@ -493,7 +461,7 @@ async def create_customer(ctx: FlowContext, email: str, *, description: str | No
 def refundable(entry: Entry) -> Decimal:
     """What a Charge API payment in the journal can still give back."""
     if entry.kind is not Kind.CHARGE or entry.op not in ORIGIN_OPS \
-            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.auth_code:
+            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.charge_id:
         return Decimal(0)
     return max(entry.approved - entry.refunded, Decimal(0))
 
@@ -511,11 +479,10 @@ async def refund_charge(ctx: FlowContext, entry: Entry,
         _check_amount(amount, entry.currency)
         if amount > left:
             raise ValidationError("amount", f"must be at most {left} (what is left to refund)")
-    charge = await charge_api.client.get_charge(str(entry.auth_code))
+    charge = await charge_api.client.get_charge(str(entry.charge_id))
     if not charge.get("captured") and amount is not None and amount != left:
         raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
-    outcome = await charge_api.refund(str(entry.auth_code), amount if amount is not None else left,
+    outcome = await charge_api.refund(str(entry.charge_id), amount if amount is not None else left,
                                    currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
     result = _result(ctx, outcome)
-    ctx.changed(await ctx.journal.get(entry.id))  # the original shows what was refunded
     return result

@@ -28,7 +28,7 @@ from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.events import DevicePrompt
 from cashier.host.endpoints import BY_METHOD
-from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
+from cashier.host.errors import HostError, HostNoDecision, HostOutcomeUnknown, HostRetrySafe
 from cashier.host.models.common import Card, SecurityCode, Token
 from cashier.host.models.giftcards import GiftCardResult
 from cashier.journal.model import Entry, Kind, Op, State
@@ -229,9 +229,9 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
     """Intent -> (pad read / snapshot) -> SENT -> request -> outcome, one journal step each."""
     require(ctx, CLIENT_METHOD[kind])
     _check_card(ctx, card)
-    entry = ctx.changed(await ctx.journal.create(
+    entry = await ctx.journal.create(
         kind, amount or Decimal(0), actor=ctx.actor, card=card.masked, token=card.token,
-        clerk=ctx.actor, op=Op.GIFTCARD))
+        clerk=ctx.actor, op=Op.GIFTCARD)
     inv = str(entry.invoice)
     wire = card.wire()
     masked = card.masked
@@ -243,7 +243,7 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
             ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
         try:
             snap = await _ask_balance(ctx, inv, wire)
-        except (HostError, HostTimeout, HostUnavailable, HostProtocolError) as exc:
+        except HostError as exc:
             entry = await ctx.move(entry, State.ERROR, message="not sent: could not read the card "
                                                                f"first ({_text(exc)})",
                                    host_code=_code(exc) if isinstance(exc, HostError) else None)
@@ -261,10 +261,10 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
         ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
     try:
         result = await send(inv, wire)
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
         return GiftCardOutcome(finish(ctx, entry))
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {_text(exc)}",
                                host_code=_code(exc) if isinstance(exc, HostError) else None)
         entry = await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
@@ -322,15 +322,15 @@ async def allocate(ctx: FlowContext, amount: Decimal, *, program_id: str | None 
     if program_id is not None and not 1 <= len(program_id) <= 16:
         raise ValidationError("program_id", "must be 1 to 16 characters")
     require(ctx, "giftcard_allocate")
-    entry = ctx.changed(await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
-                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True))
+    entry = await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
+                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True)
     inv = str(entry.invoice)
     try:
         result = await ctx.client.giftcard_allocate(invoice=inv, amount=value, program_id=program_id)
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
         return GiftCardOutcome(finish(ctx, entry))
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         # Decision: the new number is lost with the answer and nothing can look it up: UNKNOWN
         entry = await ctx.move(entry, State.UNKNOWN, message="no answer: the new card's number is "
                                f"unknown; ask the processor about invoice {inv} ({_text(exc)})")
@@ -419,11 +419,11 @@ async def cancel(ctx: FlowContext, invoice: str) -> GiftCardOutcome:
     entry = await ctx.move(entry, State.SENT, op=Op.VOID)
     try:
         result = await ctx.client.giftcard_cancel(invoice=invoice, token=token)
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         entry = await ctx.move(entry, State.APPROVED, op=Op.GIFTCARD,
                                message=f"cancel not sent: {_text(exc)}")
         return GiftCardOutcome(finish(ctx, entry))
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer to the cancel: {_text(exc)}")
         entry = await resolve_giftcard(ctx, entry)
         return GiftCardOutcome(finish(ctx, entry))
@@ -470,7 +470,7 @@ async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None 
         try:
             now = await _ask_balance(ctx, str(entry.invoice), wire)
             break
-        except (HostTimeout, HostUnavailable, HostProtocolError):
+        except HostNoDecision:
             continue
         except HostError as exc:
             log.warning("gift card balance for %s failed: %s", entry.invoice, _text(exc))

@@ -126,7 +126,6 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
         entry = await ctx.journal.create(Kind.SALE, total, actor=ctx.actor, tip=tip, tax=tax,
                                          card=masked, token=token, clerk=ctx.actor, op=Op.SALE,
                                          sent=True)
-        ctx.changed(entry)
     if wire_card is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card for {total} on the PIN pad"))
     tip_options = TipOptions(preset_type="percent", preset1=Decimal(15), preset2=Decimal(18),
@@ -153,9 +152,9 @@ async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None
             return found
         entry = found
     else:
-        entry = ctx.changed(await ctx.journal.create(
+        entry = await ctx.journal.create(
             Kind.AUTHORIZATION, amount, actor=ctx.actor, card=card.masked if card else None,
-            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True))
+            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True)
     if wire_card is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card to open a tab of {amount}"))
     inv = str(entry.invoice)
@@ -227,9 +226,9 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
                 wire_card = _card_part(None, token)
     else:
         _check_pad(ctx, wire_card)
-    entry = ctx.changed(await ctx.journal.create(
+    entry = await ctx.journal.create(
         Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
-        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True))
+        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True)
     if wire_card is None and original_invoice is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
     inv = str(entry.invoice)

@@ -28,8 +28,17 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
+from cashier.flows.events import QrShown as QrShown  # re-exported: published here
+from cashier.flows.events import QrStatusChanged as QrStatusChanged
 from cashier.flows.giftcards import require
-from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
+from cashier.host.errors import (
+    HostError,
+    HostNoDecision,
+    HostOutcomeUnknown,
+    HostProtocolError,
+    HostRetrySafe,
+    HostUnavailable,
+)
 from cashier.host.models.common import Amount
 from cashier.host.models.devices import ChargeApiForm, FormItem
 from cashier.host.models.qr import QrStatusResult
@@ -45,26 +54,6 @@ DEFAULT_PAD_FORM = "QRPAY"
 #: Lost ``getqrcode`` answers retried on the same invoice and amount (the host answers the same
 #: pending code), before the payment is left UNKNOWN for recovery.
 CODE_ATTEMPTS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class QrShown:
-    """Show ``code`` (the text to render as a QR code) for ``amount``; the customer scans it."""
-
-    entry_id: int
-    invoice: str
-    code: str
-    amount: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class QrStatusChanged:
-    """pending, paid, cancelled, reversed, cancelling or unknown."""
-
-    entry_id: int
-    invoice: str
-    status: str
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,7 +136,7 @@ async def _ask_code(ctx: FlowContext, entry: Entry) -> str:
             await asyncio.sleep(min(ctx.policy.delays_s[min(attempt, len(ctx.policy.delays_s) - 1)], 2.0))
         try:
             result = await ctx.client.qr_get_code(invoice=str(entry.invoice), amount=amount)
-        except (HostTimeout, HostProtocolError) as exc:
+        except HostOutcomeUnknown as exc:
             last = exc
             continue
         if result.qr_code is None or not result.qr_code.value:
@@ -171,15 +160,15 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     if pad_form is not None and not 1 <= len(pad_form) <= 12:
         raise ValidationError("pad_form", "must be a stored form name of 1 to 12 characters")
     polling = polling or QrPolling()
-    entry = ctx.changed(await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
-                                                 clerk=ctx.actor, sent=True))
+    entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
+                                                 clerk=ctx.actor, sent=True)
     inv = str(entry.invoice)
     try:
         code = await _ask_code(ctx, entry)
-    except HostUnavailable as exc:
+    except HostRetrySafe as exc:
         entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
         return QrOutcome(finish(ctx, entry))
-    except (HostTimeout, HostProtocolError) as exc:
+    except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no QR code came back: {_text(exc)}")
         return QrOutcome(finish(ctx, entry))
     except HostError as exc:
@@ -191,7 +180,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
                            expires_at=expires.isoformat(timespec="milliseconds"))
     ctx.bus.publish(QrShown(entry.id, inv, code, amount))
     ctx.bus.publish(QrStatusChanged(entry.id, inv, "pending"))
-    pad = _show_on_pad(ctx, code, pad_form)
+    pad = show_on_pad(ctx, code, pad_form)
     try:
         entry = await _poll(ctx, entry, code, polling, cancel)
     finally:
@@ -199,7 +188,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     return QrOutcome(finish(ctx, entry), code)
 
 
-def _show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[Any] | None:
+def show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[Any] | None:
     """LG: the stored form shows the code; it waits on the pad, so it runs beside the polling."""
     if ctx.client.option != "LG" or form is None or len(code) > 200:
         return None
@@ -215,7 +204,7 @@ async def _clear_pad(ctx: FlowContext, task: asyncio.Task[Any] | None) -> None:
             await ctx.client.device_reset()  # takes the code off the pad
     try:
         await asyncio.wait_for(task, 5.0)
-    except (HostError, HostUnavailable, HostProtocolError, TimeoutError) as exc:
+    except (HostError, TimeoutError) as exc:
         log.info("QR code on the PIN pad ended: %s", _text(exc))  # the window showed it anyway
 
 
@@ -241,7 +230,7 @@ async def _poll(ctx: FlowContext, entry: Entry, code: str, polling: QrPolling,
             await asyncio.sleep(min(delay, remaining))
         try:
             result = await ctx.client.qr_payment_status(code)
-        except (HostTimeout, HostUnavailable, HostProtocolError, HostError) as exc:
+        except HostError as exc:
             log.info("QR status for %s not read: %s", inv, _text(exc))  # a read: ask again
             continue
         status = _status(result)
@@ -287,7 +276,7 @@ async def _cancel_code(ctx: FlowContext, entry: Entry, code: str, why: str, *,
     ctx.bus.publish(QrStatusChanged(entry.id, str(entry.invoice), "cancelling", why))
     try:
         result = await ctx.client.qr_cancel(code)
-    except (HostTimeout, HostProtocolError, HostUnavailable) as exc:
+    except HostNoDecision as exc:
         entry = await ctx.move(entry, State.UNKNOWN, actor=actor, message=f"no answer to the cancel: "
                                f"{_text(exc)}")
         return await resolve_qr(ctx, entry, actor=actor)
@@ -303,7 +292,7 @@ async def _cancel_code(ctx: FlowContext, entry: Entry, code: str, why: str, *,
         try:  # the card and amount of the payment being reversed, for the journal
             paid = await ctx.client.qr_payment_status(code)
             return await _record(ctx, entry, paid, "reversed", actor=actor)
-        except (HostError, HostTimeout, HostUnavailable, HostProtocolError):
+        except HostError:
             return await ctx.move(entry, State.VOIDED, actor=actor, approved=entry.requested,
                                   response_code="T", message="paid, then cancelled: reversed at the host")
     return await ctx.move(entry, State.VOIDED, actor=actor, response_code="C",
@@ -334,7 +323,7 @@ async def status(ctx: FlowContext, invoice: str) -> QrOutcome:
     if code is not None:
         try:
             host_status = _status(await ctx.client.qr_payment_status(code))
-        except (HostError, HostTimeout, HostUnavailable, HostProtocolError) as exc:
+        except HostError as exc:
             host_status = f"not read: {_text(exc)[:80]}"
     return QrOutcome(FlowResult(entry, outcome_of(entry), entry.message or ""), code, host_status)
 
@@ -372,7 +361,7 @@ async def resolve_qr(ctx: FlowContext, entry: Entry, *, actor: str | None = None
     if code is None:
         try:
             code = await _ask_code(ctx, entry)
-        except (HostTimeout, HostUnavailable, HostProtocolError) as exc:
+        except HostNoDecision as exc:
             return await _still_unknown(ctx, entry, who, f"the host could not be asked ({_text(exc)})")
         except HostError as exc:
             return await _still_unknown(ctx, entry, who, f"its code was lost and the host refuses a "
@@ -386,7 +375,7 @@ async def resolve_qr(ctx: FlowContext, entry: Entry, *, actor: str | None = None
         try:
             result = await ctx.client.qr_payment_status(code)
             break
-        except (HostTimeout, HostUnavailable, HostProtocolError):
+        except HostNoDecision:
             continue
         except HostError as exc:
             log.warning("QR status for %s failed: %s", entry.invoice, _text(exc))

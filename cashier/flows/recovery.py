@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
 from cashier.flows.events import Progress
-from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
+from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
 from cashier.redact import redact
 
@@ -42,7 +42,6 @@ async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None) -> 
         entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor)
     except JournalError as exc:
         raise ValidationError("invoice", str(exc).removeprefix("state: ")) from None
-    ctx.changed(entry)
     entry = await run_void_job(ctx, job)
     message = "" if entry.state is State.VOIDED else "void pending: it is retried until the host confirms"
     return finish(ctx, entry, message)
@@ -63,20 +62,20 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
             return await _retry(ctx, job, entry, "invoice not found yet; the sale may still be "
                                                  "in flight")
         # nothing live at the host: voided before, or the payment never landed
-        return ctx.changed(await ctx.journal.finish_job(
+        return await ctx.journal.finish_job(
             job.id, outcome="done", actor=who, state=State.VOIDED, host_code="9815,0",
-            message="nothing to reverse at the host (not found)"))
-    except (HostTimeout, HostUnavailable, HostProtocolError) as exc:
+            message="nothing to reverse at the host (not found)")
+    except HostNoDecision as exc:
         return await _retry(ctx, job, entry, redact(str(exc))[:200])
     except HostError as exc:
         if job.attempts + 1 >= ctx.policy.void_max_refusals:
             before = await ctx.journal.state_before_void(entry.id)
-            return ctx.changed(await ctx.journal.finish_job(
+            return await ctx.journal.finish_job(
                 job.id, outcome="refused", actor=who, state=before,
-                message=redact(f"void refused by the host: {exc.short_text} {exc.long_text}")[:300]))
+                message=redact(f"void refused by the host: {exc.short_text} {exc.long_text}")[:300])
         return await _retry(ctx, job, entry, redact(str(exc))[:200])
-    return ctx.changed(await ctx.journal.finish_job(job.id, outcome="done", actor=who,
-                                                    state=State.VOIDED, message=None))
+    return await ctx.journal.finish_job(job.id, outcome="done", actor=who,
+                                                    state=State.VOIDED, message=None)
 
 
 async def _retry(ctx: FlowContext, job: Job, entry: Entry, error: str) -> Entry:
@@ -151,5 +150,5 @@ async def _recover_charges(ctx: FlowContext, report: RecoveryReport) -> None:
         report.still_open.extend(e for e in await ctx.journal.unresolved() if e.kind is Kind.CHARGE)
         return
     for outcome in outcomes:
-        entry = ctx.changed(outcome.entry)
+        entry = outcome.entry
         (report.still_open if entry.unresolved else report.resolved).append(entry)

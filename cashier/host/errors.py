@@ -1,8 +1,22 @@
-"""One error hierarchy for the Host API.
+"""One error tree for the Host API, one root (``HostError``), grouped by what the caller must do.
 
-A decline (``responseCode`` D) is a result, not an exception. ``HostTimeout`` means the outcome
-is UNKNOWN: the request may have been approved. ``HostUnavailable`` means the request never
-left, so it is safe to send again.
+::
+
+    HostError                      anything the Host API client raises
+    ├── HostNoDecision             the host decided nothing we know of: ask again later
+    │   ├── HostRetrySafe          nothing reached the host: send it again as it is
+    │   │   └── HostUnavailable    refused, DNS, connect timeout
+    │   └── HostOutcomeUnknown     it may have been done: ask the host (invoice status)
+    │       ├── HostTimeout        HTTP 504, 9951, or no answer after sending
+    │       └── HostProtocolError  an answer that is not the Host API's shape
+    ├── InvoiceNotFound            9815 (refused)
+    └── DuplicateInvoice           9815,1 (refused)
+
+Refused is every ``HostError`` outside ``HostNoDecision`` (``exc.refused``): the host answered
+with its error envelope and did not do it. A plain refusal is raised as ``HostError`` itself, so
+a flow reads ``except HostRetrySafe`` / ``except HostOutcomeUnknown`` (or ``HostNoDecision``)
+first and then ``except HostError`` for the refusals. A decline (``responseCode`` D) is a
+result, not an exception.
 """
 
 from __future__ import annotations
@@ -17,9 +31,10 @@ TIMEOUT_CODES = frozenset({"40001"})
 
 
 class HostError(CashierError):
-    """The host answered with its error envelope."""
+    """The root: every Host API failure. Catch a group below it to decide what to do."""
 
-    def __init__(self, *, primary_code: int | None = None, secondary_code: int | None = None,
+    def __init__(self, message: str | None = None, *, primary_code: int | None = None,
+                 secondary_code: int | None = None,
                  code: str | None = None, severity: str | None = None, short_text: str = "",
                  long_text: str = "", http_status: int | None = None) -> None:
         self.primary_code = primary_code
@@ -28,8 +43,11 @@ class HostError(CashierError):
         self.severity = severity
         # the host may echo what it was sent: the texts are redacted before anyone reads them
         self.short_text = redact(short_text)
-        self.long_text = redact(long_text)
+        self.long_text = redact(long_text or message or "")
         self.http_status = http_status
+        if message is not None:  # a local failure: no envelope, the message says what happened
+            super().__init__(message)
+            return
         pair = f"{primary_code},{secondary_code}" if primary_code is not None else (code or "-")
         super().__init__(
             f"host error {pair} ({http_status}): {self.short_text} {self.long_text}".strip())
@@ -56,8 +74,25 @@ class HostError(CashierError):
     def retryable(self) -> bool:
         return self.severity == "Error"
 
+    @property
+    def refused(self) -> bool:
+        """The host answered with its error envelope: it did not do it (not a lost answer)."""
+        return not isinstance(self, HostNoDecision)
 
-class HostTimeout(HostError):
+
+class HostNoDecision(HostError):
+    """No decision from the host that we know of: the caller may ask again later."""
+
+
+class HostRetrySafe(HostNoDecision):
+    """Nothing reached the host: safe to send the same request again."""
+
+
+class HostOutcomeUnknown(HostNoDecision):
+    """The request may have been carried out: ask the host what happened before anything else."""
+
+
+class HostTimeout(HostOutcomeUnknown):
     """HTTP 504, primary code 9951, or no answer after the request was sent: outcome UNKNOWN."""
 
     @classmethod
@@ -65,6 +100,10 @@ class HostTimeout(HostError):
         return cls(primary_code=error.primary_code, secondary_code=error.secondary_code,
                    code=error.code, severity=error.severity, short_text=error.short_text,
                    long_text=error.long_text, http_status=error.http_status)
+
+
+class HostProtocolError(HostOutcomeUnknown):
+    """The host answered with something that is not the Host API's shape."""
 
 
 class InvoiceNotFound(HostError):
@@ -75,12 +114,8 @@ class DuplicateInvoice(HostError):
     """9815,1: the invoice is already used by another kind of transaction (not "not found")."""
 
 
-class HostUnavailable(CashierError):
+class HostUnavailable(HostRetrySafe):
     """The request never reached the host (refused, DNS, connect timeout): safe to retry."""
-
-
-class HostProtocolError(CashierError):
-    """The host answered with something that is not the Host API's shape."""
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -37,8 +37,20 @@ clerk or manager id, ``"recovery"`` or ``"system"``.
 
 from cashier.journal.aio import Journal
 from cashier.journal.card_guard import contains_pan
-from cashier.journal.model import UNRESOLVED, Entry, Event, Job, JournalError, Kind, Op, State, Totals
+from cashier.journal.model import (
+    UNRESOLVED,
+    Entry,
+    Event,
+    Job,
+    JournalError,
+    Kind,
+    Op,
+    Outcome,
+    State,
+    Totals,
+    outcome_of,
+)
 from cashier.journal.store import JournalStore
 
 __all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalStore", "Kind",
-           "Op", "State", "Totals", "contains_pan"]
+           "Op", "Outcome", "State", "Totals", "contains_pan", "outcome_of"]

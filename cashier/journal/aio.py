@@ -70,15 +70,32 @@ class Journal:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # ---- listeners (the event bus subscribes here) ---------------------------------------------
+    # ---- listeners: the journal is the one publisher of every entry's change ------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every entry a write moved, once it is committed (the runtime
+        subscribes its event bus here once)."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _changed(self, entry: Entry) -> Entry:
-        for listener in list(self._listeners):
-            listener(entry)
+    def _publish(self, entry: Entry, mirrored: list[Entry]) -> Entry:
+        """The entry written first, then each entry the same commit mirrored it on (the original
+        of a refund, the charge a Charge API capture or refund moved)."""
+        for moved in (entry, *mirrored):
+            for listener in list(self._listeners):
+                listener(moved)
         return entry
+
+    async def _write_entry(self, fn: Callable[..., T], *args: Any, **kw: Any) -> tuple[T, list[Entry]]:
+        """Run a write that moves an entry; also read back, on the writer's thread, every other
+        entry the same commit moved."""
+        def run() -> tuple[T, list[Entry]]:
+            store = self.store
+            result = fn(*args, **kw)
+            written = result[0] if isinstance(result, tuple) else result
+            others = [i for i in store.take_moved() if i != getattr(written, "id", None)]
+            return result, [store.get(i) for i in others] if self._listeners else []
+
+        return await self._write(run)
 
     # ---- plumbing -----------------------------------------------------------------------------
     @property
@@ -103,12 +120,13 @@ class Journal:
 
     # ---- writes -------------------------------------------------------------------------------
     async def create(self, kind: Kind | str, requested: Decimal, *, actor: str, **kw: Any) -> Entry:
-        return self._changed(await self._write(self.store.create, kind, requested, actor=actor, **kw))
+        return self._publish(*await self._write_entry(self.store.create, kind, requested, actor=actor,
+                                                      **kw))
 
     async def transition(self, entry_id: int, state: State | str, *, actor: str,
                          event: str | None = None, **changes: Any) -> Entry:
-        return self._changed(await self._write(self.store.transition, entry_id, state, actor=actor,
-                                                event=event, **changes))
+        return self._publish(*await self._write_entry(self.store.transition, entry_id, state,
+                                                      actor=actor, event=event, **changes))
 
     async def allocate_invoice(self) -> str:
         invoice: str = await self._write(self.store.allocate_invoice)
@@ -118,8 +136,9 @@ class Journal:
         await self._write(self.store.note, entry_id, type_, actor=actor, **data)
 
     async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
-        entry, job = await self._write(self.store.request_void, entry_id, reason=reason, actor=actor)
-        self._changed(entry)
+        (entry, job), mirrored = await self._write_entry(self.store.request_void, entry_id,
+                                                         reason=reason, actor=actor)
+        self._publish(entry, mirrored)
         return entry, job
 
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
@@ -127,8 +146,8 @@ class Journal:
 
     async def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
                          **changes: Any) -> Entry:
-        return self._changed(await self._write(self.store.finish_job, job_id, outcome=outcome,
-                                                actor=actor, state=state, **changes))
+        return self._publish(*await self._write_entry(self.store.finish_job, job_id, outcome=outcome,
+                                                      actor=actor, state=state, **changes))
 
     async def close_batch(self, *, actor: str, override: bool, summary: dict[str, Any],
                           through_event: int | None = None) -> int:

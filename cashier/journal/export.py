@@ -11,6 +11,7 @@ import io
 import json
 from typing import Any
 
+from cashier.journal.model import money
 from cashier.journal.store import JournalStore, iso, utc_now
 from cashier.journal.tokens import decode_token
 
@@ -19,8 +20,6 @@ _AMOUNTS = ("requested", "approved", "tip", "tax", "captured", "refunded", "pend
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    from cashier.journal.model import money
-
     out = {k: v for k, v in row.items() if not k.endswith("_minor")}
     for name in _AMOUNTS:
         out[name] = str(money(row.get(f"{name}_minor"), row["currency"]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from cashier.errors import CashierError
 from cashier.money import from_minor
@@ -99,7 +99,14 @@ def check_transition(current: State, new: State) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """The current state of one payment (the projection row)."""
+    """The current state of one payment (the projection row).
+
+    Each column holds one meaning (journal v5): ``auth_code`` the host's authorization code,
+    ``token`` a card token, and the Charge API's ids their own fields (``charge_id``,
+    ``refund_id``, ``payment_link_id``, ``customer_id``). For a Charge API entry, ``auth_code``
+    and ``token`` still read as before v5 (its charge or refund id; the link, customer or charge
+    it referred to) so readers not yet moved keep working; new code reads the exact fields.
+    """
 
     id: int
     till_id: str
@@ -134,6 +141,14 @@ class Entry:
     business_date: str
     batch_no: int
     attempts: int
+    #: The Charge API charge this entry made (charge, authorization) or moved (capture, refund).
+    charge_id: str | None = None
+    #: The Charge API refund a refund entry made.
+    refund_id: str | None = None
+    #: The payment link a Charge API charge was paid through.
+    payment_link_id: str | None = None
+    #: The Charge API customer whose default card was charged.
+    customer_id: str | None = None
 
     @property
     def unresolved(self) -> bool:
@@ -200,3 +215,15 @@ class Totals:
 
 def money(minor: int | None, currency: str) -> Decimal:
     return from_minor(int(minor or 0), currency)
+
+
+#: The one outcome word every flow, the window and the command line show (``outcome_of``): the
+#: entry's state, with intent, sent and unknown all "unknown" (the till is still finding out).
+Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
+
+
+def outcome_of(entry: Entry) -> Outcome:
+    state = entry.state
+    if state in (State.INTENT, State.SENT, State.UNKNOWN):
+        return "unknown"
+    return state.value  # type: ignore[return-value]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from cashier.journal.model import JournalError
+
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction."""
@@ -161,6 +163,34 @@ def _v4(conn: sqlite3.Connection) -> None:
 
 
 def _v5(conn: sqlite3.Connection) -> None:
+    """One meaning per column: the Charge API's ids leave ``auth_code`` (now the host's
+    authorization code only) and ``token`` (now a card token only) for columns of their own.
+
+    Before: a Charge API entry kept its charge id (a refund's refund id) in ``auth_code``, and in
+    ``token`` the charge a capture or refund moved, the payment link paid through, or the
+    customer charged. The values move in SQL here, in the same transaction."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN charge_id TEXT;
+    ALTER TABLE entries ADD COLUMN refund_id TEXT;
+    ALTER TABLE entries ADD COLUMN payment_link_id TEXT;
+    ALTER TABLE entries ADD COLUMN customer_id TEXT;
+    UPDATE entries SET refund_id = auth_code
+        WHERE kind = 'charge' AND op IN ('refund', 'void');
+    UPDATE entries SET charge_id = token, token = NULL
+        WHERE kind = 'charge' AND op IN ('capture', 'refund', 'void');
+    UPDATE entries SET charge_id = auth_code
+        WHERE kind = 'charge' AND (op IS NULL OR op IN ('charge', 'authorization'));
+    UPDATE entries SET auth_code = NULL WHERE kind = 'charge';
+    UPDATE entries SET payment_link_id = token, token = NULL
+        WHERE kind = 'charge' AND idempotency_key LIKE 'link:%';
+    UPDATE entries SET customer_id = token, token = NULL
+        WHERE kind = 'charge' AND token LIKE 'cust!_%' ESCAPE '!';
+    DROP INDEX IF EXISTS entries_charge;
+    CREATE INDEX entries_charge ON entries(charge_id) WHERE kind = 'charge'
+    """)
+
+
+def _v6(conn: sqlite3.Connection) -> None:
     """The store outbox: this journal's identity for the store service, how far its events are
     pushed, and the last store-wide close the till has learned of (one row)."""
     _run(conn, """
@@ -176,7 +206,7 @@ def _v5(conn: sqlite3.Connection) -> None:
 
 
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 LATEST = len(MIGRATIONS)
 
 
@@ -187,8 +217,6 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
     """Bring the journal up to ``target``, one committed step at a time; return the new version."""
-    from cashier.journal.model import JournalError
-
     current = version_of(conn)
     if current > LATEST:
         raise JournalError(f"journal: schema version {current} is newer than this program "

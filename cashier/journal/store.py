@@ -44,12 +44,14 @@ MUTABLE = frozenset({
     "tax_minor", "captured_minor", "refunded_minor", "pending_minor", "card", "card_last4",
     "card_type", "token", "auth_code", "response_code", "host_code", "message", "clerk",
     "updated_at", "sent_at", "attempts", "reversal_reason", "batch_no",
+    "charge_id", "refund_id", "payment_link_id", "customer_id",
 })
 CREATE_COLUMNS = MUTABLE | {"till_id", "kind", "invoice", "idempotency_key", "currency",
                             "training", "created_at", "business_date"}
 #: Text columns that must never carry a card number.
 _TEXT_FIELDS = ("original_invoice", "card_type", "auth_code", "response_code", "host_code",
-                "message", "clerk", "reversal_reason", "idempotency_key", "invoice", "till_id")
+                "message", "clerk", "reversal_reason", "idempotency_key", "invoice", "till_id",
+                "charge_id", "refund_id", "payment_link_id", "customer_id")
 #: Sequence digits after the two-digit till number: 10 digits in all.
 SEQUENCE_DIGITS = 8
 UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
@@ -58,6 +60,11 @@ UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 # ---- rows -------------------------------------------------------------------------------------
 def _entry(row: sqlite3.Row | Mapping[str, Any]) -> Entry:
     cur = row["currency"]
+    token, auth_code = decode_token(row["token"]), row["auth_code"]
+    if row["kind"] == Kind.CHARGE:  # the pre-v5 reading of a Charge API entry (see Entry)
+        auth_code = row["refund_id"] or row["charge_id"]
+        token = token or row["payment_link_id"] or row["customer_id"] or (
+            row["charge_id"] if row["op"] in (Op.CAPTURE, Op.REFUND, Op.VOID) else None)
     return Entry(
         id=row["id"], till_id=row["till_id"], kind=Kind(row["kind"]), state=State(row["state"]),
         op=Op(row["op"]) if row["op"] else None, invoice=row["invoice"],
@@ -67,11 +74,13 @@ def _entry(row: sqlite3.Row | Mapping[str, Any]) -> Entry:
         tax=money(row["tax_minor"], cur), captured=money(row["captured_minor"], cur),
         refunded=money(row["refunded_minor"], cur), pending=money(row["pending_minor"], cur),
         card=row["card"], card_last4=row["card_last4"], card_type=row["card_type"],
-        token=decode_token(row["token"]), auth_code=row["auth_code"],
+        token=token, auth_code=auth_code,
         response_code=row["response_code"], host_code=row["host_code"], message=row["message"],
         reversal_reason=row["reversal_reason"], training=bool(row["training"]), clerk=row["clerk"],
         created_at=row["created_at"], updated_at=row["updated_at"], sent_at=row["sent_at"],
         business_date=row["business_date"], batch_no=int(row["batch_no"]), attempts=row["attempts"],
+        charge_id=row["charge_id"], refund_id=row["refund_id"],
+        payment_link_id=row["payment_link_id"], customer_id=row["customer_id"],
     )
 
 
@@ -139,6 +148,9 @@ class JournalStore:
         self.currency = currency
         self.training = training
         self.clock = clock
+        #: Ids of the entries the last write transaction moved (the entry written and any it was
+        #: mirrored on), for the journal to publish each of them (``take_moved``).
+        self._moved: list[int] = []
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
             # (an existing folder the profile points at is left as its owner set it)
@@ -173,6 +185,7 @@ class JournalStore:
     # ---- plumbing -----------------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._moved.clear()  # ``take_moved`` answers for the last transaction only
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -250,7 +263,8 @@ class JournalStore:
                invoice: str | None = None, idempotency_key: str | None = None,
                original_invoice: str | None = None, card: str | None = None,
                token: str | None = None, clerk: str | None = None, message: str | None = None,
-               op: Op | str | None = None, sent: bool = False) -> Entry:
+               op: Op | str | None = None, sent: bool = False, charge_id: str | None = None,
+               payment_link_id: str | None = None, customer_id: str | None = None) -> Entry:
         """Commit an intent (invoice allocated in the same transaction); ``sent=True`` also
         records that the request is about to go, saving one commit on the hot path."""
         kind = Kind(kind)
@@ -280,7 +294,8 @@ class JournalStore:
             "auth_code": None, "response_code": None, "host_code": None, "message": message,
             "training": int(self.training), "clerk": clerk, "created_at": now, "updated_at": now,
             "sent_at": None, "business_date": local_day, "attempts": 0,
-            "reversal_reason": None, "batch_no": 0,
+            "reversal_reason": None, "batch_no": 0, "charge_id": charge_id, "refund_id": None,
+            "payment_link_id": payment_link_id, "customer_id": customer_id,
         }
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])
@@ -356,6 +371,7 @@ class JournalStore:
         """Write one change; returns the row as written and whether another entry was changed
         too (a propagation may come back to this one, so that row must then be re-read)."""
         entry_id = int(row["id"])
+        self._moved.append(entry_id)
         old = dict(row)
         new = {**old, **cols}
         data = dict(cols)
@@ -374,16 +390,17 @@ class JournalStore:
         if old["kind"] == Kind.REFUND and old["original_invoice"]:
             self._propagate_refund(conn, old, new, actor, now)
             propagated = True
-        if old["kind"] == Kind.CHARGE and new["op"] in (Op.CAPTURE, Op.REFUND) and new["token"]:
+        if old["kind"] == Kind.CHARGE and new["op"] in (Op.CAPTURE, Op.REFUND) and new["charge_id"]:
             self._propagate_charge(conn, old, new, actor, now)
             propagated = True
         return new, propagated
 
     def _propagate_charge(self, conn: sqlite3.Connection, old: Mapping[str, Any],
                           new: Mapping[str, Any], actor: str, now: str) -> None:
-        """A Charge API capture or refund is mirrored on the charge it moved (the entry whose
-        ``auth_code`` is that charge id), in the same transaction, so the original shows what
-        was captured and refunded and an authorization leaves the open bucket once captured."""
+        """A Charge API capture or refund is mirrored on the charge it moved (the charge or
+        authorization entry with that ``charge_id``), in the same transaction, so the original
+        shows what was captured and refunded and an authorization leaves the open bucket once
+        captured."""
         column = "captured_minor" if new["op"] == Op.CAPTURE else "refunded_minor"
 
         def counted(row: Mapping[str, Any]) -> int:
@@ -393,9 +410,9 @@ class JournalStore:
         if delta == 0:
             return
         origin = conn.execute(
-            "SELECT * FROM entries WHERE kind = 'charge' AND auth_code = ? AND op IN ('charge', "
+            "SELECT * FROM entries WHERE kind = 'charge' AND charge_id = ? AND op IN ('charge', "
             "'authorization') AND state IN ('approved', 'captured') ORDER BY id LIMIT 1",
-            (decode_token(new["token"]),)).fetchone()
+            (new["charge_id"],)).fetchone()
         if origin is None:
             return  # a charge made by another till or system: nothing to mirror
         amount = max(int(origin[column]) + delta, 0)
@@ -429,6 +446,11 @@ class JournalStore:
         refunded = max(int(original["refunded_minor"]) + delta, 0)
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
+
+    def take_moved(self) -> list[int]:
+        """The ids of the entries the last write moved, each once, in the order they moved."""
+        moved, self._moved = list(dict.fromkeys(self._moved)), []
+        return moved
 
     def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""

@@ -154,7 +154,7 @@ def is_test_card(number: str) -> bool:
 
 # ---- amounts -------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Outcome:
+class HostDecision:
     """What the processor says to an amount: a response code, or an error, maybe late."""
 
     response_code: str  # A D R P, or "" when ``error`` is set
@@ -173,8 +173,8 @@ def _delay_class(total: Decimal) -> tuple[str, int] | None:
     return None
 
 
-def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowed: bool) -> Outcome:
-    """Outcome on the test host for a request of ``total`` that seeks ``sought`` of new approval.
+def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowed: bool) -> HostDecision:
+    """What the test host decides for a request of ``total`` that seeks ``sought`` of new approval.
 
     ``kind`` is sale, authorization, capture, incremental or refund. Triggers look at the
     request's ``amount.total`` as the vendor's test host does, and the partial-approval trigger
@@ -183,32 +183,32 @@ def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowe
     is sought (decision), rounded down to the cent.
     """
     if total >= MAX_AMOUNT:
-        return Outcome("", error=CardProblem(9000, "INVALID AMOUNT",
+        return HostDecision("", error=CardProblem(9000, "INVALID AMOUNT",
                                              "amount.total must be below 2000000000", code=40107))
     if kind == "refund":
         if total == Decimal("19.19"):
-            return Outcome("D")
-        return Outcome("A", sought)
+            return HostDecision("D")
+        return HostDecision("A", sought)
     if total == Decimal("32202.00"):
-        return Outcome("", error=demo_host_error())
+        return HostDecision("", error=demo_host_error())
     delayed = _delay_class(total)
     if delayed is not None:
         code, seconds = delayed
         if code == "e":
-            return Outcome("", delay_s=seconds, error=demo_host_error())
-        return Outcome(code, sought if code == "A" else Decimal(0), delay_s=seconds)
+            return HostDecision("", delay_s=seconds, error=demo_host_error())
+        return HostDecision(code, sought if code == "A" else Decimal(0), delay_s=seconds)
     if total == PARTIAL_TRIGGER or sought == PARTIAL_TRIGGER:
         if not partial_allowed:
-            return Outcome("D")
+            return HostDecision("D")
         half = (sought / 2).quantize(CENT, rounding=ROUND_DOWN)
-        return Outcome("P", half)
+        return HostDecision("P", half)
     if total == Decimal("6.66"):
-        return Outcome("A", sought, balance=PREPAID_BALANCE)
+        return HostDecision("A", sought, balance=PREPAID_BALANCE)
     if total <= Decimal("999997.99"):
-        return Outcome("A", sought)
+        return HostDecision("A", sought)
     if Decimal("999998.01") <= total <= Decimal("999998.99"):
-        return Outcome("R")
-    return Outcome("D")
+        return HostDecision("R")
+    return HostDecision("D")
 
 
 # ---- AVS and CSC -----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.flows import events
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint
 from ui.widgets.amount import AmountDisplay, handle_amount_key
@@ -90,7 +91,7 @@ class PhoneLinkPage(Page):
         box.addWidget(self.result_title)
         box.addWidget(self.result_text)
         self.layout_.addWidget(self.result_box)
-        till.bridge.other_event.connect(self._flow_event)
+        till.bridge.on((events.LinkChargeSeen, events.LinkStatus), self._flow_event)
         till.started.connect(self._started)
         self.retranslate()
 

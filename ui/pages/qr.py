@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.flows import events
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint, labelled
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
@@ -110,7 +111,7 @@ class QrPage(Page):
         self._build_entry()
         self._build_waiting()
         self._build_result()
-        till.bridge.other_event.connect(self._flow_event)
+        till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
         till.bridge.payment_changed.connect(self._payment_changed)
         if gui is not None:
             from ui.pages.sale import SalePage

@@ -71,7 +71,7 @@ class TabsPage(Page):
         row.addLayout(right, 2)
         self.layout_.addLayout(row, 1)
         self.amount.submitted.connect(self.capture)
-        till.bridge.payment_changed.connect(self._changed)
+        till.bridge.on_entries(self._changed, kinds={"authorization"})
         self.retranslate()
         self._selected()
 

@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from cashier.redact import redact
+
 
 class HostModel(BaseModel):
     """Wire-shaped model. Unknown fields survive a round trip, so newer hosts don't break us."""
@@ -20,11 +22,7 @@ class HostModel(BaseModel):
 
     def __repr__(self) -> str:
         # A model may hold a card read or a credential: what prints is always redacted.
-        from cashier.redact import redact
-
         return redact(super().__repr__())
 
     def __str__(self) -> str:
-        from cashier.redact import redact
-
         return redact(super().__str__())

@@ -1,0 +1,39 @@
+"""The lazy loads the core keeps, each measured (docs/architecture.md): what the start-up and a
+live till must not load. The window's start registers every sub-command first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("httpx", "keyring", "cashier.sandbox.app", "cashier.flows.base", "cashier.journal.store",
+         "cashier.host.client", "cashier.chargeapi.client")
+
+
+def _loaded(script: str, tmp: Path, **env: str) -> list[str]:
+    probe = f"{script}\nimport sys\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                         cwd=ROOT, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp),
+                                        "XDG_DATA_HOME": str(tmp / "data"), **env})
+    assert out.returncode == 0, out.stderr[-1500:]
+    return out.stdout.split()
+
+
+def test_registering_the_sub_commands_loads_nothing_heavy(tmp_path: Path) -> None:
+    assert _loaded("from cashier.cli import build_parser\nbuild_parser()", tmp_path) == []
+
+
+def test_a_live_till_with_its_token_in_the_environment_loads_no_sandbox_nor_keyring(
+        tmp_path: Path) -> None:
+    script = (
+        "import asyncio\nfrom cashier.config import load_profile\nfrom cashier.runtime import open_runtime\n"
+        "async def main():\n"
+        f"    p = load_profile(None, training=False, host_url='http://127.0.0.1:9/api/rest/v1', "
+        f"terminal_id='1', journal_path={str(tmp_path / 'j.sqlite')!r})\n"
+        "    rt = await open_runtime(p)\n    await rt.close()\n"
+        "asyncio.run(main())")
+    loaded = _loaded(script, tmp_path, CASHIER_ACCESS_TOKEN="t")
+    assert "cashier.host.client" in loaded and "httpx" in loaded  # the probe really ran the till
+    assert "cashier.sandbox.app" not in loaded and "keyring" not in loaded
