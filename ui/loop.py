@@ -15,8 +15,8 @@ import contextvars
 from collections.abc import Callable
 from typing import Any
 
-import sniffio
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEventLoop as QtEventLoop
 from qasync import QEventLoop, _SimpleTimer
 
 
@@ -77,17 +77,39 @@ class TillEventLoop(QEventLoop):  # type: ignore[misc]
         result: asyncio.Handle = self._add_callback(handle, delay)
         return result
 
+    def run_until_complete(self, future: Any) -> Any:
+        """qasync's, except for its last pass over Qt's events once ``run_forever`` returned:
+        qasync makes it with no running loop set, so a task stepped in that pass found none
+        (``asyncio.timeout`` raised "no running event loop", httpx's sniffio check failed) and
+        died. The pass stays (paints and queued calls are delivered) with this loop running."""
+        if self.is_running():
+            raise RuntimeError("Event loop already running")
+        task = asyncio.ensure_future(future, loop=self)
+
+        def stop(_: asyncio.Future[Any]) -> None:
+            self.stop()
+
+        task.add_done_callback(stop)
+        try:
+            self.run_forever()
+        finally:
+            task.remove_done_callback(stop)
+        asyncio.events._set_running_loop(self)
+        try:
+            dispatcher = QCoreApplication.eventDispatcher()
+            if dispatcher is not None:
+                dispatcher.processEvents(QtEventLoop.ProcessEventsFlag.AllEvents)
+        finally:
+            asyncio.events._set_running_loop(None)
+        if not task.done():
+            raise RuntimeError("Event loop stopped before Future completed.")
+        return task.result()
+
     def pending_timers(self) -> int:
         timers: _Timers = self._timer
         return timers.pending()
 
 
 def make_loop(app: QCoreApplication | None = None) -> TillEventLoop:
-    """The loop every window process runs on (the app, ``make screens``, tests, the bench).
-
-    httpx asks sniffio which async library runs it; sniffio looks for asyncio's current task,
-    which a qasync callback stepped by Qt outside ``run_forever`` does not have, and the request
-    then fails with AsyncLibraryNotFoundError. This loop is asyncio's, so say so once: tasks copy
-    the context they are created in."""
-    sniffio.current_async_library_cvar.set("asyncio")
+    """The loop every window process runs on (the app, ``make screens``, tests, the bench)."""
     return TillEventLoop(app)
