@@ -124,6 +124,9 @@ def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
         if row["approved_minor"]:
             return "auth_open", row["currency"], int(row["approved_minor"])
         return None
+    if kind == Kind.CASH and row["op"] == Op.REFUND:
+        # cash given back moves money the other way: a bucket of its own, never netted silently
+        return ("cash_refund", row["currency"], int(row["approved_minor"])) if row["approved_minor"] else None
     if row["approved_minor"]:
         return str(kind), row["currency"], int(row["approved_minor"])
     return None
