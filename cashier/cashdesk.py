@@ -74,9 +74,10 @@ class CashDesk:
     def cash_note(self, entry: Entry) -> tuple[Decimal | None, Decimal | None]:
         """(tendered, change) from the entry's cash note, when it has one."""
         for event in reversed(self.store.events(entry.id)):
-            if "tendered" in event.data:
-                change = event.data.get("change")
-                return Decimal(str(event.data["tendered"])), None if change is None else Decimal(str(change))
+            note = event.data.get("_note", event.data)
+            if isinstance(note, dict) and "tendered" in note:
+                change = note.get("change")
+                return Decimal(str(note["tendered"])), None if change is None else Decimal(str(change))
         return None, None
 
     def receipt_job(self, entry: Entry, *, copy: str = "customer", signature: bool = False,

@@ -95,7 +95,8 @@ def send(address: PrinterAddress, data: bytes, timeout_s: float) -> None:
         device.open()
         device._raw(data)
     except Exception as exc:  # escpos raises its own errors, OSError, usb and serial errors
-        raise PrinterOffline(f"{address}: {type(exc).__name__}: {exc}") from None
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        raise PrinterOffline(f"{address}: {detail}") from None
     finally:
         with contextlib.suppress(Exception):  # closing a dead connection is best effort
             device.close()
