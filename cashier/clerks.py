@@ -16,6 +16,9 @@ from pydantic import BaseModel, Field, field_validator
 from cashier.errors import CashierError
 from cashier.manager_pin import verify_pin
 
+#: The clerk number a till without clerks approves as, with the profile's manager PIN.
+MANAGER_PIN_CLERK = 99999
+
 
 class Role(StrEnum):
     CASHIER = "cashier"
@@ -27,7 +30,8 @@ class Clerk(BaseModel):
 
     model_config = {"extra": "forbid", "frozen": True}
 
-    id: str = Field(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9_.-]+$")
+    #: the clerk number: sent to the host as the transaction's clerk and written on every entry
+    id: int = Field(ge=1, le=99999)
     name: str = Field(min_length=1, max_length=40)
     pin_hash: str = Field(min_length=1)
     role: Literal["cashier", "manager"] = "cashier"
@@ -109,6 +113,7 @@ class Roster:
         ids = [c.id for c in clerks]
         if len(set(ids)) != len(ids):
             raise ValueError("clerks: every clerk id must be unique")
+        # clerk ids are numbers; the journal and the command line name a clerk by its number as text
         self.clerks = list(clerks)
         self.rules = rules
         self.manager_pin_hash = manager_pin_hash
@@ -117,9 +122,9 @@ class Roster:
     def enabled(self) -> bool:
         return bool(self.clerks)
 
-    def get(self, clerk_id: str) -> Clerk:
+    def get(self, clerk_id: str | int) -> Clerk:
         for clerk in self.clerks:
-            if clerk.id == clerk_id:
+            if str(clerk.id) == str(clerk_id).strip():
                 return clerk
         raise SignInError(f"clerk: no clerk {clerk_id!r} at this till")
 
@@ -130,12 +135,12 @@ class Roster:
                 return clerk
         raise SignInError("pin: no clerk of this till has that PIN")
 
-    def manager(self, clerk_id: str | None, pin: str) -> Clerk:
+    def manager(self, clerk_id: str | int | None, pin: str) -> Clerk:
         """A manager's approval: the manager's own id and PIN (a till without clerks: the
         profile's manager PIN, approving as ``manager``)."""
         if not self.enabled:
             if verify_pin(pin, self.manager_pin_hash):
-                return Clerk(id="manager", name="Manager", pin_hash=str(self.manager_pin_hash),
+                return Clerk(id=MANAGER_PIN_CLERK, name="Manager", pin_hash=str(self.manager_pin_hash),
                              role="manager")
             raise SignInError("pin: wrong manager PIN")
         if clerk_id is None:

@@ -230,11 +230,11 @@ class Drawer:
         if not self.roster.needs_manager(action, amount):
             return None
         if manager is not None and manager.is_manager:
-            return manager.id
+            return str(manager.id)
         if self.roster.enabled:
-            acting = next((c for c in self.roster.clerks if c.id == clerk), None)
+            acting = next((c for c in self.roster.clerks if str(c.id) == clerk), None)
             if acting is not None and acting.is_manager:
-                return acting.id
+                return str(acting.id)
         raise ManagerNeeded(f"manager: {action.value.replace('_', ' ')} needs a manager's PIN")
 
     def open(self, *, clerk: str, float_amount: Decimal | str | None = None,

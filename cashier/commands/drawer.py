@@ -38,7 +38,7 @@ def _clerk(desk: Any, args: argparse.Namespace) -> str:
     """The acting clerk: ``--clerk`` (one of the profile's clerks when it lists any)."""
     clerk = getattr(args, "clerk", None) or str(desk.profile.clerk_id)
     if desk.roster.enabled:
-        desk.roster.get(clerk)
+        return str(desk.roster.get(clerk).id)
     return str(clerk)
 
 
@@ -103,7 +103,7 @@ def _pay(kind: str) -> Any:
             session = do(args.amount, args.reason, clerk=clerk, manager=manager)
             amount = parse_cash(args.amount, desk.store.currency, "amount")
             _out({"session": session.id, "type": kind, "amount": str(amount), "reason": args.reason,
-                  "clerk": clerk, "approved_by": manager.id if manager else None})
+                  "clerk": clerk, "approved_by": str(manager.id) if manager else None})
             return EXIT_DONE
         return _run(args, act)
     return command
@@ -192,10 +192,10 @@ def register(subparsers: Any) -> None:
     sub = drawer.add_subparsers(dest="drawer_command")
 
     def clerk_args(p: argparse.ArgumentParser, manager: bool = False) -> None:
-        p.add_argument("--clerk", help="the acting clerk's id (default: the profile's clerk_id)")
+        p.add_argument("--clerk", help="the acting clerk's number (default: the profile's clerk_id)")
         if manager:
             p.add_argument("--manager", metavar="ID",
-                           help="a manager approves: the manager's id ('-' for any manager); "
+                           help="a manager approves: the manager's clerk number ('-' for any manager); "
                                 "the PIN is read from standard input")
 
     p = sub.add_parser("open", help="open a session with a float")

@@ -31,8 +31,8 @@ def write_till(tmp_path: Path, *, printer_url: str | None = None, clerks: bool =
     lines = ['till_id = "till-7"', "training = true", f'journal_path = "{tmp_path / "journal.sqlite"}"',
              f'log_dir = "{tmp_path / "logs"}"', 'company_name = "Corner Shop"']
     if clerks:
-        lines += ["", "[[clerks]]", 'id = "alice"', 'name = "Alice"', f'pin_hash = "{pin_hash("1111")}"',
-                  "", "[[clerks]]", 'id = "bob"', 'name = "Bob"', f'pin_hash = "{pin_hash("2222")}"',
+        lines += ["", "[[clerks]]", 'id = 101', 'name = "Alice"', f'pin_hash = "{pin_hash("1111")}"',
+                  "", "[[clerks]]", 'id = 102', 'name = "Bob"', f'pin_hash = "{pin_hash("2222")}"',
                   'role = "manager"']
     lines += ["", "[manager_rules]", 'over_short_tolerance = "5.00"', "pay_outs = true",
               "close_drawer = false"]
@@ -43,7 +43,7 @@ def write_till(tmp_path: Path, *, printer_url: str | None = None, clerks: bool =
     return path
 
 
-def cash_entry(store: JournalStore, amount: str, *, clerk: str = "alice", tendered: str | None = None,
+def cash_entry(store: JournalStore, amount: str, *, clerk: str = "101", tendered: str | None = None,
                refund: bool = False) -> Entry:
     """A cash tender as the ticket writes it (the contract between the branches)."""
     value = Decimal(amount)
@@ -55,7 +55,7 @@ def cash_entry(store: JournalStore, amount: str, *, clerk: str = "alice", tender
     return entry
 
 
-def card_entry(store: JournalStore, amount: str, *, clerk: str = "alice", brand: str = "VISA",
+def card_entry(store: JournalStore, amount: str, *, clerk: str = "101", brand: str = "VISA",
                tip: str = "0.00", kind: Kind = Kind.SALE) -> Entry:
     value = Decimal(amount)
     entry = store.create(kind, value, actor=clerk, clerk=clerk, tip=Decimal(tip),

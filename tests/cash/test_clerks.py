@@ -17,7 +17,7 @@ from tests.cash.conftest import pin_hash
 
 def test_clerks_beside_a_till_table_and_sign_in(tmp_path: Path) -> None:
     path = tmp_path / "till.toml"
-    path.write_text(f'[till]\ntill_id = "t1"\ntraining = true\n\n[[clerks]]\nid = "ann"\nname = "Ann"\n'
+    path.write_text(f'[till]\ntill_id = "t1"\ntraining = true\n\n[[clerks]]\nid = 7\nname = "Ann"\n'
                     f'pin_hash = "{pin_hash("4321")}"\n\n[manager_rules]\npay_ins = true\n')
     profile = load_profile(path)
     roster = profile.roster
@@ -26,14 +26,14 @@ def test_clerks_beside_a_till_table_and_sign_in(tmp_path: Path) -> None:
     with pytest.raises(SignInError, match="no clerk"):
         roster.sign_in("4322")
     with pytest.raises(SignInError, match="not a manager"):
-        roster.manager("ann", "4321")
+        roster.manager(7, "4321")
 
 
 @pytest.mark.parametrize("clerks,rule", [
-    ('[[clerks]]\nid = "a"\nname = "A"\npin_hash = "1234"\n', "never a PIN"),
-    (f'[[clerks]]\nid = "a"\nname = "A"\npin_hash = "{pin_hash("1111")}"\n'
-     f'[[clerks]]\nid = "a"\nname = "B"\npin_hash = "{pin_hash("1111")}"\n', "unique"),
-    (f'[[clerks]]\nid = "a"\nname = "A"\npin_hash = "{pin_hash("1111")}"\nrole = "owner"\n', "cashier"),
+    ('[[clerks]]\nid = 1\nname = "A"\npin_hash = "1234"\n', "never a PIN"),
+    (f'[[clerks]]\nid = 1\nname = "A"\npin_hash = "{pin_hash("1111")}"\n'
+     f'[[clerks]]\nid = 1\nname = "B"\npin_hash = "{pin_hash("1111")}"\n', "unique"),
+    (f'[[clerks]]\nid = 1\nname = "A"\npin_hash = "{pin_hash("1111")}"\nrole = "owner"\n', "cashier"),
     ('[manager_rules]\nover_short_tolerance = "-1"\n', "greater than or equal"),
 ])
 def test_bad_clerks_are_refused_with_the_field(tmp_path: Path, clerks: str, rule: str) -> None:
@@ -60,8 +60,8 @@ def test_safe_defaults_and_a_till_without_clerks() -> None:
 
 def test_a_restarted_till_continues_its_session(make_desk: Callable[..., CashDesk], tmp_path: Path) -> None:
     desk = make_desk()
-    opened = desk.open(clerk="alice", float_amount="75.00")
-    desk.pay_in("5.00", "coins", clerk="alice")
+    opened = desk.open(clerk="101", float_amount="75.00")
+    desk.pay_in("5.00", "coins", clerk="101")
     desk.store.close()
     profile = load_profile(tmp_path / "till.toml")
     again = Drawer(open_store(profile), profile.roster)
@@ -69,9 +69,9 @@ def test_a_restarted_till_continues_its_session(make_desk: Callable[..., CashDes
     assert session is not None and session.id == opened.id and session.float == Decimal("75.00")
     assert again.balance(session).expected == Decimal("80.00")
     with pytest.raises(DrawerRefused, match="already open"):
-        again.open(clerk="bob", float_amount="1.00")
+        again.open(clerk="102", float_amount="1.00")
     with pytest.raises(DrawerRefused, match="minor units"):
-        again.pay_in("1.005", "x", clerk="bob")
+        again.pay_in("1.005", "x", clerk="102")
     with pytest.raises(DrawerRefused, match="more than the drawer"):
-        again.pay_out("500.00", "x", clerk="bob", manager=profile.roster.get("bob"))
+        again.pay_out("500.00", "x", clerk="102", manager=profile.roster.get("102"))
     again.store.close()

@@ -42,50 +42,50 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
 
     assert cli("drawer", "close", "--counted", "1.00")[0] == 2  # nothing open yet
     counts = '{"20.00": 4, "5.00": 3, "0.25": 20}'
-    code, opened = cli("drawer", "open", "--counts", counts, "--clerk", "alice")
-    assert code == 0 and opened["float"] == "100.00" and opened["opened_by"] == "alice"
-    assert cli("drawer", "open", "--float", "50.00", "--clerk", "bob")[0] == 2  # one session per till
-    assert cli("drawer", "open", "--float", "x", "--clerk", "bob")[0] == 2
+    code, opened = cli("drawer", "open", "--counts", counts, "--clerk", "101")
+    assert code == 0 and opened["float"] == "100.00" and opened["opened_by"] == "101"
+    assert cli("drawer", "open", "--float", "50.00", "--clerk", "102")[0] == 2  # one session per till
+    assert cli("drawer", "open", "--float", "x", "--clerk", "102")[0] == 2
 
     store = open_store(load_profile(till))
     cash_entry(store, "12.50", tendered="20.00")
-    cash_entry(store, "30.00", clerk="bob", tendered="30.00")
+    cash_entry(store, "30.00", clerk="102", tendered="30.00")
     cash_entry(store, "4.00", refund=True)
     card_entry(store, "40.00", tip="4.00")
-    card_entry(store, "15.00", brand="MASTERCARD", clerk="bob")
+    card_entry(store, "15.00", brand="MASTERCARD", clerk="102")
     voided = card_entry(store, "8.00")
-    store.transition(voided.id, State.VOIDING, actor="bob")
-    store.transition(voided.id, State.VOIDED, actor="bob")
-    refund = store.create(Kind.REFUND, Decimal("5.00"), actor="alice", clerk="alice")
-    store.transition(refund.id, State.APPROVED, actor="alice", approved=Decimal("5.00"))
-    store.create(Kind.SALE, Decimal("9.00"), actor="alice", clerk="alice", sent=True)  # unresolved
+    store.transition(voided.id, State.VOIDING, actor="102")
+    store.transition(voided.id, State.VOIDED, actor="102")
+    refund = store.create(Kind.REFUND, Decimal("5.00"), actor="101", clerk="101")
+    store.transition(refund.id, State.APPROVED, actor="101", approved=Decimal("5.00"))
+    store.create(Kind.SALE, Decimal("9.00"), actor="101", clerk="101", sent=True)  # unresolved
 
     assert cli("drawer", "pay-in", "--amount", "20.00", "--reason", "change from bank",
-               "--clerk", "alice")[0] == 0
-    code, waiting = cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "alice")
+               "--clerk", "101")[0] == 0
+    code, waiting = cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "101")
     assert code == 1 and "manager" in waiting["waiting"]
-    assert cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "alice",
-               "--manager", "bob", pin="9999")[0] == 2  # wrong PIN
-    code, paid = cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "alice",
-                     "--manager", "bob", pin="2222")
-    assert code == 0 and paid["approved_by"] == "bob" and paid["amount"] == "6.50"
-    assert cli("drawer", "pay-out", "--amount", "0", "--reason", "x", "--clerk", "bob")[0] == 2
-    assert cli("drawer", "no-sale", "--reason", "", "--clerk", "alice")[0] == 2  # a reason is required
-    assert cli("drawer", "no-sale", "--reason", "wrong change given", "--clerk", "alice")[0] == 0
+    assert cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "101",
+               "--manager", "102", pin="9999")[0] == 2  # wrong PIN
+    code, paid = cli("drawer", "pay-out", "--amount", "6.50", "--reason", "milk", "--clerk", "101",
+                     "--manager", "102", pin="2222")
+    assert code == 0 and paid["approved_by"] == "102" and paid["amount"] == "6.50"
+    assert cli("drawer", "pay-out", "--amount", "0", "--reason", "x", "--clerk", "102")[0] == 2
+    assert cli("drawer", "no-sale", "--reason", "", "--clerk", "101")[0] == 2  # a reason is required
+    assert cli("drawer", "no-sale", "--reason", "wrong change given", "--clerk", "101")[0] == 0
 
     code, status = cli("drawer", "status")
     assert code == 0 and status["cash_tickets"] == 2 and "expected" not in status  # blind
 
     # expected = 100 + 42.50 - 4.00 + 20.00 - 6.50 = 152.00; counted 145.00: short 7.00
-    code, refused = cli("drawer", "close", "--counted", "145.00", "--clerk", "alice")
+    code, refused = cli("drawer", "close", "--counted", "145.00", "--clerk", "101")
     assert code == 2 and "reason" in refused["error"]
     code, waiting = cli("drawer", "close", "--counted", "145.00", "--reason", "a 5 missing",
-                        "--clerk", "alice")
+                        "--clerk", "101")
     assert code == 1 and waiting["closed"] is False and waiting["over_short"] == "-7.00"
-    assert cli("drawer", "pay-in", "--amount", "1.00", "--reason", "x", "--clerk", "alice")[0] == 2  # counted
+    assert cli("drawer", "pay-in", "--amount", "1.00", "--reason", "x", "--clerk", "101")[0] == 2  # counted
     code, closed = cli("drawer", "close", "--counted", "145.00", "--reason", "a 5 missing",
-                       "--clerk", "alice", "--manager", "bob", pin="2222")
-    assert code == 0 and closed["closed"] is True and closed["approved_by"] == "bob"
+                       "--clerk", "101", "--manager", "102", pin="2222")
+    assert code == 0 and closed["closed"] is True and closed["approved_by"] == "102"
     assert {k: closed[k] for k in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected",
                                    "counted", "over_short")} == {
         "float": "100.00", "cash_sales": "42.50", "cash_refunds": "4.00", "pay_ins": "20.00",
@@ -102,8 +102,8 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
     assert report["voids"] == {"count": 1, "amount": "8.00"} and report["unresolved"] == 1
     assert report["by_card_brand"] == {"MASTERCARD": {"count": 1, "amount": "15.00"},
                                        "VISA": {"count": 1, "amount": "40.00"}}
-    assert report["by_clerk"]["alice"] == {"count": 2, "amount": "52.50", "tips": "4.00"}
-    assert report["by_clerk"]["bob"] == {"count": 2, "amount": "45.00", "tips": "0.00"}
+    assert report["by_clerk"]["101"] == {"count": 2, "amount": "52.50", "tips": "4.00"}
+    assert report["by_clerk"]["102"] == {"count": 2, "amount": "45.00", "tips": "0.00"}
     assert [m["type"] for m in report["cash"]["moves"]] == ["pay_in", "pay_out", "no_sale"]
 
     # the Z report again, later, and its exports; the X report now covers a new (empty) period
@@ -119,11 +119,11 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
 
 def test_report_exports(till: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                         monkeypatch: pytest.MonkeyPatch) -> None:
-    run(capsys, monkeypatch, "drawer", "open", "--float", "10.00", "--clerk", "bob")
+    run(capsys, monkeypatch, "drawer", "open", "--float", "10.00", "--clerk", "102")
     store = open_store(load_profile(till))
     cash_entry(store, "3.00", tendered="5.00")
     store.close()
-    assert run(capsys, monkeypatch, "drawer", "close", "--counted", "13.00", "--clerk", "bob")[0] == 0
+    assert run(capsys, monkeypatch, "drawer", "close", "--counted", "13.00", "--clerk", "102")[0] == 0
     csv_path, pdf_path = tmp_path / "z.csv", tmp_path / "z.pdf"
     assert run(capsys, monkeypatch, "report", "z", "--format", "csv", "--output", str(csv_path))[0] == 0
     rows = csv_path.read_text().splitlines()

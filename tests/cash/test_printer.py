@@ -44,9 +44,9 @@ def test_bad_printer_urls_name_the_rule(url: str, rule: str) -> None:
 def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable[..., CashDesk],
                                                              loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
-    desk.open(clerk="alice", float_amount="100.00")
+    desk.open(clerk="101", float_amount="100.00")
     entry = cash_entry(desk.store, "12.50", tendered="20.00")
-    desk.ticket_done(entry, clerk="alice")
+    desk.ticket_done(entry, clerk="101")
     assert loopback.wait_jobs(1)
     data = loopback.jobs[0]
     text = data.decode("cp437", "replace")
@@ -56,7 +56,7 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
     assert data.index(KICK_PIN2) > cut_at and data.index(KICK_PIN5) > cut_at
     # the kick is journaled with the clerk
     moves = desk.drawer.moves(desk.drawer.require_open())
-    assert [(m["type"], m["clerk"]) for m in moves] == [("float", "alice"), ("kick", "alice")]
+    assert [(m["type"], m["clerk"]) for m in moves] == [("float", "101"), ("kick", "101")]
     assert desk.printer_status == "ready"
 
 
@@ -64,7 +64,7 @@ def test_card_receipt_never_carries_the_card_number(make_desk: Callable[..., Cas
                                                     loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
     entry = card_entry(desk.store, "40.00", tip="4.00")
-    desk.ticket_done(entry, clerk="alice", signature=True)
+    desk.ticket_done(entry, clerk="101", signature=True)
     assert loopback.wait_jobs(2)
     customer, merchant = (job.decode("cp437") for job in loopback.jobs)
     for text in (customer, merchant):
@@ -98,9 +98,9 @@ def test_refusing_printer_never_blocks_and_the_ticket_can_be_reprinted(
     from cashier.cli import main
 
     desk = make_desk(printer_url=refusing_url())
-    desk.open(clerk="alice", float_amount="50.00")
+    desk.open(clerk="101", float_amount="50.00")
     entry = cash_entry(desk.store, "9.99", tendered="10.00")
-    desk.ticket_done(entry, clerk="alice")
+    desk.ticket_done(entry, clerk="101")
     assert desk.printer is not None and desk.printer.wait_idle(5)
     assert desk.printer_status.startswith("offline:") and "Connection refused" in desk.printer_status
     assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
@@ -139,8 +139,8 @@ def test_submit_returns_before_the_printer_answers() -> None:
 def test_file_printer(make_desk: Callable[..., CashDesk], tmp_path: Path) -> None:
     target = tmp_path / "printer.bin"
     desk = make_desk(printer_url=f"file://{target}")
-    desk.open(clerk="alice", float_amount="20.00")
-    desk.no_sale("customer needs change", clerk="alice")
+    desk.open(clerk="101", float_amount="20.00")
+    desk.no_sale("customer needs change", clerk="101")
     assert desk.printer is not None and desk.printer.wait_idle(5)
     data = target.read_bytes()
     assert data == b"\x1bp\x00\x32\x32\x1bp\x01\x32\x32"  # a bare kick, no paper, no cut
