@@ -310,6 +310,10 @@ class Drawer:
         """The blind count: recorded before the expected amount is shown to anyone."""
         value = parse_cash(counted, self.currency, "counted")
         session = self.require_open()
+        last = self.conn.execute("SELECT type, amount_minor, clerk FROM drawer_moves WHERE session_id = ? "
+                                 "ORDER BY id DESC LIMIT 1", (session.id,)).fetchone()
+        if last is not None and tuple(last) == ("count", to_minor(value, self.currency), clerk):
+            return session, self.balance(session), value  # the same count again: recorded once
         self._tx_begin()
         try:
             self._write(session.id, "count", clerk, amount=value)

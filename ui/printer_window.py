@@ -1,0 +1,49 @@
+"""Training: the virtual receipt printer, a window beside the PIN pad showing each receipt as it
+would come out of the printer (the same text, width and cut the real printer gets)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from cashier.printing.layout import PrintJob
+from ui.i18n import tr
+
+
+class _Relay(QObject):
+    """Jobs arrive on the printer thread; a queued signal brings them to the window's thread."""
+
+    job = Signal(object)
+
+
+class VirtualPrinterWindow(QWidget):
+    def __init__(self, virtual: Any, width: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("VirtualPrinter")
+        self.setWindowTitle(tr("Receipt printer (training)"))
+        col = QVBoxLayout(self)
+        self.caption = QLabel(tr("Each receipt as the printer would print it."))
+        self.caption.setObjectName("Hint")
+        self.paper = QPlainTextEdit()
+        self.paper.setReadOnly(True)
+        font = QFont("DejaVu Sans Mono")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        font.setPointSize(10)
+        self.paper.setFont(font)
+        self.paper.setStyleSheet("background: #fffdf5; color: #111;")
+        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 4)))
+        col.addWidget(self.caption)
+        col.addWidget(self.paper, 1)
+        self.jobs: list[PrintJob] = []
+        self._relay = _Relay()
+        self._relay.job.connect(self.show_job, Qt.ConnectionType.QueuedConnection)
+        virtual.listen(self._relay.job.emit)
+
+    def show_job(self, job: PrintJob) -> None:
+        self.jobs.append(job)
+        self.paper.appendPlainText(job.text + "\n")
+        bar = self.paper.verticalScrollBar()
+        bar.setValue(bar.maximum())
