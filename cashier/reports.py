@@ -83,6 +83,7 @@ def _classify(kind: str, op: str | None, moved: bool, row: Any) -> tuple[str, st
 
 def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Session | None,
                  start: str, end: str) -> dict[str, Any]:
+    """The report of this till's entries created in [start, end), with the session's cash."""
     cur = store.currency
     by_tender = {t: _Sum() for t in TENDERS}
     refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
@@ -131,7 +132,8 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
         "refunds_by_tender": {t: s.out(cur) for t, s in sorted(refunds_by_tender.items())},
         "by_card_brand": {b: s.out(cur) for b, s in sorted(by_brand.items())},
         "by_clerk": {c: {"count": v["sales"].count, "amount": str(from_minor(v["sales"].minor, cur)),
-                         "tips": str(from_minor(v["tips"].minor, cur))}
+                         "tips": str(from_minor(v["tips"].minor, cur)),
+                         "name": _clerk_name(drawer, c)}
                      for c, v in sorted(by_clerk.items())},
         "open_authorizations": opened.out(cur),
         "unresolved": unresolved,
@@ -151,6 +153,13 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
             "moves": [m for m in moves if m["type"] in ("pay_in", "pay_out", "no_sale")],
         }
     return report
+
+
+def _clerk_name(drawer: Drawer, clerk: str) -> str:
+    for known in drawer.roster.clerks:
+        if str(known.id) == clerk:
+            return known.name
+    return ""
 
 
 def x_report(store: JournalStore, drawer: Drawer) -> dict[str, Any]:
@@ -188,7 +197,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Unresolved", str(report["unresolved"]))]),
         ("By tender", [(t.replace("_", " "), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
-        ("By clerk", [(c, f"{v['count']} / {v['amount']} tips {v['tips']}")
+        ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),
     ]
     cash = report.get("cash")
@@ -234,7 +243,8 @@ def report_csv(report: dict[str, Any]) -> str:
         for name, value in report[section].items():
             writer.writerow([section, name, value["count"], value["amount"]])
     for clerk, value in report["by_clerk"].items():
-        writer.writerow(["by_clerk", clerk, value["count"], value["amount"]])
+        named = f"{clerk} {value.get('name', '')}".strip()
+        writer.writerow(["by_clerk", named, value["count"], value["amount"]])
         writer.writerow(["tips_by_clerk", clerk, "", value["tips"]])
     cash = report.get("cash")
     if cash:

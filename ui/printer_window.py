@@ -23,6 +23,8 @@ class VirtualPrinterWindow(QWidget):
     def __init__(self, virtual: Any, width: int, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("VirtualPrinter")
+        # it shows what the printer does; the keyboard stays with the cashier's window
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
         self.setWindowTitle(tr("Receipt printer (training)"))
         col = QVBoxLayout(self)
         self.caption = QLabel(tr("Each receipt as the printer would print it."))

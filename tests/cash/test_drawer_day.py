@@ -102,8 +102,8 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
     assert report["voids"] == {"count": 1, "amount": "8.00"} and report["unresolved"] == 1
     assert report["by_card_brand"] == {"MASTERCARD": {"count": 1, "amount": "15.00"},
                                        "VISA": {"count": 1, "amount": "40.00"}}
-    assert report["by_clerk"]["101"] == {"count": 2, "amount": "52.50", "tips": "4.00"}
-    assert report["by_clerk"]["102"] == {"count": 2, "amount": "45.00", "tips": "0.00"}
+    assert report["by_clerk"]["101"] == {"count": 2, "amount": "52.50", "tips": "4.00", "name": "Alice"}
+    assert report["by_clerk"]["102"] == {"count": 2, "amount": "45.00", "tips": "0.00", "name": "Bob"}
     assert [m["type"] for m in report["cash"]["moves"]] == ["pay_in", "pay_out", "no_sale"]
 
     # the Z report again, later, and its exports; the X report now covers a new (empty) period

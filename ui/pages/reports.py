@@ -58,11 +58,13 @@ class ReportsPage(Page):
         panel = QWidget()
         col = QVBoxLayout(panel)
         row = QHBoxLayout()
-        self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, "Primary")
-        self.z_button = self.button(lambda: tr("Z report"), "Shift+F6", self.show_z)
-        self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report)
-        self.csv_button = self.button(lambda: tr("Export CSV"), "Shift+F8", lambda: self.export("csv"))
-        self.pdf_button = self.button(lambda: tr("Export PDF"), "Shift+F9", lambda: self.export("pdf"))
+        self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, "Primary", stacked=True)
+        self.z_button = self.button(lambda: tr("Z report"), "Shift+F6", self.show_z, stacked=True)
+        self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report, stacked=True)
+        self.csv_button = self.button(lambda: tr("Export CSV"), "Shift+F8", lambda: self.export("csv"),
+                                      stacked=True)
+        self.pdf_button = self.button(lambda: tr("Export PDF"), "Shift+F9", lambda: self.export("pdf"),
+                                      stacked=True)
         self.lock_button = self.button(lambda: tr("Lock"), "", self.lock)
         for b in (self.x_button, self.z_button, self.print_button, self.csv_button, self.pdf_button,
                   self.lock_button):
