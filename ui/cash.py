@@ -74,7 +74,7 @@ def show_virtual_printer(gui: Gui) -> None:
     if desk is None or desk.virtual is None or desk.profile.printer.url:
         return
     window = VirtualPrinterWindow(desk.virtual, desk.width)
-    window.resize(420, 600)
+    window.resize(window.minimumSizeHint().width(), 600)
     if gui.pinpad is not None:
         geo = gui.pinpad.frameGeometry()
         window.move(geo.right() + 12, geo.top())

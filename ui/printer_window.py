@@ -36,7 +36,9 @@ class VirtualPrinterWindow(QWidget):
         font.setPointSize(10)
         self.paper.setFont(font)
         self.paper.setStyleSheet("background: #fffdf5; color: #111;")
-        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 4)))
+        self.paper.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # the paper's width, as printed
+        self.paper.ensurePolished()  # the theme's style sheet may change the font: measure after it
+        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 6)))
         col.addWidget(self.caption)
         col.addWidget(self.paper, 1)
         self.jobs: list[PrintJob] = []

@@ -71,6 +71,6 @@ async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
     reports.show_z()
     await shoot(w, "z-report")
     if gui.printer_window is not None:
-        gui.printer_window.resize(420, 700)
+        gui.printer_window.resize(gui.printer_window.width(), 700)
         await shoot(gui.printer_window, "virtual-printer")
     await gui.stop()
