@@ -69,7 +69,12 @@ class PrintJob:
 
         printer: Any = Dummy()
         for line in self.lines:
-            printer.textln(line)
+            if line.isascii():
+                # plain ASCII is the same bytes in every code page: skip python-escpos's
+                # character-by-character code page search (the print thread holds the GIL less)
+                printer._raw(line.encode("ascii") + b"\n")
+            else:
+                printer.textln(line)
         if self.qr:
             printer.qr(self.qr, size=6, native=True)
         if self.cut and self.lines:

@@ -115,14 +115,18 @@ class PrintQueue:
             try:
                 self.sink(job)
             except PrinterOffline as exc:
-                self.status = f"offline: {redact(str(exc))[:160]}"
+                status = f"offline: {redact(str(exc))[:160]}"
+                if status != self.status:  # once per change, not once per receipt
+                    log.warning("printer %s: %s (%s not printed)", self.name, status, job.title)
+                self.status = status
                 self.results.append(JobResult(job.title, False, self.status))
-                log.warning("printer %s: %s not printed: %s", self.name, job.title, self.status)
             except Exception as exc:  # a bad job must not kill the printer thread
                 self.status = f"error: {type(exc).__name__}"
                 self.results.append(JobResult(job.title, False, self.status))
                 log.exception("printer %s: %s failed", self.name, job.title)
             else:
+                if self.status != READY:
+                    log.info("printer %s: ready again", self.name)
                 self.status = READY
                 self.results.append(JobResult(job.title, True))
             self.results = self.results[-100:]
