@@ -81,11 +81,12 @@ class CashDesk:
         return None, None
 
     def receipt_job(self, entry: Entry, *, copy: str = "customer", signature: bool = False,
-                    kick: bool = False) -> PrintJob:
+                    kick: bool = False, qr: str | None = None) -> PrintJob:
+        """``qr``: a QR payment's code, printed under the receipt for the customer to scan."""
         tendered, change = self.cash_note(entry) if entry.kind is Kind.CASH else (None, None)
         lines = receipt_lines(entry, company=self.profile.company_name, width=self.width, copy=copy,
                               signature=signature, tendered=tendered, change=change)
-        return PrintJob(title=f"receipt {entry.invoice or entry.id}", lines=lines, kick=kick)
+        return PrintJob(title=f"receipt {entry.invoice or entry.id}", lines=lines, kick=kick, qr=qr)
 
     def print_receipt(self, ticket: str, *, copy: str = "customer") -> tuple[Entry, PrintJob, bool]:
         """A reprint from the journal (never kicks the drawer)."""

@@ -146,3 +146,19 @@ def test_file_printer(make_desk: Callable[..., CashDesk], tmp_path: Path) -> Non
     assert data == b"\x1bp\x00\x32\x32\x1bp\x01\x32\x32"  # a bare kick, no paper, no cut
     moves = desk.drawer.moves(desk.drawer.require_open())
     assert moves[-1]["type"] == "no_sale" and moves[-1]["reason"] == "customer needs change"
+
+
+def test_a_qr_payment_code_prints_as_a_qr_code(make_desk: Callable[..., CashDesk],
+                                               loopback: LoopbackPrinter) -> None:
+    from decimal import Decimal
+
+    from cashier.journal.model import Kind
+
+    desk = make_desk(printer_url=loopback.url)
+    entry = desk.store.create(Kind.QR, Decimal("9.00"), actor="101", clerk="101")
+    job = desk.receipt_job(entry, qr="https://pay.example/q/ABC123")
+    assert desk.printer is not None and desk.printer.submit(job) and desk.printer.wait_idle(5)
+    assert loopback.wait_jobs(1)
+    data = loopback.jobs[0]
+    assert b"\x1d(k" in data and b"https://pay.example/q/ABC123" in data  # native QR, GS ( k
+    assert data.index(b"\x1d(k") < data.index(CUT)
