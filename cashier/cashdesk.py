@@ -13,11 +13,14 @@ from typing import Any
 from cashier.clerks import Clerk, Roster
 from cashier.config import TillProfile
 from cashier.drawer import CloseResult, Drawer, DrawerRefused, Session
-from cashier.journal.model import Entry, Kind, Op
+from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
 from cashier.printing.layout import PrintJob, receipt_lines
 from cashier.printing.queue import PrintQueue, VirtualPrinter
 from cashier.reports import report_text, x_report, z_report
+
+#: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
+RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
 
 
 def open_store(profile: TillProfile) -> JournalStore:
@@ -35,6 +38,7 @@ class CashDesk:
         self.drawer = Drawer(store, self.roster)
         self.virtual = virtual if virtual is not None else (VirtualPrinter() if profile.is_training else None)
         self.printer = printer or PrintQueue.for_settings(profile.printer, virtual=self.virtual)
+        self._receipted: set[int] = set()
 
     @property
     def width(self) -> int:
@@ -111,6 +115,23 @@ class CashDesk:
         if cash:
             self.drawer.kicked(clerk=clerk, entry_id=entry.id)
         return jobs
+
+    def payment_done(self, entry: Entry) -> list[PrintJob]:
+        """Until tickets land, each payment that took or gave back money is its own ticket: its
+        receipt prints once when it is approved (captured, for a tab). Later changes of the same
+        entry (a refund against it) print nothing here; the refund is an entry of its own."""
+        if entry.id in self._receipted or not self._ticket_ended(entry):
+            return []
+        self._receipted.add(entry.id)
+        if len(self._receipted) > 10_000:
+            self._receipted = {entry.id}
+        return self.ticket_done(entry, clerk=entry.clerk or str(self.profile.clerk_id))
+
+    @staticmethod
+    def _ticket_ended(entry: Entry) -> bool:
+        if entry.kind in (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION):
+            return entry.state is State.CAPTURED
+        return entry.kind in RECEIPT_KINDS and entry.state is State.APPROVED
 
     # ---- the drawer --------------------------------------------------------------------------
     def open(self, *, clerk: str, float_amount: str | Decimal | None = None,

@@ -122,7 +122,7 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     report: dict[str, Any] = {
         "type": kind, "till": store.till_id, "currency": cur, "from": start,
-        "to": session.closed_at if kind == "z" and session and session.closed_at else end,
+        "to": session.closed_at if kind == "z" and session and session.closed_at else end.rstrip("~"),
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
         "gross": str(from_minor(tickets.minor, cur)),

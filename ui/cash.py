@@ -40,6 +40,7 @@ def install_cash(gui: Gui) -> None:
     if gui.cashdesk is None:
         return
     install_sign_in(gui)
+    gui.till.bridge.payment_changed.connect(lambda entry: _payment_changed(gui, entry))
     pill = Pill()
     gui.window.status.addPermanentWidget(pill)
     gui.printer_pill = pill
@@ -64,6 +65,15 @@ def install_cash(gui: Gui) -> None:
     timer.start()
     gui.printer_timer = timer
     refresh()
+
+
+def _payment_changed(gui: Gui, entry: Any) -> None:
+    """A payment changed: the cash desk decides whether it prints a receipt (and kicks the drawer)."""
+    if gui.cashdesk is not None:
+        try:
+            gui.cashdesk.payment_done(entry)
+        except Exception:  # a receipt must never break the sale on screen
+            log.exception("receipt for entry %s not queued", getattr(entry, "id", "?"))
 
 
 def show_virtual_printer(gui: Gui) -> None:

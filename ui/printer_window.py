@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 from cashier.printing.layout import PrintJob
 from ui.i18n import tr
 
+MAX_LINES = 3000
+
 
 class _Relay(QObject):
     """Jobs arrive on the printer thread; a queued signal brings them to the window's thread."""
@@ -31,6 +33,7 @@ class VirtualPrinterWindow(QWidget):
         self.caption.setObjectName("Hint")
         self.paper = QPlainTextEdit()
         self.paper.setReadOnly(True)
+        self.paper.setMaximumBlockCount(MAX_LINES)  # a till runs all day: keep the recent paper
         font = QFont("DejaVu Sans Mono")
         font.setStyleHint(QFont.StyleHint.Monospace)
         font.setPointSize(10)
@@ -47,7 +50,7 @@ class VirtualPrinterWindow(QWidget):
         virtual.listen(self._relay.job.emit)
 
     def show_job(self, job: PrintJob) -> None:
-        self.jobs.append(job)
+        self.jobs = [*self.jobs[-49:], job]
         self.paper.appendPlainText(job.text + "\n")
         bar = self.paper.verticalScrollBar()
         bar.setValue(bar.maximum())

@@ -136,3 +136,24 @@ def test_a_till_without_clerks_opens_as_before(make_gui: Callable[..., Any]) -> 
     assert gui.sign_in is None and gui.till.clerk is None
     assert isinstance(gui.window.pages[gui.window.stack.currentIndex()], SalePage)
     assert all(b.isEnabled() for b in gui.window.nav_buttons)
+
+
+def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.sale import SalePage
+
+    gui = make_gui()
+    sale: SalePage = gui.window.go(SalePage)
+    keys(sale.amount, "1250", enter=True)  # Enter charges the card
+    pad = gui.pinpad
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
+    pad.tip_buttons.itemAt(pad.tip_buttons.count() - 1).widget().click()  # no tip
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.tap_button.click()
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="the sale's result")
+    printer = gui.printer_window
+    ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
+    paper = printer.paper.toPlainText()
+    entry = gui.cashdesk.store.search(limit=1)[0]
+    assert entry.state == "approved" and str(entry.invoice) in paper and "12.50" in paper
+    assert f"**** {entry.card_last4}" in paper and "[drawer opens]" not in paper
+    assert len(printer.jobs) == 1  # once, however often the entry changes afterwards
