@@ -21,17 +21,29 @@ class IdleLock(QObject):
         self.timer.setSingleShot(True)
         self.timer.setInterval(int(seconds * 1000))
         self.timer.timeout.connect(self._expired)
+        self._watching = False
+
+    def _watch(self, on: bool) -> None:
+        """Watch the application's events only while unlocked: a filter sees every event."""
         app = QApplication.instance()
-        if app is not None:
+        if app is None or on == self._watching:
+            return
+        if on:
             app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._watching = on
 
     def start(self) -> None:
+        self._watch(True)
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
+        self._watch(False)
 
     def _expired(self) -> None:
+        self._watch(False)
         self.lock()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

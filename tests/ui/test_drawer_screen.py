@@ -157,3 +157,18 @@ def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callabl
     assert entry.state == "approved" and str(entry.invoice) in paper and "12.50" in paper
     assert f"**** {entry.card_last4}" in paper and "[drawer opens]" not in paper
     assert len(printer.jobs) == 1  # once, however often the entry changes afterwards
+
+
+def test_keys_on_the_manager_screen_keep_it_unlocked(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.manager import ManagerPage
+
+    gui = make_gui()
+    page: ManagerPage = gui.window.go(ManagerPage)
+    page.idle.timer.setInterval(1000)
+    keys(page.pin, "1234", enter=True)
+    assert page.unlocked
+    for _ in range(5):  # 5 x 0.3 s of activity: longer than the lock time, never idle that long
+        ui.spin(0.3)
+        QTest.keyClick(page.panel, Qt.Key.Key_Shift)
+    assert page.unlocked
+    ui.until(lambda: not page.unlocked, timeout_s=5, what="the lock once the keys stop")
