@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from decimal import Decimal
 from typing import Any
 
 from cashier.drawer import Drawer, DrawerRefused, Session
@@ -259,7 +258,3 @@ def report_csv(report: dict[str, Any]) -> str:
 
 def report_pdf(report: dict[str, Any]) -> bytes:
     return text_pdf(report_text(report, 72), title=title_of(report))
-
-
-def amount(value: str) -> Decimal:
-    return Decimal(value)

@@ -17,8 +17,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cashier.errors import CashierError
-
 EXIT_DONE, EXIT_WAITING, EXIT_REFUSED, EXIT_NOT_PRINTED = 0, 1, 2, 3
 
 
@@ -246,5 +244,3 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=receipt_print_command)
     receipt.set_defaults(handler=usage(receipt, "print"))
 
-
-__all__ = ["CashierError", "register"]
