@@ -139,3 +139,26 @@ def test_report_exports(till: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert offsets and all(pdf[o:].startswith(f"{i} 0 obj".encode()) for i, o in enumerate(offsets, 1))
     assert b"(Z REPORT till-7 session 1)" in pdf and b"cash" in pdf
     assert run(capsys, monkeypatch, "report", "x", "--format", "pdf")[0] == 2  # no --output
+
+
+def test_the_commands_in_their_own_processes(till: Path, tmp_path: Path) -> None:
+    """As a script runs them: one JSON object on stdout, the exit code, one line on stderr."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")},
+           "CASHIER_PROFILE": str(till), "XDG_DATA_HOME": str(tmp_path / "data")}
+
+    def cashier(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True,
+                              text=True, env=env, timeout=60)
+
+    opened = cashier("drawer", "open", "--float", "25.00", "--clerk", "101")
+    assert opened.returncode == 0 and json.loads(opened.stdout)["float"] == "25.00"
+    again = cashier("drawer", "open", "--float", "25.00", "--clerk", "101")
+    assert again.returncode == 2 and "already open" in again.stderr and "Traceback" not in again.stderr
+    bad = cashier("drawer", "pay-in", "--amount", "-3", "--reason", "x", "--clerk", "101")
+    assert bad.returncode == 2 and "amount" in bad.stderr
+    status = cashier("drawer", "status")
+    assert status.returncode == 0 and json.loads(status.stdout)["open"] is True
