@@ -175,7 +175,9 @@ class DrawerPage(Page):
 
     def refresh(self) -> None:
         if self.gui is None or self.gui.cashdesk is None:
-            self.state_line.setText(tr("The drawer is not available on this till."))
+            self.state_line.setText(tr("The drawer is not available: the journal could not be opened."))
+            for box in (self.open_box, self.move_box, self.close_box):
+                box.setEnabled(False)
             return
         status = self.desk.status()
         is_open = bool(status["open"])

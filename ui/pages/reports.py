@@ -98,6 +98,9 @@ class ReportsPage(Page):
         return self.gui.cashdesk
 
     def unlock(self) -> bool:
+        if self.gui is None or self.gui.cashdesk is None:
+            self.pin_error.setText(tr("Reports are not available: the journal could not be opened."))
+            return False
         try:
             self.desk.roster.manager(None, self.pin.text())
         except SignInError as exc:
