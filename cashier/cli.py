@@ -27,7 +27,7 @@ WindowOpener = Callable[..., int]
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
 COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
-                   "manager", "store")
+                   "manager", "store", "drawer")
 
 
 class _Parser(argparse.ArgumentParser):

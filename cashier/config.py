@@ -19,7 +19,9 @@ import platformdirs
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.errors import CashierError
+from cashier.printing.settings import PrinterSettings
 
 APP_NAME = "cashier"
 KEYRING_SERVICE = "cashier-host-api"
@@ -130,6 +132,10 @@ class TillProfile(BaseSettings):
     timeouts: Timeouts = Field(default_factory=Timeouts)
     manager_pin_hash: str | None = None
     language: str = "en"
+    #: ``[[clerks]]``: who may sign in (none: a till without clerks, as before clerks existed).
+    clerks: list[Clerk] = Field(default_factory=list)
+    manager_rules: ManagerRules = Field(default_factory=ManagerRules)
+    printer: PrinterSettings = Field(default_factory=PrinterSettings)
 
     @classmethod
     def settings_customise_sources(
@@ -171,7 +177,22 @@ class TillProfile(BaseSettings):
             raise ValueError("; ".join(problems))
         return self
 
+    @field_validator("clerks")
+    @classmethod
+    def _unique_clerks(cls, value: list[Clerk]) -> list[Clerk]:
+        ids = [c.id for c in value]
+        if len(set(ids)) != len(ids):
+            raise ValueError("every clerk id must be unique")
+        return value
+
     # ---- derived -----------------------------------------------------------------------
+    @property
+    def roster(self) -> Roster:
+        from cashier.manager_pin import effective_hash
+
+        return Roster(self.clerks, self.manager_rules,
+                      effective_hash(self.manager_pin_hash, self.is_training))
+
     @property
     def is_training(self) -> bool:
         return self.training or self.host_url is None
@@ -234,7 +255,10 @@ def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfil
             raise ProfileError([("profile", f"file not found: {p}")], source) from None
         except tomllib.TOMLDecodeError as exc:
             raise ProfileError([("profile", f"is not valid TOML: {exc}")], source) from None
-        data = data.get("till", data)
+        if isinstance(data.get("till"), dict):
+            # tables beside [till] ([[clerks]], [printer], [manager_rules]) belong to it too
+            beside: dict[str, Any] = {k: data[k] for k in ("clerks", "printer", "manager_rules") if k in data}
+            data = {**beside, **data["till"]}
         secrets = sorted(k for k in data if k.lower() in FORBIDDEN_KEYS)
         if secrets:
             raise ProfileError(

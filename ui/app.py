@@ -38,6 +38,13 @@ class Gui:
     prefs: dict[str, Any] = field(default_factory=dict)
     pinpad: PinPadWindow | None = None
     reporter: Any = None
+    #: the drawer, receipt printer and reports (ui.cash); None when the journal would not open
+    cashdesk: Any = None
+    printer_window: Any = None
+    printer_pill: Any = None
+    printer_timer: Any = None
+    sign_in: Any = None
+    sign_out_button: Any = None
 
     def set_language(self, code: str) -> bool:
         ok = bool(self.language.switch(code))
@@ -77,12 +84,18 @@ class Gui:
             self.pinpad = PinPadWindow(self.till)
             self.pinpad.attach()
             self.pinpad.show()
+            from ui.cash import show_virtual_printer
+
+            show_virtual_printer(self)
 
     async def stop(self) -> None:
         await self.till.tasks.cancel_all()
         await self.till.stop()
         if self.pinpad is not None:
             self.pinpad.close()
+        from ui.cash import close_cash
+
+        close_cash(self)
         self.window.close()
 
 
@@ -124,9 +137,13 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     window = MainWindow(till)
     gui = Gui(application, profile, till, window, language,
               prefs={"language": language.code, "high_contrast": False, "font_scale": 1.0})
+    from ui.cash import install_cash, open_cashdesk
+
+    gui.cashdesk = open_cashdesk(profile)
     for page_cls in all_pages():
         window.add_page(page_cls(till, gui))
     window.finish_nav()
+    install_cash(gui)
     reporter = CrashReporter(window, show_dialog=show_dialogs)
     till.tasks.on_error = reporter.report
     gui.reporter = reporter

@@ -163,6 +163,9 @@ async def render(out: Path) -> list[Path]:
     w.show_recovery(_FakeReport(await gui.till.ctx.journal.search(limit=2)))
     await shoot(w, "startup-recovery-banner")
     await gui.stop()
+    from ui.screens_cash import cash_states
+
+    await cash_states(shoot)
     return shooter.shots
 
 

@@ -35,6 +35,7 @@ class Kind(StrEnum):
     GIFTCARD_SALE = "giftcard_sale"
     QR = "qr"
     CHARGE = "charge"
+    CASH = "cash"
 
 
 class Op(StrEnum):

@@ -205,8 +205,54 @@ def _v6(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v7(conn: sqlite3.Connection) -> None:
+    """Cash drawer sessions and their movements (float, pay-in, pay-out, no sale, kick, close).
+
+    At most one open session per till: the partial unique index enforces it in the database. The
+    X/Z report reads a session's entries from one covering index (no table lookups)."""
+    _run(conn, """
+    CREATE TABLE drawer_sessions (
+        id INTEGER PRIMARY KEY,
+        till_id TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'open',
+        opened_at TEXT NOT NULL,
+        opened_by TEXT NOT NULL,
+        float_minor INTEGER NOT NULL DEFAULT 0,
+        float_counts TEXT NOT NULL DEFAULT '{}',
+        closed_at TEXT,
+        closed_by TEXT,
+        expected_minor INTEGER,
+        counted_minor INTEGER,
+        over_short_minor INTEGER,
+        reason TEXT,
+        approved_by TEXT,
+        report TEXT
+    );
+    CREATE UNIQUE INDEX drawer_one_open ON drawer_sessions(till_id) WHERE state != 'closed';
+    CREATE TABLE drawer_moves (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES drawer_sessions(id),
+        at TEXT NOT NULL,
+        type TEXT NOT NULL,
+        amount_minor INTEGER NOT NULL DEFAULT 0,
+        reason TEXT,
+        clerk TEXT NOT NULL,
+        approved_by TEXT,
+        entry_id INTEGER
+    );
+    CREATE INDEX drawer_moves_session ON drawer_moves(session_id, id);
+    CREATE INDEX entries_session_report ON entries(till_id, created_at, kind, op, state, card_type, clerk,
+        requested_minor, approved_minor, captured_minor, refunded_minor, tip_minor, tax_minor);
+    CREATE TRIGGER drawer_moves_no_update BEFORE UPDATE ON drawer_moves
+        BEGIN SELECT RAISE(ABORT, 'drawer moves are append-only'); END;
+    CREATE TRIGGER drawer_moves_no_delete BEFORE DELETE ON drawer_moves
+        BEGIN SELECT RAISE(ABORT, 'drawer moves are append-only'); END;
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 LATEST = len(MIGRATIONS)
 
 

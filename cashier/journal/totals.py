@@ -2,7 +2,7 @@
 
 Buckets per (batch, bucket, currency): ``sale``, ``manual_sale``, ``capture`` (captured tabs),
 ``auth_open``, ``refund``, the other kinds by name, and the Charge API's own ``charge_sale``,
-``charge_capture``, ``charge_refund``, ``charge_auth_open``.
+``charge_capture``, ``charge_refund``, ``charge_auth_open``; cash given back counts in ``cash_refund``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
         if row["approved_minor"]:
             return "auth_open", row["currency"], int(row["approved_minor"])
         return None
+    if kind == Kind.CASH and row["op"] == Op.REFUND:
+        # cash given back moves money the other way: a bucket of its own, never netted silently
+        return ("cash_refund", row["currency"], int(row["approved_minor"])) if row["approved_minor"] else None
     if row["approved_minor"]:
         return str(kind), row["currency"], int(row["approved_minor"])
     return None

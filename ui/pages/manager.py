@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.manager_pin import effective_hash, verify_pin
+from cashier.clerks import SignInError
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, state_name
@@ -55,6 +55,9 @@ class ManagerPage(Page):
         self.layout_.addWidget(self.stack, 1)
         self._build_lock()
         self._build_panel()
+        from ui.idle_lock import IdleLock
+
+        self.idle = IdleLock(self, self.lock, till.profile.manager_rules.lock_after_s)
         till.bridge.payment_changed.connect(self._changed)
         self.retranslate()
 
@@ -87,23 +90,27 @@ class ManagerPage(Page):
         self.lock_page = page
 
     def unlock(self) -> bool:
-        stored = effective_hash(self.till.profile.manager_pin_hash, self.till.profile.is_training)
-        if stored is None:
+        roster = self.till.profile.roster  # the manager PIN, or a manager clerk's on a till with clerks
+        if not roster.enabled and roster.manager_pin_hash is None:
             self.pin_error.setText(tr("No manager PIN is set in this till's profile "
                                       "(manager_pin_hash)."))
             return False
-        if not verify_pin(self.pin.text(), stored):
+        try:
+            roster.manager(None, self.pin.text())
+        except SignInError:
             self.pin.clear()
             self.pin_error.setText(tr("Manager PIN: not accepted."))
             return False
         self.pin.clear()
         self.pin_error.clear()
         self.unlocked = True
+        self.idle.start()
         self.stack.setCurrentWidget(self.panel)
         self.refresh()
         return True
 
     def lock(self) -> None:
+        self.idle.stop()
         self.unlocked = False
         self.stack.setCurrentWidget(self.lock_page)
         self.pin.setFocus()

@@ -1,0 +1,246 @@
+"""``cashier drawer ...``, ``cashier report x|z`` and ``cashier receipt print``.
+
+Each prints one JSON object (a report with ``--format csv|pdf --output PATH`` writes the file).
+Exit codes: 0 done, 2 refused (no open session, a second open, bad amount or reason), 1 waiting
+for a manager (an over/short beyond the tolerance, or an action the profile puts behind one),
+3 a receipt that could not be printed (the printer is offline; the journal still has it).
+A manager approves with ``--manager ID`` and the manager's PIN on standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+EXIT_DONE, EXIT_WAITING, EXIT_REFUSED, EXIT_NOT_PRINTED = 0, 1, 2, 3
+
+
+def _out(data: dict[str, Any]) -> None:
+    print(json.dumps(data, sort_keys=True, default=str))
+
+
+def _desk(args: argparse.Namespace) -> Any:
+    from cashier.cashdesk import CashDesk, open_store
+    from cashier.config import load_profile
+
+    profile = load_profile(getattr(args, "profile", None))
+    return CashDesk(profile, open_store(profile))
+
+
+def _clerk(desk: Any, args: argparse.Namespace) -> str:
+    """The acting clerk: ``--clerk`` (one of the profile's clerks when it lists any)."""
+    clerk = getattr(args, "clerk", None) or str(desk.profile.clerk_id)
+    if desk.roster.enabled:
+        return str(desk.roster.get(clerk).id)
+    return str(clerk)
+
+
+def _manager(desk: Any, args: argparse.Namespace) -> Any:
+    if not getattr(args, "manager", None):
+        return None
+    pin = sys.stdin.readline().strip()
+    return desk.roster.manager(None if args.manager == "-" else args.manager, pin)
+
+
+def _run(args: argparse.Namespace, action: Any) -> int:
+    from cashier.clerks import SignInError
+    from cashier.drawer import DrawerRefused, ManagerNeeded
+
+    desk = _desk(args)
+    try:
+        return int(action(desk))
+    except (DrawerRefused, SignInError) as exc:
+        _out({"error": str(exc)})
+        print(f"cashier: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except ManagerNeeded as exc:
+        _out({"waiting": str(exc)})
+        print(f"cashier: {exc}", file=sys.stderr)
+        return EXIT_WAITING
+    finally:
+        if desk.printer is not None:
+            desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
+        desk.close()
+        desk.store.close()
+
+
+def _session_out(session: Any, **extra: Any) -> dict[str, Any]:
+    return {"session": session.id, "state": session.state, "float": str(session.float),
+            "opened_at": session.opened_at, "opened_by": session.opened_by, **extra}
+
+
+def open_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        counts = None
+        if args.counts:
+            from cashier.drawer import DrawerRefused
+
+            try:
+                counts = {str(k): v for k, v in json.loads(args.counts).items()}
+            except (ValueError, AttributeError):
+                raise DrawerRefused('counts: must be JSON such as {"20.00": 3, "1.00": 10}') from None
+        session = desk.open(clerk=_clerk(desk, args), float_amount=args.float_amount, counts=counts)
+        _out(_session_out(session))
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def _pay(kind: str) -> Any:
+    def command(args: argparse.Namespace) -> int:
+        from cashier.drawer import parse_cash
+
+        def act(desk: Any) -> int:
+            clerk = _clerk(desk, args)
+            manager = _manager(desk, args)
+            do = desk.pay_in if kind == "pay_in" else desk.pay_out
+            session = do(args.amount, args.reason, clerk=clerk, manager=manager)
+            amount = parse_cash(args.amount, desk.store.currency, "amount")
+            _out({"session": session.id, "type": kind, "amount": str(amount), "reason": args.reason,
+                  "clerk": clerk, "approved_by": str(manager.id) if manager else None})
+            return EXIT_DONE
+        return _run(args, act)
+    return command
+
+
+def no_sale_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        clerk = _clerk(desk, args)
+        session = desk.no_sale(args.reason, clerk=clerk)
+        _out({"session": session.id, "type": "no_sale", "reason": args.reason, "clerk": clerk,
+              "kicked": desk.profile.printer.drawer == "printer" and desk.printer is not None})
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def status_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        _out(desk.status())
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def close_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        clerk = _clerk(desk, args)
+        manager = _manager(desk, args)
+        result = desk.close_drawer(args.counted, clerk=clerk, reason=args.reason, manager=manager)
+        _out(result.as_dict())
+        if not result.closed:
+            print(f"cashier: {result.waiting}", file=sys.stderr)
+            return EXIT_WAITING
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def _write_file(target: Path, data: bytes) -> None:
+    from cashier.errors import ValidationError
+
+    if not target.parent.exists():
+        raise ValidationError("--output", f"folder {target.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".report-")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, target)
+
+
+def report_command(args: argparse.Namespace) -> int:
+    from cashier.errors import ValidationError
+    from cashier.reports import report_csv, report_pdf
+
+    if args.format != "json" and not args.output:
+        raise ValidationError("--output", f"is required with --format {args.format}")
+
+    def act(desk: Any) -> int:
+        report = desk.x_report() if args.which == "x" else desk.z_report(args.session)
+        if args.print:
+            desk.print_report(report)
+        if args.format == "json" and not args.output:
+            _out(report)
+            return EXIT_DONE
+        data = {"json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
+                "csv": lambda: report_csv(report).encode("utf-8"),
+                "pdf": lambda: report_pdf(report)}[args.format]()
+        _write_file(Path(args.output), data)
+        print(f"wrote {args.output}", file=sys.stderr)
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def receipt_print_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        entry, job, queued = desk.print_receipt(args.ticket, copy=args.copy)
+        printed = False
+        if queued and desk.printer is not None:
+            desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
+            printed = bool(desk.printer.results) and desk.printer.results[-1].printed
+        _out({"ticket": entry.invoice or str(entry.id), "entry": entry.id, "printed": printed,
+              "printer": desk.printer.name if desk.printer else None, "status": desk.printer_status,
+              "lines": job.lines})
+        return EXIT_DONE if printed else EXIT_NOT_PRINTED
+    return _run(args, act)
+
+
+def register(subparsers: Any) -> None:
+    drawer = subparsers.add_parser("drawer", help="the cash drawer session: open, pay in/out, close")
+    sub = drawer.add_subparsers(dest="drawer_command")
+
+    def clerk_args(p: argparse.ArgumentParser, manager: bool = False) -> None:
+        p.add_argument("--clerk", help="the acting clerk's number (default: the profile's clerk_id)")
+        if manager:
+            p.add_argument("--manager", metavar="ID",
+                           help="a manager approves: the manager's clerk number ('-' for any manager); "
+                                "the PIN is read from standard input")
+
+    p = sub.add_parser("open", help="open a session with a float")
+    p.add_argument("--float", dest="float_amount", metavar="AMOUNT", help="the float as one amount")
+    p.add_argument("--counts", metavar="JSON", help='the float by denomination: {"20.00": 3, ...}')
+    clerk_args(p)
+    p.set_defaults(handler=open_command)
+    for name, kind in (("pay-in", "pay_in"), ("pay-out", "pay_out")):
+        p = sub.add_parser(name, help=f"{name.replace('-', ' ')} cash with a reason")
+        p.add_argument("--amount", required=True)
+        p.add_argument("--reason", required=True)
+        clerk_args(p, manager=True)
+        p.set_defaults(handler=_pay(kind))
+    p = sub.add_parser("no-sale", help="open the drawer without a sale (journaled)")
+    p.add_argument("--reason", required=True)
+    clerk_args(p)
+    p.set_defaults(handler=no_sale_command)
+    p = sub.add_parser("status", help="the open session (never the expected amount: blind close)")
+    p.set_defaults(handler=status_command)
+    p = sub.add_parser("close", help="blind close: the counted cash, then expected and over/short")
+    p.add_argument("--counted", required=True)
+    p.add_argument("--reason", help="required when the drawer is over or short")
+    clerk_args(p, manager=True)
+    p.set_defaults(handler=close_command)
+
+    def usage(parser: argparse.ArgumentParser, what: str) -> Any:
+        def handler(args: argparse.Namespace) -> int:
+            parser.print_usage(sys.stderr)
+            print(f"cashier: error: choose {what}", file=sys.stderr)
+            return EXIT_REFUSED
+        return handler
+
+    drawer.set_defaults(handler=usage(drawer, "open, pay-in, pay-out, no-sale, status or close"))
+
+    report = subparsers.add_parser("report", help="X report (now) or Z report (a closed session)")
+    report.add_argument("which", choices=("x", "z"))
+    report.add_argument("--session", type=int, help="Z: the session (default: the last closed)")
+    report.add_argument("--format", choices=("json", "csv", "pdf"), default="json")
+    report.add_argument("--output", metavar="PATH", help="write the report to PATH")
+    report.add_argument("--print", action="store_true", help="also print it on the receipt printer")
+    report.set_defaults(handler=report_command)
+
+    receipt = subparsers.add_parser("receipt", help="print a receipt again from the journal")
+    rsub = receipt.add_subparsers(dest="receipt_command")
+    p = rsub.add_parser("print", help="print the receipt of a ticket (invoice or entry id)")
+    p.add_argument("ticket")
+    p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
+    p.set_defaults(handler=receipt_print_command)
+    receipt.set_defaults(handler=usage(receipt, "print"))
+

@@ -1,0 +1,375 @@
+"""The cash drawer session: float, cash tenders, pay-ins and pay-outs, no sale, the blind close.
+
+Everything is in the journal (tables ``drawer_sessions`` and ``drawer_moves``, plus an event in
+the event log for each move), so a till restarted mid-session simply continues the open one.
+One open session per till is enforced by the database (a partial unique index).
+
+The cash a session holds comes from the journal's ``cash`` entries of this till created while
+the session is open: op ``sale`` (cash taken, ``approved`` = tendered minus change) and op
+``refund`` (cash given back). Expected = float + cash sales - cash refunds + pay-ins - pay-outs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from cashier.clerks import Action, Clerk, Roster
+from cashier.errors import CashierError, ValidationError
+from cashier.journal.card_guard import guard_text
+from cashier.journal.store import JournalStore, iso
+from cashier.money import from_minor, quantum, to_minor
+
+MAX_REASON = 120
+
+
+class DrawerRefused(CashierError):
+    """The drawer cannot do that now (no open session, a second open, bad amount...)."""
+
+
+class ManagerNeeded(CashierError):
+    """The profile puts this behind a manager and none approved it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: int
+    till_id: str
+    currency: str
+    state: str  # open | counted (waiting for a manager) | closed
+    opened_at: str
+    opened_by: str
+    float: Decimal
+    float_counts: dict[str, int]
+    closed_at: str | None
+    closed_by: str | None
+    counted: Decimal | None
+    over_short: Decimal | None
+    reason: str | None
+    approved_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """What the drawer should hold, from the journal."""
+
+    float: Decimal
+    cash_sales: Decimal
+    cash_sales_count: int
+    cash_refunds: Decimal
+    cash_refunds_count: int
+    pay_ins: Decimal
+    pay_outs: Decimal
+    no_sales: int
+
+    @property
+    def expected(self) -> Decimal:
+        return self.float + self.cash_sales - self.cash_refunds + self.pay_ins - self.pay_outs
+
+
+@dataclass(frozen=True, slots=True)
+class CloseResult:
+    session: Session
+    balance: Balance
+    counted: Decimal
+    over_short: Decimal
+    closed: bool
+    report: dict[str, Any] | None
+    #: why the session is not closed yet (a manager is needed), else None
+    waiting: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        b = self.balance
+        return {"session": self.session.id, "state": self.session.state, "float": str(b.float),
+                "cash_sales": str(b.cash_sales), "cash_refunds": str(b.cash_refunds),
+                "pay_ins": str(b.pay_ins), "pay_outs": str(b.pay_outs), "expected": str(b.expected),
+                "counted": str(self.counted), "over_short": str(self.over_short),
+                "reason": self.session.reason, "approved_by": self.session.approved_by,
+                "closed": self.closed, "waiting": self.waiting, "report": self.report}
+
+
+def _session(row: sqlite3.Row) -> Session:
+    cur = row["currency"]
+
+    def opt(column: str) -> Decimal | None:
+        return None if row[column] is None else from_minor(int(row[column]), cur)
+
+    return Session(id=int(row["id"]), till_id=row["till_id"], currency=cur, state=row["state"],
+                   opened_at=row["opened_at"], opened_by=row["opened_by"],
+                   float=from_minor(int(row["float_minor"]), cur),
+                   float_counts=json.loads(row["float_counts"] or "{}"), closed_at=row["closed_at"],
+                   closed_by=row["closed_by"], counted=opt("counted_minor"),
+                   over_short=opt("over_short_minor"), reason=row["reason"],
+                   approved_by=row["approved_by"])
+
+
+def parse_cash(text: str | Decimal, currency: str, field: str, *, allow_zero: bool = True) -> Decimal:
+    """A cash amount: a number of whole minor units, not negative (zero only when allowed)."""
+    try:
+        value = text if isinstance(text, Decimal) else Decimal(str(text).strip())
+    except InvalidOperation:
+        raise DrawerRefused(f"{field}: must be an amount such as 100.00") from None
+    if not value.is_finite() or value < 0 or (value == 0 and not allow_zero):
+        raise DrawerRefused(f"{field}: must be {'zero or more' if allow_zero else 'more than zero'}")
+    if value != value.quantize(quantum(currency)):
+        raise DrawerRefused(f"{field}: must be a whole number of {currency} minor units")
+    if value > Decimal("1000000"):
+        raise DrawerRefused(f"{field}: must be at most 1,000,000")
+    return value.quantize(quantum(currency))
+
+
+def count_denominations(counts: dict[str, int], currency: str) -> Decimal:
+    """A float counted by denomination: ``{"20.00": 3, "0.25": 8}`` -> 62.00."""
+    total = Decimal(0)
+    for denomination, pieces in counts.items():
+        value = parse_cash(denomination, currency, "denomination", allow_zero=False)
+        if not isinstance(pieces, int) or isinstance(pieces, bool) or not 0 <= pieces <= 100000:
+            raise DrawerRefused(f"denomination {denomination}: the count must be 0 to 100000 pieces")
+        total += value * pieces
+    return total
+
+
+def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str | None:
+    text = (reason or "").strip()
+    if not text:
+        if required:
+            raise DrawerRefused(f"{field}: is required (say what the cash is for)")
+        return None
+    if len(text) > MAX_REASON:
+        raise DrawerRefused(f"{field}: must be at most {MAX_REASON} characters")
+    try:
+        guard_text(field, text)
+    except ValidationError as exc:
+        raise DrawerRefused(str(exc)) from None
+    return text
+
+
+class Drawer:
+    """The cash drawer of one till, on the till's journal store."""
+
+    def __init__(self, store: JournalStore, roster: Roster) -> None:
+        self.store = store
+        self.roster = roster
+        self.conn = store.conn
+        self.currency = store.currency
+
+    # ---- reading ---------------------------------------------------------------------------
+    def current(self) -> Session | None:
+        """The open (or counted, waiting for a manager) session of this till."""
+        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE till_id = ? AND state != 'closed'",
+                                (self.store.till_id,)).fetchone()
+        return None if row is None else _session(row)
+
+    def get(self, session_id: int) -> Session:
+        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE id = ? AND till_id = ?",
+                                (session_id, self.store.till_id)).fetchone()
+        if row is None:
+            raise DrawerRefused(f"session: no drawer session {session_id} at this till")
+        return _session(row)
+
+    def last_closed(self) -> Session | None:
+        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE till_id = ? AND state = 'closed' "
+                                "ORDER BY id DESC LIMIT 1", (self.store.till_id,)).fetchone()
+        return None if row is None else _session(row)
+
+    def require_open(self) -> Session:
+        session = self.current()
+        if session is None:
+            raise DrawerRefused("drawer: no open drawer session (open one with a float first)")
+        return session
+
+    def balance(self, session: Session) -> Balance:
+        cur = session.currency
+        until = session.closed_at or "9999"
+        cash = {op: (int(n), int(minor or 0)) for op, n, minor in self.conn.execute(
+            "SELECT op, COUNT(*), SUM(approved_minor) FROM entries WHERE till_id = ? AND kind = 'cash' "
+            "AND state = 'approved' AND created_at >= ? AND created_at < ? GROUP BY op",
+            (session.till_id, session.opened_at, until))}
+        moves = {t: (int(n), int(minor or 0)) for t, n, minor in self.conn.execute(
+            "SELECT type, COUNT(*), SUM(amount_minor) FROM drawer_moves WHERE session_id = ? GROUP BY type",
+            (session.id,))}
+        return Balance(float=session.float,
+                       cash_sales=from_minor(cash.get("sale", (0, 0))[1], cur),
+                       cash_sales_count=cash.get("sale", (0, 0))[0],
+                       cash_refunds=from_minor(cash.get("refund", (0, 0))[1], cur),
+                       cash_refunds_count=cash.get("refund", (0, 0))[0],
+                       pay_ins=from_minor(moves.get("pay_in", (0, 0))[1], cur),
+                       pay_outs=from_minor(moves.get("pay_out", (0, 0))[1], cur),
+                       no_sales=moves.get("no_sale", (0, 0))[0])
+
+    def moves(self, session: Session) -> list[dict[str, Any]]:
+        return [{"at": r["at"], "type": r["type"], "amount": str(from_minor(int(r["amount_minor"]),
+                                                                            session.currency)),
+                 "reason": r["reason"], "clerk": r["clerk"], "approved_by": r["approved_by"]}
+                for r in self.conn.execute("SELECT * FROM drawer_moves WHERE session_id = ? ORDER BY id",
+                                           (session.id,))]
+
+    # ---- writing ---------------------------------------------------------------------------
+    def _write(self, session_id: int, type_: str, clerk: str, *, amount: Decimal = Decimal(0),
+               reason: str | None = None, approved_by: str | None = None,
+               entry_id: int | None = None, at: str | None = None) -> None:
+        """One move and its event, inside the caller's transaction."""
+        at = at or iso(self.store.clock())
+        minor = to_minor(amount, self.currency)
+        self.conn.execute("INSERT INTO drawer_moves(session_id, at, type, amount_minor, reason, clerk, "
+                          "approved_by, entry_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          (session_id, at, type_, minor, reason, clerk, approved_by, entry_id))
+        self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
+                          (entry_id, at, clerk, f"drawer_{type_}",
+                           json.dumps({"session": session_id, "amount": str(amount), "reason": reason,
+                                       "approved_by": approved_by}, sort_keys=True)))
+
+    def _tx_begin(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def _approver(self, action: Action, clerk: str, manager: Clerk | None,
+                  amount: Decimal = Decimal(0)) -> str | None:
+        """Who approved ``action``: None when no approval is needed; raises when one is."""
+        if not self.roster.needs_manager(action, amount):
+            return None
+        if manager is not None and manager.is_manager:
+            return str(manager.id)
+        if self.roster.enabled:
+            acting = next((c for c in self.roster.clerks if str(c.id) == clerk), None)
+            if acting is not None and acting.is_manager:
+                return str(acting.id)
+        raise ManagerNeeded(f"manager: {action.value.replace('_', ' ')} needs a manager's PIN")
+
+    def open(self, *, clerk: str, float_amount: Decimal | str | None = None,
+             counts: dict[str, int] | None = None) -> Session:
+        if (float_amount is None) == (counts is None):
+            raise DrawerRefused("float: give the float as one amount or counted by denomination")
+        value = (count_denominations(counts, self.currency) if counts is not None
+                 else parse_cash(float_amount or "", self.currency, "float"))
+        now = iso(self.store.clock())
+        self._tx_begin()
+        try:
+            try:
+                cur = self.conn.execute(
+                    "INSERT INTO drawer_sessions(till_id, currency, opened_at, opened_by, float_minor, "
+                    "float_counts) VALUES (?, ?, ?, ?, ?, ?)",
+                    (self.store.till_id, self.currency, now, clerk, to_minor(value, self.currency),
+                     json.dumps(counts or {}, sort_keys=True)))
+            except sqlite3.IntegrityError:
+                raise DrawerRefused("drawer: a session is already open at this till "
+                                    "(close it before opening another)") from None
+            session_id = int(cur.lastrowid or 0)
+            self._write(session_id, "float", clerk, amount=value, at=now)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return self.get(session_id)
+
+    def _move(self, type_: str, clerk: str, *, amount: Decimal = Decimal(0), reason: str | None = None,
+              approved_by: str | None = None, entry_id: int | None = None) -> Session:
+        session = self.require_open()
+        if session.state != "open":
+            raise DrawerRefused("drawer: the session is counted and waiting for a manager to close it")
+        self._tx_begin()
+        try:
+            self._write(session.id, type_, clerk, amount=amount, reason=reason,
+                        approved_by=approved_by, entry_id=entry_id)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return session
+
+    def pay_in(self, amount: Decimal | str, reason: str | None, *, clerk: str,
+               manager: Clerk | None = None) -> Session:
+        value = parse_cash(amount, self.currency, "amount", allow_zero=False)
+        text = _reason(reason, required=True)
+        approver = self._approver(Action.PAY_IN, clerk, manager)
+        return self._move("pay_in", clerk, amount=value, reason=text, approved_by=approver)
+
+    def pay_out(self, amount: Decimal | str, reason: str | None, *, clerk: str,
+                manager: Clerk | None = None) -> Session:
+        value = parse_cash(amount, self.currency, "amount", allow_zero=False)
+        text = _reason(reason, required=True)
+        session = self.require_open()
+        if value > self.balance(session).expected:
+            raise DrawerRefused(f"amount: a pay-out of {value} is more than the drawer should hold")
+        approver = self._approver(Action.PAY_OUT, clerk, manager)
+        return self._move("pay_out", clerk, amount=value, reason=text, approved_by=approver)
+
+    def no_sale(self, reason: str | None, *, clerk: str) -> Session:
+        """The drawer opened without a sale: journaled with the clerk (the caller kicks it)."""
+        return self._move("no_sale", clerk, reason=_reason(reason, required=True))
+
+    def kicked(self, *, clerk: str, entry_id: int | None) -> Session | None:
+        """A cash ticket opened the drawer; None when no session is open (nothing to record in)."""
+        session = self.current()
+        if session is None or session.state != "open":
+            return None
+        return self._move("kick", clerk, entry_id=entry_id)
+
+    def count(self, counted: Decimal | str, *, clerk: str) -> tuple[Session, Balance, Decimal]:
+        """The blind count: recorded before the expected amount is shown to anyone."""
+        value = parse_cash(counted, self.currency, "counted")
+        session = self.require_open()
+        last = self.conn.execute("SELECT type, amount_minor, clerk FROM drawer_moves WHERE session_id = ? "
+                                 "ORDER BY id DESC LIMIT 1", (session.id,)).fetchone()
+        if last is not None and tuple(last) == ("count", to_minor(value, self.currency), clerk):
+            return session, self.balance(session), value  # the same count again: recorded once
+        self._tx_begin()
+        try:
+            self._write(session.id, "count", clerk, amount=value)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return session, self.balance(session), value
+
+    def close(self, counted: Decimal | str, *, clerk: str, reason: str | None = None,
+              manager: Clerk | None = None, report: Any = None) -> CloseResult:
+        """Count, then close: a reason when over or short, a manager beyond the tolerance (and
+        for any close when the profile says so). Without the manager the session waits, counted,
+        and the result says so (``closed`` False, ``waiting`` why).
+
+        ``report`` builds the Z report for the session (``cashier.reports.z_report``), stored
+        with the session so a reprint shows the figures of the close."""
+        session, balance, value = self.count(counted, clerk=clerk)
+        over_short = value - balance.expected
+        text = _reason(reason, required=over_short != 0)
+        approvers: list[str] = []
+        try:
+            for action, amount in ((Action.CLOSE_DRAWER, Decimal(0)), (Action.OVER_SHORT, over_short)):
+                approver = self._approver(action, clerk, manager, amount)
+                if approver is not None and approver not in approvers:
+                    approvers.append(approver)
+        except ManagerNeeded as waiting:
+            self.conn.execute(
+                "UPDATE drawer_sessions SET state = 'counted', counted_minor = ?, over_short_minor = ?, "
+                "reason = ? WHERE id = ?", (to_minor(value, self.currency),
+                                            to_minor(over_short, self.currency), text, session.id))
+            return CloseResult(self.get(session.id), balance, value, over_short, False, None,
+                               waiting=str(waiting))
+        now = iso(self.store.clock())
+        self._tx_begin()
+        try:
+            self.conn.execute(
+                "UPDATE drawer_sessions SET state = 'closed', closed_at = ?, closed_by = ?, "
+                "expected_minor = ?, counted_minor = ?, over_short_minor = ?, reason = ?, approved_by = ? "
+                "WHERE id = ?", (now, clerk, to_minor(balance.expected, self.currency),
+                                 to_minor(value, self.currency), to_minor(over_short, self.currency), text,
+                                 ",".join(approvers) or None, session.id))
+            self._write(session.id, "close", clerk, amount=over_short.copy_abs(), reason=text,
+                        approved_by=",".join(approvers) or None, at=now)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        closed = self.get(session.id)
+        built = report(closed) if report is not None else None
+        if built is not None:
+            self.conn.execute("UPDATE drawer_sessions SET report = ? WHERE id = ?",
+                              (json.dumps(built, sort_keys=True), session.id))
+        return CloseResult(closed, self.balance(closed), value, over_short, True, built)
+
+    def stored_report(self, session: Session) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT report FROM drawer_sessions WHERE id = ?", (session.id,)).fetchone()
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))

@@ -1,0 +1,87 @@
+"""A till profile and journal for the drawer and printer tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cashier.cashdesk import CashDesk, open_store
+from cashier.config import TillProfile, load_profile
+from cashier.journal.model import Entry, Kind, State
+from cashier.journal.store import JournalStore
+from cashier.manager_pin import hash_pin
+from tests.cash.loopback import LoopbackPrinter
+
+#: Hashing is slow on purpose (scrypt): hash the test PINs once per session.
+_HASHES: dict[str, str] = {}
+
+
+def pin_hash(pin: str) -> str:
+    if pin not in _HASHES:
+        _HASHES[pin] = hash_pin(pin)
+    return _HASHES[pin]
+
+
+def write_till(tmp_path: Path, *, printer_url: str | None = None, clerks: bool = True,
+               extra: str = "") -> Path:
+    lines = ['till_id = "till-7"', "training = true", f'journal_path = "{tmp_path / "journal.sqlite"}"',
+             f'log_dir = "{tmp_path / "logs"}"', 'company_name = "Corner Shop"']
+    if clerks:
+        lines += ["", "[[clerks]]", 'id = 101', 'name = "Alice"', f'pin_hash = "{pin_hash("1111")}"',
+                  "", "[[clerks]]", 'id = 102', 'name = "Bob"', f'pin_hash = "{pin_hash("2222")}"',
+                  'role = "manager"']
+    lines += ["", "[manager_rules]", 'over_short_tolerance = "5.00"', "pay_outs = true",
+              "close_drawer = false"]
+    if printer_url:
+        lines += ["", "[printer]", f'url = "{printer_url}"', "width = 42", "timeout_s = 1.0"]
+    path = tmp_path / "till.toml"
+    path.write_text("\n".join(lines) + "\n" + extra, encoding="utf-8")
+    return path
+
+
+def cash_entry(store: JournalStore, amount: str, *, clerk: str = "101", tendered: str | None = None,
+               refund: bool = False) -> Entry:
+    """A cash tender as the ticket writes it (the contract between the branches)."""
+    value = Decimal(amount)
+    entry = store.create(Kind.CASH, value, actor=clerk, clerk=clerk, op="refund" if refund else "sale")
+    entry = store.transition(entry.id, State.APPROVED, actor=clerk, approved=value)
+    if tendered is not None:
+        store.note(entry.id, "cash", actor=clerk, tendered=tendered,
+                   change=str(Decimal(tendered) - value))
+    return entry
+
+
+def card_entry(store: JournalStore, amount: str, *, clerk: str = "101", brand: str = "VISA",
+               tip: str = "0.00", kind: Kind = Kind.SALE) -> Entry:
+    value = Decimal(amount)
+    entry = store.create(kind, value, actor=clerk, clerk=clerk, tip=Decimal(tip),
+                         card="4111111111111111")
+    return store.transition(entry.id, State.APPROVED, actor=clerk, approved=value, card_type=brand,
+                            auth_code="OK1234")
+
+
+@pytest.fixture
+def loopback() -> Iterator[LoopbackPrinter]:
+    printer = LoopbackPrinter()
+    yield printer
+    printer.close()
+
+
+@pytest.fixture
+def make_desk(tmp_path: Path) -> Iterator[Callable[..., CashDesk]]:
+    made: list[CashDesk] = []
+
+    def make(**kw: Any) -> CashDesk:
+        profile: TillProfile = load_profile(write_till(tmp_path, **kw))
+        desk = CashDesk(profile, open_store(profile))
+        made.append(desk)
+        return desk
+
+    yield make
+    for desk in made:
+        desk.close()
+        desk.store.close()

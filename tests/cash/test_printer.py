@@ -1,0 +1,164 @@
+"""The receipt printer: bytes on a loopback TCP printer, a printer that refuses, the file printer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cashier.cashdesk import CashDesk
+from cashier.printing.device import parse_url
+from cashier.printing.layout import PrintJob, UnsafeReceipt
+from cashier.printing.queue import PrintQueue
+from tests.cash.conftest import card_entry, cash_entry
+from tests.cash.loopback import LoopbackPrinter, refusing_url
+
+CUT = b"\x1dV"
+KICK_PIN2 = b"\x1bp\x00"
+KICK_PIN5 = b"\x1bp\x01"
+PAN = "4111111111111111"
+
+
+@pytest.mark.parametrize("url,expected", [
+    ("tcp://10.0.0.5", "tcp://10.0.0.5:9100"),
+    ("tcp://printer.local:9101", "tcp://printer.local:9101"),
+    ("usb://04b8:0202", "usb://04b8:0202"),
+    ("serial:///dev/ttyUSB0?baudrate=19200", "serial:///dev/ttyUSB0?baudrate=19200"),
+    ("file:///tmp/receipts.bin", "file:///tmp/receipts.bin"),
+])
+def test_printer_urls(url: str, expected: str) -> None:
+    assert str(parse_url(url)) == expected
+
+
+@pytest.mark.parametrize("url,rule", [
+    ("lpt://1", "must be tcp://"), ("tcp://", "needs a host"), ("usb://epson", "VENDOR:PRODUCT"),
+    ("serial:///dev/ttyS0?baudrate=12", "baudrate"), ("file://relative/x", "absolute path"),
+])
+def test_bad_printer_urls_name_the_rule(url: str, rule: str) -> None:
+    with pytest.raises(ValueError, match=rule):
+        parse_url(url)
+
+
+def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable[..., CashDesk],
+                                                             loopback: LoopbackPrinter) -> None:
+    desk = make_desk(printer_url=loopback.url)
+    desk.open(clerk="101", float_amount="100.00")
+    entry = cash_entry(desk.store, "12.50", tendered="20.00")
+    desk.ticket_done(entry, clerk="101")
+    assert loopback.wait_jobs(1)
+    data = loopback.jobs[0]
+    text = data.decode("cp437", "replace")
+    assert "CASH" in text and "12.50" in text and "Cash tendered" in text and "7.50" in text
+    assert "Corner Shop" in text and entry.invoice in text
+    cut_at = data.index(CUT)
+    assert data.index(KICK_PIN2) > cut_at and data.index(KICK_PIN5) > cut_at
+    # the kick is journaled with the clerk
+    moves = desk.drawer.moves(desk.drawer.require_open())
+    assert [(m["type"], m["clerk"]) for m in moves] == [("float", "101"), ("kick", "101")]
+    assert desk.printer_status == "ready"
+
+
+def test_card_receipt_never_carries_the_card_number(make_desk: Callable[..., CashDesk],
+                                                    loopback: LoopbackPrinter) -> None:
+    desk = make_desk(printer_url=loopback.url)
+    entry = card_entry(desk.store, "40.00", tip="4.00")
+    desk.ticket_done(entry, clerk="101", signature=True)
+    assert loopback.wait_jobs(2)
+    customer, merchant = (job.decode("cp437") for job in loopback.jobs)
+    for text in (customer, merchant):
+        assert PAN not in text and PAN[:6] not in text.replace("**** 1111", "")
+        assert "**** 1111" in text and "VISA" in text
+    assert KICK_PIN2 not in loopback.data  # no drawer for a card ticket
+    assert "MERCHANT COPY" in merchant and "Signature" in merchant and "Signature" not in customer
+
+
+def test_a_job_with_a_card_number_is_refused() -> None:
+    with pytest.raises(UnsafeReceipt):
+        PrintJob(title="receipt", lines=[f"Card {PAN}"])
+    with pytest.raises(UnsafeReceipt):
+        PrintJob(title="receipt", lines=["Card 4111 1111 1111 1111"])
+
+
+def test_lines_fit_a_58mm_printer(make_desk: Callable[..., CashDesk]) -> None:
+    desk = make_desk(extra="")
+    desk.profile.printer.width = 32
+    entry = card_entry(desk.store, "1234.56", brand="AMERICAN EXPRESS CORPORATE")
+    job = desk.receipt_job(entry, copy="merchant", signature=True)
+    assert job.lines and all(len(line) <= 32 for line in job.lines)
+    assert any(line.endswith("**** 1111") for line in job.lines)
+
+
+def test_refusing_printer_never_blocks_and_the_ticket_can_be_reprinted(
+        make_desk: Callable[..., CashDesk], loopback: LoopbackPrinter,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import json
+
+    from cashier.cli import main
+
+    desk = make_desk(printer_url=refusing_url())
+    desk.open(clerk="101", float_amount="50.00")
+    entry = cash_entry(desk.store, "9.99", tendered="10.00")
+    desk.ticket_done(entry, clerk="101")
+    assert desk.printer is not None and desk.printer.wait_idle(5)
+    assert desk.printer_status.startswith("offline:") and "Connection refused" in desk.printer_status
+    assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
+    # the reprint from the journal, on the same refusing printer: not printed, exit 3
+    monkeypatch.setenv("CASHIER_PROFILE", str(tmp_path / "till.toml"))
+    assert main(["receipt", "print", str(entry.invoice)]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["printed"] is False and out["status"].startswith("offline")
+    # the printer back (the profile now points at a working one): printed, exit 0
+    monkeypatch.setenv("CASHIER_PRINTER__URL", loopback.url)
+    assert main(["receipt", "print", str(entry.invoice)]) == 0
+    assert json.loads(capsys.readouterr().out)["printed"] is True
+    assert loopback.wait_jobs(1) and b"9.99" in loopback.jobs[0]
+    assert KICK_PIN2 not in loopback.jobs[0]  # a reprint does not open the drawer
+
+
+def test_submit_returns_before_the_printer_answers() -> None:
+    release = threading.Event()
+    started = threading.Event()
+    printed: list[str] = []
+
+    def slow_sink(job: PrintJob) -> None:
+        started.set()
+        release.wait(5)
+        printed.append(job.title)
+
+    queue = PrintQueue(slow_sink)
+    assert queue.submit(PrintJob(title="one", lines=["a"]))
+    assert queue.submit(PrintJob(title="two", lines=["b"]))
+    assert started.wait(5) and printed == []  # submit came back while the printer was busy
+    release.set()
+    assert queue.wait_idle(5) and printed == ["one", "two"]
+    queue.stop()
+
+
+def test_file_printer(make_desk: Callable[..., CashDesk], tmp_path: Path) -> None:
+    target = tmp_path / "printer.bin"
+    desk = make_desk(printer_url=f"file://{target}")
+    desk.open(clerk="101", float_amount="20.00")
+    desk.no_sale("customer needs change", clerk="101")
+    assert desk.printer is not None and desk.printer.wait_idle(5)
+    data = target.read_bytes()
+    assert data == b"\x1bp\x00\x32\x32\x1bp\x01\x32\x32"  # a bare kick, no paper, no cut
+    moves = desk.drawer.moves(desk.drawer.require_open())
+    assert moves[-1]["type"] == "no_sale" and moves[-1]["reason"] == "customer needs change"
+
+
+def test_a_qr_payment_code_prints_as_a_qr_code(make_desk: Callable[..., CashDesk],
+                                               loopback: LoopbackPrinter) -> None:
+    from decimal import Decimal
+
+    from cashier.journal.model import Kind
+
+    desk = make_desk(printer_url=loopback.url)
+    entry = desk.store.create(Kind.QR, Decimal("9.00"), actor="101", clerk="101")
+    job = desk.receipt_job(entry, qr="https://pay.example/q/ABC123")
+    assert desk.printer is not None and desk.printer.submit(job) and desk.printer.wait_idle(5)
+    assert loopback.wait_jobs(1)
+    data = loopback.jobs[0]
+    assert b"\x1d(k" in data and b"https://pay.example/q/ABC123" in data  # native QR, GS ( k
+    assert data.index(b"\x1d(k") < data.index(CUT)

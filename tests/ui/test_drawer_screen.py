@@ -1,0 +1,174 @@
+"""The drawer through the window with real key presses: sign in, open with a float, a cash
+ticket on the virtual printer, pay-in, pay-out with a manager, no sale, a blind close short
+beyond the tolerance, the Z report, sign out; and the manager screen locking itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.cash.conftest import cash_entry, pin_hash
+
+CLERKS = [{"id": 101, "name": "Alice", "pin_hash": pin_hash("1111")},
+          {"id": 102, "name": "Bob", "pin_hash": pin_hash("2222"), "role": "manager"}]
+
+
+def keys(widget: Any, text: str, enter: bool = False) -> None:
+    QTest.keyClicks(widget, text)
+    if enter:
+        QTest.keyClick(widget, Qt.Key.Key_Return)
+
+
+def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.drawer import DrawerPage
+    from ui.pages.reports import ReportsPage
+    from ui.pages.sale import SalePage
+
+    gui = make_gui(clerks=CLERKS)
+    w, desk = gui.window, gui.cashdesk
+    w.activateWindow()  # shortcuts go to the active window; the training PIN pad opened last
+    assert QTest.qWaitForWindowActive(w, 2000)
+    panel = gui.sign_in
+    assert w.stack.currentWidget() is panel and not any(b.isEnabled() for b in w.nav_buttons)
+    keys(panel.pin, "9999", enter=True)
+    assert "not accepted" in panel.error.text() and gui.till.clerk is None
+    keys(panel.pin, "1111", enter=True)
+    assert gui.till.clerk.name == "Alice" and gui.till.ctx.clerk_id == 101
+    assert isinstance(w.pages[w.stack.currentIndex()], SalePage)
+
+    QTest.keyClick(w.page(SalePage).amount, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    page: DrawerPage = w.page(DrawerPage)
+    assert w.stack.currentWidget() is page and page.open_box.isEnabled() and not page.move_box.isEnabled()
+    keys(page.float_amount, "10000")
+    QTest.keyClick(page.float_amount, Qt.Key.Key_F5)
+    session = desk.drawer.current()
+    assert session is not None and session.float == Decimal("100.00") and session.opened_by == "101"
+
+    # a cash ticket (as the ticket writes it): receipt and drawer kick on the virtual printer
+    entry = cash_entry(desk.store, "42.50", clerk="101", tendered="50.00")
+    desk.ticket_done(entry, clerk="101")
+    printer = gui.printer_window
+    ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
+    paper = printer.paper.toPlainText()
+    assert "CASH" in paper and "42.50" in paper and "Change" in paper and "[drawer opens]" in paper
+
+    keys(page.move_amount, "2000")
+    keys(page.reason, "change from the bank")
+    QTest.keyClick(page.reason, Qt.Key.Key_F6)
+    assert page.message.text().startswith("Paid in")
+    keys(page.move_amount, "650")
+    keys(page.reason, "milk")
+    QTest.keyClick(page.reason, Qt.Key.Key_F7)
+    assert "needs a manager" in page.message.text() and page.manager_pin.hasFocus()
+    keys(page.manager_pin, "2222")
+    QTest.keyClick(page.manager_pin, Qt.Key.Key_F7)
+    assert page.message.text().startswith("Paid out")
+    keys(page.reason, "customer wanted coins")
+    QTest.keyClick(page.reason, Qt.Key.Key_F8)
+    assert "no sale" in page.message.text()
+    moves = [(m["type"], m["clerk"], m["approved_by"]) for m in desk.drawer.moves(session)]
+    assert moves == [("float", "101", None), ("kick", "101", None), ("pay_in", "101", None),
+                     ("pay_out", "101", "102"), ("no_sale", "101", None)]
+
+    # blind close: nothing about the expected amount shows before the count
+    everything = " ".join(label.text() for label in page.findChildren(type(page.result)))
+    assert "Expected" not in everything and "155.50" not in everything
+    keys(page.counted, "14850")  # expected 100 + 42.50 + 20 - 6.50 = 156.00: short 7.50
+    QTest.keyClick(page.counted, Qt.Key.Key_F9)
+    assert "156.00" in page.result.text() and "short" in page.result.text()
+    assert page.close_reason.hasFocus()
+    QTest.keyClick(page.close_reason, Qt.Key.Key_F10)
+    assert "reason" in page.message.text() and desk.drawer.current() is not None
+    keys(page.close_reason, "a ten given as a five")
+    QTest.keyClick(page.close_reason, Qt.Key.Key_F10)
+    assert "manager" in page.message.text() and desk.drawer.current().state == "counted"
+    keys(page.manager_pin, "2222")
+    QTest.keyClick(page.manager_pin, Qt.Key.Key_F10)
+    assert page.message.text().startswith("Drawer closed") and desk.drawer.current() is None
+    closed = desk.drawer.last_closed()
+    assert closed.over_short == Decimal("-7.50") and closed.approved_by == "102"
+
+    # the Z report, behind a manager PIN
+    QTest.keyClick(page.counted, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    reports: ReportsPage = w.page(ReportsPage)
+    keys(reports.pin, "1111", enter=True)  # a cashier may not
+    assert not reports.unlocked and "no manager" in reports.pin_error.text()
+    keys(reports.pin, "2222", enter=True)
+    assert reports.unlocked and reports.report is not None and reports.report["type"] == "x"
+    QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    text = reports.view.toPlainText()
+    assert "Z REPORT" in text and "-7.50" in text and "42.50" in text
+    assert reports.report is not None and reports.report["by_tender"]["cash"]["amount"] == "42.50"
+    QTest.keyClick(reports.view, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClick(reports.view, Qt.Key.Key_F9, Qt.KeyboardModifier.ShiftModifier)
+    saved = sorted(p.suffix for p in reports.export_dir().iterdir())
+    assert saved == [".csv", ".pdf"]
+    ui.until(lambda: any(j.title.startswith("Z report") for j in printer.jobs), what="Z at the close")
+
+    # sign out: the sign-in panel covers the window again
+    QTest.keyClick(reports.view, Qt.Key.Key_L,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert gui.till.clerk is None and w.stack.currentWidget() is panel
+    assert not any(b.isEnabled() for b in w.nav_buttons)
+
+
+def test_manager_screen_locks_itself_when_unused(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.manager import ManagerPage
+
+    gui = make_gui()
+    page: ManagerPage = gui.window.go(ManagerPage)
+    assert page.idle.timer.interval() == 60_000  # the profile's default: a minute
+    page.idle.timer.setInterval(150)
+    keys(page.pin, "1234", enter=True)
+    assert page.unlocked
+    ui.until(lambda: not page.unlocked, timeout_s=5, what="the manager screen to lock")
+    assert page.stack.currentWidget() is page.lock_page
+
+
+def test_a_till_without_clerks_opens_as_before(make_gui: Callable[..., Any]) -> None:
+    from ui.pages.sale import SalePage
+
+    gui = make_gui()
+    assert gui.sign_in is None and gui.till.clerk is None
+    assert isinstance(gui.window.pages[gui.window.stack.currentIndex()], SalePage)
+    assert all(b.isEnabled() for b in gui.window.nav_buttons)
+
+
+def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.sale import SalePage
+
+    gui = make_gui()
+    sale: SalePage = gui.window.go(SalePage)
+    keys(sale.amount, "1250", enter=True)  # Enter charges the card
+    pad = gui.pinpad
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
+    pad.tip_buttons.itemAt(pad.tip_buttons.count() - 1).widget().click()  # no tip
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.tap_button.click()
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="the sale's result")
+    printer = gui.printer_window
+    ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
+    paper = printer.paper.toPlainText()
+    entry = gui.cashdesk.store.search(limit=1)[0]
+    assert entry.state == "approved" and str(entry.invoice) in paper and "12.50" in paper
+    assert f"**** {entry.card_last4}" in paper and "[drawer opens]" not in paper
+    assert len(printer.jobs) == 1  # once, however often the entry changes afterwards
+
+
+def test_keys_on_the_manager_screen_keep_it_unlocked(make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.manager import ManagerPage
+
+    gui = make_gui()
+    page: ManagerPage = gui.window.go(ManagerPage)
+    page.idle.timer.setInterval(1000)
+    keys(page.pin, "1234", enter=True)
+    assert page.unlocked
+    for _ in range(5):  # 5 x 0.3 s of activity: longer than the lock time, never idle that long
+        ui.spin(0.3)
+        QTest.keyClick(page.panel, Qt.Key.Key_Shift)
+    assert page.unlocked
+    ui.until(lambda: not page.unlocked, timeout_s=5, what="the lock once the keys stop")

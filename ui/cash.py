@@ -1,0 +1,103 @@
+"""The window's handle on the cash desk: the drawer, the receipt printer and the reports.
+
+``open_cashdesk`` runs before the pages are built (they read ``gui.cashdesk``); ``install_cash``
+adds what spans the window: the clerk sign-in, the printer's status in the status bar, and (in
+training, once the PIN pad window is up) the virtual printer window beside it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QTimer
+
+from ui.i18n import tr
+
+if TYPE_CHECKING:
+    from cashier.config import TillProfile
+    from ui.app import Gui
+
+log = logging.getLogger("ui.cash")
+PRINTER_POLL_MS = 1000
+
+
+def open_cashdesk(profile: TillProfile) -> Any:
+    """The till's CashDesk, or None when its journal cannot be opened (the start-up says why)."""
+    from cashier.cashdesk import CashDesk, open_store
+
+    try:
+        return CashDesk(profile, open_store(profile))
+    except Exception:
+        log.exception("the cash desk could not open the journal")
+        return None
+
+
+def install_cash(gui: Gui) -> None:
+    from ui.signin import install_sign_in
+    from ui.window import Pill
+
+    if gui.cashdesk is None:
+        return
+    install_sign_in(gui)
+    gui.till.bridge.payment_changed.connect(lambda entry: _payment_changed(gui, entry))
+    pill = Pill()
+    gui.window.status.addPermanentWidget(pill)
+    gui.printer_pill = pill
+
+    def refresh() -> None:
+        if gui.cashdesk is None:  # closed with the window
+            return
+        status = gui.cashdesk.printer_status
+        if status == "none":
+            pill.setVisible(False)
+            return
+        pill.setVisible(True)
+        if status == "ready":
+            pill.set(tr("Printer: ready"), "ok")
+        else:
+            pill.set(tr("Printer: offline — reprint from the journal"), "bad")
+            pill.setToolTip(status)
+
+    timer = QTimer(gui.window)
+    timer.setInterval(PRINTER_POLL_MS)
+    timer.timeout.connect(refresh)
+    timer.start()
+    gui.printer_timer = timer
+    refresh()
+
+
+def _payment_changed(gui: Gui, entry: Any) -> None:
+    """A payment changed: the cash desk decides whether it prints a receipt (and kicks the drawer)."""
+    if gui.cashdesk is not None:
+        try:
+            gui.cashdesk.payment_done(entry)
+        except Exception:  # a receipt must never break the sale on screen
+            log.exception("receipt for entry %s not queued", getattr(entry, "id", "?"))
+
+
+def show_virtual_printer(gui: Gui) -> None:
+    """Training: the virtual printer window, placed to the right of the PIN pad window."""
+    from ui.printer_window import VirtualPrinterWindow
+
+    desk = gui.cashdesk
+    if desk is None or desk.virtual is None or desk.profile.printer.url:
+        return
+    window = VirtualPrinterWindow(desk.virtual, desk.width)
+    window.resize(window.minimumSizeHint().width(), 600)
+    if gui.pinpad is not None:
+        geo = gui.pinpad.frameGeometry()
+        window.move(geo.right() + 12, geo.top())
+    window.show()
+    gui.printer_window = window
+
+
+def close_cash(gui: Gui) -> None:
+    if gui.printer_timer is not None:
+        gui.printer_timer.stop()
+    if gui.printer_window is not None:
+        gui.printer_window.close()
+    if gui.cashdesk is not None:
+        gui.cashdesk.close()
+        gui.cashdesk.store.close()
+        gui.cashdesk = None

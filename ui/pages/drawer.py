@@ -1,0 +1,277 @@
+"""Drawer: open with a float, pay in, pay out, no sale, and the blind close.
+
+The page asks and shows; every rule (amounts, reasons, what needs a manager, the over/short) is
+in ``cashier.drawer`` through the till's ``CashDesk``. The close is blind: the expected amount
+appears only after the clerk's count is recorded.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
+
+from cashier.clerks import SignInError
+from cashier.drawer import DrawerRefused, ManagerNeeded
+from ui.i18n import format_money, format_time, tr
+from ui.pages.base import Page, hint
+from ui.widgets.amount import AmountDisplay
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+
+def small_amount(currency: str, name: str) -> AmountDisplay:
+    display = AmountDisplay(currency)
+    display.setMinimumHeight(44)
+    display.setObjectName("AmountSmall")
+    display.setAccessibleName(name)
+    display.setStyleSheet("font-size: 22px; padding: 4px 10px; border: 1px solid #90a4ae; "
+                          "border-radius: 6px; background: #ffffff;")
+    return display
+
+
+class DrawerPage(Page):
+    nav_key = "Ctrl+9"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        cur = till.currency
+        self.state_line = QLabel()
+        self.state_line.setObjectName("Breakdown")
+        self.state_line.setWordWrap(True)
+        self.layout_.addWidget(self.state_line)
+        grid = QGridLayout()
+        grid.setSpacing(12)
+        self.layout_.addLayout(grid)
+
+        self.open_box = QGroupBox()
+        col = QGridLayout(self.open_box)
+        self.float_amount = small_amount(cur, tr("Float"))
+        self.open_button = self.button(lambda: tr("Open drawer"), "F5", self.open_drawer, "Primary")
+        self.float_label = QLabel()
+        col.addWidget(self.float_label, 0, 0)
+        col.addWidget(self.float_amount, 0, 1)
+        col.addWidget(self.open_button, 1, 0, 1, 2)
+        grid.addWidget(self.open_box, 0, 0)
+
+        self.move_box = QGroupBox()
+        col = QGridLayout(self.move_box)
+        self.move_amount = small_amount(cur, tr("Cash amount"))
+        self.reason = QLineEdit()
+        self.reason.setMaxLength(120)
+        self.amount_label, self.reason_label = QLabel(), QLabel()
+        self.pay_in_button = self.button(lambda: tr("Pay in"), "F6", lambda: self.cash_move("pay_in"))
+        self.pay_out_button = self.button(lambda: tr("Pay out"), "F7", lambda: self.cash_move("pay_out"))
+        self.no_sale_button = self.button(lambda: tr("No sale"), "F8", lambda: self.cash_move("no_sale"))
+        col.addWidget(self.amount_label, 0, 0)
+        col.addWidget(self.move_amount, 0, 1)
+        col.addWidget(self.reason_label, 1, 0)
+        col.addWidget(self.reason, 1, 1)
+        row = QHBoxLayout()
+        for b in (self.pay_in_button, self.pay_out_button, self.no_sale_button):
+            row.addWidget(b)
+        col.addLayout(row, 2, 0, 1, 2)
+        grid.addWidget(self.move_box, 0, 1)
+
+        self.close_box = QGroupBox()
+        col = QGridLayout(self.close_box)
+        self.counted = small_amount(cur, tr("Counted cash"))
+        self.counted_label = QLabel()
+        self.count_button = self.button(lambda: tr("Count"), "F9", self.count, "Primary")
+        self.result = QLabel()
+        self.result.setObjectName("Breakdown")
+        self.result.setWordWrap(True)
+        self.close_reason = QLineEdit()
+        self.close_reason.setMaxLength(120)
+        self.close_reason_label = QLabel()
+        self.close_button = self.button(lambda: tr("Close drawer"), "F10", self.close_drawer, "Primary")
+        col.addWidget(self.counted_label, 0, 0)
+        col.addWidget(self.counted, 0, 1)
+        col.addWidget(self.count_button, 1, 0, 1, 2)
+        col.addWidget(self.result, 2, 0, 1, 2)
+        col.addWidget(self.close_reason_label, 3, 0)
+        col.addWidget(self.close_reason, 3, 1)
+        col.addWidget(self.close_button, 4, 0, 1, 2)
+        grid.addWidget(self.close_box, 1, 0)
+
+        self.manager_box = QGroupBox()
+        col = QGridLayout(self.manager_box)
+        self.manager_pin = QLineEdit()
+        self.manager_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.manager_pin.setMaxLength(8)
+        self.manager_hint = hint()
+        col.addWidget(self.manager_pin, 0, 0)
+        col.addWidget(self.manager_hint, 1, 0)
+        grid.addWidget(self.manager_box, 1, 1)
+
+        self.message = QLabel()
+        self.message.setObjectName("ResultMessage")
+        self.message.setWordWrap(True)
+        self.layout_.addWidget(self.message)
+        self.layout_.addStretch(1)
+        self._counted: Decimal | None = None
+        self.retranslate()
+        self.refresh()
+
+    def title(self) -> str:
+        return tr("Drawer")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.open_box.setTitle(tr("Open the drawer"))
+        self.float_label.setText(tr("Float"))
+        self.move_box.setTitle(tr("Cash in and out"))
+        self.amount_label.setText(tr("Amount"))
+        self.reason_label.setText(tr("Reason"))
+        self.close_box.setTitle(tr("Close the drawer (blind count)"))
+        self.counted_label.setText(tr("Counted cash"))
+        self.close_reason_label.setText(tr("Over/short reason"))
+        self.manager_box.setTitle(tr("Manager approval"))
+        self.manager_hint.setText(tr("When an action needs a manager, the manager types their PIN "
+                                     "here and the action is pressed again."))
+
+    # ---- the core ------------------------------------------------------------------------------
+    @property
+    def desk(self) -> Any:
+        assert self.gui is not None and self.gui.cashdesk is not None
+        return self.gui.cashdesk
+
+    @property
+    def clerk(self) -> str:
+        clerk = getattr(self.till, "clerk", None)
+        return str(clerk.id) if clerk is not None else str(self.till.profile.clerk_id)
+
+    def _manager(self) -> Any:
+        pin = self.manager_pin.text()
+        if not pin:
+            return None
+        self.manager_pin.clear()
+        return self.desk.roster.manager(None, pin)
+
+    def _attempt(self, action: Any) -> Any:
+        """Run one core action; every refusal becomes one line on the page."""
+        try:
+            return action()
+        except ManagerNeeded as exc:
+            self.say(str(exc) + " — " + tr("type the manager PIN and press again."), "warn")
+            self.manager_pin.setFocus()
+        except (DrawerRefused, SignInError) as exc:
+            self.say(str(exc), "bad")
+        return None
+
+    def say(self, text: str, level: str = "ok") -> None:
+        self.message.setText(text)
+        self.message.setProperty("level", level)
+        self.message.style().unpolish(self.message)
+        self.message.style().polish(self.message)
+
+    def entered(self) -> None:
+        self.refresh()
+        session = self.desk.drawer.current() if self.gui and self.gui.cashdesk else None
+        (self.counted if session else self.float_amount).setFocus()
+
+    def refresh(self) -> None:
+        if self.gui is None or self.gui.cashdesk is None:
+            self.state_line.setText(tr("The drawer is not available: the journal could not be opened."))
+            for box in (self.open_box, self.move_box, self.close_box):
+                box.setEnabled(False)
+            return
+        status = self.desk.status()
+        is_open = bool(status["open"])
+        if is_open:
+            text = (tr("Drawer open since") + f" {format_time(status['opened_at'])} · "
+                    + tr("float") + f" {format_money(Decimal(status['float']), self.till.currency)} · "
+                    + tr("cash tickets") + f" {status['cash_tickets']} · " + tr("no sales")
+                    + f" {status['no_sales']}")
+            if status["state"] == "counted":
+                text += " · " + tr("counted, waiting for a manager")
+        else:
+            text = tr("No drawer is open. Count the float and open the drawer.")
+        self.state_line.setText(text)
+        self.open_box.setEnabled(not is_open)
+        self.move_box.setEnabled(is_open and status.get("state") == "open")
+        self.close_box.setEnabled(is_open)
+        self.close_button.setEnabled(is_open and self._counted is not None)
+
+    # ---- actions -------------------------------------------------------------------------------
+    def open_drawer(self) -> None:
+        amount = self.float_amount.value
+        session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
+        if session is not None:
+            shown = format_money(session.float, self.till.currency)
+            self.say(tr("Drawer open with a float of") + f" {shown}")
+            self.float_amount.clear()
+            self._counted = None
+            self.result.clear()
+        self.refresh()
+
+    def cash_move(self, kind: str) -> None:
+        reason = self.reason.text()
+        amount = self.move_amount.value
+
+        def act() -> Any:
+            if kind == "no_sale":
+                return self.desk.no_sale(reason, clerk=self.clerk)
+            do = self.desk.pay_in if kind == "pay_in" else self.desk.pay_out
+            return do(amount, reason, clerk=self.clerk, manager=self._manager())
+
+        if self._attempt(act) is not None:
+            done = {"pay_in": tr("Paid in"), "pay_out": tr("Paid out"),
+                    "no_sale": tr("Drawer opened (no sale)")}
+            text = done[kind]
+            if kind != "no_sale":
+                text += f" {format_money(amount, self.till.currency)}"
+            self.say(f"{text}: {reason.strip()}")
+            self.move_amount.clear()
+            self.reason.clear()
+        self.refresh()
+
+    def count(self) -> None:
+        """The blind count: recorded first, then expected and over/short are shown."""
+        counted = self.counted.value
+        done = self._attempt(lambda: self.desk.drawer.count(counted, clerk=self.clerk))
+        if done is None:
+            return
+        _session, balance, value = done
+        self._counted = value
+        over_short = value - balance.expected
+        cur = self.till.currency
+        word = tr("over") if over_short > 0 else tr("short") if over_short < 0 else tr("balanced")
+        self.result.setText(tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
+                            + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
+        if over_short:
+            self.close_reason.setFocus()
+            self.say(tr("Count recorded.") + " " + tr("Say why the drawer is over or short."))
+        else:
+            self.close_button.setFocus()
+            self.say(tr("Count recorded."))
+        self.refresh()
+
+    def close_drawer(self) -> None:
+        if self._counted is None:
+            self.say(tr("Count the drawer first."), "bad")
+            return
+        counted = self._counted
+        result = self._attempt(lambda: self.desk.close_drawer(counted, clerk=self.clerk,
+                                                              reason=self.close_reason.text(),
+                                                              manager=self._manager()))
+        if result is None:
+            return
+        if not result.closed:
+            self.say(str(result.waiting) + " — " + tr("type the manager PIN and press Close again."), "warn")
+            self.manager_pin.setFocus()
+            self.refresh()
+            return
+        self.last_close = result
+        cur = self.till.currency
+        self.say(tr("Drawer closed.") + " " + tr("Over/short") + f" {format_money(result.over_short, cur)}. "
+                 + tr("The Z report is on the Reports screen."))
+        self._counted = None
+        self.counted.clear()
+        self.close_reason.clear()
+        self.result.clear()
+        self.refresh()
+

@@ -1,0 +1,171 @@
+"""Reports (manager): the X report now and the Z report of the last close, printed or exported
+as CSV and PDF for the bookkeeper. Behind a manager's PIN, locked again after a minute unused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cashier.clerks import SignInError
+from cashier.drawer import DrawerRefused
+from ui.i18n import tr
+from ui.idle_lock import IdleLock
+from ui.pages.base import Page, hint
+
+if TYPE_CHECKING:
+    from ui.app import Gui
+    from ui.till import Till
+
+REPORT_WIDTH = 48
+
+
+class ReportsPage(Page):
+    nav_key = "Ctrl+0"
+
+    def __init__(self, till: Till, gui: Gui | None = None) -> None:
+        super().__init__(till, gui)
+        self.report: dict[str, Any] | None = None
+        self.unlocked = False
+        self.stack = QStackedWidget()
+        self.layout_.addWidget(self.stack, 1)
+        lock = QWidget()
+        col = QVBoxLayout(lock)
+        self.lock_text = QLabel()
+        self.lock_text.setObjectName("Breakdown")
+        self.pin = QLineEdit()
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.pin.setMaxLength(8)
+        self.pin.setMaximumWidth(260)
+        self.pin.returnPressed.connect(self.unlock)
+        self.pin_error = hint()
+        col.addWidget(self.lock_text)
+        col.addWidget(self.pin)
+        col.addWidget(self.pin_error)
+        col.addStretch(1)
+        self.stack.addWidget(lock)
+        self.lock_page = lock
+        panel = QWidget()
+        col = QVBoxLayout(panel)
+        row = QHBoxLayout()
+        self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, "Primary", stacked=True)
+        self.z_button = self.button(lambda: tr("Z report"), "Shift+F6", self.show_z, stacked=True)
+        self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report, stacked=True)
+        self.csv_button = self.button(lambda: tr("Export CSV"), "Shift+F8", lambda: self.export("csv"),
+                                      stacked=True)
+        self.pdf_button = self.button(lambda: tr("Export PDF"), "Shift+F9", lambda: self.export("pdf"),
+                                      stacked=True)
+        self.lock_button = self.button(lambda: tr("Lock"), "", self.lock)
+        for b in (self.x_button, self.z_button, self.print_button, self.csv_button, self.pdf_button,
+                  self.lock_button):
+            row.addWidget(b)
+        col.addLayout(row)
+        self.view = QPlainTextEdit()
+        self.view.setReadOnly(True)
+        font = QFont("DejaVu Sans Mono")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        font.setPointSize(11)
+        self.view.setFont(font)
+        col.addWidget(self.view, 1)
+        self.message = hint()
+        col.addWidget(self.message)
+        self.stack.addWidget(panel)
+        self.panel = panel
+        seconds = till.profile.manager_rules.lock_after_s
+        self.idle = IdleLock(self, self.lock, seconds)
+        self.retranslate()
+
+    def title(self) -> str:
+        return tr("Reports")
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.lock_text.setText(tr("Reports are for a manager: type a manager PIN and press Enter."))
+
+    @property
+    def desk(self) -> Any:
+        assert self.gui is not None and self.gui.cashdesk is not None
+        return self.gui.cashdesk
+
+    def unlock(self) -> bool:
+        if self.gui is None or self.gui.cashdesk is None:
+            self.pin_error.setText(tr("Reports are not available: the journal could not be opened."))
+            return False
+        try:
+            self.desk.roster.manager(None, self.pin.text())
+        except SignInError as exc:
+            self.pin.clear()
+            self.pin_error.setText(str(exc))
+            return False
+        self.pin.clear()
+        self.pin_error.clear()
+        self.unlocked = True
+        self.stack.setCurrentWidget(self.panel)
+        self.idle.start()
+        self.show_x()
+        return True
+
+    def lock(self) -> None:
+        self.unlocked = False
+        self.idle.stop()
+        self.report = None
+        self.view.clear()
+        self.stack.setCurrentWidget(self.lock_page)
+        self.pin.setFocus()
+
+    def entered(self) -> None:
+        if self.unlocked:
+            self.x_button.setFocus()
+        else:
+            self.pin.setFocus()
+
+    def _show(self, report: dict[str, Any]) -> None:
+        from cashier.reports import report_text
+
+        self.report = report
+        self.view.setPlainText("\n".join(report_text(report, REPORT_WIDTH)))
+        self.message.clear()
+
+    def show_x(self) -> None:
+        self._show(self.desk.x_report())
+
+    def show_z(self) -> None:
+        try:
+            self._show(self.desk.z_report())
+        except DrawerRefused as exc:
+            self.message.setText(str(exc))
+
+    def print_report(self) -> None:
+        if self.report is None:
+            return
+        self.desk.print_report(self.report)
+        self.message.setText(tr("Sent to the receipt printer."))
+
+    def export_dir(self) -> Path:
+        return self.till.profile.resolved_journal_path.parent / "reports"
+
+    def export(self, fmt: str) -> Path | None:
+        """Write the report on screen beside the journal (reports/), named by type and session."""
+        from cashier.reports import report_csv, report_pdf
+
+        if self.report is None:
+            return None
+        folder = self.export_dir()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        stamp = str(self.report["to"])[:19].replace(":", "").replace("-", "")
+        name = f"{self.report['type']}-report-{self.report.get('session') or 'now'}-{stamp}.{fmt}"
+        path = folder / name
+        data = report_csv(self.report).encode("utf-8") if fmt == "csv" else report_pdf(self.report)
+        path.write_bytes(data)
+        self.message.setText(tr("Saved:") + f" {path}")
+        return path

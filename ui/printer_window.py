@@ -1,0 +1,56 @@
+"""Training: the virtual receipt printer, a window beside the PIN pad showing each receipt as it
+would come out of the printer (the same text, width and cut the real printer gets)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from cashier.printing.layout import PrintJob
+from ui.i18n import tr
+
+MAX_LINES = 3000
+
+
+class _Relay(QObject):
+    """Jobs arrive on the printer thread; a queued signal brings them to the window's thread."""
+
+    job = Signal(object)
+
+
+class VirtualPrinterWindow(QWidget):
+    def __init__(self, virtual: Any, width: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("VirtualPrinter")
+        # it shows what the printer does; the keyboard stays with the cashier's window
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
+        self.setWindowTitle(tr("Receipt printer (training)"))
+        col = QVBoxLayout(self)
+        self.caption = QLabel(tr("Each receipt as the printer would print it."))
+        self.caption.setObjectName("Hint")
+        self.paper = QPlainTextEdit()
+        self.paper.setReadOnly(True)
+        self.paper.setMaximumBlockCount(MAX_LINES)  # a till runs all day: keep the recent paper
+        font = QFont("DejaVu Sans Mono")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        font.setPointSize(10)
+        self.paper.setFont(font)
+        self.paper.setStyleSheet("background: #fffdf5; color: #111;")
+        self.paper.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # the paper's width, as printed
+        self.paper.ensurePolished()  # the theme's style sheet may change the font: measure after it
+        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 6)))
+        col.addWidget(self.caption)
+        col.addWidget(self.paper, 1)
+        self.jobs: list[PrintJob] = []
+        self._relay = _Relay()
+        self._relay.job.connect(self.show_job, Qt.ConnectionType.QueuedConnection)
+        virtual.listen(self._relay.job.emit)
+
+    def show_job(self, job: PrintJob) -> None:
+        self.jobs = [*self.jobs[-49:], job]
+        self.paper.appendPlainText(job.text + "\n")
+        bar = self.paper.verticalScrollBar()
+        bar.setValue(bar.maximum())

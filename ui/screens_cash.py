@@ -1,0 +1,76 @@
+"""Screens of the cash desk for ``ui.screens``: sign-in, the drawer's blind close before and after
+the count, the Z report, and the training virtual printer. A till with two clerks, on its own
+throw-away journal, driven through the same page methods the keys call."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from cashier.manager_pin import hash_pin
+
+
+async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
+    from cashier.config import load_profile
+    from cashier.journal.model import Kind, State
+    from ui.app import build_gui
+    from ui.pages.drawer import DrawerPage
+    from ui.pages.reports import ReportsPage
+
+    tmp = Path(tempfile.mkdtemp(prefix="cashier-screens-cash-"))
+    clerks = [{"id": 101, "name": "Alice", "pin_hash": hash_pin("1111")},
+              {"id": 102, "name": "Bob", "pin_hash": hash_pin("2222"), "role": "manager"}]
+    gui = build_gui(load_profile(None, journal_path=tmp / "journal.sqlite", clerks=clerks),
+                    show_dialogs=False)
+    w = gui.window
+    w.resize(1180, 780)
+    w.show()
+    await gui.start(poll_s=0)
+    await shoot(w, "sign-in")
+    gui.sign_in.pin.setText("1111")
+    gui.sign_in.sign_in()
+    desk = gui.cashdesk
+    page: DrawerPage = w.go(DrawerPage)
+    await shoot(w, "drawer-closed-no-session")
+    page.float_amount.set_value(Decimal("100.00"))
+    page.open_drawer()
+    store = desk.store
+    for amount, tendered in (("42.50", "50.00"), ("18.25", "20.00")):
+        entry = store.create(Kind.CASH, Decimal(amount), actor="101", clerk="101", op="sale")
+        entry = store.transition(entry.id, State.APPROVED, actor="101", approved=Decimal(amount))
+        store.note(entry.id, "cash", actor="101", tendered=tendered,
+                   change=str(Decimal(tendered) - Decimal(amount)))
+        desk.ticket_done(entry, clerk="101")
+    card = store.create(Kind.SALE, Decimal("64.00"), actor="101", clerk="101", tip=Decimal("6.00"),
+                        card="4111111111111111")
+    store.transition(card.id, State.APPROVED, actor="101", approved=Decimal("64.00"), card_type="VISA")
+    page.move_amount.set_value(Decimal("20.00"))
+    page.reason.setText("change from the bank")
+    page.cash_move("pay_in")
+    page.move_amount.set_value(Decimal("6.50"))
+    page.reason.setText("milk for the staff room")
+    page.manager_pin.setText("2222")
+    page.cash_move("pay_out")
+    page.counted.set_value(Decimal("166.75"))
+    await shoot(w, "drawer-blind-count")
+    page.count()
+    page.close_reason.setText("a ten given as a five")
+    await shoot(w, "drawer-counted-over-short")
+    page.close_drawer()
+    await shoot(w, "drawer-close-waiting-for-manager")
+    page.manager_pin.setText("2222")
+    page.close_drawer()
+    await shoot(w, "drawer-closed")
+    reports: ReportsPage = w.go(ReportsPage)
+    await shoot(w, "reports-locked")
+    reports.pin.setText("2222")
+    reports.unlock()
+    reports.show_z()
+    await shoot(w, "z-report")
+    if gui.printer_window is not None:
+        gui.printer_window.resize(gui.printer_window.width(), 700)
+        await shoot(gui.printer_window, "virtual-printer")
+    await gui.stop()
