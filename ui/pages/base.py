@@ -99,9 +99,12 @@ class Page(QWidget):
             b.setObjectName(object_name)
         b.clicked.connect(lambda _=False: slot())
         if keys:
-            shortcut = QShortcut(QKeySequence(keys), self)
+            # the shortcut belongs to the button, so Qt offers it only while the button is shown
+            # and enabled: a hidden "New sale [Return]" or "Cancel [Esc]" never swallows the key
+            # the amount field needs on another part of the screen
+            shortcut = QShortcut(QKeySequence(keys), b)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda: b.click() if b.isEnabled() and b.isVisible() else None)
+            shortcut.activated.connect(b.click)
         self._buttons.append((b, text, keys))
         return b
 
