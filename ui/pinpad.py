@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import format_money, tr
+from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
     from ui.till import Till
@@ -337,8 +338,6 @@ class PinPadWindow(QWidget):
         items = [i for i in (prompt.form or {}).get("items") or () if isinstance(i, dict)]
         code = next((str(i.get("value") or "") for i in items if i.get("key") == "QR"), "")
         if code:  # the QR payment's stored form: the code for the customer's phone
-            from ui.pages.qr import ScanCode
-
             view = ScanCode()
             view.setMinimumSize(240, 240)
             view.show_code(code)

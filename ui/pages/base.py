@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ui.i18n import tr
 
 if TYPE_CHECKING:
     from ui.app import Gui
@@ -42,6 +44,14 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    def open_payment(self) -> str | None:
+        """A payment this page has under way that holds no PIN pad (a QR code on screen), named
+        for the cashier; None when there is none. Closing the window asks while one is open."""
+        return None
+
+    def cancel_open_payment(self) -> None:
+        """Cancel the payment ``open_payment`` names (closing the window was asked to)."""
+
     # ---- the result of a payment: shared by the screens that take one (Sale, QR) -----------------
     # They have ``check_button``, ``print_button`` and ``result_message``, and say what their last
     # outcome was through ``last_outcome``.
@@ -55,10 +65,7 @@ class Page(QWidget):
 
     def check_now(self) -> None:
         """Ask the host again about every unresolved payment (the recovery flow)."""
-        from typing import Any
-
         from cashier.flows.recovery import recover
-        from ui.i18n import tr
 
         self.check_button.setEnabled(False)
         self.result_message.setText(tr("Asking the host…"))
@@ -71,10 +78,7 @@ class Page(QWidget):
 
     def print_on_pad(self, lines: list[str], fallback_hint: str = "") -> None:
         """Print a receipt on the PIN pad printer; on failure say why (and what to do instead)."""
-        from typing import Any
-
         from cashier.flows.pinpad import print_receipt
-        from ui.i18n import tr
 
         self.print_button.setEnabled(False)
 

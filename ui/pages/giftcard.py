@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import format_money, tr
+from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, state_name
 from ui.widgets.amount import AmountDisplay, Keypad
@@ -34,6 +35,9 @@ class GiftCardPage(Page):
         super().__init__(till, gui)
         self.number: str | None = None  # in memory only, for the next request
         self.last_invoice: str | None = None
+        self.last_what = ""  # the last request's kind and amount, named when F12 asks
+        self.last_amount = ""
+        self._cancel_armed: str | None = None
         row = QHBoxLayout()
         left = QVBoxLayout()
         self.card_label = QLabel()
@@ -56,7 +60,8 @@ class GiftCardPage(Page):
         self.deactivate_button = self.button(lambda: tr("Deactivate"), "F6", lambda: self.act("deactivate"))
         self.reactivate_button = self.button(lambda: tr("Reactivate"), "F7", lambda: self.act("reactivate"))
         self.cashback_button = self.button(lambda: tr("Cash out"), "F8", lambda: self.act("cashback"))
-        self.cancel_button = self.button(lambda: tr("Cancel last request"), "F9", self.cancel_last, "Danger")
+        self.cancel_button = self.button(lambda: tr("Cancel last request"), GIVE_BACK, self.cancel_last,
+                                         "Danger")
         buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,
                    self.reactivate_button, self.cashback_button]
         for i, b in enumerate(buttons):
@@ -172,6 +177,9 @@ class GiftCardPage(Page):
             return
         entry = outcome.entry
         self.last_invoice = entry.invoice
+        self._cancel_armed = None
+        self.last_what = kind_name(str(entry.kind))
+        self.last_amount = format_money(entry.approved or entry.requested, entry.currency)
         self.result_title.setText(f"{kind_name(str(entry.kind))}: {state_name(str(entry.state))}")
         parts = [f"{tr('Invoice')}: {entry.invoice}"]
         if outcome.balance is not None:
@@ -194,6 +202,13 @@ class GiftCardPage(Page):
         if not self.till.ready or not self.last_invoice:
             self.result_text.setText(tr("No gift card request to cancel in this session."))
             return
+        if self._cancel_armed != self.last_invoice:
+            self._cancel_armed = self.last_invoice
+            self.result_text.setText(
+                tr("Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.")
+                % (self.last_what, self.last_invoice, self.last_amount, GIVE_BACK))
+            return
+        self._cancel_armed = None
         from cashier.flows import giftcards
 
         self.till.run(giftcards.cancel(self.till.ctx, self.last_invoice), "gift card cancel",

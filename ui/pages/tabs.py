@@ -5,7 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -19,7 +20,8 @@ from PySide6.QtWidgets import (
 
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
-from ui.widgets.amount import AmountDisplay, Keypad
+from ui.receipt import state_name
+from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
     from ui.app import Gui
@@ -32,6 +34,7 @@ class TabsPage(Page):
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
         self.entries: list[Any] = []
+        self._no_tip_armed: str | None = None  # the invoice F4 was pressed for with no tip typed
         row = QHBoxLayout()
         left = QVBoxLayout()
         self.table = QTableWidget(0, 4)
@@ -43,6 +46,8 @@ class TabsPage(Page):
         self.table.verticalHeader().setDefaultSectionSize(44)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._selected)
+        # digits typed while a row is selected are the tip: the table passes them to the amount
+        self.table.installEventFilter(self)
         left.addWidget(self.table, 1)
         self.empty = hint()
         left.addWidget(self.empty)
@@ -71,6 +76,7 @@ class TabsPage(Page):
         row.addLayout(right, 2)
         self.layout_.addLayout(row, 1)
         self.amount.submitted.connect(self.capture)
+        self.amount.changed.connect(lambda _v: setattr(self, "_no_tip_armed", None))
         till.bridge.payment_changed.connect(self._changed)
         self.retranslate()
         self._selected()
@@ -119,6 +125,13 @@ class TabsPage(Page):
         self.empty.setText("" if self.entries else tr("No open tabs."))
         self._selected()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table and event.type() == QEvent.Type.KeyPress \
+                and isinstance(event, QKeyEvent) and handle_amount_key(self.amount, event):
+            self.amount.setFocus()
+            return True
+        return super().eventFilter(watched, event)
+
     def selected(self) -> Any:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
         if not rows or rows[0].row() >= len(self.entries):
@@ -126,6 +139,7 @@ class TabsPage(Page):
         return self.entries[rows[0].row()]
 
     def _selected(self) -> None:
+        self._no_tip_armed = None
         has = self.selected() is not None
         self.add_button.setEnabled(has)
         self.capture_button.setEnabled(has)
@@ -137,8 +151,6 @@ class TabsPage(Page):
             b.setEnabled(False)
 
     def _done(self, result: Any) -> None:
-        from ui.receipt import state_name
-
         e = result.entry
         self.message.setText(f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
                              f"{format_money(e.captured or e.approved, e.currency)} "
@@ -186,6 +198,17 @@ class TabsPage(Page):
         from cashier.flows.payments import capture
 
         tip: Decimal = self.amount.value
-        self._busy(tr("Closing the tab…"))
+        if tip <= 0 and self._no_tip_armed != entry.invoice:
+            # never close a tab silently without the tip: no tip typed is asked once
+            self._no_tip_armed = entry.invoice
+            self.message.setText(tr("No tip typed: close tab %s for %s with no tip? Press F4 again "
+                                    "to confirm, or type the tip first.")
+                                 % (entry.invoice, format_money(entry.approved, entry.currency)))
+            return
+        self._no_tip_armed = None
+        self.message.setText(tr("Closing tab %s: %s plus tip %s…") % (
+            entry.invoice, format_money(entry.approved, entry.currency),
+            format_money(tip, entry.currency)))
+        self._busy(self.message.text())
         self.till.run(capture(self.till.ctx, str(entry.invoice), tip=tip), "capture",
                       done=self._done, failed=self._failed)
