@@ -1,12 +1,12 @@
 """The window's key map, written down once: a key shared by several screens means the same thing
-on each of them. F3 to F7 are each screen's own actions (named on their buttons); nothing that
+on each of them. F3 to F7 are each screen's own actions (named on their buttons: F5 refreshes a
+list, or picks a field on the Sale screen, or cashes a gift card out); nothing that
 cannot be undone happens on the first press of any key: it asks once, naming what and how much.
 
 =========  ==================================================================================
 Return     start the payment for the amount typed; after a result, a new sale
 Esc        clear the amount typed; while the customer is asked, cancel the payment
 F2         the screen's main action (charge the card, show the QR code, open a tab, balance)
-F5         refresh the list (Journal, Open tabs)
 F8         print (or reprint) the receipt
 F9         show the receipt or the entry's details
 F10        check now with the host
@@ -22,7 +22,6 @@ from __future__ import annotations
 CHARGE = "Return"
 CLEAR_OR_CANCEL = "Esc"
 MAIN_ACTION = "F2"
-REFRESH = "F5"
 PRINT = "F8"
 SHOW = "F9"
 CHECK_NOW = "F10"

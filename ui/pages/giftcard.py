@@ -59,7 +59,7 @@ class GiftCardPage(Page):
         self.reload_button = self.button(lambda: tr("Reload"), "F4", lambda: self.act("reload"))
         self.deactivate_button = self.button(lambda: tr("Deactivate"), "F6", lambda: self.act("deactivate"))
         self.reactivate_button = self.button(lambda: tr("Reactivate"), "F7", lambda: self.act("reactivate"))
-        self.cashback_button = self.button(lambda: tr("Cash out"), "F8", lambda: self.act("cashback"))
+        self.cashback_button = self.button(lambda: tr("Cash out"), "F5", lambda: self.act("cashback"))
         self.cancel_button = self.button(lambda: tr("Cancel last request"), GIVE_BACK, self.cancel_last,
                                          "Danger")
         buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,

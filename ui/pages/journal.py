@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import format_money, format_time, tr
+from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, receipt_lines, state_name
 from ui.widgets.amount import AmountDisplay
@@ -84,7 +85,7 @@ class JournalPage(Page):
         self.refund_amount.setMinimumHeight(52)
         self.refund_amount.setMinimumWidth(200)
         self.refund_button = self.button(lambda: tr("Refund"), "F6", self.refund, "Primary")
-        self.void_button = self.button(lambda: tr("Void"), "F7", self.void, "Danger")
+        self.void_button = self.button(lambda: tr("Void"), GIVE_BACK, self.void, "Danger")
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
         self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details)
         self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint)
@@ -372,10 +373,13 @@ class JournalPage(Page):
         if self._armed != e.id:
             self._armed = e.id
             if rules().is_charge_api(e):
-                self.message.setText(tr("Give back all of charge %s? Press Void again to confirm.")
-                                     % e.auth_code)
+                self.message.setText(tr("Give back all of charge %s (%s)? Press %s again to confirm.")
+                                     % (e.auth_code, format_money(rules().refundable_amount(e),
+                                                                  e.currency), GIVE_BACK))
                 return
-            self.message.setText(tr("Void invoice %s? Press Void again to confirm.") % e.invoice)
+            self.message.setText(tr("Void invoice %s (%s)? Press %s again to confirm.")
+                                 % (e.invoice, format_money(rules().shown_amount(e), e.currency),
+                                    GIVE_BACK))
             return
         self._armed = None
         if rules().is_charge_api(e):  # no void on the Charge API: a full refund (releases an auth)

@@ -130,6 +130,10 @@ class TabsPage(Page):
                 and isinstance(event, QKeyEvent) and handle_amount_key(self.amount, event):
             self.amount.setFocus()
             return True
+        if watched is self.table and event.type() == QEvent.Type.FocusIn \
+                and self.selected() is None and self.table.rowCount():
+            # the row the keyboard lands on is the one chosen (Qt would only outline it)
+            self.table.selectRow(max(self.table.currentRow(), 0))
         return super().eventFilter(watched, event)
 
     def selected(self) -> Any:
