@@ -61,7 +61,7 @@ class JournalPage(Page):
         search.addWidget(self.clear_button)
         self.layout_.addLayout(search)
         self.search_error = hint()
-        self.search_error.setStyleSheet("color: #b71c1c;")
+        self.search_error.setObjectName("ErrorText")
         self.layout_.addWidget(self.search_error)
         self.table = QTableWidget(0, 7)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -72,7 +72,7 @@ class ManagerPage(Page):
         self.unlock_button = self.button(lambda: tr("Unlock"), "", self.unlock, "Primary")
         self.unlock_button.setMaximumWidth(260)
         self.pin_error = hint()
-        self.pin_error.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.pin_error.setObjectName("ErrorText")
         self.pin_hint = hint()
         col.addWidget(self.lock_text)
         col.addWidget(self.pin)
