@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QStatusBar,
     QVBoxLayout,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import format_money, tr
-from ui.pages.base import Page, labelled
+from ui.pages.base import FitButton, Page, labelled
 from ui.pages.sale import terminal_state_name
 from ui.receipt import kind_name, state_name
 
@@ -61,6 +62,8 @@ class MainWindow(QMainWindow):
         row.setSpacing(0)
         self.nav = QFrame()
         self.nav.setObjectName("Nav")
+        # as wide as its longest label in the language and text size chosen, no wider
+        self.nav.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         nav_col = QVBoxLayout(self.nav)
         nav_col.setContentsMargins(0, 0, 0, 0)
         nav_col.setSpacing(2)
@@ -118,7 +121,7 @@ class MainWindow(QMainWindow):
         index = len(self.pages)
         self.pages.append(page)
         self.stack.addWidget(page)
-        button = QPushButton()
+        button = FitButton()
         button.setCheckable(True)
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.clicked.connect(lambda _=False, i=index: self.show_page(i))

@@ -5,15 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ui.i18n import tr
 
 if TYPE_CHECKING:
     from ui.app import Gui
     from ui.till import Till
+
+
+class FitButton(QPushButton):
+    """A button a layout never makes narrower than its text: the screen scrolls instead."""
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
 
 class Page(QWidget):
@@ -25,7 +32,19 @@ class Page(QWidget):
         super().__init__()
         self.till = till
         self.gui = gui
-        self.layout_ = QVBoxLayout(self)
+        # the screen's content scrolls when the window is smaller than it needs (a small
+        # screen, large text, a long language): nothing is squeezed over its neighbour or cut
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("PageScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.content = QWidget()
+        self.content.setObjectName("PageContent")
+        self.scroll.setWidget(self.content)
+        outer.addWidget(self.scroll)
+        self.layout_ = QVBoxLayout(self.content)
         self.layout_.setContentsMargins(24, 16, 24, 16)
         self.layout_.setSpacing(12)
         self.heading = QLabel()
@@ -97,7 +116,7 @@ class Page(QWidget):
                object_name: str = "", stacked: bool = False) -> QPushButton:
         """A button whose shortcut is shown on it (under the text when ``stacked``, for narrow
         buttons in long languages) and works while this page is visible."""
-        b = QPushButton(labelled(text(), keys, stacked))
+        b = FitButton(labelled(text(), keys, stacked))
         b.setProperty("stacked", stacked)
         if object_name:
             b.setObjectName(object_name)

@@ -41,6 +41,7 @@ class GiftCardPage(Page):
         row = QHBoxLayout()
         left = QVBoxLayout()
         self.card_label = QLabel()
+        self.card_label.setWordWrap(True)
         self.card_field = QLineEdit()
         self.card_field.setMaxLength(19)
         self.card_field.returnPressed.connect(self.take_number)
@@ -64,9 +65,9 @@ class GiftCardPage(Page):
                                          "Danger")
         buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,
                    self.reactivate_button, self.cashback_button]
-        for i, b in enumerate(buttons):
-            grid.addWidget(b, i // 3, i % 3)
-        grid.addWidget(self.cancel_button, 2, 0, 1, 3)
+        for i, b in enumerate(buttons):  # two a row: three did not fit 1024x768 in Spanish
+            grid.addWidget(b, i // 2, i % 2)
+        grid.addWidget(self.cancel_button, 3, 0, 1, 2)
         left.addLayout(grid)
         self.result_title = QLabel()
         self.result_title.setObjectName("ResultTitle")

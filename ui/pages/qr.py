@@ -21,6 +21,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QStackedWidget,
@@ -166,14 +167,15 @@ class QrPage(Page):
         for w in (self.result_title, self.result_amount, self.result_details, self.result_message):
             col.addWidget(w)
         col.addStretch(1)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two by two: four in a row do not fit 1024x768 in Spanish
         self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
         self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), GIVE_BACK, self.reverse,
                                           "Danger")
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
-        for b in (self.new_button, self.print_button, self.reverse_button, self.check_button):
-            buttons.addWidget(b)
+        for i, b in enumerate((self.new_button, self.print_button, self.reverse_button,
+                               self.check_button)):
+            buttons.addWidget(b, i // 2, i % 2)
         col.addLayout(buttons)
         self.stack.addWidget(page)
         self.result_page = page

@@ -44,7 +44,12 @@ class TabsPage(Page):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(44)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # whole values in every column (the card's last four, the amount): the table scrolls
+        # sideways before it cuts one
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(False)
         self.table.itemSelectionChanged.connect(self._selected)
         # digits typed while a row is selected are the tip: the table passes them to the amount
         self.table.installEventFilter(self)
@@ -55,12 +60,13 @@ class TabsPage(Page):
         right = QVBoxLayout()
         self.field_label = QLabel()
         self.field_label.setObjectName("Breakdown")
+        self.field_label.setWordWrap(True)
         right.addWidget(self.field_label)
         self.amount = AmountDisplay(till.currency)
         right.addWidget(self.amount)
         self.keypad = Keypad(self.amount)
         right.addWidget(self.keypad)
-        grid = QGridLayout()
+        grid = QGridLayout()  # under the tabs, so the keypad and the actions both fit at 1024x768
         self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary")
         self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab)
         self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender")
@@ -69,9 +75,9 @@ class TabsPage(Page):
         grid.addWidget(self.add_button, 0, 1)
         grid.addWidget(self.capture_button, 1, 0, 1, 2)
         grid.addWidget(self.refresh_button, 2, 0, 1, 2)
-        right.addLayout(grid)
+        left.addLayout(grid)
         self.message = hint()
-        right.addWidget(self.message)
+        left.addWidget(self.message)
         right.addStretch(1)
         row.addLayout(right, 2)
         self.layout_.addLayout(row, 1)
@@ -113,7 +119,8 @@ class TabsPage(Page):
         current = self.selected()
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(self.entries):
-            values = [e.invoice or "", format_time(e.created_at), e.card or "",
+            card = f"{e.card_type or ''} …{e.card_last4}".strip() if e.card_last4 else (e.card or "")
+            values = [e.invoice or "", format_time(e.created_at), card,
                       format_money(e.approved, e.currency)]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(v)
