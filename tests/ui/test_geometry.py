@@ -88,7 +88,7 @@ def test_every_screen_fits_at_1024x768_at_every_text_size(ui: Any, make_gui: Any
             ui.spin(0.02)
             problems += [f"{scale} {type(page).__name__}: {p}" for p in layout_problems(page, window)]
             # the Sale screen is being rebuilt on the ticket branch; its width is checked there
-            if scale <= 1.0 and page.scroll.horizontalScrollBar().maximum() > 0 \
+            if scale <= 1.0 and page.scroll_area.horizontalScrollBar().maximum() > 0 \
                     and type(page).__name__ != "SalePage":
                 problems.append(f"{scale} {type(page).__name__}: wider than the window (scrolls sideways)")
         problems += [f"{scale} navigation: {p}" for p in layout_problems(window.nav, window)]
