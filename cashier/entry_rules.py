@@ -6,6 +6,7 @@ The window asks these questions; it never decides them from message text.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from cashier.journal.model import Entry, Kind, Op, State
@@ -75,3 +76,63 @@ NEEDS_RECOVERY = frozenset({State.UNKNOWN, State.VOIDING})
 
 def needs_recovery(entry: Entry) -> bool:
     return entry.state in NEEDS_RECOVERY
+
+
+# ---- what happened, for the cashier (the host's own text stays in the journal) -----------------
+@dataclass(frozen=True)
+class Reason:
+    """Why a payment ended as it did, as one of a few cases a cashier can act on; the window words
+    each case in the cashier's language. Built from the vendor's decline and error code tables
+    (``shared/reference/host-api/decline-codes.yml``, ``error-codes.yml``)."""
+
+    case: str
+    approved: Decimal | None = None
+    rest: Decimal | None = None
+
+
+#: transaction.responseCode (decline-codes.yml) -> case
+_RESPONSE_CASES = {"D": "declined", "R": "referral", "f": "address_or_code"}
+#: error.code (error-codes.yml) -> case
+_ERROR_CASES = {
+    "40001": "timeout", "50002": "timeout",
+    "40100": "bad_request", "40101": "bad_request", "40102": "bad_request", "40103": "bad_request",
+    "40104": "no_such_invoice", "40105": "token", "40106": "token", "40107": "bad_amount",
+    "40300": "not_allowed", "40402": "split_tender", "40403": "no_card", "40404": "no_pin",
+    "40405": "no_card", "40500": "pinpad_error", "40600": "misconfigured",
+    "50001": "host_unreachable", "52011": "host_unreachable", "65100": "host_unreachable",
+    "66652": "host_unreachable", "50101": "cancelled", "50102": "pinpad_busy",
+    "64500": "duplicate", "67102": "risk_declined", "67103": "risk_declined",
+    "67115": "risk_declined", "67123": "risk_declined",
+}
+#: the legacy primary code (what the journal's host_code holds first) -> case, where one suffices
+_LEGACY_CASES = {"9842": "card_not_accepted", "9815": "duplicate", "9951": "timeout",
+                 "9862": "not_allowed", "9820": "bad_card_number"}
+#: host short texts that name the case when the code is shared (9960 is cancelled or busy)
+_TEXT_CASES = (("PINPAD BUSY", "pinpad_busy"), ("PROMPT CANCELLED", "cancelled"),
+               ("NOT IN CARDRANGE", "card_not_accepted"), ("NO SUCH INVOICE", "no_such_invoice"),
+               ("DOES NOT KNOW THE INVOICE", "no_such_invoice"), ("NOT SENT", "not_sent"))
+
+
+def reason(entry: Entry) -> Reason | None:
+    """The case a cashier must know about, or None for a plain approval."""
+    if entry.partial:
+        return Reason("partial", entry.approved, entry.requested - entry.approved)
+    if entry.state in (State.APPROVED, State.CAPTURED, State.VOIDED):
+        return None
+    if entry.state in (State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING):
+        return Reason("checking")
+    text = (entry.message or "").upper()
+    for words, case in _TEXT_CASES:
+        if words in text:
+            return Reason(case)
+    codes = [c.strip() for c in (entry.host_code or "").split(",") if c.strip()]
+    for code in codes[:1]:
+        if code in _ERROR_CASES:
+            return Reason(_ERROR_CASES[code])
+        if code in _LEGACY_CASES:
+            return Reason(_LEGACY_CASES[code])
+    if entry.response_code in _RESPONSE_CASES:
+        return Reason(_RESPONSE_CASES[entry.response_code])
+    if entry.state is State.DECLINED:
+        return Reason("declined")
+    return Reason("host_error")

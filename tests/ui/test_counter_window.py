@@ -319,3 +319,32 @@ def test_journal_search_by_the_amount_shown_details_reprint_and_empty(ui: Any, m
     QTest.keyClick(journal.search_text, Qt.Key.Key_Return)
     ui.until(lambda: not journal.entries, what="no rows")
     assert journal.search_error.text() == "Nothing found: no entry matches this search."
+
+
+# ---- item 8: words a cashier understands; the host's text kept for the manager ----------------------
+def test_journal_says_why_in_the_cashiers_words_and_keeps_the_host_text(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    gui.pinpad.auto.setChecked(True)
+    sale = _go(gui, SalePage)
+    QTest.keyClicks(sale.amount, "99999900")  # the test host's decline trigger
+    QTest.keyClick(sale.amount, Qt.Key.Key_F2)
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="declined")
+    gift = _go(gui, GiftCardPage)
+    gift.card_field.setFocus()
+    QTest.keyClicks(gift.card_field, "4321000000001119")  # a credit card, not a gift card
+    QTest.keyClick(gift.card_field, Qt.Key.Key_Return)
+    QTest.keyClicks(gift.amount, "500")
+    QTest.keyClick(gift.amount, Qt.Key.Key_F4)
+    ui.until(lambda: "not accepted here" in gift.result_text.text(), what="gift card refused")
+    assert "CARDRANGE" not in gift.result_text.text()
+    journal = _go(gui, JournalPage)
+    ui.until(lambda: len(journal.entries) == 2, what="rows")
+    notes = [journal.table.item(r, 6).text() for r in range(journal.table.rowCount())]
+    assert any("Declined by the card's bank. Ask for another card" in n for n in notes)
+    assert any("This card is not accepted here" in n for n in notes)
+    assert not any("CARDRANGE" in n for n in notes)
+    row = next(r for r, e in enumerate(journal.entries) if str(e.kind) == "giftcard_reload")
+    journal.table.selectRow(row)
+    QTest.keyClick(journal.table, Qt.Key.Key_F9)
+    ui.until(lambda: "NOT IN CARDRANGE" in journal.details.toPlainText(), what="host text in details")
+    assert "Host code: 9842" in journal.details.toPlainText()

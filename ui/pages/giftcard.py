@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
-from ui.receipt import kind_name, state_name
+from ui.receipt import kind_name, reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad
 
 if TYPE_CHECKING:
@@ -185,8 +185,11 @@ class GiftCardPage(Page):
         parts = [f"{tr('Invoice')}: {entry.invoice}"]
         if outcome.balance is not None:
             parts.append(f"{tr('Balance')}: {format_money(outcome.balance, cur)}")
-        if outcome.result.message:
-            parts.append(outcome.result.message)
+        from cashier.entry_rules import reason  # loaded with the runtime (see test_startup_imports)
+
+        said = reason_text(reason(entry), entry.currency)
+        if said:
+            parts.append(said)
         self.result_text.setText("  ".join(parts))
         self.amount.clear()
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
-from ui.receipt import kind_name, receipt_lines, state_name
+from ui.receipt import kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
@@ -240,8 +240,9 @@ class JournalPage(Page):
             notes.append(tr("tip") + " " + format_money(e.tip, e.currency))
         if e.original_invoice:
             notes.append(tr("for invoice") + " " + e.original_invoice)
-        if e.message and str(e.state) not in ("approved", "captured"):
-            notes.append(e.message)
+        said = reason_text(rules().reason(e), e.currency)
+        if said and not e.partial:
+            notes.append(said)  # the host's own text is in the details (F9)
         return "; ".join(notes)
 
     def selected(self) -> Any:
@@ -318,8 +319,9 @@ class JournalPage(Page):
     def _done(self, result: Any) -> None:
         e = result.entry
         amount = format_money(e.approved or e.requested, e.currency)
+        said = reason_text(rules().reason(e), e.currency)
         self.message.setText(f"{kind_name(str(e.kind))} {e.invoice}: {state_name(str(e.state))} "
-                             f"{amount}. {result.message}".strip())
+                             f"{amount}. {said}".strip())
         self.refresh()
 
     def _charge_done(self, result: Any) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
-from ui.receipt import state_name
+from ui.receipt import reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
@@ -162,10 +162,12 @@ class TabsPage(Page):
             b.setEnabled(False)
 
     def _done(self, result: Any) -> None:
+        from cashier.entry_rules import reason  # loaded with the runtime (see test_startup_imports)
+
         e = result.entry
         self.message.setText(f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
                              f"{format_money(e.captured or e.approved, e.currency)} "
-                             f"{result.message or ''}".strip())
+                             f"{reason_text(reason(e), e.currency)}".strip())
         self.amount.clear()
         self.open_button.setEnabled(True)
         self.refresh()
