@@ -136,3 +136,21 @@ def reason(entry: Entry) -> Reason | None:
     if entry.state is State.DECLINED:
         return Reason("declined")
     return Reason("host_error")
+
+
+#: Why the QR flow cancels a code nobody paid before its wait ran out (journaled in the message).
+QR_EXPIRED = "not paid in time"
+
+
+def qr_end(entry: Entry) -> str:
+    """How a QR payment ended, in the cases its screen shows: paid, reversed (paid, then given
+    back), expired (nobody paid in time), cancelled (before payment), checking, not_charged."""
+    if entry.state in (State.APPROVED, State.CAPTURED):
+        return "paid"
+    if entry.state is State.VOIDED:
+        if entry.response_code == "T":
+            return "reversed"
+        return "expired" if QR_EXPIRED in (entry.message or "") else "cancelled"
+    if entry.unresolved:
+        return "checking"
+    return "not_charged"

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cashier.entry_rules import QR_EXPIRED
 from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.giftcards import require
@@ -232,7 +233,7 @@ async def _poll(ctx: FlowContext, entry: Entry, code: str, polling: QrPolling,
     deadline = loop.time() + polling.wait_s
     inv = str(entry.invoice)
     seen = "pending"
-    why = "not paid in time"
+    why = QR_EXPIRED
     for delay in polling.delays():
         remaining = deadline - loop.time()
         if remaining <= 0:

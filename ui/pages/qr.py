@@ -33,7 +33,7 @@ from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
 from ui.pages.sale import SalePage
-from ui.receipt import receipt_lines
+from ui.receipt import reason_text, receipt_lines
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 from ui.widgets.qrcode import ScanCode
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: What the result screen calls each end of a QR payment (see ``QrPage.view_of``).
 PAID, CANCELLED, EXPIRED, REVERSED, NOT_CHARGED, CHECKING = (
-    "paid", "cancelled", "expired", "reversed", "error", "unknown")
+    "paid", "cancelled", "expired", "reversed", "not_charged", "checking")
 
 
 class QrPage(Page):
@@ -62,8 +62,6 @@ class QrPage(Page):
         self.code = ""
         self.amount_value = Decimal(0)
         self.outcome: QrOutcome | None = None
-        self.cashier_cancelled = False
-        self.cancel_reason = ""
         self.from_sale = False
         self._reverse_armed = False
         self.stack = QStackedWidget()
@@ -223,8 +221,6 @@ class QrPage(Page):
         self.entry_id = None
         self.code = ""
         self.outcome = None
-        self.cashier_cancelled = False
-        self.cancel_reason = ""
         self._reverse_armed = False
         self.amount_value = amount
         self.cancel_event = asyncio.Event()
@@ -273,11 +269,9 @@ class QrPage(Page):
             self.wait_invoice.setText(f"{tr('Invoice')}: {event.invoice}")
             self.customer_pays_button.setEnabled(True)
         elif isinstance(event, QrStatusChanged) and event.entry_id == self.entry_id:
-            self._show_status(event.status, event.message)
+            self._show_status(event.status)
 
-    def _show_status(self, status: str, why: str = "") -> None:
-        if status == "cancelling":
-            self.cancel_reason = why
+    def _show_status(self, status: str) -> None:
         if self.stack.currentWidget() is self.waiting_page:
             titles = {"pending": tr("Waiting for the customer"),
                       "paid": tr("Paid"), "cancelling": tr("Cancelling the code…"),
@@ -312,7 +306,6 @@ class QrPage(Page):
         """Ask the flow to stop waiting: it cancels the code (or reverses it if paid meanwhile)."""
         if not self.busy or self.cancel_event is None or not self.cancel_button.isEnabled():
             return
-        self.cashier_cancelled = True
         self.cancel_event.set()
         self.cancel_button.setEnabled(False)
         self.customer_pays_button.setEnabled(False)
@@ -343,25 +336,15 @@ class QrPage(Page):
 
     # ---- the result ------------------------------------------------------------------------
     def view_of(self, outcome: QrOutcome) -> str:
-        """Which end the journal entry records, in the cashier's words (presentation only)."""
-        entry = outcome.entry
-        if outcome.outcome == "approved":
-            return PAID
-        if outcome.outcome == "voided":
-            if entry.response_code == "T":
-                return REVERSED
-            # Decision: a code the cashier did not cancel ended because its wait ran out (the
-            # flow cancels it then: "not paid in time"); the screen calls that expired.
-            if not self.cashier_cancelled and "not paid in time" in (self.cancel_reason
-                                                                     or entry.message or ""):
-                return EXPIRED
-            return CANCELLED
-        return CHECKING if outcome.outcome == "unknown" else NOT_CHARGED
+        """Which end the journal entry records (the rule is the core's ``qr_end``)."""
+        from cashier.entry_rules import qr_end  # loaded with the runtime (test_startup_imports)
+
+        return qr_end(outcome.entry)
 
     def _show_title(self, text: str, view: str) -> None:
         self.result_title.setText(text)
         style_key = {PAID: "approved", REVERSED: "cancelled", EXPIRED: "cancelled",
-                     CANCELLED: "cancelled"}.get(view, view)
+                     CANCELLED: "cancelled", NOT_CHARGED: "error", CHECKING: "unknown"}.get(view, view)
         self.result_page.setProperty("outcome", style_key)
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
@@ -394,7 +377,9 @@ class QrPage(Page):
                     CHECKING: tr("The host has not answered yet. Recovery keeps asking; the journal "
                                  "shows the outcome when it is known. Do not take the payment "
                                  "another way.")}
-        self.result_message.setText(messages.get(view, outcome.result.message or ""))
+        from cashier.entry_rules import reason  # loaded with the runtime (test_startup_imports)
+
+        self.result_message.setText(messages.get(view, reason_text(reason(entry), cur)))
         self.scan.show_code("")  # a finished code is never left on screen to be scanned
         self._result_buttons(view)
         self.stack.setCurrentWidget(self.result_page)
