@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from cashier.errors import CashierError, ValidationError
+from cashier.redact import mask_pan
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -104,7 +106,6 @@ class GiftCardPage(Page):
 
     def take_number(self) -> None:
         """Keep the typed or scanned number in memory only; show it masked."""
-        from cashier.errors import ValidationError
         from cashier.flows.giftcards import GiftCard
 
         text = self.card_field.text().strip()
@@ -124,8 +125,6 @@ class GiftCardPage(Page):
         self.amount.setFocus()
 
     def _show_card(self) -> None:
-        from cashier.redact import mask_pan
-
         self.card_shown.setText(tr("Card:") + " " + (mask_pan(self.number) if self.number
                                                      else tr("read on the PIN pad")))
 
@@ -194,8 +193,6 @@ class GiftCardPage(Page):
         self.amount.clear()
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.result_title.setText(tr("Not done"))

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from cashier.errors import CashierError, ValidationError
+from cashier.money import parse_amount
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -152,9 +154,6 @@ class JournalPage(Page):
     # ---- searching -------------------------------------------------------------------------
     def filters(self) -> dict[str, Any]:
         """The search as journal filters; ValidationError names the field and the rule."""
-        from cashier.errors import ValidationError
-        from cashier.money import parse_amount
-
         out: dict[str, Any] = {}
         if self.today_only.isChecked():
             out["day"] = datetime.now().astimezone().date().isoformat()
@@ -185,8 +184,6 @@ class JournalPage(Page):
     def refresh(self) -> None:
         if not self.till.ready:
             return
-        from cashier.errors import CashierError
-
         try:
             filters = self.filters()
         except CashierError as exc:
@@ -334,8 +331,6 @@ class JournalPage(Page):
         self.refresh()
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.message.setText(str(exc))

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.errors import CashierError
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
@@ -241,8 +242,6 @@ class QrPage(Page):
             "qr payment", done=self.show_result, failed=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.outcome = None
@@ -415,8 +414,6 @@ class QrPage(Page):
                                   "qr reversal", done=self.show_result, failed=self._reverse_failed)
 
     def _reverse_failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.reverse_button.setEnabled(True)

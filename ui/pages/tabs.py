@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from cashier.errors import CashierError
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -173,8 +174,6 @@ class TabsPage(Page):
         self.refresh()
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         self.open_button.setEnabled(True)
         self._selected()
         if not isinstance(exc, CashierError):
