@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cashier.till_lock import JournalInUse, JournalLock
+
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
@@ -83,10 +85,15 @@ class Gui:
 
             self.pinpad = PinPadWindow(self.till)
             self.pinpad.attach()
+            self.window.closed.connect(self.pinpad.close)  # one program: the pad goes with it
             self.pinpad.show()
             from ui.cash import show_virtual_printer
 
             show_virtual_printer(self)
+
+    def windows(self) -> list[Any]:
+        """Every top-level window this till opened (main, training PIN pad, virtual printer)."""
+        return [w for w in (self.window, self.pinpad, self.printer_window) if w is not None]
 
     async def stop(self) -> None:
         await self.till.tasks.cancel_all()
@@ -156,7 +163,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     started = time.perf_counter()
     if smoke:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     from cashier.config import load_profile
     from ui.loop import make_loop
@@ -164,6 +171,13 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     profile = load_profile(profile_path, training=True) if smoke else load_profile(profile_path)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    try:
+        lock = JournalLock(profile.resolved_journal_path).acquire()  # held until the process ends
+    except JournalInUse as exc:
+        print(f"cashier: {exc}", file=sys.stderr)
+        if not smoke:
+            QMessageBox.warning(None, "Cashier", str(exc))
+        return 1
     loop = make_loop(app)
     asyncio.set_event_loop(loop)
     gui = build_gui(profile, app, show_dialogs=not smoke)
@@ -178,9 +192,11 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
             return int(loop.run_until_complete(_smoke(gui)))
         closed = asyncio.Event()
         app.lastWindowClosed.connect(closed.set)
+        gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
         gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
         loop.run_until_complete(closed.wait())
         loop.run_until_complete(gui.stop())
+    lock.release()
     return 0
 
 

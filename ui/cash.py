@@ -88,6 +88,7 @@ def show_virtual_printer(gui: Gui) -> None:
     if gui.pinpad is not None:
         geo = gui.pinpad.frameGeometry()
         window.move(geo.right() + 12, geo.top())
+    gui.window.closed.connect(window.close)  # one program: the printer goes with the till
     window.show()
     gui.printer_window = window
 

@@ -30,10 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import format_money, tr
+from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
     from ui.till import Till
 
+#: Tips the pad offers when the request names none (percent of the amount).
+DEFAULT_TIP_PERCENTS = (15, 18, 20)
 #: The gift card the sandbox knows (its default for gift card prompts).
 TEST_GIFT_CARD = "2664654648774"
 
@@ -267,6 +270,7 @@ class PinPadWindow(QWidget):
             return
         if prompt.kind == "card":
             prompt.present_card(self.default_card(), "T")
+            self.reset_card()
         elif prompt.kind == "tip":
             prompt.choose_tip("notip")
         elif prompt.kind == "signature":
@@ -325,20 +329,31 @@ class PinPadWindow(QWidget):
         _clear(self.tip_buttons)
         self.tip_error.clear()
         self.tip_other.clear()
-        for option, amount in prompt.tip_options():
-            label = tr("No tip") if option == "notip" else format_money(amount)
-            button = QPushButton(label)
-            button.setProperty("tip_option", option)
-            button.clicked.connect(lambda _=False, o=option: self._answer("tip", o))
-            self.tip_buttons.addWidget(button)
+        options = list(prompt.tip_options())
+        presets = [(o, a) for o, a in options if o != "notip"]
+        if not presets and prompt.tip is not None:
+            # the request carried no presets: the pad offers the usual ones, as a real pad does
+            basis = prompt.tip.basis
+            presets = [(f"{p}%", (basis * p / 100).quantize(Decimal("0.01"))) for p in DEFAULT_TIP_PERCENTS]
+            for label, amount in presets:
+                self._tip_button(f"{label}  {format_money(amount)}", amount)
+        else:
+            for option, amount in presets:
+                self._tip_button(format_money(amount), option)
+        if any(o == "notip" for o, _a in options) or not options:
+            self._tip_button(tr("No tip"), "notip")
+
+    def _tip_button(self, label: str, answer: Any) -> None:
+        button = QPushButton(label)
+        button.setProperty("tip_option", answer)
+        button.clicked.connect(lambda _=False, a=answer: self._answer("tip", a))
+        self.tip_buttons.addWidget(button)
 
     def _fill_form(self, prompt: Any) -> None:
         _clear(self.form_col)
         items = [i for i in (prompt.form or {}).get("items") or () if isinstance(i, dict)]
         code = next((str(i.get("value") or "") for i in items if i.get("key") == "QR"), "")
         if code:  # the QR payment's stored form: the code for the customer's phone
-            from ui.pages.qr import ScanCode
-
             view = ScanCode()
             view.setMinimumSize(240, 240)
             view.show_code(code)
@@ -356,7 +371,12 @@ class PinPadWindow(QWidget):
     def tap(self, number: str, entry_mode: str = "T") -> None:
         if self.prompt is not None and self.prompt.kind == "card":
             self.prompt.present_card(number, entry_mode)
+            self.reset_card()  # the next customer starts from the default card
             self.show_prompt(None)
+
+    def reset_card(self) -> None:
+        self.cards.setCurrentRow(-1)
+        self.cards.clearSelection()
 
     def _custom_tip(self) -> None:
         try:

@@ -52,3 +52,49 @@ def state_name(state: str) -> str:
              "error": tr("Not charged (error)"), "unknown": tr("Checking with the host"),
              "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured")}
     return names.get(state, state)
+
+
+def reason_text(reason: Any, currency: str = "USD") -> str:
+    """What happened and what to do, in the cashier's words, for a case the core named
+    (``cashier.entry_rules.reason``); the host's own text stays in the journal's details."""
+    if reason is None:
+        return ""
+    if reason.case == "partial":
+        return tr("Approved for only %s: collect the remaining %s another way.") % (
+            format_money(reason.approved, currency), format_money(reason.rest, currency))
+    words = {
+        "declined": tr("Declined by the card's bank. Ask for another card or another way to pay."),
+        "referral": tr("The bank wants a phone call. Ask for another card, or call the bank for an "
+                       "approval code."),
+        "address_or_code": tr("The address or security code did not match: not charged. Check them "
+                              "with the customer or ask for another card."),
+        "risk_declined": tr("Refused by the payment host's fraud rules: not charged. Ask for another "
+                            "way to pay."),
+        "cancelled": tr("Cancelled on the PIN pad: not charged."),
+        "pinpad_busy": tr("The PIN pad was busy with another payment: not charged. Wait for it, "
+                          "then try again."),
+        "pinpad_error": tr("The PIN pad reported a problem: not charged. Try again; if it repeats, "
+                           "restart the PIN pad."),
+        "card_not_accepted": tr("This card is not accepted here: not charged. Ask for another card."),
+        "bad_card_number": tr("The card number is not valid: not charged. Check it or ask for another "
+                              "card."),
+        "no_card": tr("No card was read: not charged. Ask the customer to present the card again."),
+        "no_pin": tr("No PIN was entered: not charged. Try again and ask the customer for the PIN."),
+        "split_tender": tr("Not enough on the card: take part of the amount another way."),
+        "no_such_invoice": tr("The host has no record of this payment: nothing was charged."),
+        "duplicate": tr("The host already has this payment: check the journal before trying again."),
+        "timeout": tr("No answer from the host in time: the till is checking whether it went "
+                      "through. Do not take the payment another way yet."),
+        "checking": tr("Checking with the host: do not take the payment another way yet."),
+        "host_unreachable": tr("The payment host cannot be reached: not charged. Try again in a "
+                               "moment, or use offline mode (Manager)."),
+        "not_sent": tr("The request never reached the host: not charged. It is safe to try again."),
+        "bad_request": tr("The till sent something the host refused: not charged. Tell the manager."),
+        "bad_amount": tr("The host refused this amount: not charged. Check the amount."),
+        "token": tr("The saved card is no longer valid: not charged. Ask for the card."),
+        "not_allowed": tr("This till is not allowed to do that: not charged. Tell the manager."),
+        "misconfigured": tr("The till's setup is wrong: not charged. Tell the manager (support)."),
+        "host_error": tr("The payment host reported an error: not charged. Try again; the details "
+                         "are in the journal."),
+    }
+    return words.get(reason.case, words["host_error"])

@@ -143,8 +143,12 @@ async def render(out: Path) -> list[Path]:
     manager.unlock()
     await _until(lambda: manager.reconciliation is not None)
     await shoot(w, "manager-unlocked")
+    manager.close_batch()  # the first Alt+B names the totals and asks
+    await _until(lambda: "Alt+B again" in manager.batch_message.text())
+    await shoot(w, "manager-batch-close-asks")
     manager.close_batch()
-    await _until(lambda: manager.batch_message.text() not in ("", "Closing the batch…"))
+    await _until(lambda: manager.batch_message.text() not in ("", "Closing the batch…")
+                 and "Alt+B again" not in manager.batch_message.text())
     await shoot(w, "manager-batch-close")
     await _store_states(gui, manager, shoot)
     w.go(SettingsPage)
@@ -162,6 +166,8 @@ async def render(out: Path) -> list[Path]:
     gui.set_theme(font_scale=1.0)
     w.show_recovery(_FakeReport(await gui.till.ctx.journal.search(limit=2)))
     await shoot(w, "startup-recovery-banner")
+    w.recovery_banner.setVisible(False)
+    await _every_screen(gui, shoot)
     await gui.stop()
     from ui.screens_cash import cash_states
 
@@ -245,6 +251,30 @@ async def _phone_link_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None
     await _until(lambda: page.customers)
     page.amount.set_value(Decimal("35.00"))
     await shoot(w, "customer-found")
+
+
+#: The window sizes every screen is checked at: the smallest supported, and a large one.
+SIZES = ((1024, 768), (1600, 1000))
+
+
+async def _every_screen(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """Each screen as it stands at the end of the run, at both sizes, in both themes and both
+    languages: the matrix the layout promise covers."""
+    w = gui.window
+    for width, height in SIZES:
+        w.resize(width, height)
+        for high_contrast in (False, True):
+            gui.set_theme(high_contrast=high_contrast)
+            for language in ("en", "es"):
+                gui.set_language(language)
+                for index, page in enumerate(w.pages):
+                    w.show_page(index)
+                    name = type(page).__name__.removesuffix("Page").lower()
+                    theme = "hc" if high_contrast else "normal"
+                    await shoot(w, f"{name}-{width}x{height}-{theme}-{language}")
+    gui.set_language("en")
+    gui.set_theme(high_contrast=False)
+    w.resize(1180, 780)
 
 
 class _FakeReport:

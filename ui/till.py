@@ -30,7 +30,10 @@ class TillStatus:
     started: bool = False
     host_reachable: bool | None = None
     terminal_state: str = ""
+    #: Entries recovery must finish (no answer, a void waiting): the cashier is told.
     unresolved: int = 0
+    #: Payments under way right now (journaled, not answered yet): normal, no alarm.
+    in_progress: int = 0
     offline: bool = False
     training: bool = True
     recovered: list[Any] = field(default_factory=list)
@@ -154,8 +157,12 @@ class Till(QObject):
         if self.runtime is None:
             return
         self._refresh_again = False
+        from cashier.entry_rules import needs_recovery  # the runtime (and journal) are loaded now
+
         try:
-            self.status.unresolved = len(await self.runtime.journal.unresolved())
+            open_entries = await self.runtime.journal.unresolved()
+            self.status.unresolved = sum(1 for e in open_entries if needs_recovery(e))
+            self.status.in_progress = len(open_entries) - self.status.unresolved
         except Exception:
             log.exception("could not count unresolved entries")
         self.status.host_reachable = await self._host_reachable()

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QStatusBar,
     QVBoxLayout,
     QWidget,
 )
 
-from ui.i18n import tr
-from ui.pages.base import Page, labelled
+from ui.i18n import format_money, tr
+from ui.pages.base import FitButton, Page, labelled
+from ui.pages.sale import terminal_state_name
+from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
     from ui.till import Till
@@ -43,6 +47,8 @@ class Pill(QLabel):
 
 class MainWindow(QMainWindow):
     first_paint = Signal()
+    #: The cashier closed the window: the program ends (the PIN pad window with it).
+    closed = Signal()
 
     def __init__(self, till: Till) -> None:
         super().__init__()
@@ -56,6 +62,8 @@ class MainWindow(QMainWindow):
         row.setSpacing(0)
         self.nav = QFrame()
         self.nav.setObjectName("Nav")
+        # as wide as its longest label in the language and text size chosen, no wider
+        self.nav.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         nav_col = QVBoxLayout(self.nav)
         nav_col.setContentsMargins(0, 0, 0, 0)
         nav_col.setSpacing(2)
@@ -100,6 +108,8 @@ class MainWindow(QMainWindow):
                      self.training_pill):
             self.status.addPermanentWidget(pill)
         self.recovery_report: Any = None
+        self.close_question: QMessageBox | None = None
+        self._close_when_free = False
         self.start_error = ""
         till.status_changed.connect(self.refresh_status)
         till.recovery_finished.connect(self.show_recovery)
@@ -111,7 +121,7 @@ class MainWindow(QMainWindow):
         index = len(self.pages)
         self.pages.append(page)
         self.stack.addWidget(page)
-        button = QPushButton()
+        button = FitButton()
         button.setCheckable(True)
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.clicked.connect(lambda _=False, i=index: self.show_page(i))
@@ -169,8 +179,6 @@ class MainWindow(QMainWindow):
 
     # ---- status ----------------------------------------------------------------------------
     def refresh_status(self) -> None:
-        from ui.pages.sale import terminal_state_name
-
         s = self.till.status
         if not s.started:
             self.host_pill.set(self.start_error or tr("Starting…"), "bad" if self.start_error else "warn")
@@ -180,14 +188,19 @@ class MainWindow(QMainWindow):
             self.host_pill.set(tr("Host: reachable"), "ok")
         self.terminal_pill.set(tr("PIN pad:") + " " + (terminal_state_name(s.terminal_state)
                                                       if s.terminal_state else "—"), "ok")
+        # amber only when something needs the cashier: a payment under way is normal
         if s.unresolved:
-            self.recovery_pill.set(tr("Waiting for recovery:") + f" {s.unresolved}", "warn")
+            self.recovery_pill.set(tr("Waiting for recovery:") + f" {s.unresolved} "
+                                   + tr("(see Manager)"), "warn")
+        elif s.in_progress:
+            self.recovery_pill.set(tr("Payment in progress"), "ok")
         else:
             self.recovery_pill.set(tr("Nothing waiting for recovery"), "ok")
         self.offline_pill.set(tr("Offline mode") if s.offline else tr("Online"),
                               "warn" if s.offline else "ok")
         self.offline_banner.setVisible(s.offline)
-        self.training_pill.set(tr("Training") if s.training else tr("Live"), "warn" if s.training else "ok")
+        # training has its banner; the pill only says which till this is
+        self.training_pill.set(tr("Training") if s.training else tr("Live"), "ok")
 
     def _start_failed(self, message: str) -> None:
         self.start_error = tr("The till could not start:") + " " + message
@@ -195,9 +208,6 @@ class MainWindow(QMainWindow):
 
     def show_recovery(self, report: Any) -> None:
         """At start-up: say what recovery resolved and what is still open."""
-        from ui.i18n import format_money
-        from ui.receipt import kind_name, state_name
-
         self.recovery_report = report
         if not report.resolved and not report.still_open:
             self.recovery_banner.setVisible(False)
@@ -212,6 +222,71 @@ class MainWindow(QMainWindow):
             text += "  " + tr("Still open (see Manager):") + f" {len(report.still_open)}"
         self.recovery_banner.setText(text)
         self.recovery_banner.setVisible(True)
+
+    # ---- closing ---------------------------------------------------------------------------
+    def open_payment(self) -> str | None:
+        """What payment is under way (the PIN pad's holder, or a page's own), if any."""
+        if self.till.ready and self.till.ctx.pinpad.busy:
+            return str(self.till.ctx.pinpad.holder)
+        for page in self.pages:
+            what = page.open_payment()
+            if what:
+                return what
+        return None
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        what = self.open_payment()
+        if what is not None:
+            event.ignore()  # never vanish while the customer is at the PIN pad
+            self._ask_close(what)
+            return
+        self._close_when_free = False
+        super().closeEvent(event)
+        self.closed.emit()
+
+    def _ask_close(self, what: str) -> None:
+        if self.close_question is not None and self.close_question.isVisible():
+            return
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(tr("A payment is open"))
+        box.setText(tr("A payment is open: %s.") % what)
+        box.setInformativeText(tr("Cancel it on the PIN pad and close, or wait for it to finish."))
+        self.cancel_and_close = box.addButton(tr("Cancel the payment and close"),
+                                              QMessageBox.ButtonRole.DestructiveRole)
+        wait = box.addButton(tr("Wait"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(wait)
+        box.setEscapeButton(wait)
+        box.finished.connect(lambda _r: self._answered(box))
+        self.close_question = box
+        box.open()
+
+    def _answered(self, box: QMessageBox) -> None:
+        if box.clickedButton() is not self.cancel_and_close:
+            return
+        self._close_when_free = True
+        for page in self.pages:
+            page.cancel_open_payment()
+        if self.till.ready and self.till.ctx.pinpad.busy:
+            from cashier.flows.pinpad import cancel_prompt
+
+            self.till.run(cancel_prompt(self.till.ctx), "cancel on close", failed=self._cancel_failed)
+        self._try_close()
+
+    def _cancel_failed(self, exc: BaseException) -> None:
+        self._close_when_free = False  # the payment goes on: ask again rather than vanish
+        what = self.open_payment()
+        if what is not None:
+            self._ask_close(what + " — " + tr("Could not cancel:") + f" {exc}")
+
+    def _try_close(self) -> None:
+        """Close once the cancelled payment has ended (its outcome is journaled first)."""
+        if not self._close_when_free:
+            return
+        if self.open_payment() is None:
+            self.close()
+        else:
+            QTimer.singleShot(50, self._try_close)
 
     # ---- first paint (start-up timing) -----------------------------------------------------
     def paintEvent(self, event: Any) -> None:

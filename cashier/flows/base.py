@@ -9,15 +9,17 @@ and commits the outcome; when the answer is lost it commits UNKNOWN and asks
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.errors import ValidationError
 from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
 from cashier.host.errors import (
@@ -81,6 +83,42 @@ class RecoveryPolicy:
     void_max_refusals: int = 5
 
 
+class PinPadBusy(ValidationError):
+    """The PIN pad is taken by another payment: refused before anything is journaled."""
+
+    def __init__(self, holder: str) -> None:
+        self.holder = holder
+        super().__init__("PIN pad", f"is busy with {holder}: wait for it to end or cancel it, "
+                                    "then start this one")
+
+
+@dataclass
+class PinPad:
+    """The till's one PIN pad, held by one payment at a time (a second one is refused at once,
+    never sent to the pad to come back as a host error journaled for $0.00)."""
+
+    holder: str | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.holder is not None
+
+    @contextlib.contextmanager
+    def reserve(self, what: str, needed: bool = True) -> Iterator[None]:
+        """Hold the pad for ``what`` while the block runs (a no-op when ``needed`` is False: a
+        keyed card or a token never touches the pad)."""
+        if not needed:
+            yield
+            return
+        if self.holder is not None:
+            raise PinPadBusy(self.holder)
+        self.holder = what
+        try:
+            yield
+        finally:
+            self.holder = None
+
+
 @dataclass
 class FlowContext:
     client: HostClient
@@ -91,6 +129,8 @@ class FlowContext:
     #: The Charge API's ``JournaledChargeApi`` when this till has one (training, or ``charge_api_url``
     #: with a key); recovery finishes its entries too.
     charge_api: Any = None
+    #: Which payment holds the PIN pad now (``reserve`` it around a flow that uses it).
+    pinpad: PinPad = field(default_factory=PinPad)
 
     @property
     def actor(self) -> str:

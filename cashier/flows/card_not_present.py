@@ -26,6 +26,7 @@ from cashier.chargeapi.errors import (
     NotFoundError,
 )
 from cashier.chargeapi.journaled import JournaledChargeApi, Movement
+from cashier.entry_rules import CHARGE_ORIGIN_OPS, refundable_amount
 from cashier.errors import ValidationError
 from cashier.flows import qr
 from cashier.flows.base import FlowContext
@@ -39,7 +40,7 @@ from cashier.redact import luhn_ok
 log = logging.getLogger(__name__)
 
 #: Ops of a Charge API entry that took (or hold) the customer's money: what a refund undoes.
-ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
+ORIGIN_OPS = CHARGE_ORIGIN_OPS
 
 
 # ---- results -----------------------------------------------------------------------------------
@@ -459,11 +460,9 @@ async def create_customer(ctx: FlowContext, email: str, *, description: str | No
 
 # ---- refunds from the journal ------------------------------------------------------------------
 def refundable(entry: Entry) -> Decimal:
-    """What a Charge API payment in the journal can still give back."""
-    if entry.kind is not Kind.CHARGE or entry.op not in ORIGIN_OPS \
-            or entry.state not in (State.APPROVED, State.CAPTURED) or not entry.charge_id:
-        return Decimal(0)
-    return max(entry.approved - entry.refunded, Decimal(0))
+    """What a Charge API payment in the journal can still give back (the rule lives in
+    ``cashier.entry_rules``, shared with the window)."""
+    return refundable_amount(entry)
 
 
 async def refund_charge(ctx: FlowContext, entry: Entry,

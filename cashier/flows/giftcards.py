@@ -226,6 +226,13 @@ Send = Callable[[str, Card | None], Awaitable[GiftCardResult]]
 
 async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | None,
                send: Send) -> GiftCardOutcome:
+    """One gift card request, holding the PIN pad while the card is read on it."""
+    with ctx.pinpad.reserve(f"a {kind.value.replace('_', ' ')}", card.on_pad):
+        return await _run_request(ctx, kind, card, amount, send)
+
+
+async def _run_request(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | None,
+                       send: Send) -> GiftCardOutcome:
     """Intent -> (pad read / snapshot) -> SENT -> request -> outcome, one journal step each."""
     require(ctx, CLIENT_METHOD[kind])
     _check_card(ctx, card)
@@ -381,10 +388,11 @@ async def balance(ctx: FlowContext, card: GiftCard, *, history: bool = True) -> 
     """Not a money movement (a fee may apply): a journal note with its own invoice, no entry."""
     require(ctx, "giftcard_balance")
     _check_card(ctx, card)
-    invoice = await ctx.journal.allocate_invoice()
-    if card.on_pad:
-        ctx.bus.publish(DevicePrompt(0, "Present the gift card on the PIN pad"))
-    result = await ctx.client.giftcard_balance(invoice=invoice, card=card.wire(), history=history)
+    with ctx.pinpad.reserve("a gift card balance", card.on_pad):
+        invoice = await ctx.journal.allocate_invoice()
+        if card.on_pad:
+            ctx.bus.publish(DevicePrompt(0, "Present the gift card on the PIN pad"))
+        result = await ctx.client.giftcard_balance(invoice=invoice, card=card.wire(), history=history)
     found = _balance_of(invoice, result, card.masked)
     await ctx.journal.note(None, "giftcard_balance", actor=ctx.actor, invoice=invoice, card=found.card,
                            balance=None if found.balance is None else str(found.balance))

@@ -110,6 +110,14 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
     ``tip`` is a tip known up front (added to the total); ``prompt_tip`` asks the customer on a
     DCP/DCC pad, whose chosen tip comes back in the answer and is journaled.
     """
+    with ctx.pinpad.reserve(f"a sale of {amount}", card is None and token is None):
+        return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=invoice,
+                           prompt_tip=prompt_tip)
+
+
+async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
+                tax: Decimal, card: KeyedCard | None, token: str | None,
+                invoice: str | None, prompt_tip: bool) -> FlowResult:
     amount = _amount(ctx, amount, "amount")
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
     tax = _amount(ctx, tax, "tax", allow_zero=True)
@@ -143,6 +151,12 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
 async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
                     token: str | None = None, invoice: str | None = None) -> FlowResult:
     """Open a tab: approval without capture."""
+    with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
+        return await _authorize(ctx, amount, card=card, token=token, invoice=invoice)
+
+
+async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None,
+                     token: str | None, invoice: str | None) -> FlowResult:
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
     _check_pad(ctx, wire_card)
@@ -226,16 +240,17 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
                 wire_card = _card_part(None, token)
     else:
         _check_pad(ctx, wire_card)
-    entry = await ctx.journal.create(
-        Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
-        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True)
-    if wire_card is None and original_invoice is None:
-        ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
-    inv = str(entry.invoice)
-    entry = await send_journaled(
-        ctx, entry, Op.REFUND,
-        lambda: ctx.client.refund(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
-                                  card=wire_card, original_invoice=original_invoice,
-                                  clerk_id=ctx.clerk_id),
-        pending=amount)
-    return finish(ctx, entry)
+    with ctx.pinpad.reserve(f"a refund of {amount}", wire_card is None):
+        entry = await ctx.journal.create(
+            Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
+            original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True)
+        if wire_card is None and original_invoice is None:
+            ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
+        inv = str(entry.invoice)
+        entry = await send_journaled(
+            ctx, entry, Op.REFUND,
+            lambda: ctx.client.refund(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
+                                      card=wire_card, original_invoice=original_invoice,
+                                      clerk_id=ctx.clerk_id),
+            pending=amount)
+        return finish(ctx, entry)

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cashier.entry_rules import QR_EXPIRED
 from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.events import QrShown as QrShown  # re-exported: published here
@@ -160,6 +161,13 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     if pad_form is not None and not 1 <= len(pad_form) <= 12:
         raise ValidationError("pad_form", "must be a stored form name of 1 to 12 characters")
     polling = polling or QrPolling()
+    on_pad = pad_form is not None and ctx.client.option == "LG"
+    with ctx.pinpad.reserve(f"a QR payment of {amount}", on_pad):
+        return await _pay(ctx, amount, tax, polling, cancel, pad_form)
+
+
+async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolling,
+               cancel: asyncio.Event | None, pad_form: str | None) -> QrOutcome:
     entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
                                                  clerk=ctx.actor, sent=True)
     inv = str(entry.invoice)
@@ -214,7 +222,7 @@ async def _poll(ctx: FlowContext, entry: Entry, code: str, polling: QrPolling,
     deadline = loop.time() + polling.wait_s
     inv = str(entry.invoice)
     seen = "pending"
-    why = "not paid in time"
+    why = QR_EXPIRED
     for delay in polling.delays():
         remaining = deadline - loop.time()
         if remaining <= 0:
@@ -403,3 +411,15 @@ async def _still_unknown(ctx: FlowContext, entry: Entry, who: str, why: str) -> 
 
 
 KIND_RESOLVERS[Kind.QR] = resolve_qr
+
+
+async def training_customer_pays(sandbox: Any, code: str) -> tuple[int, str]:
+    """Training only: the test customer's phone pays ``code`` through the embedded sandbox's
+    control API (what a real customer's banking app does). The status and the sandbox's answer
+    come back as they are: a refusal (already paid, cancelled) is the trainer's to read."""
+    import httpx
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
+                                 base_url="http://sandbox", timeout=10.0) as control:
+        answer = await control.post("/_sandbox/qrpayments/pay", json={"qrCode": code})
+    return answer.status_code, answer.text[:200]

@@ -598,7 +598,8 @@ class JournalStore:
             where.append("invoice = ?")
             args.append(invoice)
         if amount is not None:
-            where.append("requested_minor = ?")
+            # the amount a list shows (approved, or captured with the tip) or the one asked for
+            where.append("? IN (requested_minor, approved_minor, captured_minor)")
             args.append(self._minor("amount", amount, self.currency))
         if last4 is not None:
             if not re.fullmatch(r"\d{4}", last4):

@@ -56,7 +56,7 @@ _BY_NUMBER = {card.number: card for card in TEST_CARDS}
 AMOUNT_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("up to 999997.99", "approved (A)"),
     ("999998.01 to 999998.99", "voice referral (R)"),
-    ("999998.00 and above 999998.99", "declined (D)"),
+    ("999998.00, and 999999.00 and up", "declined (D)"),
     ("19.19 on a refund", "refund declined (D)"),
     ("219.00", "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
                "declined (D) without it; also a capture, incremental authorization or raised "

@@ -12,6 +12,22 @@
       <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
     </message>
     <message>
+      <source>Asking the host…</source>
+      <translation>Preguntando al host…</translation>
+    </message>
+    <message>
+      <source>Receipt printed on the PIN pad.</source>
+      <translation>Recibo impreso en la terminal.</translation>
+    </message>
+    <message>
+      <source>Could not print:</source>
+      <translation>No se pudo imprimir:</translation>
+    </message>
+    <message>
+      <source>Still no answer from the host; recovery keeps trying.</source>
+      <translation>El host sigue sin responder; la recuperación continúa.</translation>
+    </message>
+    <message>
       <source>Gift card</source>
       <translation>Tarjeta de regalo</translation>
     </message>
@@ -76,6 +92,10 @@
       <translation>Factura</translation>
     </message>
     <message>
+      <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
+      <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
       <source>Not sent</source>
       <translation>No enviado</translation>
     </message>
@@ -116,6 +136,10 @@
       <translation>Importe a devolver</translation>
     </message>
     <message>
+      <source>The receipt is in the journal; try again when the PIN pad is free.</source>
+      <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
+    </message>
+    <message>
       <source>Charge API refund</source>
       <translation>Reembolso por la API de cargos</translation>
     </message>
@@ -148,6 +172,14 @@
       <translation>Actualizar</translation>
     </message>
     <message>
+      <source>Details</source>
+      <translation>Detalles</translation>
+    </message>
+    <message>
+      <source>Reprint</source>
+      <translation>Reimprimir</translation>
+    </message>
+    <message>
       <source>Time</source>
       <translation>Hora</translation>
     </message>
@@ -172,8 +204,20 @@
       <translation>aprobación parcial</translation>
     </message>
     <message>
-      <source>Void invoice %s? Press Void again to confirm.</source>
-      <translation>¿Anular la factura %s? Pulse Anular otra vez para confirmar.</translation>
+      <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
+      <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Void invoice %s (%s)? Press %s again to confirm.</source>
+      <translation>¿Anular la factura %s (%s)? Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Nothing found: no entry matches this search.</source>
+      <translation>Nada encontrado: ningún registro coincide con esta búsqueda.</translation>
+    </message>
+    <message>
+      <source>No entries yet.</source>
+      <translation>Todavía no hay registros.</translation>
     </message>
     <message>
       <source>refunded</source>
@@ -188,8 +232,40 @@
       <translation>de la factura</translation>
     </message>
     <message>
-      <source>Give back all of charge %s? Press Void again to confirm.</source>
-      <translation>¿Devolver todo el cargo %s? Pulse Anular otra vez para confirmar.</translation>
+      <source>Requested</source>
+      <translation>Solicitado</translation>
+    </message>
+    <message>
+      <source>Approved</source>
+      <translation>Aprobado</translation>
+    </message>
+    <message>
+      <source>Tip</source>
+      <translation>Propina</translation>
+    </message>
+    <message>
+      <source>Refunded</source>
+      <translation>Devuelto</translation>
+    </message>
+    <message>
+      <source>Approval code</source>
+      <translation>Código de aprobación</translation>
+    </message>
+    <message>
+      <source>Response code</source>
+      <translation>Código de respuesta</translation>
+    </message>
+    <message>
+      <source>Host code</source>
+      <translation>Código del host</translation>
+    </message>
+    <message>
+      <source>Host text</source>
+      <translation>Texto del host</translation>
+    </message>
+    <message>
+      <source>Give back all of charge %s (%s)? Press %s again to confirm.</source>
+      <translation>¿Devolver todo el cargo %s (%s)? Pulse %s otra vez para confirmar.</translation>
     </message>
     <message>
       <source>Manager</source>
@@ -364,188 +440,12 @@
       <translation>De nuevo en línea.</translation>
     </message>
     <message>
+      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+    </message>
+    <message>
       <source>Batch %s closed.</source>
       <translation>Lote %s cerrado.</translation>
-    </message>
-    <message>
-      <source>QR payment</source>
-      <translation>Pago QR</translation>
-    </message>
-    <message>
-      <source>Asking the host for a QR code…</source>
-      <translation>Pidiendo un código QR al host…</translation>
-    </message>
-    <message>
-      <source>Cancelling the code…</source>
-      <translation>Cancelando el código…</translation>
-    </message>
-    <message>
-      <source>Training: the test customer's phone is paying…</source>
-      <translation>Práctica: el teléfono del cliente de prueba está pagando…</translation>
-    </message>
-    <message>
-      <source>Approved: paid by QR code</source>
-      <translation>Aprobado: pagado con código QR</translation>
-    </message>
-    <message>
-      <source>Cancelled: not charged</source>
-      <translation>Cancelado: no cobrado</translation>
-    </message>
-    <message>
-      <source>Expired: not paid in time, not charged</source>
-      <translation>Vencido: no se pagó a tiempo, sin cargo</translation>
-    </message>
-    <message>
-      <source>Reversed: the payment was given back</source>
-      <translation>Revertido: el pago se devolvió</translation>
-    </message>
-    <message>
-      <source>Not charged</source>
-      <translation>No cobrado</translation>
-    </message>
-    <message>
-      <source>Checking with the host…</source>
-      <translation>Consultando con el host…</translation>
-    </message>
-    <message>
-      <source>The code was cancelled at the host and can no longer be paid.</source>
-      <translation>El código se canceló en el host y ya no se puede pagar.</translation>
-    </message>
-    <message>
-      <source>The customer did not pay within the wait; the code was cancelled at the host.</source>
-      <translation>El cliente no pagó dentro de la espera; el código se canceló en el host.</translation>
-    </message>
-    <message>
-      <source>The customer's payment was reversed at the host.</source>
-      <translation>El pago del cliente se revirtió en el host.</translation>
-    </message>
-    <message>
-      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not take the payment another way.</source>
-      <translation>El host aún no responde. La recuperación sigue preguntando; el diario muestra el resultado cuando se conozca. No cobre de otra forma.</translation>
-    </message>
-    <message>
-      <source>Reversing at the host…</source>
-      <translation>Revirtiendo en el host…</translation>
-    </message>
-    <message>
-      <source>Asking the host…</source>
-      <translation>Preguntando al host…</translation>
-    </message>
-    <message>
-      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer scans the code with their phone.</source>
-      <translation>Escriba el importe (1 2 5 0 = 12.50) y luego Enter o F2: el cliente escanea el código con su teléfono.</translation>
-    </message>
-    <message>
-      <source>Training tool: pays the code as a test customer's phone would.</source>
-      <translation>Herramienta de práctica: paga el código como lo haría el teléfono de un cliente de prueba.</translation>
-    </message>
-    <message>
-      <source>Show QR code</source>
-      <translation>Mostrar código QR</translation>
-    </message>
-    <message>
-      <source>Customer pays (training)</source>
-      <translation>El cliente paga (práctica)</translation>
-    </message>
-    <message>
-      <source>Cancel payment</source>
-      <translation>Cancelar pago</translation>
-    </message>
-    <message>
-      <source>New sale</source>
-      <translation>Nueva venta</translation>
-    </message>
-    <message>
-      <source>Print receipt</source>
-      <translation>Imprimir recibo</translation>
-    </message>
-    <message>
-      <source>Cancel payment (give back)</source>
-      <translation>Cancelar pago (devolver)</translation>
-    </message>
-    <message>
-      <source>Check now</source>
-      <translation>Consultar ahora</translation>
-    </message>
-    <message>
-      <source>Amount: type the amount first (it must be greater than zero).</source>
-      <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
-    </message>
-    <message>
-      <source>The till is still starting; try again in a moment.</source>
-      <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
-    </message>
-    <message>
-      <source>Waiting for the customer</source>
-      <translation>Esperando al cliente</translation>
-    </message>
-    <message>
-      <source>Paid</source>
-      <translation>Pagado</translation>
-    </message>
-    <message>
-      <source>Cancelled</source>
-      <translation>Cancelado</translation>
-    </message>
-    <message>
-      <source>Reversed</source>
-      <translation>Revertido</translation>
-    </message>
-    <message>
-      <source>The customer scans the code with their phone and pays there.</source>
-      <translation>El cliente escanea el código con su teléfono y paga ahí.</translation>
-    </message>
-    <message>
-      <source>The code is being cancelled at the host; it can no longer be paid once this ends.</source>
-      <translation>El código se está cancelando en el host; al terminar ya no se podrá pagar.</translation>
-    </message>
-    <message>
-      <source>The host's answer is not clear yet; do not take the payment another way.</source>
-      <translation>La respuesta del host aún no es clara; no cobre de otra forma.</translation>
-    </message>
-    <message>
-      <source>Training: the test customer paid; the till sees it at its next status check.</source>
-      <translation>Práctica: el cliente de prueba pagó; la caja lo verá en su próxima consulta de estado.</translation>
-    </message>
-    <message>
-      <source>Training: the sandbox refused the payment:</source>
-      <translation>Práctica: el simulador rechazó el pago:</translation>
-    </message>
-    <message>
-      <source>Could not reverse:</source>
-      <translation>No se pudo revertir:</translation>
-    </message>
-    <message>
-      <source>Receipt printed on the PIN pad.</source>
-      <translation>Recibo impreso en la terminal.</translation>
-    </message>
-    <message>
-      <source>Give back the QR payment of invoice %s? Press F9 again to confirm.</source>
-      <translation>¿Devolver el pago QR de la factura %s? Pulse F9 de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Confirm: give back</source>
-      <translation>Confirmar: devolver</translation>
-    </message>
-    <message>
-      <source>Still no answer from the host; recovery keeps trying.</source>
-      <translation>El host sigue sin responder; la recuperación continúa.</translation>
-    </message>
-    <message>
-      <source>Could not print:</source>
-      <translation>No se pudo imprimir:</translation>
-    </message>
-    <message>
-      <source>Tax</source>
-      <translation>Impuesto</translation>
-    </message>
-    <message>
-      <source>Paid with</source>
-      <translation>Pagado con</translation>
-    </message>
-    <message>
-      <source>Approval code</source>
-      <translation>Código de aprobación</translation>
     </message>
     <message>
       <source>Phone/link</source>
@@ -586,10 +486,6 @@
     <message>
       <source>Charging the saved card…</source>
       <translation>Cobrando la tarjeta guardada…</translation>
-    </message>
-    <message>
-      <source>Approved</source>
-      <translation>Aprobado</translation>
     </message>
     <message>
       <source>Declined</source>
@@ -664,6 +560,10 @@
       <translation>Desactivar enlace</translation>
     </message>
     <message>
+      <source>Amount: type the amount first (it must be greater than zero).</source>
+      <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
+    </message>
+    <message>
       <source>Approved: paid by link</source>
       <translation>Aprobado: pagado por enlace</translation>
     </message>
@@ -694,6 +594,10 @@
     <message>
       <source>Do not take the payment another way: recovery finds out what happened.</source>
       <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
+    </message>
+    <message>
+      <source>The till is still starting; try again in a moment.</source>
+      <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
     </message>
     <message>
       <source>This till has no Charge API: set charge_api_url in its profile.</source>
@@ -746,6 +650,162 @@
     <message>
       <source>default card</source>
       <translation>tarjeta predeterminada</translation>
+    </message>
+    <message>
+      <source>QR payment</source>
+      <translation>Pago QR</translation>
+    </message>
+    <message>
+      <source>a QR payment of %s</source>
+      <translation>un pago QR de %s</translation>
+    </message>
+    <message>
+      <source>Asking the host for a QR code…</source>
+      <translation>Pidiendo un código QR al host…</translation>
+    </message>
+    <message>
+      <source>Cancelling the code…</source>
+      <translation>Cancelando el código…</translation>
+    </message>
+    <message>
+      <source>Training: the test customer's phone is paying…</source>
+      <translation>Práctica: el teléfono del cliente de prueba está pagando…</translation>
+    </message>
+    <message>
+      <source>Approved: paid by QR code</source>
+      <translation>Aprobado: pagado con código QR</translation>
+    </message>
+    <message>
+      <source>Cancelled: not charged</source>
+      <translation>Cancelado: no cobrado</translation>
+    </message>
+    <message>
+      <source>Expired: not paid in time, not charged</source>
+      <translation>Vencido: no se pagó a tiempo, sin cargo</translation>
+    </message>
+    <message>
+      <source>Reversed: the payment was given back</source>
+      <translation>Revertido: el pago se devolvió</translation>
+    </message>
+    <message>
+      <source>Not charged</source>
+      <translation>No cobrado</translation>
+    </message>
+    <message>
+      <source>Checking with the host…</source>
+      <translation>Consultando con el host…</translation>
+    </message>
+    <message>
+      <source>The code was cancelled at the host and can no longer be paid.</source>
+      <translation>El código se canceló en el host y ya no se puede pagar.</translation>
+    </message>
+    <message>
+      <source>The customer did not pay within the wait; the code was cancelled at the host.</source>
+      <translation>El cliente no pagó dentro de la espera; el código se canceló en el host.</translation>
+    </message>
+    <message>
+      <source>The customer's payment was reversed at the host.</source>
+      <translation>El pago del cliente se revirtió en el host.</translation>
+    </message>
+    <message>
+      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not take the payment another way.</source>
+      <translation>El host aún no responde. La recuperación sigue preguntando; el diario muestra el resultado cuando se conozca. No cobre de otra forma.</translation>
+    </message>
+    <message>
+      <source>Reversing at the host…</source>
+      <translation>Revirtiendo en el host…</translation>
+    </message>
+    <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer scans the code with their phone.</source>
+      <translation>Escriba el importe (1 2 5 0 = 12.50) y luego Enter o F2: el cliente escanea el código con su teléfono.</translation>
+    </message>
+    <message>
+      <source>Training tool: pays the code as a test customer's phone would.</source>
+      <translation>Herramienta de práctica: paga el código como lo haría el teléfono de un cliente de prueba.</translation>
+    </message>
+    <message>
+      <source>Show QR code</source>
+      <translation>Mostrar código QR</translation>
+    </message>
+    <message>
+      <source>Customer pays (training)</source>
+      <translation>El cliente paga (práctica)</translation>
+    </message>
+    <message>
+      <source>Cancel payment</source>
+      <translation>Cancelar pago</translation>
+    </message>
+    <message>
+      <source>New sale</source>
+      <translation>Nueva venta</translation>
+    </message>
+    <message>
+      <source>Print receipt</source>
+      <translation>Imprimir recibo</translation>
+    </message>
+    <message>
+      <source>Cancel payment (give back)</source>
+      <translation>Cancelar pago (devolver)</translation>
+    </message>
+    <message>
+      <source>Check now</source>
+      <translation>Consultar ahora</translation>
+    </message>
+    <message>
+      <source>Waiting for the customer</source>
+      <translation>Esperando al cliente</translation>
+    </message>
+    <message>
+      <source>Paid</source>
+      <translation>Pagado</translation>
+    </message>
+    <message>
+      <source>Cancelled</source>
+      <translation>Cancelado</translation>
+    </message>
+    <message>
+      <source>Reversed</source>
+      <translation>Revertido</translation>
+    </message>
+    <message>
+      <source>The customer scans the code with their phone and pays there.</source>
+      <translation>El cliente escanea el código con su teléfono y paga ahí.</translation>
+    </message>
+    <message>
+      <source>The code is being cancelled at the host; it can no longer be paid once this ends.</source>
+      <translation>El código se está cancelando en el host; al terminar ya no se podrá pagar.</translation>
+    </message>
+    <message>
+      <source>The host's answer is not clear yet; do not take the payment another way.</source>
+      <translation>La respuesta del host aún no es clara; no cobre de otra forma.</translation>
+    </message>
+    <message>
+      <source>Training: the test customer paid; the till sees it at its next status check.</source>
+      <translation>Práctica: el cliente de prueba pagó; la caja lo verá en su próxima consulta de estado.</translation>
+    </message>
+    <message>
+      <source>Training: the sandbox refused the payment:</source>
+      <translation>Práctica: el simulador rechazó el pago:</translation>
+    </message>
+    <message>
+      <source>Could not reverse:</source>
+      <translation>No se pudo revertir:</translation>
+    </message>
+    <message>
+      <source>Give back the QR payment of %s, invoice %s? Press %s again to confirm.</source>
+      <translation>¿Devolver el pago QR de %s, factura %s? Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Confirm: give back</source>
+      <translation>Confirmar: devolver</translation>
+    </message>
+    <message>
+      <source>Tax</source>
+      <translation>Impuesto</translation>
+    </message>
+    <message>
+      <source>Paid with</source>
+      <translation>Pagado con</translation>
     </message>
     <message>
       <source>Sale</source>
@@ -820,12 +880,12 @@
       <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
     </message>
     <message>
-      <source>Tax (included)</source>
-      <translation>Impuesto (incluido)</translation>
+      <source>Show the receipt on screen instead.</source>
+      <translation>Muestre el recibo en pantalla.</translation>
     </message>
     <message>
-      <source>Tip</source>
-      <translation>Propina</translation>
+      <source>Tax (included)</source>
+      <translation>Impuesto (incluido)</translation>
     </message>
     <message>
       <source>Total</source>
@@ -888,10 +948,6 @@
       <translation>Presente la tarjeta</translation>
     </message>
     <message>
-      <source>Show the receipt on screen instead.</source>
-      <translation>Muestre el recibo en pantalla.</translation>
-    </message>
-    <message>
       <source>Customer sees:</source>
       <translation>El cliente ve:</translation>
     </message>
@@ -940,10 +996,6 @@
       <translation>Añadiendo a la cuenta…</translation>
     </message>
     <message>
-      <source>Closing the tab…</source>
-      <translation>Cerrando la cuenta…</translation>
-    </message>
-    <message>
       <source>Open tab</source>
       <translation>Abrir cuenta</translation>
     </message>
@@ -978,6 +1030,14 @@
     <message>
       <source>Choose a tab to close.</source>
       <translation>Elija una cuenta para cerrar.</translation>
+    </message>
+    <message>
+      <source>Closing tab %s: %s plus tip %s…</source>
+      <translation>Cerrando la cuenta %s: %s más propina %s…</translation>
+    </message>
+    <message>
+      <source>No tip typed: close tab %s for %s with no tip? Press F4 again to confirm, or type the tip first.</source>
+      <translation>No se tecleó propina: ¿cerrar la cuenta %s por %s sin propina? Pulse F4 otra vez para confirmar, o teclee antes la propina.</translation>
     </message>
     <message>
       <source>present a card</source>
@@ -1140,6 +1200,106 @@
       <translation>Anulando</translation>
     </message>
     <message>
+      <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
+      <translation>Rechazada por el banco de la tarjeta. Pida otra tarjeta u otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>The bank wants a phone call. Ask for another card, or call the bank for an approval code.</source>
+      <translation>El banco pide una llamada. Pida otra tarjeta, o llame al banco para obtener un código de aprobación.</translation>
+    </message>
+    <message>
+      <source>The address or security code did not match: not charged. Check them with the customer or ask for another card.</source>
+      <translation>La dirección o el código de seguridad no coinciden: no se cobró. Verifíquelos con el cliente o pida otra tarjeta.</translation>
+    </message>
+    <message>
+      <source>Refused by the payment host's fraud rules: not charged. Ask for another way to pay.</source>
+      <translation>Rechazado por las reglas antifraude del host de pagos: no se cobró. Pida otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Cancelled on the PIN pad: not charged.</source>
+      <translation>Cancelado en la terminal: no se cobró.</translation>
+    </message>
+    <message>
+      <source>The PIN pad was busy with another payment: not charged. Wait for it, then try again.</source>
+      <translation>La terminal estaba ocupada con otro pago: no se cobró. Espere a que termine y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+      <source>The PIN pad reported a problem: not charged. Try again; if it repeats, restart the PIN pad.</source>
+      <translation>La terminal informó de un problema: no se cobró. Vuelva a intentarlo; si se repite, reinicie la terminal.</translation>
+    </message>
+    <message>
+      <source>This card is not accepted here: not charged. Ask for another card.</source>
+      <translation>Esta tarjeta no se acepta aquí: no se cobró. Pida otra tarjeta.</translation>
+    </message>
+    <message>
+      <source>The card number is not valid: not charged. Check it or ask for another card.</source>
+      <translation>El número de tarjeta no es válido: no se cobró. Verifíquelo o pida otra tarjeta.</translation>
+    </message>
+    <message>
+      <source>No card was read: not charged. Ask the customer to present the card again.</source>
+      <translation>No se leyó ninguna tarjeta: no se cobró. Pida al cliente que presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>No PIN was entered: not charged. Try again and ask the customer for the PIN.</source>
+      <translation>No se introdujo el PIN: no se cobró. Vuelva a intentarlo y pida el PIN al cliente.</translation>
+    </message>
+    <message>
+      <source>Not enough on the card: take part of the amount another way.</source>
+      <translation>No hay suficiente en la tarjeta: cobre parte del importe de otra forma.</translation>
+    </message>
+    <message>
+      <source>The host has no record of this payment: nothing was charged.</source>
+      <translation>El host no tiene registro de este pago: no se cobró nada.</translation>
+    </message>
+    <message>
+      <source>The host already has this payment: check the journal before trying again.</source>
+      <translation>El host ya tiene este pago: revise el diario antes de volver a intentarlo.</translation>
+    </message>
+    <message>
+      <source>No answer from the host in time: the till is checking whether it went through. Do not take the payment another way yet.</source>
+      <translation>El host no respondió a tiempo: la caja está comprobando si se realizó. No cobre de otra forma todavía.</translation>
+    </message>
+    <message>
+      <source>Checking with the host: do not take the payment another way yet.</source>
+      <translation>Consultando con el host: no cobre de otra forma todavía.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Try again in a moment, or use offline mode (Manager).</source>
+      <translation>No se puede contactar con el host de pagos: no se cobró. Inténtelo en un momento, o use el modo sin conexión (Gerente).</translation>
+    </message>
+    <message>
+      <source>The request never reached the host: not charged. It is safe to try again.</source>
+      <translation>La solicitud nunca llegó al host: no se cobró. Puede volver a intentarlo con seguridad.</translation>
+    </message>
+    <message>
+      <source>The till sent something the host refused: not charged. Tell the manager.</source>
+      <translation>La caja envió algo que el host rechazó: no se cobró. Avise al gerente.</translation>
+    </message>
+    <message>
+      <source>The host refused this amount: not charged. Check the amount.</source>
+      <translation>El host rechazó este importe: no se cobró. Verifique el importe.</translation>
+    </message>
+    <message>
+      <source>The saved card is no longer valid: not charged. Ask for the card.</source>
+      <translation>La tarjeta guardada ya no es válida: no se cobró. Pida la tarjeta.</translation>
+    </message>
+    <message>
+      <source>This till is not allowed to do that: not charged. Tell the manager.</source>
+      <translation>Esta caja no tiene permiso para eso: no se cobró. Avise al gerente.</translation>
+    </message>
+    <message>
+      <source>The till's setup is wrong: not charged. Tell the manager (support).</source>
+      <translation>La configuración de la caja es incorrecta: no se cobró. Avise al gerente (soporte).</translation>
+    </message>
+    <message>
+      <source>The payment host reported an error: not charged. Try again; the details are in the journal.</source>
+      <translation>El host de pagos informó de un error: no se cobró. Vuelva a intentarlo; los detalles están en el diario.</translation>
+    </message>
+    <message>
+      <source>Approved for only %s: collect the remaining %s another way.</source>
+      <translation>Aprobado solo por %s: cobre los %s restantes de otra forma.</translation>
+    </message>
+    <message>
       <source>Backspace</source>
       <translation>Retroceso</translation>
     </message>
@@ -1156,8 +1316,20 @@
       <translation>MODO FUERA DE LÍNEA — los pagos se guardan y se envían cuando la pasarela vuelva</translation>
     </message>
     <message>
-      <source>Nothing waiting for recovery</source>
-      <translation>Nada espera recuperación</translation>
+      <source>A payment is open</source>
+      <translation>Hay un pago en curso</translation>
+    </message>
+    <message>
+      <source>Cancel it on the PIN pad and close, or wait for it to finish.</source>
+      <translation>Cancélelo en la terminal y cierre, o espere a que termine.</translation>
+    </message>
+    <message>
+      <source>Cancel the payment and close</source>
+      <translation>Cancelar el pago y cerrar</translation>
+    </message>
+    <message>
+      <source>Wait</source>
+      <translation>Esperar</translation>
     </message>
     <message>
       <source>Offline mode</source>
@@ -1184,6 +1356,10 @@
       <translation>La recuperación al arrancar resolvió</translation>
     </message>
     <message>
+      <source>A payment is open: %s.</source>
+      <translation>Hay un pago en curso: %s.</translation>
+    </message>
+    <message>
       <source>Starting…</source>
       <translation>Arrancando…</translation>
     </message>
@@ -1196,12 +1372,24 @@
       <translation>Host: conectado</translation>
     </message>
     <message>
-      <source>Waiting for recovery:</source>
-      <translation>Esperan recuperación:</translation>
+      <source>(see Manager)</source>
+      <translation>(ver Gerente)</translation>
+    </message>
+    <message>
+      <source>Payment in progress</source>
+      <translation>Pago en curso</translation>
+    </message>
+    <message>
+      <source>Nothing waiting for recovery</source>
+      <translation>Nada espera recuperación</translation>
     </message>
     <message>
       <source>Still open (see Manager):</source>
       <translation>Siguen abiertos (vea Gerente):</translation>
+    </message>
+    <message>
+      <source>Waiting for recovery:</source>
+      <translation>Esperan recuperación:</translation>
     </message>
   </context>
 </TS>

@@ -76,7 +76,24 @@ def make_gui(ui: UiHarness, tmp_path: Path) -> Iterator[Callable[..., Any]]:
             assert gui.till.ready, gui.window.start_error
         return gui
 
+    before = _live_top_level_widgets()
     yield make
     for gui in made:
         ui.run(gui.stop())
         gui.language.switch("en")
+        for widget in gui.windows():
+            widget.deleteLater()
+    made.clear()
+    leaked = _live_top_level_widgets() - before
+    assert leaked <= 0, f"the test left {leaked} widgets alive (close and delete them)"
+
+
+def _live_top_level_widgets() -> int:
+    """Widgets Qt still holds once every pending deletion has run."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(3):  # a deletion can post another (a window's children, a menu's popup)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
+    return len(QApplication.allWidgets())

@@ -52,7 +52,8 @@ def test_partial_refund_then_void_from_the_journal(ui: Any, make_gui: Any) -> No
     assert journal.select_invoice(sale.invoice)
     assert journal.refund_amount.value == Decimal("30.00")  # full by default
     journal.refund_amount.set_value(Decimal("10.00"))  # partial
-    journal.refund_button.click()
+    journal.refund_button.click()  # asks, naming the amount
+    journal.refund_button.click()  # confirmed
     # the refund row appears at its intent and turns approved a moment later: wait for the end
     refund = ui.until(lambda: next((e for e in journal.entries if str(e.kind) == "refund"
                                     and str(e.state) == "approved"), None), what="approved refund")
@@ -140,12 +141,16 @@ def test_batch_close_blocked_by_unresolved_then_closed(ui: Any, make_gui: Any) -
     manager.unlock()
     ui.until(lambda: manager.unresolved, what="unresolved listed")
     assert manager.unresolved_table.item(0, 3).text() == "Checking with the host"
+    manager.close_button.click()  # asks, naming the totals
+    ui.until(lambda: "Alt+B again" in manager.batch_message.text(), what="asked")
     manager.close_button.click()
     ui.until(lambda: "unresolved" in manager.batch_message.text(), what="blocked")
     assert manager.override_button.isVisible()
     # the manager resolves it first; then the close goes through
     manager.recover_button.click()
     ui.until(lambda: "resolved 1" in manager.unresolved_message.text(), what="recovered")
+    manager.close_button.click()
+    ui.until(lambda: "Alt+B again" in manager.batch_message.text(), what="asked")
     manager.close_button.click()
     ui.until(lambda: "closed" in manager.batch_message.text(), what="closed")
     assert not manager.override_button.isVisible()

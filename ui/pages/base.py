@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from ui.i18n import tr
 
 if TYPE_CHECKING:
     from ui.app import Gui
     from ui.till import Till
+
+
+class FitButton(QPushButton):
+    """A button a layout never makes narrower than its text: the screen scrolls instead."""
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
 
 class Page(QWidget):
@@ -23,7 +32,19 @@ class Page(QWidget):
         super().__init__()
         self.till = till
         self.gui = gui
-        self.layout_ = QVBoxLayout(self)
+        # the screen's content scrolls when the window is smaller than it needs (a small
+        # screen, large text, a long language): nothing is squeezed over its neighbour or cut
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setObjectName("PageScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.content = QWidget()
+        self.content.setObjectName("PageContent")
+        self.scroll_area.setWidget(self.content)
+        outer.addWidget(self.scroll_area)
+        self.layout_ = QVBoxLayout(self.content)
         self.layout_.setContentsMargins(24, 16, 24, 16)
         self.layout_.setSpacing(12)
         self.heading = QLabel()
@@ -42,6 +63,14 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    def open_payment(self) -> str | None:
+        """A payment this page has under way that holds no PIN pad (a QR code on screen), named
+        for the cashier; None when there is none. Closing the window asks while one is open."""
+        return None
+
+    def cancel_open_payment(self) -> None:
+        """Cancel the payment ``open_payment`` names (closing the window was asked to)."""
+
     # ---- the result of a payment: shared by the screens that take one (Sale, QR) -----------------
     # They have ``check_button``, ``print_button`` and ``result_message``, and say what their last
     # outcome was through ``last_outcome``.
@@ -55,10 +84,7 @@ class Page(QWidget):
 
     def check_now(self) -> None:
         """Ask the host again about every unresolved payment (the recovery flow)."""
-        from typing import Any
-
         from cashier.flows.recovery import recover
-        from ui.i18n import tr
 
         self.check_button.setEnabled(False)
         self.result_message.setText(tr("Asking the host…"))
@@ -71,10 +97,7 @@ class Page(QWidget):
 
     def print_on_pad(self, lines: list[str], fallback_hint: str = "") -> None:
         """Print a receipt on the PIN pad printer; on failure say why (and what to do instead)."""
-        from typing import Any
-
         from cashier.flows.pinpad import print_receipt
-        from ui.i18n import tr
 
         self.print_button.setEnabled(False)
 
@@ -93,15 +116,18 @@ class Page(QWidget):
                object_name: str = "", stacked: bool = False) -> QPushButton:
         """A button whose shortcut is shown on it (under the text when ``stacked``, for narrow
         buttons in long languages) and works while this page is visible."""
-        b = QPushButton(labelled(text(), keys, stacked))
+        b = FitButton(labelled(text(), keys, stacked))
         b.setProperty("stacked", stacked)
         if object_name:
             b.setObjectName(object_name)
         b.clicked.connect(lambda _=False: slot())
         if keys:
-            shortcut = QShortcut(QKeySequence(keys), self)
+            # the shortcut belongs to the button, so Qt offers it only while the button is shown
+            # and enabled: a hidden "New sale [Return]" or "Cancel [Esc]" never swallows the key
+            # the amount field needs on another part of the screen
+            shortcut = QShortcut(QKeySequence(keys), b)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda: b.click() if b.isEnabled() and b.isVisible() else None)
+            shortcut.activated.connect(b.click)
         self._buttons.append((b, text, keys))
         return b
 

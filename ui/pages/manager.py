@@ -78,7 +78,7 @@ class ManagerPage(Page):
         self.unlock_button = self.button(lambda: tr("Unlock"), "", self.unlock, "Primary")
         self.unlock_button.setMaximumWidth(260)
         self.pin_error = hint()
-        self.pin_error.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.pin_error.setObjectName("ErrorText")
         self.pin_hint = hint()
         col.addWidget(self.lock_text)
         col.addWidget(self.pin)
@@ -143,6 +143,7 @@ class ManagerPage(Page):
         self.override_button = self.button(lambda: tr("Close anyway"), "", self.close_anyway, "Danger",
                                            stacked=True)
         self.override_button.setVisible(False)
+        self._close_armed = False  # Alt+B asked once and waits for the second press
         for w in (self.reconcile_button, self.close_button, self.override_button):
             row.addWidget(w)
         b.addWidget(self.totals)
@@ -297,8 +298,23 @@ class ManagerPage(Page):
 
     # ---- actions ---------------------------------------------------------------------------
     def close_batch(self, override: bool = False) -> None:
-        from cashier.flows.batch import close_batch
+        """Two presses: the first names the batch's totals, the second closes it (no undo)."""
+        from cashier.flows.batch import close_batch, reconcile
 
+        if not override and not self._close_armed:
+            def ask(rec: Any) -> None:
+                self.reconciliation = rec
+                self._show_totals()
+                self._close_armed = True
+                cur = self.till.currency
+                self.batch_message.setText(
+                    tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be "
+                       "undone. Press Alt+B again to confirm.")
+                    % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
+                       format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
+            self.till.run(reconcile(self.till.ctx), "reconcile", done=ask, failed=self._batch_failed)
+            return
+        self._close_armed = False
         self.batch_message.setText(tr("Closing the batch…"))
 
         def done(outcome: Any) -> None:

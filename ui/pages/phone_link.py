@@ -189,7 +189,7 @@ class PhoneLinkPage(Page):
         self.pays_button.setStyleSheet(
             "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "
             "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")
-        self.deactivate_button = self.button(lambda: tr("Deactivate link"), "F9", self.deactivate_link,
+        self.deactivate_button = self.button(lambda: tr("Deactivate link"), "F12", self.deactivate_link,
                                              "Danger")
         for w in (self.create_link_button, self.link_url, self.link_status, self.link_charges,
                   self.pays_button, self.deactivate_button):

@@ -8,7 +8,7 @@ and takes keys while the flow polls. Started from the Sale screen's QR tender (F
 amount, or here with the keypad.
 
 Keyboard: digits build cents, Enter or F2 shows the code; Esc cancels while the customer has the
-code; Return after the result goes back to a new sale; F9 (twice) reverses a paid payment.
+code; Return after the result goes back to a new sale; F12 (twice) reverses a paid payment.
 """
 
 from __future__ import annotations
@@ -17,22 +17,27 @@ import asyncio
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
-    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from cashier.errors import CashierError
 from cashier.flows import events
 from ui.i18n import format_money, tr
+from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
+from ui.pages.sale import SalePage
+from ui.receipt import reason_text, receipt_lines
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
     from cashier.flows.qr import QrOutcome, QrPolling
@@ -41,50 +46,7 @@ if TYPE_CHECKING:
 
 #: What the result screen calls each end of a QR payment (see ``QrPage.view_of``).
 PAID, CANCELLED, EXPIRED, REVERSED, NOT_CHARGED, CHECKING = (
-    "paid", "cancelled", "expired", "reversed", "error", "unknown")
-
-
-class ScanCode(QWidget):
-    """The code as large as the space allows, in whole pixels per module (a scaled, blurred code
-    scans badly), black on white with a white margin in every theme (the quiet zone is in the
-    image; the white around it only adds to it)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.text_value = ""
-        self._image: QImage | None = None
-        self.setMinimumSize(300, 300)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-
-    def show_code(self, text: str) -> None:
-        self.text_value = text
-        self._image = None
-        if text:
-            from ui.widgets.qrcode import qr_image  # segno (~2 MB) loads with the first code
-
-            self._image = qr_image(text, module_px=1)
-        self.update()
-
-    @property
-    def modules(self) -> int:
-        """Modules across, quiet zone included (0 without a code)."""
-        return self._image.width() if self._image is not None else 0
-
-    @property
-    def module_px(self) -> int:
-        """Screen pixels per module at the current size."""
-        if self._image is None:
-            return 0
-        return max(1, min(self.width(), self.height()) // self._image.width())
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.fillRect(self.rect(), QColor("white"))
-        if self._image is not None:
-            side = self.module_px * self._image.width()
-            target = QRect((self.width() - side) // 2, (self.height() - side) // 2, side, side)
-            painter.drawImage(target, self._image)  # nearest neighbour: whole modules stay sharp
-        painter.end()
+    "paid", "cancelled", "expired", "reversed", "not_charged", "checking")
 
 
 class QrPage(Page):
@@ -102,8 +64,6 @@ class QrPage(Page):
         self.code = ""
         self.amount_value = Decimal(0)
         self.outcome: QrOutcome | None = None
-        self.cashier_cancelled = False
-        self.cancel_reason = ""
         self.from_sale = False
         self._reverse_armed = False
         self.stack = QStackedWidget()
@@ -114,8 +74,6 @@ class QrPage(Page):
         till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
         till.bridge.payment_changed.connect(self._payment_changed)
         if gui is not None:
-            from ui.pages.sale import SalePage
-
             for page in gui.window.pages:
                 if isinstance(page, SalePage):
                     page.qr_requested.connect(self.start_from_sale)
@@ -133,8 +91,7 @@ class QrPage(Page):
         left = QVBoxLayout()
         self.amount = AmountDisplay(self.till.currency)
         self.error_label = QLabel()
-        self.error_label.setObjectName("Hint")
-        self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.error_label.setObjectName("ErrorText")
         self.error_label.setWordWrap(True)
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
@@ -210,14 +167,15 @@ class QrPage(Page):
         for w in (self.result_title, self.result_amount, self.result_details, self.result_message):
             col.addWidget(w)
         col.addStretch(1)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two by two: four in a row do not fit 1024x768 in Spanish
         self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
-        self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), "F9", self.reverse,
+        self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), GIVE_BACK, self.reverse,
                                           "Danger")
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
-        for b in (self.new_button, self.print_button, self.reverse_button, self.check_button):
-            buttons.addWidget(b)
+        for i, b in enumerate((self.new_button, self.print_button, self.reverse_button,
+                               self.check_button)):
+            buttons.addWidget(b, i // 2, i % 2)
         col.addLayout(buttons)
         self.stack.addWidget(page)
         self.result_page = page
@@ -226,6 +184,14 @@ class QrPage(Page):
     @property
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
+
+    def open_payment(self) -> str | None:
+        if not self.busy or self.stack.currentWidget() is not self.waiting_page:
+            return None
+        return tr("a QR payment of %s") % format_money(self.amount_value, self.till.currency)
+
+    def cancel_open_payment(self) -> None:
+        self.cancel_payment()
 
     def start_from_sale(self, amount: Decimal, tax: Decimal) -> None:
         """The Sale screen's QR tender: this screen, the code for the typed amount."""
@@ -257,8 +223,6 @@ class QrPage(Page):
         self.entry_id = None
         self.code = ""
         self.outcome = None
-        self.cashier_cancelled = False
-        self.cancel_reason = ""
         self._reverse_armed = False
         self.amount_value = amount
         self.cancel_event = asyncio.Event()
@@ -279,8 +243,6 @@ class QrPage(Page):
             "qr payment", done=self.show_result, failed=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.outcome = None
@@ -307,11 +269,9 @@ class QrPage(Page):
             self.wait_invoice.setText(f"{tr('Invoice')}: {event.invoice}")
             self.customer_pays_button.setEnabled(True)
         elif isinstance(event, QrStatusChanged) and event.entry_id == self.entry_id:
-            self._show_status(event.status, event.message)
+            self._show_status(event.status)
 
-    def _show_status(self, status: str, why: str = "") -> None:
-        if status == "cancelling":
-            self.cancel_reason = why
+    def _show_status(self, status: str) -> None:
         if self.stack.currentWidget() is self.waiting_page:
             titles = {"pending": tr("Waiting for the customer"),
                       "paid": tr("Paid"), "cancelling": tr("Cancelling the code…"),
@@ -346,7 +306,6 @@ class QrPage(Page):
         """Ask the flow to stop waiting: it cancels the code (or reverses it if paid meanwhile)."""
         if not self.busy or self.cancel_event is None or not self.cancel_button.isEnabled():
             return
-        self.cashier_cancelled = True
         self.cancel_event.set()
         self.cancel_button.setEnabled(False)
         self.customer_pays_button.setEnabled(False)
@@ -359,7 +318,9 @@ class QrPage(Page):
             return
         self.customer_pays_button.setEnabled(False)
         self.training_hint.setText(tr("Training: the test customer's phone is paying…"))
-        self.till.run(_sandbox_pays(runtime.sandbox, self.code), "training customer pays",
+        from cashier.flows.qr import training_customer_pays
+
+        self.till.run(training_customer_pays(runtime.sandbox, self.code), "training customer pays",
                       done=self._customer_paid, failed=self._customer_failed)
 
     def _customer_paid(self, answer: tuple[int, str]) -> None:
@@ -375,25 +336,15 @@ class QrPage(Page):
 
     # ---- the result ------------------------------------------------------------------------
     def view_of(self, outcome: QrOutcome) -> str:
-        """Which end the journal entry records, in the cashier's words (presentation only)."""
-        entry = outcome.entry
-        if outcome.outcome == "approved":
-            return PAID
-        if outcome.outcome == "voided":
-            if entry.response_code == "T":
-                return REVERSED
-            # Decision: a code the cashier did not cancel ended because its wait ran out (the
-            # flow cancels it then: "not paid in time"); the screen calls that expired.
-            if not self.cashier_cancelled and "not paid in time" in (self.cancel_reason
-                                                                     or entry.message or ""):
-                return EXPIRED
-            return CANCELLED
-        return CHECKING if outcome.outcome == "unknown" else NOT_CHARGED
+        """Which end the journal entry records (the rule is the core's ``qr_end``)."""
+        from cashier.entry_rules import qr_end  # loaded with the runtime (test_startup_imports)
+
+        return qr_end(outcome.entry)
 
     def _show_title(self, text: str, view: str) -> None:
         self.result_title.setText(text)
         style_key = {PAID: "approved", REVERSED: "cancelled", EXPIRED: "cancelled",
-                     CANCELLED: "cancelled"}.get(view, view)
+                     CANCELLED: "cancelled", NOT_CHARGED: "error", CHECKING: "unknown"}.get(view, view)
         self.result_page.setProperty("outcome", style_key)
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
@@ -426,7 +377,9 @@ class QrPage(Page):
                     CHECKING: tr("The host has not answered yet. Recovery keeps asking; the journal "
                                  "shows the outcome when it is known. Do not take the payment "
                                  "another way.")}
-        self.result_message.setText(messages.get(view, outcome.result.message or ""))
+        from cashier.entry_rules import reason  # loaded with the runtime (test_startup_imports)
+
+        self.result_message.setText(messages.get(view, reason_text(reason(entry), cur)))
         self.scan.show_code("")  # a finished code is never left on screen to be scanned
         self._result_buttons(view)
         self.stack.setCurrentWidget(self.result_page)
@@ -437,7 +390,7 @@ class QrPage(Page):
         self.print_button.setEnabled(view == PAID)
         self.reverse_button.setVisible(view == PAID)
         self.reverse_button.setEnabled(view == PAID)
-        self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), "F9"))
+        self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), GIVE_BACK))
         self.check_button.setVisible(view == CHECKING)
         self.check_button.setEnabled(True)
 
@@ -447,9 +400,11 @@ class QrPage(Page):
             return
         if not self._reverse_armed:
             self._reverse_armed = True
-            self.result_message.setText(tr("Give back the QR payment of invoice %s? Press F9 again to "
-                                           "confirm.") % self.outcome.entry.invoice)
-            self.reverse_button.setText(labelled(tr("Confirm: give back"), "F9"))
+            entry = self.outcome.entry
+            self.result_message.setText(tr("Give back the QR payment of %s, invoice %s? Press %s again "
+                                           "to confirm.") % (format_money(entry.approved, entry.currency),
+                                                             entry.invoice, GIVE_BACK))
+            self.reverse_button.setText(labelled(tr("Confirm: give back"), GIVE_BACK))
             return
         from cashier.flows import qr
 
@@ -460,8 +415,6 @@ class QrPage(Page):
                                   "qr reversal", done=self.show_result, failed=self._reverse_failed)
 
     def _reverse_failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         if not isinstance(exc, CashierError):
             raise exc
         self.reverse_button.setEnabled(True)
@@ -473,8 +426,6 @@ class QrPage(Page):
     def print_receipt(self) -> None:
         if self.outcome is None:
             return
-        from ui.receipt import receipt_lines
-
         p = self.till.profile
         self.print_on_pad(receipt_lines(self.outcome.entry, p.company_name, p.till_id))
 
@@ -487,8 +438,6 @@ class QrPage(Page):
         self.error_label.clear()
         self.stack.setCurrentWidget(self.entry_page)
         if self.from_sale and self.gui is not None:
-            from ui.pages.sale import SalePage
-
             self.gui.window.go(SalePage).new_sale()
             self.from_sale = False
         else:
@@ -523,13 +472,3 @@ class QrPage(Page):
     def entered(self) -> None:
         if self.stack.currentWidget() is self.entry_page:
             self.amount.setFocus()
-
-
-async def _sandbox_pays(sandbox: Any, code: str) -> tuple[int, str]:
-    """The training customer's phone: the embedded sandbox's control pays ``code``."""
-    import httpx
-
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
-                                 base_url="http://sandbox", timeout=10.0) as control:
-        answer = await control.post("/_sandbox/qrpayments/pay", json={"qrCode": code})
-    return answer.status_code, answer.text[:200]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -17,9 +18,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from cashier.errors import CashierError
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
-from ui.widgets.amount import AmountDisplay, Keypad
+from ui.receipt import reason_text, state_name
+from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
     from ui.app import Gui
@@ -32,6 +35,7 @@ class TabsPage(Page):
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
         self.entries: list[Any] = []
+        self._no_tip_armed: str | None = None  # the invoice F4 was pressed for with no tip typed
         row = QHBoxLayout()
         left = QVBoxLayout()
         self.table = QTableWidget(0, 4)
@@ -41,8 +45,15 @@ class TabsPage(Page):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(44)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # whole values in every column (the card's last four, the amount): the table scrolls
+        # sideways before it cuts one
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(False)
         self.table.itemSelectionChanged.connect(self._selected)
+        # digits typed while a row is selected are the tip: the table passes them to the amount
+        self.table.installEventFilter(self)
         left.addWidget(self.table, 1)
         self.empty = hint()
         left.addWidget(self.empty)
@@ -50,12 +61,13 @@ class TabsPage(Page):
         right = QVBoxLayout()
         self.field_label = QLabel()
         self.field_label.setObjectName("Breakdown")
+        self.field_label.setWordWrap(True)
         right.addWidget(self.field_label)
         self.amount = AmountDisplay(till.currency)
         right.addWidget(self.amount)
         self.keypad = Keypad(self.amount)
         right.addWidget(self.keypad)
-        grid = QGridLayout()
+        grid = QGridLayout()  # under the tabs, so the keypad and the actions both fit at 1024x768
         self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary")
         self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab)
         self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender")
@@ -64,13 +76,14 @@ class TabsPage(Page):
         grid.addWidget(self.add_button, 0, 1)
         grid.addWidget(self.capture_button, 1, 0, 1, 2)
         grid.addWidget(self.refresh_button, 2, 0, 1, 2)
-        right.addLayout(grid)
+        left.addLayout(grid)
         self.message = hint()
-        right.addWidget(self.message)
+        left.addWidget(self.message)
         right.addStretch(1)
         row.addLayout(right, 2)
         self.layout_.addLayout(row, 1)
         self.amount.submitted.connect(self.capture)
+        self.amount.changed.connect(lambda _v: setattr(self, "_no_tip_armed", None))
         till.bridge.on_entries(self._changed, kinds={"authorization"})
         self.retranslate()
         self._selected()
@@ -107,7 +120,8 @@ class TabsPage(Page):
         current = self.selected()
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(self.entries):
-            values = [e.invoice or "", format_time(e.created_at), e.card or "",
+            card = f"{e.card_type or ''} …{e.card_last4}".strip() if e.card_last4 else (e.card or "")
+            values = [e.invoice or "", format_time(e.created_at), card,
                       format_money(e.approved, e.currency)]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(v)
@@ -119,6 +133,17 @@ class TabsPage(Page):
         self.empty.setText("" if self.entries else tr("No open tabs."))
         self._selected()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table and event.type() == QEvent.Type.KeyPress \
+                and isinstance(event, QKeyEvent) and handle_amount_key(self.amount, event):
+            self.amount.setFocus()
+            return True
+        if watched is self.table and event.type() == QEvent.Type.FocusIn \
+                and self.selected() is None and self.table.rowCount():
+            # the row the keyboard lands on is the one chosen (Qt would only outline it)
+            self.table.selectRow(max(self.table.currentRow(), 0))
+        return super().eventFilter(watched, event)
+
     def selected(self) -> Any:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
         if not rows or rows[0].row() >= len(self.entries):
@@ -126,6 +151,7 @@ class TabsPage(Page):
         return self.entries[rows[0].row()]
 
     def _selected(self) -> None:
+        self._no_tip_armed = None
         has = self.selected() is not None
         self.add_button.setEnabled(has)
         self.capture_button.setEnabled(has)
@@ -137,19 +163,17 @@ class TabsPage(Page):
             b.setEnabled(False)
 
     def _done(self, result: Any) -> None:
-        from ui.receipt import state_name
+        from cashier.entry_rules import reason  # loaded with the runtime (see test_startup_imports)
 
         e = result.entry
         self.message.setText(f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
                              f"{format_money(e.captured or e.approved, e.currency)} "
-                             f"{result.message or ''}".strip())
+                             f"{reason_text(reason(e), e.currency)}".strip())
         self.amount.clear()
         self.open_button.setEnabled(True)
         self.refresh()
 
     def _failed(self, exc: BaseException) -> None:
-        from cashier.errors import CashierError
-
         self.open_button.setEnabled(True)
         self._selected()
         if not isinstance(exc, CashierError):
@@ -186,6 +210,17 @@ class TabsPage(Page):
         from cashier.flows.payments import capture
 
         tip: Decimal = self.amount.value
-        self._busy(tr("Closing the tab…"))
+        if tip <= 0 and self._no_tip_armed != entry.invoice:
+            # never close a tab silently without the tip: no tip typed is asked once
+            self._no_tip_armed = entry.invoice
+            self.message.setText(tr("No tip typed: close tab %s for %s with no tip? Press F4 again "
+                                    "to confirm, or type the tip first.")
+                                 % (entry.invoice, format_money(entry.approved, entry.currency)))
+            return
+        self._no_tip_armed = None
+        self.message.setText(tr("Closing tab %s: %s plus tip %s…") % (
+            entry.invoice, format_money(entry.approved, entry.currency),
+            format_money(tip, entry.currency)))
+        self._busy(self.message.text())
         self.till.run(capture(self.till.ctx, str(entry.invoice), tip=tip), "capture",
                       done=self._done, failed=self._failed)

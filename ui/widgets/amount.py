@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ui.i18n import format_money, tr
+from ui.i18n import format_money, minor_units, tr
 
 #: Ten digits before the point and two after: the Host API's ceiling (9 999 999 999.99).
 MAX_DIGITS = 12
@@ -61,8 +61,6 @@ class AmountDisplay(QLabel):
 
     def __init__(self, currency: str = "USD", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from ui.i18n import minor_units
-
         self.setObjectName("AmountDisplay")
         self.currency = currency
         self.buffer = CentsBuffer(minor_units(currency))

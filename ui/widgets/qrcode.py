@@ -6,9 +6,9 @@ built at start-up.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPixmap
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 QUIET_ZONE = 4  # modules of white border the scanners need
 
@@ -48,3 +48,44 @@ class QrView(QLabel):
             self.clear()
             return
         self.setPixmap(QPixmap.fromImage(qr_image(text)))
+
+
+class ScanCode(QWidget):
+    """The code as large as the space allows, in whole pixels per module (a scaled, blurred code
+    scans badly), black on white with a white margin in every theme (the quiet zone is in the
+    image; the white around it only adds to it)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text_value = ""
+        self._image: QImage | None = None
+        self.setMinimumSize(300, 300)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def show_code(self, text: str) -> None:
+        self.text_value = text
+        self._image = None
+        if text:
+            self._image = qr_image(text, module_px=1)
+        self.update()
+
+    @property
+    def modules(self) -> int:
+        """Modules across, quiet zone included (0 without a code)."""
+        return self._image.width() if self._image is not None else 0
+
+    @property
+    def module_px(self) -> int:
+        """Screen pixels per module at the current size."""
+        if self._image is None:
+            return 0
+        return max(1, min(self.width(), self.height()) // self._image.width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("white"))
+        if self._image is not None:
+            side = self.module_px * self._image.width()
+            target = QRect((self.width() - side) // 2, (self.height() - side) // 2, side, side)
+            painter.drawImage(target, self._image)  # nearest neighbour: whole modules stay sharp
+        painter.end()

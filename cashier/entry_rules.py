@@ -1,0 +1,156 @@
+"""What a journal entry allows and how it reads to a cashier: one home for the rules every screen
+and flow shares (refund, void, cancelled, the amount shown, what needs recovery, the message).
+
+The window asks these questions; it never decides them from message text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from cashier.journal.model import Entry, Kind, Op, State
+
+#: States whose money moved and can still be given back.
+_SETTLED = (State.APPROVED, State.CAPTURED)
+#: Host API kinds a linked refund may name as the original.
+_REFUNDABLE_KINDS = (Kind.SALE, Kind.AUTHORIZATION)
+#: Charge API operations that take money (a refund names one of them as its origin).
+CHARGE_ORIGIN_OPS = frozenset({Op.CHARGE, Op.AUTHORIZATION})
+#: The host's code for a prompt the cashier or the customer cancelled on the PIN pad (legacy
+#: primary code 9960 with that short text; 50101 "Transaction cancelled" on the modern surface).
+_CANCELLED_TEXTS = ("PROMPT CANCELLED", "TRANSACTION CANCELLED")
+
+
+def is_charge_api(entry: Entry) -> bool:
+    return entry.kind is Kind.CHARGE
+
+
+def refundable_amount(entry: Entry) -> Decimal:
+    """What a refund from this entry may still give back (0: none). The same rule the refund flows
+    check before anything is sent."""
+    if is_charge_api(entry):
+        if entry.op not in CHARGE_ORIGIN_OPS or entry.state not in _SETTLED or not entry.charge_id:
+            return Decimal(0)
+        return max(entry.approved - entry.refunded, Decimal(0))
+    if entry.state not in _SETTLED or entry.kind not in _REFUNDABLE_KINDS:
+        return Decimal(0)
+    return max(entry.refundable, Decimal(0))
+
+
+def can_refund(entry: Entry) -> bool:
+    return refundable_amount(entry) > 0
+
+
+def can_void(entry: Entry) -> bool:
+    """A void reverses the whole payment: an approved, captured or unanswered Host API payment,
+    or a Charge API payment with money left to give back (its "void" is a full refund)."""
+    if is_charge_api(entry):
+        return refundable_amount(entry) > 0
+    return entry.invoice is not None and entry.state in (State.APPROVED, State.CAPTURED, State.UNKNOWN)
+
+
+def is_cancelled(entry: Entry) -> bool:
+    """The payment ended because someone cancelled it on the PIN pad (not charged)."""
+    if entry.state is not State.ERROR:
+        return False
+    code = (entry.host_code or "").split(",")[0]
+    text = (entry.message or "").upper()
+    return code == "50101" or any(t in text for t in _CANCELLED_TEXTS)
+
+
+def shown_amount(entry: Entry) -> Decimal:
+    """The amount a list shows for an entry: what moved (captured with the tip, approved, refunded)
+    or, when nothing did, what was asked."""
+    if entry.state is State.CAPTURED and entry.captured > 0:
+        return entry.captured
+    if entry.approved > 0:
+        return entry.approved
+    return entry.requested
+
+
+#: Entries a cashier must know about: no answer yet, or a void waiting. An INTENT or SENT entry is
+#: a payment in progress (start-up recovery settles the ones a crash left behind).
+NEEDS_RECOVERY = frozenset({State.UNKNOWN, State.VOIDING})
+
+
+def needs_recovery(entry: Entry) -> bool:
+    return entry.state in NEEDS_RECOVERY
+
+
+# ---- what happened, for the cashier (the host's own text stays in the journal) -----------------
+@dataclass(frozen=True)
+class Reason:
+    """Why a payment ended as it did, as one of a few cases a cashier can act on; the window words
+    each case in the cashier's language. Built from the vendor's decline and error code tables
+    (``shared/reference/host-api/decline-codes.yml``, ``error-codes.yml``)."""
+
+    case: str
+    approved: Decimal | None = None
+    rest: Decimal | None = None
+
+
+#: transaction.responseCode (decline-codes.yml) -> case
+_RESPONSE_CASES = {"D": "declined", "R": "referral", "f": "address_or_code"}
+#: error.code (error-codes.yml) -> case
+_ERROR_CASES = {
+    "40001": "timeout", "50002": "timeout",
+    "40100": "bad_request", "40101": "bad_request", "40102": "bad_request", "40103": "bad_request",
+    "40104": "no_such_invoice", "40105": "token", "40106": "token", "40107": "bad_amount",
+    "40300": "not_allowed", "40402": "split_tender", "40403": "no_card", "40404": "no_pin",
+    "40405": "no_card", "40500": "pinpad_error", "40600": "misconfigured",
+    "50001": "host_unreachable", "52011": "host_unreachable", "65100": "host_unreachable",
+    "66652": "host_unreachable", "50101": "cancelled", "50102": "pinpad_busy",
+    "64500": "duplicate", "67102": "risk_declined", "67103": "risk_declined",
+    "67115": "risk_declined", "67123": "risk_declined",
+}
+#: the legacy primary code (what the journal's host_code holds first) -> case, where one suffices
+_LEGACY_CASES = {"9842": "card_not_accepted", "9815": "duplicate", "9951": "timeout",
+                 "9862": "not_allowed", "9820": "bad_card_number"}
+#: host short texts that name the case when the code is shared (9960 is cancelled or busy)
+_TEXT_CASES = (("PINPAD BUSY", "pinpad_busy"), ("PROMPT CANCELLED", "cancelled"),
+               ("NOT IN CARDRANGE", "card_not_accepted"), ("NO SUCH INVOICE", "no_such_invoice"),
+               ("DOES NOT KNOW THE INVOICE", "no_such_invoice"), ("NOT SENT", "not_sent"))
+
+
+def reason(entry: Entry) -> Reason | None:
+    """The case a cashier must know about, or None for a plain approval."""
+    if entry.partial:
+        return Reason("partial", entry.approved, entry.requested - entry.approved)
+    if entry.state in (State.APPROVED, State.CAPTURED, State.VOIDED):
+        return None
+    if entry.state in (State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING):
+        return Reason("checking")
+    text = (entry.message or "").upper()
+    for words, case in _TEXT_CASES:
+        if words in text:
+            return Reason(case)
+    codes = [c.strip() for c in (entry.host_code or "").split(",") if c.strip()]
+    for code in codes[:1]:
+        if code in _ERROR_CASES:
+            return Reason(_ERROR_CASES[code])
+        if code in _LEGACY_CASES:
+            return Reason(_LEGACY_CASES[code])
+    if entry.response_code in _RESPONSE_CASES:
+        return Reason(_RESPONSE_CASES[entry.response_code])
+    if entry.state is State.DECLINED:
+        return Reason("declined")
+    return Reason("host_error")
+
+
+#: Why the QR flow cancels a code nobody paid before its wait ran out (journaled in the message).
+QR_EXPIRED = "not paid in time"
+
+
+def qr_end(entry: Entry) -> str:
+    """How a QR payment ended, in the cases its screen shows: paid, reversed (paid, then given
+    back), expired (nobody paid in time), cancelled (before payment), checking, not_charged."""
+    if entry.state in (State.APPROVED, State.CAPTURED):
+        return "paid"
+    if entry.state is State.VOIDED:
+        if entry.response_code == "T":
+            return "reversed"
+        return "expired" if QR_EXPIRED in (entry.message or "") else "cancelled"
+    if entry.unresolved:
+        return "checking"
+    return "not_charged"

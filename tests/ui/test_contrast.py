@@ -1,0 +1,97 @@
+"""Every label and field is readable in both themes: the contrast of its text against what is
+behind it, measured on the rendered window (WCAG: at least 7:1 in high contrast, 4.5:1 in the
+normal theme). Disabled controls are exempt, as WCAG exempts them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QWidget
+
+from ui.widgets.qrcode import ScanCode
+
+#: (high contrast, the least ratio that theme promises)
+THEMES = ((False, 4.5), (True, 7.0))
+
+
+def _luminance(rgb: int) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: int, b: int) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_contrast(image: QImage, rect: QRect) -> float:
+    """Background = the commonest colour in the widget's inner area; text = the colour (seen on
+    at least 4 pixels, so not one anti-aliased pixel) that stands out most from it."""
+    counts: Counter[int] = Counter()
+    for y in range(rect.top(), rect.bottom() + 1):
+        for x in range(rect.left(), rect.right() + 1):
+            counts[image.pixel(x, y) & 0xFFFFFF] += 1
+    background = counts.most_common(1)[0][0]
+    seen = [c for c, n in counts.items() if n >= 4 and c != background]
+    return max((contrast(background, c) for c in seen), default=1.0)
+
+
+def _text_widgets(page: QWidget) -> list[QWidget]:
+    found: list[QWidget] = []
+    for w in page.findChildren(QWidget):
+        if not w.isVisible() or not w.isEnabled() or w.width() < 8 or w.height() < 8:
+            continue
+        if isinstance(w, ScanCode) or w.window() is not page.window():
+            continue
+        label = isinstance(w, QLabel) and bool(w.text().strip()) and w.pixmap().isNull()
+        button = isinstance(w, QAbstractButton) and bool(w.text().strip())
+        field = isinstance(w, QLineEdit) and bool(w.text() or w.placeholderText())
+        if label or button or field:
+            found.append(w)
+    return found
+
+
+@pytest.mark.parametrize(("high_contrast", "least"), THEMES, ids=["normal", "high-contrast"])
+def test_every_label_and_field_is_readable(ui: Any, make_gui: Any, high_contrast: bool,
+                                           least: float) -> None:
+    gui = make_gui()
+    gui.set_theme(high_contrast=high_contrast)
+    window = gui.window
+    window.resize(1180, 780)
+    failures: list[str] = []
+    for index, page in enumerate(window.pages):
+        window.show_page(index)
+        ui.spin(0.05)
+        image = window.grab().toImage()
+        for w in _text_widgets(page):
+            top_left = w.mapTo(window, QPoint(0, 0))
+            inner = QRect(top_left.x() + 3, top_left.y() + 3, w.width() - 6, w.height() - 6)
+            inner = inner.intersected(image.rect())
+            if inner.isEmpty():
+                continue
+            ratio = text_contrast(image, inner)
+            if ratio < least:
+                text = w.text() if hasattr(w, "text") else ""
+                failures.append(f"{type(page).__name__} {type(w).__name__} {text[:30]!r}: {ratio:.2f}")
+    assert not failures, f"below {least}:1\n" + "\n".join(failures)
+
+
+def test_the_measure_fails_grey_on_grey(qapp: Any) -> None:
+    """The measure itself: light grey text on white is caught, black on white passes."""
+    image = QImage(40, 20, QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFF)
+    for x in range(5, 15):
+        for y in range(5, 10):
+            image.setPixel(x, y, 0xBBBBBB)
+    assert text_contrast(image, image.rect()) < 4.5
+    for x in range(20, 30):
+        for y in range(5, 10):
+            image.setPixel(x, y, 0x000000)
+    assert text_contrast(image, image.rect()) == pytest.approx(21.0)

@@ -1,0 +1,51 @@
+"""The training PIN pad: one source for the trigger list and the README, preset tips when the
+request names none, and the chosen test card reset for the next customer."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from cashier.sandbox.triggers import AMOUNT_TRIGGERS
+from ui.pages.sale import SalePage
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_readme_and_the_pad_list_the_same_triggers(ui: Any, make_gui: Any) -> None:
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("| amount | what happens |"):].split("\n\n")[0].splitlines()[2:]
+    rows = [tuple(c.strip() for c in re.findall(r"\|([^|]*)", line)[:2]) for line in table]
+    assert rows == [tuple(t) for t in AMOUNT_TRIGGERS]
+    gui = make_gui()
+    pad = gui.pinpad
+    shown = [pad.triggers.item(i).text() for i in range(pad.triggers.count())]
+    assert shown == [f"{a}: {e}" for a, e in AMOUNT_TRIGGERS]
+
+
+def test_preset_tips_and_the_test_card_resets_after_the_payment(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()  # LG: the tip prompt carries no presets of its own
+    pad = gui.pinpad
+    amex = next(i for i in range(pad.cards.count()) if pad.cards.item(i).text().startswith("AX"))
+    pad.cards.setCurrentRow(amex)
+    sale = gui.window.go(SalePage)
+    gui.window.activateWindow()
+    QTest.qWaitForWindowActive(gui.window, 2000)
+    QTest.keyClicks(sale.amount, "4000")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
+    labels = [pad.tip_buttons.itemAt(i).widget().text() for i in range(pad.tip_buttons.count())]
+    assert labels == ["15%  $6.00", "18%  $7.20", "20%  $8.00", "No tip"]
+    pad.tip_buttons.itemAt(1).widget().click()  # 18 %
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.tap_button.click()  # the trainer's chosen card: the Amex
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="result")
+    entry = sale.result.entry
+    assert sale.result.outcome == "approved" and entry.card_type == "AX"
+    assert entry.tip == Decimal("7.20") and entry.approved == Decimal("47.20")
+    assert pad.cards.currentItem() is None  # the next customer starts from the default card
