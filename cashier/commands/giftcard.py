@@ -32,7 +32,7 @@ def giftcard_command(args: argparse.Namespace) -> int:
         print("cashier giftcard: error: choose activate, allocate, reload, balance, deactivate, "
               "reactivate, cashback, cancel or check", file=sys.stderr)
         return 2
-    amount = _amount(getattr(args, "amount", None), "--amount")
+    amount = _amount(getattr(args, "amount", None), "--amount", args)
     invoice = _invoice(getattr(args, "invoice", None), "--invoice")
     card = _card(args) if op in (*CARD_OPS, "check") else gc.GiftCard()
     if op in ("reload", "allocate") and amount is None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from cashier.cards import check_token
 from cashier.errors import ValidationError
 from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
 from cashier.flows.events import DevicePrompt
@@ -32,7 +33,7 @@ from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostU
 from cashier.host.models.common import Card, SecurityCode, Token
 from cashier.host.models.giftcards import GiftCardResult
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import parse_amount
 from cashier.redact import mask_pan, redact
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,8 @@ class GiftCard:
             if not digits.isdigit() or not 13 <= len(digits) <= 19:
                 raise ValidationError("card", "a gift card number must be 13 to 19 digits")
             object.__setattr__(self, "number", digits)
+        if self.token is not None:
+            check_token("token", self.token)
         if self.token is not None and not re.fullmatch(r"[A-Za-z0-9]{1,16}", self.token):
             raise ValidationError("token", "must be 1 to 16 letters or digits")
         if self.security_code is not None:
@@ -154,15 +157,7 @@ def require(ctx: FlowContext, client_method: str) -> None:
 
 
 def _amount(ctx: FlowContext, value: Decimal, name: str) -> Decimal:
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError(name, "must be a Decimal amount")
-    if value <= 0:
-        raise ValidationError(name, "must be greater than zero")
-    if value != value.quantize(quantum(ctx.journal.currency)):
-        raise ValidationError(name, f"has more decimals than {ctx.journal.currency} allows")
-    if value > MAX_AMOUNT:
-        raise ValidationError(name, f"must be at most {MAX_AMOUNT}")
-    return value
+    return parse_amount(value, ctx.journal.currency, name)
 
 
 def _check_card(ctx: FlowContext, card: GiftCard) -> None:

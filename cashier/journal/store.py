@@ -12,7 +12,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,11 @@ _TEXT_FIELDS = ("original_invoice", "card_type", "auth_code", "response_code", "
                 "message", "clerk", "reversal_reason", "idempotency_key", "invoice", "till_id")
 #: Sequence digits after the two-digit till number: 10 digits in all.
 SEQUENCE_DIGITS = 8
+#: A real till's sequence is bound to the day: day N (since INVOICE_EPOCH, UTC) starts at
+#: N * INVOICES_PER_DAY, so a lost journal never restarts below an earlier day's numbers. A busy
+#: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
+INVOICE_EPOCH = date(2025, 1, 1)
+INVOICES_PER_DAY = 10_000
 UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 
 
@@ -110,7 +115,7 @@ class JournalStore:
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
                  currency: str = "USD", training: bool = False, reader: bool = False,
-                 clock: Callable[[], datetime] = utc_now) -> None:
+                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False) -> None:
         if not 1 <= till_number <= 99:
             raise ValidationError("till_number", "must be 1 to 99 (the invoice prefix)")
         self.path = Path(path)
@@ -119,6 +124,7 @@ class JournalStore:
         self.currency = currency
         self.training = training
         self.clock = clock
+        self.invoice_time_floor = invoice_time_floor
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
             # (an existing folder the profile points at is left as its owner set it)
@@ -194,15 +200,44 @@ class JournalStore:
             raise ValidationError(field, f"must be a whole number of {currency} minor units")
         return to_minor(value, currency)
 
+    def time_floor(self) -> int:
+        """The lowest sequence this day may use on a real till (0 when not bound to time):
+        a journal that is new, replaced or restored starts at today's block, above every
+        earlier day's numbers (see docs/decisions.md, "Invoice numbers")."""
+        if not self.invoice_time_floor:
+            return 0
+        days = (self.clock().astimezone(UTC).date() - INVOICE_EPOCH).days
+        return max(days, 0) * INVOICES_PER_DAY
+
     def next_invoice(self) -> str:
         """Allocate inside the caller's transaction: the number is consumed even if unused."""
         row = self.conn.execute(
-            "INSERT INTO counters(name, value) VALUES ('invoice', 1) "
-            "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value").fetchone()
+            "INSERT INTO counters(name, value) VALUES ('invoice', MAX(1, :floor)) "
+            "ON CONFLICT(name) DO UPDATE SET value = MAX(value + 1, :floor) RETURNING value",
+            {"floor": self.time_floor() + 1}).fetchone()
         seq = int(row[0])
         if seq >= 10 ** SEQUENCE_DIGITS:
             raise JournalError("invoice: this till has used all its invoice numbers")
         return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
+
+    def invoice_high_water(self) -> int:
+        """The highest sequence this journal has issued or been told is taken (0: none)."""
+        row = self.conn.execute("SELECT value FROM counters WHERE name = 'invoice'").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def raise_invoice_floor(self, sequence: int) -> None:
+        """Never issue ``sequence`` or below again (learned from the host, or another store);
+        the counter only ever goes up."""
+        if isinstance(sequence, bool) or not isinstance(sequence, int) \
+                or not 0 <= sequence < 10 ** SEQUENCE_DIGITS:
+            raise ValidationError("sequence", f"must be a whole number from 0 to "
+                                              f"{10 ** SEQUENCE_DIGITS - 1}")
+        with self._tx() as conn:
+            conn.execute("INSERT INTO counters(name, value) VALUES ('invoice', :seq) "
+                         "ON CONFLICT(name) DO UPDATE SET value = MAX(value, :seq)",
+                         {"seq": sequence})
+            self._event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
+                        self._now())
 
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
