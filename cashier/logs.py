@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sys
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from cashier.redact import RedactingFilter
+
+
+class PrivateRotatingFileHandler(RotatingFileHandler):
+    """Log files are the store's records, like the journal: created (and rotated) 0600."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with contextlib.suppress(OSError):  # a file created earlier 0644, or a FAT stick
+            os.fchmod(fd, 0o600)
+        return open(fd, self.mode, encoding=self.encoding, errors=self.errors)
 
 
 def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
@@ -19,12 +32,10 @@ def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
     handlers[0].setLevel(logging.DEBUG if verbose else logging.WARNING)
     if log_file is not None:
         try:
-            from logging.handlers import RotatingFileHandler
-
             from cashier.config import ensure_private_dir
 
             ensure_private_dir(log_file.parent)
-            handlers.append(RotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
+            handlers.append(PrivateRotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
                                                 encoding="utf-8"))
         except OSError as exc:  # a read-only log folder must not stop the till
             print(f"cashier: cannot write the log at {log_file}: {exc}", file=sys.stderr)

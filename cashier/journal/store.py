@@ -106,6 +106,45 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+class JournalOpenError(JournalError):
+    """The journal file cannot be used: one line with ``journal_path``, the cause and the fix."""
+
+    def __init__(self, path: Path, exc: BaseException) -> None:
+        cause, fix = _open_failure(exc)
+        super().__init__(f"journal_path {path}: {cause}; {fix}")
+
+
+def _open_failure(exc: BaseException) -> tuple[str, str]:
+    """(cause, what to do) for an exception met while opening the journal."""
+    text = str(exc).lower()
+    if isinstance(exc, IsADirectoryError):
+        return "is a folder, not a journal file", "point journal_path at a file"
+    if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text \
+            or "permission" in text:
+        return ("cannot be written (read-only file, folder or mount)",
+                "give the till write access to the file and its folder, or move the journal")
+    if "locked" in text or "busy" in text:
+        return ("is locked by another program (is another Cashier running?)",
+                "close the other program, then start again")
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return ("is not a Cashier journal (not an SQLite database, or damaged)",
+                "restore the journal from its backup or point journal_path at the right file")
+    if (isinstance(exc, OSError) and exc.errno == 28) or "full" in text:
+        return "cannot be written: the disk is full", "free space on the disk, then start again"
+    return f"cannot be opened ({type(exc).__name__}: {str(exc)[:120]})", \
+        "check the file, or restore it from its backup"
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse another program's SQLite file before a migration writes our tables into it."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = {str(r[0]) for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    if (version == 0 and tables) or (version > 0 and "entries" not in tables):
+        raise JournalError(f"journal_path {path}: is another program's SQLite database, not a "
+                           "Cashier journal; point journal_path at the till's journal file")
+
+
 #: SQLite page cache per connection, in KiB (see ``JournalStore.__init__``).
 CACHE_KIB = 512
 
@@ -115,7 +154,8 @@ class JournalStore:
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
                  currency: str = "USD", training: bool = False, reader: bool = False,
-                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False) -> None:
+                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False,
+                 lock_timeout_s: float = 30.0) -> None:
         if not 1 <= till_number <= 99:
             raise ValidationError("till_number", "must be 1 to 99 (the invoice prefix)")
         self.path = Path(path)
@@ -125,6 +165,17 @@ class JournalStore:
         self.training = training
         self.clock = clock
         self.invoice_time_floor = invoice_time_floor
+        self.lock_timeout_s = lock_timeout_s
+        try:
+            self._open(reader)
+        except JournalError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            raise JournalOpenError(self.path, exc) from None
+
+    def _open(self, reader: bool) -> None:
+        if self.path.is_dir():
+            raise IsADirectoryError(str(self.path))
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
             # (an existing folder the profile points at is left as its owner set it)
@@ -132,19 +183,21 @@ class JournalStore:
             if not self.path.exists():
                 self.path.touch(mode=0o600)
         self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                    timeout=30.0)
+                                    timeout=self.lock_timeout_s)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA busy_timeout = 30000")
+        self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout_s * 1000)}")
         # Each connection's page cache (SQLite's default: 2 MB) otherwise fills with every page
         # the day's appends touch, and the window keeps two connections open all day. The till
         # reads recent rows through indexes; the OS file cache holds the rest.
         self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        _check_ours(self.conn, self.path)
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise JournalError(f"journal: cannot switch {self.path} to WAL mode (got {mode})")
+                raise JournalError(f"journal_path {self.path}: cannot switch to WAL mode (got "
+                                   f"{mode}); put the journal on a local disk")
             self.conn.execute("PRAGMA synchronous = FULL")
             self.conn.execute("PRAGMA foreign_keys = ON")
             migrate(self.conn)
