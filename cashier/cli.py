@@ -8,8 +8,10 @@ line and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -58,6 +60,13 @@ def _log_file(profile_path: str | None) -> Path | None:
         return None
 
 
+def disk_full(exc: BaseException) -> bool:
+    """SQLite's "database or disk is full" or the OS's ENOSPC / EDQUOT."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from cashier.logs import setup_logging
@@ -82,6 +91,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:  # last line of defence: readable, redacted, logged
         from cashier.redact import redact
+
+        if disk_full(exc):  # one line, no traceback: the cashier must not charge again
+            print("cashier: the disk holding the journal is full: payments already sent stay "
+                  "unknown (checking with the host); free space, then run `cashier recover`",
+                  file=sys.stderr)
+            return 3
 
         logging.getLogger("cashier").exception("unexpected error")
         print(f"cashier: unexpected error: {redact(str(exc))} (details in the log)", file=sys.stderr)

@@ -21,6 +21,9 @@ class PrivateRotatingFileHandler(RotatingFileHandler):
             os.fchmod(fd, 0o600)
         return open(fd, self.mode, encoding=self.encoding, errors=self.errors)
 
+    def handleError(self, record: logging.LogRecord) -> None:
+        """A log that cannot be written (full disk) never prints a traceback at the counter."""
+
 
 def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
     root = logging.getLogger()

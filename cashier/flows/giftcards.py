@@ -26,7 +26,15 @@ from typing import Any
 
 from cashier.cards import check_token
 from cashier.errors import ValidationError
-from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
+from cashier.flows.base import (
+    KIND_RESOLVERS,
+    FlowContext,
+    FlowResult,
+    WrapsResult,
+    finish,
+    once_sent,
+    outcome_of,
+)
 from cashier.flows.events import DevicePrompt
 from cashier.host.endpoints import BY_METHOD
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
@@ -254,26 +262,31 @@ async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | N
                            card=masked, token=token)
     if wire is None:
         ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
+    extras: dict[str, Any] = {}
+    entry = await once_sent(ctx, entry, _send_and_apply(ctx, entry, kind, card, send, inv, wire,
+                                                        extras))
+    return GiftCardOutcome(finish(ctx, entry), **extras)
+
+
+async def _send_and_apply(ctx: FlowContext, entry: Entry, kind: Kind, card: GiftCard, send: Send, inv: str,
+                          wire: Card | None, extras: dict[str, Any]) -> Entry:
+    """The request and its journaled answer (``extras``: balance and a new card's number)."""
     try:
         result = await send(inv, wire)
     except HostUnavailable as exc:
-        entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
-        return GiftCardOutcome(finish(ctx, entry))
+        return await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
     except (HostTimeout, HostProtocolError) as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {_text(exc)}",
                                host_code=_code(exc) if isinstance(exc, HostError) else None)
-        entry = await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
-        return GiftCardOutcome(finish(ctx, entry))
+        return await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
     except HostError as exc:
         state = State.DECLINED if exc.primary_code in REFUSAL_CODES else State.ERROR
-        entry = await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
-        return GiftCardOutcome(finish(ctx, entry))
-    new_number = None
+        return await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
     if kind is Kind.GIFTCARD_ALLOCATE and result.card and result.card.number \
             and result.card.number.isdigit():
-        new_number = result.card.number  # handed out once; journaled masked below
-    entry = await _apply(ctx, entry, kind, result)
-    return GiftCardOutcome(finish(ctx, entry), balance=result.balance, new_card_number=new_number)
+        extras["new_card_number"] = result.card.number  # handed out once; journaled masked
+    extras["balance"] = result.balance
+    return await _apply(ctx, entry, kind, result)
 
 
 async def _apply(ctx: FlowContext, entry: Entry, kind: Kind, result: GiftCardResult, *,
