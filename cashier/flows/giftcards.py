@@ -489,6 +489,33 @@ async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None 
     return await _decide(ctx, entry, snap, now, who)
 
 
+async def _unexplained(ctx: FlowContext, entry: Entry, before: int,
+                       new: list[HistoryLine]) -> list[HistoryLine]:
+    """The card's history lines since ``entry``'s snapshot that this journal's other settled
+    requests on the same card do not account for. A request killed before it reached the host
+    leaves none: its lines are all the other requests', so it settles as not done instead of
+    waiting forever for a person (issue: six killed reloads stayed unknown for good)."""
+    if not entry.token:
+        return new
+    left = list(new)
+    for other in await ctx.journal.search(kinds=[str(k) for k in HISTORY_TYPE],
+                                          states=[str(State.APPROVED)], limit=2000):
+        if other.id == entry.id or other.token != entry.token or other.op is Op.VOID:
+            continue
+        snap = await _last_snapshot(ctx, other)
+        if snap is None or snap.get("history") is None or int(snap["history"]) < before:
+            continue  # it reached the card before our snapshot: not among the new lines
+        any_amount = other.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
+                                    Kind.GIFTCARD_REACTIVATE)
+        for i, line in enumerate(left):
+            if line.type == HISTORY_TYPE[other.kind] and (any_amount or line.amount == other.approved):
+                del left[i]
+                break
+        else:
+            return new  # a settled request the history does not show: trust nothing here
+    return left
+
+
 async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, now: Balance,
                   who: str) -> Entry:
     cancelling = entry.op is Op.VOID
@@ -521,6 +548,11 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                                       message="the cancel did not land: the request stands")
         else:
             want = HISTORY_TYPE[entry.kind]
+            new = await _unexplained(ctx, entry, int(before), new)
+            if not new:
+                return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: "
+                                      "the card's history since holds only this till's other "
+                                      "requests (safe to retry)")
             for i, line in enumerate(new):
                 amount_ok = entry.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
                                            Kind.GIFTCARD_REACTIVATE) or line.amount == entry.requested
