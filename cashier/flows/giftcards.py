@@ -548,11 +548,11 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                                       message="the cancel did not land: the request stands")
         else:
             want = HISTORY_TYPE[entry.kind]
-            new = await _unexplained(ctx, entry, int(before), new)
-            if not new:
+            if new and not await _unexplained(ctx, entry, int(before), new):
                 return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: "
                                       "the card's history since holds only this till's other "
                                       "requests (safe to retry)")
+            new = await _unexplained(ctx, entry, int(before), new)
             for i, line in enumerate(new):
                 amount_ok = entry.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
                                            Kind.GIFTCARD_REACTIVATE) or line.amount == entry.requested
