@@ -548,11 +548,12 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                                       message="the cancel did not land: the request stands")
         else:
             want = HISTORY_TYPE[entry.kind]
-            if new and not await _unexplained(ctx, entry, int(before), new):
+            rest = await _unexplained(ctx, entry, int(before), new) if new else new
+            if new and not rest:
                 return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: "
                                       "the card's history since holds only this till's other "
                                       "requests (safe to retry)")
-            new = await _unexplained(ctx, entry, int(before), new)
+            new = rest
             for i, line in enumerate(new):
                 amount_ok = entry.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
                                            Kind.GIFTCARD_REACTIVATE) or line.amount == entry.requested
