@@ -7,7 +7,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 PIP := $(PY) -m pip install --quiet --no-warn-script-location
 PYTEST_ARGS ?=
 
-.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos screens clean system-deps-run system-deps-test
+.PHONY: run test setup lint typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -50,6 +50,13 @@ fuzz: setup
 
 chaos: setup
 	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
+
+# Bad inputs and faults through the command line and a socket sandbox (seeded, bounded); prints
+# inputs tried, faults injected, discrepancies found and card numbers found at rest (goals 0).
+HOSTILE_SEED ?= 20261123
+hostile: setup
+	CASHIER_HOSTILE_INPUTS=400 CASHIER_HOSTILE_FAULTS=150 CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
+	  QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -s -p no:cacheprovider --timeout=0 tests/flows/test_hostile.py
 
 screens: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screens build/screens

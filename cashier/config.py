@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from cashier.errors import CashierError
@@ -48,6 +48,8 @@ class ProfileError(CashierError):
 
 class Timeouts(BaseModel):
     """Seconds per class of call: host calls are short, PIN pad prompts wait for a person."""
+
+    model_config = ConfigDict(extra="forbid")
 
     connect_s: float = Field(5.0, gt=0, le=60)
     host_s: float = Field(40.0, gt=0, le=300)
@@ -262,6 +264,8 @@ def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfil
                                source) from None
         data = data.get("till", data)
         secrets = sorted(k for k in data if k.lower() in FORBIDDEN_KEYS)
+        secrets += [name for name, value in _strings(data) if looks_like_secret(value)
+                    and name not in secrets]
         if secrets:
             raise ProfileError(
                 [(k, "secrets never go in the profile file: use the OS keyring or an env var")
