@@ -5,26 +5,33 @@ still holds: the Host API approves only the difference for an invoice it already
 reused number would amend an earlier customer's charge. Before a process's first invoice the
 journal asks here (``Journal.confirm_invoices``): ``GET /transactions/invoice`` on the numbers
 just above its own high water; while the host knows them, the search gallops upward and then
-halves back to the highest known one. A few numbers past the first unknown are asked too, so
-a gap (a number consumed but never sent) does not hide the ones after it.
+halves back to the highest known one. Eight numbers past the first unknown are asked too, so
+a gap (numbers consumed but never sent, or sent and never committed by the host) does not hide
+the ones after it. If the host cannot be asked, no invoice is issued (nothing is sent): the
+cashier tries again, and the next attempt asks again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from cashier.errors import CashierError
 from cashier.host.client import HostClient
-from cashier.host.errors import InvoiceNotFound
+from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
 from cashier.journal.store import SEQUENCE_DIGITS
 
 log = logging.getLogger(__name__)
 
 #: Numbers asked past the highest known one (a crash between commit and send leaves a gap).
-LOOKAHEAD = 3
-#: When the host cannot be asked, the journal skips this far past its own high water so the
-#: numbers most likely still open (the latest) are not reused; asked again by the next process.
-UNCONFIRMED_SKIP = 1_000
+LOOKAHEAD = 8
+#: Waits between the attempts to ask one number (a lost answer is asked again).
+RETRY_DELAYS_S = (0.0, 0.05, 0.2, 0.5)
+
+
+class InvoicesUnconfirmed(CashierError):
+    """The host could not be asked which invoice numbers it holds: nothing was sent."""
 Known = Callable[[int], Awaitable[bool]]
 TOP: int = int("9" * SEQUENCE_DIGITS)
 
@@ -34,8 +41,9 @@ async def highest_known(known: Known, start: int, *, lookahead: int = LOOKAHEAD)
     top = TOP
     high = start
     while True:
-        hits = [seq for seq in range(high + 1, min(high + 1 + lookahead, top + 1))
-                if await known(seq)]
+        ahead = list(range(high + 1, min(high + 1 + lookahead, top + 1)))
+        hits = [seq for seq, held in zip(ahead, await asyncio.gather(*map(known, ahead)),
+                                         strict=True) if held]
         if not hits:
             return high
         high = max(hits)
@@ -57,18 +65,25 @@ def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], 
     """The ``Journal.invoice_check`` of a till: asks the host, never raises."""
 
     async def known(sequence: int) -> bool:
-        try:
-            await client.invoice_status(f"{till_number:02d}{sequence:0{SEQUENCE_DIGITS}d}")
-        except InvoiceNotFound:
-            return False
-        return True
+        invoice = f"{till_number:02d}{sequence:0{SEQUENCE_DIGITS}d}"
+        failure: Exception | None = None
+        for delay in RETRY_DELAYS_S:
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                await client.invoice_status(invoice)
+            except InvoiceNotFound:
+                return False
+            except (HostTimeout, HostUnavailable, HostProtocolError, HostError) as exc:
+                failure = exc
+                continue
+            return True
+        log.warning("invoice %s could not be asked: %s", invoice, type(failure).__name__)
+        raise InvoicesUnconfirmed(
+            "invoice: the host could not be asked which invoice numbers it still holds (this "
+            "journal is new or was replaced); nothing was sent: try again when the host answers")
 
     async def check(high_water: int) -> int:
-        try:
-            return await highest_known(known, high_water)
-        except Exception as exc:  # host unreachable or odd: never block the sale on this
-            log.warning("invoice numbers not confirmed with the host (%s): skipping %d numbers",
-                        type(exc).__name__, UNCONFIRMED_SKIP)
-            return min(high_water + UNCONFIRMED_SKIP, TOP)
+        return await highest_known(known, high_water)
 
     return check

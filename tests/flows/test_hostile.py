@@ -91,7 +91,8 @@ def bad_command(rng: random.Random, folder: Path, good_profile: Path) -> tuple[l
     if kind == "amount":
         command = rng.choice((["sale"], ["auth"], ["refund"], ["qr", "pay"],
                               ["giftcard", "reload", "--card", "2664654648774"]))
-        return [*profile, *command, "--amount", bad_amount(rng)], "amount"
+        # --amount=VALUE: how a script passes any value, a leading "-" included
+        return [*profile, *command, f"--amount={bad_amount(rng)}"], "amount"
     if kind == "tip":
         amount = D(rng.randint(100, 9999)) / 100
         return [*profile, "sale", "--amount", str(amount), "--tip",
@@ -152,7 +153,10 @@ def _host(profile: Path) -> str:
 def run(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(argv)
+        try:
+            code = main(argv)
+        except SystemExit as exit_:  # argparse refusing a malformed command line
+            code = int(exit_.code or 0)
     return code, out.getvalue(), err.getvalue()
 
 
