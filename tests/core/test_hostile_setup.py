@@ -50,26 +50,24 @@ def test_loopback_addresses_may_use_plain_http(tmp_path: Path, url: str) -> None
     assert load_profile(write(tmp_path, REAL + f'host_url = "{url}"\n')).host_url
 
 
-def test_log_files_are_owner_only(tmp_path: Path) -> None:
+def test_log_files_are_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from cashier.logs import setup_logging
 
     root = logging.getLogger()
-    saved = (root.handlers[:], getattr(root, "_cashier_configured", False), root.level)
-    root._cashier_configured = False  # type: ignore[attr-defined]
+    monkeypatch.setattr(root, "handlers", [])  # what earlier in-process runs left stays out
+    monkeypatch.setattr(root, "_cashier_configured", False, raising=False)
+    monkeypatch.setattr(root, "level", root.level)
+    setup_logging(log_file=tmp_path / "logs" / "cashier.log")
+    added = list(root.handlers)
     try:
-        setup_logging(log_file=tmp_path / "logs" / "cashier.log")
         logging.getLogger("cashier").warning("hello")
-        for handler in root.handlers:
+        for handler in added:
             handler.flush()
         mode = stat.S_IMODE(os.stat(tmp_path / "logs" / "cashier.log").st_mode)
         assert mode == 0o600, oct(mode)
     finally:
-        for handler in root.handlers[:]:
-            if handler not in saved[0]:
-                root.removeHandler(handler)
-                handler.close()
-        root._cashier_configured = saved[1]  # type: ignore[attr-defined]
-        root.setLevel(saved[2])
+        for handler in added:
+            handler.close()
 
 
 @pytest.mark.parametrize(("text", "field"), [

@@ -167,6 +167,7 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "HOSTILE-TOKEN")
     root = logging.getLogger()
     monkeypatch.setattr(root, "_cashier_configured", True, raising=False)  # no handlers added
+    monkeypatch.setattr(root, "handlers", [])  # nor those an earlier in-process run left
     journals = [tmp_path / "journal-1.sqlite", tmp_path / "journal-2.sqlite"]
     profiles = [write_profile(tmp_path / f"till-{i}.toml", host_url=served.api, journal=j,
                               host_s=5.0) for i, j in enumerate(journals, 1)]
