@@ -9,7 +9,6 @@ trigger amounts so a trainer can rehearse a decline, a partial approval or a tim
 from __future__ import annotations
 
 import itertools
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
@@ -29,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.errors import ValidationError
+from cashier.money import parse_amount
 from ui.i18n import format_money, tr
 
 if TYPE_CHECKING:
@@ -359,11 +360,9 @@ class PinPadWindow(QWidget):
             self.show_prompt(None)
 
     def _custom_tip(self) -> None:
-        try:
-            value = Decimal(self.tip_other.text().strip())
-            if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
-                raise InvalidOperation
-        except (InvalidOperation, ValueError):
+        try:  # the core's one amount rule (1,50 or 1E1 are refused like anywhere else)
+            value = parse_amount(self.tip_other.text(), field="tip", allow_zero=True)
+        except ValidationError:
             self.tip_error.setText(tr("Tip: type an amount such as 2.50"))
             return
         self._answer("tip", value)
