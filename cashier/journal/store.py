@@ -8,6 +8,7 @@ projection row and the running totals together, so the three can never disagree.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -110,17 +111,28 @@ class JournalOpenError(JournalError):
     """The journal file cannot be used: one line with ``journal_path``, the cause and the fix."""
 
     def __init__(self, path: Path, exc: BaseException) -> None:
-        cause, fix = _open_failure(exc)
+        cause, fix = _open_failure(exc, _read_only(path))
         super().__init__(f"journal_path {path}: {cause}; {fix}")
 
 
-def _open_failure(exc: BaseException) -> tuple[str, str]:
+def _read_only(path: Path) -> bool:
+    """The journal's file or folder cannot be written (a read-only mount, even for root)."""
+    try:
+        folder = path.parent
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+        return not os.access(folder, os.W_OK) or (path.is_file() and not os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
+def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str]:
     """(cause, what to do) for an exception met while opening the journal."""
     text = str(exc).lower()
     if isinstance(exc, IsADirectoryError):
         return "is a folder, not a journal file", "point journal_path at a file"
     if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text \
-            or "permission" in text:
+            or "permission" in text or (read_only and "unable to open" in text):
         return ("cannot be written (read-only file, folder or mount)",
                 "give the till write access to the file and its folder, or move the journal")
     if "locked" in text or "busy" in text:

@@ -176,3 +176,29 @@ def test_a_profile_of_random_bytes_gives_one_line(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert str(profile) in lines[0] and "Traceback" not in done.stderr
+
+
+def test_a_journal_on_a_read_only_mount_gives_one_line(tmp_path: Path) -> None:
+    """As root a read-only file is still writable; a read-only mount is not."""
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount (the read-only file case covers other users)")
+    disk = tmp_path / "ro"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        path = disk / "journal.sqlite"
+        JournalStore(path).close()
+        assert subprocess.run(["mount", "-o", "remount,ro", str(disk)],
+                              capture_output=True).returncode == 0
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+        env["CASHIER_JOURNAL_PATH"] = str(path)
+        done = cashier("sale", "--amount", "5.00", env=env)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert "journal_path" in lines[0] and "read-only" in lines[0] and done.stdout == ""
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
