@@ -601,5 +601,33 @@ async def check(ctx: FlowContext, invoice: str, card: GiftCard | None = None) ->
     return FlowResult(entry, outcome_of(entry), entry.message or "")
 
 
+async def settle(ctx: FlowContext, invoice: str, *, landed: bool, manager_id: str,
+                 reason: str) -> FlowResult:
+    """The manager settles an unknown gift card request the card's history cannot (another till
+    used the card meanwhile), after looking at the card's history or the processor's report.
+    Journaled with actor ``manager``: who, why, and what was decided."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", manager_id or ""):
+        raise ValidationError("manager", "must name the manager (1 to 32 letters, digits, . _ -)")
+    if not 3 <= len(reason.strip()) <= 200:
+        raise ValidationError("reason", "must say why, 3 to 200 characters (what the history showed)")
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.kind not in HISTORY_TYPE:
+        raise ValidationError("invoice", "is not a gift card request in this till's journal")
+    if not entry.unresolved:
+        raise ValidationError("invoice", f"is already settled ({entry.state}): nothing to decide")
+    await ctx.journal.note(entry.id, "manager_settled", actor="manager", manager=manager_id,
+                           landed=landed, reason=reason.strip())
+    if landed:
+        approved = Decimal(0) if entry.kind in (Kind.GIFTCARD_DEACTIVATE,
+                                                Kind.GIFTCARD_REACTIVATE) else entry.requested
+        entry = await ctx.move(entry, State.APPROVED, actor="manager", approved=approved,
+                               message=f"settled by manager {manager_id}: landed ({reason.strip()[:80]})")
+    else:
+        entry = await ctx.move(entry, State.ERROR, actor="manager",
+                               message=f"settled by manager {manager_id}: not done "
+                                       f"({reason.strip()[:80]})")
+    return finish(ctx, entry)
+
+
 for _kind in HISTORY_TYPE:
     KIND_RESOLVERS[_kind] = resolve_giftcard
