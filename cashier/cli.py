@@ -25,8 +25,8 @@ COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi",
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"cashier: error: {message}", file=sys.stderr)
+        # one line, like every other refusal (`--help` shows the usage)
+        print(f"cashier: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         raise SystemExit(2)
 
 

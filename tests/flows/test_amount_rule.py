@@ -152,3 +152,9 @@ def test_window_amount_entry_stops_at_the_host_limit(qtbot: Any) -> None:
     assert display.value == D("999999999.99")  # the twelfth 9 would pass the host's limit
     qtbot.keyClick(display, Qt.Key.Key_Escape)
     assert display.value == 0
+
+
+def test_a_malformed_command_line_is_one_line_too(env: dict[str, str]) -> None:
+    done = cashier("sale", "--amount", "-inf", env=env)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "--amount" in lines[0], done.stderr
