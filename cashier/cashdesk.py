@@ -12,7 +12,8 @@ from typing import Any
 
 from cashier.clerks import Clerk, Roster
 from cashier.config import TillProfile
-from cashier.drawer import CloseResult, Drawer, DrawerRefused, Session
+from cashier.drawer import CloseResult, Drawer, Session
+from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
 from cashier.printing.layout import PrintJob, receipt_lines

@@ -10,8 +10,10 @@ code. Bad arguments get one clear line and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,8 +34,8 @@ COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi",
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"cashier: error: {message}", file=sys.stderr)
+        # one line, like every other refusal (`--help` shows the usage)
+        print(f"cashier: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         raise SystemExit(2)
 
 
@@ -65,6 +67,13 @@ def _log_file(profile_path: str | None) -> Path | None:
         return None
 
 
+def disk_full(exc: BaseException) -> bool:
+    """SQLite's "database or disk is full" or the OS's ENOSPC / EDQUOT."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+
+
 def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None = None) -> int:
     """Run one sub-command, or open the window through ``open_window`` when none is given."""
     args = build_parser().parse_args(argv)
@@ -87,6 +96,12 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # last line of defence: readable, redacted, logged
+        if disk_full(exc):  # one line, no traceback: the cashier must not charge again
+            print("cashier: the disk holding the journal is full: payments already sent stay "
+                  "unknown (checking with the host); free space, then run `cashier recover`",
+                  file=sys.stderr)
+            return 3
+
         logging.getLogger("cashier").exception("unexpected error")
         print(f"cashier: unexpected error: {redact(str(exc))} (details in the log)", file=sys.stderr)
         return 2

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.errors import CashierError
+from cashier.net import is_loopback_url
 from cashier.printing.settings import PrinterSettings
 
 APP_NAME = "cashier"
@@ -40,12 +41,18 @@ class ProfileError(CashierError):
 
     def __init__(self, problems: list[tuple[str, str]], source: str = "profile") -> None:
         self.problems = problems
+        if len(problems) == 1:  # the usual case: one line, naming the profile and the field
+            field, rule = problems[0]
+            super().__init__(f"The till profile ({source}): {field}: {rule}")
+            return
         lines = "\n".join(f"  - {field}: {rule}" for field, rule in problems)
         super().__init__(f"The till profile ({source}) has {len(problems)} problem(s):\n{lines}")
 
 
 class Timeouts(BaseModel):
     """Seconds per class of call: host calls are short, PIN pad prompts wait for a person."""
+
+    model_config = ConfigDict(extra="forbid")
 
     connect_s: float = Field(5.0, gt=0, le=60)
     host_s: float = Field(40.0, gt=0, le=300)
@@ -161,14 +168,29 @@ class TillProfile(BaseSettings):
         value = value.rstrip("/")
         if not re.match(r"^https?://[^\s/]+", value):
             raise ValueError("must be an http(s) URL such as https://host/api/rest/v1")
-        if value.startswith("http://") and not _is_loopback_url(value):
+        if value.startswith("http://") and not is_loopback_url(value):
             raise ValueError("must use https (plain http only for a loopback sandbox)")
         return value
+
+    @model_validator(mode="after")
+    def _no_secrets(self) -> TillProfile:
+        for name, value in _strings(self.model_dump()):
+            if looks_like_secret(value):
+                raise ValueError(f"{name} holds what looks like a secret (key, token or password):"
+                                 " secrets go in the OS keyring or an environment variable")
+        return self
 
     @model_validator(mode="after")
     def _option_needs(self) -> TillProfile:
         problems: list[str] = []
         if not self.training and self.host_url is not None:
+            # a real till names itself: no silent "training" till id or till number 1
+            problems += [f"{name} is required for a till with a host_url ({why})"
+                         for name, why in (("till_id", "it names the journal and the keyring "
+                                                       "entry"),
+                                           ("till_number", "the prefix of its invoice numbers, "
+                                                           "unique per merchant"))
+                         if name not in self.model_fields_set]
             if self.processing_option == "LG" and not self.terminal_id:
                 problems.append("terminal_id is required for processing_option LG")
             if self.processing_option == "DCC" and not self.device_serial_number:
@@ -213,21 +235,24 @@ class TillProfile(BaseSettings):
         return self.terminal_id or "1"
 
 
-def _is_loopback_url(url: str) -> bool:
-    """Only 127.0.0.0/8, ::1 and localhost: parsed, so "127.example.com" is not loopback."""
-    import ipaddress
-    from urllib.parse import urlsplit
+_SECRET_PATTERNS = re.compile(
+    r"(?:^|[^A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{4,}"  # Charge API secret keys
+    r"|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}-[0-9A-Fa-f]{15}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}"
+    r"|xox[abprs]-[A-Za-z0-9-]{10,}|^Bearer\s|^HMAC-SHA256\s")
 
-    try:
-        host = urlsplit(url).hostname or ""
-    except ValueError:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+
+def looks_like_secret(value: str) -> bool:
+    """A Charge API secret key, a Host API access token, a private key or a cloud token."""
+    return bool(_SECRET_PATTERNS.search(value))
+
+
+def _strings(data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """(dotted field, text) for every text value of a dumped profile."""
+    if isinstance(data, dict):
+        return [pair for key, value in data.items()
+                for pair in _strings(value, f"{prefix}{key}.")]
+    return [(prefix.rstrip("."), str(data))] if isinstance(data, str | Path) else []
 
 
 def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
@@ -255,11 +280,19 @@ def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfil
             raise ProfileError([("profile", f"file not found: {p}")], source) from None
         except tomllib.TOMLDecodeError as exc:
             raise ProfileError([("profile", f"is not valid TOML: {exc}")], source) from None
+        except UnicodeDecodeError:
+            raise ProfileError([("profile", "is not a text file (TOML in UTF-8 expected): "
+                                            "restore the till's profile")], source) from None
+        except OSError as exc:
+            raise ProfileError([("profile", f"cannot be read ({exc.strerror or exc})")],
+                               source) from None
         if isinstance(data.get("till"), dict):
             # tables beside [till] ([[clerks]], [printer], [manager_rules]) belong to it too
             beside: dict[str, Any] = {k: data[k] for k in ("clerks", "printer", "manager_rules") if k in data}
             data = {**beside, **data["till"]}
         secrets = sorted(k for k in data if k.lower() in FORBIDDEN_KEYS)
+        secrets += [name for name, value in _strings(data) if looks_like_secret(value)
+                    and name not in secrets]
         if secrets:
             raise ProfileError(
                 [(k, "secrets never go in the profile file: use the OS keyring or an env var")

@@ -14,24 +14,16 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster
-from cashier.errors import CashierError, ValidationError
+from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from cashier.journal.card_guard import guard_text
 from cashier.journal.store import JournalStore, iso
-from cashier.money import from_minor, quantum, to_minor
+from cashier.money import from_minor, parse_amount, to_minor
 
 MAX_REASON = 120
-
-
-class DrawerRefused(CashierError):
-    """The drawer cannot do that now (no open session, a second open, bad amount...)."""
-
-
-class ManagerNeeded(CashierError):
-    """The profile puts this behind a manager and none approved it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,19 +98,17 @@ def _session(row: sqlite3.Row) -> Session:
                    approved_by=row["approved_by"])
 
 
+#: The most a drawer movement or count may be: a till's drawer, not the host's payment limit.
+DRAWER_MAX = Decimal("1000000")
+
+
 def parse_cash(text: str | Decimal, currency: str, field: str, *, allow_zero: bool = True) -> Decimal:
-    """A cash amount: a number of whole minor units, not negative (zero only when allowed)."""
+    """A cash amount by the one amount rule (``cashier.money.parse_amount``), at most
+    ``DRAWER_MAX``; refused as the drawer refuses (exit 2 on the command line)."""
     try:
-        value = text if isinstance(text, Decimal) else Decimal(str(text).strip())
-    except InvalidOperation:
-        raise DrawerRefused(f"{field}: must be an amount such as 100.00") from None
-    if not value.is_finite() or value < 0 or (value == 0 and not allow_zero):
-        raise DrawerRefused(f"{field}: must be {'zero or more' if allow_zero else 'more than zero'}")
-    if value != value.quantize(quantum(currency)):
-        raise DrawerRefused(f"{field}: must be a whole number of {currency} minor units")
-    if value > Decimal("1000000"):
-        raise DrawerRefused(f"{field}: must be at most 1,000,000")
-    return value.quantize(quantum(currency))
+        return parse_amount(text, currency, field, allow_zero=allow_zero, maximum=DRAWER_MAX)
+    except ValidationError as exc:
+        raise DrawerRefused(str(exc)) from None
 
 
 def count_denominations(counts: dict[str, int], currency: str) -> Decimal:

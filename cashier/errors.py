@@ -14,3 +14,11 @@ class ValidationError(CashierError, ValueError):
         self.field = field
         self.rule = rule
         super().__init__(f"{field}: {rule}")
+
+
+class DrawerRefused(CashierError):
+    """The drawer cannot do that now (no open session, a second open, bad amount...)."""
+
+
+class ManagerNeeded(CashierError):
+    """The profile puts this behind a manager and none approved it."""

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sys
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from cashier.config import ensure_private_dir
 from cashier.redact import RedactingFilter
+
+
+class PrivateRotatingFileHandler(RotatingFileHandler):
+    """Log files are the store's records, like the journal: created (and rotated) 0600."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with contextlib.suppress(OSError):  # a file created earlier 0644, or a FAT stick
+            os.fchmod(fd, 0o600)
+        return open(fd, self.mode, encoding=self.encoding, errors=self.errors)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """A log that cannot be written (full disk) never prints a traceback at the counter."""
 
 
 def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
@@ -22,7 +37,7 @@ def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
     if log_file is not None:
         try:
             ensure_private_dir(log_file.parent)
-            handlers.append(RotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
+            handlers.append(PrivateRotatingFileHandler(log_file, maxBytes=5 * 2**20, backupCount=5,
                                                 encoding="utf-8"))
         except OSError as exc:  # a read-only log folder must not stop the till
             print(f"cashier: cannot write the log at {log_file}: {exc}", file=sys.stderr)

@@ -1,59 +1,158 @@
-"""Money as ``Decimal`` with the currency's minor units; floats never touch an amount."""
+"""Money as ``Decimal`` with the currency's minor units; floats never touch an amount.
+
+This module holds the one amount rule of the till (``parse_amount``): every flow, the command
+line and the window's amount entry go through it, so an amount is refused the same way, naming
+the field and the rule, before an invoice is taken.
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from cashier.errors import ValidationError
 
-# ISO 4217 minor units for the currencies a till is likely to meet; anything else has 2.
-MINOR_UNITS: dict[str, int] = {
-    "USD": 2, "CAD": 2, "EUR": 2, "GBP": 2, "AUD": 2, "NZD": 2, "CHF": 2, "MXN": 2,
-    "SEK": 2, "NOK": 2, "DKK": 2, "PLN": 2, "CZK": 2, "HUF": 2, "ZAR": 2, "SGD": 2,
-    "HKD": 2, "INR": 2, "BRL": 2, "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "VND": 0,
-    "BHD": 3, "KWD": 3, "OMR": 3, "JOD": 3, "TND": 3,
+
+@dataclass(frozen=True, slots=True)
+class Currency:
+    """What the till needs to know of a currency: its decimals and the symbol receipts show."""
+
+    minor_units: int = 2
+    symbol: str | None = None
+
+
+#: The one currency table (ISO 4217 minor units; symbols where a till shows one). The window
+#: formats from it; any currency not listed has 2 decimals and shows its code.
+CURRENCIES: dict[str, Currency] = {
+    "USD": Currency(2, "$"), "CAD": Currency(2, "$"), "MXN": Currency(2, "$"),
+    "EUR": Currency(2, "€"), "GBP": Currency(2, "£"), "JPY": Currency(0, "¥"),
+    **{code: Currency(2) for code in ("AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK",
+                                      "HUF", "ZAR", "SGD", "HKD", "INR", "BRL")},
+    **{code: Currency(0) for code in ("KRW", "ISK", "CLP", "VND")},
+    **{code: Currency(3) for code in ("BHD", "KWD", "OMR", "JOD", "TND")},
 }
-CURRENCY_SYMBOLS: dict[str, str] = {"USD": "$", "CAD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
-#: The Host API's ceiling on a transaction amount (10 digits before the point, 14 characters).
-MAX_AMOUNT = Decimal("9999999999.99")
+#: The Host API refuses ``amount.total`` of 2,000,000,000 or more (40107 invalid amount), so the
+#: largest amount a till may send is just below it (1999999999.99 in a 2-decimal currency).
+HOST_AMOUNT_LIMIT = Decimal(2_000_000_000)
+#: Kept for callers that need one figure in a 2-decimal currency (the window's entry width).
+MAX_AMOUNT = HOST_AMOUNT_LIMIT - Decimal("0.01")
+#: The Charge API's ceiling, in minor units (its ``limit_exceeded``).
+CHARGE_API_MAX_MINOR = 99_999_999
+
+_AMOUNT_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?", re.ASCII)
+_SEPARATORS = frozenset(",_' \u00a0\u202f\u2009")
 
 
-def minor_units(currency: str) -> int:
+def currency(code: str) -> Currency:
+    return CURRENCIES.get(code.upper(), Currency())
+
+
+def minor_units(code: str) -> int:
     """Number of decimals the currency allows."""
-    return MINOR_UNITS.get(currency.upper(), 2)
+    return currency(code).minor_units
 
 
-def quantum(currency: str) -> Decimal:
-    return Decimal(1).scaleb(-minor_units(currency))
+def currency_symbol(code: str) -> str | None:
+    return currency(code).symbol
+
+
+def quantum(code: str) -> Decimal:
+    return Decimal(1).scaleb(-minor_units(code))
+
+
+def max_amount(code: str = "USD") -> Decimal:
+    """The largest amount the host takes in this currency."""
+    return HOST_AMOUNT_LIMIT - quantum(code)
+
+
+def _text_rule(text: str, code: str) -> str | None:
+    """Why ``text`` is not an amount as typed (None: it is one)."""
+    if not text:
+        return "is empty: type an amount such as 12.50"
+    if _AMOUNT_TEXT.fullmatch(text):
+        return None
+    if any(ch.isdigit() and not ("0" <= ch <= "9") for ch in text) or any(
+            unicodedata.category(ch) == "Nd" and not ch.isascii() for ch in text):
+        return "must use the digits 0-9 only (full-width or other-script digits are refused)"
+    if text.lower() in {"nan", "snan", "inf", "infinity", "+inf", "-inf", "-infinity"}:
+        return "must be a finite number such as 12.50"
+    if text.startswith("-"):
+        return "must not be negative"
+    if any(ch in _SEPARATORS for ch in text):
+        return "must not contain separators (commas, underscores, spaces): type 1234.50"
+    if "e" in text.lower() and re.fullmatch(r"[0-9.]+[eE][+-]?[0-9]+", text):
+        return "must not use an exponent (1E+2): type the amount in full"
+    if text.count(".") > 1:
+        return "must have at most one decimal point"
+    return "must be a number such as 12.50 (digits 0-9 and at most one decimal point)"
 
 
 def parse_amount(text: str | int | Decimal, currency: str = "USD", field: str = "amount",
-                 allow_zero: bool = False) -> Decimal:
-    """Parse what a cashier typed or a caller passed; refuse more decimals than the currency has."""
-    if isinstance(text, float):
+                 allow_zero: bool = False, maximum: Decimal | None = None) -> Decimal:
+    """THE amount rule: what a cashier typed or a caller passed, checked once for every flow.
+
+    Text must be ASCII digits with at most one decimal point (no sign, exponent, separators or
+    other-script digits); a ``Decimal`` must be finite. Either way: not negative, zero only when
+    ``allow_zero``, at most the currency's decimals, at most ``maximum`` (default: the host's
+    limit). The ``ValidationError`` names ``field`` and the rule broken.
+    """
+    if isinstance(text, bool | float):
         raise ValidationError(field, "must be given as text or Decimal, never as a float")
-    raw = text.strip().replace(",", "") if isinstance(text, str) else text
-    try:
+    if isinstance(text, str):
+        raw = text.strip(" \t")
+        rule = _text_rule(raw, currency)
+        if rule is not None:
+            raise ValidationError(field, rule)
         value = Decimal(raw)
-    except (InvalidOperation, ValueError):
-        raise ValidationError(field, f"must be a number such as 12.50 (got {str(text)[:20]!r})") from None
+    elif isinstance(text, int):
+        value = Decimal(text)
+    elif isinstance(text, Decimal):
+        value = text
+    else:
+        raise ValidationError(field, "must be a Decimal amount")
     if not value.is_finite():
         raise ValidationError(field, "must be a finite number")
     if value < 0:
         raise ValidationError(field, "must not be negative")
     if value == 0 and not allow_zero:
         raise ValidationError(field, "must be greater than zero")
+    places = minor_units(currency)
     exponent = value.as_tuple().exponent
     assert isinstance(exponent, int)
-    if -exponent > minor_units(currency):
-        raise ValidationError(
-            field, f"has more than {minor_units(currency)} decimals for {currency.upper()}"
-        )
-    if value > MAX_AMOUNT:
-        raise ValidationError(field, f"must be at most {MAX_AMOUNT}")
-    return value.quantize(quantum(currency))
+    # typed text is held to the letter (12.500 is three decimals); a computed Decimal to its value
+    too_fine = -exponent > places if isinstance(text, str) else (
+        -exponent > places and value != value.quantize(quantum(currency)))
+    if too_fine:
+        raise ValidationError(field, f"has more than {places} decimals for {currency.upper()}")
+    limit = max_amount(currency) if maximum is None else maximum
+    if value > limit:
+        raise ValidationError(field, f"must be at most {limit} (the host's limit)"
+                              if maximum is None else f"must be at most {limit}")
+    try:
+        return value.quantize(quantum(currency))
+    except InvalidOperation:  # pragma: no cover - guarded by the limit above
+        raise ValidationError(field, "is too large") from None
+
+
+def check_tax(amount: Decimal, tax: Decimal) -> Decimal:
+    """Tax is the part of the amount that is tax: never more than the amount (every payment)."""
+    if tax > amount:
+        raise ValidationError("tax", f"must not be more than the amount ({amount})")
+    return tax
+
+
+def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
+    """Decision: a tip larger than the amount it is on is refused (almost always a keying slip,
+    1250 for 12.50); amount and tip together must stay within the host's limit."""
+    if tip > amount:
+        raise ValidationError("tip", f"must not be more than the amount ({amount}): a larger tip "
+                                     "is almost always a typing slip; key it again")
+    if amount + tip > max_amount(currency):
+        raise ValidationError("tip", f"amount and tip together must be at most {max_amount(currency)}")
+    return tip
 
 
 def to_minor(amount: Decimal, currency: str = "USD") -> int:
@@ -78,7 +177,7 @@ def format_amount(amount: Decimal, currency: str = "USD", symbol: bool = True) -
     q = amount.quantize(quantum(currency))
     sign = "-" if q < 0 else ""
     body = f"{abs(q):,}"
-    prefix = CURRENCY_SYMBOLS.get(currency.upper(), "") if symbol else ""
+    prefix = (currency_symbol(currency) or "") if symbol else ""
     if symbol and not prefix:
         return f"{sign}{body} {currency.upper()}"
     return f"{sign}{prefix}{body}"

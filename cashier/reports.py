@@ -15,7 +15,8 @@ import io
 from collections import defaultdict
 from typing import Any
 
-from cashier.drawer import Drawer, DrawerRefused, Session
+from cashier.drawer import Drawer, Session
+from cashier.errors import DrawerRefused
 from cashier.journal.store import JournalStore, iso
 from cashier.money import from_minor
 from cashier.pdf import text_pdf

@@ -20,6 +20,7 @@ from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
 from cashier.flows.base import FlowContext, RecoveryPolicy
 from cashier.flows.events import EventBus
+from cashier.flows.invoices import host_invoice_check
 from cashier.host.client import HostClient, HostSettings
 from cashier.journal.aio import Journal
 
@@ -80,7 +81,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     """Build and open everything; ``transport``/``sandbox`` let tests share an in-process host."""
     journal = await Journal.open(profile.resolved_journal_path, till_id=profile.till_id,
                                  till_number=profile.till_number, currency=profile.currency,
-                                 training=profile.is_training)
+                                 training=profile.is_training,
+                                 invoice_time_floor=not profile.is_training)
     # a training till (training = true, or no host_url) never reaches a real host, even when its
     # profile names one: that is how a store trains on a copy of a live till's profile
     in_process = profile.is_training
@@ -103,6 +105,10 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
         client = HostClient(HostSettings.from_profile(profile),
                             access_token=access_token_for(profile), transport=transport)
         policy = policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s)
+    if not in_process:
+        # a new, replaced or restored journal learns from the host which numbers it still holds
+        # (a training journal has its own sandbox state beside it: nothing to learn)
+        journal.invoice_check = host_invoice_check(client, profile.till_number)
     bus = EventBus()
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy)

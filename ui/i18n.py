@@ -3,7 +3,8 @@
 Every visible string goes through ``tr("...")`` with one context ("Cashier") so that
 ``python -m ui.i18n_tool`` can extract the literals into ``resources/translations/*.ts``.
 Amounts are formatted from ``Decimal`` by hand with the locale's separators: ``QLocale``'s
-currency helpers take floats, and a float never touches an amount here.
+currency helpers take floats, and a float never touches an amount here. Decimals and symbols
+come from the core's one currency table (``cashier.money.CURRENCIES``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTranslator
 
+from cashier.money import currency_symbol, minor_units
+
+__all__ = ["format_money", "format_time", "minor_units", "tr"]
+
 CONTEXT = "Cashier"
 TRANSLATIONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "translations"
 #: Languages offered in the settings (code -> name shown in that language).
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
-_SYMBOLS = {"USD": "$", "CAD": "$", "EUR": "€", "GBP": "£", "MXN": "$", "JPY": "¥"}
-_MINOR = {"JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,
-          "JOD": 3, "TND": 3}
 
 
 def tr(text: str) -> str:
@@ -68,10 +70,6 @@ def locale_for(code: str) -> QLocale:
         code, QLocale(code))
 
 
-def minor_units(currency: str) -> int:
-    return _MINOR.get(currency.upper(), 2)
-
-
 def format_money(amount: Decimal, currency: str = "USD", locale: QLocale | None = None) -> str:
     """``$1,234.50`` in en-US, ``$1,234.50`` in es-MX; grouping and decimal point from the locale."""
     loc = locale or QLocale()
@@ -81,7 +79,7 @@ def format_money(amount: Decimal, currency: str = "USD", locale: QLocale | None 
     whole, _, frac = f"{abs(q):f}".partition(".")
     grouped = loc.toString(int(whole))  # integer grouping from the locale, no float involved
     body = grouped + (loc.decimalPoint() + frac if places else "")
-    symbol = _SYMBOLS.get(currency.upper())
+    symbol = currency_symbol(currency)
     return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency.upper()}"
 
 

@@ -9,7 +9,6 @@ trigger amounts so a trainer can rehearse a decline, a partial approval or a tim
 from __future__ import annotations
 
 import itertools
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
@@ -29,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.errors import ValidationError
+from cashier.money import parse_amount, round_money
 from ui.i18n import format_money, tr
 from ui.widgets.qrcode import ScanCode
 
@@ -334,7 +335,7 @@ class PinPadWindow(QWidget):
         if not presets and prompt.tip is not None:
             # the request carried no presets: the pad offers the usual ones, as a real pad does
             basis = prompt.tip.basis
-            presets = [(f"{p}%", (basis * p / 100).quantize(Decimal("0.01"))) for p in DEFAULT_TIP_PERCENTS]
+            presets = [(f"{p}%", round_money(basis * p / 100)) for p in DEFAULT_TIP_PERCENTS]
             for label, amount in presets:
                 self._tip_button(f"{label}  {format_money(amount)}", amount)
         else:
@@ -379,11 +380,9 @@ class PinPadWindow(QWidget):
         self.cards.clearSelection()
 
     def _custom_tip(self) -> None:
-        try:
-            value = Decimal(self.tip_other.text().strip())
-            if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
-                raise InvalidOperation
-        except (InvalidOperation, ValueError):
+        try:  # the core's one amount rule (1,50 or 1E1 are refused like anywhere else)
+            value = parse_amount(self.tip_other.text(), field="tip", allow_zero=True)
+        except ValidationError:
             self.tip_error.setText(tr("Tip: type an amount such as 2.50"))
             return
         self._answer("tip", value)

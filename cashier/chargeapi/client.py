@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import ipaddress
 import logging
 import re
 import uuid
@@ -33,6 +32,7 @@ from cashier.chargeapi.errors import (
 )
 from cashier.chargeapi.transport import LeanTransport
 from cashier.errors import ValidationError
+from cashier.net import is_loopback_host
 
 log = logging.getLogger(__name__)
 
@@ -72,16 +72,6 @@ def _wrap(data: Any, cls: type[ChargeApiObject] = ChargeApiObject) -> ChargeApiO
 
 def new_idempotency_key() -> str:
     return str(uuid.uuid4())
-
-
-def is_loopback_host(host: str) -> bool:
-    host = host.strip("[]").lower()
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_url(url: str, *, field: str = "charge_api_url", in_process: bool = False) -> str:

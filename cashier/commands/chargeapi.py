@@ -159,9 +159,10 @@ def _currency(args: argparse.Namespace, ctx: Context) -> str:
 
 
 def _amount(text: str, currency: str, field: str = "--amount") -> Decimal:
-    from cashier.money import parse_amount
+    from cashier.money import CHARGE_API_MAX_MINOR, from_minor, parse_amount
 
-    return parse_amount(text, currency, field=field)
+    return parse_amount(text, currency, field=field,
+                        maximum=from_minor(CHARGE_API_MAX_MINOR, currency))
 
 
 def _movement(outcome: Any) -> int:

@@ -49,7 +49,7 @@ def _manager(desk: Any, args: argparse.Namespace) -> Any:
 
 def _run(args: argparse.Namespace, action: Any) -> int:
     from cashier.clerks import SignInError
-    from cashier.drawer import DrawerRefused, ManagerNeeded
+    from cashier.errors import DrawerRefused, ManagerNeeded
 
     desk = _desk(args)
     try:
@@ -78,7 +78,7 @@ def open_command(args: argparse.Namespace) -> int:
     def act(desk: Any) -> int:
         counts = None
         if args.counts:
-            from cashier.drawer import DrawerRefused
+            from cashier.errors import DrawerRefused
 
             try:
                 counts = {str(k): v for k, v in json.loads(args.counts).items()}

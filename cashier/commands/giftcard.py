@@ -32,7 +32,7 @@ def giftcard_command(args: argparse.Namespace) -> int:
         print("cashier giftcard: error: choose activate, allocate, reload, balance, deactivate, "
               "reactivate, cashback, cancel or check", file=sys.stderr)
         return 2
-    amount = _amount(getattr(args, "amount", None), "--amount")
+    amount = _amount(getattr(args, "amount", None), "--amount", args)
     invoice = _invoice(getattr(args, "invoice", None), "--invoice")
     card = _card(args) if op in (*CARD_OPS, "check") else gc.GiftCard()
     if op in ("reload", "allocate") and amount is None:
@@ -44,6 +44,12 @@ def giftcard_command(args: argparse.Namespace) -> int:
             found = await gc.balance(ctx, card, history=not args.no_history)
             print_json(found.as_dict())
             return 0
+        if op == "settle":
+            assert invoice is not None
+            settled = await gc.settle(ctx, invoice, landed=args.landed == "yes",
+                                      manager_id=args.manager, reason=args.reason)
+            print_json(settled.as_dict())
+            return EXIT_CODES.get(settled.outcome, 2)
         if op == "check":
             assert invoice is not None
             checked = await gc.check(ctx, invoice, None if card.on_pad else card)
@@ -110,4 +116,11 @@ def register(subparsers: Any) -> None:
     q = sub.add_parser("check", help="settle an unknown gift card request --invoice by asking the card")
     q.add_argument("--invoice", required=True)
     _card_args(q, optional_pad=False)
+    q = sub.add_parser("settle", help="manager: settle an unknown gift card request --invoice the "
+                                      "card's history cannot (journaled)")
+    q.add_argument("--invoice", required=True)
+    q.add_argument("--landed", required=True, choices=("yes", "no"),
+                   help="yes: the card shows it (approved); no: it never happened (not done)")
+    q.add_argument("--manager", required=True, help="the manager's id")
+    q.add_argument("--reason", required=True, help="what the card's history or report showed")
     p.set_defaults(handler=giftcard_command)

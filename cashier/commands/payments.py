@@ -22,10 +22,15 @@ EXIT_CODES = {"approved": 0, "captured": 0, "voided": 0, "declined": 1, "error":
               "voiding": 3}
 
 
-def _amount(text: str | None, field: str, *, allow_zero: bool = False) -> Decimal | None:
+def _amount(text: str | None, field: str, args: argparse.Namespace, *,
+            allow_zero: bool = False) -> Decimal | None:
+    """The one amount rule (``cashier.money.parse_amount``) in the till's currency."""
     if text is None:
         return None
-    return parse_amount(text, field=field, allow_zero=allow_zero)
+    from cashier.config import load_profile
+
+    currency = load_profile(getattr(args, "profile", None)).currency
+    return parse_amount(text, currency, field=field, allow_zero=allow_zero)
 
 
 def _invoice(text: str | None, field: str) -> str | None:
@@ -97,8 +102,8 @@ def _keyed(args: argparse.Namespace) -> Any:
 def sale_command(args: argparse.Namespace) -> int:
     from cashier.flows.payments import sale
 
-    amount = _amount(args.amount, "--amount")
-    tip = _amount(args.tip, "--tip", allow_zero=True)
+    amount = _amount(args.amount, "--amount", args)
+    tip = _amount(args.tip, "--tip", args, allow_zero=True)
     invoice = _invoice(args.invoice, "--invoice")
     card = _keyed(args)
 
@@ -113,7 +118,7 @@ def sale_command(args: argparse.Namespace) -> int:
 def auth_command(args: argparse.Namespace) -> int:
     from cashier.flows.payments import authorize
 
-    amount = _amount(args.amount, "--amount")
+    amount = _amount(args.amount, "--amount", args)
     card = _keyed(args)
 
     async def body(rt: Any) -> int:
@@ -128,8 +133,8 @@ def capture_command(args: argparse.Namespace) -> int:
     from cashier.flows.payments import capture
 
     invoice = _invoice(args.invoice, "--invoice")
-    amount = _amount(args.amount, "--amount")
-    tip = _amount(args.tip, "--tip", allow_zero=True) or Decimal(0)
+    amount = _amount(args.amount, "--amount", args)
+    tip = _amount(args.tip, "--tip", args, allow_zero=True) or Decimal(0)
 
     async def body(rt: Any) -> int:
         assert invoice is not None
@@ -141,7 +146,7 @@ def capture_command(args: argparse.Namespace) -> int:
 def refund_command(args: argparse.Namespace) -> int:
     from cashier.flows.payments import refund
 
-    amount = _amount(args.amount, "--amount")
+    amount = _amount(args.amount, "--amount", args)
     original = _invoice(args.original_invoice, "--original-invoice")
     card = _keyed(args)
 

@@ -29,8 +29,8 @@ def qr_command(args: argparse.Namespace) -> int:
         print("cashier qr: error: choose pay, status or cancel", file=sys.stderr)
         return 2
     if op == "pay":
-        amount = _amount(args.amount, "--amount")
-        tax = _amount(args.tax, "--tax", allow_zero=True)
+        amount = _amount(args.amount, "--amount", args)
+        tax = _amount(args.tax, "--tax", args, allow_zero=True)
         if not 0 < args.wait <= MAX_WAIT_S:
             raise ValidationError("--wait", f"must be more than 0 and at most {MAX_WAIT_S:.0f} seconds")
         polling = qr.QrPolling(wait_s=args.wait)

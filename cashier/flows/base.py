@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import logging
 import warnings
@@ -242,6 +243,30 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
     return await ctx.move(entry, State.ERROR, actor=actor, message=f"host response code {code}", **fields)
 
 
+#: What a payment whose request may have reached the host says when the till itself failed.
+CHECKING = "outcome unknown: checking with the host"
+
+
+async def once_sent(ctx: FlowContext, entry: Entry, outcome: Awaitable[Entry]) -> Entry:
+    """Once a request may have reached the host, a local failure (a full disk while journaling
+    the answer, any exception) leaves the payment UNKNOWN for recovery, never "error": the
+    customer may have been charged."""
+    try:
+        return await outcome
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        cause = redact(f"{type(exc).__name__}: {exc}")[:200]
+        log.error("local failure after invoice %s was sent (%s): recovery asks the host",
+                  entry.invoice, cause)
+        try:
+            return await ctx.move(entry, State.UNKNOWN, message=f"{CHECKING} (local failure: "
+                                                                f"{cause[:120]})")
+        except Exception:  # the journal cannot be written either: it still says SENT
+            return dataclasses.replace(entry, state=State.SENT if entry.state is State.INTENT
+                                       else entry.state, message=f"{CHECKING} ({cause[:120]})")
+
+
 async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
                          send: Callable[[], Awaitable[TransactionResult]], *,
                          pending: Decimal | None = None) -> Entry:
@@ -251,6 +276,11 @@ async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
         if pending is not None:
             changes["pending"] = pending
         entry = await ctx.move(entry, State.SENT, **changes)
+    return await once_sent(ctx, entry, _send_and_apply(ctx, entry, op, send))
+
+
+async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
+                          send: Callable[[], Awaitable[TransactionResult]]) -> Entry:
     try:
         result = await send()
     except HostRetrySafe as exc:

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.cards import check_not_expired
 from cashier.chargeapi.client import ChargeApiObject
 from cashier.chargeapi.errors import (
     CardError,
@@ -34,7 +35,7 @@ from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported
 from cashier.flows.events import LinkCreated as LinkCreated
 from cashier.flows.events import LinkStatus as LinkStatus
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.money import from_minor, to_minor
+from cashier.money import CHARGE_API_MAX_MINOR, from_minor, parse_amount, to_minor
 from cashier.redact import luhn_ok
 
 log = logging.getLogger(__name__)
@@ -135,9 +136,7 @@ class CardDetails:
             raise ValidationError("expiry", "must be MM/YY with a month 01 to 12")
         month, year = match.group(1).zfill(2), match.group(2)
         full_year = int(year) + (2000 if len(year) == 2 else 0)
-        today = datetime.now(UTC)
-        if (full_year, int(month)) < (today.year, today.month):
-            raise ValidationError("expiry", "is in the past: the card has expired")
+        check_not_expired("expiry", int(month), full_year)
         cvc = (cvc or "").strip()
         if cvc and not re.fullmatch(r"\d{3,4}", cvc):
             raise ValidationError("security code", "must be 3 or 4 digits")
@@ -158,10 +157,8 @@ def charge_api_of(ctx: FlowContext) -> JournaledChargeApi:
 
 
 def _check_amount(amount: Decimal, currency: str) -> Decimal:
-    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
-        raise ValidationError("amount", "must be greater than zero")
-    to_minor(amount, currency)  # refuses more decimals than the currency has
-    return amount
+    return parse_amount(amount, currency, "amount",
+                        maximum=from_minor(CHARGE_API_MAX_MINOR, currency))
 
 
 def _masked(card: Any) -> str | None:

@@ -24,7 +24,7 @@ from cashier.host.endpoints import BY_METHOD
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable
 from cashier.host.models.devices import TermsAndConditions
 from cashier.journal.model import Entry
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import max_amount, quantum
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -109,8 +109,9 @@ class Cart:
         quantum_ = quantum(self.ctx.journal.currency)
         if line.unit_price != line.unit_price.quantize(quantum_):
             raise ValidationError("unit_price", f"has more decimals than {self.ctx.journal.currency} allows")
-        if self.total + line.amount > MAX_AMOUNT:
-            raise ValidationError("cart", f"total must be at most {MAX_AMOUNT}")
+        limit = max_amount(self.ctx.journal.currency)
+        if self.total + line.amount > limit:
+            raise ValidationError("cart", f"total must be at most {limit} (the host's limit)")
         self.lines.append(line)
         await self._sync()
 

@@ -24,15 +24,24 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from cashier.cards import check_token
 from cashier.errors import ValidationError
-from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
+from cashier.flows.base import (
+    KIND_RESOLVERS,
+    FlowContext,
+    FlowResult,
+    WrapsResult,
+    finish,
+    once_sent,
+    outcome_of,
+)
 from cashier.flows.events import DevicePrompt
 from cashier.host.endpoints import BY_METHOD
 from cashier.host.errors import HostError, HostNoDecision, HostOutcomeUnknown, HostRetrySafe
 from cashier.host.models.common import Card, SecurityCode, Token
 from cashier.host.models.giftcards import GiftCardResult
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import parse_amount
 from cashier.redact import mask_pan, redact
 
 log = logging.getLogger(__name__)
@@ -71,6 +80,8 @@ class GiftCard:
             if not digits.isdigit() or not 13 <= len(digits) <= 19:
                 raise ValidationError("card", "a gift card number must be 13 to 19 digits")
             object.__setattr__(self, "number", digits)
+        if self.token is not None:
+            check_token("token", self.token)
         if self.token is not None and not re.fullmatch(r"[A-Za-z0-9]{1,16}", self.token):
             raise ValidationError("token", "must be 1 to 16 letters or digits")
         if self.security_code is not None:
@@ -154,15 +165,7 @@ def require(ctx: FlowContext, client_method: str) -> None:
 
 
 def _amount(ctx: FlowContext, value: Decimal, name: str) -> Decimal:
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError(name, "must be a Decimal amount")
-    if value <= 0:
-        raise ValidationError(name, "must be greater than zero")
-    if value != value.quantize(quantum(ctx.journal.currency)):
-        raise ValidationError(name, f"has more decimals than {ctx.journal.currency} allows")
-    if value > MAX_AMOUNT:
-        raise ValidationError(name, f"must be at most {MAX_AMOUNT}")
-    return value
+    return parse_amount(value, ctx.journal.currency, name)
 
 
 def _check_card(ctx: FlowContext, card: GiftCard) -> None:
@@ -266,26 +269,31 @@ async def _run_request(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Dec
                            card=masked, token=token)
     if wire is None:
         ctx.bus.publish(DevicePrompt(entry.id, "Present the gift card on the PIN pad"))
+    extras: dict[str, Any] = {}
+    entry = await once_sent(ctx, entry, _send_and_apply(ctx, entry, kind, card, send, inv, wire,
+                                                        extras))
+    return GiftCardOutcome(finish(ctx, entry), **extras)
+
+
+async def _send_and_apply(ctx: FlowContext, entry: Entry, kind: Kind, card: GiftCard, send: Send, inv: str,
+                          wire: Card | None, extras: dict[str, Any]) -> Entry:
+    """The request and its journaled answer (``extras``: balance and a new card's number)."""
     try:
         result = await send(inv, wire)
     except HostRetrySafe as exc:
-        entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
-        return GiftCardOutcome(finish(ctx, entry))
+        return await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
     except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {_text(exc)}",
                                host_code=_code(exc) if isinstance(exc, HostError) else None)
-        entry = await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
-        return GiftCardOutcome(finish(ctx, entry))
+        return await resolve_giftcard(ctx, entry, card=None if card.on_pad else card)
     except HostError as exc:
         state = State.DECLINED if exc.primary_code in REFUSAL_CODES else State.ERROR
-        entry = await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
-        return GiftCardOutcome(finish(ctx, entry))
-    new_number = None
+        return await ctx.move(entry, state, host_code=_code(exc), message=_text(exc))
     if kind is Kind.GIFTCARD_ALLOCATE and result.card and result.card.number \
             and result.card.number.isdigit():
-        new_number = result.card.number  # handed out once; journaled masked below
-    entry = await _apply(ctx, entry, kind, result)
-    return GiftCardOutcome(finish(ctx, entry), balance=result.balance, new_card_number=new_number)
+        extras["new_card_number"] = result.card.number  # handed out once; journaled masked
+    extras["balance"] = result.balance
+    return await _apply(ctx, entry, kind, result)
 
 
 async def _apply(ctx: FlowContext, entry: Entry, kind: Kind, result: GiftCardResult, *,
@@ -489,6 +497,33 @@ async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None 
     return await _decide(ctx, entry, snap, now, who)
 
 
+async def _unexplained(ctx: FlowContext, entry: Entry, before: int,
+                       new: list[HistoryLine]) -> list[HistoryLine]:
+    """The card's history lines since ``entry``'s snapshot that this journal's other settled
+    requests on the same card do not account for. A request killed before it reached the host
+    leaves none: its lines are all the other requests', so it settles as not done instead of
+    waiting forever for a person (issue: six killed reloads stayed unknown for good)."""
+    if not entry.token:
+        return new
+    left = list(new)
+    for other in await ctx.journal.search(kinds=[str(k) for k in HISTORY_TYPE],
+                                          states=[str(State.APPROVED)], limit=2000):
+        if other.id == entry.id or other.token != entry.token or other.op is Op.VOID:
+            continue
+        snap = await _last_snapshot(ctx, other)
+        if snap is None or snap.get("history") is None or int(snap["history"]) < before:
+            continue  # it reached the card before our snapshot: not among the new lines
+        any_amount = other.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
+                                    Kind.GIFTCARD_REACTIVATE)
+        for i, line in enumerate(left):
+            if line.type == HISTORY_TYPE[other.kind] and (any_amount or line.amount == other.approved):
+                del left[i]
+                break
+        else:
+            return new  # a settled request the history does not show: trust nothing here
+    return left
+
+
 async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, now: Balance,
                   who: str) -> Entry:
     cancelling = entry.op is Op.VOID
@@ -521,6 +556,12 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                                       message="the cancel did not land: the request stands")
         else:
             want = HISTORY_TYPE[entry.kind]
+            rest = await _unexplained(ctx, entry, int(before), new) if new else new
+            if new and not rest:
+                return await ctx.move(entry, State.ERROR, actor=who, message="not done at the host: "
+                                      "the card's history since holds only this till's other "
+                                      "requests (safe to retry)")
+            new = rest
             for i, line in enumerate(new):
                 amount_ok = entry.kind in (Kind.GIFTCARD_CASHBACK, Kind.GIFTCARD_DEACTIVATE,
                                            Kind.GIFTCARD_REACTIVATE) or line.amount == entry.requested
@@ -566,6 +607,34 @@ async def check(ctx: FlowContext, invoice: str, card: GiftCard | None = None) ->
     if entry.unresolved:
         entry = await resolve_giftcard(ctx, entry, card=card)
     return FlowResult(entry, outcome_of(entry), entry.message or "")
+
+
+async def settle(ctx: FlowContext, invoice: str, *, landed: bool, manager_id: str,
+                 reason: str) -> FlowResult:
+    """The manager settles an unknown gift card request the card's history cannot (another till
+    used the card meanwhile), after looking at the card's history or the processor's report.
+    Journaled with actor ``manager``: who, why, and what was decided."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", manager_id or ""):
+        raise ValidationError("manager", "must name the manager (1 to 32 letters, digits, . _ -)")
+    if not 3 <= len(reason.strip()) <= 200:
+        raise ValidationError("reason", "must say why, 3 to 200 characters (what the history showed)")
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.kind not in HISTORY_TYPE:
+        raise ValidationError("invoice", "is not a gift card request in this till's journal")
+    if not entry.unresolved:
+        raise ValidationError("invoice", f"is already settled ({entry.state}): nothing to decide")
+    await ctx.journal.note(entry.id, "manager_settled", actor="manager", manager=manager_id,
+                           landed=landed, reason=reason.strip())
+    if landed:
+        approved = Decimal(0) if entry.kind in (Kind.GIFTCARD_DEACTIVATE,
+                                                Kind.GIFTCARD_REACTIVATE) else entry.requested
+        entry = await ctx.move(entry, State.APPROVED, actor="manager", approved=approved,
+                               message=f"settled by manager {manager_id}: landed ({reason.strip()[:80]})")
+    else:
+        entry = await ctx.move(entry, State.ERROR, actor="manager",
+                               message=f"settled by manager {manager_id}: not done "
+                                       f"({reason.strip()[:80]})")
+    return finish(ctx, entry)
 
 
 for _kind in HISTORY_TYPE:

@@ -10,12 +10,13 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from cashier.cards import check_not_expired, check_token
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
 from cashier.flows.events import DevicePrompt
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import check_tax, check_tip, parse_amount
 from cashier.redact import luhn_ok, mask_pan
 
 
@@ -35,6 +36,7 @@ class KeyedCard:
             raise ValidationError("card", "fails the check digit (Luhn): mistyped?")
         if not re.fullmatch(r"(0[1-9]|1[0-2])\d\d", self.expiration):
             raise ValidationError("exp", "must be MMYY, for example 1228")
+        check_not_expired("exp", int(self.expiration[:2]), 2000 + int(self.expiration[2:]))
         if self.security_code is not None and not re.fullmatch(r"\d{3,4}", self.security_code):
             raise ValidationError("security_code", "must be 3 or 4 digits")
         object.__setattr__(self, "number", digits)
@@ -53,16 +55,7 @@ class KeyedCard:
 
 
 def _amount(ctx: FlowContext, value: Decimal, field_name: str, *, allow_zero: bool = False) -> Decimal:
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError(field_name, "must be a Decimal amount")
-    currency = ctx.journal.currency
-    if value != value.quantize(quantum(currency)):
-        raise ValidationError(field_name, f"has more decimals than {currency} allows")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValidationError(field_name, "must be greater than zero")
-    if value > MAX_AMOUNT:
-        raise ValidationError(field_name, f"must be at most {MAX_AMOUNT}")
-    return value
+    return parse_amount(value, ctx.journal.currency, field_name, allow_zero=allow_zero)
 
 
 def _card_part(card: KeyedCard | None, token: str | None) -> Card | None:
@@ -71,6 +64,7 @@ def _card_part(card: KeyedCard | None, token: str | None) -> Card | None:
     if card is not None:
         return card.wire()
     if token is not None:
+        check_token("token", token)
         if not re.fullmatch(r"[A-Za-z0-9]{1,16}", token):
             raise ValidationError("token", "must be 1 to 16 letters or digits")
         return Card(token=Token(value=token))
@@ -120,7 +114,9 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
                 invoice: str | None, prompt_tip: bool) -> FlowResult:
     amount = _amount(ctx, amount, "amount")
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
-    tax = _amount(ctx, tax, "tax", allow_zero=True)
+    tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
+    if tip is not None:
+        check_tip(amount, tip, ctx.journal.currency)
     total = amount + (tip or 0)
     wire_card = _card_part(card, token)
     _check_pad(ctx, wire_card)
@@ -210,7 +206,7 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
     """Close a tab for ``amount`` (default: the authorized amount) plus ``tip``."""
     entry = await _open_tab(ctx, invoice)
     base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
-    tip = _amount(ctx, tip, "tip", allow_zero=True)
+    tip = check_tip(base, _amount(ctx, tip, "tip", allow_zero=True), ctx.journal.currency)
     total = base + tip
     token = str(entry.token)
     wire = Amount(total=total, tip=tip if tip > 0 else None)

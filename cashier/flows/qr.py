@@ -44,7 +44,7 @@ from cashier.host.models.common import Amount
 from cashier.host.models.devices import ChargeApiForm, FormItem
 from cashier.host.models.qr import QrStatusResult
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import check_tax, parse_amount
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -108,15 +108,7 @@ def _text(exc: Exception) -> str:
 
 
 def _check_amount(ctx: FlowContext, value: Decimal, name: str, *, allow_zero: bool = False) -> Decimal:
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError(name, "must be a Decimal amount")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValidationError(name, "must be greater than zero" if not allow_zero else "must not be negative")
-    if value != value.quantize(quantum(ctx.journal.currency)):
-        raise ValidationError(name, f"has more decimals than {ctx.journal.currency} allows")
-    if value > MAX_AMOUNT:
-        raise ValidationError(name, f"must be at most {MAX_AMOUNT}")
-    return value
+    return parse_amount(value, ctx.journal.currency, name, allow_zero=allow_zero)
 
 
 async def _code_of(ctx: FlowContext, entry: Entry) -> tuple[str | None, datetime | None]:
@@ -155,9 +147,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     is cancelled at the host (or, if the customer paid meanwhile, reversed)."""
     require(ctx, "qr_get_code")
     amount = _check_amount(ctx, amount, "amount")
-    tax = _check_amount(ctx, tax, "tax", allow_zero=True)
-    if tax > amount:
-        raise ValidationError("tax", "must not be more than the amount")
+    tax = check_tax(amount, _check_amount(ctx, tax, "tax", allow_zero=True))
     if pad_form is not None and not 1 <= len(pad_form) <= 12:
         raise ValidationError("pad_form", "must be a stored form name of 1 to 12 characters")
     polling = polling or QrPolling()

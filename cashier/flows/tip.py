@@ -17,7 +17,7 @@ from cashier.flows.base import FlowContext, FlowResult
 from cashier.flows.giftcards import require
 from cashier.flows.payments import KeyedCard, sale
 from cashier.host.models.common import TipOptions
-from cashier.money import MAX_AMOUNT, quantum
+from cashier.money import check_tip, max_amount, parse_amount, quantum
 
 DEFAULT_PERCENTS = (Decimal(15), Decimal(18), Decimal(20))
 
@@ -40,15 +40,7 @@ class TipChoice:
 
 
 def _money(ctx: FlowContext, value: Decimal, name: str, *, allow_zero: bool = False) -> Decimal:
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError(name, "must be a Decimal amount")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValidationError(name, "must not be negative" if allow_zero else "must be greater than zero")
-    if value != value.quantize(quantum(ctx.journal.currency)):
-        raise ValidationError(name, f"has more decimals than {ctx.journal.currency} allows")
-    if value > MAX_AMOUNT:
-        raise ValidationError(name, f"must be at most {MAX_AMOUNT}")
-    return value
+    return parse_amount(value, ctx.journal.currency, name, allow_zero=allow_zero)
 
 
 async def prompt_tip(ctx: FlowContext, amount: Decimal, *,
@@ -73,9 +65,10 @@ async def prompt_tip(ctx: FlowContext, amount: Decimal, *,
                          header_text=header, preset_default=default)
     answer = await ctx.client.device_prompt_tip(total=amount, tip=options)
     tip = answer.tip_amount
-    if not tip.is_finite() or tip < 0 or tip > MAX_AMOUNT:
+    if not tip.is_finite() or tip < 0 or tip > max_amount(ctx.journal.currency):
         raise ValidationError("tip", f"the pad answered an impossible tip ({tip})")
     tip = tip.quantize(quantum(ctx.journal.currency), rounding=ROUND_HALF_UP)
+    check_tip(amount, tip, ctx.journal.currency)
     option = (answer.tip.selected_option if answer.tip else None) or ("notip" if tip == 0 else "other")
     await ctx.journal.note(None, "tip_prompt", actor=ctx.actor, amount=str(amount), tip=str(tip),
                            option=option)
@@ -93,9 +86,7 @@ def keyed_tip(ctx: FlowContext, amount: Decimal, tip: Decimal | None = None, *,
             raise ValidationError("percent", "must be a Decimal from 0 to 100")
         tip = (amount * percent / 100).quantize(quantum(ctx.journal.currency), rounding=ROUND_HALF_UP)
     assert tip is not None
-    tip = _money(ctx, tip, "tip", allow_zero=True)
-    if amount + tip > MAX_AMOUNT:
-        raise ValidationError("tip", f"amount and tip must be at most {MAX_AMOUNT}")
+    tip = check_tip(amount, _money(ctx, tip, "tip", allow_zero=True), ctx.journal.currency)
     return TipChoice(amount, tip, "keyed" if tip else "notip")
 
 

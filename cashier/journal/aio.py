@@ -9,30 +9,38 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cashier.journal.model import Entry, Event, Job, Kind, State, Totals
+from cashier.journal.model import INVOICED_KINDS, Entry, Event, Job, Kind, State, Totals
 from cashier.journal.store import JournalStore
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
+InvoiceCheck = Callable[[int], Awaitable[int]]
 
 
 class Journal:
     """Async facade over two ``JournalStore`` instances (writer, reader), one thread each."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
-                 currency: str = "USD", training: bool = False) -> None:
+                 currency: str = "USD", training: bool = False,
+                 invoice_time_floor: bool = False) -> None:
         self.path = Path(path)
         self.till_id = till_id
         self.currency = currency
         self.training = training
         self._kw: dict[str, Any] = {"till_id": till_id, "till_number": till_number,
-                                    "currency": currency, "training": training}
+                                    "currency": currency, "training": training,
+                                    "invoice_time_floor": invoice_time_floor}
+        #: Asked once per process before the first invoice: given this journal's high water, the
+        #: highest sequence the host still holds (``cashier.flows.invoices``). None: not asked.
+        self.invoice_check: InvoiceCheck | None = None
+        self._invoices_confirmed = False
+        self._confirm_lock = asyncio.Lock()
         self._writer_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-writer")
         self._reader_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-reader")
         self._writer: JournalStore | None = None
@@ -118,8 +126,33 @@ class Journal:
         return await asyncio.get_running_loop().run_in_executor(
             self._reader_pool, functools.partial(fn, *args, **kw))
 
+    # ---- invoice numbers ------------------------------------------------------------------------
+    async def invoice_high_water(self) -> int:
+        high: int = await self._write(self.store.invoice_high_water)
+        return high
+
+    async def raise_invoice_floor(self, sequence: int) -> None:
+        await self._write(self.store.raise_invoice_floor, sequence)
+
+    async def confirm_invoices(self) -> None:
+        """Before this process's first invoice: learn from the host what it may still hold, so
+        a new, replaced or restored journal never reuses a number (``invoice_check``)."""
+        if self._invoices_confirmed or self.invoice_check is None:
+            return
+        async with self._confirm_lock:
+            if self._invoices_confirmed:
+                return
+            high = await self.invoice_high_water()
+            start: int = max(high, await self._write(self.store.time_floor))
+            learned = await self.invoice_check(start)
+            if learned > high:
+                await self.raise_invoice_floor(learned)
+            self._invoices_confirmed = True
+
     # ---- writes -------------------------------------------------------------------------------
     async def create(self, kind: Kind | str, requested: Decimal, *, actor: str, **kw: Any) -> Entry:
+        if Kind(kind) in INVOICED_KINDS and kw.get("invoice") is None:
+            await self.confirm_invoices()
         return self._publish(*await self._write_entry(self.store.create, kind, requested, actor=actor,
                                                       **kw))
 
@@ -129,6 +162,7 @@ class Journal:
                                                       actor=actor, event=event, **changes))
 
     async def allocate_invoice(self) -> str:
+        await self.confirm_invoices()
         invoice: str = await self._write(self.store.allocate_invoice)
         return invoice
 
@@ -153,12 +187,6 @@ class Journal:
                           through_event: int | None = None) -> int:
         return await self._write(self.store.close_batch, actor=actor, override=override,
                                  summary=summary, through_event=through_event)
-
-    async def raise_invoice_floor(self, sequence: int) -> None:
-        await self._write(self.store.raise_invoice_floor, sequence)
-
-    async def invoice_high_water(self) -> int:
-        return await self._write(self.store.invoice_high_water)
 
     # ---- reads (own connection, own thread) ----------------------------------------------------
     async def get(self, entry_id: int) -> Entry:

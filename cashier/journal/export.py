@@ -1,7 +1,7 @@
 """Export the journal as JSON (entries and events) or CSV (entries), for an accountant or support.
 
 Nothing secret can come out: the journal never held a full card number, and tokens are written
-as stored (grouped digits, see ``encode_token``), so an export passes the same card-data scan.
+as stored (digits as letters, see ``encode_token``), so an export passes the same card-data scan.
 """
 
 from __future__ import annotations

@@ -8,12 +8,13 @@ projection row and the running totals together, so the three can never disagree.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,11 @@ _TEXT_FIELDS = ("original_invoice", "card_type", "auth_code", "response_code", "
                 "charge_id", "refund_id", "payment_link_id", "customer_id")
 #: Sequence digits after the two-digit till number: 10 digits in all.
 SEQUENCE_DIGITS = 8
+#: A real till's sequence is bound to the day: day N (since INVOICE_EPOCH, UTC) starts at
+#: N * INVOICES_PER_DAY, so a lost journal never restarts below an earlier day's numbers. A busy
+#: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
+INVOICE_EPOCH = date(2025, 1, 1)
+INVOICES_PER_DAY = 10_000
 UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 
 
@@ -130,6 +136,56 @@ def _switch_to_wal(conn: sqlite3.Connection, timeout_s: float) -> str:
             delay = min(delay * 2, 0.2)
 
 
+class JournalOpenError(JournalError):
+    """The journal file cannot be used: one line with ``journal_path``, the cause and the fix."""
+
+    def __init__(self, path: Path, exc: BaseException) -> None:
+        cause, fix = _open_failure(exc, _read_only(path))
+        super().__init__(f"journal_path {path}: {cause}; {fix}")
+
+
+def _read_only(path: Path) -> bool:
+    """The journal's file or folder cannot be written (a read-only mount, even for root)."""
+    try:
+        folder = path.parent
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+        return not os.access(folder, os.W_OK) or (path.is_file() and not os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
+def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str]:
+    """(cause, what to do) for an exception met while opening the journal."""
+    text = str(exc).lower()
+    if isinstance(exc, IsADirectoryError):
+        return "is a folder, not a journal file", "point journal_path at a file"
+    if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text \
+            or "permission" in text or (read_only and "unable to open" in text):
+        return ("cannot be written (read-only file, folder or mount)",
+                "give the till write access to the file and its folder, or move the journal")
+    if "locked" in text or "busy" in text:
+        return ("is locked by another program (is another Cashier running?)",
+                "close the other program, then start again")
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return ("is not a Cashier journal (not an SQLite database, or damaged)",
+                "restore the journal from its backup or point journal_path at the right file")
+    if (isinstance(exc, OSError) and exc.errno == 28) or "full" in text:
+        return "cannot be written: the disk is full", "free space on the disk, then start again"
+    return f"cannot be opened ({type(exc).__name__}: {str(exc)[:120]})", \
+        "check the file, or restore it from its backup"
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse another program's SQLite file before a migration writes our tables into it."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = {str(r[0]) for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    if (version == 0 and tables) or (version > 0 and "entries" not in tables):
+        raise JournalError(f"journal_path {path}: is another program's SQLite database, not a "
+                           "Cashier journal; point journal_path at the till's journal file")
+
+
 #: SQLite page cache per connection, in KiB (see ``JournalStore.__init__``).
 CACHE_KIB = 512
 
@@ -139,7 +195,8 @@ class JournalStore:
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
                  currency: str = "USD", training: bool = False, reader: bool = False,
-                 clock: Callable[[], datetime] = utc_now) -> None:
+                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False,
+                 lock_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         if not 1 <= till_number <= 99:
             raise ValidationError("till_number", "must be 1 to 99 (the invoice prefix)")
         self.path = Path(path)
@@ -151,6 +208,18 @@ class JournalStore:
         #: Ids of the entries the last write transaction moved (the entry written and any it was
         #: mirrored on), for the journal to publish each of them (``take_moved``).
         self._moved: list[int] = []
+        self.invoice_time_floor = invoice_time_floor
+        self.lock_timeout_s = lock_timeout_s
+        try:
+            self._open(reader)
+        except JournalError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            raise JournalOpenError(self.path, exc) from None
+
+    def _open(self, reader: bool) -> None:
+        if self.path.is_dir():
+            raise IsADirectoryError(str(self.path))
         if not reader:
             # the store's records: a folder we create and a new journal file are owner-only
             # (an existing folder the profile points at is left as its owner set it)
@@ -158,19 +227,21 @@ class JournalStore:
             if not self.path.exists():
                 self.path.touch(mode=0o600)
         self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                    timeout=BUSY_TIMEOUT_S)
+                                    timeout=self.lock_timeout_s)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout_s * 1000)}")
         # Each connection's page cache (SQLite's default: 2 MB) otherwise fills with every page
         # the day's appends touch, and the window keeps two connections open all day. The till
         # reads recent rows through indexes; the OS file cache holds the rest.
         self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        _check_ours(self.conn, self.path)
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:
-            mode = _switch_to_wal(self.conn, BUSY_TIMEOUT_S)
+            mode = _switch_to_wal(self.conn, self.lock_timeout_s)
             if str(mode).lower() != "wal":
-                raise JournalError(f"journal: cannot switch {self.path} to WAL mode (got {mode})")
+                raise JournalError(f"journal_path {self.path}: cannot switch to WAL mode (got "
+                                   f"{mode}); put the journal on a local disk")
             self.conn.execute("PRAGMA synchronous = FULL")
             self.conn.execute("PRAGMA foreign_keys = ON")
             migrate(self.conn)
@@ -227,30 +298,44 @@ class JournalStore:
             raise ValidationError(field, f"must be a whole number of {currency} minor units")
         return to_minor(value, currency)
 
+    def time_floor(self) -> int:
+        """The lowest sequence this day may use on a real till (0 when not bound to time):
+        a journal that is new, replaced or restored starts at today's block, above every
+        earlier day's numbers (see docs/decisions.md, "Invoice numbers")."""
+        if not self.invoice_time_floor:
+            return 0
+        days = (self.clock().astimezone(UTC).date() - INVOICE_EPOCH).days
+        return max(days, 0) * INVOICES_PER_DAY
+
     def next_invoice(self) -> str:
         """Allocate inside the caller's transaction: the number is consumed even if unused."""
         row = self.conn.execute(
-            "INSERT INTO counters(name, value) VALUES ('invoice', 1) "
-            "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value").fetchone()
+            "INSERT INTO counters(name, value) VALUES ('invoice', MAX(1, :floor)) "
+            "ON CONFLICT(name) DO UPDATE SET value = MAX(value + 1, :floor) RETURNING value",
+            {"floor": self.time_floor() + 1}).fetchone()
         seq = int(row[0])
         if seq >= 10 ** SEQUENCE_DIGITS:
             raise JournalError("invoice: this till has used all its invoice numbers")
         return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
 
-    def raise_invoice_floor(self, sequence: int) -> None:
-        """The invoice counter becomes at least ``sequence`` (never lowered): a new or replaced
-        journal continues after the highest invoice the store saw from this till."""
-        if not 0 <= sequence < 10 ** SEQUENCE_DIGITS:
-            raise ValidationError("sequence", f"must be 0 to {10 ** SEQUENCE_DIGITS - 1}")
-        with self._tx() as conn:
-            conn.execute("INSERT INTO counters(name, value) VALUES ('invoice', ?) "
-                         "ON CONFLICT(name) DO UPDATE SET value = MAX(value, excluded.value)",
-                         (sequence,))
-
     def invoice_high_water(self) -> int:
-        """The last invoice sequence this journal allocated (0 when none)."""
+        """The highest sequence this journal has issued or been told is taken (0: none)."""
         row = self.conn.execute("SELECT value FROM counters WHERE name = 'invoice'").fetchone()
         return 0 if row is None else int(row[0])
+
+    def raise_invoice_floor(self, sequence: int) -> None:
+        """Never issue ``sequence`` or below again (learned from the host, or another store);
+        the counter only ever goes up."""
+        if isinstance(sequence, bool) or not isinstance(sequence, int) \
+                or not 0 <= sequence < 10 ** SEQUENCE_DIGITS:
+            raise ValidationError("sequence", f"must be a whole number from 0 to "
+                                              f"{10 ** SEQUENCE_DIGITS - 1}")
+        with self._tx() as conn:
+            conn.execute("INSERT INTO counters(name, value) VALUES ('invoice', :seq) "
+                         "ON CONFLICT(name) DO UPDATE SET value = MAX(value, :seq)",
+                         {"seq": sequence})
+            self._event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
+                        self._now())
 
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""

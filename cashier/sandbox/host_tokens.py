@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cashier.cards import never_luhn_valid
 from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
 from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
@@ -135,7 +136,8 @@ def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
         value = state.tokenize(card_number, card_type(card_number))
     while not value or value in deleted or (fresh and value in family["tokens"]):
         if style == "legacy":
-            value = "9" + "".join(secrets.choice(string.digits) for _ in range(11)) + card_number[-4:]
+            value = never_luhn_valid(
+                "9" + "".join(secrets.choice(string.digits) for _ in range(11)) + card_number[-4:])
         else:
             tail = [secrets.choice(string.ascii_lowercase + string.digits) for _ in range(11)]
             tail.insert(secrets.randbelow(12), secrets.choice(string.ascii_lowercase))

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from cashier.cards import never_luhn_valid
 from cashier.sandbox.core import SandboxClock, SandboxConfig
 from cashier.sandbox.records import RecordStore
 from cashier.sandbox.shared import is_gift_card, masked
@@ -100,7 +101,7 @@ class SandboxState:
         transaction needs (brand, masked number), never the full number.
         """
         digest = hashlib.sha256(b"cashier-sandbox-vault:" + number.encode()).hexdigest()
-        token = str(int(digest[:16], 16))[:12].rjust(12, "0") + number[-4:]
+        token = never_luhn_valid(str(int(digest[:16], 16))[:12].rjust(12, "0") + number[-4:])
         vault = self.family("vault").setdefault("tokens", {})
         if token not in vault:
             vault[token] = {"type": brand, "number": "X" * (len(number) - 4) + number[-4:],

@@ -18,7 +18,7 @@ def test_no_profile_is_training() -> None:
 
 
 def test_profile_file_and_env_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = write(tmp_path, 'till_id = "store7-till2"\nprocessing_option = "DCP"\n'
+    path = write(tmp_path, 'till_id = "store7-till2"\ntill_number = 7\nprocessing_option = "DCP"\n'
                            'host_url = "https://gw.example/api/rest/v1"\n[timeouts]\nhost_s = 30\n')
     monkeypatch.setenv("CASHIER_TERMINAL_ID", "77")
     monkeypatch.setenv("CASHIER_TIMEOUTS__DEVICE_S", "120")
@@ -51,7 +51,7 @@ def test_secret_in_file_is_refused(tmp_path: Path) -> None:
 
 def test_plain_http_only_for_loopback(tmp_path: Path) -> None:
     assert load_profile(write(tmp_path, 'host_url = "http://127.0.0.1:8787/api/rest/v1"\n'
-                                        'terminal_id = "1"\n')).host_url
+                                        'terminal_id = "1"\ntill_id = "t1"\ntill_number = 2\n')).host_url
     with pytest.raises(ProfileError):
         load_profile(write(tmp_path, 'host_url = "http://pay.example/api"\n'))
 

@@ -30,7 +30,8 @@ def test_a_live_till_with_its_token_in_the_environment_loads_no_sandbox_nor_keyr
     script = (
         "import asyncio\nfrom cashier.config import load_profile\nfrom cashier.runtime import open_runtime\n"
         "async def main():\n"
-        f"    p = load_profile(None, training=False, host_url='http://127.0.0.1:9/api/rest/v1', "
+        "    p = load_profile(None, training=False, till_id='t1', till_number=1, "
+        "host_url='http://127.0.0.1:9/api/rest/v1', "
         f"terminal_id='1', journal_path={str(tmp_path / 'j.sqlite')!r})\n"
         "    rt = await open_runtime(p)\n    await rt.close()\n"
         "asyncio.run(main())")

@@ -10,14 +10,17 @@ from cashier.money import Money, format_amount, from_minor, parse_amount, to_min
 
 def test_parse_keeps_decimal_exact() -> None:
     assert parse_amount("12.5") == Decimal("12.50")
-    assert parse_amount("1,234.56") == Decimal("1234.56")
+    assert parse_amount("1234.56") == Decimal("1234.56")
+    with pytest.raises(ValidationError, match="separators"):
+        parse_amount("1,234.56")  # issue 11: a comma is refused, never read as a separator
     assert str(parse_amount("0.10")) == "0.10"
 
 
 @pytest.mark.parametrize(
     ("text", "rule"),
     [("abc", "must be a number"), ("-1", "negative"), ("0", "greater than zero"),
-     ("1.234", "more than 2 decimals"), ("NaN", "finite"), ("99999999999", "at most")],
+     ("1.234", "more than 2 decimals"), ("NaN", "finite"), ("99999999999", "at most"),
+     ("9999999999.99", "at most")],
 )
 def test_parse_refuses_with_field_and_rule(text: str, rule: str) -> None:
     with pytest.raises(ValidationError) as info:

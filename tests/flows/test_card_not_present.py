@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,10 @@ from cashier.errors import ValidationError
 from cashier.flows import card_not_present
 from cashier.flows.recovery import recover
 from cashier.journal import Kind, Op, State
-from cashier.journal.card_guard import contains_pan
 from cashier.runtime import open_runtime
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from tests.chargeapi.conftest import Served, served  # noqa: F401  (the socket fixture)
+from tests.pans import card_numbers_at_rest
 
 VISA = "4242424242424242"
 DECLINED = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
@@ -36,12 +35,7 @@ def card(number: str = VISA) -> card_not_present.CardDetails:
 
 def files_hold_pan(*paths: Path) -> bool:
     """A Luhn-valid 13-19 digit run anywhere in these files (sqlite pages and WAL included)."""
-    for path in paths:
-        if path.exists():
-            text = path.read_bytes().decode("latin-1")
-            if any(contains_pan(m) for m in re.findall(r"[\d -]{13,40}", text)):
-                return True
-    return False
+    return bool(card_numbers_at_rest(*(p for p in paths if p.exists())))
 
 
 async def test_phone_order_approved_keeps_no_card_number(make_till: Any, tmp_path: Path,

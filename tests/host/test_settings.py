@@ -19,7 +19,8 @@ def test_a_training_profile_gets_the_sandbox_pads() -> None:
 
 def test_a_live_profile_keeps_its_own_ids_timeouts_and_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CASHIER_HMAC_SECRET", "s3cret")
-    profile = load_profile(None, training=False, host_url="https://host.example/api/rest/v1",
+    profile = load_profile(None, training=False, till_id="t1", till_number=1,
+                           host_url="https://host.example/api/rest/v1",
                            terminal_id="77", clerk_id=4, hmac_key_id="k1")
     s = HostSettings.from_profile(profile)
     assert (s.base_url, s.terminal_id, s.clerk_id) == ("https://host.example/api/rest/v1", "77", 4)

@@ -90,7 +90,7 @@ def test_outbox_refuses_a_journal_restored_from_an_older_copy(serve_store: Any, 
                                                              tmp_path: Path, memory_keyring: Any) -> None:
     store = serve_store()
     memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
-    profile = load_profile(None, training=False, till_id="T1", host_url="https://host.example/api",
+    profile = load_profile(None, training=False, till_id="T1", till_number=1, host_url="https://host.example/api",
                            terminal_id="1742", store_url=store.url, journal_path=tmp_path / "j.sqlite")
     outbox = Outbox(profile)
     try:
@@ -124,7 +124,7 @@ def test_store_url_rules_and_the_token_never_in_the_profile(tmp_path: Path) -> N
 
 def test_cli_sync_exit_3_when_the_store_is_away_and_bad_arguments(tmp_path: Path) -> None:
     profile = tmp_path / "till.toml"
-    profile.write_text(f'[till]\ntill_id = "T9"\nprocessing_option = "HD"\n'
+    profile.write_text(f'[till]\ntill_id = "T9"\ntill_number = 9\nprocessing_option = "HD"\n'
                        f'host_url = "https://host.example/api"\nstore_url = "http://127.0.0.1:9"\n'
                        f'journal_path = "{tmp_path / "j.sqlite"}"\n')
     env = {"PATH": "/usr/bin:/bin", "CASHIER_PROFILE": str(profile), "CASHIER_STORE_TOKEN": "t",
@@ -156,7 +156,7 @@ def test_push_pending_gives_up_within_its_budget(tmp_path: Path, monkeypatch: py
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
     monkeypatch.setenv("CASHIER_STORE_TOKEN", "t")
-    profile = load_profile(None, training=False, till_id="T1", host_url="https://host.example/api",
+    profile = load_profile(None, training=False, till_id="T1", till_number=1, host_url="https://host.example/api",
                            terminal_id="1742", journal_path=tmp_path / "j.sqlite",
                            store_url=f"http://127.0.0.1:{listener.getsockname()[1]}")
     started = time.monotonic()
@@ -216,7 +216,7 @@ def test_database_away_is_503_and_the_till_keeps_its_events(serve_store: Any, st
                                                            tmp_path: Path, memory_keyring: Any) -> None:
     store = serve_store()
     memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
-    profile = load_profile(None, training=False, till_id="T1", host_url="https://host.example/api",
+    profile = load_profile(None, training=False, till_id="T1", till_number=1, host_url="https://host.example/api",
                            terminal_id="1742", store_url=store.url, journal_path=tmp_path / "j.sqlite")
     name = store_dsn.rsplit("/", 1)[1]
     admin = store_dsn.rsplit("/", 1)[0] + "/postgres"

@@ -38,7 +38,7 @@ def test_dialog_keeps_the_token_in_the_keyring(ui: Any, qtbot: Any, served_host:
     from ui.first_start import CredentialsDialog, ensure_credentials, needs_credentials
 
     profile = load_profile(None, training=False, host_url=served_host, processing_option="HD",
-                           till_id="store7-till2")
+                           till_id="store7-till2", till_number=7)
     assert needs_credentials(profile)
 
     async def scenario() -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
 
 from cashier.clerks import SignInError
-from cashier.drawer import DrawerRefused, ManagerNeeded
+from cashier.errors import DrawerRefused, ManagerNeeded
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.widgets.amount import AmountDisplay

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import SignInError
-from cashier.drawer import DrawerRefused
+from cashier.errors import DrawerRefused
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, hint

@@ -12,7 +12,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ui.i18n import format_money, minor_units, tr
+from cashier.errors import ValidationError
+from cashier.money import minor_units, parse_amount
+from ui.i18n import format_money, tr
 
 #: Ten digits before the point and two after: the Host API's ceiling (9 999 999 999.99).
 MAX_DIGITS = 12
@@ -21,17 +23,22 @@ MAX_DIGITS = 12
 class CentsBuffer:
     """Digits typed so far; the value is those digits read as minor units."""
 
-    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS) -> None:
+    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS,
+                 currency: str = "USD") -> None:
         self.minor_units = minor_units
         self.max_digits = max_digits
+        self.currency = currency
         self.digits = ""
 
     def push(self, digit: str) -> bool:
-        """Add one digit (or "00"); False when refused (not a digit, or too long)."""
-        if not digit.isdigit() or not digit.isascii():
-            return False
+        """Add one digit (or "00"); False when refused: the core's amount rule decides."""
         candidate = (self.digits + digit).lstrip("0")
-        if len(candidate) > self.max_digits:
+        if len(candidate) > self.max_digits or not (digit.isascii() and digit.isdigit()):
+            return False
+        typed = f"{Decimal(int(candidate or '0')).scaleb(-self.minor_units):f}"
+        try:
+            parse_amount(typed, self.currency, "amount", allow_zero=True)
+        except ValidationError:
             return False
         self.digits = candidate
         return True
@@ -63,7 +70,7 @@ class AmountDisplay(QLabel):
         super().__init__(parent)
         self.setObjectName("AmountDisplay")
         self.currency = currency
-        self.buffer = CentsBuffer(minor_units(currency))
+        self.buffer = CentsBuffer(minor_units(currency), currency=currency)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumHeight(96)
         self.setAccessibleName(tr("Amount"))

@@ -1,0 +1,89 @@
+"""Invoice numbers a replaced journal must not reuse, learned from the host.
+
+A journal that is new, replaced or restored from a backup does not know which numbers the host
+still holds: the Host API approves only the difference for an invoice it already has, so a
+reused number would amend an earlier customer's charge. Before a process's first invoice the
+journal asks here (``Journal.confirm_invoices``): ``GET /transactions/invoice`` on the numbers
+just above its own high water; while the host knows them, the search gallops upward and then
+halves back to the highest known one. Eight numbers past the first unknown are asked too, so
+a gap (numbers consumed but never sent, or sent and never committed by the host) does not hide
+the ones after it. If the host cannot be asked, no invoice is issued (nothing is sent): the
+cashier tries again, and the next attempt asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from cashier.errors import CashierError
+from cashier.host.client import HostClient
+from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
+from cashier.journal.store import SEQUENCE_DIGITS
+
+log = logging.getLogger(__name__)
+
+#: Numbers asked past the highest known one (a crash between commit and send leaves a gap).
+LOOKAHEAD = 8
+#: Waits between the attempts to ask one number (a lost answer is asked again).
+RETRY_DELAYS_S = (0.0, 0.05, 0.2, 0.5)
+
+
+class InvoicesUnconfirmed(CashierError):
+    """The host could not be asked which invoice numbers it holds: nothing was sent."""
+Known = Callable[[int], Awaitable[bool]]
+TOP: int = int("9" * SEQUENCE_DIGITS)
+
+
+async def highest_known(known: Known, start: int, *, lookahead: int = LOOKAHEAD) -> int:
+    """The highest sequence above ``start`` that ``known`` confirms (``start`` when none)."""
+    top = TOP
+    high = start
+    while True:
+        ahead = list(range(high + 1, min(high + 1 + lookahead, top + 1)))
+        hits = [seq for seq, held in zip(ahead, await asyncio.gather(*map(known, ahead)),
+                                         strict=True) if held]
+        if not hits:
+            return high
+        high = max(hits)
+        step = lookahead
+        while high + step <= top and await known(high + step):
+            high += step
+            step *= 2
+        low, unknown = high, min(high + step, top + 1)
+        while unknown - low > 1:
+            middle = (low + unknown) // 2
+            if await known(middle):
+                low = middle
+            else:
+                unknown = middle
+        high = low
+
+
+def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], Awaitable[int]]:
+    """The ``Journal.invoice_check`` of a till: asks the host, never raises."""
+
+    async def known(sequence: int) -> bool:
+        invoice = f"{till_number:02d}{sequence:0{SEQUENCE_DIGITS}d}"
+        failure: Exception | None = None
+        for delay in RETRY_DELAYS_S:
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                await client.invoice_status(invoice)
+            except InvoiceNotFound:
+                return False
+            except (HostTimeout, HostUnavailable, HostProtocolError, HostError) as exc:
+                failure = exc
+                continue
+            return True
+        log.warning("invoice %s could not be asked: %s", invoice, type(failure).__name__)
+        raise InvoicesUnconfirmed(
+            "invoice: the host could not be asked which invoice numbers it still holds (this "
+            "journal is new or was replaced); nothing was sent: try again when the host answers")
+
+    async def check(high_water: int) -> int:
+        return await highest_known(known, high_water)
+
+    return check
