@@ -13,6 +13,7 @@ from decimal import Decimal
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
 from cashier.flows.events import DevicePrompt
+from cashier.flows.giftcards import GiftCard
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import MAX_AMOUNT, quantum
@@ -104,33 +105,45 @@ async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal) 
 
 async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
                tax: Decimal = Decimal(0), card: KeyedCard | None = None, token: str | None = None,
-               invoice: str | None = None, prompt_tip: bool = False) -> FlowResult:
+               invoice: str | None = None, prompt_tip: bool = False,
+               tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
+               ticket_id: int | None = None, giftcard: GiftCard | None = None) -> FlowResult:
     """A sale: keyed card or token (any option), or the PIN pad (LG, DCP, DCC).
 
     ``tip`` is a tip known up front (added to the total); ``prompt_tip`` asks the customer on a
-    DCP/DCC pad, whose chosen tip comes back in the answer and is journaled.
+    DCP/DCC pad, whose chosen tip comes back in the answer and is journaled. ``giftcard`` (typed,
+    a token, or read on the pad) makes it a gift card sale (``Kind.GIFTCARD_SALE``): the host
+    spends the card's balance and approves partially when it is short.
     """
     amount = _amount(ctx, amount, "amount")
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
     tax = _amount(ctx, tax, "tax", allow_zero=True)
     total = amount + (tip or 0)
-    wire_card = _card_part(card, token)
+    kind = Kind.SALE
+    if giftcard is not None:
+        if card is not None or token is not None:
+            raise ValidationError("card", "give a card or a gift card, not both")
+        kind, wire_card, masked, token = Kind.GIFTCARD_SALE, giftcard.wire(), giftcard.masked, None
+    else:
+        wire_card = _card_part(card, token)
+        masked = card.masked if card is not None else None
     _check_pad(ctx, wire_card)
-    masked = card.masked if card is not None else None
     if invoice is not None:
-        found = await _continue(ctx, invoice, Kind.SALE, total)
+        found = await _continue(ctx, invoice, kind, total)
         if isinstance(found, FlowResult):
             return found
         entry = found
     else:
-        entry = await ctx.journal.create(Kind.SALE, total, actor=ctx.actor, tip=tip, tax=tax,
+        entry = await ctx.journal.create(kind, total, actor=ctx.actor, tip=tip, tax=tax,
                                          card=masked, token=token, clerk=ctx.actor, op=Op.SALE,
-                                         sent=True)
+                                         sent=True, ticket_id=ticket_id)
         ctx.changed(entry)
     if wire_card is None:
-        ctx.bus.publish(DevicePrompt(entry.id, f"Present card for {total} on the PIN pad"))
-    tip_options = TipOptions(preset_type="percent", preset1=Decimal(15), preset2=Decimal(18),
-                             preset3=Decimal(20)) if prompt_tip else None
+        what = "gift card" if kind is Kind.GIFTCARD_SALE else "card"
+        ctx.bus.publish(DevicePrompt(entry.id, f"Present {what} for {total} on the PIN pad"))
+    presets = (*tip_presets, None, None, None)[:3]
+    tip_options = TipOptions(preset_type="percent", preset1=presets[0], preset2=presets[1],
+                             preset3=presets[2]) if prompt_tip else None
     wire_amount = Amount(total=total, tax=tax, tip=tip)
     inv = str(entry.invoice)
     entry = await send_journaled(

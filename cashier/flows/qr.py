@@ -160,7 +160,7 @@ async def _ask_code(ctx: FlowContext, entry: Entry) -> str:
 # ---- the payment -------------------------------------------------------------------------------
 async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
               polling: QrPolling | None = None, cancel: asyncio.Event | None = None,
-              pad_form: str | None = DEFAULT_PAD_FORM) -> QrOutcome:
+              pad_form: str | None = DEFAULT_PAD_FORM, ticket_id: int | None = None) -> QrOutcome:
     """Take ``amount`` by QR code. Set ``cancel`` (the cashier's Cancel) to end the wait: the code
     is cancelled at the host (or, if the customer paid meanwhile, reversed)."""
     require(ctx, "qr_get_code")
@@ -172,7 +172,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
         raise ValidationError("pad_form", "must be a stored form name of 1 to 12 characters")
     polling = polling or QrPolling()
     entry = ctx.changed(await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
-                                                 clerk=ctx.actor, sent=True))
+                                                 clerk=ctx.actor, sent=True, ticket_id=ticket_id))
     inv = str(entry.invoice)
     try:
         code = await _ask_code(ctx, entry)

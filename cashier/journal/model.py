@@ -35,6 +35,7 @@ class Kind(StrEnum):
     GIFTCARD_SALE = "giftcard_sale"
     QR = "qr"
     CHARGE = "charge"
+    CASH = "cash"
 
 
 class Op(StrEnum):
@@ -86,7 +87,7 @@ TRANSITIONS: dict[State, frozenset[State]] = {
 }
 
 #: Kinds the Host API numbers by invoice; the others (Charge API) are keyed by idempotency key.
-INVOICED_KINDS = frozenset(k for k in Kind if k is not Kind.CHARGE)
+INVOICED_KINDS = frozenset(k for k in Kind if k not in (Kind.CHARGE, Kind.CASH))
 
 #: Actors written on every event besides a clerk or manager id.
 SYSTEM_ACTORS = frozenset({"recovery", "system"})
@@ -134,6 +135,8 @@ class Entry:
     business_date: str
     batch_no: int
     attempts: int
+    #: The ticket this payment belongs to (None: a payment outside any ticket).
+    ticket_id: int | None = None
 
     @property
     def unresolved(self) -> bool:
