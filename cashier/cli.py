@@ -18,7 +18,7 @@ from cashier.errors import CashierError
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
 COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
-                   "manager")
+                   "manager", "ticket")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -23,7 +23,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import MAX_AMOUNT, parse_amount, round_money
+from cashier.money import MAX_AMOUNT, parse_amount, quantum, round_money
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -140,9 +140,12 @@ class Ticket:
                 change=change, tip=entry.tip))
         paid = sum((t.amount for t in tenders if t.outcome != "returned"), Decimal(0))
         change_due = sum((t.change or Decimal(0) for t in tenders), Decimal(0))
+        unit = quantum(cur)
         return cls(id=record.id, state=record.state, currency=cur, lines=record.lines,
-                   subtotal=subtotal, tax=tax, tip=record.tip, tip_asked=record.tip_asked, total=total,
-                   paid=paid, remaining=max(total - paid, Decimal(0)), change=change_due,
+                   subtotal=subtotal.quantize(unit), tax=tax.quantize(unit), tip=record.tip,
+                   tip_asked=record.tip_asked, total=total.quantize(unit), paid=paid.quantize(unit),
+                   remaining=max(total - paid, Decimal(0)).quantize(unit),
+                   change=change_due.quantize(unit),
                    tenders=tuple(tenders), refunds=tuple(refunds), record=record)
 
     @property
@@ -238,7 +241,8 @@ class TicketSession:
 
     @classmethod
     async def resume(cls, ctx: FlowContext, ticket_id: int, settings: TicketSettings) -> TicketSession:
-        """An open ticket found in the journal: its tenders resolved with the host first."""
+        """An open ticket found in the journal: its tenders resolved with the host first. It stays
+        open, ready to finish (``pay`` closes it when nothing remains) or to ``cancel``."""
         session = cls(ctx, ticket_id, settings)
         ticket = await session.refresh()
         for tender in ticket.tenders:
@@ -250,7 +254,6 @@ class TicketSession:
             session.basket.lines = [CartLine(line.name[:40], line.unit_price, line.quantity)
                                     for line in ticket.lines]
             session.basket.in_sync = False  # the pad is redrawn in full at the next change
-            await session._close_if_paid(ticket)
         return session
 
     async def refresh(self) -> Ticket:
@@ -320,8 +323,8 @@ class TicketSession:
             raise ValidationError("ticket", "a tender is still being checked with the host: "
                                             "wait for its outcome before another tender")
         remaining = ticket.remaining
-        if remaining <= 0:
-            raise ValidationError("ticket", "nothing remains to pay")
+        if remaining <= 0:  # paid in full by tenders recovery settled: only the closing is left
+            return await self._close_if_paid(ticket)
         amount = tender.amount if tender.amount is not None else remaining
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
