@@ -154,6 +154,11 @@ class Ticket:
         return any(t.outcome == "unknown" for t in self.tenders)
 
     @property
+    def lines_locked(self) -> bool:
+        """Once a tender applied money, the lines (and the tip) stay as they are: cancel instead."""
+        return any(t.amount > 0 for t in self.tenders)
+
+    @property
     def last_tender(self) -> TenderView | None:
         return self.tenders[-1] if self.tenders else None
 
@@ -270,7 +275,7 @@ class TicketSession:
     # ---- lines ---------------------------------------------------------------------------------
     async def add_line(self, name: str, unit_price: Decimal, quantity: int = 1) -> Ticket:
         ticket = self._open()
-        if ticket.tenders and any(t.amount > 0 for t in ticket.tenders):
+        if ticket.lines_locked:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
@@ -284,7 +289,7 @@ class TicketSession:
 
     async def remove_line(self, index: int) -> Ticket:
         ticket = self._open()
-        if any(t.amount > 0 for t in ticket.tenders):
+        if ticket.lines_locked:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
         if not 0 <= index < len(ticket.lines):
             raise ValidationError("line", "there is no such line on the ticket")
@@ -299,7 +304,7 @@ class TicketSession:
         ticket = self._open()
         if ticket.tip_asked:
             raise ValidationError("tip", "the tip was already taken for this ticket")
-        if any(t.amount > 0 for t in ticket.tenders):
+        if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
         if ticket.total + tip > MAX_AMOUNT:
@@ -375,6 +380,10 @@ class TicketSession:
         await self.ctx.move(entry, State.APPROVED, approved=applied)
         await self.ctx.journal.note(entry.id, CASH_NOTE, actor=self.ctx.actor,
                                     tendered=str(tendered), change=str(change))
+
+    async def settle(self) -> Ticket:
+        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid."""
+        return await self._close_if_paid(await self.refresh())
 
     async def _close_if_paid(self, ticket: Ticket) -> Ticket:
         if ticket.state == "open" and ticket.lines and ticket.remaining == 0 and not ticket.checking:
