@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
     QRadioButton,
     QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -83,7 +86,7 @@ class SalePage(Page):
         row = QHBoxLayout(page)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(16)
-        row.addLayout(self._build_ticket_panel(), 3)
+        row.addLayout(self._build_ticket_panel(), 4)
         left = QVBoxLayout()
         cur = self.till.currency
         self.description = QLineEdit()
@@ -126,6 +129,9 @@ class SalePage(Page):
         self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
         self.error_label.setWordWrap(True)
         left.addWidget(self.error_label)
+        self.add_line_button = self.button(lambda: tr("Add line"), "Ins", self.add_line)
+        self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        left.addWidget(self.add_line_button)
         tenders = QGridLayout()
         self.card_button = self.button(lambda: tr("Card"), "F2", self.charge_card, "Tender", stacked=True)
         self.gift_button = self.button(lambda: tr("Gift card"), "F3", self.charge_gift_card, "Tender",
@@ -134,12 +140,12 @@ class SalePage(Page):
         self.cash_button = self.button(lambda: tr("Cash"), "F11", self.pay_cash, "Tender", stacked=True)
         for i, b in enumerate((self.card_button, self.gift_button, self.qr_button, self.cash_button)):
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            tenders.addWidget(b, 0, i)
+            tenders.addWidget(b, i // 2, i % 2)
         left.addLayout(tenders)
         self.ready_hint = hint()
         left.addWidget(self.ready_hint)
         left.addStretch(1)
-        row.addLayout(left, 3)
+        row.addLayout(left, 4)
         right = QVBoxLayout()
         self.keypad = Keypad(self.amount)
         fields = QHBoxLayout()
@@ -152,18 +158,8 @@ class SalePage(Page):
             fields.addWidget(b)
         right.addLayout(fields)
         right.addWidget(self.keypad)
-        actions = QHBoxLayout()
-        self.add_line_button = self.button(lambda: tr("Add line"), "Ins", self.add_line, stacked=True)
-        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line,
-                                              stacked=True)
-        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), "Ctrl+Del",
-                                                self.cancel_ticket, "Danger", stacked=True)
-        for b in (self.add_line_button, self.remove_line_button, self.cancel_ticket_button):
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            actions.addWidget(b)
-        right.addLayout(actions)
         right.addStretch(1)
-        row.addLayout(right, 2)
+        row.addLayout(right, 3)
         for display in (self.amount, self.tip):
             display.installEventFilter(self)  # the entry's keys go through the ticket's rules
             display.changed.connect(lambda _v: self._update_totals())
@@ -183,9 +179,17 @@ class SalePage(Page):
         self.ticket_title = QLabel()
         self.ticket_title.setObjectName("Breakdown")
         col.addWidget(self.ticket_title)
-        self.lines_list = QListWidget()
+        self.lines_list = QTableWidget(0, 2)
         self.lines_list.setObjectName("TicketLines")
         self.lines_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.lines_list.horizontalHeader().setVisible(False)
+        self.lines_list.verticalHeader().setVisible(False)
+        self.lines_list.setShowGrid(False)
+        self.lines_list.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.lines_list.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        header = self.lines_list.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         col.addWidget(self.lines_list, 3)
         grid = QGridLayout()
         self.sum_labels: dict[str, tuple[QLabel, QLabel]] = {}
@@ -204,7 +208,17 @@ class SalePage(Page):
         self.tenders_list = QListWidget()
         self.tenders_list.setObjectName("TicketTenders")
         self.tenders_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tenders_list.setWordWrap(True)
+        self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         col.addWidget(self.tenders_list, 1)
+        actions = QVBoxLayout()
+        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line)
+        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), "Ctrl+Del",
+                                                self.cancel_ticket, "Danger")
+        for b in (self.remove_line_button, self.cancel_ticket_button):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            actions.addWidget(b)
+        col.addLayout(actions)
         return col
 
     def select_field(self, display: AmountDisplay) -> None:
@@ -233,6 +247,8 @@ class SalePage(Page):
         keyed = self.tip_mode() == TIP_KEYED
         taken = self.ticket is not None and self.ticket.tip_asked
         self.tip.setEnabled(keyed and not taken)
+        self.tip.setVisible(keyed)  # the keyed tip's line only when the tip is keyed
+        self.tip_label.setVisible(keyed)
         if not keyed and not taken:
             self.tip.clear()
             if self.active is self.tip:
@@ -283,12 +299,16 @@ class SalePage(Page):
         self.ticket = ticket
         cur = self.till.currency
         self.ticket_title.setText(f"{tr('Ticket')} {ticket.id}" if ticket is not None else tr("New ticket"))
-        self.lines_list.clear()
+        self.lines_list.setRowCount(0)
         self.tenders_list.clear()
         if ticket is not None:
-            for line in ticket.lines:
+            self.lines_list.setRowCount(len(ticket.lines))
+            for row, line in enumerate(ticket.lines):
                 name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-                self.lines_list.addItem(f"{name}    {format_money(line.amount, cur)}")
+                amount = QTableWidgetItem(format_money(line.amount, cur))
+                amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.lines_list.setItem(row, 0, QTableWidgetItem(name))
+                self.lines_list.setItem(row, 1, amount)
             self.lines_list.scrollToBottom()
             for t in ticket.tenders:
                 self.tenders_list.addItem(tender_text(t, cur))
@@ -733,7 +753,12 @@ class SalePage(Page):
                   "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
                   "voiding": tr("Voiding…"), "captured": tr("Captured")}
         ticket = self.ticket if self.ticket is not None and self.ticket.state == "paid" else None
-        self.result_title.setText(titles.get(view, state_name(outcome)))
+        change = ticket.change if ticket is not None else Decimal(0)
+        title = titles.get(view, state_name(outcome))
+        if change > 0:
+            title = tr("Paid: give the change")
+            message = ""  # the change is on screen in large type; the journal keeps the note
+        self.result_title.setText(title)
         self.result_page.setProperty("outcome", "approved" if view == "captured" else view)
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
@@ -741,7 +766,6 @@ class SalePage(Page):
         shown = ticket.total if ticket is not None else (
             entry.approved if entry.approved > 0 else entry.requested)
         self.result_amount.setText(format_money(shown, cur))
-        change = ticket.change if ticket is not None else Decimal(0)
         self.change_due.setVisible(change > 0)
         self.change_due.setText(tr("Change due: {change}").format(change=format_money(change, cur)))
         details = []
@@ -852,8 +876,8 @@ class SalePage(Page):
         self.tip_buttons[TIP_KEYED].setText(tr("Tip keyed"))
         self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
         self.keypad.retranslate()
-        self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card. "
-                                   "+ adds it as a line; the tenders then take what remains."))
+        self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "
+                                   "+ adds it as a line."))
         self.ticket_title.setText(f"{tr('Ticket')} {self.ticket.id}" if self.ticket else tr("New ticket"))
         self.amount.refresh()
         self.tip.refresh()
@@ -872,7 +896,8 @@ def tender_text(tender: Any, currency: str) -> str:
     outcome = {"approved": tr("approved"), "partial": tr("PARTIAL"), "declined": tr("declined"),
                "error": tr("not charged"), "unknown": tr("checking"), "voided": tr("voided"),
                "returned": tr("given back")}.get(tender.outcome, tender.outcome)
-    text = f"{what} {tender.card or ''}".strip() + f"  {format_money(tender.amount, currency)}  {outcome}"
+    card = f"…{tender.card[-4:]}" if tender.card else ""
+    text = f"{what} {card}".strip() + f"  {format_money(tender.amount, currency)}  {outcome}"
     if tender.kind == "cash" and tender.tendered is not None:
         change = tender.change or Decimal(0)
         text += "  " + tr("tendered {t}, change {c}").format(t=format_money(tender.tendered, currency),
