@@ -261,8 +261,9 @@ class TicketSession:
             session.basket.in_sync = False  # the pad is redrawn in full at the next change
         return session
 
-    async def refresh(self) -> Ticket:
-        self.ticket = Ticket.of(await self.ctx.journal.ticket(self.id))
+    async def refresh(self, record: TicketRecord | None = None) -> Ticket:
+        """The ticket re-read (or as a write just returned it), published to the screens."""
+        self.ticket = Ticket.of(record if record is not None else await self.ctx.journal.ticket(self.id))
         self.ctx.bus.publish(TicketChanged(self.ticket))
         return self.ticket
 
@@ -282,10 +283,11 @@ class TicketSession:
             raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
         if ticket.total + line.amount > MAX_AMOUNT:
             raise ValidationError("line", f"the ticket's total must be at most {MAX_AMOUNT}")
-        await self.ctx.journal.add_ticket_line(self.id, name=line.description, quantity=quantity,
-                                               unit_price=unit_price, actor=self.ctx.actor)
+        record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
+                                                        quantity=quantity, unit_price=unit_price,
+                                                        actor=self.ctx.actor)
         await self.basket.add(line)
-        return await self.refresh()
+        return await self.refresh(record)
 
     async def remove_line(self, index: int) -> Ticket:
         ticket = self._open()
@@ -293,10 +295,11 @@ class TicketSession:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
         if not 0 <= index < len(ticket.lines):
             raise ValidationError("line", "there is no such line on the ticket")
-        await self.ctx.journal.remove_ticket_line(self.id, ticket.lines[index].id, actor=self.ctx.actor)
+        record = await self.ctx.journal.remove_ticket_line(self.id, ticket.lines[index].id,
+                                                           actor=self.ctx.actor)
         if index < len(self.basket.lines):
             await self.basket.remove(index)
-        return await self.refresh()
+        return await self.refresh(record)
 
     # ---- tip -----------------------------------------------------------------------------------
     async def key_tip(self, tip: Decimal) -> Ticket:
@@ -309,8 +312,8 @@ class TicketSession:
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
         if ticket.total + tip > MAX_AMOUNT:
             raise ValidationError("tip", f"the ticket's total must be at most {MAX_AMOUNT}")
-        await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed", actor=self.ctx.actor)
-        return await self.refresh()
+        return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
+                                                                        actor=self.ctx.actor))
 
     def _asks_tip_on_pad(self, ticket: Ticket) -> bool:
         return (self.settings.tip_mode == "pad" and not ticket.tip_asked
@@ -320,7 +323,7 @@ class TicketSession:
     async def pay(self, tender: Tender) -> Ticket:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
         remains; the ticket closes as paid when nothing remains."""
-        ticket = await self.refresh()
+        ticket = self.ticket if self.ticket is not None else await self.refresh()
         self._open()
         if not ticket.lines:
             raise ValidationError("ticket", "has no lines: add an item or an amount first")
@@ -387,9 +390,9 @@ class TicketSession:
 
     async def _close_if_paid(self, ticket: Ticket) -> Ticket:
         if ticket.state == "open" and ticket.lines and ticket.remaining == 0 and not ticket.checking:
-            await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
+            record = await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
             await self.basket.clear()
-            return await self.refresh()
+            return await self.refresh(record)
         return ticket
 
     # ---- cancel --------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from cashier.journal.model import Entry, Event, Job, Kind, State, Totals
 from cashier.journal.store import JournalStore
-from cashier.journal.tickets import TicketLine, TicketRecord
+from cashier.journal.tickets import TicketRecord
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
@@ -142,18 +142,19 @@ class Journal:
                                  tax_included=tax_included, tip_mode=tip_mode)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
-                              actor: str) -> TicketLine:
+                              actor: str) -> TicketRecord:
         return await self._write(self.store.add_ticket_line, ticket_id, name=name, quantity=quantity,
                                  unit_price=unit_price, actor=actor)
 
-    async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> None:
-        await self._write(self.store.remove_ticket_line, ticket_id, line_id, actor=actor)
+    async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
+        return await self._write(self.store.remove_ticket_line, ticket_id, line_id, actor=actor)
 
-    async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str, actor: str) -> None:
-        await self._write(self.store.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
+    async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
+                             actor: str) -> TicketRecord:
+        return await self._write(self.store.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
 
-    async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> None:
-        await self._write(self.store.close_ticket, ticket_id, state, actor=actor)
+    async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
+        return await self._write(self.store.close_ticket, ticket_id, state, actor=actor)
 
     async def ticket(self, ticket_id: int) -> TicketRecord:
         record: TicketRecord = await self._read("ticket", ticket_id)
