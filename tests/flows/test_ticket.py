@@ -209,27 +209,49 @@ async def test_tax_included_in_prices(make_till: Any) -> None:
     assert t is not None and (t.subtotal, t.tax, t.total) == (D("11.00"), D("1.00"), D("11.00"))
 
 
-async def test_ticket_over_a_socket(serve_sandbox: Any, tmp_path: Any) -> None:
+@pytest.mark.parametrize("option", OPTIONS)
+async def test_ticket_over_a_socket(serve_sandbox: Any, tmp_path: Any, option: str,
+                                    monkeypatch: Any) -> None:
     from cashier.config import load_profile
     from cashier.flows.base import RecoveryPolicy
     from cashier.runtime import open_runtime
 
-    served = serve_sandbox("DCP")
-    profile = load_profile(None, processing_option="DCP", host_url=served.api, terminal_id="1742",
-                           journal_path=tmp_path / "socket.sqlite")
-    import os
-
-    os.environ["CASHIER_ACCESS_TOKEN"] = "SANDBOX-TOKEN"
-    try:
-        rt = await open_runtime(profile, policy=RecoveryPolicy(grace_s=1.0))
-    finally:
-        del os.environ["CASHIER_ACCESS_TOKEN"]
+    served = serve_sandbox(option)
+    profile = load_profile(None, processing_option=option, host_url=served.api, terminal_id="1742",
+                           device_serial_number="1170301234", journal_path=tmp_path / "socket.sqlite")
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SANDBOX-TOKEN")
+    rt = await open_runtime(profile, policy=RecoveryPolicy(grace_s=1.0))
     try:
         s = await TicketSession.start(rt.ctx, TicketSettings())
         await s.add_line("Plant", D("219.00"))
-        t = await s.pay(Tender("card"))
+        t = await s.pay(card(option))
         assert t.tenders[0].outcome == "partial"
         t = await s.pay(Tender("cash", D("110")))
         assert (t.state, t.change) == ("paid", D("0.50"))
+        s = await TicketSession.start(rt.ctx, TicketSettings())
+        await s.add_line("Pot", D("12.00"))
+        await s.pay(card(option, amount=D("5.00")))
+        t = await s.cancel()
+        assert [x.outcome for x in t.tenders] == ["voided"]
+        with served.control() as control:
+            ledger = {r["invoice"]: r["state"] for r in control.get("/_sandbox/ledger").json()["invoices"]}
+        assert ledger.get(str(t.tenders[0].invoice), "voided") == "voided"  # nothing left to settle
+        entry = await rt.journal.by_invoice(str(t.tenders[0].invoice))
+        assert entry is not None and str(entry.state) == "voided" and entry.ticket_id == t.id
     finally:
         await rt.close()
+
+
+async def test_signature_above_the_floor_and_terms_on_the_pad(make_till: Any) -> None:
+    till = await make_till("LG")
+    s = await new(till, ("Bike", "150.00", 1), signature_floor=D("100"), terms_text="No returns on bikes.")
+    assert await s.terms_accepted()
+    t = await s.pay(card("LG"))
+    assert t.state == "paid"
+    notes = [e.type for e in await till.journal.events()]
+    assert "terms" in notes and "signature" in notes
+    uploaded = [e.data["_note"] for e in await till.journal.events() if e.type == "signature"]
+    assert uploaded[0]["captured"] is True and uploaded[0]["uploaded"] is True
+    s = await new(till, ("Bell", "20.00", 1), signature_floor=D("100"))
+    await s.pay(card("LG"))
+    assert [e.type for e in await till.journal.events()].count("signature") == 1  # below the floor
