@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -31,6 +31,7 @@ from cashier.sandbox.core import (
     missing_field,
 )
 from cashier.sandbox.faults import ASGIApp, FaultBook, Receive, Scope, Send, apply_fault
+from cashier.sandbox.shared import BodyError, parse_json
 from cashier.sandbox.state import SandboxState
 
 log = logging.getLogger(__name__)
@@ -65,21 +66,35 @@ def json_response(data: Any, status: int = 200) -> Response:
     return Response(fast_dumps(data), status_code=status, media_type="application/json")
 
 
-def _load_families() -> None:
-    """Import every family module so its routes register (kept lazy for start-up time)."""
+#: The package whose ``host_*`` modules are the Host API families.
+FAMILY_PACKAGE = "cashier.sandbox"
+
+
+class FamilyLoadError(RuntimeError):
+    """A Host API family module failed to import: the sandbox refuses to start."""
+
+
+def _load_families(package: str | None = None) -> list[str]:
+    """Import every family module so its routes register; the names loaded.
+
+    A module that fails to import stops the start (``FamilyLoadError`` naming it): a training
+    host that quietly answers 404 for a whole family is worse than one that does not start.
+    """
     import importlib
     import pkgutil
 
-    import cashier.sandbox as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
+    name = package or FAMILY_PACKAGE
+    pkg = importlib.import_module(name)
+    loaded: list[str] = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
         if info.name.startswith("host_"):
             try:
-                importlib.import_module(f"cashier.sandbox.{info.name}")
-            except Exception:
-                # one broken family must not take the whole training host down; its routes
-                # answer "No such endpoint" and the log says why
-                log.exception("sandbox family %s failed to load", info.name)
+                importlib.import_module(f"{name}.{info.name}")
+            except Exception as exc:
+                raise FamilyLoadError(f"sandbox family {info.name} failed to load: "
+                                      f"{type(exc).__name__}: {exc}") from exc
+            loaded.append(info.name)
+    return loaded
 
 
 class HostSandbox:
@@ -105,19 +120,25 @@ class HostSandbox:
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            if self.faults.rules:
-                rule = self.faults.pick(scope.get("path", ""))
-                if rule is not None:
-                    await apply_fault(rule, self._direct, scope, receive, send)
-                    return
-            await self._direct(scope, receive, send)
+            with self.state.request():  # --state: one unit of work per request
+                if self.faults.rules:
+                    rule = self.faults.pick(scope.get("path", ""))
+                    if rule is not None:
+                        await apply_fault(rule, self._direct, scope, receive, send)
+                        return
+                await self._direct(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
     async def _direct(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Host API requests skip starlette's router and middleware (a third of the time)."""
         if not scope.get("path", "").startswith(PREFIX + "/"):
-            await self.app(scope, receive, send)
+            try:
+                await self.app(scope, receive, send)
+            except Exception as exc:
+                # starlette has answered 500 already; the server must not drop the connection
+                log.error("sandbox control %s %s failed: %s: %s", scope.get("method"),
+                          scope.get("path"), type(exc).__name__, exc)
             return
         request = Request(scope, receive)
         response = await self.host_endpoint(request)
@@ -146,6 +167,10 @@ class HostSandbox:
             return await self._host(request)
         except HostFault as fault:
             return json_response(fault.envelope(), fault.http_status)
+        except ClientDisconnect:
+            # nobody is left to answer: one line, no traceback
+            log.info("client disconnected mid-request: %s %s", request.method, request.url.path)
+            return Response(status_code=400)
         except Exception:  # never a stack trace on the wire
             log.exception("sandbox handler failed")
             internal = HostFault(9999, "SYSTEM ERROR", "The sandbox could not process the request",
@@ -171,10 +196,12 @@ class HostSandbox:
                 raise HostFault(9000, "BODY NOT ALLOWED",
                                 f"{request.method} {path} must not carry a body", code=40100)
         else:
+            self._check_content_type(headers)
             try:
-                parsed = json.loads(raw, parse_float=Decimal) if raw.strip() else None
-            except (ValueError, UnicodeDecodeError):
-                raise HostFault(9000, "INVALID JSON", "The request body is not valid JSON",
+                parsed = parse_json(raw) if raw.strip() else None
+            except BodyError as exc:
+                reason = str(exc)
+                raise HostFault(9000, "INVALID JSON", reason[:1].upper() + reason[1:],
                                 code=40103) from None
             if not isinstance(parsed, dict):
                 raise HostFault(9000, "INVALID JSON", "The request body must be a JSON object",
@@ -202,6 +229,16 @@ class HostSandbox:
         return json_response(envelope)
 
     # ---- request checks ------------------------------------------------------------------
+    @staticmethod
+    def _check_content_type(headers: dict[str, str]) -> None:
+        """A body is JSON and says so, as the host wants (decision: 400 in the envelope, the
+        status the vendor declares, rather than 415)."""
+        given = headers.get("content-type", "")
+        if given.split(";", 1)[0].strip().lower() != "application/json":
+            shown = given or "none"
+            raise HostFault(9000, "INVALID FORMAT", f"Content-Type must be application/json "
+                            f"(got {shown[:40]})", code=40103)
+
     @staticmethod
     def _check_interface(headers: dict[str, str]) -> None:
         for name, limit in INTERFACE_HEADERS:

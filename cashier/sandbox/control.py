@@ -13,19 +13,22 @@ An entry is either a starlette route, whose handler finds the sandbox at
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from cashier.sandbox.faults import FaultRuleError, parse_rule
+from cashier.sandbox.shared import parse_json
 
 if TYPE_CHECKING:
     from cashier.sandbox.app import HostSandbox
 
+log = logging.getLogger(__name__)
 ControlFactory = Callable[["HostSandbox"], Iterable[BaseRoute]]
 #: Controls of other parts; see the module docstring.
 EXTRA_CONTROL_ROUTES: list[BaseRoute | ControlFactory] = []
@@ -48,14 +51,16 @@ def control_error(message: str, status: int = 400) -> Response:
 
 
 async def read_json(request: Request) -> Any:
-    """The body as JSON (``Decimal`` numbers), or ``ValueError`` with a readable message."""
-    raw = await request.body()
+    """The body as JSON (``Decimal`` numbers), or ``ValueError`` with a readable message (not
+    JSON, nested too deeply, or the client went away)."""
+    try:
+        raw = await request.body()
+    except ClientDisconnect:
+        log.info("client disconnected mid-request: %s %s", request.method, request.url.path)
+        raise ValueError("the client disconnected before the body arrived") from None
     if not raw.strip():
         return None
-    try:
-        return json.loads(raw, parse_float=Decimal)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError("the body is not valid JSON") from None
+    return parse_json(raw)
 
 
 def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
@@ -68,10 +73,8 @@ def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
                         "token": card.get("token")}
         invoices.append(view)
     giftcards = []
-    for number, card in sandbox.state.family("giftcards").get("cards", {}).items():
-        digits = str(number)
-        masked = "X" * max(len(digits) - 4, 0) + digits[-4:]
-        giftcards.append({"number": masked, "state": card.get("state"),
+    for card in sandbox.state.family("giftcards").get("cards", {}).values():
+        giftcards.append({"number": card.get("number"), "state": card.get("state"),
                           "balance": card.get("balance")})
     batches = list(sandbox.state.family("batches").get("closed", []))
     return {"invoices": invoices, "giftcards": giftcards, "batches": batches}

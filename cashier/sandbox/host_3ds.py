@@ -31,17 +31,15 @@ from cashier.sandbox.longtail import (
     card_type,
     check_card_number,
     expiration,
-    get,
     issue_token,
-    masked_number,
     merchant,
     require,
-    sandbox_now,
     test_card_for_token,
     text,
     token_value,
     unknown_token,
 )
+from cashier.sandbox.shared import get, masked, now_text
 
 FRICTIONLESS = {"4176660000000027": "VS", "5299990270000368": "MC", "375987000169677": "AX",
                 "36849800000679": "NS"}
@@ -109,7 +107,7 @@ def _result_data(eci: str) -> dict[str, str]:
 def _answer(call: HostCall, session: dict[str, Any], code: str,
             extra: dict[str, Any] | None = None) -> dict[str, Any]:
     item: dict[str, Any] = {
-        "dateTime": sandbox_now(call),
+        "dateTime": now_text(call),
         "amount": {"total": Decimal(session["total"]), "tax": Decimal(0)},
         "currencyCode": session["currencyCode"],
         "card": {"entryMode": "M", "number": session["maskedNumber"], "present": "N",
@@ -142,7 +140,7 @@ async def standalone(call: HostCall) -> dict[str, Any]:
     trx_id = str(uuid.uuid4())
     session: dict[str, Any] = {
         "trxId": trx_id, "invoice": invoice, "total": str(total), "currencyCode": body["currencyCode"],
-        "maskedNumber": masked_number(number), "type": card_type(number),
+        "maskedNumber": masked(number), "type": card_type(number),
         "token": issue_token(call, number), "customer": customer,
         "retrievalReference": secrets.token_hex(6).upper(),
     }

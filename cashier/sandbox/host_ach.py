@@ -22,12 +22,11 @@ from cashier.sandbox.core import HostCall, HostFault, host_route
 from cashier.sandbox.longtail import (
     amount,
     boolean,
-    get,
     merchant,
     notify,
-    sandbox_now,
     text,
 )
+from cashier.sandbox.shared import get, now_text
 
 ACCOUNT_TYPES = ("PC", "PS", "CC", "CS")
 BALANCE_LIMIT = Decimal("5000.00")
@@ -97,7 +96,7 @@ def _account_of(call: HostCall) -> tuple[str, dict[str, Any]]:
 
 
 def _envelope_base(call: HostCall) -> dict[str, Any]:
-    return {"dateTime": sandbox_now(call), "merchant": merchant(call)}
+    return {"dateTime": now_text(call), "merchant": merchant(call)}
 
 
 def _send(call: HostCall, event: str, token: str, transaction: dict[str, Any],

@@ -13,7 +13,8 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox.core import SERVER_NAME, HostCall, HostFault, host_route, invalid_field, missing_field
-from cashier.sandbox.host_transactions import get, ledger, money, now_iso, require, require_object
+from cashier.sandbox.host_transactions import ledger, money
+from cashier.sandbox.shared import get, now_text, require, require_object
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
@@ -65,7 +66,7 @@ async def batch_totals(call: HostCall) -> dict[str, Any]:
     day = _date(raw_day, "BusinessDate")
     inclusive = _inclusive(call.header("Inclusive") or "Y", "Inclusive")
     totals, _ = open_totals(call, day, inclusive)
-    return {"dateTime": now_iso(call), "batch": totals,
+    return {"dateTime": now_text(call), "batch": totals,
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
             "server": {"name": SERVER_NAME}, "transaction": {"businessDate": day}}
 
@@ -106,6 +107,6 @@ async def submit(call: HostCall) -> dict[str, Any]:
     closed.append({"batchId": batch_id, "businessDate": day, "inclusive": totals["inclusive"],
                    "closedAt": call.state.clock.now(), "invoices": invoices,
                    **{k: str(v) if isinstance(v, Decimal) else v for k, v in totals.items()}})
-    return {"dateTime": body.get("dateTime") or now_iso(call), "batch": totals,
+    return {"dateTime": body.get("dateTime") or now_text(call), "batch": totals,
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
             "server": {"name": SERVER_NAME}, "transaction": {"businessDate": day}}

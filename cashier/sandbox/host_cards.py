@@ -21,16 +21,14 @@ from cashier.sandbox.longtail import (
     card_type,
     check_card_number,
     expiration,
-    get,
     issue_token,
-    masked_number,
     merchant,
-    sandbox_now,
     test_card_for_token,
     text,
     token_value,
     unknown_token,
 )
+from cashier.sandbox.shared import get, masked, now_text
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
 
 #: Which address parts each AVS result says matched: (street, postal code).
@@ -145,7 +143,7 @@ async def cards_verify(call: HostCall) -> dict[str, Any]:
     csc = csc_block(get(body, "card.securityCode"))
     failed = (avs is not None and avs[1]) or (csc is not None and csc[1])
     code = ("f" if "POSHANDLEAVSFAIL" in options else "D") if failed else "A"
-    card: dict[str, Any] = {"number": masked_number(number), "type": ctype,
+    card: dict[str, Any] = {"number": masked(number), "type": ctype,
                             "token": {"value": issue_token(call, number)}}
     if exp is not None:
         card["expirationDate"] = exp
@@ -159,7 +157,7 @@ async def cards_verify(call: HostCall) -> dict[str, Any]:
     cof = get(body, "transaction.cardOnFile")
     if isinstance(cof, dict):
         transaction["cardOnFile"] = {k: v for k, v in cof.items() if k in ("type", "transactionId")}
-    item: dict[str, Any] = {"dateTime": sandbox_now(call), "card": card, "merchant": merchant(call),
+    item: dict[str, Any] = {"dateTime": now_text(call), "card": card, "merchant": merchant(call),
                             "transaction": transaction}
     if customer:
         item["customer"] = {k: v for k, v in customer.items()
@@ -179,7 +177,7 @@ async def cards_identify(call: HostCall) -> dict[str, Any]:
     debit = "Y" if number in DEBIT_CARDS else "N"
     card = {"bin": bin_of(number), "type": ctype, "debitCapable": debit,
             "dccCapable": "Y" if number in FOREIGN_CARDS else "N"}
-    item: dict[str, Any] = {"dateTime": sandbox_now(call), "card": card, "merchant": merchant(call)}
+    item: dict[str, Any] = {"dateTime": now_text(call), "card": card, "merchant": merchant(call)}
     if call.option == "LG" and isinstance(call.body.get("device"), dict):
         item["device"] = {"terminalId": call.body["device"].get("terminalId")}
     return item

@@ -20,7 +20,12 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field
-from cashier.sandbox.longtail import amount, get, notify, text
+from cashier.sandbox.longtail import (
+    amount,
+    notify,
+    text,
+)
+from cashier.sandbox.shared import get
 
 STATUSES = ("active", "paid", "expired", "failed")
 MAX_FAILURES = 3

@@ -13,7 +13,7 @@ import uuid
 from typing import Any
 
 from cashier.sandbox.core import SERVER_NAME, HostCall, access_denied, host_route, invalid_field
-from cashier.sandbox.host_transactions import now_iso, require, require_object
+from cashier.sandbox.shared import now_text, require, require_object
 
 ACCESS_TOKEN_LENGTH = 52
 
@@ -39,5 +39,5 @@ async def exchange(call: HostCall) -> dict[str, Any]:
         raise access_denied(0, "AuthToken", "AuthToken not valid")
     token = new_access_token()
     call.state.issued_access_tokens.add(token)
-    return {"dateTime": call.body.get("dateTime") or now_iso(call),
+    return {"dateTime": call.body.get("dateTime") or now_text(call),
             "credential": {"accessToken": token}, "server": {"name": SERVER_NAME}}

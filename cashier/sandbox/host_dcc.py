@@ -17,17 +17,15 @@ from cashier.sandbox.longtail import (
     amount,
     check_card_number,
     expiration,
-    get,
     issue_token,
-    masked_number,
     merchant,
     new_id,
-    sandbox_now,
     test_card_for_token,
     text,
     token_value,
     unknown_token,
 )
+from cashier.sandbox.shared import get, masked, now_text
 
 #: The sandbox's margin over the reference rate, in percent (text, as the host sends it).
 MARGIN_PERCENT = Decimal("3.50")
@@ -73,11 +71,11 @@ async def rate_lookup(call: HostCall) -> dict[str, Any]:
     if foreign is not None:
         currency, minor_units, reference = foreign
         rate, foreign_amount = convert(total, reference, minor_units)
-        dcc = {"rateTimeStamp": sandbox_now(call), "currencyCode": currency,
+        dcc = {"rateTimeStamp": now_text(call), "currencyCode": currency,
                "foreignAmount": foreign_amount, "conversionRate": str(rate),
                "marginPercentage": str(MARGIN_PERCENT), "currencyMinorUnits": minor_units,
                "transactionId": new_id(length=12), "marginOverEcb": str(MARGIN_PERCENT),
                "displayUnit": 0, "supportIndicator": "1"}
-    return {"dateTime": sandbox_now(call), "amount": {"total": total},
-            "card": {"number": masked_number(number), "token": {"value": token}},
+    return {"dateTime": now_text(call), "amount": {"total": total},
+            "card": {"number": masked(number), "token": {"value": token}},
             "dcc": dcc, "merchant": merchant(call)}

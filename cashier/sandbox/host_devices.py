@@ -10,7 +10,6 @@ from __future__ import annotations
 import secrets
 import zlib
 from collections.abc import Mapping
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -18,10 +17,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.host_mode import is_offline
+from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
+    DEFAULT_CARD,
+    ENTRY_MODES,
     SUPPORTED_LANGUAGES,
     CustomerAnswer,
+    Prompt,
     TerminalBusy,
     TerminalCancelled,
     TerminalTimeout,
@@ -29,6 +34,7 @@ from cashier.sandbox.terminals import (
     VirtualTerminal,
     no_pinpad,
     prompt_fault,
+    script_from_json,
     signature_png,
     terminal_id_for,
 )
@@ -37,28 +43,8 @@ from cashier.sandbox.terminals import (
 INJECTED_KEYS = ("DUKPT0", "ADE0")
 
 
-def now_text(call: HostCall) -> str:
-    """Merchant-local time on the sandbox clock, as ``dateTime`` wants it."""
-    moment = datetime.fromtimestamp(call.state.clock.now()).astimezone()
-    return moment.isoformat(timespec="milliseconds")
-
-
-def masked(number: str) -> str:
-    """The vendor's response style: every digit but the last four as X."""
-    return "X" * max(len(number) - 4, 0) + number[-4:]
-
-
-def _get(body: Mapping[str, Any], dotted: str) -> Any:
-    node: Any = body
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def _text(body: Mapping[str, Any], dotted: str, max_len: int, *, required: bool = False) -> str | None:
-    value = _get(body, dotted)
+    value = get(body, dotted)
     if value is None:
         if required:
             raise missing_field(dotted)
@@ -68,21 +54,6 @@ def _text(body: Mapping[str, Any], dotted: str, max_len: int, *, required: bool 
     if len(value) > max_len:
         raise invalid_field(dotted, f"must be at most {max_len} characters")
     return value
-
-
-def terminal_of(call: HostCall) -> VirtualTerminal:
-    """The virtual terminal the request addresses, switched to the request's ``ui.language``."""
-    headers = call.headers if call.method in ("GET", "DELETE") else None
-    tid = terminal_id_for(call.option, call.body, headers)
-    terminal: VirtualTerminal = call.state.terminals.get(tid)
-    if not terminal.connected:
-        raise no_pinpad(tid)
-    language = _get(call.body, "ui.language")
-    if language is not None:
-        if language not in SUPPORTED_LANGUAGES:
-            raise invalid_field("ui.language", f"must be one of {', '.join(SUPPORTED_LANGUAGES)}")
-        terminal.language = language
-    return terminal
 
 
 def _device_part(terminal: VirtualTerminal) -> dict[str, Any]:
@@ -95,7 +66,7 @@ def _base(call: HostCall, terminal: VirtualTerminal) -> dict[str, Any]:
 
 def _timeout(call: HostCall, dotted: str = "timeout") -> float | None:
     """Seconds the pad waits; 0 waits until reset; absent means the hub's default (-1)."""
-    value = _get(call.body, dotted)
+    value = get(call.body, dotted)
     if value is None:
         return -1.0
     if isinstance(value, bool) or not isinstance(value, int | Decimal) or value < 0:
@@ -109,7 +80,7 @@ async def _ask(call: HostCall, terminal: VirtualTerminal, kind: str, texts: dict
         answer = await terminal.prompt_simple(kind, texts, form=form, timeout_s=timeout_s)
     except (TerminalCancelled, TerminalTimeout, TerminalBusy, TerminalUnavailable) as exc:
         raise prompt_fault(exc, terminal.terminal_id) from None
-    terminal.show_next_step(_get(call.body, "device.nextStep"))
+    terminal.show_next_step(get(call.body, "device.nextStep"))
     return answer
 
 
@@ -174,10 +145,10 @@ async def prompt_input(call: HostCall) -> dict[str, Any]:
 @host_route("POST", "/devices/prompttip", "DCP DCC")
 async def prompt_tip(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
-    total = _get(call.body, "amount.total")
+    total = get(call.body, "amount.total")
     if total is None:
         raise missing_field("amount.total")
-    tip = _get(call.body, "tip")
+    tip = get(call.body, "tip")
     if not isinstance(tip, Mapping) or tip.get("presetType") is None:
         raise missing_field("tip.presetType")
     if tip["presetType"] not in ("none", "percent", "amount"):
@@ -190,13 +161,13 @@ async def prompt_tip(call: HostCall) -> dict[str, Any]:
         if preset is not None and (isinstance(preset, bool) or not isinstance(preset, int | Decimal)
                                    or preset < 0):
             raise invalid_field(f"tip.{key}", "must be a number, 0 or more")
-    basis = _get(call.body, "amount.tipBasis")
+    basis = get(call.body, "amount.tipBasis")
     try:
         option, amount = await terminal.prompt_tip(amount=Decimal(total), tip=tip,
                                                    tip_basis=None if basis is None else Decimal(basis))
     except (TerminalCancelled, TerminalTimeout, TerminalBusy, TerminalUnavailable) as exc:
         raise prompt_fault(exc, terminal.terminal_id) from None
-    terminal.show_next_step(_get(call.body, "device.nextStep"))
+    terminal.show_next_step(get(call.body, "device.nextStep"))
     return {"dateTime": now_text(call), "amount": {"tip": amount, "total": Decimal(total) + amount},
             "tip": {"selectedOption": option}}
 
@@ -204,8 +175,6 @@ async def prompt_tip(call: HostCall) -> dict[str, Any]:
 @host_route("POST", "/devices/promptcardread", "LG DCP DCC")
 async def prompt_card_read(call: HostCall) -> dict[str, Any]:
     """Pass-through read: returned masked, card-brand data as simulated P2PE (never real)."""
-    from cashier.sandbox.terminals import DEFAULT_CARD, ENTRY_MODES, Prompt
-
     terminal = terminal_of(call)
     text = _text(call.body, "device.displayText", 72) or "Swipe card"
     timeout_s = _timeout(call) if call.option == "DCP" else -1.0
@@ -216,18 +185,14 @@ async def prompt_card_read(call: HostCall) -> dict[str, Any]:
                                         generation=generation, timeout_s=timeout_s)
     except (TerminalCancelled, TerminalTimeout, TerminalBusy, TerminalUnavailable) as exc:
         raise prompt_fault(exc, terminal.terminal_id) from None
-    terminal.show_next_step(_get(call.body, "device.nextStep"))
+    terminal.show_next_step(get(call.body, "device.nextStep"))
     number = answer.card or DEFAULT_CARD
     mode = ENTRY_MODES.get((answer.entry_mode or "S").upper(), "2")
     track_mode = mode if mode in ("1", "2") else "2"  # a pass-through read reports track modes
     item: dict[str, Any] = {"dateTime": now_text(call)}
-    from cashier.sandbox.host_giftcards import is_gift_card
-
     if is_gift_card(number):
         item["card"] = {"entryMode": track_mode, "number": masked(number), "expirationDate": 1230}
     else:
-        from cashier.sandbox.host_tokens import card_type
-
         item["card"] = {"entryMode": track_mode, "number": masked(number), "type": card_type(number)}
         item["p2pe"] = {"data": secrets.token_hex(48).upper(), "format": "01",
                         "ksn": "FFFF" + secrets.token_hex(8).upper()}
@@ -241,7 +206,7 @@ async def process_form(call: HostCall) -> dict[str, Any]:
     if call.option == "LG":
         name = _text(call.body, "device.form.name", 12, required=True)
         assert name is not None
-        items = _get(call.body, "device.form.items") or []
+        items = get(call.body, "device.form.items") or []
         if not isinstance(items, list):
             raise invalid_field("device.form.items", "must be a list of {key, value}")
         stored = {"name": name, "items": items}
@@ -249,7 +214,7 @@ async def process_form(call: HostCall) -> dict[str, Any]:
         item = _base(call, terminal)
         item["device"]["form"] = {"name": name, "result": (answer.button_id or answer.text or "1")[:5]}
         return item
-    form = _get(call.body, "form")
+    form = get(call.body, "form")
     if not isinstance(form, Mapping):
         raise missing_field("form")
     kind = form.get("type")
@@ -289,7 +254,7 @@ async def process_form(call: HostCall) -> dict[str, Any]:
 @host_route("POST", "/devices/lineitems", "LG")
 async def line_items(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
-    items = _get(call.body, "device.lineItems")
+    items = get(call.body, "device.lineItems")
     if items is None:
         raise missing_field("device.lineItems")
     if not isinstance(items, list) or not items or not all(isinstance(i, str) for i in items):
@@ -390,8 +355,6 @@ async def info(call: HostCall) -> dict[str, Any]:
 
 @host_route("POST", "/devices/getstatus", "DCP DCC")
 async def get_status(call: HostCall) -> dict[str, Any]:
-    from cashier.sandbox.host_mode import is_offline
-
     tid = terminal_id_for(call.option, call.body)
     terminal: VirtualTerminal = call.state.terminals.get(tid)
     if terminal.connected:
@@ -407,8 +370,6 @@ async def get_status(call: HostCall) -> dict[str, Any]:
 # ---- controls: /_sandbox/terminals/{terminalId} ----------------------------------------------------
 async def _terminal_control(request: Request) -> Response:
     """GET: state, current prompt, line items, last receipt. POST: ``{"connected": bool}``."""
-    from cashier.sandbox.control import _json, control_error, read_json
-
     sandbox = request.app.state.sandbox
     tid = request.path_params["terminalId"]
     if not 1 <= len(tid) <= 64:
@@ -430,9 +391,6 @@ async def _terminal_control(request: Request) -> Response:
 
 async def _customer_control(request: Request) -> Response:
     """The script of the next customer(s): card, tip, signature, confirm, input, delay_ms, ..."""
-    from cashier.sandbox.control import _json, control_error, read_json
-    from cashier.sandbox.terminals import script_from_json
-
     sandbox = request.app.state.sandbox
     tid = request.path_params["terminalId"]
     if not 1 <= len(tid) <= 64:
@@ -458,9 +416,6 @@ async def _customer_control(request: Request) -> Response:
 
 async def _answer_control(request: Request) -> Response:
     """Answer the prompt waiting now, as the customer (trainer over a socket, tests)."""
-    from cashier.sandbox.control import _json, control_error, read_json
-    from cashier.sandbox.terminals import script_from_json
-
     sandbox = request.app.state.sandbox
     terminal: VirtualTerminal = sandbox.state.terminals.get(request.path_params["terminalId"])
     try:
@@ -488,8 +443,6 @@ async def _answer_control(request: Request) -> Response:
 
 
 def _register_controls() -> None:
-    from cashier.sandbox.control import EXTRA_CONTROL_ROUTES
-
     EXTRA_CONTROL_ROUTES.extend([
         Route("/_sandbox/terminals/{terminalId}", _terminal_control, methods=["GET", "POST"]),
         Route("/_sandbox/terminals/{terminalId}/customer", _customer_control, methods=["POST"]),

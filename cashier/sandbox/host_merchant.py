@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cashier.sandbox.core import SERVER_NAME, HostCall, host_route, invalid_field
-from cashier.sandbox.host_transactions import now_iso
+from cashier.sandbox.shared import now_text
 
 #: (card type, processor, lower, upper, lengths) of the ranges the sandbox merchant accepts.
 CARD_RANGES = (
@@ -45,4 +45,4 @@ async def merchant(call: HostCall) -> dict[str, Any]:
         info["cardTypes"] = list(by_type.values())
     else:
         info["cardTypes"] = [{"type": t} for t in dict.fromkeys(r[0] for r in CARD_RANGES)]
-    return {"dateTime": now_iso(call), "merchant": info, "server": {"name": SERVER_NAME}}
+    return {"dateTime": now_text(call), "merchant": info, "server": {"name": SERVER_NAME}}

@@ -5,19 +5,28 @@ LG goes offline only at version 3080 or later with the feature on (``config.lg_v
 code 40600 "misconfigured", since the request cannot succeed until someone changes the set-up).
 Offline ends by itself after ``config.offline_max_s`` of sandbox time (``state.clock``).
 
-For the transaction handlers: ``is_offline(state)``; while it is true a device sale is approved
-offline and answered with ``OFFLINE_MARKS`` (``authSource`` O, ``deferredAuth`` D).
+Store and forward: while offline, a card sale or authorization is approved by the gateway itself
+(``approve_offline``: ``authSource`` O, ``deferredAuth`` D) and stored; when the mode goes
+online again (by request or at the maximum duration) every stored approval is forwarded to the
+processor, whose triggers decide it again. ``POST /_sandbox/mode/stored`` says a stored
+approval will decline when forwarded; ``GET /transactions/invoice`` tells the truth afterwards.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from cashier.sandbox import triggers
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route
-from cashier.sandbox.host_devices import now_text
+from cashier.sandbox.shared import now_text
 
 LG_OFFLINE_MIN_VERSION = 3080
-OFFLINE_MARKS = {"authSource": "O", "deferredAuth": "D"}
 
 
 def _mode(state: Any) -> dict[str, Any]:
@@ -31,9 +40,64 @@ def is_offline(state: Any) -> bool:
     if not mode.get("offline"):
         return False
     if state.clock.now() - float(mode.get("since", 0.0)) >= state.config.offline_max_s:
-        mode.update(offline=False, endedBy="maximum duration")
+        _go_online(state, "maximum duration")
         return False
     return True
+
+
+def _ledger(state: Any) -> dict[str, dict[str, Any]]:
+    invoices: dict[str, dict[str, Any]] = state.family("transactions").setdefault("invoices", {})
+    return invoices
+
+
+def approve_offline(state: Any, record: dict[str, Any], options: frozenset[str]) -> None:
+    """The gateway approves ``record`` by itself and stores it for forwarding."""
+    record.update(authSource="O", deferredAuth="D", responseCode="A",
+                  approvedAmount=record["requestedAmount"],
+                  offline={"stored": True, "partialAllowed": "ALLOWPARTIALAUTH" in options})
+    stored: list[str] = list(_mode(state).get("stored", []))
+    if record["invoice"] not in stored:
+        stored.append(record["invoice"])
+    _mode(state)["stored"] = stored
+
+
+def _forward(state: Any) -> list[str]:
+    """Send every stored approval to the processor; the invoices that declined."""
+    mode = _mode(state)
+    book = _ledger(state)
+    declined: list[str] = []
+    for invoice in mode.get("stored", []):
+        record = book.get(invoice)
+        if record is None or not (record.get("offline") or {}).get("stored"):
+            continue
+        offline = dict(record["offline"])
+        offline["stored"] = False
+        offline["forwardedAt"] = state.clock.now()
+        record["offline"] = offline
+        if record["state"] not in ("sale", "authorized"):
+            continue  # voided (or batched) before it could be forwarded: nothing to send
+        total = Decimal(record["approvedAmount"])
+        if offline.get("declineOnForward"):
+            code, approved = "D", Decimal(0)
+        else:
+            outcome = triggers.amount_outcome(total, total, kind=record["kind"],
+                                              partial_allowed=bool(offline.get("partialAllowed")))
+            code = outcome.response_code or "e"
+            approved = outcome.approved
+        if code in ("A", "P"):
+            record.update(responseCode=code, approvedAmount=str(approved))
+            continue
+        # the processor refused what the gateway approved: the invoice now says so
+        record.update(state="declined", responseCode="D", approvedAmount="0",
+                      declinedAfterOffline=True)
+        declined.append(invoice)
+    mode["stored"] = []
+    return declined
+
+
+def _go_online(state: Any, why: str) -> None:
+    _mode(state).update(offline=False, endedBy=why)
+    _forward(state)
 
 
 def offline_remaining_s(state: Any) -> float:
@@ -64,5 +128,39 @@ async def go_offline(call: HostCall) -> dict[str, Any]:
 @host_route("POST", "/mode/online", "LG DCP")
 async def go_online(call: HostCall) -> dict[str, Any]:
     if is_offline(call.state):
-        _mode(call.state).update(offline=False, endedBy="request")
+        _go_online(call.state, "request")
     return {"dateTime": now_text(call), "transaction": {"authSource": "E"}}
+
+
+# ---- control: POST /_sandbox/mode/stored {"invoice": "...", "declineOnForward": true} ----------
+async def _stored_control(request: Request) -> Response:
+    """GET: the stored (not yet forwarded) approvals. POST: say one will decline when forwarded."""
+    sandbox = request.app.state.sandbox
+    state = sandbox.state
+    if request.method == "POST":
+        try:
+            data = await read_json(request)
+        except ValueError as exc:
+            return control_error(str(exc))
+        if not isinstance(data, dict) or not isinstance(data.get("invoice"), str) \
+                or not isinstance(data.get("declineOnForward", True), bool):
+            return control_error('send {"invoice": "1234", "declineOnForward": true}')
+        record = _ledger(state).get(data["invoice"])
+        if record is None or not (record.get("offline") or {}).get("stored"):
+            return control_error(f"invoice {data['invoice']} has no stored offline approval", 404)
+        record["offline"] = {**record["offline"],
+                             "declineOnForward": bool(data.get("declineOnForward", True))}
+        sandbox.save()
+    book = _ledger(state)
+    stored = [{"invoice": invoice, "amount": book[invoice]["approvedAmount"],
+               "declineOnForward": bool(book[invoice]["offline"].get("declineOnForward"))}
+              for invoice in _mode(state).get("stored", []) if invoice in book]
+    return _json({"offline": is_offline(state), "stored": stored})
+
+
+def _register_controls() -> None:
+    EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/mode/stored", _stored_control,
+                                      methods=["GET", "POST"]))
+
+
+_register_controls()

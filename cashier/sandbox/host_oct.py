@@ -16,17 +16,15 @@ from cashier.sandbox.longtail import (
     card_type,
     check_card_number,
     expiration,
-    get,
     issue_token,
-    masked_number,
     merchant,
     new_id,
-    sandbox_now,
     test_card_for_token,
     text,
     token_value,
     unknown_token,
 )
+from cashier.sandbox.shared import get, masked, now_text
 
 OCT_CARDS = frozenset({"4515300011000159", "4515300011000167", "5312600000002167"})
 DECLINE_ABOVE = Decimal("999999")
@@ -91,8 +89,8 @@ async def payout(call: HostCall) -> dict[str, Any]:
     if not declined:
         record = _recipients(call).setdefault(email.lower(), {"payouts": []})
         record["payouts"].append({"invoice": invoice, "total": str(total)})
-    return {"dateTime": sandbox_now(call), "amount": {"total": total, "fee": Decimal("0.00")},
-            "card": {"number": masked_number(number), "type": card_type(number),
+    return {"dateTime": now_text(call), "amount": {"total": total, "fee": Decimal("0.00")},
+            "card": {"number": masked(number), "type": card_type(number),
                      "token": {"value": issue_token(call, number)}},
             "customer": customer, "merchant": merchant(call), "transaction": transaction}
 
@@ -112,5 +110,5 @@ async def update_recipient(call: HostCall) -> dict[str, Any]:
         if new.lower() in recipients:
             raise _fault(40101, "Invalid Param", "customer.newEmailAddress belongs to another recipient")
         recipients[new.lower()] = recipients.pop(old.lower())
-    return {"dateTime": sandbox_now(call), "customer": {"emailAddress": old, "newEmailAddress": new},
+    return {"dateTime": now_text(call), "customer": {"emailAddress": old, "newEmailAddress": new},
             "merchant": merchant(call), "transaction": {"authSource": "A", "responseCode": "A"}}

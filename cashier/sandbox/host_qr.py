@@ -25,8 +25,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
-from cashier.sandbox.host_devices import _get, masked, now_text
+from cashier.sandbox.host_tokens import check_number, issue_token
+from cashier.sandbox.shared import card_type, get, masked, now_text
 
 QR_BASE = "https://pay.sandbox.invalid/"
 AMOUNT_PARTS = ("total", "tax", "tip", "cashback")
@@ -50,7 +52,7 @@ def _amount_out(record: dict[str, Any]) -> dict[str, Decimal]:
 
 
 def _find(call: HostCall) -> tuple[str, dict[str, Any]]:
-    value = _get(call.body, "qrCode.value")
+    value = get(call.body, "qrCode.value")
     if value is None:
         raise missing_field("qrCode.value")
     if not isinstance(value, str) or not 1 <= len(value) <= 1024:
@@ -69,16 +71,16 @@ async def get_qr_code(call: HostCall) -> dict[str, Any]:
     for part in ("total", "tax"):
         if amount.get(part) is None:
             raise missing_field(f"amount.{part}")
-    invoice = _get(call.body, "transaction.invoice")
+    invoice = get(call.body, "transaction.invoice")
     if invoice is None:
         raise missing_field("transaction.invoice")
-    flag = _get(call.body, "transaction.saleFlag")
+    flag = get(call.body, "transaction.saleFlag")
     if flag is None:
         raise missing_field("transaction.saleFlag")
     if flag not in ("A", "S"):
         raise invalid_field("transaction.saleFlag", "must be A (authorization) or S (sale)")
     wanted = {k: str(Decimal(amount[k])) for k in AMOUNT_PARTS if amount.get(k) is not None}
-    vendor_reference = _get(call.body, "transaction.vendorReference")
+    vendor_reference = get(call.body, "transaction.vendorReference")
     codes = _codes(call.state)
     for value, record in codes.items():
         if record["invoice"] != invoice or record["status"] in ("cancelled", "reversed"):
@@ -167,9 +169,6 @@ async def cancel_qr_payment(call: HostCall) -> dict[str, Any]:
 
 # ---- control: the customer scans the code and pays ---------------------------------------------
 async def _pay(request: Request) -> Response:
-    from cashier.sandbox.control import _json, control_error, read_json
-    from cashier.sandbox.host_tokens import card_type, check_number, issue_token
-
     sandbox = request.app.state.sandbox
     try:
         data = await read_json(request)
@@ -207,8 +206,6 @@ async def _pay(request: Request) -> Response:
 
 
 def _register() -> None:
-    from cashier.sandbox.control import EXTRA_CONTROL_ROUTES
-
     EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/qrpayments/pay", _pay, methods=["POST"]))
 
 

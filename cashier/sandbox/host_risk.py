@@ -15,17 +15,16 @@ from cashier.sandbox.core import HostCall, host_route, invalid_field, missing_fi
 from cashier.sandbox.longtail import (
     amount,
     check_card_number,
-    get,
     issue_token,
     merchant,
     new_id,
     require,
-    sandbox_now,
     test_card_for_token,
     text,
     token_value,
     unknown_token,
 )
+from cashier.sandbox.shared import get, now_text
 
 #: ``risk.assessment``: A approve, D deny, R review, E escalate (needs 3-D Secure).
 ASSESSMENTS = ("A", "D", "R", "E")
@@ -99,7 +98,7 @@ async def risk_assess(call: HostCall) -> dict[str, Any]:
     order_id = get(body, "transaction.orderId")
     if isinstance(order_id, str):
         transaction["orderId"] = order_id
-    return {"dateTime": sandbox_now(call), "amount": {"total": total},
+    return {"dateTime": now_text(call), "amount": {"total": total},
             "card": {"token": {"value": token or issue_token(call, number)}},
             "merchant": merchant(call), "risk": {"tranId": tran_id, "assessment": assessment},
             "transaction": transaction}
@@ -130,7 +129,7 @@ def _rule_answer(call: HostCall, parameter: str, status: str | None, ok: bool,
         rules["status"] = status
     if message:
         rules["resultText"] = message
-    return {"dateTime": sandbox_now(call), "merchant": merchant(call), "riskRules": rules,
+    return {"dateTime": now_text(call), "merchant": merchant(call), "riskRules": rules,
             "transaction": {"responseCode": "A" if ok else "E"}}
 
 

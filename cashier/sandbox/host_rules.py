@@ -18,14 +18,12 @@ from cashier.sandbox.longtail import (
     DEBIT_CARDS,
     amount,
     card_type,
-    get,
-    masked_number,
     merchant,
     new_id,
     require,
-    sandbox_now,
     text,
 )
+from cashier.sandbox.shared import get, masked, now_text
 
 SURCHARGE_PERCENT = Decimal("3.00")
 RULES = ("SURCHARGE",)
@@ -41,8 +39,8 @@ async def rule_verify(call: HostCall) -> dict[str, Any]:
     invoice = text(body, "transaction.invoice", max_len=10)
     vendor_reference = text(body, "transaction.vendorReference", max_len=50, required=False)
     number, token = card_of(call)
-    item: dict[str, Any] = {"dateTime": sandbox_now(call), "merchant": merchant(call),
-                            "card": {"number": masked_number(number), "token": {"value": token},
+    item: dict[str, Any] = {"dateTime": now_text(call), "merchant": merchant(call),
+                            "card": {"number": masked(number), "token": {"value": token},
                                      "type": card_type(number)}}
     transaction: dict[str, Any] = {"invoice": invoice}
     if vendor_reference:

@@ -27,8 +27,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
 from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
-from cashier.sandbox.host_devices import _get, masked, now_text, terminal_of
+from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
     TerminalBusy,
     TerminalCancelled,
@@ -36,6 +37,7 @@ from cashier.sandbox.terminals import (
     TerminalUnavailable,
     prompt_fault,
 )
+from cashier.sandbox.triggers import TEST_CARDS, check_card
 
 _WORDS = ("amber", "apple", "arch", "bay", "bell", "blue", "brook", "cat", "cedar", "clay", "cloud",
           "coral", "crane", "dawn", "deer", "dune", "east", "elm", "fern", "field", "fig", "flint",
@@ -53,14 +55,6 @@ def _family(state: Any) -> dict[str, Any]:
     return family
 
 
-def card_type(number: str) -> str:
-    """``card.type`` of a number: GC for the sandbox's gift cards, else the card brand."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-    from cashier.sandbox.triggers import brand_of
-
-    return "GC" if is_gift_card(number) else brand_of(number)
-
-
 def is_legacy_token(value: str) -> bool:
     """Legacy-style tokens are all digits; global-vault tokens carry letters."""
     return value.isdigit()
@@ -72,6 +66,57 @@ def universal_token(number: str) -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:20]}-{h[20:31]}"
 
 
+def universal_for_key(card_key: str) -> str:
+    """A gift card's universal token, from its one-way key (its number is not kept)."""
+    h = hashlib.sha256(b"cashier-sandbox-universal-gift:" + card_key.encode()).hexdigest().upper()
+    return f"{h[:8]}-{h[8:12]}-{h[12:20]}-{h[20:31]}"
+
+
+def universal_of(state: Any, number: str) -> str:
+    """The universal token of any card number (a gift card's comes from its one-way key)."""
+    return universal_for_key(state.card_key(number)) if is_gift_card(number) else universal_token(number)
+
+
+def issue_gift_token(state: Any, card_key: str, masked_number: str, *,
+                     expiration: int | None = None, style: str | None = None,
+                     fresh: bool = False) -> str:
+    """A gift card's token, tied to its one-way key (``state.card_key``), never its number."""
+    family = _family(state)
+    style = style or ("global" if family["gtv"] else "legacy")
+    deleted = set(family["deleted"])
+    last4 = masked_number[-4:]
+    value = ""
+    if style == "legacy" and not fresh:
+        digest = hashlib.sha256(b"cashier-sandbox-gift-token:" + card_key.encode()).hexdigest()
+        value = str(int(digest[:16], 16))[:12].rjust(12, "0") + last4
+    while not value or value in deleted or (fresh and value in family["tokens"]):
+        if style == "legacy":
+            value = "9" + "".join(secrets.choice(string.digits) for _ in range(11)) + last4
+        else:
+            tail = [secrets.choice(string.ascii_lowercase + string.digits) for _ in range(11)]
+            tail.insert(secrets.randbelow(12), secrets.choice(string.ascii_lowercase))
+            value = last4 + "".join(tail)
+    record = family["tokens"].get(value) or {
+        "giftcard": card_key, "masked": masked_number, "last4": last4,
+        "length": len(masked_number), "type": "GC", "style": style}
+    if expiration is not None:
+        record["expirationDate"] = expiration
+    family["tokens"][value] = record
+    vault = state.family("vault").setdefault("tokens", {})
+    if value not in vault:
+        vault[value] = {"type": "GC", "number": masked_number, "last4": last4}
+    return value
+
+
+def gift_key_of(state: Any, token_value: str) -> str | None:
+    """The one-way key of the gift card a live token stands for; None for any other token."""
+    family = _family(state)
+    if token_value in family["deleted"]:
+        return None
+    record = family["tokens"].get(token_value)
+    return str(record["giftcard"]) if isinstance(record, dict) and record.get("giftcard") else None
+
+
 def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
                 style: str | None = None, fresh: bool = False) -> str:
     """A 16-character token ending with (legacy) or starting with (global) the card's last 4.
@@ -79,6 +124,9 @@ def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
     Legacy tokens come from the shared vault (same card, same token) unless that value was
     deleted or ``fresh`` asks for a new one (``/tokens/duplicate``).
     """
+    if is_gift_card(card_number):
+        return issue_gift_token(state, state.card_key(card_number), masked(card_number),
+                                expiration=expiration, style=style, fresh=fresh)
     family = _family(state)
     style = style or ("global" if family["gtv"] else "legacy")
     deleted = set(family["deleted"])
@@ -103,22 +151,14 @@ def issue_token(state: Any, card_number: str, *, expiration: int | None = None,
 
 
 def _token_record(card_number: str, style: str) -> dict[str, Any]:
-    """Like the shared vault, no full card number: first six, last four, length and brand. A
-    sandbox gift card number is kept (gift cards live in the simulated host's memory anyway)."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-
-    record: dict[str, Any] = {"bin": card_number[:6], "last4": card_number[-4:],
-                              "length": len(card_number), "type": card_type(card_number),
-                              "style": style}
-    if is_gift_card(card_number):
-        record["giftcard"] = card_number
-    return record
+    """Like the shared vault, no full card number: first six, last four, length and brand
+    (gift cards: ``issue_gift_token``, which keeps the card's one-way key instead)."""
+    return {"bin": card_number[:6], "last4": card_number[-4:], "length": len(card_number),
+            "type": card_type(card_number), "style": style}
 
 
 def _test_card(bin6: str, last4: str, length: int, brand: str | None) -> str | None:
     """The published test card matching what a token remembers (only those are accepted)."""
-    from cashier.sandbox.triggers import TEST_CARDS
-
     for card in TEST_CARDS:
         if len(card.number) == length and card.number[-4:] == last4 \
                 and (not bin6 or card.number[:6] == bin6) and (brand is None or card.brand == brand):
@@ -134,7 +174,7 @@ def resolve_token(state: Any, token_value: str) -> str | None:
     record = family["tokens"].get(token_value)
     if record is not None:
         if record.get("giftcard"):
-            return str(record["giftcard"])
+            return None  # a gift card's number is not kept: ``gift_key_of``
         return _test_card(record["bin"], record["last4"], int(record["length"]), record.get("type"))
     # A token the transaction handlers issued (shared vault, masked number only): the sandbox
     # accepts only the published test cards, so the masked number names one of them.
@@ -150,16 +190,25 @@ def token_not_found(value: str, call: HostCall) -> HostFault:
                      f"{call.config.merchant_id}", code=40105)
 
 
-def _token_in(call: HostCall) -> tuple[str, str]:
-    value = _get(call.body, "card.token.value")
+def _token_in(call: HostCall) -> tuple[str, str | None]:
+    """(token, card number); the number is None for a gift card's token (``gift_key_of``)."""
+    value = get(call.body, "card.token.value")
     if value is None:
         raise missing_field("card.token.value")
     if not isinstance(value, str) or not 1 <= len(value) <= 16:
         raise invalid_field("card.token.value", "must be 1 to 16 characters")
     number = resolve_token(call.state, value)
-    if number is None:
+    if number is None and gift_key_of(call.state, value) is None:
         raise token_not_found(value, call)
     return value, number
+
+
+def _gift_view(call: HostCall, value: str) -> tuple[str, str]:
+    """(one-way key, masked number) of a gift card's token."""
+    key = gift_key_of(call.state, value)
+    assert key is not None
+    record = _family(call.state)["tokens"][value]
+    return key, str(record["masked"])
 
 
 def _merchant(call: HostCall) -> dict[str, Any]:
@@ -167,7 +216,7 @@ def _merchant(call: HostCall) -> dict[str, Any]:
 
 
 def _expiration(call: HostCall) -> int | None:
-    value = _get(call.body, "card.expirationDate")
+    value = get(call.body, "card.expirationDate")
     if value is None:
         return None
     text = str(value)
@@ -179,8 +228,6 @@ def _expiration(call: HostCall) -> int | None:
 
 def check_number(number: Any, field: str = "card.number") -> str:
     """A test card (or sandbox gift card) number, or the host's refusal."""
-    from cashier.sandbox.host_giftcards import is_gift_card
-    from cashier.sandbox.triggers import check_card
 
     if not isinstance(number, str | int) or isinstance(number, bool):
         raise invalid_field(field, "must be a card number of 12 to 19 digits")
@@ -201,10 +248,10 @@ async def add(call: HostCall) -> dict[str, Any]:
     """A keyed card (HD, any option) or a card read by the option's PIN pad."""
     from decimal import Decimal
 
-    if _get(call.body, "p2pe") is not None:
+    if get(call.body, "p2pe") is not None:
         raise invalid_field("p2pe", "the sandbox does not decrypt P2PE data; send card.number "
                                     "or let the PIN pad read the card")
-    raw = _get(call.body, "card.number")
+    raw = get(call.body, "card.number")
     item: dict[str, Any] = {"dateTime": now_text(call)}
     if raw is not None:
         number = check_number(raw)
@@ -232,7 +279,7 @@ async def add(call: HostCall) -> dict[str, Any]:
     if isinstance(customer, dict) and customer:
         item["customer"] = {k: v for k, v in customer.items() if isinstance(v, str)}
     item["merchant"] = _merchant(call)
-    item["universalToken"] = {"value": universal_token(number)}
+    item["universalToken"] = {"value": universal_of(call.state, number)}
     return item
 
 
@@ -243,12 +290,18 @@ async def duplicate(call: HostCall) -> dict[str, Any]:
     known = _family(call.state)["tokens"].get(value, {})
     style = "legacy" if is_legacy_token(value) else "global"
     expiration = _expiration(call) or known.get("expirationDate")
-    new = issue_token(call.state, number, expiration=expiration, style=style, fresh=True)
-    card: dict[str, Any] = {"number": masked(number), "type": card_type(number), "token": {"value": new}}
+    if number is None:
+        key, shown = _gift_view(call, value)
+        new = issue_gift_token(call.state, key, shown, expiration=expiration, style=style, fresh=True)
+        kind, universal_value = "GC", universal_for_key(key)
+    else:
+        new = issue_token(call.state, number, expiration=expiration, style=style, fresh=True)
+        shown, kind, universal_value = masked(number), card_type(number), universal_token(number)
+    card: dict[str, Any] = {"number": shown, "type": kind, "token": {"value": new}}
     if "RETURNEXPDATE" in (call.body.get("apiOptions") or []) and expiration is not None:
         card["expirationDate"] = expiration
     return {"dateTime": now_text(call), "card": card, "merchant": _merchant(call),
-            "universalToken": {"value": universal_token(number)}}
+            "universalToken": {"value": universal_value}}
 
 
 @host_route("POST", "/tokens/delete", "HD LG")
@@ -271,6 +324,10 @@ async def universal(call: HostCall) -> dict[str, Any]:
         number = check_number(number_header.strip(), "CardNumber header")
     elif token_header:
         found = resolve_token(call.state, token_header.strip())
+        gift = gift_key_of(call.state, token_header.strip()) if found is None else None
+        if gift is not None:
+            return {"dateTime": now_text(call), "merchant": _merchant(call),
+                    "universalToken": {"value": universal_for_key(gift)}}
         if found is None:
             raise token_not_found(token_header.strip(), call)
         number = found
@@ -280,7 +337,7 @@ async def universal(call: HostCall) -> dict[str, Any]:
     else:
         raise missing_field("CardNumber or Token header")
     return {"dateTime": now_text(call), "merchant": _merchant(call),
-            "universalToken": {"value": universal_token(number)}}
+            "universalToken": {"value": universal_of(call.state, number)}}
 
 
 @host_route("POST", "/tokens/4words", "HD LG")
@@ -291,15 +348,14 @@ async def four_words(call: HostCall) -> dict[str, Any]:
                         "tokens only (16 digits); this is a global-vault token", code=40101)
     digest = hashlib.sha256(b"cashier-sandbox-4words:" + value.encode()).digest()
     words = " ".join(_WORDS[b % len(_WORDS)] for b in digest[:4])
+    shown = masked(number) if number is not None else _gift_view(call, value)[1]
     return {"dateTime": now_text(call),
-            "card": {"entryMode": "M", "fourWords": words[:28], "number": masked(number)},
+            "card": {"entryMode": "M", "fourWords": words[:28], "number": shown},
             "merchant": _merchant(call)}
 
 
 # ---- control: the merchant's global vault switch ------------------------------------------------
 async def _settings(request: Request) -> Response:
-    from cashier.sandbox.control import _json, control_error, read_json
-
     sandbox = request.app.state.sandbox
     family = _family(sandbox.state)
     if request.method == "POST":
@@ -315,8 +371,6 @@ async def _settings(request: Request) -> Response:
 
 
 def _register() -> None:
-    from cashier.sandbox.control import EXTRA_CONTROL_ROUTES
-
     EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/tokens/settings", _settings, methods=["GET", "POST"]))
 
 

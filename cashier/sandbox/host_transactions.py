@@ -21,7 +21,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox import terminals, triggers
+from cashier.sandbox import host_giftcards as giftcards
+from cashier.sandbox import host_mode, terminals, triggers
 from cashier.sandbox.core import (
     SERVER_NAME,
     HostCall,
@@ -34,6 +35,8 @@ from cashier.sandbox.core import (
     missing_field,
     token_not_found,
 )
+from cashier.sandbox.host_tokens import issue_token
+from cashier.sandbox.shared import get, is_gift_card, now_text, require, require_object
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
 
 LIVE = frozenset({"authorized", "sale", "refund"})
@@ -51,31 +54,6 @@ SALE_FLAGS = {"authorization": "A", "sale": "S", "refund": "C", "manualauthoriza
 
 
 # ---- small readers ---------------------------------------------------------------------------
-def get(body: dict[str, Any], dotted: str) -> Any:
-    node: Any = body
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def require(body: dict[str, Any], dotted: str) -> Any:
-    value = get(body, dotted)
-    if value is None or value == "":
-        raise missing_field(dotted)
-    return value
-
-
-def require_object(body: dict[str, Any], name: str) -> dict[str, Any]:
-    value = body.get(name)
-    if value is None:
-        raise missing_field(name)
-    if not isinstance(value, dict):
-        raise invalid_field(name, "must be an object")
-    return value
-
-
 def invoice_of(body: dict[str, Any]) -> str:
     require_object(body, "transaction")
     invoice = require(body, "transaction.invoice")
@@ -112,10 +90,6 @@ def ledger(call: HostCall) -> dict[str, dict[str, Any]]:
     return invoices
 
 
-def now_iso(call: HostCall) -> str:
-    return datetime.fromtimestamp(call.state.clock.now()).astimezone().isoformat(timespec="milliseconds")
-
-
 def business_date(call: HostCall) -> str:
     given = get(call.body, "transaction.businessDate")
     if given is not None:
@@ -143,6 +117,8 @@ class CardUse:
     security_code: str | None = None
     postal_code: str | None = None
     terminal_id: str | None = None
+    #: The gift card's record key (``host_giftcards``) when a gift card pays; never its number.
+    giftcard: str | None = None
 
     def record(self) -> dict[str, Any]:
         return {"type": self.brand, "number": self.masked, "token": self.token,
@@ -163,6 +139,10 @@ def _problem_fault(problem: triggers.CardProblem) -> HostFault:
 def _keyed(call: HostCall, number: Any, entry_mode: str, present: str) -> CardUse:
     if not isinstance(number, str):
         raise invalid_field("card.number", "must be text of 12 to 19 digits")
+    if is_gift_card(number):
+        return CardUse("GC", "X" * (len(number) - 4) + number[-4:], issue_token(call.state, number),
+                       ENTRY_MODES.get(entry_mode, "M"), present, number=number,
+                       giftcard=giftcards.card_key(call.state, number))
     problem = triggers.check_card(number)
     if problem is not None:
         raise _problem_fault(problem)
@@ -178,7 +158,8 @@ def from_token(call: HostCall, token: Any) -> CardUse:
     found = call.state.detokenize(token)
     if found is None:
         raise token_not_found(token, call.config.merchant_id)
-    return CardUse(found["type"], found["number"], token, "M", "N")
+    gift = giftcards.key_for_token(call.state, token) if found["type"] == "GC" else None
+    return CardUse(found["type"], found["number"], token, "M", "N", giftcard=gift)
 
 
 def terminal_of(call: HostCall) -> str:
@@ -253,7 +234,7 @@ def new_record(call: HostCall, invoice: str, kind: str, card: CardUse, requested
         "requestedAmount": str(requested), "responseCode": "e", "authSource": "E",
         "saleFlag": SALE_FLAGS[kind], "card": card.record(), "clerk": get(body, "clerk.numericId"),
         "businessDate": business_date(call), "createdAt": call.state.clock.now(),
-        "dateTime": body.get("dateTime") if isinstance(body.get("dateTime"), str) else now_iso(call),
+        "dateTime": body.get("dateTime") if isinstance(body.get("dateTime"), str) else now_text(call),
         "refundedAmount": "0",
     }
     for part in ("tax", "cashback", "surcharge"):
@@ -308,9 +289,13 @@ def answer(call: HostCall, record: dict[str, Any], *, response_code: str | None 
                                    "saleFlag": record["saleFlag"]}
     if record.get("authorizationCode") and code in ("A", "C", "P", "f"):
         transaction["authorizationCode"] = record["authorizationCode"]
+    if record.get("hostResponse") and code == "D":
+        transaction["hostResponse"] = dict(record["hostResponse"])
+    if record.get("deferredAuth") and code in ("A", "P"):
+        transaction["deferredAuth"] = record["deferredAuth"]
     result: dict[str, Any] = {
         "dateTime": call.body.get("dateTime") if isinstance(call.body.get("dateTime"), str)
-        else now_iso(call),
+        else now_text(call),
         "amount": amount, "card": card,
         "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
         "receipt": receipt({**record, "responseCode": code}),
@@ -383,6 +368,10 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     record = new_record(call, invoice, kind, card, total)
     if tip is not None:
         record["tip"] = str(tip)
+    if call.option in ("LG", "DCP") and host_mode.is_offline(call.state):
+        return _offline_payment(call, record, card, options, book)
+    if card.giftcard is not None:
+        return _gift_payment(call, record, card.giftcard, options, book)
     if card.number is not None and triggers.needs_online_pin(card.number, card.entry_mode):
         record.update(state="declined", responseCode="S")
         book[invoice] = record
@@ -420,6 +409,58 @@ async def _payment(call: HostCall, kind: str) -> dict[str, Any]:
     return answer(call, record, total=total)
 
 
+def _offline_payment(call: HostCall, record: dict[str, Any], card: CardUse, options: frozenset[str],
+                     book: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Offline mode: the gateway approves and stores a card payment (``host_mode``). A gift
+    card's balance lives at the host, so offline it is declined (decision)."""
+    if card.giftcard is not None:
+        record.update(state="declined", responseCode="D", authSource="O")
+        book[record["invoice"]] = record
+        return answer(call, record, total=Decimal(record["requestedAmount"]))
+    host_mode.approve_offline(call.state, record, options)
+    auth_code, reference = _codes(call)
+    record.update(state="authorized" if record["kind"] == "authorization" else "sale",
+                  authorizationCode=auth_code, retrievalReference=reference)
+    book[record["invoice"]] = record
+    return answer(call, record)
+
+
+def _gift_payment(call: HostCall, record: dict[str, Any], key: str, options: frozenset[str],
+                  book: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A gift card pays by sale: its balance decides (no amount triggers), see decisions.md."""
+    if record["kind"] != "sale":
+        raise HostFault(9000, "NOT SUPPORTED", "A gift card pays by sale; it cannot be authorized",
+                        code=40600)
+    total = Decimal(record["requestedAmount"])
+    spent = giftcards.spend(call.state, key, total, record["invoice"],
+                            partial_allowed="ALLOWPARTIALAUTH" in options)
+    record.update(giftcard=key, balance=str(money(spent.balance)), responseCode=spent.response_code)
+    if spent.response_code == "D":
+        record.update(state="declined", hostResponse=spent.host_response)
+        book[record["invoice"]] = record
+        return answer(call, record, total=total)
+    auth_code, reference = _codes(call)
+    record.update(state="sale", approvedAmount=str(money(spent.taken)), authorizationCode=auth_code,
+                  retrievalReference=reference)
+    book[record["invoice"]] = record
+    return answer(call, record)
+
+
+def _gift_more(call: HostCall, live: dict[str, Any], total: Decimal,
+               options: frozenset[str]) -> dict[str, Any]:
+    """A gift card sale raised on its invoice: the card's balance pays the difference."""
+    approved = Decimal(live["approvedAmount"])
+    spent = giftcards.spend(call.state, live["giftcard"], total - approved, live["invoice"],
+                            partial_allowed="ALLOWPARTIALAUTH" in options)
+    live["balance"] = str(money(spent.balance))
+    if spent.response_code == "D":
+        return answer(call, {**live, "hostResponse": spent.host_response}, response_code="D",
+                      total=total)
+    live.update(approvedAmount=str(money(approved + spent.taken)), responseCode=spent.response_code,
+                requestedAmount=str(total), updatedAt=call.state.clock.now())
+    return answer(call, live)
+
+
 async def _amend(call: HostCall, live: dict[str, Any], kind: str, total: Decimal,
                  options: frozenset[str]) -> dict[str, Any]:
     """Same invoice again: never approve twice, seek only what is above the amount on file."""
@@ -429,6 +470,8 @@ async def _amend(call: HostCall, live: dict[str, Any], kind: str, total: Decimal
         live["saleFlag"] = "S"
     if total <= approved:
         return answer(call, live)
+    if live.get("giftcard"):
+        return _gift_more(call, live, total, options)
     return await _seek_more(call, live, total, total - approved, options, kind)
 
 
@@ -530,14 +573,22 @@ async def refund(call: HostCall) -> dict[str, Any]:
     if live is not None:
         if outcome.response_code != "A":
             return answer(call, live, response_code=outcome.response_code, total=total)
+        if live.get("giftcard"):
+            live["balance"] = str(money(giftcards.give_back(call.state, live["giftcard"],
+                                                            total - already, invoice, "Refund")))
         live.update(approvedAmount=str(money(total)), requestedAmount=str(total))
         record = live
     else:
         if original is not None:
             card = CardUse.from_record(original["card"])  # a linked refund uses the card on file
+            card.giftcard = original.get("giftcard")
         else:
             card, _ = await resolve_card(call, total, "refund", with_tip=False)
         record = new_record(call, invoice, "refund", card, total)
+        if card.giftcard is not None and outcome.response_code == "A":
+            # a refund to a gift card reloads it
+            record.update(giftcard=card.giftcard, balance=str(money(giftcards.give_back(
+                call.state, card.giftcard, total, invoice, "Refund"))))
         record["state"] = "refund" if outcome.response_code == "A" else "declined"
         record["responseCode"] = outcome.response_code
         if original is not None:
@@ -581,7 +632,7 @@ async def invoice_status(call: HostCall) -> dict[str, Any]:
     total = Decimal(record["approvedAmount"]) if record["state"] in LIVE \
         else Decimal(record["requestedAmount"])
     result = answer(call, record, total=total, brief=True)
-    result["dateTime"] = record.get("dateTime") or now_iso(call)
+    result["dateTime"] = record.get("dateTime") or now_text(call)
     return result
 
 
@@ -596,6 +647,14 @@ async def void(call: HostCall) -> dict[str, Any]:
     if record is None:
         raise invoice_not_found(invoice)
     _check_token_header(call, record)
+    if record.get("giftcard"):
+        # a gift card sale's money goes back on the card; a refund's comes off it again
+        approved = Decimal(record["approvedAmount"])
+        if record["state"] == "refund":
+            left = giftcards.take_back(call.state, record["giftcard"], approved, invoice)
+        else:
+            left = giftcards.give_back(call.state, record["giftcard"], approved, invoice, "Void")
+        record["balance"] = str(money(left))
     record.update(state="voided", voidedAt=call.state.clock.now(), reversalReason=reason or "")
     original = book.get(record.get("originalInvoice") or "")
     if original is not None:
@@ -636,6 +695,9 @@ async def _manual(call: HostCall, kind: str) -> dict[str, Any]:
         card = CardUse.from_record(existing["card"], existing.get("terminalId"))
     else:
         card, _ = await resolve_card(call, total, kind, with_tip=False)
+        if card.giftcard is not None:
+            raise HostFault(9000, "NOT SUPPORTED", "A gift card has no voice authorization; "
+                            "its balance decides a sale", code=40600)
     record = live if live is not None else new_record(call, invoice, kind, card, total)
     record.update(state="authorized" if kind == "manualauthorization" else "sale",
                   approvedAmount=str(money(total)), responseCode="A", authSource="O",
@@ -680,7 +742,7 @@ async def signature(call: HostCall) -> dict[str, Any]:
     if record is None:
         raise invoice_not_found(invoice)
     record["signature"] = {"bytes": len(raw), "format": "P"}
-    return {"dateTime": body.get("dateTime") or now_iso(call),
+    return {"dateTime": body.get("dateTime") or now_text(call),
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
             "server": {"name": SERVER_NAME},
             "transaction": {"invoice": invoice, "saleFlag": record["saleFlag"]}}

@@ -12,7 +12,12 @@ import uuid
 from typing import Any
 
 from cashier.sandbox.core import HostCall, HostFault, host_route
-from cashier.sandbox.longtail import merchant, require, sandbox_now, test_card_for_token
+from cashier.sandbox.longtail import (
+    merchant,
+    require,
+    test_card_for_token,
+)
+from cashier.sandbox.shared import now_text
 
 PENDING_SECONDS = 3600.0
 MAX_CARDS = 5000
@@ -53,7 +58,7 @@ async def updater_request(call: HostCall) -> dict[str, Any]:
         tokens.append(token)
     request_id = str(uuid.uuid4())
     _requests(call)[request_id] = {"created": call.state.clock.now(), "tokens": tokens}
-    return {"dateTime": sandbox_now(call), "merchant": merchant(call),
+    return {"dateTime": now_text(call), "merchant": merchant(call),
             "updaterRequestId": request_id}
 
 
@@ -91,7 +96,7 @@ async def updater_status(call: HostCall) -> dict[str, Any]:
     request = _requests(call).get(request_id)
     if request is None:
         raise _fault(40104, f"updaterRequestId {request_id} is not known")
-    item: dict[str, Any] = {"dateTime": sandbox_now(call), "merchant": merchant(call),
+    item: dict[str, Any] = {"dateTime": now_text(call), "merchant": merchant(call),
                             "updaterRequestId": request_id}
     if call.state.clock.now() - float(request["created"]) < PENDING_SECONDS:
         item["updaterStatus"] = "P"

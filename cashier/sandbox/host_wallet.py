@@ -17,7 +17,13 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox.core import Handler, HostCall, HostFault, host_route
-from cashier.sandbox.longtail import amount, get, merchant, new_id, sandbox_now, text
+from cashier.sandbox.longtail import (
+    amount,
+    merchant,
+    new_id,
+    text,
+)
+from cashier.sandbox.shared import get, now_text
 
 #: Amounts above this decline, as the vendor's card trigger table does.
 DECLINE_ABOVE = Decimal("999999")
@@ -87,7 +93,7 @@ async def wallet_initiate(call: HostCall) -> dict[str, Any]:
     transaction = {"authSource": "A", "invoice": invoice}
     if vendor_reference:
         transaction["vendorReference"] = vendor_reference
-    return {"dateTime": sandbox_now(call), "amount": {"tax": tax, "total": total},
+    return {"dateTime": now_text(call), "amount": {"tax": tax, "total": total},
             "wallet": {"clientToken": client_token, "clientMetaDataId": secrets.token_hex(16)},
             "merchant": merchant(call), "transaction": transaction}
 
@@ -148,7 +154,7 @@ async def wallet_sale(call: HostCall) -> dict[str, Any]:
             method_id = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(8))
             vault[method_id] = {"payerId": get(body, "wallet.payerId")}
             wallet["paymentMethodId"] = method_id
-    return {"dateTime": sandbox_now(call), "amount": {"total": total}, "merchant": merchant(call),
+    return {"dateTime": now_text(call), "amount": {"total": total}, "merchant": merchant(call),
             "transaction": {"authSource": "A", "invoice": invoice,
                             "responseCode": "D" if declined else "A"},
             "wallet": wallet}
@@ -181,7 +187,7 @@ async def wallet_refund(call: HostCall) -> dict[str, Any]:
         sale["refunded"] = str(Decimal(sale["refunded"]) + total)
         payments[invoice] = {"state": "refund", "total": str(total), "originalInvoice": original,
                              "refunded": "0"}
-    return {"dateTime": sandbox_now(call), "amount": {"total": total}, "merchant": merchant(call),
+    return {"dateTime": now_text(call), "amount": {"total": total}, "merchant": merchant(call),
             "transaction": {"authSource": "A", "invoice": invoice,
                             "responseCode": "D" if declined else "A"},
             "wallet": {**ids, "status": "PROCESSOR_DECLINED" if declined else "SETTLING"}}

@@ -11,12 +11,12 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from cashier.sandbox import triggers
 from cashier.sandbox.core import HostCall, HostFault, invalid_field, missing_field
+from cashier.sandbox.shared import get
 
 #: Test cards that can be processed as debit (``/cards/identify`` ``debitCapable``): the
 #: vendor's debit Visa and Mastercard and the OCT cards (fast funds need a debit card).
@@ -32,15 +32,6 @@ FOREIGN_CARDS: dict[str, tuple[str, int, str]] = {
     "5290111111111111": ("EUR", 2, "0.9215"),
     "4616222222222257": ("CAD", 2, "1.3650"),
 }
-
-
-def get(body: Mapping[str, Any], dotted: str) -> Any:
-    node: Any = body
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _fault(fault: HostFault, legacy: bool) -> HostFault:
@@ -104,12 +95,6 @@ def api_options(body: Mapping[str, Any]) -> set[str]:
     return {item.upper() for item in raw}
 
 
-def sandbox_now(call: HostCall) -> str:
-    """Sandbox time (``/_sandbox/clock`` moves it), local, with milliseconds and offset."""
-    moment = datetime.fromtimestamp(call.state.clock.now()).astimezone()
-    return moment.isoformat(timespec="milliseconds")
-
-
 def merchant(call: HostCall) -> dict[str, Any]:
     return {"mid": call.config.merchant_id, "name": call.config.merchant_name[:22]}
 
@@ -140,11 +125,6 @@ def check_card_number(value: Any, field: str = "card.number", *, legacy: bool = 
                                secondary_code=problem.secondary_code, http_status=problem.http_status,
                                severity=problem.severity, code=problem.code), legacy)
     return value
-
-
-def masked_number(number: str) -> str:
-    """As the host shows it: every digit but the last four replaced by X."""
-    return "X" * (len(number) - 4) + number[-4:]
 
 
 def bin_of(number: str) -> str:

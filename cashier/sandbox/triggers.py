@@ -59,7 +59,8 @@ AMOUNT_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("999998.00 and above 999998.99", "declined (D)"),
     ("19.19 on a refund", "refund declined (D)"),
     ("219.00", "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
-               "declined (D) without it"),
+               "declined (D) without it; also a capture, incremental authorization or raised "
+               "invoice seeking 219.00 more"),
     ("111.XX", "approved after XX seconds"),
     ("112.XX", "error after XX seconds"),
     ("511.XX", "referral after XX seconds"),
@@ -77,6 +78,8 @@ CSC_RESULTS = {"333": "M", "3333": "M", "444": "N", "4444": "N", "555": "P", "55
 CSC_FAILURES = frozenset({"N"})
 
 PREPAID_BALANCE = Decimal("43.34")
+#: The partial-approval trigger, as a total or as the amount an amendment or capture seeks.
+PARTIAL_TRIGGER = Decimal("219")
 MAX_AMOUNT = Decimal("2000000000")
 #: Decision: the contactless card that asks for an online PIN (response code S).
 ONLINE_PIN_CARD = "2221000000000009"
@@ -174,8 +177,10 @@ def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowe
     """Outcome on the test host for a request of ``total`` that seeks ``sought`` of new approval.
 
     ``kind`` is sale, authorization, capture, incremental or refund. Triggers look at the
-    request's ``amount.total`` as the vendor's test host does; a partial approval approves half
-    of what is sought (decision), rounded down to the cent.
+    request's ``amount.total`` as the vendor's test host does, and the partial-approval trigger
+    also at the amount sought ("or increment auth/capture by 219": a capture of 229.00 on a
+    10.00 authorization, an invoice raised by 219.00); a partial approval approves half of what
+    is sought (decision), rounded down to the cent.
     """
     if total >= MAX_AMOUNT:
         return Outcome("", error=CardProblem(9000, "INVALID AMOUNT",
@@ -192,7 +197,7 @@ def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowe
         if code == "e":
             return Outcome("", delay_s=seconds, error=demo_host_error())
         return Outcome(code, sought if code == "A" else Decimal(0), delay_s=seconds)
-    if total == Decimal("219"):
+    if total == PARTIAL_TRIGGER or sought == PARTIAL_TRIGGER:
         if not partial_allowed:
             return Outcome("D")
         half = (sought / 2).quantize(CENT, rounding=ROUND_DOWN)

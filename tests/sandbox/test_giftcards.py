@@ -8,7 +8,8 @@ import pytest
 
 from cashier.host.errors import HostError
 from cashier.host.models.common import Card, Token
-from cashier.sandbox.host_giftcards import is_gift_card, redeem
+from cashier.sandbox.host_giftcards import card_key, redeem
+from cashier.sandbox.shared import is_gift_card
 from tests.sandbox.test_devices import check_all, record_answers
 from tests.sandbox.vendor import host_call
 
@@ -40,7 +41,7 @@ async def test_full_lifecycle_with_cancel_restoring_the_previous_balance(make_sa
     assert cancelled.card is not None and cancelled.card.balance is not None
     assert cancelled.card.balance.amount == Decimal("25.00")
     assert cancelled.amount is not None and cancelled.amount.total == Decimal("10.00")
-    record = sandbox.state.family("giftcards")["cards"][GIFT]
+    record = sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]
     assert record["state"] == "active" and record["balance"] == "25.00"
     # nothing left to cancel
     with pytest.raises(HostError) as twice:
@@ -49,7 +50,7 @@ async def test_full_lifecycle_with_cancel_restoring_the_previous_balance(make_sa
     # deactivate keeps the balance; reactivate makes it usable again
     off = await client.giftcard_deactivate(invoice="5", reason="Lost or Stolen", card=keyed_gift())
     assert off.card is not None and off.card.deactivation_reason == "Lost or Stolen"
-    assert sandbox.state.family("giftcards")["cards"][GIFT]["state"] == "deactivated"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["state"] == "deactivated"
     with pytest.raises(HostError) as reload_off:
         await client.giftcard_reload(invoice="6", amount=Decimal("5.00"), card=keyed_gift())
     assert reload_off.value.primary_code == 9101 and "not active" in (reload_off.value.long_text or "")
@@ -61,13 +62,13 @@ async def test_full_lifecycle_with_cancel_restoring_the_previous_balance(make_sa
     # cashback takes the balance as cash and deactivates
     cash = await client.giftcard_cashback(invoice="9", card=keyed_gift())
     assert cash.amount is not None and cash.amount.total == Decimal("25.00")
-    record = sandbox.state.family("giftcards")["cards"][GIFT]
+    record = sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]
     assert record["state"] == "deactivated" and record["balance"] == "0"
     # cancel the cashback: the money is back on an active card
     undone = await client.giftcard_cancel(invoice="10", token=token)
     assert undone.card is not None and undone.card.balance is not None
     assert undone.card.balance.amount == Decimal("25.00")
-    assert sandbox.state.family("giftcards")["cards"][GIFT]["state"] == "active"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["state"] == "active"
     history = await client.giftcard_balance(invoice="11", card=keyed_gift(), history=True)
     kinds = [h.transaction_type for h in history.history or []]  # type: ignore[attr-defined]
     assert kinds == ["Activate", "Reload", "Cancel", "Deactivate", "Reactivate", "Cashback", "Cancel"]
@@ -92,10 +93,10 @@ async def test_allocate_and_deprecated_cashout(make_sandbox) -> None:  # type: i
     assert new.card.balance is not None and new.card.balance.amount == Decimal("50.00")
     assert new.program_id == "95"
     number = new.card.number
-    assert sandbox.state.family("giftcards")["cards"][number]["state"] == "active"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, number)]["state"] == "active"
     out = await client.giftcard_cashout(invoice="21", card=keyed_gift(number))
     assert out.amount is not None and out.amount.total == Decimal("50.00")
-    assert sandbox.state.family("giftcards")["cards"][number]["balance"] == "0"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, number)]["balance"] == "0"
     check_all(seen)
 
 
@@ -119,7 +120,7 @@ async def test_lg_reads_the_gift_card_on_the_pad(make_sandbox) -> None:  # type:
 async def test_refusals(make_sandbox) -> None:  # type: ignore[no-untyped-def]
     sandbox, client = make_sandbox("HD")
     await client.giftcard_activate(invoice="40", card=keyed_gift())  # no amount: no funds
-    assert sandbox.state.family("giftcards")["cards"][GIFT]["balance"] == "0"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["balance"] == "0"
     with pytest.raises(HostError) as again:
         await client.giftcard_activate(invoice="41", amount=Decimal("5"), card=keyed_gift())
     assert again.value.primary_code == 9101 and again.value.short_text == "ACTIVATE FAILED"
@@ -152,11 +153,11 @@ async def test_a_sale_cannot_be_cancelled(make_sandbox) -> None:  # type: ignore
     assert activated.card is not None and activated.card.token is not None
     taken = redeem(sandbox.state, GIFT, Decimal("30.00"), "51")
     assert taken == Decimal("20.00")  # what the balance allowed
-    assert sandbox.state.family("giftcards")["cards"][GIFT]["balance"] == "0.00"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["balance"] == "0.00"
     with pytest.raises(HostError) as refused:
         await client.giftcard_cancel(invoice="52", token=activated.card.token.value)
     assert "void" in (refused.value.long_text or "")
-    assert sandbox.state.family("giftcards")["cards"][GIFT]["balance"] == "0.00"
+    assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["balance"] == "0.00"
 
 
 async def test_dcp_is_refused(make_sandbox) -> None:  # type: ignore[no-untyped-def]
