@@ -222,7 +222,8 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
 
 
 async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | None = None,
-                 card: KeyedCard | None = None, token: str | None = None) -> FlowResult:
+                 card: KeyedCard | None = None, token: str | None = None,
+                 ticket_id: int | None = None) -> FlowResult:
     """Linked (``original_invoice``: the card on file, at most what is left) or unlinked."""
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
@@ -242,7 +243,8 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
         _check_pad(ctx, wire_card)
     entry = ctx.changed(await ctx.journal.create(
         Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
-        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True))
+        original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True,
+        ticket_id=ticket_id))
     if wire_card is None and original_invoice is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
     inv = str(entry.invoice)

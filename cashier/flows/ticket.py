@@ -434,6 +434,61 @@ class TicketSession:
         return await accept_terms(self.ctx, self.settings.terms_text)
 
 
+async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
+                        lines: list[int] | None = None) -> Ticket:
+    """Money back from a paid ticket: the whole of it, an amount, or some of its lines (their
+    share of the tax with them), back to the tenders it was paid with, the latest first: a card
+    or gift card by a refund linked to its invoice (the gift card gets its balance back), cash
+    out of the drawer (a cash refund entry). QR payments are refunded from the QR screen."""
+    from cashier.flows.payments import refund
+
+    ticket = await load(ctx, ticket_id)
+    if ticket.state != "paid":
+        raise ValidationError("ticket", f"ticket {ticket_id} is {ticket.state}: only a paid ticket "
+                                        "is refunded (an open one is cancelled)")
+    back = {e.original_invoice: e.approved for e in ticket.refunds if e.kind is Kind.REFUND
+            and e.state is State.APPROVED}
+    cash_back = sum((e.approved for e in ticket.refunds if e.kind is Kind.CASH), Decimal(0))
+    left = {t.entry_id: t.amount - (back.get(t.invoice, Decimal(0)) if t.invoice else Decimal(0))
+            for t in ticket.tenders if t.outcome in ("approved", "partial")}
+    cash_ids = [t.entry_id for t in ticket.tenders if t.kind == "cash"]
+    for entry_id in cash_ids:  # cash given back so far comes off the cash tenders in order
+        taken = min(left.get(entry_id, Decimal(0)), cash_back)
+        left[entry_id] = left.get(entry_id, Decimal(0)) - taken
+        cash_back -= taken
+    refundable = sum(left.values(), Decimal(0))
+    if lines is not None:
+        if amount is not None:
+            raise ValidationError("lines", "give lines or an amount, not both")
+        if not lines or any(not 0 <= i < len(ticket.lines) for i in lines) or len(set(lines)) != len(lines):
+            raise ValidationError("lines", f"must be distinct line numbers from 0 to {len(ticket.lines) - 1}")
+        chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
+        share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
+        amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
+    want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
+    if want > refundable:
+        raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket_id}")
+    if any(t.kind == "qr" and left.get(t.entry_id, 0) > 0 for t in ticket.tenders):
+        raise ValidationError("ticket", "was paid in part by QR code: refund that part from the QR screen")
+    for tender in reversed(ticket.tenders):
+        part = min(left.get(tender.entry_id, Decimal(0)), want)
+        if part <= 0:
+            continue
+        if tender.kind == "cash":
+            entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
+                                             clerk=ctx.actor, ticket_id=ticket_id,
+                                             message=f"cash refund from ticket {ticket_id}")
+            await ctx.move(entry, State.APPROVED, approved=part)
+        else:
+            result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id)
+            if result.outcome != "approved":
+                break  # the rest waits: the ticket shows what went back
+        want -= part
+        if want <= 0:
+            break
+    return await load(ctx, ticket_id)
+
+
 async def open_tickets(ctx: FlowContext, settings: TicketSettings) -> list[TicketSession]:
     """The tickets a crash left open, each with its tenders' true outcomes (run after recovery)."""
     return [await TicketSession.resume(ctx, tid, settings)

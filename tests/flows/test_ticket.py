@@ -18,6 +18,7 @@ from cashier.flows.ticket import (
     parse_item,
     parse_tender,
     receipt_lines,
+    refund_ticket,
 )
 from cashier.journal.model import Kind, Op, State
 from cashier.sandbox.terminals import CustomerScript
@@ -254,3 +255,29 @@ async def test_signature_above_the_floor_and_terms_on_the_pad(make_till: Any) ->
     s = await new(till, ("Bell", "20.00", 1), signature_floor=D("100"))
     await s.pay(card("LG"))
     assert [e.type for e in await till.journal.events()].count("signature") == 1  # below the floor
+
+
+@pytest.mark.parametrize("option", ["HD", "LG"])
+async def test_refund_from_a_ticket_goes_back_to_its_tenders(make_till: Any, option: str) -> None:
+    from cashier.flows.giftcards import GiftCard, activate, balance
+
+    till = await make_till(option)
+    gift = GiftCard("2664654648774")
+    await activate(till.ctx, gift, D("10.00"))
+    s = await new(till, ("Boots", "60.00", 1), ("Socks", "10.00", 1), tax_rate=D("10"))
+    await s.pay(Tender("gift", giftcard=gift))
+    await s.pay(card(option, amount=D("50.00")))
+    t = await s.pay(Tender("cash", D("20.00")))
+    assert (t.state, t.total, t.change) == ("paid", D("77.00"), D("3.00"))
+    with pytest.raises(ValidationError, match="at most"):
+        await refund_ticket(till.ctx, t.id, amount=D("77.01"))
+    t = await refund_ticket(till.ctx, t.id, lines=[1])  # the socks and their tax: 11.00
+    kinds = [(e.kind, e.approved) for e in t.refunds]
+    assert kinds == [(Kind.CASH, D("11.00"))]  # the latest tender first: cash
+    t = await refund_ticket(till.ctx, t.id)  # the rest
+    refunds = [(str(e.kind), e.approved, e.original_invoice) for e in t.refunds]
+    assert refunds[1:] == [("cash", D("6.00"), None), ("refund", D("50.00"), t.tenders[1].invoice),
+                           ("refund", D("10.00"), t.tenders[0].invoice)]
+    assert (await balance(till.ctx, gift, history=False)).balance == D("10.00")
+    with pytest.raises(ValidationError, match="at most"):
+        await refund_ticket(till.ctx, t.id, amount=D("0.01"))
