@@ -155,7 +155,8 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
 
 
 async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
-                    token: str | None = None, invoice: str | None = None) -> FlowResult:
+                    token: str | None = None, invoice: str | None = None,
+                    ticket_id: int | None = None) -> FlowResult:
     """Open a tab: approval without capture."""
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
@@ -168,7 +169,7 @@ async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None
     else:
         entry = ctx.changed(await ctx.journal.create(
             Kind.AUTHORIZATION, amount, actor=ctx.actor, card=card.masked if card else None,
-            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True))
+            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True, ticket_id=ticket_id))
     if wire_card is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card to open a tab of {amount}"))
     inv = str(entry.invoice)

@@ -86,6 +86,8 @@ def _outcome(entry: Entry, cancelled: bool) -> str:
 def _applied(entry: Entry) -> Decimal:
     if entry.state is State.CAPTURED:
         return entry.captured
+    if entry.kind is Kind.AUTHORIZATION:
+        return Decimal(0)  # an open tab holds money; it pays the ticket when captured
     if entry.state is State.APPROVED:
         return entry.approved
     return Decimal(0)
@@ -487,6 +489,56 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
         if want <= 0:
             break
     return await load(ctx, ticket_id)
+
+
+# ---- open tabs are tickets too: an authorization as the tender, closed with its tip ------------
+async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, *,
+                   card: KeyedCard | None = None, token: str | None = None) -> Any:
+    """A ticket with the tab's amount as its line, the profile's terms on the pad (a no stops
+    here, nothing held), then the authorization carrying the ticket."""
+    from cashier.flows.base import FlowResult
+    from cashier.flows.payments import authorize
+
+    session = await TicketSession.start(ctx, settings)
+    await session.add_line("Tab", amount)
+    if not await session.terms_accepted():
+        await session.cancel()
+        raise ValidationError("terms", "the customer declined the terms: no tab was opened")
+    result: FlowResult = await authorize(ctx, amount, card=card, token=token, ticket_id=session.id)
+    if result.outcome != "approved":
+        await session.cancel()
+    return result
+
+
+async def add_to_tab(ctx: FlowContext, invoice: str, increment: Decimal) -> Any:
+    """Raise the tab's authorization; its ticket gets a line for what was added."""
+    from cashier.flows.payments import incremental
+
+    result = await incremental(ctx, invoice, increment)
+    entry = result.entry
+    if result.outcome == "approved" and entry.ticket_id is not None:
+        await ctx.journal.add_ticket_line(entry.ticket_id, name="Added to tab", quantity=1,
+                                          unit_price=increment, actor=ctx.actor)
+    return result
+
+
+async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -> Any:
+    """Capture the tab for its ticket's total plus the tip; the tip is the ticket's (journaled
+    first), and the ticket closes as paid."""
+    from cashier.flows.payments import capture
+
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.ticket_id is None:
+        return await capture(ctx, invoice, tip=tip)  # a tab opened before tickets
+    ticket = await load(ctx, entry.ticket_id)
+    if ticket.state != "open":
+        raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
+    tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
+    await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
+    base = ticket.total - ticket.tip
+    result = await capture(ctx, invoice, base, tip=tip)
+    await TicketSession(ctx, ticket.id, TicketSettings()).settle()
+    return result
 
 
 async def open_tickets(ctx: FlowContext, settings: TicketSettings) -> list[TicketSession]:

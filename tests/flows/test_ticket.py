@@ -281,3 +281,22 @@ async def test_refund_from_a_ticket_goes_back_to_its_tenders(make_till: Any, opt
     assert (await balance(till.ctx, gift, history=False)).balance == D("10.00")
     with pytest.raises(ValidationError, match="at most"):
         await refund_ticket(till.ctx, t.id, amount=D("0.01"))
+
+
+async def test_an_open_tab_is_a_ticket_closed_with_its_tip(make_till: Any) -> None:
+    from cashier.flows.ticket import add_to_tab, close_tab, load, open_tab
+
+    till = await make_till("LG")
+    settings = TicketSettings(terms_text="Your card is held until the tab is closed.")
+    opened = await open_tab(till.ctx, settings, D("40.00"))
+    assert opened.outcome == "approved" and opened.entry.ticket_id is not None
+    ticket_id = opened.entry.ticket_id
+    t = await load(till.ctx, ticket_id)
+    assert (t.state, t.tenders[0].kind, t.paid, t.remaining) == ("open", "tab", D("0.00"), D("40.00"))
+    assert (await add_to_tab(till.ctx, str(opened.entry.invoice), D("10.00"))).outcome == "approved"
+    closed = await close_tab(till.ctx, str(opened.entry.invoice), D("7.50"))
+    assert closed.outcome == "captured" and closed.entry.captured == D("57.50")
+    t = await load(till.ctx, ticket_id)
+    assert (t.state, t.tip, t.total, t.paid) == ("paid", D("7.50"), D("57.50"), D("57.50"))
+    assert [line.name for line in t.lines] == ["Tab", "Added to tab"]
+    assert "terms" in [e.type for e in await till.journal.events()]
