@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -93,8 +94,9 @@ def test_esc_clears_and_the_entry_is_capped_at_what_the_host_accepts(ui: Any, ma
     assert page.amount.value == 0
 
 
-def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any) -> None:
-    gui = make_gui(tax_rate=Decimal("10"))
+@pytest.mark.parametrize("option", ["LG", "DCP", "DCC"])
+def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any, option: str) -> None:
+    gui = make_gui(tax_rate=Decimal("10"), processing_option=option)
     gui.pinpad.auto.setChecked(True)
     page = _sale(gui)
     _line(page, ui, "Coffee", "350")
@@ -116,8 +118,10 @@ def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any) -> None:
     assert "tendered $20.00" in page.result_details.text()
 
 
-def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui: Any) -> None:
-    gui = make_gui()
+@pytest.mark.parametrize("option", ["LG", "DCC"])
+def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui: Any,
+                                                              option: str) -> None:
+    gui = make_gui(processing_option=option)
     gui.pinpad.auto.setChecked(True)
     page = _sale(gui)
     _keys(page, "21900")
