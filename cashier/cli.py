@@ -29,7 +29,7 @@ WindowOpener = Callable[..., int]
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
 COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
-                   "manager", "store", "drawer")
+                   "manager", "store", "drawer", "ticket")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
@@ -58,6 +59,14 @@ class Timeouts(BaseModel):
     host_s: float = Field(40.0, gt=0, le=300)
     device_s: float = Field(180.0, gt=0, le=900)
     recovery_s: float = Field(10.0, gt=0, le=120)
+
+
+class Product(BaseModel):
+    """A product the barcode scanner (or the cashier) can add as a ticket line."""
+
+    name: str = Field(min_length=1, max_length=40)
+    price: Decimal = Field(ge=0, le=Decimal("9999999999.99"), decimal_places=2)
+    barcode: str = Field(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z-]+$")
 
 
 def is_frozen() -> bool:
@@ -143,6 +152,17 @@ class TillProfile(BaseSettings):
     clerks: list[Clerk] = Field(default_factory=list)
     manager_rules: ManagerRules = Field(default_factory=ManagerRules)
     printer: PrinterSettings = Field(default_factory=PrinterSettings)
+    #: Tickets: one tax rate in percent; prices typed with the tax already in them or not.
+    tax_rate: Decimal = Field(Decimal(0), ge=0, le=100, decimal_places=4)
+    prices_include_tax: bool = False
+    #: How a ticket's tip is taken: none, on the PIN pad with the first card tender, or keyed.
+    tip_mode: Literal["none", "pad", "keyed"] = "none"
+    tip_presets: tuple[Decimal, Decimal, Decimal] = (Decimal(15), Decimal(18), Decimal(20))
+    #: A card tender above this amount asks for the customer's signature on the PIN pad.
+    signature_floor: Decimal | None = Field(None, ge=0)
+    #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
+    terms_text: str | None = Field(None, min_length=1, max_length=4096)
+    products: list[Product] = Field(default_factory=list)
 
     @classmethod
     def settings_customise_sources(

@@ -46,7 +46,7 @@ async def render(out: Path) -> list[Path]:
     from ui.app import build_gui
     from ui.pages.journal import JournalPage
     from ui.pages.manager import ManagerPage
-    from ui.pages.sale import TIP_KEYED, SalePage
+    from ui.pages.sale import TIP_PAD, SalePage
     from ui.pages.settings import SettingsPage
     from ui.pages.tabs import TabsPage
 
@@ -65,11 +65,13 @@ async def render(out: Path) -> list[Path]:
     sale: SalePage = w.go(SalePage)
     await shoot(w, "sale-empty")
     sale.amount.set_value(Decimal("42.50"))
-    sale.tax.set_value(Decimal("3.15"))
-    sale.set_tip_mode(TIP_KEYED)
+    sale.key_tip_field()
     sale.tip.set_value(Decimal("6.00"))
-    await shoot(w, "sale-typed-with-tax-and-tip")
+    await shoot(w, "sale-typed-with-keyed-tip")
+    sale.new_sale()
     # waiting on the PIN pad: the tip prompt, then the card
+    sale.amount.set_value(Decimal("42.50"))
+    sale.set_tip_mode(TIP_PAD)
     sale.charge_card()
     await _until(lambda: pad.prompt is not None and pad.prompt.kind == "tip")
     await shoot(w, "sale-waiting-tip")
@@ -83,10 +85,11 @@ async def render(out: Path) -> list[Path]:
     await shoot(w, "sale-approved")
     sale.show_receipt()
     await shoot(w, "sale-approved-receipt")
+    await _ticket_states(sale, pad, shoot, w)
     await _finish_sale(sale, pad, Decimal("999998.00"))
     await shoot(w, "sale-declined")
-    await _finish_sale(sale, pad, Decimal("219.00"))
-    await shoot(w, "sale-partial")
+    sale.cancel_ticket()
+    await _until(lambda: sale.task.done() and sale.ticket is None)
     # a lost answer: the sale and the first status checks fail, so it stays UNKNOWN
     faults = gui.till.runtime.sandbox.faults if gui.till.runtime else None
     if faults is not None:
@@ -99,14 +102,19 @@ async def render(out: Path) -> list[Path]:
         await _finish_sale(sale, pad, Decimal("15.00"))
         await shoot(w, "sale-checking-with-host")
         faults.clear()
+        sale.new_sale()  # the cashier leaves it to recovery: the open ticket is cancelled
+        sale.cancel_ticket()
+        await _until(lambda: sale.task.done() and sale.ticket is None)
     # cancelled by the cashier
     sale.new_sale()
     sale.amount.set_value(Decimal("8.00"))
     sale.charge_card()
     await _until(lambda: pad.prompt is not None)
     sale.cancel_payment()
-    await _until(lambda: sale.stack.currentWidget() is sale.result_page)
+    await _until(lambda: sale.task.done() and sale.stack.currentWidget() is sale.entry_page)
     await shoot(w, "sale-cancelled")
+    sale.cancel_ticket()
+    await _until(lambda: sale.task.done() and sale.ticket is None)
     sale.new_sale()
     # tabs
     tabs: TabsPage = w.go(TabsPage)
@@ -286,11 +294,45 @@ class _FakeReport:
 
 
 async def _finish_sale(sale: Any, pad: Any, amount: Decimal) -> None:
+    """One card tender for ``amount`` on a new ticket; a decline leaves the ticket open."""
     sale.new_sale()
     sale.amount.set_value(amount)
     pad.auto.setChecked(True)
     sale.charge_card()
+    await _until(lambda: sale.task is not None and sale.task.done())
+    await asyncio.sleep(0.05)
+    pad.auto.setChecked(False)
+
+
+async def _ticket_states(sale: Any, pad: Any, shoot: Callable[[Any, str], Any], w: Any) -> None:
+    """The ticket: lines typed, a split in progress (card part approved), change due after
+    cash, and a partial approval with what remains."""
+    sale.new_sale()
+    for name, price in (("Coffee beans 1kg", "18.90"), ("Mug", "7.50"), ("Filter papers", "3.25")):
+        sale.description.setText(name)
+        sale.amount.set_value(Decimal(price))
+        sale.prefilled = False  # as typing does
+        sale.add_line()
+        await _until(lambda: sale.task.done())
+    await shoot(w, "ticket-open")
+    sale.amount.set_value(Decimal("10.00"))
+    sale.prefilled = False
+    pad.auto.setChecked(True)
+    sale.charge_card()
+    await _until(lambda: sale.task.done() and sale.stack.currentWidget() is sale.entry_page)
+    await shoot(w, "ticket-split-in-progress")
+    sale.amount.set_value(Decimal("40.00"))
+    sale.prefilled = False
+    sale.pay_cash()
     await _until(lambda: sale.stack.currentWidget() is sale.result_page)
+    await shoot(w, "ticket-change-due")
+    sale.new_sale()
+    sale.amount.set_value(Decimal("219.00"))
+    sale.charge_card()
+    await _until(lambda: sale.task.done() and sale.stack.currentWidget() is sale.entry_page)
+    await shoot(w, "ticket-partial-approval")
+    sale.cancel_ticket()
+    await _until(lambda: sale.task.done() and sale.ticket is None)
     pad.auto.setChecked(False)
 
 

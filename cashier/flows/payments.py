@@ -14,6 +14,7 @@ from cashier.cards import check_not_expired, check_token
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
 from cashier.flows.events import DevicePrompt
+from cashier.flows.giftcards import GiftCard
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import check_tax, check_tip, parse_amount
@@ -98,42 +99,57 @@ async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal) 
 
 async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
                tax: Decimal = Decimal(0), card: KeyedCard | None = None, token: str | None = None,
-               invoice: str | None = None, prompt_tip: bool = False) -> FlowResult:
+               invoice: str | None = None, prompt_tip: bool = False,
+               tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
+               ticket_id: int | None = None, giftcard: GiftCard | None = None) -> FlowResult:
     """A sale: keyed card or token (any option), or the PIN pad (LG, DCP, DCC).
 
     ``tip`` is a tip known up front (added to the total); ``prompt_tip`` asks the customer on a
-    DCP/DCC pad, whose chosen tip comes back in the answer and is journaled.
+    DCP/DCC pad, whose chosen tip comes back in the answer and is journaled. ``giftcard`` (typed,
+    a token, or read on the pad) makes it a gift card sale (``Kind.GIFTCARD_SALE``): the host
+    spends the card's balance and approves partially when it is short.
     """
-    with ctx.pinpad.reserve(f"a sale of {amount}", card is None and token is None):
+    on_pad = card is None and token is None and (giftcard is None or giftcard.on_pad)
+    with ctx.pinpad.reserve(f"a sale of {amount}", on_pad):
         return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=invoice,
-                           prompt_tip=prompt_tip)
+                           prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
+                           giftcard=giftcard)
 
 
 async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
                 tax: Decimal, card: KeyedCard | None, token: str | None,
-                invoice: str | None, prompt_tip: bool) -> FlowResult:
+                invoice: str | None, prompt_tip: bool, tip_presets: tuple[Decimal, ...],
+                ticket_id: int | None, giftcard: GiftCard | None) -> FlowResult:
     amount = _amount(ctx, amount, "amount")
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
     tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
     if tip is not None:
         check_tip(amount, tip, ctx.journal.currency)
     total = amount + (tip or 0)
-    wire_card = _card_part(card, token)
+    kind = Kind.SALE
+    if giftcard is not None:
+        if card is not None or token is not None:
+            raise ValidationError("card", "give a card or a gift card, not both")
+        kind, wire_card, masked, token = Kind.GIFTCARD_SALE, giftcard.wire(), giftcard.masked, None
+    else:
+        wire_card = _card_part(card, token)
+        masked = card.masked if card is not None else None
     _check_pad(ctx, wire_card)
-    masked = card.masked if card is not None else None
     if invoice is not None:
-        found = await _continue(ctx, invoice, Kind.SALE, total)
+        found = await _continue(ctx, invoice, kind, total)
         if isinstance(found, FlowResult):
             return found
         entry = found
     else:
-        entry = await ctx.journal.create(Kind.SALE, total, actor=ctx.actor, tip=tip, tax=tax,
+        entry = await ctx.journal.create(kind, total, actor=ctx.actor, tip=tip, tax=tax,
                                          card=masked, token=token, clerk=ctx.actor, op=Op.SALE,
-                                         sent=True)
+                                         sent=True, ticket_id=ticket_id)
     if wire_card is None:
-        ctx.bus.publish(DevicePrompt(entry.id, f"Present card for {total} on the PIN pad"))
-    tip_options = TipOptions(preset_type="percent", preset1=Decimal(15), preset2=Decimal(18),
-                             preset3=Decimal(20)) if prompt_tip else None
+        what = "gift card" if kind is Kind.GIFTCARD_SALE else "card"
+        ctx.bus.publish(DevicePrompt(entry.id, f"Present {what} for {total} on the PIN pad"))
+    presets = (*tip_presets, None, None, None)[:3]
+    tip_options = TipOptions(preset_type="percent", preset1=presets[0], preset2=presets[1],
+                             preset3=presets[2]) if prompt_tip else None
     wire_amount = Amount(total=total, tax=tax, tip=tip)
     inv = str(entry.invoice)
     entry = await send_journaled(
@@ -145,14 +161,16 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
 
 
 async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
-                    token: str | None = None, invoice: str | None = None) -> FlowResult:
+                    token: str | None = None, invoice: str | None = None,
+                    ticket_id: int | None = None) -> FlowResult:
     """Open a tab: approval without capture."""
     with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
-        return await _authorize(ctx, amount, card=card, token=token, invoice=invoice)
+        return await _authorize(ctx, amount, card=card, token=token, invoice=invoice,
+                                ticket_id=ticket_id)
 
 
 async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None,
-                     token: str | None, invoice: str | None) -> FlowResult:
+                     token: str | None, invoice: str | None, ticket_id: int | None) -> FlowResult:
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
     _check_pad(ctx, wire_card)
@@ -164,7 +182,7 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
     else:
         entry = await ctx.journal.create(
             Kind.AUTHORIZATION, amount, actor=ctx.actor, card=card.masked if card else None,
-            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True)
+            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True, ticket_id=ticket_id)
     if wire_card is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card to open a tab of {amount}"))
     inv = str(entry.invoice)
@@ -218,7 +236,8 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
 
 
 async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | None = None,
-                 card: KeyedCard | None = None, token: str | None = None) -> FlowResult:
+                 card: KeyedCard | None = None, token: str | None = None,
+                 ticket_id: int | None = None) -> FlowResult:
     """Linked (``original_invoice``: the card on file, at most what is left) or unlinked."""
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
@@ -239,7 +258,8 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
     with ctx.pinpad.reserve(f"a refund of {amount}", wire_card is None):
         entry = await ctx.journal.create(
             Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
-            original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True)
+            original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True,
+            ticket_id=ticket_id)
         if wire_card is None and original_invoice is None:
             ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
         inv = str(entry.invoice)

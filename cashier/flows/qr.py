@@ -142,7 +142,7 @@ async def _ask_code(ctx: FlowContext, entry: Entry) -> str:
 # ---- the payment -------------------------------------------------------------------------------
 async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
               polling: QrPolling | None = None, cancel: asyncio.Event | None = None,
-              pad_form: str | None = DEFAULT_PAD_FORM) -> QrOutcome:
+              pad_form: str | None = DEFAULT_PAD_FORM, ticket_id: int | None = None) -> QrOutcome:
     """Take ``amount`` by QR code. Set ``cancel`` (the cashier's Cancel) to end the wait: the code
     is cancelled at the host (or, if the customer paid meanwhile, reversed)."""
     require(ctx, "qr_get_code")
@@ -153,13 +153,13 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
     polling = polling or QrPolling()
     on_pad = pad_form is not None and ctx.client.option == "LG"
     with ctx.pinpad.reserve(f"a QR payment of {amount}", on_pad):
-        return await _pay(ctx, amount, tax, polling, cancel, pad_form)
+        return await _pay(ctx, amount, tax, polling, cancel, pad_form, ticket_id)
 
 
 async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolling,
-               cancel: asyncio.Event | None, pad_form: str | None) -> QrOutcome:
+               cancel: asyncio.Event | None, pad_form: str | None, ticket_id: int | None) -> QrOutcome:
     entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
-                                                 clerk=ctx.actor, sent=True)
+                                     clerk=ctx.actor, sent=True, ticket_id=ticket_id)
     inv = str(entry.invoice)
     try:
         code = await _ask_code(ctx, entry)

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from cashier.journal.model import INVOICED_KINDS, Entry, Event, Job, Kind, State, Totals
 from cashier.journal.store import JournalStore
+from cashier.journal.tickets import TicketRecord
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
@@ -187,6 +188,35 @@ class Journal:
                           through_event: int | None = None) -> int:
         return await self._write(self.store.close_batch, actor=actor, override=override,
                                  summary=summary, through_event=through_event)
+
+    # ---- tickets ------------------------------------------------------------------------------
+    async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
+                            tip_mode: str) -> int:
+        return await self._write(self.store.create_ticket, actor=actor, tax_rate=tax_rate,
+                                 tax_included=tax_included, tip_mode=tip_mode)
+
+    async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
+                              actor: str) -> TicketRecord:
+        return await self._write(self.store.add_ticket_line, ticket_id, name=name, quantity=quantity,
+                                 unit_price=unit_price, actor=actor)
+
+    async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
+        return await self._write(self.store.remove_ticket_line, ticket_id, line_id, actor=actor)
+
+    async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
+                             actor: str) -> TicketRecord:
+        return await self._write(self.store.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
+
+    async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
+        return await self._write(self.store.close_ticket, ticket_id, state, actor=actor)
+
+    async def ticket(self, ticket_id: int) -> TicketRecord:
+        record: TicketRecord = await self._read("ticket", ticket_id)
+        return record
+
+    async def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:
+        ids: list[int] = await self._read("ticket_ids", open_only=open_only, limit=limit)
+        return ids
 
     # ---- reads (own connection, own thread) ----------------------------------------------------
     async def get(self, entry_id: int) -> Entry:

@@ -29,10 +29,18 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _ticket(store: JournalStore, ticket_id: int) -> dict[str, Any]:
+    """A ticket as ``cashier ticket show`` prints it: lines, totals and each tender."""
+    from cashier.flows.ticket import Ticket
+
+    return Ticket.of(store.ticket(ticket_id)).as_dict()
+
+
 def export_json(store: JournalStore, *, with_events: bool = True) -> str:
     data: dict[str, Any] = {
         "till_id": store.till_id, "exported_at": iso(utc_now()),
         "entries": [_plain(r) for r in store.all_rows()],
+        "tickets": [_ticket(store, int(r["id"])) for r in store.all_ticket_rows()],
     }
     if with_events:
         data["events"] = [{"id": e.id, "entry_id": e.entry_id, "at": e.at, "actor": e.actor,

@@ -87,7 +87,7 @@ TRANSITIONS: dict[State, frozenset[State]] = {
 }
 
 #: Kinds the Host API numbers by invoice; the others (Charge API) are keyed by idempotency key.
-INVOICED_KINDS = frozenset(k for k in Kind if k is not Kind.CHARGE)
+INVOICED_KINDS = frozenset(k for k in Kind if k not in (Kind.CHARGE, Kind.CASH))
 
 #: Actors written on every event besides a clerk or manager id.
 SYSTEM_ACTORS = frozenset({"recovery", "system"})
@@ -150,6 +150,8 @@ class Entry:
     payment_link_id: str | None = None
     #: The Charge API customer whose default card was charged.
     customer_id: str | None = None
+    #: The ticket this payment belongs to (None: a payment outside any ticket).
+    ticket_id: int | None = None
 
     @property
     def unresolved(self) -> bool:

@@ -251,8 +251,42 @@ def _v7(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v8(conn: sqlite3.Connection) -> None:
+    """Tickets (lines, tax, tip, state) and the ticket each payment entry belongs to."""
+    _run(conn, """
+    CREATE TABLE tickets (
+        id INTEGER PRIMARY KEY,
+        till_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'open',
+        currency TEXT NOT NULL,
+        tax_rate TEXT NOT NULL DEFAULT '0',
+        tax_included INTEGER NOT NULL DEFAULT 0,
+        tip_mode TEXT NOT NULL DEFAULT 'none',
+        tip_minor INTEGER NOT NULL DEFAULT 0,
+        tip_asked INTEGER NOT NULL DEFAULT 0,
+        training INTEGER NOT NULL DEFAULT 0,
+        clerk TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        closed_at TEXT
+    );
+    CREATE INDEX tickets_open ON tickets(state) WHERE state = 'open';
+    CREATE TABLE ticket_lines (
+        id INTEGER PRIMARY KEY,
+        ticket_id INTEGER NOT NULL REFERENCES tickets(id),
+        name TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        unit_price_minor INTEGER NOT NULL,
+        removed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX ticket_lines_ticket ON ticket_lines(ticket_id, id);
+    ALTER TABLE entries ADD COLUMN ticket_id INTEGER REFERENCES tickets(id);
+    CREATE INDEX entries_ticket ON entries(ticket_id) WHERE ticket_id IS NOT NULL;
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8)
 LATEST = len(MIGRATIONS)
 
 

@@ -35,6 +35,7 @@ from cashier.journal.model import (
     money,
 )
 from cashier.journal.schema import migrate
+from cashier.journal.tickets import TicketRows
 from cashier.journal.tokens import decode_token, encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -87,6 +88,7 @@ def _entry(row: sqlite3.Row | Mapping[str, Any]) -> Entry:
         business_date=row["business_date"], batch_no=int(row["batch_no"]), attempts=row["attempts"],
         charge_id=row["charge_id"], refund_id=row["refund_id"],
         payment_link_id=row["payment_link_id"], customer_id=row["customer_id"],
+        ticket_id=row["ticket_id"],
     )
 
 
@@ -190,7 +192,7 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
 CACHE_KIB = 512
 
 
-class JournalStore:
+class JournalStore(TicketRows):
     """The journal on one connection. Not thread-safe: one thread owns each instance."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
@@ -349,7 +351,8 @@ class JournalStore:
                original_invoice: str | None = None, card: str | None = None,
                token: str | None = None, clerk: str | None = None, message: str | None = None,
                op: Op | str | None = None, sent: bool = False, charge_id: str | None = None,
-               payment_link_id: str | None = None, customer_id: str | None = None) -> Entry:
+               payment_link_id: str | None = None, customer_id: str | None = None,
+               ticket_id: int | None = None) -> Entry:
         """Commit an intent (invoice allocated in the same transaction); ``sent=True`` also
         records that the request is about to go, saving one commit on the hot path."""
         kind = Kind(kind)
@@ -357,6 +360,8 @@ class JournalStore:
         self._check_actor(actor)
         if kind in INVOICED_KINDS and idempotency_key is not None:
             raise ValidationError("idempotency_key", f"is for Charge API entries, not {kind}")
+        if ticket_id is not None and (isinstance(ticket_id, bool) or not isinstance(ticket_id, int)):
+            raise ValidationError("ticket", "must be a ticket number")
         if kind is Kind.CHARGE and not idempotency_key:
             raise ValidationError("idempotency_key", "is required for a Charge API entry")
         if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
@@ -380,7 +385,7 @@ class JournalStore:
             "training": int(self.training), "clerk": clerk, "created_at": now, "updated_at": now,
             "sent_at": None, "business_date": local_day, "attempts": 0,
             "reversal_reason": None, "batch_no": 0, "charge_id": charge_id, "refund_id": None,
-            "payment_link_id": payment_link_id, "customer_id": customer_id,
+            "payment_link_id": payment_link_id, "customer_id": customer_id, "ticket_id": ticket_id,
         }
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])

@@ -191,8 +191,12 @@ async def resolve_card(call: HostCall, amount: Decimal, purpose: str,
     terminal_id = terminal_of(call)
     tip_request: dict[str, Any] | None = None
     if with_tip:
-        # LG's gateway prompts for a tip by its own settings; the controllers only when asked
-        tip_request = body.get("tip") if call.option in ("DCP", "DCC") else {}
+        # LG's gateway prompts for a tip by its own settings, unless the POS already sends one
+        # (amount.tip: the tip was keyed or taken); the controllers only when asked
+        if call.option in ("DCP", "DCC"):
+            tip_request = body.get("tip")
+        elif get(body, "amount.tip") is None:
+            tip_request = {}
         if tip_request is not None and not isinstance(tip_request, dict):
             raise invalid_field("tip", "must be an object")
     terminal = call.state.terminals.get(terminal_id)

@@ -184,10 +184,11 @@ class TabsPage(Page):
         if not self.till.ready or self.amount.value <= 0:
             self.message.setText(tr("Amount: type the amount of the tab first."))
             return
-        from cashier.flows.payments import authorize
+        from cashier.flows.ticket import TicketSettings, open_tab
 
         self._busy(tr("Opening the tab: the customer presents the card on the PIN pad…"))
-        self.till.run(authorize(self.till.ctx, self.amount.value), "open tab",
+        settings = TicketSettings.of(self.till.profile)  # an open tab is a ticket
+        self.till.run(open_tab(self.till.ctx, settings, self.amount.value), "open tab",
                       done=self._done, failed=self._failed)
 
     def add_to_tab(self) -> None:
@@ -195,10 +196,10 @@ class TabsPage(Page):
         if entry is None or self.amount.value <= 0:
             self.message.setText(tr("Choose a tab and type the amount to add."))
             return
-        from cashier.flows.payments import incremental
+        from cashier.flows.ticket import add_to_tab
 
         self._busy(tr("Adding to the tab…"))
-        self.till.run(incremental(self.till.ctx, str(entry.invoice), self.amount.value), "add to tab",
+        self.till.run(add_to_tab(self.till.ctx, str(entry.invoice), self.amount.value), "add to tab",
                       done=self._done, failed=self._failed)
 
     def capture(self) -> None:
@@ -207,7 +208,7 @@ class TabsPage(Page):
         if entry is None:
             self.message.setText(tr("Choose a tab to close."))
             return
-        from cashier.flows.payments import capture
+        from cashier.flows.ticket import close_tab
 
         tip: Decimal = self.amount.value
         if tip <= 0 and self._no_tip_armed != entry.invoice:
@@ -222,5 +223,5 @@ class TabsPage(Page):
             entry.invoice, format_money(entry.approved, entry.currency),
             format_money(tip, entry.currency)))
         self._busy(self.message.text())
-        self.till.run(capture(self.till.ctx, str(entry.invoice), tip=tip), "capture",
+        self.till.run(close_tab(self.till.ctx, str(entry.invoice), tip), "capture",
                       done=self._done, failed=self._failed)

@@ -65,6 +65,7 @@ class AmountDisplay(QLabel):
 
     changed = Signal(object)  # Decimal
     submitted = Signal()
+    refused = Signal()  # a digit beyond what the host accepts was typed (and not taken)
 
     def __init__(self, currency: str = "USD", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +88,8 @@ class AmountDisplay(QLabel):
     def type_digit(self, digit: str) -> None:
         if self.buffer.push(digit):
             self.refresh()
+        elif digit.isdigit():
+            self.refused.emit()
 
     def backspace(self) -> None:
         self.buffer.backspace()

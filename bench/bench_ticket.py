@@ -1,0 +1,196 @@
+"""Ticket figures against the in-process sandbox with the journal at FULL durability.
+
+- ``ticket_overhead_ms_p50``/``_p99``: flow and journal time of one ticket of 20 lines and three
+  tenders (card, gift card, cash), host time excluded (the time spent inside the sandbox's ASGI
+  app, measured at the transport, is taken off).
+- ``ticket_loop_lag_p99_ms``: how late a 10 ms Qt timer fires in the window while a 50-line
+  ticket is typed on the Sale screen (keys, +) and paid by card (the automatic virtual customer);
+  measured in a child process, as ``bench_ui`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+GOALS = {"ticket_overhead_ms_p50": ("<=", 3.0), "ticket_overhead_ms_p99": ("<=", 10.0),
+         "ticket_loop_lag_p99_ms": ("<=", 16.0)}
+ROOT = Path(__file__).resolve().parent.parent
+TICKETS = 60
+GIFT = "2664654648774"
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class TimedTransport(httpx.AsyncBaseTransport):
+    """The sandbox's transport, adding up the time requests spend in the host."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.host_s = 0.0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        t = time.perf_counter()
+        try:
+            response = await self.inner.handle_async_request(request)
+            await response.aread()
+            return response
+        finally:
+            self.host_s += time.perf_counter() - t
+
+
+async def _overhead(tmp: Path) -> dict[str, float]:
+    from cashier.config import load_profile
+    from cashier.flows.giftcards import GiftCard, activate
+    from cashier.flows.payments import KeyedCard
+    from cashier.flows.ticket import Tender, TicketSession, TicketSettings
+    from cashier.runtime import open_runtime
+    from cashier.sandbox.app import HostSandbox
+    from cashier.sandbox.core import SandboxConfig
+
+    sandbox = HostSandbox(SandboxConfig(option="HD"))
+    timed = TimedTransport(httpx.ASGITransport(app=sandbox.asgi))
+    profile = load_profile(None, processing_option="HD", journal_path=tmp / "tickets.sqlite",
+                           tax_rate=Decimal("8.25"))
+    rt = await open_runtime(profile, sandbox=sandbox, transport=timed)
+    card = KeyedCard("4321000000001119", "1228")
+    gift = GiftCard(GIFT)
+    await activate(rt.ctx, gift, Decimal("999999.00"))
+    settings = TicketSettings.of(profile)
+    overhead: list[float] = []
+    gift_kind = "gift"
+    for i in range(TICKETS + 5):
+        timed.host_s = 0.0
+        t = time.perf_counter()
+        session = await TicketSession.start(rt.ctx, settings)
+        for n in range(20):
+            await session.add_line(f"Item {n}", Decimal("1.25"), 1 + n % 3)
+        await session.pay(Tender("card", Decimal("10.00"), card=card))
+        ticket = await session.pay(Tender(gift_kind, Decimal("10.00"),  # type: ignore[arg-type]
+                                          giftcard=gift if gift_kind == "gift" else None,
+                                          card=card if gift_kind == "card" else None))
+        if ticket.tenders[-1].outcome != "approved" and gift_kind == "gift":
+            gift_kind = "card"  # a sandbox without gift card sales yet: a second card stands in
+        ticket = await session.pay(Tender("cash", Decimal("100.00")))
+        elapsed = time.perf_counter() - t - timed.host_s
+        if ticket.state != "paid":
+            await session.cancel()
+        if i >= 5:
+            overhead.append(elapsed * 1000)
+    await rt.close()
+    return {"ticket_overhead_ms_p50": statistics.median(overhead),
+            "ticket_overhead_ms_p99": _pct(overhead, 0.99),
+            "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "gift" else 0.0}
+
+
+def child(tmp: str) -> dict[str, float]:
+    """Runs in its own process: 50-line tickets typed and paid on the Sale screen."""
+    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from cashier.config import load_profile
+    from ui.app import build_gui
+    from ui.loop import make_loop
+    from ui.pages.sale import SalePage
+
+    app = QApplication(sys.argv[:1])
+    loop = make_loop(app)
+    asyncio.set_event_loop(loop)
+    gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
+    gui.window.show()
+    lateness: list[float] = []
+    clock = QElapsedTimer()
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(10)
+    last = [0]
+
+    def tick() -> None:
+        now = clock.nsecsElapsed()
+        if last[0]:
+            lateness.append(max(0.0, (now - last[0]) / 1e6 - 10.0))
+        last[0] = now
+
+    timer.timeout.connect(tick)
+
+    async def run() -> None:
+        from cashier.sandbox.app import HostSandbox
+        from cashier.sandbox.core import SandboxConfig
+
+        await gui.start(poll_s=0, sandbox=HostSandbox(SandboxConfig(option="LG")))
+        assert gui.pinpad is not None
+        gui.pinpad.auto.setChecked(True)
+        gui.pinpad.auto_delay_ms = 0
+        sale: SalePage = gui.window.go(SalePage)
+        clock.start()
+        timer.start()
+        for _ in range(3):
+            sale.new_sale()
+            for n in range(50):
+                sale.description.setText(f"Item {n}")
+                sale.amount.clear()  # typing replaces the pre-filled remaining (as the keys do)
+                for digit in "199":
+                    sale.amount.type_digit(digit)
+                sale.prefilled = False
+                sale.add_line()
+                while not sale.task.done():
+                    await asyncio.sleep(0.001)
+                if os.environ.get("BENCH_TICKET_TRACE"):
+                    print("line", n, sale.error_label.text(), file=sys.stderr, flush=True)
+            sale.card_button.click()
+            deadline = time.monotonic() + 60
+            while sale.stack.currentWidget() is not sale.result_page:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no result: {sale.error_label.text()} {sale.notice.text()}")
+                await asyncio.sleep(0.001)
+            if sale.ticket is None or sale.ticket.state != "paid":
+                raise RuntimeError("the 50-line ticket was not paid")
+        timer.stop()
+        await gui.stop()
+
+    with loop:
+        loop.run_until_complete(run())
+    return {"ticket_loop_lag_p99_ms": _pct(lateness, 0.99)}
+
+
+def run() -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="bench-ticket-") as tmp:
+        out = asyncio.run(_overhead(Path(tmp)))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+        env.update(QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=f"{tmp}/data",
+                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+        proc = subprocess.run([sys.executable, "-m", "bench.bench_ticket", "--child", tmp], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"the window child failed: {proc.stderr[-2000:]}")
+        import json
+
+        out.update(json.loads(proc.stdout.strip().splitlines()[-1]))
+        return out
+
+
+def _main(argv: list[str]) -> Any:
+    import json
+
+    if len(argv) > 2 and argv[1] == "--child":
+        print(json.dumps(child(argv[2])))
+        return 0
+    print(json.dumps(run()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv))

@@ -1,0 +1,193 @@
+"""``cashier ticket new|pay|cancel|show|list``: the ticket from a script, the same flows as the window.
+
+Each prints one JSON object. Exit 0 when the ticket is paid (or cancelled cleanly), 1 when it
+stays open (a decline, a partial approval, tenders short), 2 bad input (nothing sent), 3 when a
+tender's outcome is still being checked with the host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from cashier.commands.payments import _amount, _keyed, print_json, run_with_runtime
+from cashier.errors import ValidationError
+
+
+def _exit_code(ticket: Any) -> int:
+    if ticket.checking:
+        return 3
+    return 0 if ticket.state in ("paid", "cancelled") else 1
+
+
+def _ticket_id(text: str) -> int:
+    if not text.isdigit() or not 1 <= len(text) <= 12:
+        raise ValidationError("TICKET", "must be a ticket number, e.g. 12")
+    return int(text)
+
+
+def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
+    """Parse every tender first: bad input is refused before anything is journaled or sent."""
+    from dataclasses import replace
+
+    from cashier.flows.giftcards import GiftCard
+    from cashier.flows.ticket import parse_tender
+
+    card = _keyed(args)
+    token = getattr(args, "token", None)
+    gift_number = getattr(args, "gift_card", None)
+    gift = GiftCard(gift_number) if gift_number else None
+    out = []
+    for text in args.pay or []:
+        tender = parse_tender(text, currency)
+        if tender.kind == "card" and (card is not None or token is not None):
+            tender = replace(tender, card=card, token=token)
+        elif tender.kind == "gift" and gift is not None:
+            tender = replace(tender, giftcard=gift)
+        out.append(tender)
+    if (card is not None or token is not None) and not any(t.kind == "card" for t in out):
+        raise ValidationError("--card", "goes with a card tender (--pay card)")
+    if gift is not None and not any(t.kind == "gift" for t in out):
+        raise ValidationError("--gift-card", "goes with a gift tender (--pay gift)")
+    return out
+
+
+async def _apply(session: Any, tenders: list[Any]) -> Any:
+    """Tenders in order; stops when the ticket is paid or an outcome is still being checked."""
+    ticket = session.ticket
+    for tender in tenders:
+        if ticket.state != "open" or ticket.checking:
+            break
+        try:
+            ticket = await session.pay(tender)
+        except ValidationError as exc:
+            print(f"cashier: {exc}", file=sys.stderr)
+            ticket = await session.refresh()
+            break
+    return ticket
+
+
+def new_command(args: argparse.Namespace) -> int:
+    from cashier.config import load_profile
+    from cashier.flows.ticket import TicketSession, TicketSettings, parse_item
+
+    currency = load_profile(getattr(args, "profile", None)).currency
+    items = [parse_item(text, currency) for text in args.item or []]
+    amount = _amount(args.amount, "--amount", args)
+    if amount is not None:
+        items.append(("Amount", amount, 1))
+    if not items:
+        raise ValidationError("--item", "give at least one --item NAME=PRICE or an --amount")
+    tip = _amount(args.tip, "--tip", args, allow_zero=True)
+    tenders = _tenders(args, currency)
+
+    async def body(rt: Any) -> int:
+        session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile))
+        for name, price, quantity in items:
+            await session.add_line(name, price, quantity)
+        if tip is not None:
+            await session.key_tip(tip)
+        ticket = await _apply(session, tenders)
+        print_json(ticket.as_dict())
+        return _exit_code(ticket)
+
+    return run_with_runtime(args, body)
+
+
+def pay_command(args: argparse.Namespace) -> int:
+    from cashier.config import load_profile
+    from cashier.flows.ticket import TicketSession, TicketSettings
+
+    ticket_id = _ticket_id(args.ticket)
+    tenders = _tenders(args, load_profile(getattr(args, "profile", None)).currency)
+    if not tenders:
+        raise ValidationError("--pay", "give at least one tender: card, gift, qr or cash=AMOUNT")
+
+    async def body(rt: Any) -> int:
+        session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
+        if session.ticket is not None and session.ticket.state != "open":
+            raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
+        ticket = await _apply(session, tenders)
+        print_json(ticket.as_dict())
+        return _exit_code(ticket)
+
+    return run_with_runtime(args, body)
+
+
+def cancel_command(args: argparse.Namespace) -> int:
+    from cashier.flows.ticket import TicketSession, TicketSettings
+
+    ticket_id = _ticket_id(args.ticket)
+
+    async def body(rt: Any) -> int:
+        session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
+        ticket = await session.cancel()
+        print_json(ticket.as_dict())
+        return _exit_code(ticket)
+
+    return run_with_runtime(args, body)
+
+
+def show_command(args: argparse.Namespace) -> int:
+    from cashier.flows.ticket import load
+
+    ticket_id = _ticket_id(args.ticket)
+
+    async def body(rt: Any) -> int:
+        ticket = await load(rt.ctx, ticket_id)
+        print_json(ticket.as_dict())
+        return _exit_code(ticket)
+
+    return run_with_runtime(args, body)
+
+
+def list_command(args: argparse.Namespace) -> int:
+    from cashier.flows.ticket import load
+
+    async def body(rt: Any) -> int:
+        ids = await rt.journal.ticket_ids(open_only=args.open)
+        tickets = [(await load(rt.ctx, tid)).as_dict() for tid in ids]
+        print_json({"tickets": tickets})
+        return 0
+
+    return run_with_runtime(args, body)
+
+
+def _tender_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pay", action="append", metavar="TENDER",
+                   help="card[=AMOUNT] | gift[=AMOUNT] | qr[=AMOUNT] | cash=TENDERED; repeat, "
+                        "applied in order; without an amount a tender takes what remains")
+    p.add_argument("--card", help="keyed card number for the card tender (never stored)")
+    p.add_argument("--exp", help="its expiry, MMYY")
+    p.add_argument("--token", help="a card token for the card tender")
+    p.add_argument("--gift-card", help="gift card number for the gift tender (else the PIN pad reads it)")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("ticket", help="a ticket: lines, tip and as many tenders as it takes",
+                              description="Exit 0 paid or cancelled, 1 still open, 2 bad input, "
+                                          "3 a tender is still being checked with the host.")
+    sub = p.add_subparsers(dest="ticket_command", required=True)
+    n = sub.add_parser("new", help="open a ticket, add lines, and pay it")
+    n.add_argument("--item", action="append", metavar="NAME=PRICE[xQTY]", help="a line; repeat")
+    n.add_argument("--amount", help="an open-amount line")
+    n.add_argument("--tip", help="a keyed tip (the PIN pad then never asks)")
+    _tender_args(n)
+    n.set_defaults(handler=new_command)
+    pay = sub.add_parser("pay", help="apply tenders to an open ticket")
+    pay.add_argument("ticket", metavar="TICKET")
+    _tender_args(pay)
+    pay.set_defaults(handler=pay_command)
+    c = sub.add_parser("cancel", help="cancel an open ticket: approved tenders voided, cash given back")
+    c.add_argument("ticket", metavar="TICKET")
+    c.set_defaults(handler=cancel_command)
+    s = sub.add_parser("show", help="one ticket")
+    s.add_argument("ticket", metavar="TICKET")
+    s.set_defaults(handler=show_command)
+    ls = sub.add_parser("list", help="the latest tickets")
+    ls.add_argument("--open", action="store_true", help="only open tickets")
+    ls.set_defaults(handler=list_command)
+
+
+__all__ = ["register"]

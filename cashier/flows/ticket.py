@@ -1,0 +1,590 @@
+"""The ticket: lines, tax, one tip, and as many tenders as it takes (card, gift card, QR, cash).
+
+Every rule about a ticket's money lives here: the subtotal, the tax (one rate, prices with or
+without it), the tip (asked once), what each tender applied, what remains, the change. A ticket
+is journaled before anything is sent (``cashier.journal.tickets``); each tender is an ordinary
+payment entry carrying the ticket's id, so recovery, voids and totals treat it as any payment.
+
+``TicketSession`` is the counter's handle on one open ticket: it keeps the PIN pad's basket in
+step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from cashier.errors import ValidationError
+from cashier.flows.base import FlowContext, resolve
+from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
+from cashier.flows.giftcards import GiftCard
+from cashier.flows.payments import KeyedCard, sale
+from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.tickets import CASH_NOTE, TicketRecord
+from cashier.money import MAX_AMOUNT, parse_amount, quantum, round_money
+
+TenderKind = Literal["card", "gift", "qr", "cash"]
+TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
+_KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "gift", Kind.QR: "qr",
+                                   Kind.CASH: "cash", Kind.AUTHORIZATION: "tab"}
+MAX_LINES = 500
+
+
+# ---- settings ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TicketSettings:
+    """What the till's profile says about tickets (a ticket keeps its tax rule from its start)."""
+
+    tax_rate: Decimal = Decimal(0)
+    prices_include_tax: bool = False
+    tip_mode: str = "none"
+    tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20))
+    signature_floor: Decimal | None = None
+    terms_text: str | None = None
+
+    @classmethod
+    def of(cls, profile: Any) -> TicketSettings:
+        return cls(tax_rate=profile.tax_rate, prices_include_tax=profile.prices_include_tax,
+                   tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
+                   signature_floor=profile.signature_floor, terms_text=profile.terms_text)
+
+
+# ---- the ticket as the counter sees it -----------------------------------------------------------
+@dataclass(frozen=True)
+class TenderView:
+    kind: str
+    amount: Decimal           # applied to the ticket
+    requested: Decimal
+    outcome: str              # approved|partial|declined|error|unknown|voided|returned
+    invoice: str | None
+    card: str | None
+    auth_code: str | None
+    entry_id: int
+    tendered: Decimal | None = None
+    change: Decimal | None = None
+    tip: Decimal = Decimal(0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": str(self.amount),
+                "tendered": None if self.tendered is None else str(self.tendered),
+                "outcome": self.outcome, "invoice": self.invoice, "card": self.card}
+
+
+def _outcome(entry: Entry, cancelled: bool) -> str:
+    state = entry.state
+    if entry.kind is Kind.CASH:
+        return "returned" if cancelled else "approved"
+    if state in (State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING):
+        return "unknown"
+    if state in (State.APPROVED, State.CAPTURED):
+        return "partial" if entry.partial else "approved"
+    return str(state)
+
+
+def _applied(entry: Entry) -> Decimal:
+    if entry.state is State.CAPTURED:
+        return entry.captured
+    if entry.kind is Kind.AUTHORIZATION:
+        return Decimal(0)  # an open tab holds money; it pays the ticket when captured
+    if entry.state is State.APPROVED:
+        return entry.approved
+    return Decimal(0)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A ticket and every figure the counter, the receipt and the command line show."""
+
+    id: int
+    state: str
+    currency: str
+    lines: tuple[Any, ...]
+    subtotal: Decimal
+    tax: Decimal
+    tip: Decimal
+    tip_asked: bool
+    total: Decimal
+    paid: Decimal
+    remaining: Decimal
+    change: Decimal
+    tenders: tuple[TenderView, ...]
+    refunds: tuple[Entry, ...]
+    record: TicketRecord = field(repr=False)
+
+    @classmethod
+    def of(cls, record: TicketRecord) -> Ticket:
+        cur = record.currency
+        subtotal = sum((line.amount for line in record.lines), Decimal(0))
+        rate = record.tax_rate
+        if record.tax_included:
+            tax = round_money(subtotal * rate / (100 + rate), cur) if rate else Decimal(0)
+            before_tip = subtotal
+        else:
+            tax = round_money(subtotal * rate / 100, cur) if rate else Decimal(0)
+            before_tip = subtotal + tax
+        total = before_tip + record.tip
+        cancelled = record.state == "cancelled"
+        tenders: list[TenderView] = []
+        refunds: list[Entry] = []
+        for entry in record.entries:
+            if entry.op is Op.REFUND or entry.kind is Kind.REFUND:
+                refunds.append(entry)
+                continue
+            tendered, change = record.cash.get(entry.id, (None, None))
+            if entry.kind is Kind.CASH and tendered is None:
+                tendered, change = entry.approved, Decimal(0)
+            tenders.append(TenderView(
+                kind=_KIND_OF_ENTRY.get(entry.kind, str(entry.kind)), amount=_applied(entry),
+                requested=entry.requested, outcome=_outcome(entry, cancelled), invoice=entry.invoice,
+                card=entry.card, auth_code=entry.auth_code, entry_id=entry.id, tendered=tendered,
+                change=change, tip=entry.tip))
+        paid = sum((t.amount for t in tenders if t.outcome != "returned"), Decimal(0))
+        change_due = sum((t.change or Decimal(0) for t in tenders), Decimal(0))
+        unit = quantum(cur)
+        return cls(id=record.id, state=record.state, currency=cur, lines=record.lines,
+                   subtotal=subtotal.quantize(unit), tax=tax.quantize(unit), tip=record.tip,
+                   tip_asked=record.tip_asked, total=total.quantize(unit), paid=paid.quantize(unit),
+                   remaining=max(total - paid, Decimal(0)).quantize(unit),
+                   change=change_due.quantize(unit),
+                   tenders=tuple(tenders), refunds=tuple(refunds), record=record)
+
+    @property
+    def checking(self) -> bool:
+        """A tender whose outcome the host has not told yet: nothing more may be sent."""
+        return any(t.outcome == "unknown" for t in self.tenders)
+
+    @property
+    def lines_locked(self) -> bool:
+        """Once a tender applied money, the lines (and the tip) stay as they are: cancel instead."""
+        return any(t.amount > 0 for t in self.tenders)
+
+    @property
+    def last_tender(self) -> TenderView | None:
+        return self.tenders[-1] if self.tenders else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),
+                "tax": str(self.tax), "tip": str(self.tip), "total": str(self.total),
+                "paid": str(self.paid), "remaining": str(self.remaining), "change": str(self.change),
+                "lines": [{"name": line.name, "quantity": line.quantity,
+                           "unit_price": str(line.unit_price), "amount": str(line.amount)}
+                          for line in self.lines],
+                "tenders": [t.as_dict() for t in self.tenders]}
+
+
+@dataclass(frozen=True)
+class TicketChanged:
+    """Published on the bus after every change of a ticket (the Sale screen redraws)."""
+
+    ticket: Ticket
+
+
+# ---- tenders -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Tender:
+    """One way to pay part of a ticket. ``amount`` None takes what remains; for cash it is the
+    amount the customer hands over."""
+
+    kind: TenderKind
+    amount: Decimal | None = None
+    card: KeyedCard | None = None
+    token: str | None = None
+    giftcard: GiftCard | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in TENDER_KINDS:
+            raise ValidationError("tender", f"must be one of {', '.join(TENDER_KINDS)}")
+        if self.kind == "cash" and self.amount is None:
+            raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
+        if (self.card is not None or self.token is not None) and self.kind != "card":
+            raise ValidationError("card", "a keyed card or token goes with a card tender")
+        if self.giftcard is not None and self.kind != "gift":
+            raise ValidationError("gift_card", "a gift card number goes with a gift tender")
+
+
+def parse_tender(text: str, currency: str = "USD") -> Tender:
+    """``card``, ``card=12.50``, ``gift``, ``qr=5``, ``cash=20``: the command line's tender."""
+    kind, _, amount = text.strip().partition("=")
+    kind = kind.strip().lower()
+    if kind not in TENDER_KINDS:
+        raise ValidationError("--pay", f"{kind!r} is not a tender: use card, gift, qr or cash[=AMOUNT]")
+    value = parse_amount(amount, currency, field=f"--pay {kind}") if amount else None
+    return Tender(kind, value)
+
+
+_ITEM = re.compile(r"^(?P<name>[^=]+)=(?P<price>[^x]+)(?:x(?P<qty>\d{1,3}))?$")
+
+
+def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
+    """``"Coffee=3.50x2"``: the command line's line item (name, unit price, quantity)."""
+    match = _ITEM.match(text.strip())
+    if match is None:
+        raise ValidationError("--item", "must be NAME=PRICE or NAME=PRICExQTY, e.g. Coffee=3.50x2")
+    price = parse_amount(match["price"], currency, field="--item price", allow_zero=True)
+    return match["name"].strip(), price, int(match["qty"] or 1)
+
+
+# ---- the session ---------------------------------------------------------------------------------
+class TicketSession:
+    """One open ticket at the counter. Build with ``start`` (new) or ``resume`` (after a crash)."""
+
+    def __init__(self, ctx: FlowContext, ticket_id: int, settings: TicketSettings) -> None:
+        self.ctx = ctx
+        self.id = ticket_id
+        self.settings = settings
+        self.basket = Cart(ctx)
+        self.ticket: Ticket | None = None
+
+    @classmethod
+    async def start(cls, ctx: FlowContext, settings: TicketSettings) -> TicketSession:
+        ticket_id = await ctx.journal.create_ticket(
+            actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
+            tip_mode=settings.tip_mode)
+        session = cls(ctx, ticket_id, settings)
+        await session.refresh()
+        return session
+
+    @classmethod
+    async def resume(cls, ctx: FlowContext, ticket_id: int, settings: TicketSettings) -> TicketSession:
+        """An open ticket found in the journal: its tenders resolved with the host first. It stays
+        open, ready to finish (``pay`` closes it when nothing remains) or to ``cancel``."""
+        session = cls(ctx, ticket_id, settings)
+        ticket = await session.refresh()
+        for tender in ticket.tenders:
+            entry = await ctx.journal.get(tender.entry_id)
+            if entry.state in (State.INTENT, State.SENT):
+                await resolve(ctx, entry, actor="recovery")
+        ticket = await session.refresh()
+        if ticket.state == "open":
+            session.basket.lines = [CartLine(line.name[:40], line.unit_price, line.quantity)
+                                    for line in ticket.lines]
+            session.basket.in_sync = False  # the pad is redrawn in full at the next change
+        return session
+
+    async def refresh(self, record: TicketRecord | None = None) -> Ticket:
+        """The ticket re-read (or as a write just returned it), published to the screens."""
+        self.ticket = Ticket.of(record if record is not None else await self.ctx.journal.ticket(self.id))
+        self.ctx.bus.publish(TicketChanged(self.ticket))
+        return self.ticket
+
+    def _open(self) -> Ticket:
+        if self.ticket is None or self.ticket.state != "open":
+            state = self.ticket.state if self.ticket else "unknown"
+            raise ValidationError("ticket", f"ticket {self.id} is {state}, not open")
+        return self.ticket
+
+    # ---- lines ---------------------------------------------------------------------------------
+    async def add_line(self, name: str, unit_price: Decimal, quantity: int = 1) -> Ticket:
+        ticket = self._open()
+        if ticket.lines_locked:
+            raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
+        line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
+        if len(ticket.lines) >= MAX_LINES:
+            raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
+        if ticket.total + line.amount > MAX_AMOUNT:
+            raise ValidationError("line", f"the ticket's total must be at most {MAX_AMOUNT}")
+        record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
+                                                        quantity=quantity, unit_price=unit_price,
+                                                        actor=self.ctx.actor)
+        await self.basket.add(line)
+        return await self.refresh(record)
+
+    async def remove_line(self, index: int) -> Ticket:
+        ticket = self._open()
+        if ticket.lines_locked:
+            raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
+        if not 0 <= index < len(ticket.lines):
+            raise ValidationError("line", "there is no such line on the ticket")
+        record = await self.ctx.journal.remove_ticket_line(self.id, ticket.lines[index].id,
+                                                           actor=self.ctx.actor)
+        if index < len(self.basket.lines):
+            await self.basket.remove(index)
+        return await self.refresh(record)
+
+    # ---- tip -----------------------------------------------------------------------------------
+    async def key_tip(self, tip: Decimal) -> Ticket:
+        """A tip the cashier keys: it stays a tip (receipt, totals) and the pad never asks again."""
+        ticket = self._open()
+        if ticket.tip_asked:
+            raise ValidationError("tip", "the tip was already taken for this ticket")
+        if ticket.lines_locked:
+            raise ValidationError("tip", "key the tip before the first tender")
+        tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
+        if ticket.total + tip > MAX_AMOUNT:
+            raise ValidationError("tip", f"the ticket's total must be at most {MAX_AMOUNT}")
+        return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
+                                                                        actor=self.ctx.actor))
+
+    def _asks_tip_on_pad(self, ticket: Ticket) -> bool:
+        return (self.settings.tip_mode == "pad" and not ticket.tip_asked
+                and self.ctx.client.option != "HD")
+
+    # ---- paying --------------------------------------------------------------------------------
+    async def pay(self, tender: Tender) -> Ticket:
+        """Apply one tender. A decline or a partial approval leaves the ticket open with what
+        remains; the ticket closes as paid when nothing remains."""
+        ticket = self.ticket if self.ticket is not None else await self.refresh()
+        self._open()
+        if not ticket.lines:
+            raise ValidationError("ticket", "has no lines: add an item or an amount first")
+        if ticket.checking:
+            raise ValidationError("ticket", "a tender is still being checked with the host: "
+                                            "wait for its outcome before another tender")
+        remaining = ticket.remaining
+        if remaining <= 0:  # paid in full by tenders recovery settled: only the closing is left
+            return await self._close_if_paid(ticket)
+        amount = tender.amount if tender.amount is not None else remaining
+        if amount <= 0:
+            raise ValidationError(tender.kind, "the amount must be greater than zero")
+        if tender.kind == "cash":
+            await self._cash(amount, remaining)
+        elif amount > remaining:
+            raise ValidationError(tender.kind, f"at most the {remaining} that remains")
+        elif tender.kind == "card":
+            await self._card(ticket, amount, tender)
+        elif tender.kind == "gift":
+            await sale(self.ctx, amount, ticket_id=self.id,
+                       giftcard=tender.giftcard or GiftCard())
+        else:
+            from cashier.flows.qr import pay as qr_pay
+
+            await qr_pay(self.ctx, amount, ticket_id=self.id)
+        ticket = await self.refresh()
+        return await self._close_if_paid(ticket)
+
+    async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
+        ask_tip = self._asks_tip_on_pad(ticket)
+        if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
+            await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
+                                                  actor=self.ctx.actor)
+        tip: Decimal | None = None
+        if not ask_tip:
+            # the tip already taken rides on the first card tender that can carry it (the host
+            # sees it as a tip); the others say "no tip", so no gateway asks again
+            placed = any(t.tip > 0 for t in ticket.tenders if t.outcome in ("approved", "partial"))
+            tip = ticket.tip if ticket.tip and not placed and ticket.tip < amount else Decimal(0)
+        result = await sale(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+                            token=tender.token, prompt_tip=ask_tip,
+                            tip_presets=self.settings.tip_presets, ticket_id=self.id)
+        entry = result.entry
+        if ask_tip and entry.tip > 0:
+            await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
+        floor = self.settings.signature_floor
+        if (result.outcome == "approved" and floor is not None and entry.approved > floor
+                and self.ctx.client.option != "HD" and entry.invoice):
+            await capture_signature(self.ctx, entry.invoice)
+
+    async def _cash(self, tendered: Decimal, remaining: Decimal) -> None:
+        applied = min(tendered, remaining)
+        change = tendered - applied
+        entry = await self.ctx.journal.create(
+            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor,
+            ticket_id=self.id, message=f"cash tendered {tendered}, change {change}")
+        await self.ctx.move(entry, State.APPROVED, approved=applied)
+        await self.ctx.journal.note(entry.id, CASH_NOTE, actor=self.ctx.actor,
+                                    tendered=str(tendered), change=str(change))
+
+    async def settle(self) -> Ticket:
+        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid."""
+        return await self._close_if_paid(await self.refresh())
+
+    async def _close_if_paid(self, ticket: Ticket) -> Ticket:
+        if ticket.state == "open" and ticket.lines and ticket.remaining == 0 and not ticket.checking:
+            record = await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
+            await self.basket.clear()
+            return await self.refresh(record)
+        return ticket
+
+    # ---- cancel --------------------------------------------------------------------------------
+    async def cancel(self) -> Ticket:
+        """Every approved card, gift card and QR tender voided (durable void jobs), cash given
+        back (a cash refund entry), then the ticket closed as cancelled."""
+        from cashier.flows.qr import cancel as qr_cancel
+        from cashier.flows.recovery import void
+
+        ticket = await self.refresh()
+        self._open()
+        for tender in ticket.tenders:
+            entry = await self.ctx.journal.get(tender.entry_id)
+            if entry.state in (State.INTENT, State.SENT):
+                entry = await resolve(self.ctx, entry)
+            if entry.kind is Kind.CASH:
+                if entry.state is State.APPROVED and entry.approved > 0:
+                    back = await self.ctx.journal.create(
+                        Kind.CASH, entry.approved, actor=self.ctx.actor, op=Op.REFUND,
+                        clerk=self.ctx.actor, ticket_id=self.id,
+                        message=f"cash given back: ticket {self.id} cancelled")
+                    await self.ctx.move(back, State.APPROVED, approved=entry.approved)
+                continue
+            if entry.state not in (State.APPROVED, State.CAPTURED, State.UNKNOWN) or not entry.invoice:
+                continue
+            if entry.kind is Kind.QR:
+                await qr_cancel(self.ctx, entry.invoice)
+            else:
+                await void(self.ctx, entry.invoice)
+        await self.ctx.journal.close_ticket(self.id, "cancelled", actor=self.ctx.actor)
+        await self.basket.clear()
+        return await self.refresh()
+
+    # ---- terms ---------------------------------------------------------------------------------
+    async def terms_accepted(self) -> bool:
+        """The profile's terms on the PIN pad (before a tab); True when none are set."""
+        if not self.settings.terms_text or self.ctx.client.option == "HD":
+            return True
+        return await accept_terms(self.ctx, self.settings.terms_text)
+
+
+async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
+                        lines: list[int] | None = None) -> Ticket:
+    """Money back from a paid ticket: the whole of it, an amount, or some of its lines (their
+    share of the tax with them), back to the tenders it was paid with, the latest first: a card
+    or gift card by a refund linked to its invoice (the gift card gets its balance back), cash
+    out of the drawer (a cash refund entry). QR payments are refunded from the QR screen."""
+    from cashier.flows.payments import refund
+
+    ticket = await load(ctx, ticket_id)
+    if ticket.state != "paid":
+        raise ValidationError("ticket", f"ticket {ticket_id} is {ticket.state}: only a paid ticket "
+                                        "is refunded (an open one is cancelled)")
+    back = {e.original_invoice: e.approved for e in ticket.refunds if e.kind is Kind.REFUND
+            and e.state is State.APPROVED}
+    cash_back = sum((e.approved for e in ticket.refunds if e.kind is Kind.CASH), Decimal(0))
+    left = {t.entry_id: t.amount - (back.get(t.invoice, Decimal(0)) if t.invoice else Decimal(0))
+            for t in ticket.tenders if t.outcome in ("approved", "partial")}
+    cash_ids = [t.entry_id for t in ticket.tenders if t.kind == "cash"]
+    for entry_id in cash_ids:  # cash given back so far comes off the cash tenders in order
+        taken = min(left.get(entry_id, Decimal(0)), cash_back)
+        left[entry_id] = left.get(entry_id, Decimal(0)) - taken
+        cash_back -= taken
+    refundable = sum(left.values(), Decimal(0))
+    if lines is not None:
+        if amount is not None:
+            raise ValidationError("lines", "give lines or an amount, not both")
+        if not lines or any(not 0 <= i < len(ticket.lines) for i in lines) or len(set(lines)) != len(lines):
+            raise ValidationError("lines", f"must be distinct line numbers from 0 to {len(ticket.lines) - 1}")
+        chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
+        share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
+        amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
+    want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
+    if want > refundable:
+        raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket_id}")
+    if any(t.kind == "qr" and left.get(t.entry_id, 0) > 0 for t in ticket.tenders):
+        raise ValidationError("ticket", "was paid in part by QR code: refund that part from the QR screen")
+    for tender in reversed(ticket.tenders):
+        part = min(left.get(tender.entry_id, Decimal(0)), want)
+        if part <= 0:
+            continue
+        if tender.kind == "cash":
+            entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
+                                             clerk=ctx.actor, ticket_id=ticket_id,
+                                             message=f"cash refund from ticket {ticket_id}")
+            await ctx.move(entry, State.APPROVED, approved=part)
+        else:
+            result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id)
+            if result.outcome != "approved":
+                break  # the rest waits: the ticket shows what went back
+        want -= part
+        if want <= 0:
+            break
+    return await load(ctx, ticket_id)
+
+
+# ---- open tabs are tickets too: an authorization as the tender, closed with its tip ------------
+async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, *,
+                   card: KeyedCard | None = None, token: str | None = None) -> Any:
+    """A ticket with the tab's amount as its line, the profile's terms on the pad (a no stops
+    here, nothing held), then the authorization carrying the ticket."""
+    from cashier.flows.base import FlowResult
+    from cashier.flows.payments import authorize
+
+    session = await TicketSession.start(ctx, settings)
+    await session.add_line("Tab", amount)
+    if not await session.terms_accepted():
+        await session.cancel()
+        raise ValidationError("terms", "the customer declined the terms: no tab was opened")
+    result: FlowResult = await authorize(ctx, amount, card=card, token=token, ticket_id=session.id)
+    if result.outcome != "approved":
+        await session.cancel()
+    return result
+
+
+async def add_to_tab(ctx: FlowContext, invoice: str, increment: Decimal) -> Any:
+    """Raise the tab's authorization; its ticket gets a line for what was added."""
+    from cashier.flows.payments import incremental
+
+    result = await incremental(ctx, invoice, increment)
+    entry = result.entry
+    if result.outcome == "approved" and entry.ticket_id is not None:
+        await ctx.journal.add_ticket_line(entry.ticket_id, name="Added to tab", quantity=1,
+                                          unit_price=increment, actor=ctx.actor)
+    return result
+
+
+async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -> Any:
+    """Capture the tab for its ticket's total plus the tip; the tip is the ticket's (journaled
+    first), and the ticket closes as paid."""
+    from cashier.flows.payments import capture
+
+    entry = await ctx.journal.by_invoice(invoice)
+    if entry is None or entry.ticket_id is None:
+        return await capture(ctx, invoice, tip=tip)  # a tab opened before tickets
+    ticket = await load(ctx, entry.ticket_id)
+    if ticket.state != "open":
+        raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
+    tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
+    await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
+    base = ticket.total - ticket.tip
+    result = await capture(ctx, invoice, base, tip=tip)
+    await TicketSession(ctx, ticket.id, TicketSettings()).settle()
+    return result
+
+
+async def open_tickets(ctx: FlowContext, settings: TicketSettings) -> list[TicketSession]:
+    """The tickets a crash left open, each with its tenders' true outcomes (run after recovery)."""
+    return [await TicketSession.resume(ctx, tid, settings)
+            for tid in reversed(await ctx.journal.ticket_ids(open_only=True))]
+
+
+async def load(ctx: FlowContext, ticket_id: int) -> Ticket:
+    return Ticket.of(await ctx.journal.ticket(ticket_id))
+
+
+def receipt_lines(ticket: Ticket, company: str = "", till: str = "") -> list[str]:
+    """One receipt per ticket: lines, tax, tip, each tender (masked card, approval code), cash
+    tendered and change."""
+    width = 32
+
+    def row(left: str, amount: Decimal) -> str:
+        text = f"{amount:.2f}"
+        return f"{left[:width - len(text) - 1]:<{width - len(text) - 1}} {text}"
+
+    out = [x for x in (company, f"Till {till}" if till else "", f"Ticket {ticket.id}") if x]
+    out.append("-" * width)
+    for line in ticket.lines:
+        name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
+        out.append(row(name, line.amount))
+    out.append("-" * width)
+    out.append(row("Subtotal", ticket.subtotal))
+    if ticket.tax:
+        out.append(row("Tax (included)" if ticket.record.tax_included else "Tax", ticket.tax))
+    if ticket.tip:
+        out.append(row("Tip", ticket.tip))
+    out.append(row("TOTAL", ticket.total))
+    for t in ticket.tenders:
+        if t.outcome not in ("approved", "partial", "returned"):
+            continue
+        label = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}.get(t.kind, t.kind)
+        if t.kind == "cash" and t.tendered is not None:
+            out.append(row("Cash tendered", t.tendered))
+            out.append(row("Change", t.change or Decimal(0)))
+            continue
+        out.append(row(f"{label} {t.card or ''}".strip(), t.amount))
+        if t.auth_code:
+            out.append(f"  Approval {t.auth_code}  Invoice {t.invoice}")
+    if ticket.state == "cancelled":
+        out.append("CANCELLED")
+    elif ticket.remaining:
+        out.append(row("REMAINING", ticket.remaining))
+    return out

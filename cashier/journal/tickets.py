@@ -1,0 +1,214 @@
+"""Ticket rows: the ticket, its lines, and the payment entries that carry its id.
+
+A ticket is not money: its changes are events of their own (``ticket_*``, entry id NULL, the
+ticket's id in the data), written in the same transaction as the ticket's row, so an export or
+a replay shows who added what. The money is in the entries (``entries.ticket_id``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from cashier.errors import ValidationError
+from cashier.journal.card_guard import guard_text
+from cashier.journal.model import Entry, JournalError, money
+
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Mapping
+    from contextlib import AbstractContextManager
+
+TICKET_STATES = ("open", "paid", "cancelled")
+TIP_MODES = ("none", "pad", "keyed")
+#: The journal note a cash tender carries: what the customer handed over and the change given.
+CASH_NOTE = "cash_tendered"
+
+
+@dataclass(frozen=True, slots=True)
+class TicketLine:
+    id: int
+    name: str
+    quantity: int
+    unit_price: Decimal
+
+    @property
+    def amount(self) -> Decimal:
+        return self.unit_price * self.quantity
+
+
+@dataclass(frozen=True, slots=True)
+class TicketRecord:
+    """One ticket as the journal holds it: its row, live lines, entries and cash notes."""
+
+    id: int
+    state: str
+    currency: str
+    tax_rate: Decimal
+    tax_included: bool
+    tip_mode: str
+    tip: Decimal
+    tip_asked: bool
+    training: bool
+    clerk: str | None
+    created_at: str
+    closed_at: str | None
+    lines: tuple[TicketLine, ...]
+    entries: tuple[Entry, ...]
+    #: entry id -> (tendered, change) for cash tenders
+    cash: dict[int, tuple[Decimal, Decimal]]
+
+
+class TicketRows:
+    """The ticket half of ``JournalStore`` (mixed in; same connection, same transactions)."""
+
+    conn: sqlite3.Connection
+    till_id: str
+    currency: str
+    training: bool
+
+    if TYPE_CHECKING:  # provided by JournalStore
+        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _now(self) -> str: ...
+        def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
+                   at: str) -> None: ...
+        @staticmethod
+        def _check_actor(actor: str) -> str: ...
+        def _minor(self, field: str, value: Decimal | None, currency: str) -> int: ...
+
+    @contextmanager
+    def _lines_tx(self) -> Iterator[sqlite3.Connection]:
+        """A ticket's lines are not money: their commit skips the fsync (WAL, synchronous NORMAL).
+        The next money commit (a tender's intent, FULL) syncs the log with them in it, so every
+        line is durable before anything is sent; a crash before that loses typed lines only."""
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            with self._tx() as conn:
+                yield conn
+        finally:
+            self.conn.execute("PRAGMA synchronous = FULL")
+
+    def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
+                      tip_mode: str) -> int:
+        self._check_actor(actor)
+        if tip_mode not in TIP_MODES:
+            raise ValidationError("tip_mode", f"must be one of {', '.join(TIP_MODES)}")
+        now = self._now()
+        with self._lines_tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO tickets(till_id, state, currency, tax_rate, tax_included, tip_mode, "
+                "training, clerk, created_at, updated_at) VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.till_id, self.currency, str(tax_rate), int(tax_included), tip_mode,
+                 int(self.training), actor, now, now))
+            ticket_id = int(cur.lastrowid or 0)
+            self._event(None, actor, "ticket_created",
+                        {"ticket": ticket_id, "tax_rate": str(tax_rate),
+                         "tax_included": tax_included, "tip_mode": tip_mode}, now)
+            return ticket_id
+
+    def _open_ticket_row(self, ticket_id: int) -> Any:
+        row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+        if row is None:
+            raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
+        if row["state"] != "open":
+            raise ValidationError("ticket", f"ticket {ticket_id} is {row['state']}, not open")
+        return row
+
+    def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int,
+                        unit_price: Decimal, actor: str) -> TicketRecord:
+        """Add a line; returns the ticket as written (read on the same connection: no second hop)."""
+        self._check_actor(actor)
+        guard_text("name", name)
+        with self._lines_tx() as conn:
+            row = self._open_ticket_row(ticket_id)
+            minor = self._minor("unit_price", unit_price, row["currency"])
+            cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
+                               "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
+            line_id = int(cur.lastrowid or 0)
+            now = self._now()
+            conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
+            self._event(None, actor, "ticket_line_added",
+                        {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
+                         "unit_price": str(unit_price)}, now)
+        return self.ticket(ticket_id)
+
+    def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
+        self._check_actor(actor)
+        with self._lines_tx() as conn:
+            self._open_ticket_row(ticket_id)
+            cur = conn.execute("UPDATE ticket_lines SET removed = 1 WHERE id = ? AND ticket_id = ? "
+                               "AND removed = 0", (line_id, ticket_id))
+            if cur.rowcount != 1:
+                raise ValidationError("line", f"ticket {ticket_id} has no line {line_id}")
+            now = self._now()
+            conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
+            self._event(None, actor, "ticket_line_removed", {"ticket": ticket_id, "line": line_id}, now)
+        return self.ticket(ticket_id)
+
+    def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
+                       actor: str) -> TicketRecord:
+        """The tip, once: keyed, or what the customer chose on the pad (``how``)."""
+        self._check_actor(actor)
+        with self._tx() as conn:
+            row = self._open_ticket_row(ticket_id)
+            minor = self._minor("tip", tip, row["currency"])
+            now = self._now()
+            conn.execute("UPDATE tickets SET tip_minor = ?, tip_asked = 1, updated_at = ? WHERE id = ?",
+                         (minor, now, ticket_id))
+            self._event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
+                        now)
+        return self.ticket(ticket_id)
+
+    def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
+        if state not in ("paid", "cancelled"):
+            raise JournalError(f"state: a ticket closes as paid or cancelled, not {state}")
+        self._check_actor(actor)
+        with self._tx() as conn:
+            self._open_ticket_row(ticket_id)
+            now = self._now()
+            conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
+                         (state, now, now, ticket_id))
+            self._event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
+        return self.ticket(ticket_id)
+
+    # ---- reads ---------------------------------------------------------------------------------
+    def ticket(self, ticket_id: int) -> TicketRecord:
+        from cashier.journal.store import _entry
+
+        row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+        if row is None:
+            raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
+        cur = row["currency"]
+        lines = tuple(TicketLine(int(r["id"]), r["name"], int(r["quantity"]),
+                                 money(r["unit_price_minor"], cur))
+                      for r in self.conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
+                                                 "AND removed = 0 ORDER BY id", (ticket_id,)))
+        entries = tuple(_entry(r) for r in self.conn.execute(
+            "SELECT * FROM entries INDEXED BY entries_ticket WHERE ticket_id = ? ORDER BY id",
+            (ticket_id,)))
+        cash: dict[int, tuple[Decimal, Decimal]] = {}
+        cash_ids = [e.id for e in entries if e.kind == "cash"]
+        if cash_ids:
+            marks = ", ".join("?" * len(cash_ids))
+            for ev in self.conn.execute(f"SELECT entry_id, data FROM events WHERE entry_id IN ({marks}) "
+                                        "AND type = ?", (*cash_ids, CASH_NOTE)):
+                note = json.loads(ev["data"]).get("_note", {})
+                cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
+        return TicketRecord(
+            id=int(row["id"]), state=row["state"], currency=cur, tax_rate=Decimal(row["tax_rate"]),
+            tax_included=bool(row["tax_included"]), tip_mode=row["tip_mode"],
+            tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
+            training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
+            closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash)
+
+    def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:
+        sql = ("SELECT id FROM tickets INDEXED BY tickets_open WHERE state = 'open' ORDER BY id DESC "
+               "LIMIT ?" if open_only else "SELECT id FROM tickets ORDER BY id DESC LIMIT ?")
+        return [int(r[0]) for r in self.conn.execute(sql, (limit,))]
+
+    def all_ticket_rows(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.conn.execute("SELECT * FROM tickets ORDER BY id")]

@@ -1,0 +1,135 @@
+"""``cashier ticket`` as a script runs it: separate processes, one JSON object, exit codes, and a
+SIGKILL in the middle of a ticket followed by recovery over a real socket."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.flows.conftest import cashier, write_profile
+
+
+def test_new_split_show_list_and_export(env: dict[str, str]) -> None:
+    done = cashier("ticket", "new", "--item", "Coffee=3.50x2", "--item", "Cake=4.00", "--tip", "1.00",
+                   "--pay", "card=5.00", "--pay", "cash=20", env=env)
+    assert done.returncode == 0, done.stderr
+    t = json.loads(done.stdout)
+    assert (t["ticket"], t["state"], t["subtotal"], t["tax"], t["tip"], t["total"]) == (
+        1, "paid", "11.00", "0.00", "1.00", "12.00")
+    assert (t["paid"], t["remaining"], t["change"]) == ("12.00", "0.00", "13.00")
+    assert t["lines"][0] == {"name": "Coffee", "quantity": 2, "unit_price": "3.50", "amount": "7.00"}
+    card, cash = t["tenders"]
+    assert (card["kind"], card["amount"], card["outcome"], card["tendered"]) == ("card", "5.00",
+                                                                               "approved", None)
+    assert card["invoice"] == "0100000001" and card["card"].endswith("1119")
+    assert (cash["kind"], cash["amount"], cash["tendered"], cash["outcome"]) == ("cash", "7.00",
+                                                                               "20.00", "approved")
+    shown = cashier("ticket", "show", "1", env=env)
+    assert shown.returncode == 0 and json.loads(shown.stdout) == t
+    listed = json.loads(cashier("ticket", "list", env=env).stdout)
+    assert [x["ticket"] for x in listed["tickets"]] == [1]
+    assert json.loads(cashier("ticket", "list", "--open", env=env).stdout) == {"tickets": []}
+    exported = json.loads(cashier("journal", "export", "--format", "json", env=env).stdout)
+    assert exported["tickets"][0]["tenders"] == t["tenders"]
+    assert {e["ticket_id"] for e in exported["entries"]} == {1}
+
+
+def test_partial_leaves_it_open_then_pay_then_cancel(env: dict[str, str]) -> None:
+    part = cashier("ticket", "new", "--amount", "219.00", "--pay", "card", env=env)
+    assert part.returncode == 1, part.stderr
+    t = json.loads(part.stdout)
+    assert t["state"] == "open" and t["remaining"] == "109.50" and t["tenders"][0]["outcome"] == "partial"
+    paid = cashier("ticket", "pay", "1", "--pay", "cash=100", env=env)
+    assert paid.returncode == 1 and json.loads(paid.stdout)["remaining"] == "9.50"
+    gone = cashier("ticket", "cancel", "1", env=env)
+    assert gone.returncode == 0, gone.stderr
+    t = json.loads(gone.stdout)
+    assert t["state"] == "cancelled"
+    assert [x["outcome"] for x in t["tenders"]] == ["voided", "returned"]
+    again = cashier("ticket", "pay", "1", "--pay", "cash=5", env=env)
+    assert again.returncode == 2 and "not open" in again.stderr
+
+
+def test_decline_then_another_card_exits_by_outcome(env: dict[str, str]) -> None:
+    declined = cashier("ticket", "new", "--amount", "1000000.00", "--pay", "card", env=env)
+    assert declined.returncode == 1
+    assert json.loads(declined.stdout)["tenders"][0]["outcome"] == "declined"
+    ok = cashier("ticket", "new", "--amount", "30", "--pay", "card=1000000.00", "--pay", "card", env=env)
+    assert ok.returncode == 1  # an amount above what remains is refused; the ticket stays open
+    assert "remains" in ok.stderr and json.loads(ok.stdout)["tenders"] == []
+
+
+@pytest.mark.parametrize("args,field", [
+    (["ticket", "new", "--pay", "card"], "--item"),
+    (["ticket", "new", "--item", "Tea"], "--item"),
+    (["ticket", "new", "--item", "Tea=2.005"], "--item price"),
+    (["ticket", "new", "--amount", "5", "--pay", "cash"], "cash"),
+    (["ticket", "new", "--amount", "5", "--pay", "cheque"], "--pay"),
+    (["ticket", "new", "--amount", "5", "--card", "4321000000001119", "--exp", "1228"], "--card"),
+    (["ticket", "pay", "x1", "--pay", "card"], "TICKET"),
+    (["ticket", "show", "7"], "ticket"),
+])
+def test_bad_input_exits_2_and_sends_nothing(env: dict[str, str], args: list[str], field: str) -> None:
+    done = cashier(*args, env=env)
+    assert done.returncode == 2, done.stdout
+    assert field in done.stderr and "Traceback" not in done.stderr
+    assert "4321000000001119" not in done.stderr + done.stdout
+    assert json.loads(cashier("ticket", "list", env=env).stdout) == {"tickets": []}
+
+
+def _card_entry_sent(journal: Path) -> bool:
+    if not journal.exists():
+        return False
+    try:
+        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as conn:
+            row = conn.execute("SELECT COUNT(*) FROM entries WHERE kind = 'sale' AND state = 'sent' "
+                               "AND ticket_id IS NOT NULL").fetchone()
+    except sqlite3.Error:
+        return False
+    return bool(row[0])
+
+
+def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str], tmp_path: Path) -> None:
+    served = serve_sandbox("LG")
+    journal = tmp_path / "killed.sqlite"
+    profile = write_profile(tmp_path / "till.toml", host_url=served.api, journal=journal)
+    env = {**env, "CASHIER_ACCESS_TOKEN": "SANDBOX-TOKEN"}
+    with served.control() as control:  # the customer takes a while to tap
+        control.post("/_sandbox/terminals/1742/customer", json={"delay_ms": 1500, "once": True})
+    proc = subprocess.Popen([sys.executable, "-m", "cashier.cli", "--profile", str(profile), "ticket",
+                             "new", "--item", "Lamp=30.00", "--pay", "cash=10", "--pay", "card"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not _card_entry_sent(journal):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    time.sleep(1.8)  # the customer taps at the pad; the host approves what the till never heard
+    base = [sys.executable, "-m", "cashier.cli", "--profile", str(profile)]
+    listed = subprocess.run([*base, "ticket", "list", "--open"], env=env, capture_output=True,
+                            text=True, timeout=60)
+    [ticket] = json.loads(listed.stdout)["tickets"]
+    assert ticket["tenders"][-1]["outcome"] == "unknown" and ticket["paid"] == "10.00"
+    rec = subprocess.run([*base, "recover", "--grace", "0.3"], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert rec.returncode == 0, rec.stderr
+    shown = json.loads(subprocess.run([*base, "ticket", "show", "1"], env=env, capture_output=True,
+                                      text=True, timeout=60).stdout)
+    assert [x["outcome"] for x in shown["tenders"]] == ["approved", "approved"]
+    assert (shown["state"], shown["remaining"]) == ("open", "0.00")
+    finished = subprocess.run([*base, "ticket", "pay", "1", "--pay", "card"], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    assert json.loads(finished.stdout)["state"] == "paid"
+    with served.control() as control:
+        ledger = control.get("/_sandbox/ledger").json()["invoices"]
+    assert [(r["state"], r["approvedAmount"]) for r in ledger] == [("sale", "20.00")]
