@@ -89,10 +89,10 @@ def issue_gift_token(state: Any, card_key: str, masked_number: str, *,
     value = ""
     if style == "legacy" and not fresh:
         digest = hashlib.sha256(b"cashier-sandbox-gift-token:" + card_key.encode()).hexdigest()
-        value = str(int(digest[:16], 16))[:12].rjust(12, "0") + last4
+        value = never_luhn_valid(str(int(digest[:16], 16))[:12].rjust(12, "0") + last4)
     while not value or value in deleted or (fresh and value in family["tokens"]):
         if style == "legacy":
-            value = "9" + "".join(secrets.choice(string.digits) for _ in range(11)) + last4
+            value = never_luhn_valid("9" + "".join(secrets.choice(string.digits) for _ in range(11)) + last4)
         else:
             tail = [secrets.choice(string.ascii_lowercase + string.digits) for _ in range(11)]
             tail.insert(secrets.randbelow(12), secrets.choice(string.ascii_lowercase))

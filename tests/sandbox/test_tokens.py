@@ -113,3 +113,17 @@ async def test_add_refusals(make_sandbox) -> None:  # type: ignore[no-untyped-de
     with pytest.raises(HostError) as nothing:
         await client.universal_token(card_number="12")
     assert nothing.value.http_status == 400
+
+
+def test_no_gift_card_token_passes_for_a_card_number() -> None:
+    """The till refuses a Luhn-valid 13-19 digit token as a card typed in the wrong field, so the
+    sandbox never issues one, gift card tokens included (fresh ones are random)."""
+    from cashier.cards import looks_like_card_number
+    from cashier.sandbox.app import HostSandbox
+    from cashier.sandbox.core import SandboxConfig
+    from cashier.sandbox.host_tokens import issue_gift_token
+
+    state = HostSandbox(SandboxConfig(option="HD", access_token=None)).state
+    issued = [issue_gift_token(state, f"key-{n}", "XXXXXXXXX8774", style="legacy", fresh=n % 2 == 0)
+              for n in range(400)]
+    assert len(set(issued)) > 300 and not [t for t in issued if looks_like_card_number(t)]
