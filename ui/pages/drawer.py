@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
 
-from cashier.clerks import SignInError
-from cashier.drawer import DrawerRefused, ManagerNeeded
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.widgets.amount import AmountDisplay
@@ -24,12 +22,11 @@ if TYPE_CHECKING:
 
 
 def small_amount(currency: str, name: str) -> AmountDisplay:
+    """A small amount field styled by the theme (as on Sale and Journal), so high contrast applies."""
     display = AmountDisplay(currency)
-    display.setMinimumHeight(44)
-    display.setObjectName("AmountSmall")
+    display.setMinimumHeight(52)
+    display.setObjectName("SmallAmount")
     display.setAccessibleName(name)
-    display.setStyleSheet("font-size: 22px; padding: 4px 10px; border: 1px solid #90a4ae; "
-                          "border-radius: 6px; background: #ffffff;")
     return display
 
 
@@ -65,7 +62,7 @@ class DrawerPage(Page):
         self.amount_label, self.reason_label = QLabel(), QLabel()
         self.pay_in_button = self.button(lambda: tr("Pay in"), "F6", lambda: self.cash_move("pay_in"))
         self.pay_out_button = self.button(lambda: tr("Pay out"), "F7", lambda: self.cash_move("pay_out"))
-        self.no_sale_button = self.button(lambda: tr("No sale"), "F8", lambda: self.cash_move("no_sale"))
+        self.no_sale_button = self.button(lambda: tr("No sale"), "F4", lambda: self.cash_move("no_sale"))
         col.addWidget(self.amount_label, 0, 0)
         col.addWidget(self.move_amount, 0, 1)
         col.addWidget(self.reason_label, 1, 0)
@@ -153,6 +150,10 @@ class DrawerPage(Page):
 
     def _attempt(self, action: Any) -> Any:
         """Run one core action; every refusal becomes one line on the page."""
+        # imported here: the drawer rules bring the journal, which loads after the first paint
+        from cashier.clerks import SignInError
+        from cashier.drawer import DrawerRefused, ManagerNeeded
+
         try:
             return action()
         except ManagerNeeded as exc:

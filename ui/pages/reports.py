@@ -17,8 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.clerks import SignInError
-from cashier.drawer import DrawerRefused
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, hint
@@ -101,6 +99,8 @@ class ReportsPage(Page):
         if self.gui is None or self.gui.cashdesk is None:
             self.pin_error.setText(tr("Reports are not available: the journal could not be opened."))
             return False
+        from cashier.clerks import SignInError  # with the desk, after the first paint
+
         try:
             self.desk.roster.manager(None, self.pin.text())
         except SignInError as exc:
@@ -140,6 +140,8 @@ class ReportsPage(Page):
         self._show(self.desk.x_report())
 
     def show_z(self) -> None:
+        from cashier.drawer import DrawerRefused  # with the desk, after the first paint
+
         try:
             self._show(self.desk.z_report())
         except DrawerRefused as exc:
