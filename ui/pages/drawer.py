@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QSizePolicy
 
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
@@ -26,6 +26,7 @@ def small_amount(currency: str, name: str) -> AmountDisplay:
     display = AmountDisplay(currency)
     display.setMinimumHeight(52)
     display.setObjectName("SmallAmount")
+    display.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # one line high
     display.setAccessibleName(name)
     return display
 
@@ -67,9 +68,11 @@ class DrawerPage(Page):
         col.addWidget(self.move_amount, 0, 1)
         col.addWidget(self.reason_label, 1, 0)
         col.addWidget(self.reason, 1, 1)
-        row = QHBoxLayout()
-        for b in (self.pay_in_button, self.pay_out_button, self.no_sale_button):
-            row.addWidget(b)
+        # two buttons a row: three side by side do not fit 1024 px in Spanish
+        row = QGridLayout()
+        row.addWidget(self.pay_in_button, 0, 0)
+        row.addWidget(self.pay_out_button, 0, 1)
+        row.addWidget(self.no_sale_button, 1, 0, 1, 2)
         col.addLayout(row, 2, 0, 1, 2)
         grid.addWidget(self.move_box, 0, 1)
 
@@ -89,9 +92,9 @@ class DrawerPage(Page):
         col.addWidget(self.counted, 0, 1)
         col.addWidget(self.count_button, 1, 0, 1, 2)
         col.addWidget(self.result, 2, 0, 1, 2)
-        col.addWidget(self.close_reason_label, 3, 0)
-        col.addWidget(self.close_reason, 3, 1)
-        col.addWidget(self.close_button, 4, 0, 1, 2)
+        col.addWidget(self.close_reason_label, 3, 0, 1, 2)  # above its field: a long label
+        col.addWidget(self.close_reason, 4, 0, 1, 2)
+        col.addWidget(self.close_button, 5, 0, 1, 2)
         grid.addWidget(self.close_box, 1, 0)
 
         self.manager_box = QGroupBox()
