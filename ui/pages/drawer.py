@@ -10,10 +10,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QSizePolicy
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
 
 from ui.i18n import format_money, format_time, tr
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class DrawerPage(Page):
         grid.setSpacing(12)
         self.layout_.addLayout(grid)
 
-        self.open_box = QGroupBox()
+        self.open_box = TitledBox()
         col = QGridLayout(self.open_box)
         self.float_amount = small_amount(cur, tr("Float"))
         self.open_button = self.button(lambda: tr("Open drawer"), "F5", self.open_drawer, "Primary")
@@ -55,7 +55,7 @@ class DrawerPage(Page):
         col.addWidget(self.open_button, 1, 0, 1, 2)
         grid.addWidget(self.open_box, 0, 0)
 
-        self.move_box = QGroupBox()
+        self.move_box = TitledBox()
         col = QGridLayout(self.move_box)
         self.move_amount = small_amount(cur, tr("Cash amount"))
         self.reason = QLineEdit()
@@ -76,7 +76,7 @@ class DrawerPage(Page):
         col.addLayout(row, 2, 0, 1, 2)
         grid.addWidget(self.move_box, 0, 1)
 
-        self.close_box = QGroupBox()
+        self.close_box = TitledBox()
         col = QGridLayout(self.close_box)
         self.counted = small_amount(cur, tr("Counted cash"))
         self.counted_label = QLabel()
@@ -97,7 +97,7 @@ class DrawerPage(Page):
         col.addWidget(self.close_button, 5, 0, 1, 2)
         grid.addWidget(self.close_box, 1, 0)
 
-        self.manager_box = QGroupBox()
+        self.manager_box = TitledBox()
         col = QGridLayout(self.manager_box)
         self.manager_pin = QLineEdit()
         self.manager_pin.setEchoMode(QLineEdit.EchoMode.Password)
