@@ -88,7 +88,7 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     panel = gui.sign_in
     for button in window.nav_buttons:
         button.setEnabled(clerk is not None)
-    window.nav.setVisible(clerk is not None)  # nothing to choose until someone signs in
+    window.nav_scroll.setVisible(clerk is not None)  # nothing to choose until someone signs in
     if clerk is None:
         window.stack.setCurrentWidget(panel)
         panel.pin.setFocus()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QStatusBar,
@@ -29,6 +30,34 @@ from ui.receipt import kind_name, state_name
 if TYPE_CHECKING:
     from ui.till import Till
 
+
+
+class NavColumn(QScrollArea):
+    """The navigation column: as wide as its longest label plus a scroll bar, never narrower,
+    and scrolling up and down when the window is shorter than its buttons."""
+
+    def __init__(self, column: QWidget) -> None:
+        super().__init__()
+        self.setObjectName("NavScroll")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        self.setWidget(column)
+
+    def _width(self) -> int:
+        # room for the scroll bar is kept even when it is hidden, so a label never loses width
+        column = self.widget()
+        inner = column.sizeHint().width() if column is not None else 0
+        return inner + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+
+    def sizeHint(self) -> QSize:
+        column = self.widget()
+        return QSize(self._width(), column.sizeHint().height() if column is not None else 0)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._width(), 0)
 
 class Pill(QLabel):
     """One status-bar item; its colour follows ``level`` (ok, warn, bad)."""
@@ -62,8 +91,6 @@ class MainWindow(QMainWindow):
         row.setSpacing(0)
         self.nav = QFrame()
         self.nav.setObjectName("Nav")
-        # as wide as its longest label in the language and text size chosen, no wider
-        self.nav.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         nav_col = QVBoxLayout(self.nav)
         nav_col.setContentsMargins(0, 0, 0, 0)
         nav_col.setSpacing(2)
@@ -73,7 +100,10 @@ class MainWindow(QMainWindow):
         self.nav_col = nav_col
         self.nav_group = QButtonGroup(self)
         self.nav_group.setExclusive(True)
-        row.addWidget(self.nav)
+        # ten screens do not fit one above the other at 1024x768 at large text: the column
+        # scrolls (the screen's own Ctrl+N still reaches every one) rather than squeezing a label
+        self.nav_scroll = NavColumn(self.nav)
+        row.addWidget(self.nav_scroll)
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(0)
@@ -141,6 +171,7 @@ class MainWindow(QMainWindow):
     def show_page(self, index: int) -> None:
         self.stack.setCurrentIndex(index)
         self.nav_buttons[index].setChecked(True)
+        self.nav_scroll.ensureWidgetVisible(self.nav_buttons[index], 0, 0)
         self.pages[index].entered()
 
     def page(self, cls: type[Page]) -> Any:

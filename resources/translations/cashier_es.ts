@@ -4,6 +4,14 @@
   <context>
     <name>Cashier</name>
     <message>
+      <source>Printer: ready</source>
+      <translation>Impresora: lista</translation>
+    </message>
+    <message>
+      <source>Printer: offline — reprint from the journal</source>
+      <translation>Impresora: sin conexión — reimprima desde el diario</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>Algo salió mal</translation>
     </message>
@@ -26,6 +34,174 @@
     <message>
       <source>Still no answer from the host; recovery keeps trying.</source>
       <translation>El host sigue sin responder; la recuperación continúa.</translation>
+    </message>
+    <message>
+      <source>Drawer</source>
+      <translation>Cajón</translation>
+    </message>
+    <message>
+      <source>Float</source>
+      <translation>Fondo</translation>
+    </message>
+    <message>
+      <source>Cash amount</source>
+      <translation>Importe en efectivo</translation>
+    </message>
+    <message>
+      <source>Counted cash</source>
+      <translation>Efectivo contado</translation>
+    </message>
+    <message>
+      <source>Open the drawer</source>
+      <translation>Abrir el cajón</translation>
+    </message>
+    <message>
+      <source>Cash in and out</source>
+      <translation>Entradas y salidas de efectivo</translation>
+    </message>
+    <message>
+      <source>Amount</source>
+      <translation>Importe</translation>
+    </message>
+    <message>
+      <source>Reason</source>
+      <translation>Motivo</translation>
+    </message>
+    <message>
+      <source>Close the drawer (blind count)</source>
+      <translation>Cerrar el cajón (arqueo ciego)</translation>
+    </message>
+    <message>
+      <source>Over/short reason</source>
+      <translation>Motivo del sobrante/faltante</translation>
+    </message>
+    <message>
+      <source>Manager approval</source>
+      <translation>Autorización del gerente</translation>
+    </message>
+    <message>
+      <source>When an action needs a manager, the manager types their PIN here and the action is pressed again.</source>
+      <translation>Cuando una acción necesita al gerente, este teclea su PIN aquí y se vuelve a pulsar la acción.</translation>
+    </message>
+    <message>
+      <source>No drawer is open. Count the float and open the drawer.</source>
+      <translation>No hay cajón abierto. Cuente el fondo y abra el cajón.</translation>
+    </message>
+    <message>
+      <source>over</source>
+      <translation>sobrante</translation>
+    </message>
+    <message>
+      <source>Open drawer</source>
+      <translation>Abrir cajón</translation>
+    </message>
+    <message>
+      <source>Pay in</source>
+      <translation>Entrada</translation>
+    </message>
+    <message>
+      <source>Pay out</source>
+      <translation>Salida</translation>
+    </message>
+    <message>
+      <source>No sale</source>
+      <translation>Sin venta</translation>
+    </message>
+    <message>
+      <source>Count</source>
+      <translation>Contar</translation>
+    </message>
+    <message>
+      <source>Close drawer</source>
+      <translation>Cerrar cajón</translation>
+    </message>
+    <message>
+      <source>The drawer is not available: the journal could not be opened.</source>
+      <translation>El cajón no está disponible: no se pudo abrir el diario.</translation>
+    </message>
+    <message>
+      <source>Paid in</source>
+      <translation>Entrada registrada</translation>
+    </message>
+    <message>
+      <source>Paid out</source>
+      <translation>Salida registrada</translation>
+    </message>
+    <message>
+      <source>Drawer opened (no sale)</source>
+      <translation>Cajón abierto (sin venta)</translation>
+    </message>
+    <message>
+      <source>short</source>
+      <translation>faltante</translation>
+    </message>
+    <message>
+      <source>balanced</source>
+      <translation>cuadrado</translation>
+    </message>
+    <message>
+      <source>Count recorded.</source>
+      <translation>Arqueo registrado.</translation>
+    </message>
+    <message>
+      <source>Count the drawer first.</source>
+      <translation>Primero cuente el cajón.</translation>
+    </message>
+    <message>
+      <source>The Z report is on the Reports screen.</source>
+      <translation>El informe Z está en la pantalla Informes.</translation>
+    </message>
+    <message>
+      <source>no sales</source>
+      <translation>aperturas sin venta</translation>
+    </message>
+    <message>
+      <source>counted, waiting for a manager</source>
+      <translation>contado, esperando al gerente</translation>
+    </message>
+    <message>
+      <source>Drawer open with a float of</source>
+      <translation>Cajón abierto con un fondo de</translation>
+    </message>
+    <message>
+      <source>counted</source>
+      <translation>contado</translation>
+    </message>
+    <message>
+      <source>Say why the drawer is over or short.</source>
+      <translation>Indique por qué sobra o falta dinero en el cajón.</translation>
+    </message>
+    <message>
+      <source>type the manager PIN and press Close again.</source>
+      <translation>teclee el PIN del gerente y pulse Cerrar otra vez.</translation>
+    </message>
+    <message>
+      <source>type the manager PIN and press again.</source>
+      <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
+    </message>
+    <message>
+      <source>Expected</source>
+      <translation>Esperado</translation>
+    </message>
+    <message>
+      <source>Over/short</source>
+      <translation>Sobrante/faltante</translation>
+    </message>
+    <message>
+      <source>cash tickets</source>
+      <translation>tickets en efectivo</translation>
+    </message>
+    <message>
+      <source>Drawer closed.</source>
+      <translation>Cajón cerrado.</translation>
+    </message>
+    <message>
+      <source>float</source>
+      <translation>fondo</translation>
+    </message>
+    <message>
+      <source>Drawer open since</source>
+      <translation>Cajón abierto desde</translation>
     </message>
     <message>
       <source>Gift card</source>
@@ -110,10 +286,6 @@
     <message>
       <source>Journal</source>
       <translation>Diario</translation>
-    </message>
-    <message>
-      <source>Amount</source>
-      <translation>Importe</translation>
     </message>
     <message>
       <source>Card last four</source>
@@ -300,16 +472,20 @@
       <translation>Consultando al host cada pago abierto…</translation>
     </message>
     <message>
+      <source>Store</source>
+      <translation>Tienda</translation>
+    </message>
+    <message>
+      <source>Closing the store's batch…</source>
+      <translation>Cerrando el lote de la tienda…</translation>
+    </message>
+    <message>
       <source>Unlock</source>
       <translation>Desbloquear</translation>
     </message>
     <message>
       <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
       <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
-    </message>
-    <message>
-      <source>Manager PIN: not accepted.</source>
-      <translation>PIN del gerente: no aceptado.</translation>
     </message>
     <message>
       <source>Reconcile</source>
@@ -400,8 +576,24 @@
       <translation>Elija un pago para anular.</translation>
     </message>
     <message>
-      <source>embedded sandbox (training)</source>
-      <translation>simulador integrado (entrenamiento)</translation>
+      <source>Close store batch</source>
+      <translation>Cerrar lote de la tienda</translation>
+    </message>
+    <message>
+      <source>Close store anyway</source>
+      <translation>Cerrar la tienda de todos modos</translation>
+    </message>
+    <message>
+      <source>Last seen</source>
+      <translation>Visto por última vez</translation>
+    </message>
+    <message>
+      <source>Open tickets</source>
+      <translation>Tickets abiertos</translation>
+    </message>
+    <message>
+      <source>Unresolved</source>
+      <translation>Sin resolver</translation>
     </message>
     <message>
       <source>Sales</source>
@@ -416,8 +608,28 @@
       <translation>Neto</translation>
     </message>
     <message>
-      <source>Unresolved</source>
-      <translation>Sin resolver</translation>
+      <source>Training till: it shows the store but never closes its batch.</source>
+      <translation>Caja de entrenamiento: muestra la tienda pero nunca cierra su lote.</translation>
+    </message>
+    <message>
+      <source>This till is not linked to a store service (store_url).</source>
+      <translation>Esta caja no está conectada a un servicio de tienda (store_url).</translation>
+    </message>
+    <message>
+      <source>Asking the store…</source>
+      <translation>Consultando a la tienda…</translation>
+    </message>
+    <message>
+      <source>Updated %s</source>
+      <translation>Actualizado %s</translation>
+    </message>
+    <message>
+      <source>Manager PIN: not accepted.</source>
+      <translation>PIN del gerente: no aceptado.</translation>
+    </message>
+    <message>
+      <source>embedded sandbox (training)</source>
+      <translation>simulador integrado (entrenamiento)</translation>
     </message>
     <message>
       <source>Journal and host agree.</source>
@@ -438,6 +650,30 @@
     <message>
       <source>Back online.</source>
       <translation>De nuevo en línea.</translation>
+    </message>
+    <message>
+      <source>never</source>
+      <translation>nunca</translation>
+    </message>
+    <message>
+      <source>Tips</source>
+      <translation>Propinas</translation>
+    </message>
+    <message>
+      <source>By tender</source>
+      <translation>Por forma de pago</translation>
+    </message>
+    <message>
+      <source>By card brand</source>
+      <translation>Por marca de tarjeta</translation>
+    </message>
+    <message>
+      <source>Last store batch: %s</source>
+      <translation>Último lote de la tienda: %s</translation>
+    </message>
+    <message>
+      <source>Store batch %s closed: one batch for every till.</source>
+      <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
     </message>
     <message>
       <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
@@ -808,6 +1044,46 @@
       <translation>Pagado con</translation>
     </message>
     <message>
+      <source>Reports</source>
+      <translation>Informes</translation>
+    </message>
+    <message>
+      <source>Reports are for a manager: type a manager PIN and press Enter.</source>
+      <translation>Los informes son para el gerente: teclee un PIN de gerente y pulse Intro.</translation>
+    </message>
+    <message>
+      <source>Sent to the receipt printer.</source>
+      <translation>Enviado a la impresora de recibos.</translation>
+    </message>
+    <message>
+      <source>X report</source>
+      <translation>Informe X</translation>
+    </message>
+    <message>
+      <source>Z report</source>
+      <translation>Informe Z</translation>
+    </message>
+    <message>
+      <source>Print</source>
+      <translation>Imprimir</translation>
+    </message>
+    <message>
+      <source>Export CSV</source>
+      <translation>Exportar CSV</translation>
+    </message>
+    <message>
+      <source>Export PDF</source>
+      <translation>Exportar PDF</translation>
+    </message>
+    <message>
+      <source>Reports are not available: the journal could not be opened.</source>
+      <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
+    </message>
+    <message>
+      <source>Saved:</source>
+      <translation>Guardado:</translation>
+    </message>
+    <message>
       <source>Sale</source>
       <translation>Venta</translation>
     </message>
@@ -1140,6 +1416,14 @@
       <translation>Propina: teclee un importe como 2.50</translation>
     </message>
     <message>
+      <source>Receipt printer (training)</source>
+      <translation>Impresora de recibos (entrenamiento)</translation>
+    </message>
+    <message>
+      <source>Each receipt as the printer would print it.</source>
+      <translation>Cada recibo tal como lo imprimiría la impresora.</translation>
+    </message>
+    <message>
       <source>Tab (authorization)</source>
       <translation>Cuenta (autorización)</translation>
     </message>
@@ -1298,6 +1582,26 @@
     <message>
       <source>Approved for only %s: collect the remaining %s another way.</source>
       <translation>Aprobado solo por %s: cobre los %s restantes de otra forma.</translation>
+    </message>
+    <message>
+      <source>Clerk PIN</source>
+      <translation>PIN del cajero</translation>
+    </message>
+    <message>
+      <source>Sign in</source>
+      <translation>Iniciar sesión</translation>
+    </message>
+    <message>
+      <source>Type your clerk PIN and press Enter.</source>
+      <translation>Teclee su PIN de cajero y pulse Intro.</translation>
+    </message>
+    <message>
+      <source>Sign out</source>
+      <translation>Cerrar sesión</translation>
+    </message>
+    <message>
+      <source>PIN not accepted: no clerk of this till has that PIN.</source>
+      <translation>PIN no aceptado: ningún cajero de esta caja tiene ese PIN.</translation>
     </message>
     <message>
       <source>Backspace</source>

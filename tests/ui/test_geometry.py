@@ -106,3 +106,26 @@ def test_the_check_catches_a_squeezed_button(ui: Any, make_gui: Any) -> None:
     button.setFixedWidth(20)
     ui.spin(0.02)
     assert any("is 20 wide" in p for p in layout_problems(page, gui.window))
+
+
+def test_a_short_window_scrolls_the_navigation_to_the_screen_chosen(ui: Any, make_gui: Any) -> None:
+    """At the window's smallest height and the largest text the ten buttons do not fit: the column
+    scrolls (nothing squeezed) and Ctrl+0 brings the Reports button into view."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    gui = make_gui(start=False)
+    window = gui.window
+    window.resize(1024, 620)
+    gui.set_theme(high_contrast=False, font_scale=max(FONT_SCALES))
+    ui.spin(0.05)
+    column = window.nav_scroll
+    assert column.verticalScrollBar().maximum() > 0  # it does not fit: it scrolls
+    assert not layout_problems(window.nav, window)
+    QTest.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    ui.spin(0.05)
+    last = window.nav_buttons[-1]
+    assert last.isChecked() and window.stack.currentWidget() is window.pages[-1]
+    shown = last.visibleRegion().boundingRect()
+    assert shown.height() == last.height() and shown.width() == last.width()
+    gui.set_theme(font_scale=1.0)

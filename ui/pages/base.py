@@ -6,8 +6,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.i18n import tr
 
@@ -21,6 +29,15 @@ class FitButton(QPushButton):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+
+class TitledBox(QGroupBox):
+    """A group box a layout never makes narrower than its title (Qt counts only its contents)."""
+
+    def minimumSizeHint(self) -> QSize:
+        # the title sits 10 px in with 4 px padding each side (style.qss), inside the border
+        title = QFontMetrics(self.font()).horizontalAdvance(self.title()) + 32
+        return super().minimumSizeHint().expandedTo(QSize(title, 0))
 
 
 class Page(QWidget):

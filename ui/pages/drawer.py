@@ -10,12 +10,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded
 from ui.i18n import format_money, format_time, tr
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
@@ -24,12 +24,12 @@ if TYPE_CHECKING:
 
 
 def small_amount(currency: str, name: str) -> AmountDisplay:
+    """A small amount field styled by the theme (as on Sale and Journal), so high contrast applies."""
     display = AmountDisplay(currency)
-    display.setMinimumHeight(44)
-    display.setObjectName("AmountSmall")
+    display.setMinimumHeight(52)
+    display.setObjectName("SmallAmount")
+    display.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # one line high
     display.setAccessibleName(name)
-    display.setStyleSheet("font-size: 22px; padding: 4px 10px; border: 1px solid #90a4ae; "
-                          "border-radius: 6px; background: #ffffff;")
     return display
 
 
@@ -47,7 +47,7 @@ class DrawerPage(Page):
         grid.setSpacing(12)
         self.layout_.addLayout(grid)
 
-        self.open_box = QGroupBox()
+        self.open_box = TitledBox()
         col = QGridLayout(self.open_box)
         self.float_amount = small_amount(cur, tr("Float"))
         self.open_button = self.button(lambda: tr("Open drawer"), "F5", self.open_drawer, "Primary")
@@ -57,7 +57,7 @@ class DrawerPage(Page):
         col.addWidget(self.open_button, 1, 0, 1, 2)
         grid.addWidget(self.open_box, 0, 0)
 
-        self.move_box = QGroupBox()
+        self.move_box = TitledBox()
         col = QGridLayout(self.move_box)
         self.move_amount = small_amount(cur, tr("Cash amount"))
         self.reason = QLineEdit()
@@ -65,18 +65,20 @@ class DrawerPage(Page):
         self.amount_label, self.reason_label = QLabel(), QLabel()
         self.pay_in_button = self.button(lambda: tr("Pay in"), "F6", lambda: self.cash_move("pay_in"))
         self.pay_out_button = self.button(lambda: tr("Pay out"), "F7", lambda: self.cash_move("pay_out"))
-        self.no_sale_button = self.button(lambda: tr("No sale"), "F8", lambda: self.cash_move("no_sale"))
+        self.no_sale_button = self.button(lambda: tr("No sale"), "F4", lambda: self.cash_move("no_sale"))
         col.addWidget(self.amount_label, 0, 0)
         col.addWidget(self.move_amount, 0, 1)
         col.addWidget(self.reason_label, 1, 0)
         col.addWidget(self.reason, 1, 1)
-        row = QHBoxLayout()
-        for b in (self.pay_in_button, self.pay_out_button, self.no_sale_button):
-            row.addWidget(b)
+        # two buttons a row: three side by side do not fit 1024 px in Spanish
+        row = QGridLayout()
+        row.addWidget(self.pay_in_button, 0, 0)
+        row.addWidget(self.pay_out_button, 0, 1)
+        row.addWidget(self.no_sale_button, 1, 0, 1, 2)
         col.addLayout(row, 2, 0, 1, 2)
         grid.addWidget(self.move_box, 0, 1)
 
-        self.close_box = QGroupBox()
+        self.close_box = TitledBox()
         col = QGridLayout(self.close_box)
         self.counted = small_amount(cur, tr("Counted cash"))
         self.counted_label = QLabel()
@@ -92,12 +94,12 @@ class DrawerPage(Page):
         col.addWidget(self.counted, 0, 1)
         col.addWidget(self.count_button, 1, 0, 1, 2)
         col.addWidget(self.result, 2, 0, 1, 2)
-        col.addWidget(self.close_reason_label, 3, 0)
-        col.addWidget(self.close_reason, 3, 1)
-        col.addWidget(self.close_button, 4, 0, 1, 2)
+        col.addWidget(self.close_reason_label, 3, 0, 1, 2)  # above its field: a long label
+        col.addWidget(self.close_reason, 4, 0, 1, 2)
+        col.addWidget(self.close_button, 5, 0, 1, 2)
         grid.addWidget(self.close_box, 1, 0)
 
-        self.manager_box = QGroupBox()
+        self.manager_box = TitledBox()
         col = QGridLayout(self.manager_box)
         self.manager_pin = QLineEdit()
         self.manager_pin.setEchoMode(QLineEdit.EchoMode.Password)

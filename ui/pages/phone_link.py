@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.flows import events
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint
 from ui.widgets.amount import AmountDisplay, handle_amount_key
@@ -91,6 +90,8 @@ class PhoneLinkPage(Page):
         box.addWidget(self.result_title)
         box.addWidget(self.result_text)
         self.layout_.addWidget(self.result_box)
+        from cashier.flows import events  # the flows package stays out of the screens' import
+
         till.bridge.on((events.LinkChargeSeen, events.LinkStatus), self._flow_event)
         till.started.connect(self._started)
         self.retranslate()

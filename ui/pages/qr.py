@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
-from cashier.flows import events
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
@@ -71,6 +70,8 @@ class QrPage(Page):
         self._build_entry()
         self._build_waiting()
         self._build_result()
+        from cashier.flows import events  # the flows package stays out of the screens' import
+
         till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
         till.bridge.payment_changed.connect(self._payment_changed)
         if gui is not None:
