@@ -169,6 +169,13 @@ async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None
                                 ticket_id=ticket_id)
 
 
+async def authorize_on_held_pad(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
+                                token: str | None = None, ticket_id: int | None = None) -> FlowResult:
+    """Open a tab for a caller that already holds the PIN pad (a tab's ticket, whose terms and
+    card share one reservation)."""
+    return await _authorize(ctx, amount, card=card, token=token, invoice=None, ticket_id=ticket_id)
+
+
 async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None,
                      token: str | None, invoice: str | None, ticket_id: int | None) -> FlowResult:
     amount = _amount(ctx, amount, "amount")

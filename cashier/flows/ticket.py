@@ -495,19 +495,25 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
 async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, *,
                    card: KeyedCard | None = None, token: str | None = None) -> Any:
     """A ticket with the tab's amount as its line, the profile's terms on the pad (a no stops
-    here, nothing held), then the authorization carrying the ticket."""
-    from cashier.flows.base import FlowResult
-    from cashier.flows.payments import authorize
+    here, nothing held), then the authorization carrying the ticket.
 
-    session = await TicketSession.start(ctx, settings)
-    await session.add_line("Tab", amount)
-    if not await session.terms_accepted():
-        await session.cancel()
-        raise ValidationError("terms", "the customer declined the terms: no tab was opened")
-    result: FlowResult = await authorize(ctx, amount, card=card, token=token, ticket_id=session.id)
-    if result.outcome != "approved":
-        await session.cancel()
-    return result
+    The PIN pad is held from before the ticket is journaled to the authorization's end (terms and
+    card both use it), so a tab opened while another payment waits on the pad is refused with
+    nothing journaled (issue 13 item 7)."""
+    from cashier.flows.base import FlowResult
+    from cashier.flows.payments import authorize_on_held_pad
+
+    with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
+        session = await TicketSession.start(ctx, settings)
+        await session.add_line("Tab", amount)
+        if not await session.terms_accepted():
+            await session.cancel()
+            raise ValidationError("terms", "the customer declined the terms: no tab was opened")
+        result: FlowResult = await authorize_on_held_pad(ctx, amount, card=card, token=token,
+                                                         ticket_id=session.id)
+        if result.outcome != "approved":
+            await session.cancel()
+        return result
 
 
 async def add_to_tab(ctx: FlowContext, invoice: str, increment: Decimal) -> Any:
