@@ -23,7 +23,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import MAX_AMOUNT, parse_amount, quantum, round_money
+from cashier.money import max_amount, parse_amount, quantum, round_money
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -283,8 +283,9 @@ class TicketSession:
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
-        if ticket.total + line.amount > MAX_AMOUNT:
-            raise ValidationError("line", f"the ticket's total must be at most {MAX_AMOUNT}")
+        limit = max_amount(ticket.currency)
+        if ticket.total + line.amount > limit:
+            raise ValidationError("line", f"the ticket's total must be at most {limit}")
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
                                                         actor=self.ctx.actor)
@@ -312,8 +313,9 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-        if ticket.total + tip > MAX_AMOUNT:
-            raise ValidationError("tip", f"the ticket's total must be at most {MAX_AMOUNT}")
+        limit = max_amount(ticket.currency)
+        if ticket.total + tip > limit:
+            raise ValidationError("tip", f"the ticket's total must be at most {limit}")
         return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
                                                                         actor=self.ctx.actor))
 

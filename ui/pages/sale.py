@@ -288,11 +288,12 @@ class SalePage(Page):
         self.error_label.clear()
 
     def _too_long(self) -> None:
-        from cashier.money import MAX_AMOUNT
+        from cashier.money import max_amount  # the core's one limit, in the till's currency
 
+        cur = self.till.currency
         self.error_label.setText(tr("Amount: at most {max}, the most the host accepts; the extra "
                                     "digit was not taken.").format(
-            max=format_money(MAX_AMOUNT, self.till.currency)))
+            max=format_money(max_amount(cur), cur)))
 
     def _show_ticket(self, ticket: Any) -> None:
         """Redraw the ticket panel from the core's ``Ticket``."""
