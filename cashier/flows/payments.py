@@ -116,6 +116,18 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
                            giftcard=giftcard)
 
 
+async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
+                           card: KeyedCard | None = None, token: str | None = None,
+                           prompt_tip: bool = False,
+                           tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
+                           ticket_id: int | None = None) -> FlowResult:
+    """A card sale for a caller that already holds the PIN pad (a ticket's card tender, which
+    journals "tip asked" only once the pad is its own)."""
+    return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
+                       prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
+                       giftcard=None)
+
+
 async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
                 tax: Decimal, card: KeyedCard | None, token: str | None,
                 invoice: str | None, prompt_tip: bool, tip_presets: tuple[Decimal, ...],

@@ -20,7 +20,7 @@ from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.giftcards import GiftCard
-from cashier.flows.payments import KeyedCard, sale
+from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
 from cashier.money import max_amount, parse_amount, quantum, round_money
@@ -357,6 +357,12 @@ class TicketSession:
         return await self._close_if_paid(ticket)
 
     async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
+        """A card tender holds the PIN pad before anything of it is journaled (issue 13 item 7):
+        refused while another payment waits on the pad, with the tip still to be asked."""
+        with self.ctx.pinpad.reserve(f"a sale of {amount}", tender.card is None and tender.token is None):
+            await self._card_on_held_pad(ticket, amount, tender)
+
+    async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
         ask_tip = self._asks_tip_on_pad(ticket)
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
@@ -367,9 +373,9 @@ class TicketSession:
             # sees it as a tip); the others say "no tip", so no gateway asks again
             placed = any(t.tip > 0 for t in ticket.tenders if t.outcome in ("approved", "partial"))
             tip = ticket.tip if ticket.tip and not placed and ticket.tip < amount else Decimal(0)
-        result = await sale(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
-                            token=tender.token, prompt_tip=ask_tip,
-                            tip_presets=self.settings.tip_presets, ticket_id=self.id)
+        result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+                                        token=tender.token, prompt_tip=ask_tip,
+                                        tip_presets=self.settings.tip_presets, ticket_id=self.id)
         entry = result.entry
         if ask_tip and entry.tip > 0:
             await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
