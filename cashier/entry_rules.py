@@ -54,9 +54,8 @@ def is_cancelled(entry: Entry) -> bool:
     """The payment ended because someone cancelled it on the PIN pad (not charged)."""
     if entry.state is not State.ERROR:
         return False
-    code = (entry.host_code or "").split(",")[0]
-    text = (entry.message or "").upper()
-    return code == "50101" or any(t in text for t in _CANCELLED_TEXTS)
+    said = reason(entry)
+    return said is not None and said.case == "cancelled"
 
 
 def shown_amount(entry: Entry) -> Decimal:
@@ -108,7 +107,7 @@ _ERROR_CASES = {
 _LEGACY_CASES = {"9842": "card_not_accepted", "9815": "duplicate", "9951": "timeout",
                  "9862": "not_allowed", "9820": "bad_card_number"}
 #: host short texts that name the case when the code is shared (9960 is cancelled or busy)
-_TEXT_CASES = (("PINPAD BUSY", "pinpad_busy"), ("PROMPT CANCELLED", "cancelled"),
+_TEXT_CASES = (("PINPAD BUSY", "pinpad_busy"), *((words, "cancelled") for words in _CANCELLED_TEXTS),
                ("NOT IN CARDRANGE", "card_not_accepted"), ("NO SUCH INVOICE", "no_such_invoice"),
                ("DOES NOT KNOW THE INVOICE", "no_such_invoice"), ("NOT SENT", "not_sent"))
 

@@ -116,6 +116,18 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
                            giftcard=giftcard)
 
 
+async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
+                           card: KeyedCard | None = None, token: str | None = None,
+                           prompt_tip: bool = False,
+                           tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
+                           ticket_id: int | None = None) -> FlowResult:
+    """A card sale for a caller that already holds the PIN pad (a ticket's card tender, which
+    journals "tip asked" only once the pad is its own)."""
+    return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
+                       prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
+                       giftcard=None)
+
+
 async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
                 tax: Decimal, card: KeyedCard | None, token: str | None,
                 invoice: str | None, prompt_tip: bool, tip_presets: tuple[Decimal, ...],
@@ -167,6 +179,13 @@ async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None
     with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
         return await _authorize(ctx, amount, card=card, token=token, invoice=invoice,
                                 ticket_id=ticket_id)
+
+
+async def authorize_on_held_pad(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
+                                token: str | None = None, ticket_id: int | None = None) -> FlowResult:
+    """Open a tab for a caller that already holds the PIN pad (a tab's ticket, whose terms and
+    card share one reservation)."""
+    return await _authorize(ctx, amount, card=card, token=token, invoice=None, ticket_id=ticket_id)
 
 
 async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None,

@@ -20,10 +20,10 @@ from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.giftcards import GiftCard
-from cashier.flows.payments import KeyedCard, sale
+from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import MAX_AMOUNT, parse_amount, quantum, round_money
+from cashier.money import max_amount, parse_amount, quantum, round_money
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -283,8 +283,9 @@ class TicketSession:
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
-        if ticket.total + line.amount > MAX_AMOUNT:
-            raise ValidationError("line", f"the ticket's total must be at most {MAX_AMOUNT}")
+        limit = max_amount(ticket.currency)
+        if ticket.total + line.amount > limit:
+            raise ValidationError("line", f"the ticket's total must be at most {limit}")
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
                                                         actor=self.ctx.actor)
@@ -312,8 +313,9 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-        if ticket.total + tip > MAX_AMOUNT:
-            raise ValidationError("tip", f"the ticket's total must be at most {MAX_AMOUNT}")
+        limit = max_amount(ticket.currency)
+        if ticket.total + tip > limit:
+            raise ValidationError("tip", f"the ticket's total must be at most {limit}")
         return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
                                                                         actor=self.ctx.actor))
 
@@ -355,6 +357,12 @@ class TicketSession:
         return await self._close_if_paid(ticket)
 
     async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
+        """A card tender holds the PIN pad before anything of it is journaled (issue 13 item 7):
+        refused while another payment waits on the pad, with the tip still to be asked."""
+        with self.ctx.pinpad.reserve(f"a sale of {amount}", tender.card is None and tender.token is None):
+            await self._card_on_held_pad(ticket, amount, tender)
+
+    async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
         ask_tip = self._asks_tip_on_pad(ticket)
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
@@ -365,9 +373,9 @@ class TicketSession:
             # sees it as a tip); the others say "no tip", so no gateway asks again
             placed = any(t.tip > 0 for t in ticket.tenders if t.outcome in ("approved", "partial"))
             tip = ticket.tip if ticket.tip and not placed and ticket.tip < amount else Decimal(0)
-        result = await sale(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
-                            token=tender.token, prompt_tip=ask_tip,
-                            tip_presets=self.settings.tip_presets, ticket_id=self.id)
+        result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+                                        token=tender.token, prompt_tip=ask_tip,
+                                        tip_presets=self.settings.tip_presets, ticket_id=self.id)
         entry = result.entry
         if ask_tip and entry.tip > 0:
             await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
@@ -495,19 +503,25 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
 async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, *,
                    card: KeyedCard | None = None, token: str | None = None) -> Any:
     """A ticket with the tab's amount as its line, the profile's terms on the pad (a no stops
-    here, nothing held), then the authorization carrying the ticket."""
-    from cashier.flows.base import FlowResult
-    from cashier.flows.payments import authorize
+    here, nothing held), then the authorization carrying the ticket.
 
-    session = await TicketSession.start(ctx, settings)
-    await session.add_line("Tab", amount)
-    if not await session.terms_accepted():
-        await session.cancel()
-        raise ValidationError("terms", "the customer declined the terms: no tab was opened")
-    result: FlowResult = await authorize(ctx, amount, card=card, token=token, ticket_id=session.id)
-    if result.outcome != "approved":
-        await session.cancel()
-    return result
+    The PIN pad is held from before the ticket is journaled to the authorization's end (terms and
+    card both use it), so a tab opened while another payment waits on the pad is refused with
+    nothing journaled (issue 13 item 7)."""
+    from cashier.flows.base import FlowResult
+    from cashier.flows.payments import authorize_on_held_pad
+
+    with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
+        session = await TicketSession.start(ctx, settings)
+        await session.add_line("Tab", amount)
+        if not await session.terms_accepted():
+            await session.cancel()
+            raise ValidationError("terms", "the customer declined the terms: no tab was opened")
+        result: FlowResult = await authorize_on_held_pad(ctx, amount, card=card, token=token,
+                                                         ticket_id=session.id)
+        if result.outcome != "approved":
+            await session.cancel()
+        return result
 
 
 async def add_to_tab(ctx: FlowContext, invoice: str, increment: Decimal) -> Any:

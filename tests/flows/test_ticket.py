@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cashier.errors import ValidationError
+from cashier.flows.base import PinPadBusy
 from cashier.flows.payments import KeyedCard
 from cashier.flows.ticket import (
     Tender,
@@ -151,6 +152,21 @@ async def test_pad_tip_asked_once_with_the_first_card(make_till: Any, option: st
     t = await s.pay(card(option))
     assert (t.state, t.tip, t.total) == ("paid", D("3.00"), D("23.00"))
     assert [x.tip for x in t.tenders] == [D("3.00"), D("0")]
+
+
+async def test_a_card_tender_while_the_pad_is_held_is_refused_and_the_tip_is_still_to_ask(
+        make_till: Any) -> None:
+    """Issue 13 item 7: the pad is one resource; the refused tender journals nothing, not even
+    "tip asked", so the pad asks for the tip when the tender runs (issue 12: asked once)."""
+    till = await make_till("DCP")
+    s = await new(till, ("Lunch", "20.00", 1), tip_mode="pad")
+    with till.ctx.pinpad.reserve("a tab of 5.00"), pytest.raises(PinPadBusy, match=r"a tab of 5\.00"):
+        await s.pay(card("DCP"))
+    t = await s.refresh()
+    assert not t.tip_asked and not t.tenders and await till.journal.search(limit=10) == []
+    script(till, "DCP", tip=D("3.00"))
+    t = await s.pay(card("DCP"))
+    assert (t.state, t.tip, t.paid) == ("paid", D("3.00"), D("23.00"))
 
 
 async def test_basket_on_the_lg_pin_pad(make_till: Any) -> None:

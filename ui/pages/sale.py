@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint
-from ui.receipt import state_name
+from ui.receipt import reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
@@ -288,11 +288,12 @@ class SalePage(Page):
         self.error_label.clear()
 
     def _too_long(self) -> None:
-        from cashier.money import MAX_AMOUNT
+        from cashier.money import max_amount  # the core's one limit, in the till's currency
 
+        cur = self.till.currency
         self.error_label.setText(tr("Amount: at most {max}, the most the host accepts; the extra "
                                     "digit was not taken.").format(
-            max=format_money(MAX_AMOUNT, self.till.currency)))
+            max=format_money(max_amount(cur), cur)))
 
     def _show_ticket(self, ticket: Any) -> None:
         """Redraw the ticket panel from the core's ``Ticket``."""
@@ -574,13 +575,16 @@ class SalePage(Page):
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)),
                 got=format_money(tender.amount, cur), rest=remaining))
         else:
-            reason = (entry.message if entry is not None else "") or state_name(tender.outcome)
-            cancelled = "CANCEL" in reason.upper()
+            from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
+
+            cancelled = entry is not None and is_cancelled(entry)
             title = tr("Cancelled: not charged") if cancelled else {
                 "declined": tr("Declined"), "error": tr("Not charged")}.get(tender.outcome,
                                                                            state_name(tender.outcome))
-            self._say("declined", f"{title}. " + tr("The ticket stays open: remaining {rest}. "
-                                                   "Try another card or tender.").format(rest=remaining))
+            why = reason_text(reason(entry), cur) if entry is not None and not cancelled else ""
+            self._say("declined", " ".join(part for part in (
+                f"{title}.", why, tr("The ticket stays open: remaining {rest}. Try another card or "
+                                     "tender.").format(rest=remaining)) if part))
         self.result = result
 
     def _entry_of(self, tender: Any) -> Any:
@@ -745,9 +749,14 @@ class SalePage(Page):
         self.result = result
         entry = result.entry
         outcome = result.outcome
-        message = result.message or ""
-        cancelled = outcome == "error" and "CANCEL" in (message.upper())
+        from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
+
+        cancelled = is_cancelled(entry)
         view = "cancelled" if cancelled else outcome
+        # why it ended, in the cashier's words; the host's own text stays in the journal's details
+        message = reason_text(reason(entry), entry.currency)
+        if not message and outcome in ("approved", "captured"):
+            message = result.message or ""  # the core's own note, e.g. "already approved"
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
                   "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),

@@ -16,7 +16,7 @@ from cashier.errors import ValidationError
 from cashier.money import minor_units, parse_amount
 from ui.i18n import format_money, tr
 
-#: Ten digits before the point and two after: the Host API's ceiling (9 999 999 999.99).
+#: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.
 MAX_DIGITS = 12
 
 
