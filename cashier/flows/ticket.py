@@ -23,7 +23,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import max_amount, parse_amount, quantum, round_money
+from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -313,6 +313,7 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
+        check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
         limit = max_amount(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", f"the ticket's total must be at most {limit}")

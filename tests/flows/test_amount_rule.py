@@ -97,8 +97,9 @@ def test_command_line_refuses_before_an_invoice_is_taken(env: dict[str, str], ar
 
 
 async def test_flows_refuse_amounts_beyond_the_host_limit_before_journaling(make_till: Any) -> None:
-    from cashier.flows import giftcards, payments, qr, tip
+    from cashier.flows import giftcards, payments, qr
     from cashier.flows.giftcards import GiftCard
+    from cashier.flows.ticket import TicketSession, TicketSettings
 
     till = await make_till("LG")
     too_big = D("9999999999.99")
@@ -114,8 +115,10 @@ async def test_flows_refuse_amounts_beyond_the_host_limit_before_journaling(make
     for attempt in attempts:
         with pytest.raises(ValidationError):
             await attempt()
-    with pytest.raises(ValidationError, match="tip"):
-        tip.keyed_tip(till.ctx, D("10.00"), D("10.01"))
+    ticket = await TicketSession.start(till.ctx, TicketSettings(tip_mode="keyed"))
+    await ticket.add_line("Amount", D("10.00"))
+    with pytest.raises(ValidationError, match="tip"):  # keyed at the counter: the ticket's tip
+        await ticket.key_tip(D("10.01"))
     assert await till.journal.search() == []
 
 

@@ -4,7 +4,8 @@ tenders (Card, Gift card, QR, Cash), change due after cash; live PIN pad status;
 Keyboard: digits build cents (1 2 5 0 -> 12.50); letters name the next line; + or Insert adds the
 line; a barcode scanned (digits then Return) adds the profile's product. Return (or F2) charges
 the card; Esc clears what was typed (or cancels a payment waiting on the PIN pad). F3 gift card,
-F4 QR, F11 cash, F7 keyed tip, Delete removes the last line, Ctrl+Delete cancels the ticket.
+F4 QR, F11 cash, F7 keyed tip, Delete removes the last line, F12 cancels the ticket (asking
+first when money was taken).
 The quick path stays: type an amount, press Return, the card is charged.
 """
 
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import keys
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -213,8 +215,10 @@ class SalePage(Page):
         col.addWidget(self.tenders_list, 1)
         actions = QVBoxLayout()
         self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line)
-        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), "Ctrl+Del",
+        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
                                                 self.cancel_ticket, "Danger")
+        #: (ticket id, amount paid) the first F12 asked about; the second press cancels
+        self._cancel_armed: tuple[int, Decimal] | None = None
         for b in (self.remove_line_button, self.cancel_ticket_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             actions.addWidget(b)
@@ -439,6 +443,16 @@ class SalePage(Page):
             return
         if not self._can_start():
             return
+        paid = self.ticket.paid
+        if paid > 0 and self._cancel_armed != (self.ticket.id, paid):
+            # money already taken goes back: ask once, naming the ticket and the amount
+            self._cancel_armed = (self.ticket.id, paid)
+            self._say("partial", tr("Cancel ticket {id}? {paid} already paid goes back (card, gift card "
+                                    "and QR tenders voided, cash given back). Press F12 again to "
+                                    "confirm.").format(id=self.ticket.id,
+                                                       paid=format_money(paid, self.till.currency)))
+            return
+        self._cancel_armed = None
 
         async def cancel() -> Any:
             ticket = await self.session.cancel()
@@ -847,7 +861,7 @@ class SalePage(Page):
             self._show_ticket(session.ticket)
             self._prefill_remaining()
             self._say("partial", tr("Ticket {id} was left open: remaining {rest}. Finish it or "
-                                    "cancel it (Ctrl+Delete).").format(
+                                    "cancel it (F12).").format(
                 id=session.id, rest=format_money(session.ticket.remaining, self.till.currency)))
         self._resuming = self.till.run(resume(), "resume ticket", done=show)
 
