@@ -68,9 +68,30 @@ async def _apply(session: Any, tenders: list[Any]) -> Any:
     return ticket
 
 
+def _receipt(rt: Any, ticket: Any) -> dict[str, Any]:
+    """A ticket this command paid: its one receipt through the cash desk (the drawer kicked for
+    cash), waited for up to the printer's timeout; what came of it goes in the JSON."""
+    from cashier.cashdesk import CashDesk, open_store
+
+    if ticket.state != "paid":
+        return {}
+    desk = CashDesk(rt.profile, open_store(rt.profile))
+    try:
+        jobs = desk.ticket_done(ticket.id)
+        printed = False
+        if jobs and desk.printer is not None:
+            desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
+            printed = all(r.printed for r in desk.printer.results[-len(jobs):])
+        return {"receipt": {"printed": printed, "status": desk.printer_status,
+                            "kicked": any(job.kick for job in jobs)}}
+    finally:
+        desk.close()
+        desk.store.close()
+
+
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings, parse_item
+    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
 
     currency = load_profile(getattr(args, "profile", None)).currency
     items = [parse_item(text, currency) for text in args.item or []]
@@ -83,13 +104,14 @@ def new_command(args: argparse.Namespace) -> int:
     tenders = _tenders(args, currency)
 
     async def body(rt: Any) -> int:
+        await check_tenders(rt.ctx, tenders)  # cash without an open drawer: nothing journaled
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile))
         for name, price, quantity in items:
             await session.add_line(name, price, quantity)
         if tip is not None:
             await session.key_tip(tip)
         ticket = await _apply(session, tenders)
-        print_json(ticket.as_dict())
+        print_json(ticket.as_dict() | _receipt(rt, ticket))
         return _exit_code(ticket)
 
     return run_with_runtime(args, body)
@@ -97,7 +119,7 @@ def new_command(args: argparse.Namespace) -> int:
 
 def pay_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings
+    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders
 
     ticket_id = _ticket_id(args.ticket)
     tenders = _tenders(args, load_profile(getattr(args, "profile", None)).currency)
@@ -105,11 +127,12 @@ def pay_command(args: argparse.Namespace) -> int:
         raise ValidationError("--pay", "give at least one tender: card, gift, qr or cash=AMOUNT")
 
     async def body(rt: Any) -> int:
+        await check_tenders(rt.ctx, tenders)
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
         ticket = await _apply(session, tenders)
-        print_json(ticket.as_dict())
+        print_json(ticket.as_dict() | _receipt(rt, ticket))
         return _exit_code(ticket)
 
     return run_with_runtime(args, body)

@@ -267,7 +267,7 @@ class JournalPage(Page):
         self.refund_amount.setEnabled(refundable)
         self.void_button.setEnabled(voidable)
         self.details_button.setEnabled(e is not None)
-        self.reprint_button.setEnabled(e is not None and e.invoice is not None)
+        self.reprint_button.setEnabled(e is not None and (e.invoice is not None or e.ticket_id is not None))
         if refundable:
             self.refund_amount.set_value(rules().refundable_amount(e))  # full; type less for partial
         else:
@@ -304,9 +304,23 @@ class JournalPage(Page):
         self.till.run(self.till.ctx.journal.events(e.id), "journal details", done=got)
 
     def reprint(self) -> None:
-        """The selected entry's receipt again, on the PIN pad printer."""
+        """The selected entry's receipt again: its ticket's receipt when it belongs to one, on
+        the receipt printer (the PIN pad's printer when the till has no cash desk)."""
         e = self.selected()
-        if e is None or e.invoice is None:
+        if e is None or (e.invoice is None and e.ticket_id is None):
+            return
+        desk = self.gui.cashdesk if self.gui is not None else None
+        if desk is not None:
+            try:
+                what, _job, queued = desk.reprint_entry(e.id)
+            except CashierError as exc:
+                self.message.setText(str(exc))
+                return
+            self.message.setText((tr("Receipt of ticket {n} sent to the printer.") if e.ticket_id
+                                  else tr("Receipt {n} sent to the printer.")).format(n=what)
+                                 if queued else tr("No receipt printer: the receipt is in the journal."))
+            return
+        if e.invoice is None:
             return
         p = self.till.profile
         self.print_on_pad(receipt_lines(e, p.company_name, p.till_id),

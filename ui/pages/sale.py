@@ -517,6 +517,8 @@ class SalePage(Page):
         name = self.description.text().strip() or tr("Amount")
 
         async def run() -> Any:
+            if kind == "cash":  # refused before the ticket or its line is journaled
+                await self.till.ctx.journal.require_cash_drawer()
             session = await self._session()
             session.settings = replace(session.settings, tip_mode=mode)
             if quick:
