@@ -68,22 +68,22 @@ async def _apply(session: Any, tenders: list[Any]) -> Any:
     return ticket
 
 
-def _receipt(rt: Any, ticket: Any) -> dict[str, Any]:
+def _receipt(rt: Any, ticket: Any) -> None:
     """A ticket this command paid: its one receipt through the cash desk (the drawer kicked for
-    cash), waited for up to the printer's timeout; what came of it goes in the JSON."""
+    cash), waited for up to the printer's timeout; a receipt not printed is said on stderr (the
+    ticket is paid all the same, and ``cashier receipt print TICKET`` prints it again)."""
     from cashier.cashdesk import CashDesk, open_store
 
     if ticket.state != "paid":
-        return {}
+        return
     desk = CashDesk(rt.profile, open_store(rt.profile))
     try:
         jobs = desk.ticket_done(ticket.id)
-        printed = False
         if jobs and desk.printer is not None:
             desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
-            printed = all(r.printed for r in desk.printer.results[-len(jobs):])
-        return {"receipt": {"printed": printed, "status": desk.printer_status,
-                            "kicked": any(job.kick for job in jobs)}}
+            if not all(r.printed for r in desk.printer.results[-len(jobs):]):
+                print(f"cashier: receipt of ticket {ticket.id} not printed ({desk.printer_status}): "
+                      f"cashier receipt print {ticket.id}", file=sys.stderr)
     finally:
         desk.close()
         desk.store.close()
@@ -111,7 +111,8 @@ def new_command(args: argparse.Namespace) -> int:
         if tip is not None:
             await session.key_tip(tip)
         ticket = await _apply(session, tenders)
-        print_json(ticket.as_dict() | _receipt(rt, ticket))
+        _receipt(rt, ticket)
+        print_json(ticket.as_dict())
         return _exit_code(ticket)
 
     return run_with_runtime(args, body)
@@ -132,7 +133,8 @@ def pay_command(args: argparse.Namespace) -> int:
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
         ticket = await _apply(session, tenders)
-        print_json(ticket.as_dict() | _receipt(rt, ticket))
+        _receipt(rt, ticket)
+        print_json(ticket.as_dict())
         return _exit_code(ticket)
 
     return run_with_runtime(args, body)

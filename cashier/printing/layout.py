@@ -194,8 +194,6 @@ def ticket_receipt_lines(ticket: Ticket, *, company: str, till_id: str, width: i
         if refund.approved > 0:
             what = "CASH REFUND" if refund.kind is Kind.CASH else "REFUND"
             lines.append(fit(what, "-" + _amount(refund.approved), width))
-    if ticket.change:
-        lines.append(fit("CHANGE", _amount(ticket.change), width))
     lines.append(rule(width))
     status = {"paid": "PAID", "cancelled": "CANCELLED"}.get(ticket.state, "OPEN")
     lines.append(fit("Result", status if not ticket.remaining or ticket.state != "open"

@@ -172,3 +172,36 @@ def test_keys_on_the_manager_screen_keep_it_unlocked(make_gui: Callable[..., Any
         QTest.keyClick(page.panel, Qt.Key.Key_Shift)
     assert page.unlocked
     ui.until(lambda: not page.unlocked, timeout_s=5, what="the lock once the keys stop")
+
+
+def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kick(
+        make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.sale import SalePage
+
+    gui = make_gui(drawer_float=None)
+    w, desk = gui.window, gui.cashdesk
+    sale: SalePage = w.go(SalePage)
+    w.activateWindow()  # F11 is a shortcut: it goes to the active window
+    assert QTest.qWaitForWindowActive(w, 2000)
+    keys(sale.amount, "850")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F11)
+    ui.until(lambda: sale.task is not None and sale.task.done(), what="the cash tender refused")
+    assert "open the drawer first" in sale.error_label.text()
+    assert ui.run(gui.till.runtime.journal.search()) == []  # nothing journaled: no entry, no ticket
+    assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
+
+    assert sale.amount.value == Decimal("8.50")  # what the cashier typed is still there
+
+    desk.open(clerk="1", float_amount="20.00")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F11)  # the quick path: the typed amount, paid in cash
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="the ticket paid")
+    printer = gui.printer_window
+    ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
+    ui.spin(0.3)
+    assert len(printer.jobs) == 1
+    paper = printer.paper.toPlainText()
+    assert f"Ticket {sale.ticket.id}" in paper and "Cash tendered" in paper and "8.50" in paper
+    assert "[drawer opens]" in paper
+    balance = desk.drawer.balance(desk.drawer.require_open())
+    assert balance.expected == Decimal("28.50")  # the float and the cash
+    assert [m["type"] for m in desk.drawer.moves(desk.drawer.require_open())] == ["float", "kick"]
