@@ -68,25 +68,37 @@ async def _apply(session: Any, tenders: list[Any]) -> Any:
     return ticket
 
 
-def _receipt(rt: Any, ticket: Any) -> None:
-    """A ticket this command paid: its one receipt through the cash desk (the drawer kicked for
-    cash), waited for up to the printer's timeout; a receipt not printed is said on stderr (the
-    ticket is paid all the same, and ``cashier receipt print TICKET`` prints it again)."""
+def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
+    """Run ``print_jobs(desk)`` on the till's cash desk and wait up to the printer's timeout; a
+    receipt not printed is said on stderr (the ticket stands all the same, and ``cashier receipt
+    print TICKET`` prints it again)."""
     from cashier.cashdesk import CashDesk, open_store
 
-    if ticket.state != "paid":
-        return
     desk = CashDesk(rt.profile, open_store(rt.profile))
     try:
-        jobs = desk.ticket_done(ticket.id)
+        jobs = print_jobs(desk)
         if jobs and desk.printer is not None:
             desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
             if not all(r.printed for r in desk.printer.results[-len(jobs):]):
-                print(f"cashier: receipt of ticket {ticket.id} not printed ({desk.printer_status}): "
-                      f"cashier receipt print {ticket.id}", file=sys.stderr)
+                print(f"cashier: {what} not printed ({desk.printer_status}): "
+                      f"reprint with cashier receipt print", file=sys.stderr)
     finally:
         desk.close()
         desk.store.close()
+
+
+def _receipt(rt: Any, ticket: Any) -> None:
+    """A ticket this command paid: its one receipt (the drawer kicked for cash)."""
+    if ticket.state == "paid":
+        _at_desk(rt, f"receipt of ticket {ticket.id}", lambda desk: desk.ticket_done(ticket.id))
+
+
+def _cash_back_slips(rt: Any, ticket: Any, before: set[int]) -> None:
+    """A cancel that gave cash back: its slip, and the drawer opens (as in the window)."""
+    new = [e for e in ticket.refunds if e.id not in before]
+    if new:
+        _at_desk(rt, f"cash back of ticket {ticket.id}",
+                 lambda desk: [job for e in new for job in desk.payment_done(e)])
 
 
 def new_command(args: argparse.Namespace) -> int:
@@ -147,7 +159,9 @@ def cancel_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
+        before = {e.id for e in session.ticket.refunds} if session.ticket is not None else set()
         ticket = await session.cancel()
+        _cash_back_slips(rt, ticket, before)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 

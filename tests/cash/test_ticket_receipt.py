@@ -72,3 +72,19 @@ def test_cli_split_card_and_cash_prints_one_receipt_and_kicks_once(
     assert reprint.returncode == 0, reprint.stderr
     assert loopback.wait_jobs(2) and KICK_PIN2 not in loopback.jobs[1]  # a reprint opens no drawer
     assert f"Ticket {t['ticket']}".encode() in loopback.jobs[1]
+
+    # a ticket left open with cash in it prints nothing; cancelled, the cash goes back out
+    part = cashier("ticket", "new", "--amount", "10.00", "--pay", "card=4.00", "--pay", "cash=5",
+                   env=env)
+    assert part.returncode == 1, part.stderr
+    opened = json.loads(part.stdout)
+    assert opened["remaining"] == "1.00" and _drawer(profile)[0] == Decimal("61.00")
+    time.sleep(0.3)
+    assert len(loopback.jobs) == 2  # no receipt for an open ticket
+    gone = cashier("ticket", "cancel", str(opened["ticket"]), env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert loopback.wait_jobs(3)
+    slip = loopback.jobs[2]
+    assert b"CASH REFUND" in slip and b"5.00" in slip and KICK_PIN2 in slip
+    expected, moves = _drawer(profile)
+    assert expected == Decimal("56.00") and moves == ["float", "kick", "kick"]

@@ -205,3 +205,18 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     balance = desk.drawer.balance(desk.drawer.require_open())
     assert balance.expected == Decimal("28.50")  # the float and the cash
     assert [m["type"] for m in desk.drawer.moves(desk.drawer.require_open())] == ["float", "kick"]
+
+    # the Journal's reprint (F8) of the cash tender, which has no invoice: its ticket's receipt
+    from ui.pages.journal import JournalPage
+
+    journal: JournalPage = w.go(JournalPage)
+    [row] = ui.until(lambda: [r for r, e in enumerate(journal.entries) if str(e.kind) == "cash"],
+                     what="the cash row")
+    journal.table.selectRow(row)
+    assert journal.reprint_button.isEnabled()
+    QTest.keyClick(journal.table, Qt.Key.Key_F8)
+    ui.until(lambda: len(printer.jobs) == 2, what="the reprint on the virtual printer")
+    reprinted = printer.jobs[-1].text
+    assert f"Ticket {sale.ticket.id}" in reprinted and "Cash tendered" in reprinted
+    assert "[drawer opens]" not in reprinted  # a reprint opens no drawer
+    assert "sent to the printer" in journal.message.text()
