@@ -7,6 +7,7 @@ connection (SQLite in WAL mode takes a second writer; each write is one short tr
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
 from cashier.printing.layout import PrintJob, receipt_lines, ticket_receipt_lines
-from cashier.printing.queue import PrintQueue, VirtualPrinter
+from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
 from cashier.reports import report_text, x_report, z_report
 
 if TYPE_CHECKING:
@@ -129,6 +130,17 @@ class CashDesk:
             return str(entry.ticket_id), job, self._print(job)
         job = self.receipt_job(entry, copy=copy)
         return entry.invoice or str(entry.id), job, self._print(job)
+
+    def wait_printed(self, job: PrintJob) -> JobResult | None:
+        """Block (a worker thread, never the counter) until ``job`` printed or failed, at most the
+        printer's timeout and a second; None when it is still waiting."""
+        if self.printer is None:
+            return None
+        deadline = time.monotonic() + self.profile.printer.timeout_s + 1.0
+        while (result := self.printer.outcome(job)) is None and time.monotonic() < deadline:
+            self.printer.wait_idle(0.05)
+            time.sleep(0.02)
+        return result
 
     def ticket_done(self, ticket_id: int, *, clerk: str | None = None,
                     signature: bool | None = None) -> list[PrintJob]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -310,15 +311,24 @@ class JournalPage(Page):
         if e is None or (e.invoice is None and e.ticket_id is None):
             return
         desk = self.gui.cashdesk if self.gui is not None else None
-        if desk is not None:
+        if desk is not None and desk.printer is not None:
             try:
-                what, _job, queued = desk.reprint_entry(e.id)
+                _what, job, _queued = desk.reprint_entry(e.id)
             except CashierError as exc:
                 self.message.setText(str(exc))
                 return
-            self.message.setText((tr("Receipt of ticket {n} sent to the printer.") if e.ticket_id
-                                  else tr("Receipt {n} sent to the printer.")).format(n=what)
-                                 if queued else tr("No receipt printer: the receipt is in the journal."))
+            self.reprint_button.setEnabled(False)
+            self.message.setText(tr("Printing the receipt…"))
+
+            def said(result: Any) -> None:
+                self.reprint_button.setEnabled(True)
+                if result is not None and result.printed:
+                    self.message.setText(tr("Receipt printed."))
+                else:
+                    status = result.error if result is not None else desk.printer_status
+                    self.message.setText(tr("Could not print:") + f" {status}. "
+                                         + tr("The receipt is in the journal; print it again later."))
+            self.till.run(asyncio.to_thread(desk.wait_printed, job), "reprint", done=said)
             return
         if e.invoice is None:
             return
