@@ -569,40 +569,9 @@ async def load(ctx: FlowContext, ticket_id: int) -> Ticket:
     return Ticket.of(await ctx.journal.ticket(ticket_id))
 
 
-def receipt_lines(ticket: Ticket, company: str = "", till: str = "") -> list[str]:
-    """One receipt per ticket: lines, tax, tip, each tender (masked card, approval code), cash
-    tendered and change."""
-    width = 32
+def receipt_lines(ticket: Ticket, company: str = "", till: str = "", width: int = 32) -> list[str]:
+    """One receipt per ticket (the PIN pad's printer and the screen): the same layout as the
+    receipt printer's, ``cashier.printing.layout.ticket_receipt_lines``."""
+    from cashier.printing.layout import ticket_receipt_lines
 
-    def row(left: str, amount: Decimal) -> str:
-        text = f"{amount:.2f}"
-        return f"{left[:width - len(text) - 1]:<{width - len(text) - 1}} {text}"
-
-    out = [x for x in (company, f"Till {till}" if till else "", f"Ticket {ticket.id}") if x]
-    out.append("-" * width)
-    for line in ticket.lines:
-        name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
-        out.append(row(name, line.amount))
-    out.append("-" * width)
-    out.append(row("Subtotal", ticket.subtotal))
-    if ticket.tax:
-        out.append(row("Tax (included)" if ticket.record.tax_included else "Tax", ticket.tax))
-    if ticket.tip:
-        out.append(row("Tip", ticket.tip))
-    out.append(row("TOTAL", ticket.total))
-    for t in ticket.tenders:
-        if t.outcome not in ("approved", "partial", "returned"):
-            continue
-        label = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}.get(t.kind, t.kind)
-        if t.kind == "cash" and t.tendered is not None:
-            out.append(row("Cash tendered", t.tendered))
-            out.append(row("Change", t.change or Decimal(0)))
-            continue
-        out.append(row(f"{label} {t.card or ''}".strip(), t.amount))
-        if t.auth_code:
-            out.append(f"  Approval {t.auth_code}  Invoice {t.invoice}")
-    if ticket.state == "cancelled":
-        out.append("CANCELLED")
-    elif ticket.remaining:
-        out.append(row("REMAINING", ticket.remaining))
-    return out
+    return ticket_receipt_lines(ticket, company=company, till_id=till, width=width)

@@ -149,8 +149,9 @@ def ticket_receipt_lines(ticket: Ticket, *, company: str, till_id: str, width: i
     record = ticket.record
     cur = ticket.currency
     when = (record.closed_at or record.created_at)[:16].replace("T", " ")
-    lines = [company.center(width)[:width], fit(f"Till {till_id}", when, width),
-             fit(f"Ticket {ticket.id}", f"Clerk {record.clerk}" if record.clerk else "", width).rstrip()]
+    lines = [company.center(width)[:width]] if company else []
+    lines += [fit(f"Till {till_id}" if till_id else "", when, width),
+              fit(f"Ticket {ticket.id}", f"Clerk {record.clerk}" if record.clerk else "", width).rstrip()]
     if record.training:
         lines.insert(0, "*** TRAINING - NOT A RECEIPT ***".center(width)[:width])
     lines.append(rule(width))

@@ -849,9 +849,8 @@ class SalePage(Page):
         from ui.receipt import receipt_lines
 
         p = self.till.profile
-        if self.ticket is not None and self.ticket.state == "paid":
-            head = ["*** TRAINING ***"] if self.till.status.training else []
-            return head + ticket_receipt(self.ticket, p.company_name, p.till_id)
+        if self.ticket is not None and self.ticket.state == "paid":  # training: marked by the layout
+            return ticket_receipt(self.ticket, p.company_name, p.till_id)
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
     def show_receipt(self) -> None:
