@@ -14,6 +14,7 @@ from cashier.flows.ticket import (
     Tender,
     TicketSession,
     TicketSettings,
+    load,
     open_tickets,
     parse_item,
     parse_tender,
@@ -346,3 +347,23 @@ async def test_cash_without_an_open_drawer_is_refused_before_anything_is_journal
     t = await s.pay(Tender("cash", D("10.00")))
     assert (t.state, t.change) == ("paid", D("2.00"))
     assert expected_cash(till.rt.profile) == D("58.00")  # the applied cash only, not the tendered
+
+
+async def test_cash_back_from_a_ticket_needs_an_open_drawer_too(make_till: Any) -> None:
+    from cashier.cashdesk import open_store
+    from cashier.drawer import Drawer
+
+    till = await make_till("LG")
+    profile = till.rt.profile
+    open_drawer(profile, "20.00")
+    s = await new(till, ("Scarf", "15.00", 1))
+    t = await s.pay(Tender("cash", D("20.00")))
+    assert t.state == "paid" and expected_cash(profile) == D("35.00")
+    store = open_store(profile)
+    try:
+        assert Drawer(store, profile.roster).close("35.00", clerk="1").closed
+    finally:
+        store.close()
+    with pytest.raises(ValidationError, match="open the drawer first"):
+        await refund_ticket(till.ctx, t.id)
+    assert (await load(till.ctx, t.id)).refunds == ()  # nothing journaled
