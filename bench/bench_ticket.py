@@ -52,6 +52,17 @@ class TimedTransport(httpx.AsyncBaseTransport):
             self.host_s += time.perf_counter() - t
 
 
+def _open_drawer(profile: Any) -> None:
+    from cashier.cashdesk import open_store
+    from cashier.drawer import Drawer
+
+    store = open_store(profile)
+    try:
+        Drawer(store, profile.roster).open(clerk=str(profile.clerk_id), float_amount="100.00")
+    finally:
+        store.close()
+
+
 async def _overhead(tmp: Path) -> dict[str, float]:
     from cashier.config import load_profile
     from cashier.flows.giftcards import GiftCard, activate
@@ -66,6 +77,7 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     profile = load_profile(None, processing_option="HD", journal_path=tmp / "tickets.sqlite",
                            tax_rate=Decimal("8.25"))
     rt = await open_runtime(profile, sandbox=sandbox, transport=timed)
+    _open_drawer(profile)  # cash needs an open drawer session
     card = KeyedCard("4321000000001119", "1228")
     gift = GiftCard(GIFT)
     await activate(rt.ctx, gift, Decimal("999999.00"))

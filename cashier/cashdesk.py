@@ -7,8 +7,9 @@ connection (SQLite in WAL mode takes a second writer; each write is one short tr
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cashier.clerks import Clerk, Roster
 from cashier.config import TillProfile
@@ -16,9 +17,12 @@ from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
-from cashier.printing.layout import PrintJob, receipt_lines
-from cashier.printing.queue import PrintQueue, VirtualPrinter
+from cashier.printing.layout import PrintJob, receipt_lines, ticket_receipt_lines
+from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
 from cashier.reports import report_text, x_report, z_report
+
+if TYPE_CHECKING:
+    from cashier.flows.ticket import Ticket
 
 #: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
@@ -40,6 +44,7 @@ class CashDesk:
         self.virtual = virtual if virtual is not None else (VirtualPrinter() if profile.is_training else None)
         self.printer = printer or PrintQueue.for_settings(profile.printer, virtual=self.virtual)
         self._receipted: set[int] = set()
+        self._receipted_tickets: set[int] = set()
 
     @property
     def width(self) -> int:
@@ -61,20 +66,20 @@ class CashDesk:
     def _kicks(self) -> bool:
         return self.profile.printer.drawer == "printer" and self.printer is not None
 
-    def find_entry(self, ticket: str) -> Entry:
-        """A ticket named by its invoice number, or by the journal entry id."""
-        text = ticket.strip()
-        if not text.isdigit():
-            raise DrawerRefused("ticket: must be an invoice number or a journal entry id (digits)")
-        entry = self.store.by_invoice(text)
-        if entry is None and len(text) < 10:
-            try:
-                entry = self.store.get(int(text))
-            except Exception:
-                entry = None
+    def find_entry(self, invoice: str) -> Entry:
+        """A payment named by its invoice number, at this till."""
+        entry = self.store.by_invoice(invoice)
         if entry is None or entry.till_id != self.store.till_id:
-            raise DrawerRefused(f"ticket: no journal entry with invoice or id {text} at this till")
+            raise DrawerRefused(f"ticket: no ticket or invoice {invoice} at this till")
         return entry
+
+    def ticket(self, ticket_id: int) -> Ticket:
+        from cashier.flows.ticket import Ticket
+
+        row = self.store.conn.execute("SELECT till_id FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+        if row is None or row[0] != self.store.till_id:
+            raise DrawerRefused(f"ticket: no ticket {ticket_id} at this till")
+        return Ticket.of(self.store.ticket(ticket_id))
 
     def cash_note(self, entry: Entry) -> tuple[Decimal | None, Decimal | None]:
         """(tendered, change) from the entry's cash note, when it has one."""
@@ -87,46 +92,120 @@ class CashDesk:
 
     def receipt_job(self, entry: Entry, *, copy: str = "customer", signature: bool = False,
                     kick: bool = False, qr: str | None = None) -> PrintJob:
-        """``qr``: a QR payment's code, printed under the receipt for the customer to scan."""
+        """A payment's own receipt (one outside a ticket). ``qr``: a QR payment's code, printed
+        under the receipt for the customer to scan."""
         tendered, change = self.cash_note(entry) if entry.kind is Kind.CASH else (None, None)
         lines = receipt_lines(entry, company=self.profile.company_name, width=self.width, copy=copy,
                               signature=signature, tendered=tendered, change=change)
         return PrintJob(title=f"receipt {entry.invoice or entry.id}", lines=lines, kick=kick, qr=qr)
 
-    def print_receipt(self, ticket: str, *, copy: str = "customer") -> tuple[Entry, PrintJob, bool]:
-        """A reprint from the journal (never kicks the drawer)."""
-        entry = self.find_entry(ticket)
-        job = self.receipt_job(entry, copy=copy)
-        return entry, job, self._print(job)
+    def ticket_job(self, ticket: Ticket, *, copy: str = "customer", signature: bool = False,
+                   kick: bool = False) -> PrintJob:
+        lines = ticket_receipt_lines(ticket, company=self.profile.company_name,
+                                     till_id=self.store.till_id, width=self.width, copy=copy,
+                                     signature=signature)
+        return PrintJob(title=f"ticket {ticket.id}", lines=lines, kick=kick)
 
-    def ticket_done(self, entry: Entry, *, clerk: str, signature: bool = False) -> list[PrintJob]:
-        """After a ticket's tender: the receipt (when the profile says so), the merchant copy
-        with a signature line when the host asked for a signature, and for cash the drawer
-        kick (journaled with the clerk)."""
-        cash = entry.kind is Kind.CASH and entry.op in (Op.SALE, Op.REFUND)
-        jobs: list[PrintJob] = []
-        kick = cash and self._kicks()
+    def print_receipt(self, ticket: str, *, copy: str = "customer") -> tuple[str, PrintJob, bool]:
+        """A reprint from the journal (never kicks the drawer): ``ticket`` is a ticket number,
+        or a payment's invoice number (10 digits; its ticket's receipt when it has one).
+        Returns what was reprinted (the ticket or the invoice), the job, and whether it queued."""
+        text = ticket.strip()
+        if not text.isdigit() or len(text) > 12:
+            raise DrawerRefused("ticket: must be a ticket number (or a payment's invoice number)")
+        if len(text) < 10:
+            job = self.ticket_job(self.ticket(int(text)), copy=copy)
+            return text, job, self._print(job)
+        entry = self.find_entry(text)
+        return self._reprint(entry, copy=copy)
+
+    def reprint_entry(self, entry_id: int, *, copy: str = "customer") -> tuple[str, PrintJob, bool]:
+        """The window's reprint (Journal, F8): the receipt of the entry's ticket when it has one
+        (a cash tender has no invoice), else the payment's own receipt."""
+        return self._reprint(self.store.get(entry_id), copy=copy)
+
+    def _reprint(self, entry: Entry, *, copy: str) -> tuple[str, PrintJob, bool]:
+        if entry.ticket_id is not None:
+            job = self.ticket_job(self.ticket(entry.ticket_id), copy=copy)
+            return str(entry.ticket_id), job, self._print(job)
+        job = self.receipt_job(entry, copy=copy)
+        return entry.invoice or str(entry.id), job, self._print(job)
+
+    def wait_printed(self, job: PrintJob) -> JobResult | None:
+        """Block (a worker thread, never the counter) until ``job`` printed or failed, at most the
+        printer's timeout and a second; None when it is still waiting."""
+        if self.printer is None:
+            return None
+        deadline = time.monotonic() + self.profile.printer.timeout_s + 1.0
+        while (result := self.printer.outcome(job)) is None and time.monotonic() < deadline:
+            self.printer.wait_idle(0.05)
+            time.sleep(0.02)
+        return result
+
+    def ticket_done(self, ticket_id: int, *, clerk: str | None = None,
+                    signature: bool | None = None) -> list[PrintJob]:
+        """A paid ticket: ONE receipt (when the profile says so, or always with cash: the paper
+        comes out with the drawer), the merchant copy with a signature line when a card tender
+        was signed (``signature`` None: the profile's signature floor decides), and for a cash
+        tender the drawer kick (journaled with the clerk). Once per ticket; a reprint is
+        ``print_receipt``."""
+        from cashier.flows.ticket import TicketSettings
+
+        if ticket_id in self._receipted_tickets:
+            return []
+        ticket = self.ticket(ticket_id)
+        if ticket.state != "paid":
+            return []
+        self._receipted_tickets.add(ticket_id)
+        clerk = clerk or ticket.record.clerk or str(self.profile.clerk_id)
+        cash = [t for t in ticket.tenders if t.kind == "cash" and t.amount > 0]
+        cards = [t for t in ticket.tenders if t.kind in ("card", "gift", "tab")
+                 and t.outcome in ("approved", "partial")]
+        if signature is None:
+            rule = TicketSettings.of(self.profile)
+            signature = any(rule.wants_signature(t.amount) for t in cards if t.kind != "gift")
+        kick = bool(cash) and self._kicks()
         settings = self.profile.printer
+        jobs: list[PrintJob] = []
         if settings.receipt_every_ticket or kick:
+            jobs.append(self.ticket_job(ticket, kick=kick))
+        if signature and cards and settings.merchant_copy:
+            jobs.append(self.ticket_job(ticket, copy="merchant", signature=True))
+        for job in jobs:
+            self._print(job)
+        if cash:
+            self.drawer.kicked(clerk=clerk, entry_id=cash[0].entry_id)
+        return jobs
+
+    def payment_done(self, entry: Entry) -> list[PrintJob]:
+        """A payment outside a ticket (a refund from the Journal, a tab opened before tickets...)
+        is its own ticket: its receipt prints once when it is approved (captured, for a tab).
+        A ticket's tenders print nothing here: the paid ticket prints one receipt
+        (``ticket_done``); a refund keeps its own receipt, its ticket or not."""
+        if entry.id in self._receipted or not self._ticket_ended(entry):
+            return []
+        if entry.ticket_id is not None and not self._is_refund(entry):
+            return []
+        self._receipted.add(entry.id)
+        if len(self._receipted) > 10_000:
+            self._receipted = {entry.id}
+        return self._payment_receipt(entry, clerk=entry.clerk or str(self.profile.clerk_id))
+
+    @staticmethod
+    def _is_refund(entry: Entry) -> bool:
+        return entry.kind is Kind.REFUND or entry.op is Op.REFUND
+
+    def _payment_receipt(self, entry: Entry, *, clerk: str) -> list[PrintJob]:
+        cash = entry.kind is Kind.CASH and entry.op in (Op.SALE, Op.REFUND)
+        kick = cash and self._kicks()
+        jobs: list[PrintJob] = []
+        if self.profile.printer.receipt_every_ticket or kick:
             jobs.append(self.receipt_job(entry, kick=kick))
-        if signature and settings.merchant_copy and entry.kind is not Kind.CASH:
-            jobs.append(self.receipt_job(entry, copy="merchant", signature=True))
         for job in jobs:
             self._print(job)
         if cash:
             self.drawer.kicked(clerk=clerk, entry_id=entry.id)
         return jobs
-
-    def payment_done(self, entry: Entry) -> list[PrintJob]:
-        """Until tickets land, each payment that took or gave back money is its own ticket: its
-        receipt prints once when it is approved (captured, for a tab). Later changes of the same
-        entry (a refund against it) print nothing here; the refund is an entry of its own."""
-        if entry.id in self._receipted or not self._ticket_ended(entry):
-            return []
-        self._receipted.add(entry.id)
-        if len(self._receipted) > 10_000:
-            self._receipted = {entry.id}
-        return self.ticket_done(entry, clerk=entry.clerk or str(self.profile.clerk_id))
 
     @staticmethod
     def _ticket_ended(entry: Entry) -> bool:

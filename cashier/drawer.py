@@ -137,6 +137,19 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
     return text
 
 
+def require_cash_drawer(conn: sqlite3.Connection, till_id: str) -> None:
+    """The one rule for cash at the till: cash goes in or out only with an open drawer session,
+    checked before anything is journaled (the ticket's cash tender, a cash refund)."""
+    row = conn.execute("SELECT state FROM drawer_sessions WHERE till_id = ? AND state != 'closed'",
+                       (till_id,)).fetchone()
+    if row is None:
+        raise ValidationError("cash", "open the drawer first: there is no open cash drawer session "
+                                      "at this till")
+    if row[0] != "open":
+        raise ValidationError("cash", "the drawer is counted and waiting for a manager to close it: "
+                                      "open the drawer again first")
+
+
 class Drawer:
     """The cash drawer of one till, on the till's journal store."""
 

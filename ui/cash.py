@@ -41,6 +41,7 @@ def install_cash(gui: Gui) -> None:
         return
     install_sign_in(gui)
     gui.till.bridge.payment_changed.connect(lambda entry: _payment_changed(gui, entry))
+    gui.till.bridge.other_event.connect(lambda event: _ticket_changed(gui, event))
     pill = Pill()
     gui.window.status.addPermanentWidget(pill)
     gui.printer_pill = pill
@@ -67,8 +68,22 @@ def install_cash(gui: Gui) -> None:
     refresh()
 
 
+def _ticket_changed(gui: Gui, event: Any) -> None:
+    """A ticket paid: its one receipt through the cash desk (and the drawer kick for cash)."""
+    from cashier.flows.ticket import TicketChanged
+
+    if gui.cashdesk is None or not isinstance(event, TicketChanged) or event.ticket.state != "paid":
+        return
+    try:
+        gui.cashdesk.ticket_done(event.ticket.id, clerk=event.ticket.record.clerk)
+    except Exception:  # a receipt must never break the sale on screen
+        log.exception("receipt for ticket %s not queued", event.ticket.id)
+
+
 def _payment_changed(gui: Gui, entry: Any) -> None:
-    """A payment changed: the cash desk decides whether it prints a receipt (and kicks the drawer)."""
+    """A payment outside a ticket changed (a Journal refund, a tab opened before tickets): the
+    cash desk decides whether it prints a receipt of its own (a ticket's tenders print nothing
+    here: the paid ticket prints one receipt)."""
     if gui.cashdesk is not None:
         try:
             gui.cashdesk.payment_done(entry)

@@ -57,6 +57,8 @@ async def render(out: Path) -> list[Path]:
     gui.window.resize(1180, 780)
     gui.window.show()
     await gui.start(poll_s=0)
+    if gui.cashdesk is not None and gui.cashdesk.drawer.current() is None:
+        gui.cashdesk.open(clerk=str(gui.till.profile.clerk_id), float_amount="100.00")  # for cash
     assert gui.pinpad is not None
     pad = gui.pinpad
     pad.resize(820, 600)

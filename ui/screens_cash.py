@@ -16,6 +16,7 @@ from cashier.manager_pin import hash_pin
 async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
     from cashier.config import load_profile
     from cashier.journal.model import Kind, State
+    from cashier.journal.tickets import CASH_NOTE
     from ui.app import build_gui
     from ui.pages.drawer import DrawerPage
     from ui.pages.reports import ReportsPage
@@ -39,11 +40,17 @@ async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
     page.open_drawer()
     store = desk.store
     for amount, tendered in (("42.50", "50.00"), ("18.25", "20.00")):
-        entry = store.create(Kind.CASH, Decimal(amount), actor="101", clerk="101", op="sale")
+        ticket_id = store.create_ticket(actor="101", tax_rate=Decimal(0), tax_included=False,
+                                        tip_mode="none")
+        store.add_ticket_line(ticket_id, name="Goods", quantity=1, unit_price=Decimal(amount),
+                              actor="101")
+        entry = store.create(Kind.CASH, Decimal(amount), actor="101", clerk="101", op="sale",
+                             ticket_id=ticket_id)
         entry = store.transition(entry.id, State.APPROVED, actor="101", approved=Decimal(amount))
-        store.note(entry.id, "cash", actor="101", tendered=tendered,
+        store.note(entry.id, CASH_NOTE, actor="101", tendered=tendered,
                    change=str(Decimal(tendered) - Decimal(amount)))
-        desk.ticket_done(entry, clerk="101")
+        store.close_ticket(ticket_id, "paid", actor="101")
+        desk.ticket_done(ticket_id, clerk="101")
     card = store.create(Kind.SALE, Decimal("64.00"), actor="101", clerk="101", tip=Decimal("6.00"),
                         card="4111111111111111")
     store.transition(card.id, State.APPROVED, actor="101", approved=Decimal("64.00"), card_type="VISA")

@@ -173,12 +173,12 @@ def report_command(args: argparse.Namespace) -> int:
 
 def receipt_print_command(args: argparse.Namespace) -> int:
     def act(desk: Any) -> int:
-        entry, job, queued = desk.print_receipt(args.ticket, copy=args.copy)
+        reprinted, job, queued = desk.print_receipt(args.ticket, copy=args.copy)
         printed = False
         if queued and desk.printer is not None:
             desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
             printed = bool(desk.printer.results) and desk.printer.results[-1].printed
-        _out({"ticket": entry.invoice or str(entry.id), "entry": entry.id, "printed": printed,
+        _out({"ticket": reprinted, "printed": printed,
               "printer": desk.printer.name if desk.printer else None, "status": desk.printer_status,
               "lines": job.lines})
         return EXIT_DONE if printed else EXIT_NOT_PRINTED
@@ -238,7 +238,8 @@ def register(subparsers: Any) -> None:
 
     receipt = subparsers.add_parser("receipt", help="print a receipt again from the journal")
     rsub = receipt.add_subparsers(dest="receipt_command")
-    p = rsub.add_parser("print", help="print the receipt of a ticket (invoice or entry id)")
+    p = rsub.add_parser("print", help="print the receipt of a ticket (its number, or a card "
+                                      "payment's invoice number)")
     p.add_argument("ticket")
     p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
     p.set_defaults(handler=receipt_print_command)

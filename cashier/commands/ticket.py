@@ -68,9 +68,42 @@ async def _apply(session: Any, tenders: list[Any]) -> Any:
     return ticket
 
 
+def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
+    """Run ``print_jobs(desk)`` on the till's cash desk and wait up to the printer's timeout; a
+    receipt not printed is said on stderr (the ticket stands all the same, and ``cashier receipt
+    print TICKET`` prints it again)."""
+    from cashier.cashdesk import CashDesk, open_store
+
+    desk = CashDesk(rt.profile, open_store(rt.profile))
+    try:
+        jobs = print_jobs(desk)
+        if jobs and desk.printer is not None:
+            desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
+            if not all(r.printed for r in desk.printer.results[-len(jobs):]):
+                print(f"cashier: {what} not printed ({desk.printer_status}): "
+                      f"reprint with cashier receipt print", file=sys.stderr)
+    finally:
+        desk.close()
+        desk.store.close()
+
+
+def _receipt(rt: Any, ticket: Any) -> None:
+    """A ticket this command paid: its one receipt (the drawer kicked for cash)."""
+    if ticket.state == "paid":
+        _at_desk(rt, f"receipt of ticket {ticket.id}", lambda desk: desk.ticket_done(ticket.id))
+
+
+def _cash_back_slips(rt: Any, ticket: Any, before: set[int]) -> None:
+    """A cancel that gave cash back: its slip, and the drawer opens (as in the window)."""
+    new = [e for e in ticket.refunds if e.id not in before]
+    if new:
+        _at_desk(rt, f"cash back of ticket {ticket.id}",
+                 lambda desk: [job for e in new for job in desk.payment_done(e)])
+
+
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings, parse_item
+    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
 
     currency = load_profile(getattr(args, "profile", None)).currency
     items = [parse_item(text, currency) for text in args.item or []]
@@ -83,12 +116,14 @@ def new_command(args: argparse.Namespace) -> int:
     tenders = _tenders(args, currency)
 
     async def body(rt: Any) -> int:
+        await check_tenders(rt.ctx, tenders)  # cash without an open drawer: nothing journaled
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile))
         for name, price, quantity in items:
             await session.add_line(name, price, quantity)
         if tip is not None:
             await session.key_tip(tip)
         ticket = await _apply(session, tenders)
+        _receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 
@@ -97,7 +132,7 @@ def new_command(args: argparse.Namespace) -> int:
 
 def pay_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings
+    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders
 
     ticket_id = _ticket_id(args.ticket)
     tenders = _tenders(args, load_profile(getattr(args, "profile", None)).currency)
@@ -105,10 +140,12 @@ def pay_command(args: argparse.Namespace) -> int:
         raise ValidationError("--pay", "give at least one tender: card, gift, qr or cash=AMOUNT")
 
     async def body(rt: Any) -> int:
+        await check_tenders(rt.ctx, tenders)
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
         ticket = await _apply(session, tenders)
+        _receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 
@@ -122,7 +159,9 @@ def cancel_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
+        before = {e.id for e in session.ticket.refunds} if session.ticket is not None else set()
         ticket = await session.cancel()
+        _cash_back_slips(rt, ticket, before)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 

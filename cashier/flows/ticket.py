@@ -44,6 +44,11 @@ class TicketSettings:
     signature_floor: Decimal | None = None
     terms_text: str | None = None
 
+    def wants_signature(self, amount: Decimal) -> bool:
+        """A card tender above the profile's signature floor is signed (on the pad, and on the
+        merchant copy of the receipt)."""
+        return self.signature_floor is not None and amount > self.signature_floor
+
     @classmethod
     def of(cls, profile: Any) -> TicketSettings:
         return cls(tax_rate=profile.tax_rate, prices_include_tax=profile.prices_include_tax,
@@ -226,6 +231,14 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     return match["name"].strip(), price, int(match["qty"] or 1)
 
 
+async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...]) -> None:
+    """Before a ticket is started or paid: a cash tender needs an open drawer session, so the
+    command line and the Sale screen refuse it before anything is journaled (``pay`` checks
+    again for each cash tender)."""
+    if any(t.kind == "cash" for t in tenders):
+        await ctx.journal.require_cash_drawer()
+
+
 # ---- the session ---------------------------------------------------------------------------------
 class TicketSession:
     """One open ticket at the counter. Build with ``start`` (new) or ``resume`` (after a crash)."""
@@ -342,6 +355,7 @@ class TicketSession:
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
+            await self.ctx.journal.require_cash_drawer()
             await self._cash(amount, remaining)
         elif amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
@@ -380,8 +394,7 @@ class TicketSession:
         entry = result.entry
         if ask_tip and entry.tip > 0:
             await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
-        floor = self.settings.signature_floor
-        if (result.outcome == "approved" and floor is not None and entry.approved > floor
+        if (result.outcome == "approved" and self.settings.wants_signature(entry.approved)
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
 
@@ -481,10 +494,18 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
         raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket_id}")
     if any(t.kind == "qr" and left.get(t.entry_id, 0) > 0 for t in ticket.tenders):
         raise ValidationError("ticket", "was paid in part by QR code: refund that part from the QR screen")
+    plan: list[tuple[TenderView, Decimal]] = []
     for tender in reversed(ticket.tenders):
         part = min(left.get(tender.entry_id, Decimal(0)), want)
         if part <= 0:
             continue
+        plan.append((tender, part))
+        want -= part
+        if want <= 0:
+            break
+    if any(tender.kind == "cash" for tender, _part in plan):
+        await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer
+    for tender, part in plan:
         if tender.kind == "cash":
             entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
                                              clerk=ctx.actor, ticket_id=ticket_id,
@@ -494,9 +515,6 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
             result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id)
             if result.outcome != "approved":
                 break  # the rest waits: the ticket shows what went back
-        want -= part
-        if want <= 0:
-            break
     return await load(ctx, ticket_id)
 
 
@@ -566,40 +584,9 @@ async def load(ctx: FlowContext, ticket_id: int) -> Ticket:
     return Ticket.of(await ctx.journal.ticket(ticket_id))
 
 
-def receipt_lines(ticket: Ticket, company: str = "", till: str = "") -> list[str]:
-    """One receipt per ticket: lines, tax, tip, each tender (masked card, approval code), cash
-    tendered and change."""
-    width = 32
+def receipt_lines(ticket: Ticket, company: str = "", till: str = "", width: int = 32) -> list[str]:
+    """One receipt per ticket (the PIN pad's printer and the screen): the same layout as the
+    receipt printer's, ``cashier.printing.layout.ticket_receipt_lines``."""
+    from cashier.printing.layout import ticket_receipt_lines
 
-    def row(left: str, amount: Decimal) -> str:
-        text = f"{amount:.2f}"
-        return f"{left[:width - len(text) - 1]:<{width - len(text) - 1}} {text}"
-
-    out = [x for x in (company, f"Till {till}" if till else "", f"Ticket {ticket.id}") if x]
-    out.append("-" * width)
-    for line in ticket.lines:
-        name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
-        out.append(row(name, line.amount))
-    out.append("-" * width)
-    out.append(row("Subtotal", ticket.subtotal))
-    if ticket.tax:
-        out.append(row("Tax (included)" if ticket.record.tax_included else "Tax", ticket.tax))
-    if ticket.tip:
-        out.append(row("Tip", ticket.tip))
-    out.append(row("TOTAL", ticket.total))
-    for t in ticket.tenders:
-        if t.outcome not in ("approved", "partial", "returned"):
-            continue
-        label = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}.get(t.kind, t.kind)
-        if t.kind == "cash" and t.tendered is not None:
-            out.append(row("Cash tendered", t.tendered))
-            out.append(row("Change", t.change or Decimal(0)))
-            continue
-        out.append(row(f"{label} {t.card or ''}".strip(), t.amount))
-        if t.auth_code:
-            out.append(f"  Approval {t.auth_code}  Invoice {t.invoice}")
-    if ticket.state == "cancelled":
-        out.append("CANCELLED")
-    elif ticket.remaining:
-        out.append(row("REMAINING", ticket.remaining))
-    return out
+    return ticket_receipt_lines(ticket, company=company, till_id=till, width=width)

@@ -189,6 +189,13 @@ class Journal:
         return await self._write(self.store.close_batch, actor=actor, override=override,
                                  summary=summary, through_event=through_event)
 
+    async def require_cash_drawer(self) -> None:
+        """Raises ``ValidationError`` when this till has no open drawer session (cash refused)."""
+        from cashier.drawer import require_cash_drawer
+
+        store = self.store
+        await self._write(require_cash_drawer, store.conn, store.till_id)
+
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                             tip_mode: str) -> int:

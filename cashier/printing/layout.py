@@ -11,10 +11,13 @@ import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cashier.journal.card_guard import contains_pan
 from cashier.journal.model import Entry, Kind, Op
+
+if TYPE_CHECKING:
+    from cashier.flows.ticket import Ticket
 
 
 class UnsafeReceipt(ValueError):
@@ -127,6 +130,75 @@ def receipt_lines(entry: Entry, *, company: str, width: int, copy: str = "custom
     lines.append(fit("Result", entry.state.value.upper(), width))
     if entry.clerk:
         lines.append(fit("Clerk", entry.clerk, width))
+    if copy == "merchant":
+        lines.append("MERCHANT COPY".center(width))
+        if signature:
+            lines += ["", "", "x" + "_" * (width - 1), "Signature".center(width)]
+    else:
+        lines.append("Thank you".center(width))
+    return [line[:width] for line in lines]
+
+
+_TENDER_TITLES = {"card": "CARD", "gift": "GIFT CARD", "qr": "QR PAYMENT", "cash": "CASH", "tab": "TAB"}
+
+
+def ticket_receipt_lines(ticket: Ticket, *, company: str, till_id: str, width: int,
+                         copy: str = "customer", signature: bool = False) -> list[str]:
+    """One receipt per ticket: its lines, tax, tip, each tender (masked card and approval code),
+    cash tendered and change; masked card only, every line at most ``width``."""
+    record = ticket.record
+    cur = ticket.currency
+    when = (record.closed_at or record.created_at)[:16].replace("T", " ")
+    lines = [company.center(width)[:width]] if company else []
+    lines += [fit(f"Till {till_id}" if till_id else "", when, width),
+              fit(f"Ticket {ticket.id}", f"Clerk {record.clerk}" if record.clerk else "", width).rstrip()]
+    if record.training:
+        lines.insert(0, "*** TRAINING - NOT A RECEIPT ***".center(width)[:width])
+    lines.append(rule(width))
+    for line in ticket.lines:
+        name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
+        lines.append(fit(name, _amount(line.amount), width))
+        if line.quantity > 1:
+            lines.append(f"  @ {_amount(line.unit_price)}"[:width])
+    lines.append(rule(width))
+    lines.append(fit("Subtotal", _amount(ticket.subtotal), width))
+    if ticket.tax:
+        lines.append(fit("  tax included" if record.tax_included else "Tax", _amount(ticket.tax), width))
+    if ticket.tip:
+        lines.append(fit("Tip", _amount(ticket.tip), width))
+    lines.append(fit("TOTAL", f"{_amount(ticket.total)} {cur}", width))
+    lines.append(rule(width))
+    entries = {e.id: e for e in record.entries}
+    for tender in ticket.tenders:
+        if tender.outcome not in ("approved", "partial", "returned"):
+            continue
+        entry = entries.get(tender.entry_id)
+        title = _TENDER_TITLES.get(tender.kind, tender.kind.upper())
+        if tender.outcome == "partial":
+            title += " (partial)"
+        lines.append(fit(title, _amount(tender.amount), width))
+        if tender.kind == "cash":
+            if tender.tendered is not None:
+                lines.append(fit("  Cash tendered", _amount(tender.tendered), width))
+                lines.append(fit("  Change", _amount(tender.change or Decimal(0)), width))
+            if tender.outcome == "returned":
+                lines.append(fit("  Cash given back", _amount(tender.amount), width))
+            continue
+        if entry is not None and (entry.card_last4 or entry.card):
+            lines.append(fit(f"  {entry.card_type or 'Card'}", f"**** {entry.card_last4 or '????'}",
+                             width))
+        if tender.auth_code:
+            lines.append(fit("  Auth code", tender.auth_code, width))
+        if tender.invoice:
+            lines.append(fit("  Invoice", tender.invoice, width))
+    for refund in ticket.refunds:
+        if refund.approved > 0:
+            what = "CASH REFUND" if refund.kind is Kind.CASH else "REFUND"
+            lines.append(fit(what, "-" + _amount(refund.approved), width))
+    lines.append(rule(width))
+    status = {"paid": "PAID", "cancelled": "CANCELLED"}.get(ticket.state, "OPEN")
+    lines.append(fit("Result", status if not ticket.remaining or ticket.state != "open"
+                     else f"OPEN, {_amount(ticket.remaining)} remaining", width))
     if copy == "merchant":
         lines.append("MERCHANT COPY".center(width))
         if signature:

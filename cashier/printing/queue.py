@@ -13,7 +13,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cashier.printing.device import PrinterAddress, PrinterOffline, parse_url, send
 from cashier.printing.layout import PrintJob
@@ -32,6 +32,8 @@ class JobResult:
     title: str
     printed: bool
     error: str | None = None
+    #: the job itself, so a caller can find what came of the one it submitted
+    job: PrintJob | None = field(default=None, compare=False, repr=False)
 
 
 class VirtualPrinter:
@@ -95,6 +97,10 @@ class PrintQueue:
             return False
         return True
 
+    def outcome(self, job: PrintJob) -> JobResult | None:
+        """What came of ``job`` (None while it waits or prints)."""
+        return next((r for r in reversed(self.results) if r.job is job), None)
+
     def wait_idle(self, timeout_s: float) -> bool:
         """For the command line and tests: True once every queued job has had its try."""
         return self._idle.wait(timeout_s)
@@ -119,16 +125,16 @@ class PrintQueue:
                 if status != self.status:  # once per change, not once per receipt
                     log.warning("printer %s: %s (%s not printed)", self.name, status, job.title)
                 self.status = status
-                self.results.append(JobResult(job.title, False, self.status))
+                self.results.append(JobResult(job.title, False, self.status, job))
             except Exception as exc:  # a bad job must not kill the printer thread
                 self.status = f"error: {type(exc).__name__}"
-                self.results.append(JobResult(job.title, False, self.status))
+                self.results.append(JobResult(job.title, False, self.status, job))
                 log.exception("printer %s: %s failed", self.name, job.title)
             else:
                 if self.status != READY:
                     log.info("printer %s: ready again", self.name)
                 self.status = READY
-                self.results.append(JobResult(job.title, True))
+                self.results.append(JobResult(job.title, True, job=job))
             self.results = self.results[-100:]
             if self._jobs.empty():
                 self._idle.set()

@@ -45,13 +45,14 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
                                                              loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
     desk.open(clerk="101", float_amount="100.00")
-    entry = cash_entry(desk.store, "12.50", tendered="20.00")
-    desk.ticket_done(entry, clerk="101")
+    entry = cash_entry(desk.store, "12.50", tendered="20.00", ticket=True)
+    assert entry.ticket_id is not None and entry.invoice is None  # cash has no invoice
+    desk.ticket_done(entry.ticket_id, clerk="101")
     assert loopback.wait_jobs(1)
     data = loopback.jobs[0]
     text = data.decode("cp437", "replace")
     assert "CASH" in text and "12.50" in text and "Cash tendered" in text and "7.50" in text
-    assert "Corner Shop" in text and entry.invoice in text
+    assert "Corner Shop" in text and f"Ticket {entry.ticket_id}" in text
     cut_at = data.index(CUT)
     assert data.index(KICK_PIN2) > cut_at and data.index(KICK_PIN5) > cut_at
     # the kick is journaled with the clerk
@@ -63,8 +64,9 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
 def test_card_receipt_never_carries_the_card_number(make_desk: Callable[..., CashDesk],
                                                     loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
-    entry = card_entry(desk.store, "40.00", tip="4.00")
-    desk.ticket_done(entry, clerk="101", signature=True)
+    entry = card_entry(desk.store, "40.00", tip="4.00", ticket=True)
+    assert entry.ticket_id is not None
+    desk.ticket_done(entry.ticket_id, clerk="101", signature=True)
     assert loopback.wait_jobs(2)
     customer, merchant = (job.decode("cp437") for job in loopback.jobs)
     for text in (customer, merchant):
@@ -99,19 +101,20 @@ def test_refusing_printer_never_blocks_and_the_ticket_can_be_reprinted(
 
     desk = make_desk(printer_url=refusing_url())
     desk.open(clerk="101", float_amount="50.00")
-    entry = cash_entry(desk.store, "9.99", tendered="10.00")
-    desk.ticket_done(entry, clerk="101")
+    entry = cash_entry(desk.store, "9.99", tendered="10.00", ticket=True)
+    assert entry.ticket_id is not None
+    desk.ticket_done(entry.ticket_id, clerk="101")
     assert desk.printer is not None and desk.printer.wait_idle(5)
     assert desk.printer_status.startswith("offline:") and "Connection refused" in desk.printer_status
     assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
     # the reprint from the journal, on the same refusing printer: not printed, exit 3
     monkeypatch.setenv("CASHIER_PROFILE", str(tmp_path / "till.toml"))
-    assert main(["receipt", "print", str(entry.invoice)]) == 3
+    assert main(["receipt", "print", str(entry.ticket_id)]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["printed"] is False and out["status"].startswith("offline")
     # the printer back (the profile now points at a working one): printed, exit 0
     monkeypatch.setenv("CASHIER_PRINTER__URL", loopback.url)
-    assert main(["receipt", "print", str(entry.invoice)]) == 0
+    assert main(["receipt", "print", str(entry.ticket_id)]) == 0
     assert json.loads(capsys.readouterr().out)["printed"] is True
     assert loopback.wait_jobs(1) and b"9.99" in loopback.jobs[0]
     assert KICK_PIN2 not in loopback.jobs[0]  # a reprint does not open the drawer

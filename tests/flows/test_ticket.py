@@ -15,6 +15,7 @@ from cashier.flows.ticket import (
     Tender,
     TicketSession,
     TicketSettings,
+    load,
     open_tickets,
     parse_item,
     parse_tender,
@@ -39,6 +40,30 @@ def script(till: Any, option: str, **kw: Any) -> None:
     till.sandbox.state.terminals.set_script(PAD[option], CustomerScript(**kw), once=True)
 
 
+def open_drawer(profile: Any, float_amount: str = "100.00") -> Any:
+    """Cash needs an open drawer session: opened through the real drawer, on its own connection."""
+    from cashier.cashdesk import open_store
+    from cashier.drawer import Drawer
+
+    store = open_store(profile)
+    try:
+        return Drawer(store, profile.roster).open(clerk=str(profile.clerk_id), float_amount=float_amount)
+    finally:
+        store.close()
+
+
+def expected_cash(profile: Any) -> D:
+    from cashier.cashdesk import open_store
+    from cashier.drawer import Drawer
+
+    store = open_store(profile)
+    try:
+        drawer = Drawer(store, profile.roster)
+        return drawer.balance(drawer.require_open()).expected
+    finally:
+        store.close()
+
+
 async def new(till: Any, *lines: tuple[str, str, int], **settings: Any) -> TicketSession:
     session = await TicketSession.start(till.ctx, TicketSettings(**settings))
     for name, price, qty in lines:
@@ -49,6 +74,7 @@ async def new(till: Any, *lines: tuple[str, str, int], **settings: Any) -> Ticke
 @pytest.mark.parametrize("option", OPTIONS)
 async def test_split_card_and_cash_with_change(make_till: Any, option: str) -> None:
     till = await make_till(option)
+    open_drawer(till.rt.profile)
     s = await new(till, ("Coffee", "3.50", 2), ("Bagel", "5.00", 1), tax_rate=D("10"))
     t = s.ticket
     assert t is not None and (t.subtotal, t.tax, t.total) == (D("12.00"), D("1.20"), D("13.20"))
@@ -71,6 +97,7 @@ async def test_split_card_and_cash_with_change(make_till: Any, option: str) -> N
 @pytest.mark.parametrize("option", OPTIONS)
 async def test_partial_approval_then_another_tender(make_till: Any, option: str) -> None:
     till = await make_till(option)
+    open_drawer(till.rt.profile)
     s = await new(till, ("TV stand", "219.00", 1))
     t = await s.pay(card(option))
     first = t.tenders[0]
@@ -95,11 +122,14 @@ async def test_decline_then_another_card(make_till: Any, option: str) -> None:
 @pytest.mark.parametrize("option", OPTIONS)
 async def test_cancel_voids_approved_tenders_at_the_host(make_till: Any, option: str) -> None:
     till = await make_till(option)
+    open_drawer(till.rt.profile)
     s = await new(till, ("Shoes", "80.00", 1))
     await s.pay(card(option, amount=D("50.00")))
     await s.pay(Tender("cash", D("10.00")))
+    assert expected_cash(till.rt.profile) == D("110.00")  # the float and the cash tender
     t = await s.cancel()
     assert t.state == "cancelled"
+    assert expected_cash(till.rt.profile) == D("100.00")  # the cash given back left the drawer
     assert [x.outcome for x in t.tenders] == ["voided", "returned"]
     ledger = await till.ledger()
     assert [r["state"] for r in ledger.values()] == ["voided"]
@@ -237,6 +267,7 @@ async def test_ticket_over_a_socket(serve_sandbox: Any, tmp_path: Any, option: s
                            device_serial_number="1170301234", journal_path=tmp_path / "socket.sqlite")
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SANDBOX-TOKEN")
     rt = await open_runtime(profile, policy=RecoveryPolicy(grace_s=1.0))
+    open_drawer(profile)
     try:
         s = await TicketSession.start(rt.ctx, TicketSettings())
         await s.add_line("Plant", D("219.00"))
@@ -278,6 +309,7 @@ async def test_refund_from_a_ticket_goes_back_to_its_tenders(make_till: Any, opt
     from cashier.flows.giftcards import GiftCard, activate, balance
 
     till = await make_till(option)
+    open_drawer(till.rt.profile)
     gift = GiftCard("2664654648774")
     await activate(till.ctx, gift, D("10.00"))
     s = await new(till, ("Boots", "60.00", 1), ("Socks", "10.00", 1), tax_rate=D("10"))
@@ -316,3 +348,38 @@ async def test_an_open_tab_is_a_ticket_closed_with_its_tip(make_till: Any) -> No
     assert (t.state, t.tip, t.total, t.paid) == ("paid", D("7.50"), D("57.50"), D("57.50"))
     assert [line.name for line in t.lines] == ["Tab", "Added to tab"]
     assert "terms" in [e.type for e in await till.journal.events()]
+
+
+async def test_cash_without_an_open_drawer_is_refused_before_anything_is_journaled(
+        make_till: Any) -> None:
+    till = await make_till("LG")
+    s = await new(till, ("Mug", "8.00", 1))
+    events = len(await till.journal.events())
+    with pytest.raises(ValidationError, match="open the drawer first"):
+        await s.pay(Tender("cash", D("10.00")))
+    assert len(await till.journal.events()) == events and await till.journal.search() == []
+    assert s.ticket is not None and s.ticket.state == "open" and s.ticket.tenders == ()
+    open_drawer(till.rt.profile, "50.00")
+    t = await s.pay(Tender("cash", D("10.00")))
+    assert (t.state, t.change) == ("paid", D("2.00"))
+    assert expected_cash(till.rt.profile) == D("58.00")  # the applied cash only, not the tendered
+
+
+async def test_cash_back_from_a_ticket_needs_an_open_drawer_too(make_till: Any) -> None:
+    from cashier.cashdesk import open_store
+    from cashier.drawer import Drawer
+
+    till = await make_till("LG")
+    profile = till.rt.profile
+    open_drawer(profile, "20.00")
+    s = await new(till, ("Scarf", "15.00", 1))
+    t = await s.pay(Tender("cash", D("20.00")))
+    assert t.state == "paid" and expected_cash(profile) == D("35.00")
+    store = open_store(profile)
+    try:
+        assert Drawer(store, profile.roster).close("35.00", clerk="1").closed
+    finally:
+        store.close()
+    with pytest.raises(ValidationError, match="open the drawer first"):
+        await refund_ticket(till.ctx, t.id)
+    assert (await load(till.ctx, t.id)).refunds == ()  # nothing journaled

@@ -18,6 +18,7 @@ from tests.flows.conftest import cashier, write_profile
 
 
 def test_new_split_show_list_and_export(env: dict[str, str]) -> None:
+    assert cashier("drawer", "open", "--float", "100.00", env=env).returncode == 0
     done = cashier("ticket", "new", "--item", "Coffee=3.50x2", "--item", "Cake=4.00", "--tip", "1.00",
                    "--pay", "card=5.00", "--pay", "cash=20", env=env)
     assert done.returncode == 0, done.stderr
@@ -43,6 +44,7 @@ def test_new_split_show_list_and_export(env: dict[str, str]) -> None:
 
 
 def test_partial_leaves_it_open_then_pay_then_cancel(env: dict[str, str]) -> None:
+    assert cashier("drawer", "open", "--float", "100.00", env=env).returncode == 0
     part = cashier("ticket", "new", "--amount", "219.00", "--pay", "card", env=env)
     assert part.returncode == 1, part.stderr
     t = json.loads(part.stdout)
@@ -102,6 +104,10 @@ def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str
     journal = tmp_path / "killed.sqlite"
     profile = write_profile(tmp_path / "till.toml", host_url=served.api, journal=journal)
     env = {**env, "CASHIER_ACCESS_TOKEN": "SANDBOX-TOKEN"}
+    opened = subprocess.run([sys.executable, "-m", "cashier.cli", "--profile", str(profile), "drawer",
+                             "open", "--float", "100.00"], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert opened.returncode == 0, opened.stderr
     with served.control() as control:  # the customer takes a while to tap
         control.post("/_sandbox/terminals/1742/customer", json={"delay_ms": 1500, "once": True})
     proc = subprocess.Popen([sys.executable, "-m", "cashier.cli", "--profile", str(profile), "ticket",

@@ -65,10 +65,16 @@ def make_gui(ui: UiHarness, tmp_path: Path) -> Iterator[Callable[..., Any]]:
 
     made: list[Any] = []
 
-    def make(start: bool = True, pinpad: bool = True, **overrides: Any) -> Any:
+    def make(start: bool = True, pinpad: bool = True, drawer_float: str | None = "100.00",
+             **overrides: Any) -> Any:
+        """``drawer_float``: the cash drawer is opened with it first through the real drawer
+        (cash needs an open drawer session); None leaves the drawer closed."""
         overrides.setdefault("journal_path", tmp_path / f"journal-{len(made)}.sqlite")
         profile = load_profile(None, **overrides)
         gui = build_gui(profile, show_dialogs=False)
+        desk = gui.cashdesk
+        if drawer_float is not None and desk is not None and desk.drawer.current() is None:
+            desk.open(clerk=str(profile.clerk_id), float_amount=drawer_float)
         gui.window.show()
         made.append(gui)
         if start:

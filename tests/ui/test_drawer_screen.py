@@ -28,7 +28,7 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     from ui.pages.reports import ReportsPage
     from ui.pages.sale import SalePage
 
-    gui = make_gui(clerks=CLERKS)
+    gui = make_gui(clerks=CLERKS, drawer_float=None)
     w, desk = gui.window, gui.cashdesk
     w.activateWindow()  # shortcuts go to the active window; the training PIN pad opened last
     assert QTest.qWaitForWindowActive(w, 2000)
@@ -49,8 +49,8 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     assert session is not None and session.float == Decimal("100.00") and session.opened_by == "101"
 
     # a cash ticket (as the ticket writes it): receipt and drawer kick on the virtual printer
-    entry = cash_entry(desk.store, "42.50", clerk="101", tendered="50.00")
-    desk.ticket_done(entry, clerk="101")
+    entry = cash_entry(desk.store, "42.50", clerk="101", tendered="50.00", ticket=True)
+    desk.ticket_done(entry.ticket_id, clerk="101")
     printer = gui.printer_window
     ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
     paper = printer.paper.toPlainText()
@@ -143,10 +143,8 @@ def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callabl
 
     gui = make_gui()
     sale: SalePage = gui.window.go(SalePage)
-    keys(sale.amount, "1250", enter=True)  # Enter charges the card
+    keys(sale.amount, "1250", enter=True)  # Enter charges the card (tip mode none: no tip prompt)
     pad = gui.pinpad
-    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
-    pad.tip_buttons.itemAt(pad.tip_buttons.count() - 1).widget().click()  # no tip
     ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
     pad.tap_button.click()
     ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="the sale's result")
@@ -155,8 +153,10 @@ def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callabl
     paper = printer.paper.toPlainText()
     entry = gui.cashdesk.store.search(limit=1)[0]
     assert entry.state == "approved" and str(entry.invoice) in paper and "12.50" in paper
+    assert f"Ticket {entry.ticket_id}" in paper and "PAID" in paper  # the ticket's one receipt
     assert f"**** {entry.card_last4}" in paper and "[drawer opens]" not in paper
-    assert len(printer.jobs) == 1  # once, however often the entry changes afterwards
+    ui.spin(0.3)
+    assert len(printer.jobs) == 1  # once, however often the entry and the ticket change afterwards
 
 
 def test_keys_on_the_manager_screen_keep_it_unlocked(make_gui: Callable[..., Any], ui: Any) -> None:
@@ -172,3 +172,51 @@ def test_keys_on_the_manager_screen_keep_it_unlocked(make_gui: Callable[..., Any
         QTest.keyClick(page.panel, Qt.Key.Key_Shift)
     assert page.unlocked
     ui.until(lambda: not page.unlocked, timeout_s=5, what="the lock once the keys stop")
+
+
+def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kick(
+        make_gui: Callable[..., Any], ui: Any) -> None:
+    from ui.pages.sale import SalePage
+
+    gui = make_gui(drawer_float=None)
+    w, desk = gui.window, gui.cashdesk
+    sale: SalePage = w.go(SalePage)
+    w.activateWindow()  # F11 is a shortcut: it goes to the active window
+    assert QTest.qWaitForWindowActive(w, 2000)
+    keys(sale.amount, "850")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F11)
+    ui.until(lambda: sale.task is not None and sale.task.done(), what="the cash tender refused")
+    assert "open the drawer first" in sale.error_label.text()
+    assert ui.run(gui.till.runtime.journal.search()) == []  # nothing journaled: no entry, no ticket
+    assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
+
+    assert sale.amount.value == Decimal("8.50")  # what the cashier typed is still there
+
+    desk.open(clerk="1", float_amount="20.00")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F11)  # the quick path: the typed amount, paid in cash
+    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="the ticket paid")
+    printer = gui.printer_window
+    ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
+    ui.spin(0.3)
+    assert len(printer.jobs) == 1
+    paper = printer.paper.toPlainText()
+    assert f"Ticket {sale.ticket.id}" in paper and "Cash tendered" in paper and "8.50" in paper
+    assert "[drawer opens]" in paper
+    balance = desk.drawer.balance(desk.drawer.require_open())
+    assert balance.expected == Decimal("28.50")  # the float and the cash
+    assert [m["type"] for m in desk.drawer.moves(desk.drawer.require_open())] == ["float", "kick"]
+
+    # the Journal's reprint (F8) of the cash tender, which has no invoice: its ticket's receipt
+    from ui.pages.journal import JournalPage
+
+    journal: JournalPage = w.go(JournalPage)
+    [row] = ui.until(lambda: [r for r, e in enumerate(journal.entries) if str(e.kind) == "cash"],
+                     what="the cash row")
+    journal.table.selectRow(row)
+    assert journal.reprint_button.isEnabled()
+    QTest.keyClick(journal.table, Qt.Key.Key_F8)
+    ui.until(lambda: len(printer.jobs) == 2, what="the reprint on the virtual printer")
+    reprinted = printer.jobs[-1].text
+    assert f"Ticket {sale.ticket.id}" in reprinted and "Cash tendered" in reprinted
+    assert "[drawer opens]" not in reprinted  # a reprint opens no drawer
+    ui.until(lambda: "Receipt printed" in journal.message.text(), what="the reprint said")

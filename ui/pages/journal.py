@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -267,7 +268,7 @@ class JournalPage(Page):
         self.refund_amount.setEnabled(refundable)
         self.void_button.setEnabled(voidable)
         self.details_button.setEnabled(e is not None)
-        self.reprint_button.setEnabled(e is not None and e.invoice is not None)
+        self.reprint_button.setEnabled(e is not None and (e.invoice is not None or e.ticket_id is not None))
         if refundable:
             self.refund_amount.set_value(rules().refundable_amount(e))  # full; type less for partial
         else:
@@ -304,9 +305,32 @@ class JournalPage(Page):
         self.till.run(self.till.ctx.journal.events(e.id), "journal details", done=got)
 
     def reprint(self) -> None:
-        """The selected entry's receipt again, on the PIN pad printer."""
+        """The selected entry's receipt again: its ticket's receipt when it belongs to one, on
+        the receipt printer (the PIN pad's printer when the till has no cash desk)."""
         e = self.selected()
-        if e is None or e.invoice is None:
+        if e is None or (e.invoice is None and e.ticket_id is None):
+            return
+        desk = self.gui.cashdesk if self.gui is not None else None
+        if desk is not None and desk.printer is not None:
+            try:
+                _what, job, _queued = desk.reprint_entry(e.id)
+            except CashierError as exc:
+                self.message.setText(str(exc))
+                return
+            self.reprint_button.setEnabled(False)
+            self.message.setText(tr("Printing the receipt…"))
+
+            def said(result: Any) -> None:
+                self.reprint_button.setEnabled(True)
+                if result is not None and result.printed:
+                    self.message.setText(tr("Receipt printed."))
+                else:
+                    status = result.error if result is not None else desk.printer_status
+                    self.message.setText(tr("Could not print:") + f" {status}. "
+                                         + tr("The receipt is in the journal; print it again later."))
+            self.till.run(asyncio.to_thread(desk.wait_printed, job), "reprint", done=said)
+            return
+        if e.invoice is None:
             return
         p = self.till.profile
         self.print_on_pad(receipt_lines(e, p.company_name, p.till_id),

@@ -532,6 +532,8 @@ class SalePage(Page):
         name = self.description.text().strip() or tr("Amount")
 
         async def run() -> Any:
+            if kind == "cash":  # refused before the ticket or its line is journaled
+                await self.till.ctx.journal.require_cash_drawer()
             session = await self._session()
             session.settings = replace(session.settings, tip_mode=mode)
             if quick:
@@ -870,9 +872,8 @@ class SalePage(Page):
         from ui.receipt import receipt_lines
 
         p = self.till.profile
-        if self.ticket is not None and self.ticket.state == "paid":
-            head = ["*** TRAINING ***"] if self.till.status.training else []
-            return head + ticket_receipt(self.ticket, p.company_name, p.till_id)
+        if self.ticket is not None and self.ticket.state == "paid":  # training: marked by the layout
+            return ticket_receipt(self.ticket, p.company_name, p.till_id)
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
     def show_receipt(self) -> None:
