@@ -67,6 +67,9 @@ def test_cli_split_card_and_cash_prints_one_receipt_and_kicks_once(
     expected, moves = _drawer(profile)
     assert expected == Decimal("56.00")  # the float and the applied cash, not the 20.00 handed over
     assert moves == ["float", "kick"]
+    x = json.loads(cashier("report", "x", env=env).stdout)  # one ticket, paid in two tenders
+    assert x["tickets"] == 1 and x["gross"] == "11.00"
+    assert x["by_tender"]["card"]["count"] == 1 and x["by_tender"]["cash"]["count"] == 1
 
     reprint = cashier("receipt", "print", str(t["ticket"]), env=env)
     assert reprint.returncode == 0, reprint.stderr
