@@ -78,3 +78,19 @@ async def test_crash_before_the_request_was_written_is_never_sent(sandbox: objec
         assert [o.state for o in outcomes] == [State.ERROR]
         assert (await client.list_charges()).objects == []
     assert (await journal.get(entry.id)).message == "never sent (no request recorded)"
+
+
+def test_idempotency_keys_never_look_like_a_card_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A UUID whose digit groups join into a Luhn-valid run would be refused by the journal's card
+    guard (a charge failing one time in a few hundred): such a key is drawn again."""
+    import uuid
+
+    from cashier.chargeapi import client
+    from cashier.journal.card_guard import contains_pan
+
+    unlucky = uuid.UUID("b0312458-4958-453a-9617-f8c0607c31b7")  # 0312458 4958 453: Luhn-valid
+    assert contains_pan(str(unlucky))
+    drawn = iter([unlucky, uuid.UUID("abcdef01-cdef-4abc-8def-abcdefabcdef")])
+    monkeypatch.setattr(client.uuid, "uuid4", lambda: next(drawn))
+    key = client.new_idempotency_key()
+    assert key == "abcdef01-cdef-4abc-8def-abcdefabcdef" and not contains_pan(key)
