@@ -86,7 +86,7 @@ def run() -> dict[str, float]:
     print(f"Charge API: SDK sequential {sdk:.0f}/s, ours sequential {seq:.0f}/s, "
           f"ours 4 concurrent {conc:.0f}/s ({CHARGES} charges each)")
     return {"charge_api_sdk_charges_per_s": sdk, "charge_api_charges_per_s": seq,
-            "gateway_concurrent4_charges_per_s": conc,
+            "charge_api_concurrent4_charges_per_s": conc,
             "charge_api_vs_sdk_sequential": seq / sdk, "charge_api_vs_sdk_concurrent4": conc / sdk}
 
 

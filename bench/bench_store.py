@@ -102,7 +102,8 @@ def _ingest(tmp: Path, dsn: str, port: int) -> float:
         conn.execute("UPDATE store_outbox SET journal_id = ?", (secrets.token_hex(16),))
         conn.commit()
         conn.close()
-        profile = load_profile(None, training=False, till_id=till, host_url="https://host.example/a",
+        profile = load_profile(None, training=False, till_id=till, till_number=len(outboxes) + 1,
+                               host_url="https://host.example/a",
                                terminal_id="1", store_url=f"http://127.0.0.1:{port}",
                                journal_path=path)
         outboxes.append(Outbox(profile, token=token))
