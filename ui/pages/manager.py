@@ -368,12 +368,17 @@ class ManagerPage(Page):
         entry = self.unresolved[rows[0].row()]
         from cashier.flows.recovery import void
 
+        approval = ask_manager(self, self.till.ctx, Action.VOID, entry.approved)
+        if not approval.go:
+            self.unresolved_message.setText(approval.why)
+            return
+
         def done(result: Any) -> None:
             self.unresolved_message.setText(f"{entry.invoice}: {state_name(str(result.entry.state))} "
                                             f"{result.message}")
             self.refresh()
-        self.till.run(void(self.till.ctx, str(entry.invoice)), "void", done=done,
-                      failed=self._unresolved_failed)
+        self.till.run(void(self.till.ctx, str(entry.invoice), manager=approval.manager), "void",
+                      done=done, failed=self._unresolved_failed)
 
     def _unresolved_failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
