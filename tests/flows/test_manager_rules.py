@@ -151,3 +151,22 @@ def test_cli_void_needs_manager_with_pin_on_stdin(tmp_path: Path) -> None:
     done = run("void", "--invoice", invoice, "--manager", str(MANAGER), stdin="2222\n")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["outcome"] == "voided"
+
+
+async def test_charge_api_refund_above_the_amount_needs_a_manager(make_till: Any) -> None:
+    from cashier.flows.card_not_present import refund_charge
+
+    till = await make_till("LG")
+    roster = with_clerks(till, refund_above=D("5.00"))
+    gw = till.ctx.charge_api
+    paid = await gw.charge(D("10.00"), "USD",
+                           card=(await gw.client.create_token("4242424242424242", "12", "2040")).id)
+    assert paid.result is not None
+    before = len(await till.journal.search(limit=50))
+    with pytest.raises(ManagerNeeded, match=r"refund of 8\.00"):
+        await refund_charge(till.ctx, paid.entry, D("8.00"))
+    assert len(await till.journal.search(limit=50)) == before  # nothing journaled
+    assert (await gw.client.get_charge(paid.result.id))["amountRefunded"] == 0  # nothing sent
+    back = await refund_charge(till.ctx, paid.entry, D("8.00"), manager=roster.manager(MANAGER, "2222"))
+    assert back.outcome == "approved"
+    assert await approvals(till) == [(str(MANAGER), "refund", "8.00")]
