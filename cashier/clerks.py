@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from cashier.errors import CashierError
+from cashier.errors import CashierError, ManagerNeeded
 from cashier.manager_pin import verify_pin
 
 #: The clerk number a till without clerks approves as, with the profile's manager PIN.
@@ -161,3 +161,20 @@ class Roster:
         if action is Action.OVER_SHORT:
             return self.rules.needs_manager(action, amount)
         return self.enabled and self.rules.needs_manager(action, amount)
+
+    def approver(self, action: Action, amount: Decimal, manager: Clerk | None,
+                 acting: str | None = None) -> Clerk | None:
+        """The manager who approves ``action`` (None when none is needed), checked before anything
+        is journaled or sent: ``manager`` (from ``manager()``), else the acting clerk when that
+        clerk is a manager. Raises ``ManagerNeeded`` naming the action and amount."""
+        if not self.needs_manager(action, amount):
+            return None
+        if manager is not None and manager.is_manager:
+            return manager
+        if acting is not None and self.enabled:
+            clerk = next((c for c in self.clerks if str(c.id) == str(acting).strip()), None)
+            if clerk is not None and clerk.is_manager:
+                return clerk
+        what = action.value.replace("_", " ")
+        of = f" of {amount}" if amount else ""
+        raise ManagerNeeded(f"manager: {what}{of} needs a manager's approval (a manager's PIN)")

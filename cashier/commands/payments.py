@@ -81,6 +81,20 @@ def run_with_runtime(args: argparse.Namespace,
     return asyncio.run(main())
 
 
+def read_manager(rt: Any, args: argparse.Namespace) -> Any:
+    """``--manager ID`` (``-``: any manager) approves with that manager's PIN, read from standard
+    input as ``cashier drawer pay-out`` does; None without ``--manager`` (the flow then refuses
+    with ``ManagerNeeded`` when the profile wants one: exit 2, one line)."""
+    manager_id = getattr(args, "manager", None)
+    if not manager_id:
+        return None
+    pin = sys.stdin.readline().strip()
+    return rt.profile.roster.manager(None if manager_id == "-" else manager_id, pin)
+
+
+MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"
+
+
 def _result(result: Any) -> int:
     print_json(result.as_dict())
     return EXIT_CODES.get(result.outcome, 2)
@@ -153,7 +167,7 @@ def refund_command(args: argparse.Namespace) -> int:
     async def body(rt: Any) -> int:
         assert amount is not None
         return _result(await refund(rt.ctx, amount, original_invoice=original, card=card,
-                                    token=args.token))
+                                    token=args.token, manager=read_manager(rt, args)))
 
     return run_with_runtime(args, body)
 
@@ -167,7 +181,8 @@ def void_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         assert invoice is not None
-        return _result(await void(rt.ctx, invoice, reason=args.reason))
+        return _result(await void(rt.ctx, invoice, reason=args.reason,
+                                  manager=read_manager(rt, args)))
 
     return run_with_runtime(args, body)
 
@@ -197,7 +212,13 @@ def batch_command(args: argparse.Namespace) -> int:
             rec = await reconcile(rt.ctx)
             print_json(rec.as_dict())
             return 0 if rec.matches and not rec.unresolved else 1
-        batch_no, rec = await close_batch(rt.ctx, override=args.override, manager_id=args.manager)
+        from cashier.clerks import Action
+
+        # a till whose rules want a manager for the close: --manager's PIN on stdin approves it
+        needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
+        manager = read_manager(rt, args) if needs else None
+        batch_no, rec = await close_batch(rt.ctx, override=args.override, manager_id=args.manager,
+                                          manager=manager)
         print_json({"batch_no": batch_no, "override": args.override, **rec.as_dict()})
         return 0
 
@@ -237,12 +258,14 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("refund", help="refund, linked to an invoice or not")
     p.add_argument("--amount", required=True)
     p.add_argument("--original-invoice", help="the sale's invoice (linked refund)")
+    p.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     _card_args(p)
     p.set_defaults(handler=refund_command)
 
     p = subparsers.add_parser("void", help="void an approved or unknown payment (retried until done)")
     p.add_argument("--invoice", required=True)
     p.add_argument("--reason", help="reversal reason 01-09 (default 03, or 01 for an unknown one)")
+    p.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     p.set_defaults(handler=void_command)
 
     p = subparsers.add_parser("recover", help="resolve every unfinished payment and pending void")
@@ -255,5 +278,6 @@ def register(subparsers: Any) -> None:
     close = sub.add_parser("close", help="close the batch after reconciliation")
     close.add_argument("--override", action="store_true",
                        help="close despite unresolved entries or a difference")
-    close.add_argument("--manager", help="the manager's id (required with --override)")
+    close.add_argument("--manager", help="the manager's id (required with --override); on a till "
+                                         "whose rules want a manager, the PIN on stdin")
     p.set_defaults(handler=batch_command)

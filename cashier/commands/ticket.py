@@ -11,7 +11,14 @@ import argparse
 import sys
 from typing import Any
 
-from cashier.commands.payments import _amount, _keyed, print_json, run_with_runtime
+from cashier.commands.payments import (
+    MANAGER_HELP,
+    _amount,
+    _keyed,
+    print_json,
+    read_manager,
+    run_with_runtime,
+)
 from cashier.errors import ValidationError
 
 
@@ -160,7 +167,7 @@ def cancel_command(args: argparse.Namespace) -> int:
     async def body(rt: Any) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         before = {e.id for e in session.ticket.refunds} if session.ticket is not None else set()
-        ticket = await session.cancel()
+        ticket = await session.cancel(manager=read_manager(rt, args))
         _cash_back_slips(rt, ticket, before)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -220,6 +227,7 @@ def register(subparsers: Any) -> None:
     pay.set_defaults(handler=pay_command)
     c = sub.add_parser("cancel", help="cancel an open ticket: approved tenders voided, cash given back")
     c.add_argument("ticket", metavar="TICKET")
+    c.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     c.set_defaults(handler=cancel_command)
     s = sub.add_parser("show", help="one ticket")
     s.add_argument("ticket", metavar="TICKET")

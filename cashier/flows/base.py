@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import ValidationError
 from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
@@ -132,10 +133,27 @@ class FlowContext:
     charge_api: Any = None
     #: Which payment holds the PIN pad now (``reserve`` it around a flow that uses it).
     pinpad: PinPad = field(default_factory=PinPad)
+    #: The till's clerks and manager rules; None (or a roster without clerks) asks no manager.
+    roster: Roster | None = None
 
     @property
     def actor(self) -> str:
         return str(self.clerk_id)
+
+    def approval(self, action: Action, amount: Decimal, manager: Clerk | None) -> Clerk | None:
+        """The profile's manager rule for ``action``, checked before anything is journaled or
+        sent (raises ``ManagerNeeded``); None when no manager is needed."""
+        return None if self.roster is None else self.roster.approver(action, amount, manager,
+                                                                     self.actor)
+
+    async def journal_approval(self, approver: Clerk | None, action: Action, amount: Decimal, *,
+                               entry_id: int | None = None, **about: Any) -> None:
+        """A ``manager_approved`` note by the approving manager: the journal says who let it
+        through (nothing when no manager was needed)."""
+        if approver is not None:
+            await self.journal.note(entry_id, "manager_approved", actor=str(approver.id),
+                                    action=action.value, amount=str(amount), clerk=self.actor,
+                                    **about)
 
     def changed(self, entry: Entry) -> Entry:
         """Deprecated: the journal publishes every change itself (``cashier.flows.events``).

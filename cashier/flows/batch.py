@@ -12,6 +12,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.clerks import Action, Clerk
 from cashier.errors import CashierError, ValidationError
 from cashier.flows.base import FlowContext
 from cashier.host.models.batches import BatchResponse
@@ -89,11 +90,14 @@ async def reconcile(ctx: FlowContext) -> Reconciliation:
 
 
 async def close_batch(ctx: FlowContext, *, override: bool = False,
-                      manager_id: str | None = None) -> tuple[int, Reconciliation]:
+                      manager_id: str | None = None,
+                      manager: Clerk | None = None) -> tuple[int, Reconciliation]:
     """Reconcile, refuse when something is open or differs (unless a manager overrides), then
-    submit (HD) and close the journal's batch. The override is journaled with who gave it."""
+    submit (HD) and close the journal's batch. The override is journaled with who gave it. The
+    profile may put the close itself behind a ``manager`` (``ManagerNeeded`` before anything)."""
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
+    approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
     rec = await reconcile(ctx)
     problems = []
     if rec.unresolved:
@@ -106,6 +110,7 @@ async def close_batch(ctx: FlowContext, *, override: bool = False,
     if problems:
         await ctx.journal.note(None, "batch_override", actor=actor, problems=problems,
                                reconciliation=rec.as_dict())
+    await ctx.journal_approval(approver, Action.CLOSE_BATCH, rec.net_amount)
     if ctx.client.option == "HD":
         # send the host's own net when overriding a difference: the host closes what it holds
         net = rec.host.net_amount if (rec.host is not None and not rec.matches) else rec.net_amount

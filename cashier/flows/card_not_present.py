@@ -27,6 +27,7 @@ from cashier.chargeapi.errors import (
     NotFoundError,
 )
 from cashier.chargeapi.journaled import JournaledChargeApi, Movement
+from cashier.clerks import Action, Clerk
 from cashier.entry_rules import CHARGE_ORIGIN_OPS, refundable_amount
 from cashier.errors import ValidationError
 from cashier.flows import qr
@@ -463,7 +464,8 @@ def refundable(entry: Entry) -> Decimal:
 
 
 async def refund_charge(ctx: FlowContext, entry: Entry,
-                        amount: Decimal | None = None) -> CardNotPresentResult:
+                        amount: Decimal | None = None, *,
+                        manager: Clerk | None = None) -> CardNotPresentResult:
     """Refund a Charge API payment of this journal, through the Charge API, with a new idempotency
     key journaled first. ``None`` refunds what is left. An authorization not yet captured can only
     be given back whole (the refund releases it)."""
@@ -475,10 +477,13 @@ async def refund_charge(ctx: FlowContext, entry: Entry,
         _check_amount(amount, entry.currency)
         if amount > left:
             raise ValidationError("amount", f"must be at most {left} (what is left to refund)")
+    back = amount if amount is not None else left
+    approver = ctx.approval(Action.REFUND, back, manager)  # before anything is asked or sent
     charge = await charge_api.client.get_charge(str(entry.charge_id))
     if not charge.get("captured") and amount is not None and amount != left:
         raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
-    outcome = await charge_api.refund(str(entry.charge_id), amount if amount is not None else left,
+    await ctx.journal_approval(approver, Action.REFUND, back, entry_id=entry.id)
+    outcome = await charge_api.refund(str(entry.charge_id), back,
                                    currency=entry.currency, reason="requested_by_customer", actor=ctx.actor)
     result = _result(ctx, outcome)
     return result

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from cashier.cards import check_not_expired, check_token
+from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
 from cashier.flows.events import DevicePrompt
@@ -256,8 +257,9 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
 
 async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | None = None,
                  card: KeyedCard | None = None, token: str | None = None,
-                 ticket_id: int | None = None) -> FlowResult:
-    """Linked (``original_invoice``: the card on file, at most what is left) or unlinked."""
+                 ticket_id: int | None = None, manager: Clerk | None = None) -> FlowResult:
+    """Linked (``original_invoice``: the card on file, at most what is left) or unlinked. A refund
+    above the profile's ``refund_above`` needs ``manager`` (``ManagerNeeded`` before anything)."""
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
     if original_invoice is not None:
@@ -274,11 +276,13 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
                 wire_card = _card_part(None, token)
     else:
         _check_pad(ctx, wire_card)
+    approver = ctx.approval(Action.REFUND, amount, manager)
     with ctx.pinpad.reserve(f"a refund of {amount}", wire_card is None):
         entry = await ctx.journal.create(
             Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
             original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True,
             ticket_id=ticket_id)
+        await ctx.journal_approval(approver, Action.REFUND, amount, entry_id=entry.id)
         if wire_card is None and original_invoice is None:
             ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))
         inv = str(entry.invoice)

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
 from cashier.flows.events import Progress
@@ -24,8 +25,17 @@ REASON_MERCHANT_CANCEL = "03"
 REASON_TIMEOUT = "01"
 
 
-async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None) -> FlowResult:
-    """Void an approved or UNKNOWN payment: journal the job, then try it at once."""
+async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None,
+               manager: Clerk | None = None) -> FlowResult:
+    """Void an approved or UNKNOWN payment: journal the job, then try it at once. The profile may
+    put voids behind a ``manager`` (``ManagerNeeded`` before anything is journaled or sent)."""
+    return await void_part(ctx, invoice, reason=reason, manager=manager, covered_by=None)
+
+
+async def void_part(ctx: FlowContext, invoice: str, *, reason: str | None, manager: Clerk | None,
+                    covered_by: str | None) -> FlowResult:
+    """``void``; ``covered_by`` names the approved action this void is part of (a ticket's
+    cancel, whose own rule was checked), so the void asks no manager of its own."""
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None:
         raise ValidationError("invoice", "is not in this till's journal")
@@ -38,10 +48,12 @@ async def void(ctx: FlowContext, invoice: str, *, reason: str | None = None) -> 
         return finish(ctx, entry, "already voided")
     if reason is None:
         reason = REASON_TIMEOUT if entry.state is State.UNKNOWN else REASON_MERCHANT_CANCEL
+    approver = None if covered_by is not None else ctx.approval(Action.VOID, entry.approved, manager)
     try:
         entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor)
     except JournalError as exc:
         raise ValidationError("invoice", str(exc).removeprefix("state: ")) from None
+    await ctx.journal_approval(approver, Action.VOID, entry.approved, entry_id=entry.id)
     entry = await run_void_job(ctx, job)
     message = "" if entry.state is State.VOIDED else "void pending: it is retried until the host confirms"
     return finish(ctx, entry, message)

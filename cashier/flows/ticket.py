@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
@@ -420,14 +421,20 @@ class TicketSession:
         return ticket
 
     # ---- cancel --------------------------------------------------------------------------------
-    async def cancel(self) -> Ticket:
+    async def cancel(self, manager: Clerk | None = None) -> Ticket:
         """Every approved card, gift card and QR tender voided (durable void jobs), cash given
-        back (a cash refund entry), then the ticket closed as cancelled."""
+        back (a cash refund entry), then the ticket closed as cancelled. With approved tenders
+        the profile may want a ``manager`` (``ManagerNeeded`` before anything is undone); that
+        approval covers the ticket's voids."""
         from cashier.flows.qr import cancel as qr_cancel
-        from cashier.flows.recovery import void
+        from cashier.flows.recovery import void_part
 
         ticket = await self.refresh()
         self._open()
+        taken = sum((t.amount for t in ticket.tenders
+                     if t.outcome in ("approved", "partial", "unknown")), Decimal(0))
+        approver = self.ctx.approval(Action.CANCEL_TICKET, taken, manager) if taken > 0 else None
+        await self.ctx.journal_approval(approver, Action.CANCEL_TICKET, taken, ticket=self.id)
         for tender in ticket.tenders:
             entry = await self.ctx.journal.get(tender.entry_id)
             if entry.state in (State.INTENT, State.SENT):
@@ -445,7 +452,8 @@ class TicketSession:
             if entry.kind is Kind.QR:
                 await qr_cancel(self.ctx, entry.invoice)
             else:
-                await void(self.ctx, entry.invoice)
+                await void_part(self.ctx, entry.invoice, reason=None, manager=manager,
+                                covered_by=f"ticket {self.id} cancelled")
         await self.ctx.journal.close_ticket(self.id, "cancelled", actor=self.ctx.actor)
         await self.basket.clear()
         return await self.refresh()
@@ -459,7 +467,7 @@ class TicketSession:
 
 
 async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
-                        lines: list[int] | None = None) -> Ticket:
+                        lines: list[int] | None = None, manager: Clerk | None = None) -> Ticket:
     """Money back from a paid ticket: the whole of it, an amount, or some of its lines (their
     share of the tax with them), back to the tenders it was paid with, the latest first: a card
     or gift card by a refund linked to its invoice (the gift card gets its balance back), cash
@@ -503,8 +511,11 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
         want -= part
         if want <= 0:
             break
+    total = sum((part for _tender, part in plan), Decimal(0))
+    approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):
         await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer
+    await ctx.journal_approval(approver, Action.REFUND, total, ticket=ticket_id)
     for tender, part in plan:
         if tender.kind == "cash":
             entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
@@ -512,7 +523,8 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
                                              message=f"cash refund from ticket {ticket_id}")
             await ctx.move(entry, State.APPROVED, approved=part)
         else:
-            result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id)
+            result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id,
+                                  manager=approver)
             if result.outcome != "approved":
                 break  # the rest waits: the ticket shows what went back
     return await load(ctx, ticket_id)

@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
 from cashier.money import parse_amount
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
+from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import AmountDisplay
@@ -377,16 +379,25 @@ class JournalPage(Page):
         if rules().is_charge_api(e):
             from cashier.flows.card_not_present import refund_charge
 
+            approval = ask_manager(self, self.till.ctx, Action.REFUND, amount)
+            if not approval.go:
+                self.message.setText(approval.why)
+                return
             self.refund_button.setEnabled(False)
             self.message.setText(tr("Refunding…"))
-            self.till.run(refund_charge(self.till.ctx, e, amount), "charge refund", done=self._charge_done,
-                          failed=self._failed)
+            self.till.run(refund_charge(self.till.ctx, e, amount, manager=approval.manager),
+                          "charge refund", done=self._charge_done, failed=self._failed)
             return
         from cashier.flows.payments import refund
 
+        approval = ask_manager(self, self.till.ctx, Action.REFUND, amount)
+        if not approval.go:
+            self.message.setText(approval.why)
+            return
         self.refund_button.setEnabled(False)
         self.message.setText(tr("Refunding…"))
-        self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice)), "refund",
+        self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice),
+                             manager=approval.manager), "refund",
                       done=self._done, failed=self._failed)
 
     def void(self) -> None:
@@ -409,16 +420,25 @@ class JournalPage(Page):
         if rules().is_charge_api(e):  # no void on the Charge API: a full refund (releases an auth)
             from cashier.flows.card_not_present import refund_charge
 
+            approval = ask_manager(self, self.till.ctx, Action.REFUND, rules().refundable_amount(e))
+            if not approval.go:
+                self.message.setText(approval.why)
+                return
             self.void_button.setEnabled(False)
             self.message.setText(tr("Refunding…"))
-            self.till.run(refund_charge(self.till.ctx, e), "charge give back", done=self._charge_done,
-                          failed=self._failed)
+            self.till.run(refund_charge(self.till.ctx, e, manager=approval.manager),
+                          "charge give back", done=self._charge_done, failed=self._failed)
             return
         from cashier.flows.recovery import void
 
+        approval = ask_manager(self, self.till.ctx, Action.VOID, e.approved)
+        if not approval.go:
+            self.message.setText(approval.why)
+            return
         self.void_button.setEnabled(False)
         self.message.setText(tr("Voiding…"))
-        self.till.run(void(self.till.ctx, str(e.invoice)), "void", done=self._done, failed=self._failed)
+        self.till.run(void(self.till.ctx, str(e.invoice), manager=approval.manager), "void",
+                      done=self._done, failed=self._failed)
 
 
 def _event_data(data: dict[str, Any]) -> str:

@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.clerks import SignInError
+from cashier.clerks import Action, SignInError
 from ui.i18n import format_money, format_time, tr
+from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, state_name
 
@@ -315,6 +316,10 @@ class ManagerPage(Page):
             self.till.run(reconcile(self.till.ctx), "reconcile", done=ask, failed=self._batch_failed)
             return
         self._close_armed = False
+        approval = ask_manager(self, self.till.ctx, Action.CLOSE_BATCH)
+        if not approval.go:
+            self.batch_message.setText(approval.why)
+            return
         self.batch_message.setText(tr("Closing the batch…"))
 
         def done(outcome: Any) -> None:
@@ -328,7 +333,8 @@ class ManagerPage(Page):
                 tr("Refunds") + f": {rec.refund_count} {format_money(rec.refund_amount, self.till.currency)}")
             self.refresh()
         self.till.run(close_batch(self.till.ctx, override=override,
-                                  manager_id=MANAGER_ACTOR if override else None),
+                                  manager_id=MANAGER_ACTOR if override else None,
+                                  manager=approval.manager),
                       "close batch", done=done, failed=self._batch_failed)
 
     def close_anyway(self) -> None:
@@ -362,12 +368,17 @@ class ManagerPage(Page):
         entry = self.unresolved[rows[0].row()]
         from cashier.flows.recovery import void
 
+        approval = ask_manager(self, self.till.ctx, Action.VOID, entry.approved)
+        if not approval.go:
+            self.unresolved_message.setText(approval.why)
+            return
+
         def done(result: Any) -> None:
             self.unresolved_message.setText(f"{entry.invoice}: {state_name(str(result.entry.state))} "
                                             f"{result.message}")
             self.refresh()
-        self.till.run(void(self.till.ctx, str(entry.invoice)), "void", done=done,
-                      failed=self._unresolved_failed)
+        self.till.run(void(self.till.ctx, str(entry.invoice), manager=approval.manager), "void",
+                      done=done, failed=self._unresolved_failed)
 
     def _unresolved_failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError

@@ -36,8 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.clerks import Action
 from ui import keys
 from ui.i18n import format_money, tr
+from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
@@ -453,9 +455,14 @@ class SalePage(Page):
                                                        paid=format_money(paid, self.till.currency)))
             return
         self._cancel_armed = None
+        approval = ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, paid) if paid > 0 else None
+        if approval is not None and not approval.go:
+            self._say("partial", approval.why)
+            return
+        manager = approval.manager if approval is not None else None
 
         async def cancel() -> Any:
-            ticket = await self.session.cancel()
+            ticket = await self.session.cancel(manager=manager)
             self._show_ticket(ticket)
             self._say("cancelled", tr("Ticket cancelled: approved tenders voided, cash given back "
                                       "({cash}).").format(cash=format_money(
