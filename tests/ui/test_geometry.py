@@ -129,3 +129,31 @@ def test_a_short_window_scrolls_the_navigation_to_the_screen_chosen(ui: Any, mak
     shown = last.visibleRegion().boundingRect()
     assert shown.height() == last.height() and shown.width() == last.width()
     gui.set_theme(font_scale=1.0)
+
+
+def test_cancel_is_in_view_while_the_pad_waits_at_1024x768(ui: Any, make_gui: Any) -> None:
+    """The cashier's way out while the customer is at the pad is on screen, not below the fold."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from ui.pages.sale import SalePage
+
+    gui = make_gui()
+    gui.window.resize(1024, 768)
+    gui.window.activateWindow()  # keys go to the active window; the PIN pad window opened last
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    page = gui.window.go(SalePage)
+    QTest.keyClicks(page.amount, "500")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: gui.pinpad.prompt is not None, what="the pad asks for the card")
+    ui.spin(0.05)
+    viewport = page.scroll_area.viewport()
+    top_left = page.cancel_button.mapTo(viewport, QPoint(0, 0))
+    button = QRect(top_left, page.cancel_button.size())
+    view = viewport.rect()
+    # in view from top to bottom, its label's centre on screen (the Sale screen's width at 1024 is
+    # the exemption of the test above)
+    assert page.cancel_button.isVisible() and view.top() <= button.top() \
+        and button.bottom() <= view.bottom() and view.contains(button.center()), (button, view)
+    QTest.keyClick(page, Qt.Key.Key_Escape)
+    ui.until(lambda: gui.pinpad.prompt is None, what="cancelled")

@@ -650,11 +650,13 @@ class SalePage(Page):
         col.addWidget(self.wait_title)
         col.addWidget(self.prompt_text)
         col.addWidget(self.terminal_line)
-        col.addStretch(1)
-        # Esc is handled by keyPressEvent: a window-wide Esc shortcut would swallow the entry's Esc
+        # Esc is handled by keyPressEvent: a window-wide Esc shortcut would swallow the entry's Esc.
+        # The button sits right under the prompt: the stack is as tall as the ticket page, so at
+        # the bottom it fell below the fold at 1024x768 while the customer stood at the pad.
         self.cancel_button = self.button(lambda: tr("Cancel payment") + "  [Esc]", "",
                                          self.cancel_payment, "Danger")
         col.addWidget(self.cancel_button)
+        col.addStretch(1)
         self.stack.addWidget(page)
         self.waiting_page = page
 
