@@ -175,6 +175,39 @@ def cancel_command(args: argparse.Namespace) -> int:
     return run_with_runtime(args, body)
 
 
+def refund_command(args: argparse.Namespace) -> int:
+    """Money back from a paid ticket: all of it, ``--amount``, or ``--line`` (numbered from 1 as
+    on the receipt), back to the tenders it was paid with (``flows.ticket.refund_ticket``)."""
+    from cashier.flows.ticket import refund_ticket
+
+    ticket_id = _ticket_id(args.ticket)
+    amount = _amount(args.amount, "--amount", args)
+    lines = None
+    if args.line:
+        if any(not n.isdigit() or int(n) < 1 for n in args.line):
+            raise ValidationError("--line", "must be a line number from 1, as on the receipt")
+        lines = [int(n) - 1 for n in args.line]
+
+    async def body(rt: Any) -> int:
+        from cashier.flows.ticket import load
+
+        before = {e.id for e in (await load(rt.ctx, ticket_id)).refunds}
+        ticket = await refund_ticket(rt.ctx, ticket_id, amount=amount, lines=lines,
+                                     manager=read_manager(rt, args))
+        _cash_back_slips(rt, ticket, before)
+        out = ticket.as_dict()
+        new = [e for e in ticket.refunds if e.id not in before]
+        out["refunded"] = [{"kind": str(e.kind), "amount": str(e.approved or e.requested),
+                            "state": str(e.state), "invoice": e.invoice} for e in new]
+        print_json(out)
+        states = {str(e.state) for e in new}
+        if states & {"intent", "sent", "unknown"}:
+            return 3
+        return 0 if new and states <= {"approved"} else 1
+
+    return run_with_runtime(args, body)
+
+
 def show_command(args: argparse.Namespace) -> int:
     from cashier.flows.ticket import load
 
@@ -229,6 +262,15 @@ def register(subparsers: Any) -> None:
     c.add_argument("ticket", metavar="TICKET")
     c.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     c.set_defaults(handler=cancel_command)
+    r = sub.add_parser("refund", help="money back from a paid ticket, to the tenders it was paid with",
+                       description="Exit 0 refunded, 1 a refund was refused, 2 bad input, 3 still "
+                                   "being checked with the host.")
+    r.add_argument("ticket", metavar="TICKET")
+    r.add_argument("--amount", help="refund this much (default: all that is left)")
+    r.add_argument("--line", action="append", metavar="N",
+                   help="refund line N (from 1, as on the receipt) with its tax; repeat")
+    r.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
+    r.set_defaults(handler=refund_command)
     s = sub.add_parser("show", help="one ticket")
     s.add_argument("ticket", metavar="TICKET")
     s.set_defaults(handler=show_command)

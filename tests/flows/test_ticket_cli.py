@@ -139,3 +139,22 @@ def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str
     with served.control() as control:
         ledger = control.get("/_sandbox/ledger").json()["invoices"]
     assert [(r["state"], r["approvedAmount"]) for r in ledger] == [("sale", "20.00")]
+
+
+def test_refund_a_line_then_the_rest_back_to_the_card(env: dict[str, str]) -> None:
+    done = cashier("ticket", "new", "--item", "Coffee=3.50x2", "--item", "Cake=4.00", "--pay", "card",
+                   env=env)
+    assert done.returncode == 0, done.stderr
+    assert cashier("ticket", "refund", "1", "--line", "3", env=env).returncode == 2  # no line 3
+    line = cashier("ticket", "refund", "1", "--line", "2", env=env)  # the cake
+    assert line.returncode == 0, line.stderr
+    first = json.loads(line.stdout)["refunded"]
+    assert [(r["kind"], r["amount"], r["state"]) for r in first] == [("refund", "4.00", "approved")]
+    rest = cashier("ticket", "refund", "1", env=env)
+    assert rest.returncode == 0, rest.stderr
+    assert [(r["kind"], r["amount"]) for r in json.loads(rest.stdout)["refunded"]] == [("refund", "7.00")]
+    assert cashier("ticket", "refund", "1", env=env).returncode != 0  # nothing left to give back
+    exported = json.loads(cashier("journal", "export", "--format", "json", env=env).stdout)
+    refunds = [e for e in exported["entries"] if e["kind"] == "refund"]
+    assert sorted(e["approved"] for e in refunds) == ["4.00", "7.00"]
+    assert all(e["original_invoice"] == "0100000001" and e["ticket_id"] == 1 for e in refunds)
