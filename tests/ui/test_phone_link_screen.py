@@ -158,7 +158,9 @@ def test_charge_api_refund_and_give_back_from_the_journal(ui: Any, make_gui: Any
     journal.refund_button.click()
     ui.until(lambda: "Charge API refund" in journal.message.text(), what="refunded")
     assert "Approved" in journal.message.text() and "$15.00" in journal.message.text()
-    ui.until(lambda: len(journal.entries) == 2, what="refund row")
+    # the refund is mirrored on its charge in the commit that approves it: wait for it to settle
+    ui.until(lambda: len(journal.entries) == 2 and not any(e.unresolved for e in journal.entries),
+             what="refund row")
     original = next(e for e in journal.entries if e.op is Op.CHARGE)
     assert original.refunded == Decimal("15.00")
     journal.table.selectRow([e.id for e in journal.entries].index(original.id))
