@@ -23,6 +23,8 @@ from typing import Any
 
 import httpx
 
+from bench.bench_ui import FrameProbe, pct, training_window
+
 GOALS = {"ticket_overhead_ms_p50": ("<=", 3.0), "ticket_overhead_ms_p99": ("<=", 10.0),
          "ticket_loop_lag_p99_ms": ("<=", 16.0)}
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +32,6 @@ TICKETS = 60
 GIFT = "2664654648774"
 
 
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 class TimedTransport(httpx.AsyncBaseTransport):
@@ -104,39 +103,16 @@ async def _overhead(tmp: Path) -> dict[str, float]:
             overhead.append(elapsed * 1000)
     await rt.close()
     return {"ticket_overhead_ms_p50": statistics.median(overhead),
-            "ticket_overhead_ms_p99": _pct(overhead, 0.99),
+            "ticket_overhead_ms_p99": pct(overhead, 0.99),
             "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "gift" else 0.0}
 
 
 def child(tmp: str) -> dict[str, float]:
     """Runs in its own process: 50-line tickets typed and paid on the Sale screen."""
-    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from cashier.config import load_profile
-    from ui.app import build_gui
-    from ui.loop import make_loop
     from ui.pages.sale import SalePage
 
-    app = QApplication(sys.argv[:1])
-    loop = make_loop(app)
-    asyncio.set_event_loop(loop)
-    gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
-    gui.window.show()
-    lateness: list[float] = []
-    clock = QElapsedTimer()
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(10)
-    last = [0]
-
-    def tick() -> None:
-        now = clock.nsecsElapsed()
-        if last[0]:
-            lateness.append(max(0.0, (now - last[0]) / 1e6 - 10.0))
-        last[0] = now
-
-    timer.timeout.connect(tick)
+    _app, loop, gui = training_window(tmp)
+    probe = FrameProbe()
 
     async def run() -> None:
         from cashier.sandbox.app import HostSandbox
@@ -147,8 +123,7 @@ def child(tmp: str) -> dict[str, float]:
         gui.pinpad.auto.setChecked(True)
         gui.pinpad.auto_delay_ms = 0
         sale: SalePage = gui.window.go(SalePage)
-        clock.start()
-        timer.start()
+        probe.start()
         for _ in range(3):
             sale.new_sale()
             for n in range(50):
@@ -170,12 +145,12 @@ def child(tmp: str) -> dict[str, float]:
                 await asyncio.sleep(0.001)
             if sale.ticket is None or sale.ticket.state != "paid":
                 raise RuntimeError("the 50-line ticket was not paid")
-        timer.stop()
+        probe.stop()
         await gui.stop()
 
     with loop:
         loop.run_until_complete(run())
-    return {"ticket_loop_lag_p99_ms": _pct(lateness, 0.99)}
+    return {"ticket_loop_lag_p99_ms": pct(probe.lateness, 0.99)}
 
 
 def run() -> dict[str, float]:

@@ -51,9 +51,57 @@ def startup_once(tmp: str) -> float:
         proc.wait()
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class FrameProbe:
+    """A 10 ms Qt timer in the window's process: how late each tick fires is the loop's lag
+    (judged against one frame, 16 ms). Shared by the window and ticket benches."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+        self.lateness: list[float] = []
+        self._clock = QElapsedTimer()
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(10)
+        self._last = 0
+        self._timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = self._clock.nsecsElapsed()
+        if self._last:
+            self.lateness.append(max(0.0, (now - self._last) / 1e6 - 10.0))
+        self._last = now
+
+    def start(self) -> None:
+        self._clock.start()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+def training_window(tmp: str) -> tuple[Any, Any, Any]:
+    """The window's process as ``ui.app.run_gui`` makes it, on a training journal in ``tmp``:
+    (the application, which must stay referenced, its loop, the gui)."""
+    import asyncio
+
+    from PySide6.QtWidgets import QApplication
+
+    from cashier.config import load_profile
+    from ui.app import build_gui
+    from ui.loop import make_loop
+
+    app = QApplication(sys.argv[:1])
+    loop = make_loop(app)
+    asyncio.set_event_loop(loop)
+    gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
+    gui.window.show()
+    return app, loop, gui
 
 
 def child(tmp: str) -> dict[str, float]:
@@ -61,33 +109,11 @@ def child(tmp: str) -> dict[str, float]:
     import asyncio
 
     import psutil  # type: ignore[import-untyped]
-    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
-    from cashier.config import load_profile
-    from ui.app import build_gui
-    from ui.loop import make_loop
     from ui.pages.sale import SalePage
 
-    app = QApplication(sys.argv[:1])
-    loop = make_loop(app)  # the window's loop, as ui.app.run_gui makes it
-    asyncio.set_event_loop(loop)
-    gui = build_gui(load_profile(None, journal_path=Path(tmp) / "ui.sqlite"), app, show_dialogs=False)
-    gui.window.show()
-    lateness: list[float] = []
-    clock = QElapsedTimer()
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(10)
-    last = [0]
-
-    def tick() -> None:
-        now = clock.nsecsElapsed()
-        if last[0]:
-            lateness.append(max(0.0, (now - last[0]) / 1e6 - 10.0))
-        last[0] = now
-
-    timer.timeout.connect(tick)
+    _app, loop, gui = training_window(tmp)
+    probe = FrameProbe()
     process = psutil.Process()
     rss: dict[int, float] = {}
 
@@ -104,8 +130,7 @@ def child(tmp: str) -> dict[str, float]:
         gui.pinpad.auto.setChecked(True)
         gui.pinpad.auto_delay_ms = 0
         sale: SalePage = gui.window.go(SalePage)
-        clock.start()
-        timer.start()
+        probe.start()
         for i in range(1, SALES + 1):
             sale.new_sale()
             sale.amount.type_digit("1")
@@ -120,13 +145,13 @@ def child(tmp: str) -> dict[str, float]:
             if i in (100, SALES):
                 await gui.till.tasks.idle()
                 rss[i] = process.memory_info().rss / 2**20
-        timer.stop()
+        probe.stop()
         await gui.stop()
 
     with loop:
         loop.run_until_complete(run())
     growth = (rss[SALES] - rss[100]) / max(SALES - 100, 1) * 1000 if SALES > 100 else float("nan")
-    return {"ui_loop_lag_p99_ms": _pct(lateness, 0.99), f"rss_mb_after_{SALES}_sales": rss[SALES],
+    return {"ui_loop_lag_p99_ms": pct(probe.lateness, 0.99), f"rss_mb_after_{SALES}_sales": rss[SALES],
             "rss_growth_mb_per_1000_after_100": growth}
 
 
