@@ -52,8 +52,14 @@ class CashDesk:
 
     @property
     def printer_status(self) -> str:
-        """For the status bar: ``ready``, ``offline: ...`` or ``none`` (no printer)."""
+        """One line for the command line and a tooltip: ``ready``, ``paper_low``,
+        ``out_of_paper: ...``, ``offline: ...``, ``error: ...`` or ``none`` (no printer)."""
         return self.printer.status if self.printer is not None else "none"
+
+    @property
+    def printer_state(self) -> str:
+        """For the status bar: the state alone (``none`` when the till has no printer)."""
+        return self.printer.state if self.printer is not None else "none"
 
     def close(self) -> None:
         if self.printer is not None:

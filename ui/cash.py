@@ -49,16 +49,20 @@ def install_cash(gui: Gui) -> None:
     def refresh() -> None:
         if gui.cashdesk is None:  # closed with the window
             return
-        status = gui.cashdesk.printer_status
-        if status == "none":
+        state = gui.cashdesk.printer_state
+        if state == "none":
             pill.setVisible(False)
             return
         pill.setVisible(True)
-        if status == "ready":
+        pill.setToolTip(gui.cashdesk.printer_status)
+        if state == "ready":
             pill.set(tr("Printer: ready"), "ok")
+        elif state == "paper_low":
+            pill.set(tr("Printer: paper low — change the roll soon"), "warn")
+        elif state == "out_of_paper":
+            pill.set(tr("Printer: out of paper — load a roll, then reprint from the journal"), "bad")
         else:
             pill.set(tr("Printer: offline — reprint from the journal"), "bad")
-            pill.setToolTip(status)
 
     timer = QTimer(gui.window)
     timer.setInterval(PRINTER_POLL_MS)

@@ -82,10 +82,23 @@ class PrintJob:
             printer.qr(self.qr, size=6, native=True)
         if self.cut and self.lines:
             printer.cut()
-        if self.kick:
-            # both pins: drawers are wired to pin 2 or pin 5 and the till cannot tell which
-            printer.cashdraw(2)
-            printer.cashdraw(5)
+        return bytes(printer.output) + self.kick_escpos()
+
+    @property
+    def needs_paper(self) -> bool:
+        return bool(self.lines or self.qr)
+
+    def kick_escpos(self) -> bytes:
+        """The drawer pulse alone: what still goes out when the printer has no paper (the
+        cashier must be able to give change)."""
+        if not self.kick:
+            return b""
+        from escpos.printer import Dummy
+
+        printer: Any = Dummy()
+        # both pins: drawers are wired to pin 2 or pin 5 and the till cannot tell which
+        printer.cashdraw(2)
+        printer.cashdraw(5)
         return bytes(printer.output)
 
 

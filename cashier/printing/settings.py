@@ -26,6 +26,9 @@ class PrinterSettings(BaseModel):
     drawer: Literal["printer", "none"] = "printer"
     #: seconds a job may take (connect and send) before the printer is reported offline.
     timeout_s: float = Field(4.0, gt=0, le=60)
+    #: ask the printer for its paper (DLE EOT 4) before each receipt, so "out of paper" shows in
+    #: the status bar; a printer that never answers is asked once. False for one that misbehaves.
+    ask_paper: bool = True
     #: print the Z report when the drawer closes.
     z_report_at_close: bool = True
 

@@ -8,6 +8,14 @@
       <translation>Impresora: lista</translation>
     </message>
     <message>
+      <source>Printer: paper low — change the roll soon</source>
+      <translation>Impresora: queda poco papel — cambie el rollo pronto</translation>
+    </message>
+    <message>
+      <source>Printer: out of paper — load a roll, then reprint from the journal</source>
+      <translation>Impresora: sin papel — ponga un rollo y reimprima desde el diario</translation>
+    </message>
+    <message>
       <source>Printer: offline — reprint from the journal</source>
       <translation>Impresora: sin conexión — reimprima desde el diario</translation>
     </message>
@@ -18,6 +26,18 @@
     <message>
       <source>The till hit an unexpected error. Nothing was charged twice; check the journal before retrying a payment.</source>
       <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
+    </message>
+    <message>
+      <source>Manager approval</source>
+      <translation>Autorización del gerente</translation>
+    </message>
+    <message>
+      <source>Manager PIN:</source>
+      <translation>PIN del gerente:</translation>
+    </message>
+    <message>
+      <source>Not done: a manager's PIN is needed.</source>
+      <translation>No se hizo: hace falta el PIN de un gerente.</translation>
     </message>
     <message>
       <source>Asking the host…</source>
@@ -74,10 +94,6 @@
     <message>
       <source>Over/short reason</source>
       <translation>Motivo del sobrante/faltante</translation>
-    </message>
-    <message>
-      <source>Manager approval</source>
-      <translation>Autorización del gerente</translation>
     </message>
     <message>
       <source>When an action needs a manager, the manager types their PIN here and the action is pressed again.</source>
@@ -376,6 +392,10 @@
       <translation>aprobación parcial</translation>
     </message>
     <message>
+      <source>Printing the receipt…</source>
+      <translation>Imprimiendo el recibo…</translation>
+    </message>
+    <message>
       <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
       <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
     </message>
@@ -436,8 +456,16 @@
       <translation>Texto del host</translation>
     </message>
     <message>
+      <source>Receipt printed.</source>
+      <translation>Recibo impreso.</translation>
+    </message>
+    <message>
       <source>Give back all of charge %s (%s)? Press %s again to confirm.</source>
       <translation>¿Devolver todo el cargo %s (%s)? Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>The receipt is in the journal; print it again later.</source>
+      <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
     </message>
     <message>
       <source>Manager</source>
@@ -1136,8 +1164,20 @@
       <translation>imprimiendo</translation>
     </message>
     <message>
-      <source>Sending to the PIN pad…</source>
-      <translation>Enviando a la terminal…</translation>
+      <source>Item</source>
+      <translation>Artículo</translation>
+    </message>
+    <message>
+      <source>Paying by gift card</source>
+      <translation>Pago con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Paying by QR code</source>
+      <translation>Pago con código QR</translation>
+    </message>
+    <message>
+      <source>Paying by card</source>
+      <translation>Pago con tarjeta</translation>
     </message>
     <message>
       <source>Cancelling on the PIN pad…</source>
@@ -1152,6 +1192,10 @@
       <translation>Capturado</translation>
     </message>
     <message>
+      <source>Paid: give the change</source>
+      <translation>Pagado: entregue el cambio</translation>
+    </message>
+    <message>
       <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
       <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
     </message>
@@ -1160,12 +1204,16 @@
       <translation>Muestre el recibo en pantalla.</translation>
     </message>
     <message>
-      <source>Tax (included)</source>
-      <translation>Impuesto (incluido)</translation>
+      <source>Subtotal</source>
+      <translation>Subtotal</translation>
     </message>
     <message>
       <source>Total</source>
       <translation>Total</translation>
+    </message>
+    <message>
+      <source>Remaining</source>
+      <translation>Pendiente</translation>
     </message>
     <message>
       <source>No tip</source>
@@ -1180,24 +1228,48 @@
       <translation>Propina tecleada</translation>
     </message>
     <message>
-      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2 for card.</source>
-      <translation>Teclee el importe (1 2 5 0 = 12.50) y luego Intro o F2 para tarjeta.</translation>
+      <source>Line name (type letters), then the price and +</source>
+      <translation>Nombre de la línea (escriba letras), luego el precio y +</translation>
+    </message>
+    <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
+      <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
+    </message>
+    <message>
+      <source>Add line</source>
+      <translation>Añadir línea</translation>
     </message>
     <message>
       <source>QR</source>
       <translation>QR</translation>
     </message>
     <message>
-      <source>Tax: must not be more than the amount.</source>
-      <translation>Impuesto: no debe superar el importe.</translation>
+      <source>Cash</source>
+      <translation>Efectivo</translation>
     </message>
     <message>
-      <source>Paying by gift card</source>
-      <translation>Pago con tarjeta de regalo</translation>
+      <source>Remove line</source>
+      <translation>Quitar línea</translation>
     </message>
     <message>
-      <source>Paying by card</source>
-      <translation>Pago con tarjeta</translation>
+      <source>Cancel ticket</source>
+      <translation>Anular ticket</translation>
+    </message>
+    <message>
+      <source>New ticket</source>
+      <translation>Nuevo ticket</translation>
+    </message>
+    <message>
+      <source>Amount: type the line's price first (it must be greater than zero).</source>
+      <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>The customer scans the code on the PIN pad.</source>
+      <translation>El cliente escanea el código en la terminal.</translation>
+    </message>
+    <message>
+      <source>Sending to the PIN pad…</source>
+      <translation>Enviando a la terminal…</translation>
     </message>
     <message>
       <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
@@ -1212,8 +1284,32 @@
       <translation>Mostrar recibo</translation>
     </message>
     <message>
-      <source>Partially approved: collect the rest another way</source>
-      <translation>Aprobado en parte: cobre el resto de otra forma</translation>
+      <source>approved</source>
+      <translation>aprobado</translation>
+    </message>
+    <message>
+      <source>PARTIAL</source>
+      <translation>PARCIAL</translation>
+    </message>
+    <message>
+      <source>not charged</source>
+      <translation>no cobrado</translation>
+    </message>
+    <message>
+      <source>checking</source>
+      <translation>comprobando</translation>
+    </message>
+    <message>
+      <source>voided</source>
+      <translation>anulado</translation>
+    </message>
+    <message>
+      <source>given back</source>
+      <translation>devuelto</translation>
+    </message>
+    <message>
+      <source>Amount: at most {max}, the most the host accepts; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, lo máximo que acepta el host; no se tomó el dígito de más.</translation>
     </message>
     <message>
       <source>PIN pad:</source>
@@ -1224,12 +1320,48 @@
       <translation>Presente la tarjeta</translation>
     </message>
     <message>
+      <source>Change due: {change}</source>
+      <translation>Cambio a entregar: {change}</translation>
+    </message>
+    <message>
+      <source>tendered {t}, change {c}</source>
+      <translation>entregado {t}, cambio {c}</translation>
+    </message>
+    <message>
+      <source>Ticket</source>
+      <translation>Ticket</translation>
+    </message>
+    <message>
+      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
+      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
+      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
+    </message>
+    <message>
+      <source>Nothing was charged. Remaining {rest}.</source>
+      <translation>No se cobró nada. Pendiente {rest}.</translation>
+    </message>
+    <message>
       <source>Customer sees:</source>
       <translation>El cliente ve:</translation>
     </message>
     <message>
-      <source>of</source>
-      <translation>de</translation>
+      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
+      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
+    </message>
+    <message>
+      <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
+      <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>{what} approved: {got}. Remaining {rest}.</source>
+      <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
+      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -1694,6 +1826,26 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>Partially approved: collect the rest another way</source>
+      <translation type="vanished">Aprobado en parte: cobre el resto de otra forma</translation>
+    </message>
+    <message>
+      <source>Tax (included)</source>
+      <translation type="vanished">Impuesto (incluido)</translation>
+    </message>
+    <message>
+      <source>Tax: must not be more than the amount.</source>
+      <translation type="vanished">Impuesto: no debe superar el importe.</translation>
+    </message>
+    <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2 for card.</source>
+      <translation type="vanished">Teclee el importe (1 2 5 0 = 12.50) y luego Intro o F2 para tarjeta.</translation>
+    </message>
+    <message>
+      <source>of</source>
+      <translation type="vanished">de</translation>
     </message>
   </context>
 </TS>

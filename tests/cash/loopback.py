@@ -6,14 +6,27 @@ import socket
 import threading
 import time
 
+#: DLE EOT 4 and the answers of a real roll paper sensor: fixed bits 1 and 4, near-end bits
+#: 2-3, paper-end bits 5-6.
+PAPER_QUERY = b"\x10\x04\x04"
+PAPER_ANSWERS = {"plenty": b"\x12", "low": b"\x1e", "out": b"\x72"}
+#: ESC p on pin 2 then pin 5 (25 ms pulses as python-escpos sends them): the drawer kick alone
+KICK_BYTES = b"\x1bp\x00\x32\x32\x1bp\x01\x32\x32"
+
 
 class LoopbackPrinter:
     """A raw-TCP (port 9100 style) printer on 127.0.0.1 that keeps what each connection sent.
 
-    ``read=False`` makes a printer that accepts and never reads (a jammed printer)."""
+    It answers DLE EOT 4 like a real printer with ``paper`` ("plenty", "low", "out"; change it
+    to load a roll); ``paper=None`` is a printer that never answers (most network printers).
+    ``jobs`` keeps what each connection sent apart from those queries (a connection that only
+    asked is counted in ``queries``, not kept). ``read=False`` makes a printer that accepts and
+    never reads (a jammed printer)."""
 
-    def __init__(self, *, read: bool = True) -> None:
+    def __init__(self, *, read: bool = True, paper: str | None = "plenty") -> None:
         self.read = read
+        self.paper = paper
+        self.queries = 0
         self.jobs: list[bytes] = []
         self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -54,8 +67,14 @@ class LoopbackPrinter:
                         break
                     if not chunk:
                         break
+                    if self.paper is not None and chunk.endswith(PAPER_QUERY):
+                        conn.sendall(PAPER_ANSWERS[self.paper])  # the client waits for it
                     chunks.append(chunk)
-            self.jobs.append(b"".join(chunks))
+            data = b"".join(chunks)
+            self.queries += data.count(PAPER_QUERY)
+            data = data.replace(PAPER_QUERY, b"")
+            if data:
+                self.jobs.append(data)
 
     def wait_jobs(self, count: int, timeout_s: float = 5.0) -> bool:
         deadline = time.monotonic() + timeout_s

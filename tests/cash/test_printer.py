@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import cashier.printing.queue as print_queue
 from cashier.cashdesk import CashDesk
-from cashier.printing.device import parse_url
+from cashier.printing.device import Paper, paper_from_status, parse_url
 from cashier.printing.layout import PrintJob, UnsafeReceipt
 from cashier.printing.queue import PrintQueue
 from tests.cash.conftest import card_entry, cash_entry
-from tests.cash.loopback import LoopbackPrinter, refusing_url
+from tests.cash.loopback import KICK_BYTES, LoopbackPrinter, refusing_url
 
 CUT = b"\x1dV"
 KICK_PIN2 = b"\x1bp\x00"
@@ -146,7 +148,7 @@ def test_file_printer(make_desk: Callable[..., CashDesk], tmp_path: Path) -> Non
     desk.no_sale("customer needs change", clerk="101")
     assert desk.printer is not None and desk.printer.wait_idle(5)
     data = target.read_bytes()
-    assert data == b"\x1bp\x00\x32\x32\x1bp\x01\x32\x32"  # a bare kick, no paper, no cut
+    assert data == KICK_BYTES  # a bare kick, no paper, no cut
     moves = desk.drawer.moves(desk.drawer.require_open())
     assert moves[-1]["type"] == "no_sale" and moves[-1]["reason"] == "customer needs change"
 
@@ -165,3 +167,111 @@ def test_a_qr_payment_code_prints_as_a_qr_code(make_desk: Callable[..., CashDesk
     data = loopback.jobs[0]
     assert b"\x1d(k" in data and b"https://pay.example/q/ABC123" in data  # native QR, GS ( k
     assert data.index(b"\x1d(k") < data.index(CUT)
+
+
+@pytest.mark.parametrize("answer,paper", [
+    (b"\x12", Paper.PLENTY), (b"\x1e", Paper.LOW), (b"\x72", Paper.OUT), (b"\x7e", Paper.OUT),
+    (b"\x16", Paper.PLENTY),  # one near-end bit alone is not the defined "near end" (both bits)
+    (b"", Paper.UNKNOWN), (b"\x00", Paper.UNKNOWN), (b"\xff", Paper.UNKNOWN),  # not status bytes
+    (b"\x12\x12", Paper.UNKNOWN),
+])
+def test_the_roll_paper_sensor_answer(answer: bytes, paper: Paper) -> None:
+    assert paper_from_status(answer) is paper
+
+
+def until(predicate: Callable[[], bool], timeout_s: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.fixture
+def quick_recheck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The printer thread asks again after 0.1 s instead of 10 s (the roll is changed at once)."""
+    monkeypatch.setattr(print_queue, "RECHECK_NOT_READY_S", 0.1)
+
+
+def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_changed(
+        make_desk: Callable[..., CashDesk], quick_recheck: None) -> None:
+    printer = LoopbackPrinter(paper="out")
+    try:
+        desk = make_desk(printer_url=printer.url)
+        desk.open(clerk="101", float_amount="50.00")
+        entry = cash_entry(desk.store, "9.99", tendered="20.00", ticket=True)
+        assert entry.ticket_id is not None
+        desk.ticket_done(entry.ticket_id, clerk="101")
+        assert desk.printer is not None and desk.printer.wait_idle(5)
+        assert desk.printer.state == "out_of_paper"
+        assert desk.printer_status.startswith("out_of_paper:") and "paper roll is out" in desk.printer_status
+        # the cashier can still give change: the kick went out, the receipt did not
+        assert printer.wait_jobs(1)
+        assert printer.jobs == [KICK_BYTES]
+        assert [r.printed for r in desk.printer.results] == [False]
+        assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
+        # a new roll: the thread asks again and the status bar turns back to ready, unprompted
+        printer.paper = "plenty"
+        assert until(lambda: desk.printer_status == "ready")
+        assert len(printer.jobs) == 1  # asking printed nothing
+        # and the receipt is reprinted from the journal
+        _, _, queued = desk.print_receipt(str(entry.ticket_id))
+        assert queued
+        assert printer.wait_jobs(2) and b"9.99" in printer.jobs[1] and KICK_PIN2 not in printer.jobs[1]
+    finally:
+        printer.close()
+
+
+def test_paper_low_still_prints_and_says_so(make_desk: Callable[..., CashDesk]) -> None:
+    printer = LoopbackPrinter(paper="low")
+    try:
+        desk = make_desk(printer_url=printer.url)
+        entry = card_entry(desk.store, "12.00", ticket=True)
+        assert entry.ticket_id is not None
+        desk.ticket_done(entry.ticket_id, clerk="101")
+        assert desk.printer is not None and desk.printer.wait_idle(5)
+        assert printer.wait_jobs(1) and b"12.00" in printer.jobs[0]
+        assert desk.printer_status == "paper_low" and desk.printer.printing
+    finally:
+        printer.close()
+
+
+def test_a_printer_that_never_answers_is_asked_once(make_desk: Callable[..., CashDesk]) -> None:
+    printer = LoopbackPrinter(paper=None)  # most network printers
+    try:
+        desk = make_desk(printer_url=printer.url)
+        for amount in ("1.00", "2.00", "3.00"):
+            entry = card_entry(desk.store, amount, ticket=True)
+            assert entry.ticket_id is not None
+            desk.ticket_done(entry.ticket_id, clerk="101")
+        assert desk.printer is not None and desk.printer.wait_idle(10)
+        assert printer.wait_jobs(3)
+        assert printer.queries == 1 and desk.printer_status == "ready"
+        assert all(r.printed for r in desk.printer.results)
+    finally:
+        printer.close()
+
+
+def test_an_unplugged_printer_shows_offline_then_ready_once_back(quick_recheck: None) -> None:
+    from cashier.printing.device import parse_url as parse
+    from cashier.printing.queue import DevicePrinter
+
+    printer = LoopbackPrinter()
+    url = printer.url
+    printer.close()  # off: nobody listens on its port
+    device = DevicePrinter(parse(url), 1.0)
+    queue = PrintQueue(device.print, probe=device.probe)
+    try:
+        assert queue.submit(PrintJob(title="receipt", lines=["hello"])) and queue.wait_idle(5)
+        assert queue.state == "offline"
+        again = LoopbackPrinter()  # back on, on another port: point the device at it
+        try:
+            device.address = parse(again.url)
+            # (the loopback counts a query once the connection has closed)
+            assert until(lambda: queue.status == "ready" and again.queries >= 1)
+            assert again.jobs == []
+        finally:
+            again.close()
+    finally:
+        queue.stop()

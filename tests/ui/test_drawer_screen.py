@@ -220,3 +220,30 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     assert f"Ticket {sale.ticket.id}" in reprinted and "Cash tendered" in reprinted
     assert "[drawer opens]" not in reprinted  # a reprint opens no drawer
     ui.until(lambda: "Receipt printed" in journal.message.text(), what="the reprint said")
+
+
+def test_the_status_bar_says_out_of_paper_and_clears_with_a_new_roll(
+        make_gui: Callable[..., Any], ui: Any, monkeypatch: Any) -> None:
+    import cashier.printing.queue as print_queue
+    from tests.cash.loopback import KICK_BYTES, LoopbackPrinter
+
+    monkeypatch.setattr(print_queue, "RECHECK_NOT_READY_S", 0.1)
+    printer = LoopbackPrinter(paper="out")
+    try:
+        gui = make_gui(printer={"url": printer.url, "timeout_s": 1.0})
+        desk, pill = gui.cashdesk, gui.printer_pill
+        ui.until(lambda: pill.text() == "Printer: ready", what="the printer pill")
+        entry = cash_entry(desk.store, "4.20", clerk="101", tendered="5.00", ticket=True)
+        desk.ticket_done(entry.ticket_id, clerk="101")
+        ui.until(lambda: "out of paper" in pill.text(), what="out of paper in the status bar")
+        assert pill.text() == "Printer: out of paper — load a roll, then reprint from the journal"
+        assert pill.property("level") == "bad" and "paper roll is out" in pill.toolTip()
+        assert printer.jobs == [KICK_BYTES]  # the drawer still opened for the change
+        assert desk.store.get(entry.id).state == "approved"
+        printer.paper = "low"  # a roll put in, nearly done already
+        ui.until(lambda: "paper low" in pill.text(), what="paper low in the status bar")
+        assert pill.property("level") == "warn"
+        printer.paper = "plenty"
+        ui.until(lambda: pill.text() == "Printer: ready", what="ready again")
+    finally:
+        printer.close()
