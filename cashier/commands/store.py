@@ -129,7 +129,8 @@ def totals_command(args: argparse.Namespace) -> int:
 
 
 def batch_close_command(args: argparse.Namespace) -> int:
-    from cashier.commands.payments import print_json, run_with_runtime
+    from cashier.clerks import Action
+    from cashier.commands.payments import print_json, read_manager, run_with_runtime
     from cashier.flows.batch import BatchBlocked
     from cashier.store.close import close_store_batch
 
@@ -138,9 +139,12 @@ def batch_close_command(args: argparse.Namespace) -> int:
     profile = _profile(args)
 
     async def body(rt: Any) -> int:
+        # a till whose rules want a manager for the close: --manager's PIN on stdin approves it
+        needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
+        manager = read_manager(rt, args) if needs else None
         try:
             batch_no, rec = await close_store_batch(rt.ctx, profile, override=args.override,
-                                                    manager_id=args.manager)
+                                                    manager_id=args.manager, manager=manager)
         except BatchBlocked as exc:
             print_json({"closed": False, "message": str(exc)})
             return 1
@@ -173,7 +177,9 @@ def register(subparsers: Any) -> None:
     close = sub.add_parser("batch-close", help="reconcile every till against the host and close once")
     close.add_argument("--override", action="store_true",
                        help="close despite unresolved payments or a difference")
-    close.add_argument("--manager", help="the manager's id (required with --override)")
+    close.add_argument("--manager", help="the manager's id: approves the close with the PIN read "
+                       "from standard input when the till's rules want a manager; required with "
+                       "--override")
     close.set_defaults(handler=batch_close_command)
     parser.set_defaults(handler=lambda _args: _usage(parser))
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from cashier.clerks import Action, Clerk
 from cashier.errors import CashierError, ValidationError
 from cashier.flows.base import FlowContext
 from cashier.flows.batch import BatchBlocked, _today
@@ -37,6 +38,11 @@ class StoreReconciliation:
     @property
     def store(self) -> dict[str, Any]:
         return dict(self.totals["store"])
+
+    @property
+    def net_amount(self) -> Decimal:
+        """The store's net: every till's sales less its refunds."""
+        return Decimal(self.store["sales"]["amount"]) - Decimal(self.store["refunds"]["amount"])
 
     @property
     def matches(self) -> bool:
@@ -107,12 +113,16 @@ async def reconcile_store(ctx: FlowContext, profile: Any) -> StoreReconciliation
 
 
 async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = False,
-                            manager_id: str | None = None) -> tuple[int, StoreReconciliation]:
-    """Reconcile, refuse on a problem unless a manager overrides, submit once, record the close."""
+                            manager_id: str | None = None,
+                            manager: Clerk | None = None) -> tuple[int, StoreReconciliation]:
+    """Reconcile, refuse on a problem unless a manager overrides, submit once, record the close.
+    The till's rule for closing the batch (``manager_rules.close_batch``) holds for the store's
+    batch too: ``ManagerNeeded`` before anything is pushed, asked or sent."""
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
     if profile.is_training:
         raise ValidationError("training", "a training till never closes the store's batch")
+    approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
     rec = await reconcile_store(ctx, profile)
     if rec.problems and not override:
         raise BatchBlocked("store batch: " + "; ".join(rec.problems) + " (or override with a "
@@ -120,10 +130,10 @@ async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = 
     actor = manager_id if override and manager_id else ctx.actor
     if rec.problems:
         await ctx.journal.note(None, "store_batch_override", actor=actor, problems=rec.problems)
+    await ctx.journal_approval(approver, Action.CLOSE_BATCH, rec.net_amount, store=True)
     submitted = False
     if rec.host is not None:
-        net = rec.host.net_amount if not rec.matches else (
-            Decimal(rec.store["sales"]["amount"]) - Decimal(rec.store["refunds"]["amount"]))
+        net = rec.host.net_amount if not rec.matches else rec.net_amount
         await ctx.client.batch_submit(_today(), inclusive=True, net_amount=net)
         submitted = True
     summary = {"store": {k: rec.store[k] for k in ("sales", "refunds", "net", "tips")},

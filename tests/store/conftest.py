@@ -46,10 +46,10 @@ def store_dsn(pg_cluster: LocalPostgres) -> str:
     return dsn
 
 
-def cashier(*args: str, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def cashier(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
+            stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=ROOT)
+                          text=True, env=env, timeout=timeout, cwd=ROOT, input=stdin)
 
 
 class ServedStore:

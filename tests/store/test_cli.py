@@ -1,5 +1,5 @@
 """The command line with a store: a money command pushes what it journaled as it ends, ``store
-totals`` shows the store and the till, ``store batch-close`` closes once (socket host, HD)."""
+totals`` shows the store and the till, ``store batch-close`` closes once with a manager's PIN (socket host, HD)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from cashier.journal.store import JournalStore
+from tests.cash.conftest import pin_hash
 from tests.flows.conftest import ServedSandbox
 from tests.store.conftest import add_till, cashier
 
@@ -28,7 +29,9 @@ def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_
         profile.write_text("\n".join([
             "[till]", 'till_id = "till-7"', "till_number = 7", 'processing_option = "HD"',
             f'host_url = "{host.api}"', f'store_url = "{store.url}"', f'journal_path = "{journal}"',
-            'terminal_id = "1742"']) + "\n")
+            'terminal_id = "1742"', "clerk_id = 101", "", "[[clerks]]", "id = 101", 'name = "Alice"',
+            f'pin_hash = "{pin_hash("1111")}"', "", "[[clerks]]", "id = 102", 'name = "Bob"',
+            f'pin_hash = "{pin_hash("2222")}"', 'role = "manager"']) + "\n")
         env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
         env.update(CASHIER_PROFILE=str(profile), CASHIER_ACCESS_TOKEN="SOCKET-TOKEN",
                    CASHIER_STORE_TOKEN=add_till(store_dsn, "till-7"), XDG_DATA_HOME=str(tmp_path),
@@ -56,7 +59,12 @@ def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_
         bad = cashier("store", "totals", "--business-date", "tomorrow", env=env)
         assert bad.returncode == 2 and "--business-date: must be a date" in bad.stderr
 
-        close = cashier("store", "batch-close", env=env)
+        # the till's rule wants a manager for the batch close, the store's included
+        refused = cashier("store", "batch-close", env=env)
+        assert refused.returncode == 2 and "close batch needs a manager" in refused.stderr
+        wrong = cashier("store", "batch-close", "--manager", "102", env=env, stdin="9999\n")
+        assert wrong.returncode == 2 and "wrong manager PIN" in wrong.stderr
+        close = cashier("store", "batch-close", "--manager", "102", env=env, stdin="2222\n")
         assert close.returncode == 0, close.stderr
         result = json.loads(close.stdout)
         assert result["closed"] and result["store_batch"] == 1 and result["matches"]

@@ -204,6 +204,43 @@ async def test_unresolved_on_any_till_blocks_the_close_until_a_manager_overrides
             await rt.close()
 
 
+async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
+        serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cashier.errors import ManagerNeeded
+    from tests.cash.conftest import pin_hash
+
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
+    store = serve_store()
+    sandbox = HostSandbox(SandboxConfig(option="HD", access_token=None))
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    clerks = [{"id": 101, "name": "Alice", "pin_hash": pin_hash("1111")},
+              {"id": 102, "name": "Bob", "pin_hash": pin_hash("2222"), "role": "manager"}]
+    profile = load_profile(None, training=False, till_id="T1", till_number=1, processing_option="HD",
+                           host_url="http://127.0.0.1:1/api/rest/v1", store_url=store.url,
+                           journal_path=tmp_path / "T1.sqlite", clerks=clerks, clerk_id=101)
+    rt = await open_runtime(profile, transport=httpx.ASGITransport(app=sandbox.asgi))
+    try:
+        assert (await sale(rt.ctx, Decimal("8.00"), card=KeyedCard("4321000000001119", "1228"))
+                ).outcome == "approved"
+        with pytest.raises(ManagerNeeded, match="close batch needs a manager"):
+            await close_store_batch(rt.ctx, profile)  # Alice is a cashier
+        with psycopg.connect(store_dsn) as conn:
+            assert conn.execute("SELECT count(*) FROM store_batches").fetchone() == (0,)
+        from cashier.store.close import _host_totals
+        host = await _host_totals(rt.ctx)
+        assert host is not None and host.sale_count == 1  # the host's batch is still open
+        manager = profile.roster.manager(None, "2222")
+        batch_no, rec = await close_store_batch(rt.ctx, profile, manager=manager)
+        assert batch_no == 1 and rec.net_amount == Decimal("8.00")
+        approvals = [e for e in await rt.journal.events() if e.type == "manager_approved"]
+        assert [(e.actor, *(e.data["_note"][k] for k in ("action", "amount", "store")))
+                for e in approvals] == [
+            ("102", "close_batch", "8.00", True)]
+    finally:
+        await rt.close()
+
+
 def test_migrations_are_idempotent_and_a_newer_database_is_refused(store_dsn: str) -> None:
     assert migrate(store_dsn) == LATEST
     with psycopg.connect(store_dsn) as conn:

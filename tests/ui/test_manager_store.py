@@ -12,14 +12,15 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.flows.payments import KeyedCard, sale
-from cashier.manager_pin import hash_pin
 from cashier.runtime import open_runtime
 from cashier.store.outbox import push_pending
 from tests.flows.conftest import ServedSandbox
 from tests.store.conftest import ServedStore, add_till, pg_cluster, store_dsn  # noqa: F401
+from tests.ui.test_manager_prompt import CLERKS, answer_prompt
 from ui.pages.manager import ManagerPage
 
 pytestmark = pytest.mark.socket
@@ -49,14 +50,17 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
 
         ui.run(other_till_sells())
         gui = make_gui(training=False, till_id="W1", till_number=1, processing_option="HD",
-                       host_url=host.api, store_url=store.url, manager_pin_hash=hash_pin("2468"),
-                       pinpad=False)
+                       host_url=host.api, store_url=store.url, clerks=CLERKS, pinpad=False,
+                       drawer_float=None)
+        qtbot.keyClicks(gui.sign_in.pin, "1111")  # Alice, a cashier, keeps the till
+        qtbot.keyClick(gui.sign_in.pin, Qt.Key.Key_Return)
+        assert gui.till.clerk is not None and gui.till.clerk.name == "Alice"
         result = ui.run(sale(gui.till.ctx, Decimal("10.00"), card=VISA))
         assert result.outcome == "approved"
         qtbot.keyClick(gui.window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
         manager = gui.window.findChild(ManagerPage)
         assert manager is not None and manager.isVisible()
-        qtbot.keyClicks(manager.pin, "2468")
+        qtbot.keyClicks(manager.pin, "2222")
         qtbot.keyClick(manager.pin, Qt.Key.Key_Return)
         part = manager.store_part
         # the window pushes in the background and the part polls on its own: both tills, all
@@ -70,10 +74,23 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         assert rows == {"T2": "2  $12.25", "W1": "1  $10.00"}
         assert "Sales 3 $22.25" in part.summary.text()
         assert "By card brand: VS 3 $22.25" in part.summary.text()
-        # one store-wide close: the host's batch closes once with every till's sales
+        # one store-wide close: the till's manager rule for the batch close is asked first
+        # (Escape: nothing is sent), then Bob's PIN lets it through
+        seen: list[str] = []
+        answer_prompt(seen, None)
+        qtbot.keyClick(gui.window, Qt.Key.Key_W, Qt.KeyboardModifier.AltModifier)
+        assert part.message.text() == "Not done: a manager's PIN is needed."
+        with host.control() as control:
+            assert control.get("/_sandbox/ledger").json()["batches"] == []
+        gui.window.activateWindow()  # active again once the prompt has closed
+        assert QTest.qWaitForWindowActive(gui.window, 2000)
+        answer_prompt(seen, "2222")
         qtbot.keyClick(gui.window, Qt.Key.Key_W, Qt.KeyboardModifier.AltModifier)
         ui.until(lambda: not part.message.text().endswith("…"), what="the store close")
-        assert part.message.text() == "Store batch 1 closed: one batch for every till."
+        assert part.message.text() == "Store batch 1 closed: one batch for every till.", seen
+        assert len(seen) == 2 and all("batch" in text for text in seen)
+        approvals = [e for e in ui.run(gui.till.ctx.journal.events()) if e.type == "manager_approved"]
+        assert [(e.actor, e.data["_note"]["action"]) for e in approvals] == [("102", "close_batch")]
         with host.control() as control:
             batches = control.get("/_sandbox/ledger").json()["batches"]
         assert len(batches) == 1 and batches[0]["saleCount"] == 3

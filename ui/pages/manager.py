@@ -540,6 +540,10 @@ class StorePart(QGroupBox):
         from cashier.store.close import close_store_batch
 
         till = self.page.till
+        approval = ask_manager(self.page, till.ctx, Action.CLOSE_BATCH)
+        if not approval.go:
+            self.message.setText(approval.why)
+            return
         self.message.setText(tr("Closing the store's batch…"))
 
         def done(outcome: Any) -> None:
@@ -559,5 +563,6 @@ class StorePart(QGroupBox):
             self.message.setText(str(exc))
             self.override_button.setVisible(isinstance(exc, BatchBlocked))
         till.run(close_store_batch(till.ctx, till.profile, override=override,
-                                   manager_id=MANAGER_ACTOR if override else None),
+                                   manager_id=MANAGER_ACTOR if override else None,
+                                   manager=approval.manager),
                  "store close", done=done, failed=failed)
