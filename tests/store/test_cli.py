@@ -1,5 +1,6 @@
 """The command line with a store: a money command pushes what it journaled as it ends, ``store
-totals`` shows the store and the till, ``store batch-close`` closes once with a manager's PIN (socket host, HD)."""
+totals`` shows the store and the till, ``store batch-close`` closes once with a manager's PIN
+(socket host, HD)."""
 
 from __future__ import annotations
 
