@@ -333,6 +333,8 @@ async def _ticket_states(sale: Any, pad: Any, shoot: Callable[[Any, str], Any], 
     sale.charge_card()
     await _until(lambda: sale.task.done() and sale.stack.currentWidget() is sale.entry_page)
     await shoot(w, "ticket-partial-approval")
+    sale.cancel_ticket()  # money was taken: the first F12 names it and asks again
+    await shoot(w, "ticket-cancel-confirm")
     sale.cancel_ticket()
     await _until(lambda: sale.task.done() and sale.ticket is None)
     pad.auto.setChecked(False)

@@ -80,4 +80,30 @@ async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
     if gui.printer_window is not None:
         gui.printer_window.resize(gui.printer_window.width(), 700)
         await shoot(gui.printer_window, "virtual-printer")
+    await _printer_out_of_paper(gui, shoot)
     await gui.stop()
+
+
+async def _printer_out_of_paper(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """The status bar when the receipt printer answers that its roll is out: a real print queue
+    whose device says so (there is no printer on the machine that renders the screens)."""
+    import asyncio
+
+    from cashier.printing.device import OutOfPaper
+    from cashier.printing.queue import PrintQueue
+    from ui.pages.sale import SalePage
+
+    def no_paper(job: Any) -> None:
+        raise OutOfPaper("tcp://192.168.1.50:9100: the printer says its paper roll is out")
+
+    desk = gui.cashdesk
+    virtual, desk.printer = desk.printer, PrintQueue(no_paper, name="tcp://192.168.1.50:9100")
+    try:
+        desk.print_receipt("1")
+        await asyncio.to_thread(desk.printer.wait_idle, 5)
+        await asyncio.sleep(1.2)  # the status bar reads the printer once a second
+        gui.window.go(SalePage)
+        await shoot(gui.window, "printer-out-of-paper")
+    finally:
+        desk.printer.stop()
+        desk.printer = virtual
