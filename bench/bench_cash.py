@@ -16,9 +16,9 @@ from cashier.clerks import ManagerRules, Roster
 from cashier.drawer import Drawer
 from cashier.journal.store import JournalStore
 from cashier.journal.totals import rebuild_totals
-from cashier.printing.device import parse_url
 from cashier.printing.layout import PrintJob
-from cashier.printing.queue import PrintQueue, device_sink
+from cashier.printing.queue import PrintQueue
+from cashier.printing.settings import PrinterSettings
 from cashier.reports import z_report
 
 GOALS = {"z_report_ms": ("<=", 100.0), "print_loop_lag_p99_ms": ("<=", 16.0)}
@@ -91,7 +91,9 @@ class _SlowPrinter:
 
 
 async def _lag_while_printing(urls: list[str], seconds: float = 2.0) -> list[float]:
-    queues = [PrintQueue(device_sink(parse_url(url), 0.5)) for url in urls]
+    # the profile's path: the paper question first (a printer that never answers is asked once)
+    queues = [q for url in urls
+              if (q := PrintQueue.for_settings(PrinterSettings(url=url, timeout_s=0.5))) is not None]
     job = PrintJob(title="bench receipt", lines=[f"line {i:02d} " + "x" * 30 for i in range(60)], kick=True)
     lags: list[float] = []
     loop = asyncio.get_running_loop()
