@@ -12,7 +12,10 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 from cashier.printing.layout import PrintJob
 from ui.i18n import tr
 
-MAX_LINES = 3000
+#: the paper kept on screen: about the last dozen receipts. A trainee looks at the receipt just
+#: printed; 3,000 lines held several MB more of text layout for nothing (bench: RSS growth 6.7 MB
+#: per 1,000 sales with 3,000 lines, 1.3 MB with 300).
+MAX_LINES = 300
 
 
 class _Relay(QObject):
