@@ -17,7 +17,7 @@ from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
-from cashier.printing.layout import PrintJob, receipt_lines, ticket_receipt_lines
+from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
 from cashier.reports import report_text, x_report, z_report
 
@@ -64,6 +64,24 @@ class CashDesk:
     def close(self) -> None:
         if self.printer is not None:
             self.printer.stop()
+
+    def check_printer(self) -> dict[str, object]:
+        """``cashier printer status``: the printer asked now (reachable, paper)."""
+        if self.printer is None:
+            raise DrawerRefused("printer: this till has no [printer] url in its profile")
+        self.printer.check()
+        return {"printer": self.printer.name, "state": self.printer.state,
+                "detail": self.printer.detail}
+
+    def test_page(self) -> PrintJob:
+        """``cashier printer test``: a page to check the profile's width and code page."""
+        if self.printer is None:
+            raise DrawerRefused("printer: this till has no [printer] url in its profile")
+        lines = test_page_lines(company=self.profile.company_name, till_id=self.store.till_id,
+                                printer=self.printer.name, width=self.width)
+        job = PrintJob(title="printer test", lines=lines)
+        self._print(job)
+        return job
 
     # ---- printing ----------------------------------------------------------------------------
     def _print(self, job: PrintJob) -> bool:

@@ -185,6 +185,26 @@ def receipt_print_command(args: argparse.Namespace) -> int:
     return _run(args, act)
 
 
+def printer_status_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        status = desk.check_printer()
+        _out(status)
+        return EXIT_DONE if desk.printer.printing else EXIT_NOT_PRINTED
+    return _run(args, act)
+
+
+def printer_test_command(args: argparse.Namespace) -> int:
+    def act(desk: Any) -> int:
+        job = desk.test_page()
+        desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
+        result = desk.printer.outcome(job)
+        printed = result is not None and result.printed
+        _out({"printer": desk.printer.name, "printed": printed, "status": desk.printer_status,
+              "lines": job.lines})
+        return EXIT_DONE if printed else EXIT_NOT_PRINTED
+    return _run(args, act)
+
+
 def register(subparsers: Any) -> None:
     drawer = subparsers.add_parser("drawer", help="the cash drawer session: open, pay in/out, close")
     sub = drawer.add_subparsers(dest="drawer_command")
@@ -244,4 +264,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
     p.set_defaults(handler=receipt_print_command)
     receipt.set_defaults(handler=usage(receipt, "print"))
+
+    printer = subparsers.add_parser("printer", help="the receipt printer: is it there, has it paper")
+    psub = printer.add_subparsers(dest="printer_command")
+    p = psub.add_parser("status", help="ask the printer now: reachable, out of paper, paper low")
+    p.set_defaults(handler=printer_status_command)
+    p = psub.add_parser("test", help="print a test page: the width as a ruler, accents, the till")
+    p.set_defaults(handler=printer_test_command)
+    printer.set_defaults(handler=usage(printer, "status or test"))
 

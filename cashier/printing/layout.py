@@ -229,3 +229,15 @@ def report_lines(title: str, sections: Iterable[tuple[str, list[tuple[str, str]]
         lines += [fit("  " + label, value, width) for label, value in rows]
         lines.append(rule(width))
     return lines
+
+
+def test_page_lines(*, company: str, till_id: str, printer: str, width: int) -> list[str]:
+    """What the IT person prints once per till: the profile's width as a ruler (the last digit
+    must be the line's last character, with nothing wrapped), accented letters through the code
+    page, and where the till thinks the printer is."""
+    ruler = "".join(str(i % 10) for i in range(1, width + 1))
+    return [company.center(width)[:width], "PRINTER TEST".center(width), rule(width),
+            fit("Till", till_id, width), *wrap(f"Printer {printer}", width),
+            fit("Width", f"{width} characters", width), ruler, "Accents: á é í ó ú ñ ü ç",
+            rule(width), "If the ruler above fits one line,".center(width)[:width],
+            "the width is right.".center(width)[:width]]

@@ -221,6 +221,13 @@ class PrintQueue:
             if self._jobs.empty():
                 self._idle.set()
 
+    def check(self) -> str:
+        """Ask the printer now, on the caller's thread (the command line): its status line.
+        The virtual printer has nothing to ask."""
+        if self.probe is not None:
+            self._ask()
+        return self.status
+
     def _ask(self) -> None:
         assert self.probe is not None
         try:

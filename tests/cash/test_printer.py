@@ -275,3 +275,40 @@ def test_an_unplugged_printer_shows_offline_then_ready_once_back(quick_recheck: 
             again.close()
     finally:
         queue.stop()
+
+
+def test_printer_status_and_test_page_from_the_command_line(
+        make_desk: Callable[..., CashDesk], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the IT person runs at each new till: is the printer there, has it paper, does the
+    profile's width fit the paper."""
+    import json
+
+    from cashier.cli import main
+
+    printer = LoopbackPrinter(paper="out")
+    try:
+        make_desk(printer_url=printer.url).close()  # writes the till's profile
+        monkeypatch.setenv("CASHIER_PROFILE", str(tmp_path / "till.toml"))
+        assert main(["printer", "status"]) == 3
+        out = json.loads(capsys.readouterr().out)
+        assert out["state"] == "out_of_paper" and out["printer"] == printer.url
+        printer.paper = "low"
+        assert main(["printer", "status"]) == 0
+        assert json.loads(capsys.readouterr().out)["state"] == "paper_low"
+        printer.paper = "plenty"
+        assert main(["printer", "test"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["printed"] is True and out["status"] == "ready"
+        assert printer.wait_jobs(1)
+        ruler = "123456789012345678901234567890123456789012"  # width 42
+        assert ruler in out["lines"] and ruler.encode() in printer.jobs[0]
+        assert all(len(line) <= 42 for line in out["lines"]) and CUT in printer.jobs[0]
+        assert KICK_PIN2 not in printer.jobs[0]
+        monkeypatch.setenv("CASHIER_PRINTER__URL", refusing_url())
+        assert main(["printer", "status"]) == 3
+        assert json.loads(capsys.readouterr().out)["state"] == "offline"
+        assert main(["printer", "test"]) == 3
+        assert json.loads(capsys.readouterr().out)["printed"] is False
+    finally:
+        printer.close()
