@@ -13,9 +13,10 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cashier.till_lock import JournalInUse, JournalLock
+from cashier.till_lock import Door, JournalInUse, JournalLock, knock
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -159,6 +160,15 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     return gui
 
 
+def open_door(gui: Gui, journal: Path) -> Door:
+    """Where a second start on ``journal`` knocks: the knock arrives on the door's thread and is
+    queued to the window's, which comes to the front."""
+    from PySide6.QtCore import Qt
+
+    gui.window.knocked.connect(gui.window.bring_to_front, Qt.ConnectionType.QueuedConnection)
+    return Door(journal, gui.window.knocked.emit)
+
+
 def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     started = time.perf_counter()
     if smoke:
@@ -171,9 +181,15 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     profile = load_profile(profile_path, training=True) if smoke else load_profile(profile_path)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    journal = profile.resolved_journal_path
     try:
-        lock = JournalLock(profile.resolved_journal_path).acquire()  # held until the process ends
+        lock = JournalLock(journal).acquire()  # held until the process ends
     except JournalInUse as exc:
+        if knock(journal):  # the cashier started it again: the running window comes forward
+            holder = f"process {exc.pid}" if exc.pid else "another process"
+            print(f"cashier: already running on this till ({holder}); its window was brought to "
+                  "the front", file=sys.stderr)
+            return 0
         print(f"cashier: {exc}", file=sys.stderr)
         if not smoke:
             QMessageBox.warning(None, "Cashier", str(exc))
@@ -181,6 +197,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     loop = make_loop(app)
     asyncio.set_event_loop(loop)
     gui = build_gui(profile, app, show_dialogs=not smoke)
+    door = open_door(gui, journal)
     gui.reporter.install(loop)
     if os.environ.get("CASHIER_STARTUP_PROBE"):
         gui.window.first_paint.connect(
@@ -196,6 +213,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
         loop.run_until_complete(closed.wait())
         loop.run_until_complete(gui.stop())
+    door.close()
     lock.release()
     return 0
 

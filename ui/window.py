@@ -78,6 +78,8 @@ class MainWindow(QMainWindow):
     first_paint = Signal()
     #: The cashier closed the window: the program ends (the PIN pad window with it).
     closed = Signal()
+    #: A second start on this journal knocked (from the door's thread: queued to this one).
+    knocked = Signal()
 
     def __init__(self, till: Till) -> None:
         super().__init__()
@@ -320,6 +322,13 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(50, self._try_close)
 
     # ---- first paint (start-up timing) -----------------------------------------------------
+    def bring_to_front(self) -> None:
+        """A second start: this window, restored if minimised, on top and active."""
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
     def paintEvent(self, event: Any) -> None:
         super().paintEvent(event)
         if not self._painted:
