@@ -328,6 +328,7 @@ async def _ticket_states(sale: Any, pad: Any, shoot: Callable[[Any, str], Any], 
     sale.pay_cash()
     await _until(lambda: sale.stack.currentWidget() is sale.result_page)
     await shoot(w, "ticket-change-due")
+    await _ticket_refund_dialog(sale, shoot, w)
     sale.new_sale()
     sale.amount.set_value(Decimal("219.00"))
     sale.charge_card()
@@ -338,6 +339,26 @@ async def _ticket_states(sale: Any, pad: Any, shoot: Callable[[Any, str], Any], 
     sale.cancel_ticket()
     await _until(lambda: sale.task.done() and sale.ticket is None)
     pad.auto.setChecked(False)
+
+
+async def _ticket_refund_dialog(sale: Any, shoot: Callable[[Any, str], Any], w: Any) -> None:
+    """The Journal's F7 on the ticket just paid: the mug ticked, what goes back where."""
+    from PySide6.QtCore import Qt
+
+    from ui.pages.journal import JournalPage
+
+    journal = w.go(JournalPage)
+    journal.refresh()
+    await _until(lambda: journal.entries)
+    paid = next(e for e in journal.entries if e.ticket_id is not None)  # the newest first
+    journal.table.selectRow(journal.entries.index(paid))
+    journal.refund_ticket()
+    await _until(lambda: journal.ticket_dialog is not None and journal.ticket_dialog.isVisible())
+    dialog = journal.ticket_dialog
+    dialog.lines.item(1).setCheckState(Qt.CheckState.Checked)
+    await shoot(dialog, "journal-ticket-refund-lines")
+    dialog.reject()
+    w.go(type(sale))
 
 
 async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]) -> None:

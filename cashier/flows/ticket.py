@@ -466,17 +466,14 @@ class TicketSession:
         return await accept_terms(self.ctx, self.settings.terms_text)
 
 
-async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
-                        lines: list[int] | None = None, manager: Clerk | None = None) -> Ticket:
-    """Money back from a paid ticket: the whole of it, an amount, or some of its lines (their
-    share of the tax with them), back to the tenders it was paid with, the latest first: a card
-    or gift card by a refund linked to its invoice (the gift card gets its balance back), cash
-    out of the drawer (a cash refund entry). QR payments are refunded from the QR screen."""
-    from cashier.flows.payments import refund
-
-    ticket = await load(ctx, ticket_id)
+def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
+                lines: list[int] | None = None) -> list[tuple[TenderView, Decimal]]:
+    """What a refund of ``ticket`` gives back to which tender, the latest tender first: the whole
+    of what is not yet refunded, an amount, or some of its lines (their share of the tax with
+    them). The window shows it before asking; ``refund_ticket`` carries it out. Raises
+    ``ValidationError`` naming the field and the rule."""
     if ticket.state != "paid":
-        raise ValidationError("ticket", f"ticket {ticket_id} is {ticket.state}: only a paid ticket "
+        raise ValidationError("ticket", f"ticket {ticket.id} is {ticket.state}: only a paid ticket "
                                         "is refunded (an open one is cancelled)")
     back = {e.original_invoice: e.approved for e in ticket.refunds if e.kind is Kind.REFUND
             and e.state is State.APPROVED}
@@ -499,7 +496,7 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
         amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
     want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
     if want > refundable:
-        raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket_id}")
+        raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket.id}")
     if any(t.kind == "qr" and left.get(t.entry_id, 0) > 0 for t in ticket.tenders):
         raise ValidationError("ticket", "was paid in part by QR code: refund that part from the QR screen")
     plan: list[tuple[TenderView, Decimal]] = []
@@ -511,6 +508,17 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
         want -= part
         if want <= 0:
             break
+    return plan
+
+
+async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
+                        lines: list[int] | None = None, manager: Clerk | None = None) -> Ticket:
+    """Money back from a paid ticket as ``refund_plan`` says: a card or gift card by a refund
+    linked to its invoice (the gift card gets its balance back), cash out of the drawer (a cash
+    refund entry). QR payments are refunded from the QR screen."""
+    from cashier.flows.payments import refund
+
+    plan = refund_plan(await load(ctx, ticket_id), amount=amount, lines=lines)
     total = sum((part for _tender, part in plan), Decimal(0))
     approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):

@@ -368,6 +368,10 @@
       <translation>Reimprimir</translation>
     </message>
     <message>
+      <source>Refund ticket lines</source>
+      <translation>Devolver líneas del ticket</translation>
+    </message>
+    <message>
       <source>Time</source>
       <translation>Hora</translation>
     </message>
@@ -398,6 +402,10 @@
     <message>
       <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
       <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Ticket %s: %s went back of %s.</source>
+      <translation>Ticket %s: se devolvió %s de %s.</translation>
     </message>
     <message>
       <source>Void invoice %s (%s)? Press %s again to confirm.</source>
@@ -1736,6 +1744,26 @@
       <translation>PIN no aceptado: ningún cajero de esta caja tiene ese PIN.</translation>
     </message>
     <message>
+      <source>Refund [Return]</source>
+      <translation>Devolver [Return]</translation>
+    </message>
+    <message>
+      <source>Cancel [Esc]</source>
+      <translation>Cancelar [Esc]</translation>
+    </message>
+    <message>
+      <source>Refund ticket %s</source>
+      <translation>Devolución del ticket %s</translation>
+    </message>
+    <message>
+      <source>Tick the lines that come back (Space); none ticked: the whole ticket.</source>
+      <translation>Marque las líneas que se devuelven (Espacio); sin marcar: todo el ticket.</translation>
+    </message>
+    <message>
+      <source>Goes back: %s (%s)</source>
+      <translation>Se devuelve: %s (%s)</translation>
+    </message>
+    <message>
       <source>Backspace</source>
       <translation>Retroceso</translation>
     </message>
@@ -1826,26 +1854,6 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
-    </message>
-    <message>
-      <source>Partially approved: collect the rest another way</source>
-      <translation type="vanished">Aprobado en parte: cobre el resto de otra forma</translation>
-    </message>
-    <message>
-      <source>Tax (included)</source>
-      <translation type="vanished">Impuesto (incluido)</translation>
-    </message>
-    <message>
-      <source>Tax: must not be more than the amount.</source>
-      <translation type="vanished">Impuesto: no debe superar el importe.</translation>
-    </message>
-    <message>
-      <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2 for card.</source>
-      <translation type="vanished">Teclee el importe (1 2 5 0 = 12.50) y luego Intro o F2 para tarjeta.</translation>
-    </message>
-    <message>
-      <source>of</source>
-      <translation type="vanished">de</translation>
     </message>
   </context>
 </TS>

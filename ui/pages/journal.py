@@ -94,6 +94,9 @@ class JournalPage(Page):
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
         self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details)
         self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint)
+        self.ticket_refund_button = self.button(lambda: tr("Refund ticket lines"), "F7",
+                                                self.refund_ticket)
+        self.ticket_dialog: Any = None
         actions.addWidget(self.refund_label)
         actions.addWidget(self.refund_amount)
         actions.addWidget(self.refund_button)
@@ -103,6 +106,7 @@ class JournalPage(Page):
         more = QHBoxLayout()  # a second row: one row of seven cut the buttons off at 1024x768
         more.addWidget(self.details_button)
         more.addWidget(self.reprint_button)
+        more.addWidget(self.ticket_refund_button)
         more.addStretch(1)
         more.addWidget(self.refresh_button)
         self.layout_.addLayout(more)
@@ -271,6 +275,7 @@ class JournalPage(Page):
         self.void_button.setEnabled(voidable)
         self.details_button.setEnabled(e is not None)
         self.reprint_button.setEnabled(e is not None and (e.invoice is not None or e.ticket_id is not None))
+        self.ticket_refund_button.setEnabled(e is not None and e.ticket_id is not None)
         if refundable:
             self.refund_amount.set_value(rules().refundable_amount(e))  # full; type less for partial
         else:
@@ -399,6 +404,46 @@ class JournalPage(Page):
         self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice),
                              manager=approval.manager), "refund",
                       done=self._done, failed=self._failed)
+
+    def refund_ticket(self) -> None:
+        """The selected payment's ticket, some of its lines or all of it, back to its tenders."""
+        from cashier.flows.ticket import load
+
+        e = self.selected()
+        if e is None or e.ticket_id is None:
+            return
+        self.till.run(load(self.till.ctx, e.ticket_id), "ticket", done=self._choose_ticket_lines,
+                      failed=self._failed)
+
+    def _choose_ticket_lines(self, ticket: Any) -> None:
+        from ui.ticket_refund import TicketRefundDialog
+
+        dialog = TicketRefundDialog(ticket, self.till.currency, self)
+        dialog.accepted.connect(lambda: self._send_ticket_refund(dialog))
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.ticket_dialog = dialog
+        dialog.open()  # window-modal without a nested event loop: the flows keep running
+
+    def _send_ticket_refund(self, dialog: Any) -> None:
+        from cashier.flows.ticket import refund_ticket
+
+        self.ticket_dialog = None
+        ticket, lines, total = dialog.ticket, dialog.chosen_lines(), dialog.total
+        approval = ask_manager(self, self.till.ctx, Action.REFUND, total)
+        if not approval.go:
+            self.message.setText(approval.why)
+            return
+        before = {e.id for e in ticket.refunds}
+        self.message.setText(tr("Refunding…"))
+
+        def done(after: Any) -> None:
+            back = sum((e.approved for e in after.refunds if e.id not in before), Decimal(0))
+            self.message.setText(tr("Ticket %s: %s went back of %s.")
+                                 % (after.id, format_money(back, self.till.currency),
+                                    format_money(total, self.till.currency)))
+            self.refresh()
+        self.till.run(refund_ticket(self.till.ctx, ticket.id, lines=lines, manager=approval.manager),
+                      "ticket refund", done=done, failed=self._failed)
 
     def void(self) -> None:
         """Two presses: a void reverses money, so the first press only asks to confirm."""
