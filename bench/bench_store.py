@@ -94,7 +94,7 @@ def _ingest(tmp: Path, dsn: str, port: int) -> float:
             await db.close()
 
     issued = asyncio.run(tokens())
-    outboxes = []
+    outboxes: list[Outbox] = []
     for till, token in issued.items():
         path = tmp / f"journal-{till}.sqlite"
         shutil.copy(template, path)

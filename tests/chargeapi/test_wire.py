@@ -16,9 +16,10 @@ from cashier.errors import ValidationError
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, nest_pairs, parse_body
 from cashier.sandbox.core import SandboxConfig
+from cashier.sandbox.faults import Message
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True)
-leaves = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+leaves = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
 values: st.SearchStrategy[Any] = st.recursive(
     leaves,
     lambda inner: st.dictionaries(names, inner, min_size=1, max_size=4)
@@ -74,17 +75,17 @@ def test_json_and_multipart_bodies() -> None:
 
 async def test_a_client_leaving_mid_request_is_one_log_line(caplog: pytest.LogCaptureFixture) -> None:
     """The body never arrives (the client disconnected): no traceback, no answer attempt fails."""
-    sent: list[dict[str, object]] = []
+    sent: list[Message] = []
     auth = b"Basic " + base64.b64encode(b"sk_test_gone:")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
              "scheme": "http", "path": "/charges", "raw_path": b"/charges", "query_string": b"",
              "root_path": "", "headers": [(b"authorization", auth), (b"content-type", b"application/json")],
              "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 2)}
 
-    async def receive() -> dict[str, object]:
+    async def receive() -> Message:
         return {"type": "http.disconnect"}
 
-    async def send(message: dict[str, object]) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
     with caplog.at_level(logging.INFO, logger="cashier.sandbox.chargeapi.app"):

@@ -33,7 +33,12 @@ def test_the_cashier_program_hands_the_window_to_the_core(monkeypatch: pytest.Mo
     import ui.launch
 
     opened: list[dict[str, Any]] = []
-    monkeypatch.setattr(ui.launch, "run_gui", lambda **kw: opened.append(kw) or 0)
+
+    def run_gui(**kw: Any) -> int:
+        opened.append(kw)
+        return 0
+
+    monkeypatch.setattr(ui.launch, "run_gui", run_gui)
     assert ui.launch.main(["--smoke"]) == 0
     assert opened == [{"profile_path": None, "smoke": True}]
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from decimal import Decimal as D
 from pathlib import Path
@@ -103,7 +104,7 @@ async def test_flows_refuse_amounts_beyond_the_host_limit_before_journaling(make
 
     till = await make_till("LG")
     too_big = D("9999999999.99")
-    attempts = [
+    attempts: list[Callable[[], Awaitable[object]]] = [
         lambda: payments.sale(till.ctx, too_big),
         lambda: payments.authorize(till.ctx, too_big),
         lambda: payments.refund(till.ctx, too_big),

@@ -17,11 +17,13 @@ async def test_reasons_from_the_vendor_tables(make_till: Any) -> None:
     declined = (await sale(till.ctx, D("999999.00"))).entry
     referral = (await sale(till.ctx, D("999998.50"))).entry
     assert reason(approved) is None
-    assert reason(declined).case == "declined" and declined.response_code == "D"
-    assert reason(referral).case == "referral"
+    why_declined, why_referral = reason(declined), reason(referral)
+    assert why_declined is not None and why_declined.case == "declined" and declined.response_code == "D"
+    assert why_referral is not None and why_referral.case == "referral"
     card = giftcards.GiftCard(number="4321000000001119")  # a credit card is no gift card
     wrong = (await giftcards.reload(till.ctx, card, D("5.00"))).entry
-    assert reason(wrong).case == "card_not_accepted"
+    why_wrong = reason(wrong)
+    assert why_wrong is not None and why_wrong.case == "card_not_accepted"
     assert "NOT IN CARDRANGE" in (wrong.message or "")  # the host's text is kept for the manager
 
 

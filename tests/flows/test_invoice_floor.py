@@ -75,7 +75,7 @@ def test_floor_only_rises_and_binds_a_real_till_to_the_day(tmp_path: Path) -> No
         assert store.allocate_invoice() == f"01{day * INVOICES_PER_DAY + 41:08d}"
         for bad in (-1, 10 ** 8, True):
             with pytest.raises(ValidationError):
-                store.raise_invoice_floor(bad)  # type: ignore[arg-type]
+                store.raise_invoice_floor(bad)
     finally:
         store.close()
     training = JournalStore(tmp_path / "t.sqlite")

@@ -147,7 +147,7 @@ async def test_recovery_of_a_payment_left_open_by_a_crash(make_till: Any) -> Non
     till = await make_till("HD")
     customer = Customer(till, pay=False)
     slow = qr.QrPolling(first_s=30.0, max_s=30.0, wait_s=0.05)
-    crashed = []
+    crashed: list[str] = []
     for _ in range(2):
         task = asyncio.ensure_future(qr.pay(till.ctx, D("6.00"), polling=slow))
         while len(customer.codes) == len(crashed):

@@ -64,6 +64,7 @@ def test_charge_api_tree_groups_by_what_to_do() -> None:
     safe, unknown = charge.ChargeApiRetrySafe, charge.ChargeApiOutcomeUnknown
     refused = charge.ChargeApiRefused
     assert {safe, unknown} <= set(charge.ChargeApiNoDecision.__subclasses__())
+    kind: type[charge.ChargeApiError]
     for kind in (charge.ChargeApiUnavailable, charge.RateLimitError, charge.IdempotencyConflictError):
         assert issubclass(kind, safe)
     for kind in (charge.ChargeApiTimeout, charge.ChargeApiServerError):

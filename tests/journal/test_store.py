@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal as D
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from cashier.redact import luhn_ok
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> JournalStore:
+def store(tmp_path: Path) -> Iterator[JournalStore]:
     s = JournalStore(tmp_path / "j.sqlite", till_id="till-3", till_number=3)
     yield s
     s.close()

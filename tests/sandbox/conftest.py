@@ -16,7 +16,7 @@ VISA = "4321000000001119"
 def keyed(number: str = VISA, csc: str = "333") -> Card:
     """A manually keyed card, as an HD till sends it."""
     return Card(number=number, expiration_date=1230, entry_mode="M",
-                security_code={"indicator": "1", "value": csc})  # type: ignore[arg-type]
+                security_code={"indicator": "1", "value": csc})
 
 
 def amount(total: str, tax: str = "0") -> Amount:

@@ -67,8 +67,8 @@ async def test_exchange_with_a_fixed_pair(make_sandbox) -> None:  # type: ignore
     ("k1", b"wrong", True, 400, 5),
     ("k9", b"s3cret", True, 400, 4),
 ])
-async def test_hmac_signature(make_sandbox, key: str, secret: bytes, token: bool, status: int,
-                              secondary: int | None) -> None:  # type: ignore[no-untyped-def]
+async def test_hmac_signature(make_sandbox: Any, key: str, secret: bytes, token: bool, status: int,
+                              secondary: int | None) -> None:
     sandbox, _ = make_sandbox("HD", hmac_keys={"k1": b"s3cret"})
     headers = dict(HEADERS if token else NO_TOKEN)
     headers["Authorization"] = signing.authorization_header(key, secret, b"")

@@ -296,7 +296,7 @@ async def test_initialize_readers_then_the_sale_uses_the_pad(make_sandbox) -> No
 
 async def test_bad_device_input_is_named(make_sandbox) -> None:  # type: ignore[no-untyped-def]
     sandbox, _client = make_sandbox("LG")
-    cases = [
+    cases: list[tuple[str, dict[str, Any], str]] = [
         ("/devices/promptinput", {"device": {"terminalId": "1", "promptInput": {"index": "99"}}},
          "device.promptInput.index"),
         ("/devices/termsandconditions", {"device": {"terminalId": "1"}},

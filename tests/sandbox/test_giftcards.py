@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from cashier.host.errors import HostError
 from cashier.host.models.common import Card, Token
+from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.host_giftcards import card_key, redeem
 from cashier.sandbox.shared import is_gift_card
 from tests.sandbox.test_devices import check_all, record_answers
@@ -70,19 +72,20 @@ async def test_full_lifecycle_with_cancel_restoring_the_previous_balance(make_sa
     assert undone.card.balance.amount == Decimal("25.00")
     assert sandbox.state.family("giftcards")["cards"][card_key(sandbox.state, GIFT)]["state"] == "active"
     history = await client.giftcard_balance(invoice="11", card=keyed_gift(), history=True)
-    kinds = [h.transaction_type for h in history.history or []]  # type: ignore[attr-defined]
+    kinds = [h.transaction_type for h in history.history or []]
     assert kinds == ["Activate", "Reload", "Cancel", "Deactivate", "Reactivate", "Cashback", "Cancel"]
     check_all(seen)
     ledger = {g["number"]: g for g in (await _ledger(sandbox))["giftcards"]}
     assert ledger["XXXXXXXXX8774"]["balance"] == "25.00"
 
 
-async def _ledger(sandbox):  # type: ignore[no-untyped-def]
+async def _ledger(sandbox: HostSandbox) -> dict[str, Any]:
     import httpx
 
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
                                  base_url="http://sandbox") as http:
-        return (await http.get("/_sandbox/ledger")).json()
+        ledger: dict[str, Any] = (await http.get("/_sandbox/ledger")).json()
+        return ledger
 
 
 async def test_allocate_and_deprecated_cashout(make_sandbox) -> None:  # type: ignore[no-untyped-def]

@@ -67,11 +67,12 @@ async def test_a_host_body_not_sent_as_json_is_refused(make_sandbox, content_typ
 
 
 @pytest.mark.parametrize("path", ["/api/rest/v1/transactions/sale", "/_sandbox/faults"])
-async def test_a_client_that_leaves_mid_request_is_one_line(make_sandbox, caplog: pytest.LogCaptureFixture,
-                                                            path: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_client_that_leaves_mid_request_is_one_line(make_sandbox: Any,
+                                                            caplog: pytest.LogCaptureFixture,
+                                                            path: str) -> None:
     sandbox, _client = make_sandbox("HD")
-    messages = [{"type": "http.request", "body": SALE[:40], "more_body": True},
-                {"type": "http.disconnect"}]
+    messages: list[dict[str, Any]] = [{"type": "http.request", "body": SALE[:40], "more_body": True},
+                                      {"type": "http.disconnect"}]
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:

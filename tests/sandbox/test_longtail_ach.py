@@ -108,8 +108,9 @@ async def test_sale_refund_and_status_with_notifications(make_sandbox: Any,
     status, env = await host_call(sandbox.asgi, "POST", "/ach/status", {"transaction": {"invoice": "192029"}})
     assert status == 200
     assert env["result"][0]["transaction"]["responseCode"] == "A"
-    refund = {"amount": {"total": Decimal("35.87")}, "token": {"value": token},
-              "transaction": {"invoice": "192030", "originalInvoice": "192029"}, "sourceIp": "1.2.3.4"}
+    refund: dict[str, Any] = {"amount": {"total": Decimal("35.87")}, "token": {"value": token},
+                              "transaction": {"invoice": "192030", "originalInvoice": "192029"},
+                              "sourceIp": "1.2.3.4"}
     status, env = await host_call(sandbox.asgi, "POST", "/ach/refund", refund)
     assert status == 200
     check_response("/ach/refund", env)

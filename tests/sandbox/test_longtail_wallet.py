@@ -52,9 +52,9 @@ async def test_initiate_sale_refund_round_trip(hd: Any) -> None:
     assert sale["amount"]["total"] == Decimal("150.00")
     assert sale["wallet"]["status"] == "SETTLING"
     assert "paymentMethodId" not in sale["wallet"]
-    refund = {"amount": {"total": Decimal("100")},
-              "transaction": {"invoice": "1002", "originalInvoice": "1001",
-                              "originalDate": "2024-05-21T09:18:23.283-07:00"}}
+    refund: dict[str, Any] = {"amount": {"total": Decimal("100")},
+                              "transaction": {"invoice": "1002", "originalInvoice": "1001",
+                                              "originalDate": "2024-05-21T09:18:23.283-07:00"}}
     status, env = await host_call(hd.asgi, "POST", "/wallet/refund", refund)
     assert status == 200
     check_response("/wallet/refund", env)

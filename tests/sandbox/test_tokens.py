@@ -45,9 +45,9 @@ async def test_add_duplicate_universal_and_four_words(make_sandbox) -> None:  # 
     assert by_token.universal_token.value == by_number.universal_token.value == universal
     words = await client.token_four_words(token)
     assert words.card is not None
-    four = words.card.four_words  # type: ignore[attr-defined]
+    four = words.card.four_words
     assert len(four.split()) == 4 and len(four) <= 28
-    assert (await client.token_four_words(token)).card.four_words == four  # type: ignore[union-attr]
+    assert (await client.token_four_words(token)).card.four_words == four
     check_all(seen)
     assert VISA not in str(sandbox.state.snapshot())  # tokens never keep the full number
 
@@ -67,7 +67,7 @@ async def test_delete_is_irreversible(make_sandbox) -> None:  # type: ignore[no-
         assert gone.value.primary_code == 9846 and gone.value.short_text == "BAD UNIQUE ID"
     with pytest.raises(HostError) as sale:
         await client.sale(invoice="71", amount=Amount(total=Decimal("5.00"), tax=Decimal(0)),
-                          card=Card(token={"value": token}))  # type: ignore[arg-type]
+                          card=Card(token={"value": token}))
     assert sale.value.primary_code == 9846
     # the same card tokenized again never brings the deleted value back
     again = await client.token_add(card=keyed("5432000000003332"))

@@ -88,8 +88,8 @@ async def test_unknown_path_wrong_method_and_option(make_sandbox) -> None:  # ty
     ("CompanyName", "A" * 27, "at most 26"),
     ("InterfaceVersion", "1-0", "must not contain"),
 ])
-async def test_interface_headers_are_required(make_sandbox, header: str, value: str | None,
-                                              needle: str) -> None:  # type: ignore[no-untyped-def]
+async def test_interface_headers_are_required(make_sandbox: Any, header: str, value: str | None,
+                                              needle: str) -> None:
     sandbox, _ = make_sandbox("LG")
     headers = {k: v for k, v in HEADERS.items() if k != header}
     if value is not None:

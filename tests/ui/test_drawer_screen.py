@@ -37,7 +37,8 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     keys(panel.pin, "9999", enter=True)
     assert "not accepted" in panel.error.text() and gui.till.clerk is None
     keys(panel.pin, "1111", enter=True)
-    assert gui.till.clerk.name == "Alice" and gui.till.ctx.clerk_id == 101
+    till = gui.till  # read afresh: mypy would keep ``gui.till.clerk`` narrowed to None past the sign-in
+    assert till.clerk.name == "Alice" and till.ctx.clerk_id == 101
     assert isinstance(w.pages[w.stack.currentIndex()], SalePage)
 
     QTest.keyClick(w.page(SalePage).amount, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)

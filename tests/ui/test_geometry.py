@@ -29,7 +29,7 @@ def _rect(w: QWidget, window: QWidget) -> QRect:
 
 
 def _visible_leaves(page: QWidget) -> list[QWidget]:
-    leaves = []
+    leaves: list[QWidget] = []
     for w in page.findChildren(QWidget):
         if not isinstance(w, LEAVES) or not w.isVisible() or w.width() == 0:
             continue

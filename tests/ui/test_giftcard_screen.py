@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from ui.pages.giftcard import GiftCardPage
@@ -16,7 +17,7 @@ def test_scanned_card_reload_then_balance_with_history(ui: Any, make_gui: Any) -
     gui = make_gui()
     page = gui.window.go(GiftCardPage)
     QTest.keyClicks(page.card_field, CARD)  # a scanner types like a keyboard...
-    QTest.keyClick(page.card_field, "\r")  # ...and ends with Enter
+    QTest.keyClick(page.card_field, Qt.Key.Key_Return)  # ...and ends with Enter
     assert page.card_field.text() == ""  # the full number is not left on screen
     assert not page.card_field.isUndoAvailable()  # and Ctrl+Z cannot bring it back
     assert CARD not in page.card_shown.text() and CARD[-4:] in page.card_shown.text()

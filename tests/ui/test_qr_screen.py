@@ -12,8 +12,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from cashier.flows.qr import QrPolling
-from ui.pages.qr import QrPage, ScanCode
+from ui.pages.qr import QrPage
 from ui.pages.sale import SalePage
+from ui.widgets.qrcode import ScanCode
 
 FAST = QrPolling(first_s=0.03, factor=1.5, max_s=0.08, wait_s=20.0)
 
