@@ -38,12 +38,14 @@ def test_a_second_cashier_process_brings_the_first_forward_and_exits_0(tmp_path:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     env.update(CASHIER_PROFILE=str(profile), CASHIER_STARTUP_PROBE="1", QT_QPA_PLATFORM="offscreen",
                XDG_DATA_HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path))
-    first = subprocess.Popen([sys.executable, "-m", "ui.launch"], cwd=ROOT, env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    errors = tmp_path / "first.err"  # a file, not a pipe nobody reads that could fill and stall it
+    with errors.open("w") as err:
+        first = subprocess.Popen([sys.executable, "-m", "ui.launch"], cwd=ROOT, env=env,
+                                 stdout=subprocess.PIPE, stderr=err, text=True)
     try:
         assert first.stdout is not None
         line = first.stdout.readline()  # the first paint: the window is up, its door open
-        assert line.startswith("first-paint"), (line, first.stderr.read() if first.poll() else "")
+        assert line.startswith("first-paint"), (line, errors.read_text())
         second = subprocess.run([sys.executable, "-m", "ui.launch"], cwd=ROOT, env=env,
                                 capture_output=True, text=True, timeout=60)
         assert second.returncode == 0, second.stderr
