@@ -312,3 +312,53 @@ def test_printer_status_and_test_page_from_the_command_line(
         assert json.loads(capsys.readouterr().out)["printed"] is False
     finally:
         printer.close()
+
+
+def test_a_serial_printer_on_a_pty_answers_its_paper(tmp_path: Path) -> None:
+    """The serial path end to end: pyserial on a pseudo-terminal whose other end is the printer
+    (it answers DLE EOT 4 "out", then "plenty" once a roll is in)."""
+    import os
+    import pty
+    import select
+
+    from cashier.printing.device import PAPER_QUERY, OutOfPaper, send
+    from tests.cash.loopback import PAPER_ANSWERS
+
+    master, slave = pty.openpty()
+    import tty
+
+    tty.setraw(slave)  # bytes as they are: no echo, no newline translation
+    address = parse_url(f"serial://{os.ttyname(slave)}?baudrate=19200")
+    paper = {"now": "out"}
+    received = bytearray()
+    stop = threading.Event()
+
+    def printer() -> None:
+        while not stop.is_set():
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                return
+            received.extend(chunk)
+            if chunk.endswith(PAPER_QUERY):
+                os.write(master, PAPER_ANSWERS[paper["now"]])
+
+    thread = threading.Thread(target=printer, daemon=True)
+    thread.start()
+    try:
+        job = PrintJob(title="receipt", lines=["Coffee   3.50"], kick=True)
+        with pytest.raises(OutOfPaper):
+            send(address, job.to_escpos(), 1.0, ask_paper=True, without_paper=job.kick_escpos())
+        assert until(lambda: bytes(received).endswith(KICK_BYTES))
+        assert b"Coffee" not in received  # only the kick went out
+        paper["now"] = "plenty"
+        assert send(address, job.to_escpos(), 1.0, ask_paper=True) is Paper.PLENTY
+        assert until(lambda: b"Coffee" in received)
+    finally:
+        stop.set()
+        thread.join(1)
+        os.close(master)
+        os.close(slave)
