@@ -119,7 +119,13 @@ def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
-    time.sleep(1.8)  # the customer taps at the pad; the host approves what the till never heard
+    # the customer taps at the pad; the host approves what the till never heard (waited for on
+    # the host's ledger, not for a fixed time: a loaded machine takes longer)
+    deadline = time.monotonic() + 20
+    with served.control() as control:
+        while not any(r["state"] == "sale" for r in control.get("/_sandbox/ledger").json()["invoices"]):
+            assert time.monotonic() < deadline, "the host never approved the card tender"
+            time.sleep(0.05)
     base = [sys.executable, "-m", "cashier.cli", "--profile", str(profile)]
     listed = subprocess.run([*base, "ticket", "list", "--open"], env=env, capture_output=True,
                             text=True, timeout=60)
