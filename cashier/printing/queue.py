@@ -215,7 +215,9 @@ class PrintQueue:
                 self.results.append(JobResult(job.title, False, self.status, job))
                 log.exception("printer %s: %s failed", self.name, job.title)
             else:
-                self._set("paper_low" if paper is Paper.LOW else READY)
+                if paper is not None or self.state not in ("out_of_paper", "paper_low"):
+                    # (a bare drawer kick asks nothing of the paper, so it says nothing of it)
+                    self._set("paper_low" if paper is Paper.LOW else READY)
                 self.results.append(JobResult(job.title, True, job=job))
             self.results = self.results[-100:]
             if self._jobs.empty():

@@ -211,14 +211,17 @@ def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_c
         assert printer.jobs == [KICK_BYTES]
         assert [r.printed for r in desk.printer.results] == [False]
         assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
+        desk.no_sale("customer needs change", clerk="101")  # a bare kick: no paper needed
+        assert desk.printer.wait_idle(5) and printer.wait_jobs(2)
+        assert printer.jobs[1] == KICK_BYTES and desk.printer.state == "out_of_paper"  # still out
         # a new roll: the thread asks again and the status bar turns back to ready, unprompted
         printer.paper = "plenty"
         assert until(lambda: desk.printer_status == "ready")
-        assert len(printer.jobs) == 1  # asking printed nothing
+        assert len(printer.jobs) == 2  # asking printed nothing
         # and the receipt is reprinted from the journal
         _, _, queued = desk.print_receipt(str(entry.ticket_id))
         assert queued
-        assert printer.wait_jobs(2) and b"9.99" in printer.jobs[1] and KICK_PIN2 not in printer.jobs[1]
+        assert printer.wait_jobs(3) and b"9.99" in printer.jobs[2] and KICK_PIN2 not in printer.jobs[2]
     finally:
         printer.close()
 
