@@ -34,11 +34,43 @@ def card_numbers_in(text: str) -> list[str]:
 
 
 def card_numbers_at_rest(*paths: Path) -> list[str]:
-    """Card numbers in these files (SQLite pages and WAL included) and folders, recursively."""
+    """Card numbers in these files (SQLite pages and WAL included) and folders, recursively.
+
+    A SQLite file is binary: its raw pages are scanned for plain runs, and every value it holds
+    (the WAL applied) in full, split forms too. A raw run that is only two neighbouring columns'
+    digits side by side (a record stores its values with nothing between them) is no number
+    that was ever stored; any other raw run counts (a freed page, an older WAL frame)."""
     found: list[str] = []
     for path in paths:
         files = [p for p in path.rglob("*") if p.is_file()] if path.is_dir() else [path]
         for file in files:
-            if file.exists():
-                found += card_numbers_in(file.read_bytes().decode("latin-1"))
+            if not file.exists():
+                continue
+            raw = file.read_bytes().decode("latin-1")
+            database = file.with_name(file.name.removesuffix("-wal").removesuffix("-journal"))
+            if raw.startswith("SQLite format 3\x00") or (
+                    database != file and database.exists()
+                    and database.read_bytes().startswith(b"SQLite format 3\x00")):
+                rows = _stored_rows(database)
+                cells = "\n".join(v for row in rows for v in row)
+                joined = "\n".join("".join(row) for row in rows)
+                found += [run for run in _PLAIN.findall(raw) if luhn_ok(run)
+                          and (run in cells or run not in joined)]
+                if database == file:
+                    found += card_numbers_in(cells)
+            else:
+                found += card_numbers_in(raw)
     return found
+
+
+def _stored_rows(database: Path) -> list[list[str]]:
+    """Every row of every table as text, read through SQLite (the WAL applied)."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return [[v.decode("latin-1") if isinstance(v, bytes) else str(v) for v in row]
+                for table in tables for row in conn.execute(f'SELECT * FROM "{table}"')]
+    finally:
+        conn.close()

@@ -1,0 +1,46 @@
+"""The tests' own card-number scanner (``tests/pans.py``) finds a stored card number in any form,
+SQLite files included, and does not take a database's binary structure for separators."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.pans import card_numbers_at_rest
+
+
+def test_a_split_card_number_in_a_database_value_is_found(tmp_path: Path) -> None:
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.execute("INSERT INTO t VALUES ('card 4321 0000 0000 1119 kept')")
+    assert card_numbers_at_rest(tmp_path) == ["4321000000001119"]
+
+
+def test_a_plain_card_number_in_a_text_file_and_in_raw_pages_is_found(tmp_path: Path) -> None:
+    (tmp_path / "log.txt").write_text("x 4321-0000-0000-1119 y\n")
+    assert card_numbers_at_rest(tmp_path) == ["4321000000001119"]
+
+
+def test_two_neighbouring_columns_of_digits_are_not_a_card(tmp_path: Path) -> None:
+    """Two numbers in adjacent columns sit side by side on the page (a record stores its values
+    with nothing between them); they were never one value."""
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT, b TEXT)")
+        conn.execute("INSERT INTO t VALUES ('43210000', '00001119')")
+    raw = db.read_bytes()
+    assert b"43210000" in raw and b"00001119" in raw
+    assert card_numbers_at_rest(tmp_path) == []
+
+
+def test_a_card_number_left_on_a_freed_page_is_found(tmp_path: Path) -> None:
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.execute("INSERT INTO t VALUES ('4321000000001119')")
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA secure_delete = OFF")  # (this SQLite may zero freed space by default)
+        conn.execute("DELETE FROM t")  # gone from the table, still in the file's bytes
+    assert b"4321000000001119" in db.read_bytes()
+    assert card_numbers_at_rest(tmp_path) == ["4321000000001119"]
