@@ -75,7 +75,7 @@ hostile: setup
 	  QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -s -p no:cacheprovider --timeout=0 tests/flows/test_hostile.py
 
 screens: setup system-deps-test
-	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screens build/screens
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/screens.py build/screens
 
 PROFILE ?= packaging/tills/example.toml
 package: setup

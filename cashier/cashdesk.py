@@ -8,8 +8,9 @@ connection (SQLite in WAL mode takes a second writer; each write is one short tr
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cashier.clerks import Clerk, Roster
 from cashier.config import TillProfile
@@ -17,12 +18,10 @@ from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.store import JournalStore
+from cashier.journal.ticket_model import Ticket, TicketSettings
 from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
 from cashier.reports import report_text, x_report, z_report
-
-if TYPE_CHECKING:
-    from cashier.flows.ticket import Ticket
 
 #: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
@@ -45,6 +44,18 @@ class CashDesk:
         self.printer = printer or PrintQueue.for_settings(profile.printer, virtual=self.virtual)
         self._receipted: set[int] = set()
         self._receipted_tickets: set[int] = set()
+        self._listeners: list[Callable[[Any], None]] = []
+
+    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        """Call ``listener`` with each drawer move this desk's journal commits (``DrawerMoved``):
+        the journal records and queues them; the window's bus hears them from here."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _published(self) -> None:
+        for change in self.store.take_changes():
+            for listener in list(self._listeners):
+                listener(change)
 
     @property
     def width(self) -> int:
@@ -98,10 +109,7 @@ class CashDesk:
         return entry
 
     def ticket(self, ticket_id: int) -> Ticket:
-        from cashier.flows.ticket import Ticket
-
-        row = self.store.conn.execute("SELECT till_id FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
-        if row is None or row[0] != self.store.till_id:
+        if self.store.ticket_till(ticket_id) != self.store.till_id:
             raise DrawerRefused(f"ticket: no ticket {ticket_id} at this till")
         return Ticket.of(self.store.ticket(ticket_id))
 
@@ -173,8 +181,6 @@ class CashDesk:
         was signed (``signature`` None: the profile's signature floor decides), and for a cash
         tender the drawer kick (journaled with the clerk). Once per ticket; a reprint is
         ``print_receipt``."""
-        from cashier.flows.ticket import TicketSettings
-
         if ticket_id in self._receipted_tickets:
             return []
         ticket = self.ticket(ticket_id)
@@ -199,6 +205,7 @@ class CashDesk:
             self._print(job)
         if cash:
             self.drawer.kicked(clerk=clerk, entry_id=cash[0].entry_id)
+            self._published()
         return jobs
 
     def payment_done(self, entry: Entry) -> list[PrintJob]:
@@ -229,6 +236,7 @@ class CashDesk:
             self._print(job)
         if cash:
             self.drawer.kicked(clerk=clerk, entry_id=entry.id)
+            self._published()
         return jobs
 
     @staticmethod
@@ -240,7 +248,9 @@ class CashDesk:
     # ---- the drawer --------------------------------------------------------------------------
     def open(self, *, clerk: str, float_amount: str | Decimal | None = None,
              counts: dict[str, int] | None = None) -> Session:
-        return self.drawer.open(clerk=clerk, float_amount=float_amount, counts=counts)
+        session = self.drawer.open(clerk=clerk, float_amount=float_amount, counts=counts)
+        self._published()
+        return session
 
     def pay_in(self, amount: str | Decimal, reason: str | None, *, clerk: str,
                manager: Clerk | None = None) -> Session:
@@ -260,6 +270,7 @@ class CashDesk:
         return session
 
     def _kick(self) -> None:
+        self._published()
         if self._kicks():
             self._print(PrintJob(title="drawer kick", kick=True, cut=False))
 
@@ -280,6 +291,7 @@ class CashDesk:
                      manager: Clerk | None = None) -> CloseResult:
         result = self.drawer.close(counted, clerk=clerk, reason=reason, manager=manager,
                                    report=lambda s: z_report(self.store, self.drawer, s))
+        self._published()
         if result.closed and result.report is not None and self.profile.printer.z_report_at_close:
             self._print(PrintJob(title=f"Z report {result.session.id}",
                                  lines=report_text(result.report, self.width)))

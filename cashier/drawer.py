@@ -12,7 +12,6 @@ the session is open: op ``sale`` (cash taken, ``approved`` = tendered minus chan
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -83,7 +82,7 @@ class CloseResult:
                 "closed": self.closed, "waiting": self.waiting, "report": self.report}
 
 
-def _session(row: sqlite3.Row) -> Session:
+def _session(row: Any) -> Session:
     cur = row["currency"]
 
     def opt(column: str) -> Decimal | None:
@@ -137,45 +136,28 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
     return text
 
 
-def require_cash_drawer(conn: sqlite3.Connection, till_id: str) -> None:
-    """The one rule for cash at the till: cash goes in or out only with an open drawer session,
-    checked before anything is journaled (the ticket's cash tender, a cash refund)."""
-    row = conn.execute("SELECT state FROM drawer_sessions WHERE till_id = ? AND state != 'closed'",
-                       (till_id,)).fetchone()
-    if row is None:
-        raise ValidationError("cash", "open the drawer first: there is no open cash drawer session "
-                                      "at this till")
-    if row[0] != "open":
-        raise ValidationError("cash", "the drawer is counted and waiting for a manager to close it: "
-                                      "open the drawer again first")
-
-
 class Drawer:
     """The cash drawer of one till, on the till's journal store."""
 
     def __init__(self, store: JournalStore, roster: Roster) -> None:
         self.store = store
         self.roster = roster
-        self.conn = store.conn
         self.currency = store.currency
 
     # ---- reading ---------------------------------------------------------------------------
     def current(self) -> Session | None:
         """The open (or counted, waiting for a manager) session of this till."""
-        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE till_id = ? AND state != 'closed'",
-                                (self.store.till_id,)).fetchone()
+        row = self.store.drawer_current()
         return None if row is None else _session(row)
 
     def get(self, session_id: int) -> Session:
-        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE id = ? AND till_id = ?",
-                                (session_id, self.store.till_id)).fetchone()
+        row = self.store.drawer_session(session_id)
         if row is None:
             raise DrawerRefused(f"session: no drawer session {session_id} at this till")
         return _session(row)
 
     def last_closed(self) -> Session | None:
-        row = self.conn.execute("SELECT * FROM drawer_sessions WHERE till_id = ? AND state = 'closed' "
-                                "ORDER BY id DESC LIMIT 1", (self.store.till_id,)).fetchone()
+        row = self.store.drawer_last_closed()
         return None if row is None else _session(row)
 
     def require_open(self) -> Session:
@@ -187,13 +169,8 @@ class Drawer:
     def balance(self, session: Session) -> Balance:
         cur = session.currency
         until = session.closed_at or "9999"
-        cash = {op: (int(n), int(minor or 0)) for op, n, minor in self.conn.execute(
-            "SELECT op, COUNT(*), SUM(approved_minor) FROM entries WHERE till_id = ? AND kind = 'cash' "
-            "AND state = 'approved' AND created_at >= ? AND created_at < ? GROUP BY op",
-            (session.till_id, session.opened_at, until))}
-        moves = {t: (int(n), int(minor or 0)) for t, n, minor in self.conn.execute(
-            "SELECT type, COUNT(*), SUM(amount_minor) FROM drawer_moves WHERE session_id = ? GROUP BY type",
-            (session.id,))}
+        cash = self.store.drawer_cash(session.till_id, session.opened_at, until)
+        moves = self.store.drawer_move_sums(session.id)
         return Balance(float=session.float,
                        cash_sales=from_minor(cash.get("sale", (0, 0))[1], cur),
                        cash_sales_count=cash.get("sale", (0, 0))[0],
@@ -207,27 +184,9 @@ class Drawer:
         return [{"at": r["at"], "type": r["type"], "amount": str(from_minor(int(r["amount_minor"]),
                                                                             session.currency)),
                  "reason": r["reason"], "clerk": r["clerk"], "approved_by": r["approved_by"]}
-                for r in self.conn.execute("SELECT * FROM drawer_moves WHERE session_id = ? ORDER BY id",
-                                           (session.id,))]
+                for r in self.store.drawer_moves(session.id)]
 
     # ---- writing ---------------------------------------------------------------------------
-    def _write(self, session_id: int, type_: str, clerk: str, *, amount: Decimal = Decimal(0),
-               reason: str | None = None, approved_by: str | None = None,
-               entry_id: int | None = None, at: str | None = None) -> None:
-        """One move and its event, inside the caller's transaction."""
-        at = at or iso(self.store.clock())
-        minor = to_minor(amount, self.currency)
-        self.conn.execute("INSERT INTO drawer_moves(session_id, at, type, amount_minor, reason, clerk, "
-                          "approved_by, entry_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                          (session_id, at, type_, minor, reason, clerk, approved_by, entry_id))
-        self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
-                          (entry_id, at, clerk, f"drawer_{type_}",
-                           json.dumps({"session": session_id, "amount": str(amount), "reason": reason,
-                                       "approved_by": approved_by}, sort_keys=True)))
-
-    def _tx_begin(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
-
     def _approver(self, action: Action, clerk: str, manager: Clerk | None,
                   amount: Decimal = Decimal(0)) -> str | None:
         """Who approved ``action``: None when no approval is needed; raises when one is."""
@@ -248,23 +207,10 @@ class Drawer:
         value = (count_denominations(counts, self.currency) if counts is not None
                  else parse_cash(float_amount or "", self.currency, "float"))
         now = iso(self.store.clock())
-        self._tx_begin()
-        try:
-            try:
-                cur = self.conn.execute(
-                    "INSERT INTO drawer_sessions(till_id, currency, opened_at, opened_by, float_minor, "
-                    "float_counts) VALUES (?, ?, ?, ?, ?, ?)",
-                    (self.store.till_id, self.currency, now, clerk, to_minor(value, self.currency),
-                     json.dumps(counts or {}, sort_keys=True)))
-            except sqlite3.IntegrityError:
-                raise DrawerRefused("drawer: a session is already open at this till "
-                                    "(close it before opening another)") from None
-            session_id = int(cur.lastrowid or 0)
-            self._write(session_id, "float", clerk, amount=value, at=now)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        with self.store.drawer_tx():
+            session_id = self.store.drawer_open_session(clerk=clerk, float_amount=value,
+                                                        counts=counts or {}, at=now)
+            self.store.drawer_move(session_id, "float", clerk, amount=value, at=now)
         return self.get(session_id)
 
     def _move(self, type_: str, clerk: str, *, amount: Decimal = Decimal(0), reason: str | None = None,
@@ -272,14 +218,9 @@ class Drawer:
         session = self.require_open()
         if session.state != "open":
             raise DrawerRefused("drawer: the session is counted and waiting for a manager to close it")
-        self._tx_begin()
-        try:
-            self._write(session.id, type_, clerk, amount=amount, reason=reason,
-                        approved_by=approved_by, entry_id=entry_id)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        with self.store.drawer_tx():
+            self.store.drawer_move(session.id, type_, clerk, amount=amount, reason=reason,
+                                   approved_by=approved_by, entry_id=entry_id)
         return session
 
     def pay_in(self, amount: Decimal | str, reason: str | None, *, clerk: str,
@@ -314,17 +255,11 @@ class Drawer:
         """The blind count: recorded before the expected amount is shown to anyone."""
         value = parse_cash(counted, self.currency, "counted")
         session = self.require_open()
-        last = self.conn.execute("SELECT type, amount_minor, clerk FROM drawer_moves WHERE session_id = ? "
-                                 "ORDER BY id DESC LIMIT 1", (session.id,)).fetchone()
-        if last is not None and tuple(last) == ("count", to_minor(value, self.currency), clerk):
+        last = self.store.drawer_last_move(session.id)
+        if last is not None and last == ("count", to_minor(value, self.currency), clerk):
             return session, self.balance(session), value  # the same count again: recorded once
-        self._tx_begin()
-        try:
-            self._write(session.id, "count", clerk, amount=value)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        with self.store.drawer_tx():
+            self.store.drawer_move(session.id, "count", clerk, amount=value)
         return session, self.balance(session), value
 
     def close(self, counted: Decimal | str, *, clerk: str, reason: str | None = None,
@@ -345,34 +280,21 @@ class Drawer:
                 if approver is not None and approver not in approvers:
                     approvers.append(approver)
         except ManagerNeeded as waiting:
-            self.conn.execute(
-                "UPDATE drawer_sessions SET state = 'counted', counted_minor = ?, over_short_minor = ?, "
-                "reason = ? WHERE id = ?", (to_minor(value, self.currency),
-                                            to_minor(over_short, self.currency), text, session.id))
+            self.store.drawer_mark_counted(session.id, counted=value, over_short=over_short, reason=text)
             return CloseResult(self.get(session.id), balance, value, over_short, False, None,
                                waiting=str(waiting))
         now = iso(self.store.clock())
-        self._tx_begin()
-        try:
-            self.conn.execute(
-                "UPDATE drawer_sessions SET state = 'closed', closed_at = ?, closed_by = ?, "
-                "expected_minor = ?, counted_minor = ?, over_short_minor = ?, reason = ?, approved_by = ? "
-                "WHERE id = ?", (now, clerk, to_minor(balance.expected, self.currency),
-                                 to_minor(value, self.currency), to_minor(over_short, self.currency), text,
-                                 ",".join(approvers) or None, session.id))
-            self._write(session.id, "close", clerk, amount=over_short.copy_abs(), reason=text,
-                        approved_by=",".join(approvers) or None, at=now)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        with self.store.drawer_tx():
+            self.store.drawer_close_session(session.id, clerk=clerk, at=now, expected=balance.expected,
+                                            counted=value, over_short=over_short, reason=text,
+                                            approved_by=",".join(approvers) or None)
+            self.store.drawer_move(session.id, "close", clerk, amount=over_short.copy_abs(), reason=text,
+                                   approved_by=",".join(approvers) or None, at=now)
         closed = self.get(session.id)
         built = report(closed) if report is not None else None
         if built is not None:
-            self.conn.execute("UPDATE drawer_sessions SET report = ? WHERE id = ?",
-                              (json.dumps(built, sort_keys=True), session.id))
+            self.store.drawer_save_report(session.id, built)
         return CloseResult(closed, self.balance(closed), value, over_short, True, built)
 
     def stored_report(self, session: Session) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT report FROM drawer_sessions WHERE id = ?", (session.id,)).fetchone()
-        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+        return self.store.drawer_report(session.id)

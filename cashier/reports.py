@@ -31,23 +31,6 @@ _TENDER_OF_KIND = {"sale": "card", "manual_sale": "card", "authorization": "card
 _MONEY_STATES = ("approved", "captured")
 _UNRESOLVED = ("intent", "sent", "unknown", "voiding")
 
-_QUERY = """
-SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
-       (captured_minor > 0 OR refunded_minor > 0) AS moved, COUNT(*) AS n,
-       SUM(requested_minor) AS requested, SUM(approved_minor) AS approved,
-       SUM(captured_minor) AS captured, SUM(refunded_minor) AS refunded,
-       SUM(tip_minor) AS tip, SUM(tax_minor) AS tax, (ticket_id IS NULL) AS loose
-FROM entries WHERE till_id = ? AND created_at >= ? AND created_at < ?
-GROUP BY kind, op, state, brand, clerk, moved, loose
-"""
-#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket.
-_TICKETS_QUERY = """
-SELECT COUNT(DISTINCT ticket_id) FROM entries
-WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
-  AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
-"""
-
-
 class _Sum:
     __slots__ = ("count", "minor")
 
@@ -98,7 +81,7 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
     by_brand: dict[str, _Sum] = defaultdict(_Sum)
     by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
     tax = tip = unresolved = 0
-    for row in store.conn.execute(_QUERY, (store.till_id, start, end)):
+    for row in store.report_groups(start, end):
         n, state = int(row["n"]), row["state"]
         if state in _UNRESOLVED:
             unresolved += n
@@ -127,7 +110,7 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
             by_clerk[clerk]["tips"].add(n if row["tip"] else 0, int(row["tip"]))
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
-    tickets.count += int(store.conn.execute(_TICKETS_QUERY, (store.till_id, start, end)).fetchone()[0])
+    tickets.count += store.report_ticket_count(start, end)
     report: dict[str, Any] = {
         "type": kind, "till": store.till_id, "currency": cur, "from": start,
         "to": session.closed_at if kind == "z" and session and session.closed_at else end.rstrip("~"),

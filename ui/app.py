@@ -12,61 +12,28 @@ import linecache
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cashier.till_lock import Door, JournalInUse, JournalLock, knock
+from ui.gui import Gui
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from cashier.config import TillProfile
-    from ui.pinpad import PinPadWindow
-    from ui.till import Till
     from ui.window import MainWindow
 
 SMOKE_AMOUNT_KEYS = "1250"
 
 
 @dataclass
-class Gui:
-    """Everything one window needs, kept together so tests and tools build the same thing."""
+class TillGui(Gui):
+    """The window's parts as ``build_gui`` makes them, with the start-up and the shutdown (the
+    pages see the plain ``ui.gui.Gui``)."""
 
-    app: QApplication
-    profile: TillProfile
-    till: Till
     window: MainWindow
-    language: Any
-    prefs: dict[str, Any] = field(default_factory=dict)
-    pinpad: PinPadWindow | None = None
-    reporter: Any = None
-    #: the drawer, receipt printer and reports (ui.cash); None when the journal would not open
-    cashdesk: Any = None
-    printer_window: Any = None
-    printer_pill: Any = None
-    printer_timer: Any = None
-    sign_in: Any = None
-    sign_out_button: Any = None
-
-    def set_language(self, code: str) -> bool:
-        ok = bool(self.language.switch(code))
-        self.prefs["language"] = self.language.code
-        # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
-        self.window.retranslate()
-        if self.pinpad is not None:
-            self.pinpad.retranslate()
-        return ok
-
-    def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:
-        from ui.theme import apply_theme
-
-        if high_contrast is not None:
-            self.prefs["high_contrast"] = high_contrast
-        if font_scale is not None:
-            self.prefs["font_scale"] = font_scale
-        apply_theme(self.app, bool(self.prefs.get("high_contrast", False)),
-                    float(self.prefs.get("font_scale", 1.0)))
 
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
@@ -123,7 +90,7 @@ def drop_imported_sources() -> None:
 
 
 def build_gui(profile: TillProfile, app: QApplication | None = None, *,
-              show_dialogs: bool = True) -> Gui:
+              show_dialogs: bool = True) -> TillGui:
     """Application, theme, language, window and every page (nothing started yet)."""
     keep_httpx_cli_out()
     from PySide6.QtWidgets import QApplication
@@ -143,7 +110,7 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     language.switch(profile.language if profile.language in ("en", "es") else "en")
     till = Till(profile)
     window = MainWindow(till)
-    gui = Gui(application, profile, till, window, language,
+    gui = TillGui(application, profile, till, window, language,
               prefs={"language": language.code, "high_contrast": False, "font_scale": 1.0})
     from ui.cash import install_cash, open_cashdesk
 
@@ -160,7 +127,7 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     return gui
 
 
-def open_door(gui: Gui, journal: Path) -> Door:
+def open_door(gui: TillGui, journal: Path) -> Door:
     """Where a second start on ``journal`` knocks: the knock arrives on the door's thread and is
     queued to the window's, which comes to the front."""
     from PySide6.QtCore import Qt
@@ -218,7 +185,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     return 0
 
 
-async def _smoke(gui: Gui, timeout_s: float = 60.0) -> int:
+async def _smoke(gui: TillGui, timeout_s: float = 60.0) -> int:
     """One sale through the window's own actions: keys, the Card button, the virtual customer."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest

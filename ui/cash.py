@@ -8,15 +8,15 @@ training, once the PIN pad window is up) the virtual printer window beside it.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer
 
 from ui.i18n import tr
 
 if TYPE_CHECKING:
     from cashier.config import TillProfile
-    from ui.app import Gui
+    from ui.gui import Gui
 
 log = logging.getLogger("ui.cash")
 PRINTER_POLL_MS = 1000
@@ -40,6 +40,12 @@ def install_cash(gui: Gui) -> None:
     if gui.cashdesk is None:
         return
     install_sign_in(gui)
+
+    def publish(change: Any) -> None:  # a drawer move, on the bus like every journal change
+        if gui.till.runtime is not None:
+            gui.till.runtime.bus.publish(change)
+
+    gui.cashdesk.subscribe(publish)
     gui.till.bridge.payment_changed.connect(lambda entry: _payment_changed(gui, entry))
     gui.till.bridge.other_event.connect(lambda event: _ticket_changed(gui, event))
     pill = Pill()
@@ -64,7 +70,7 @@ def install_cash(gui: Gui) -> None:
         else:
             pill.set(tr("Printer: offline — reprint from the journal"), "bad")
 
-    timer = QTimer(gui.window)
+    timer = QTimer(cast("QObject", gui.window))  # goes with the window
     timer.setInterval(PRINTER_POLL_MS)
     timer.timeout.connect(refresh)
     timer.start()

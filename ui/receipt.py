@@ -13,6 +13,8 @@ from ui.i18n import format_money, format_time, tr
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "receipt.txt"
 WIDTH = 32
+#: A ticket tender's kind as the counter words it (translated where shown).
+TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
 
 
 def receipt_lines(entry: Any, company: str, till: str) -> list[str]:

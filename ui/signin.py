@@ -6,7 +6,7 @@ clerk becomes the flows' clerk, so every journal entry (and the host) carries th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -17,7 +17,8 @@ from ui.i18n import tr
 from ui.pages.base import hint, labelled
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
+    from ui.window import MainWindow
 
 SIGN_OUT_KEYS = "Ctrl+Shift+L"
 
@@ -80,7 +81,7 @@ class SignInPanel(QWidget):
 
 def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     """Make ``clerk`` the till's clerk (None: signed out, the sign-in panel covers the window)."""
-    window = gui.window
+    window = cast("MainWindow", gui.window)  # the sign-in reaches into the window it locks
     till: Any = gui.till
     till.clerk = clerk
     if till.runtime is not None:
@@ -105,7 +106,7 @@ def install_sign_in(gui: Gui) -> None:
     till.clerk = None
     if not gui.profile.roster.enabled:
         return
-    window = gui.window
+    window = cast("MainWindow", gui.window)  # the sign-in reaches into the window it locks
     gui.sign_in = SignInPanel(gui)
     window.stack.addWidget(gui.sign_in)
     button = QPushButton()

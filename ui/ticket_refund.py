@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from cashier.errors import ValidationError
 from cashier.flows.ticket import Ticket, refund_plan
 from ui.i18n import format_money, tr
-from ui.pages.sale import TENDER_TITLES
+from ui.receipt import TENDER_TITLES
 
 
 class TicketRefundDialog(QDialog):

@@ -170,9 +170,17 @@ class EventBus:
         return lambda: self._subscribers.remove(item)
 
     def follow(self, journal: Journal) -> Callable[[], None]:
-        """Publish a ``PaymentChanged`` for every entry the journal writes: done once, where the
-        runtime opens, so every transition of every flow reaches the window the same way."""
-        return journal.subscribe(lambda entry: self.publish(PaymentChanged(entry)))
+        """Publish a ``PaymentChanged`` for every entry the journal writes, and the journal's
+        other changes as they come (``TicketChanged``, ``DrawerMoved``): done once, where the
+        runtime opens, so every change reaches the window the same way."""
+        entries = journal.subscribe(lambda entry: self.publish(PaymentChanged(entry)))
+        changes = journal.subscribe_changes(self.publish)
+
+        def stop() -> None:
+            entries()
+            changes()
+
+        return stop
 
     def publish(self, event: Any) -> None:
         for sub in list(self._subscribers):

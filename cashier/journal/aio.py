@@ -17,10 +17,13 @@ from typing import Any, TypeVar
 
 from cashier.journal.model import INVOICED_KINDS, Entry, Event, Job, Kind, State, Totals
 from cashier.journal.store import JournalStore
-from cashier.journal.tickets import TicketRecord
+from cashier.journal.ticket_model import Ticket, TicketChanged
+from cashier.journal.tickets import TicketRecord, TicketWritten
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
+#: Told of every other committed change: ``TicketChanged`` and ``DrawerMoved``.
+ChangeListener = Callable[[Any], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
 
 
@@ -47,6 +50,7 @@ class Journal:
         self._writer: JournalStore | None = None
         self._reader: JournalStore | None = None
         self._listeners: list[Listener] = []
+        self._change_listeners: list[ChangeListener] = []
 
     @classmethod
     async def open(cls, path: str | Path, **kw: Any) -> Journal:
@@ -86,25 +90,59 @@ class Journal:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _publish(self, entry: Entry, mirrored: list[Entry]) -> Entry:
+    def subscribe_changes(self, listener: ChangeListener) -> Callable[[], None]:
+        """Call ``listener`` with every other committed change: a ticket's (``TicketChanged``,
+        the ticket as it now reads) and each drawer move (``DrawerMoved``)."""
+        self._change_listeners.append(listener)
+        return lambda: self._change_listeners.remove(listener)
+
+    def _publish(self, entry: Entry, mirrored: list[Entry], changes: list[Any] | None = None) -> Entry:
         """The entry written first, then each entry the same commit mirrored it on (the original
-        of a refund, the charge a Charge API capture or refund moved)."""
+        of a refund, the charge a Charge API capture or refund moved), then what else it changed
+        (the ticket of a tender)."""
         for moved in (entry, *mirrored):
             for listener in list(self._listeners):
                 listener(moved)
+        self._publish_changes(changes or [])
         return entry
 
-    async def _write_entry(self, fn: Callable[..., T], *args: Any, **kw: Any) -> tuple[T, list[Entry]]:
+    def _publish_changes(self, changes: list[Any]) -> None:
+        for change in changes:
+            for listener in list(self._change_listeners):
+                listener(change)
+
+    def _changes(self, store: JournalStore) -> list[Any]:
+        """On the writer's thread: what the last write changed besides entries, as published
+        (a ticket read once however many of its rows moved)."""
+        changes = store.take_changes()
+        if not self._change_listeners:
+            return []
+        out: list[Any] = []
+        tickets: set[int] = set()
+        for change in changes:
+            if isinstance(change, TicketWritten):
+                if change.ticket_id not in tickets:
+                    tickets.add(change.ticket_id)
+                    out.append(TicketChanged(Ticket.of(store.ticket(change.ticket_id))))
+            else:
+                out.append(change)
+        return out
+
+    async def _write_entry(self, fn: Callable[..., T], *args: Any,
+                           **kw: Any) -> tuple[T, list[Entry], list[Any]]:
         """Run a write that moves an entry; also read back, on the writer's thread, every other
-        entry the same commit moved."""
-        def run() -> tuple[T, list[Entry]]:
+        entry the same commit moved, and the other changes to publish after them."""
+        def run() -> tuple[T, list[Entry], list[Any]]:
             store = self.store
-            result = fn(*args, **kw)
+            try:
+                result = fn(*args, **kw)
+            finally:
+                changes = self._changes(store)
             written = result[0] if isinstance(result, tuple) else result
             others = [i for i in store.take_moved() if i != getattr(written, "id", None)]
-            return result, [store.get(i) for i in others] if self._listeners else []
+            return result, [store.get(i) for i in others] if self._listeners else [], changes
 
-        return await self._write(run)
+        return await self._write_only(run)
 
     # ---- plumbing -----------------------------------------------------------------------------
     @property
@@ -114,11 +152,26 @@ class Journal:
             raise RuntimeError("journal is not open")
         return self._writer
 
-    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    async def _write_only(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """Run ``fn`` on the writer's thread; publishes nothing (the caller does)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
         return await asyncio.get_running_loop().run_in_executor(
             self._writer_pool, functools.partial(fn, *args, **kw))
+
+    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
+        def run() -> tuple[T, list[Any]]:
+            store = self.store
+            try:
+                result = fn(*args, **kw)
+            finally:
+                changes = self._changes(store)
+            return result, changes
+
+        result, changes = await self._write_only(run)
+        self._publish_changes(changes)
+        return result
 
     async def _read(self, name: str, *args: Any, **kw: Any) -> Any:
         if self._reader is None:
@@ -171,9 +224,9 @@ class Journal:
         await self._write(self.store.note, entry_id, type_, actor=actor, **data)
 
     async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
-        (entry, job), mirrored = await self._write_entry(self.store.request_void, entry_id,
-                                                         reason=reason, actor=actor)
-        self._publish(entry, mirrored)
+        (entry, job), mirrored, changes = await self._write_entry(self.store.request_void, entry_id,
+                                                                  reason=reason, actor=actor)
+        self._publish(entry, mirrored, changes)
         return entry, job
 
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
@@ -191,10 +244,7 @@ class Journal:
 
     async def require_cash_drawer(self) -> None:
         """Raises ``ValidationError`` when this till has no open drawer session (cash refused)."""
-        from cashier.drawer import require_cash_drawer
-
-        store = self.store
-        await self._write(require_cash_drawer, store.conn, store.till_id)
+        await self._write(self.store.require_cash_drawer)
 
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,

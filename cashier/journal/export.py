@@ -13,6 +13,7 @@ from typing import Any
 
 from cashier.journal.model import money
 from cashier.journal.store import JournalStore, iso, utc_now
+from cashier.journal.ticket_model import Ticket
 from cashier.journal.tokens import decode_token
 
 #: Amount columns are exported in major units, as text, next to their currency.
@@ -31,8 +32,6 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
 
 def _ticket(store: JournalStore, ticket_id: int) -> dict[str, Any]:
     """A ticket as ``cashier ticket show`` prints it: lines, totals and each tender."""
-    from cashier.flows.ticket import Ticket
-
     return Ticket.of(store.ticket(ticket_id)).as_dict()
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text, masked_card
+from cashier.journal.drawer_rows import DrawerRows
 from cashier.journal.model import (
     INVOICED_KINDS,
     Entry,
@@ -34,9 +35,12 @@ from cashier.journal.model import (
     check_transition,
     money,
 )
+from cashier.journal.outbox_rows import OutboxRows
+from cashier.journal.report_rows import ReportRows
+from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import TicketRows
-from cashier.journal.tokens import decode_token, encode_token
+from cashier.journal.tickets import TicketRows, TicketWritten
+from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
 
@@ -65,33 +69,6 @@ UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 
 
 # ---- rows -------------------------------------------------------------------------------------
-def _entry(row: sqlite3.Row | Mapping[str, Any]) -> Entry:
-    cur = row["currency"]
-    token, auth_code = decode_token(row["token"]), row["auth_code"]
-    if row["kind"] == Kind.CHARGE:  # the pre-v5 reading of a Charge API entry (see Entry)
-        auth_code = row["refund_id"] or row["charge_id"]
-        token = token or row["payment_link_id"] or row["customer_id"] or (
-            row["charge_id"] if row["op"] in (Op.CAPTURE, Op.REFUND, Op.VOID) else None)
-    return Entry(
-        id=row["id"], till_id=row["till_id"], kind=Kind(row["kind"]), state=State(row["state"]),
-        op=Op(row["op"]) if row["op"] else None, invoice=row["invoice"],
-        idempotency_key=row["idempotency_key"], original_invoice=row["original_invoice"],
-        currency=cur, requested=money(row["requested_minor"], cur),
-        approved=money(row["approved_minor"], cur), tip=money(row["tip_minor"], cur),
-        tax=money(row["tax_minor"], cur), captured=money(row["captured_minor"], cur),
-        refunded=money(row["refunded_minor"], cur), pending=money(row["pending_minor"], cur),
-        card=row["card"], card_last4=row["card_last4"], card_type=row["card_type"],
-        token=token, auth_code=auth_code,
-        response_code=row["response_code"], host_code=row["host_code"], message=row["message"],
-        reversal_reason=row["reversal_reason"], training=bool(row["training"]), clerk=row["clerk"],
-        created_at=row["created_at"], updated_at=row["updated_at"], sent_at=row["sent_at"],
-        business_date=row["business_date"], batch_no=int(row["batch_no"]), attempts=row["attempts"],
-        charge_id=row["charge_id"], refund_id=row["refund_id"],
-        payment_link_id=row["payment_link_id"], customer_id=row["customer_id"],
-        ticket_id=row["ticket_id"],
-    )
-
-
 def _stored_as_given(row: Mapping[str, Any], integer_columns: frozenset[str]) -> bool:
     """True when SQLite stores every value exactly as given (int in an INTEGER column, text in
     a TEXT one), so the Entry can be built from the values just written instead of re-reading
@@ -192,7 +169,7 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
 CACHE_KIB = 512
 
 
-class JournalStore(TicketRows):
+class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
     """The journal on one connection. Not thread-safe: one thread owns each instance."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
@@ -210,6 +187,9 @@ class JournalStore(TicketRows):
         #: Ids of the entries the last write transaction moved (the entry written and any it was
         #: mirrored on), for the journal to publish each of them (``take_moved``).
         self._moved: list[int] = []
+        #: What committed writes changed besides entries (drawer moves, tickets), in order, for
+        #: the journal's one publisher (``take_changes``).
+        self._changes: list[Any] = []
         self.invoice_time_floor = invoice_time_floor
         self.lock_timeout_s = lock_timeout_s
         try:
@@ -259,19 +239,28 @@ class JournalStore(TicketRows):
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
+        changes = len(self._changes)
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
+            del self._changes[changes:]  # nothing of a rolled-back write is published
             raise
         self.conn.execute("COMMIT")
+
+    def take_changes(self) -> list[Any]:
+        """What the committed writes since the last call changed besides entries (``DrawerMoved``,
+        ``TicketWritten``), oldest first; the journal publishes them."""
+        changes, self._changes = self._changes, []
+        return changes
 
     def _now(self) -> str:
         return iso(self.clock())
 
     def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                at: str) -> None:
+        """THE writer of the ``events`` table (entries, notes, tickets, drawer moves)."""
         self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
                           (entry_id, at, actor, type_, json.dumps(data, sort_keys=True, default=str)))
 
@@ -410,6 +399,8 @@ class JournalStore(TicketRows):
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
+            if ticket_id is not None:
+                self._changes.append(TicketWritten(ticket_id))
             if _stored_as_given(stored, self._integer_columns):
                 return _entry({**stored, "id": entry_id})
             return _entry(self._row(entry_id))
@@ -468,6 +459,8 @@ class JournalStore(TicketRows):
         if old["state"] != new["state"]:
             data["_from"] = old["state"]
         self._event(entry_id, actor, type_, data, now)
+        if old.get("ticket_id") is not None:
+            self._changes.append(TicketWritten(int(old["ticket_id"])))
         sets = ", ".join(f"{k} = ?" for k in cols)
         conn.execute(f"UPDATE entries SET {sets} WHERE id = ?", (*cols.values(), entry_id))
         before, after = contribution(old), contribution(new)
@@ -546,8 +539,12 @@ class JournalStore(TicketRows):
         """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""
         self._check_actor(actor)
         guard_text(type_, data)
-        with self._tx():
+        with self._tx() as conn:
             self._event(entry_id, actor, type_, {"_note": data}, self._now())
+            if entry_id is not None:  # a tender's note (cash tendered) changes what its ticket shows
+                row = conn.execute("SELECT ticket_id FROM entries WHERE id = ?", (entry_id,)).fetchone()
+                if row is not None and row[0] is not None:
+                    self._changes.append(TicketWritten(int(row[0])))
 
     # ---- jobs ---------------------------------------------------------------------------------
     def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:

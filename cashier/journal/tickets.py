@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text
 from cashier.journal.model import Entry, JournalError, money
+from cashier.journal.rows import entry_of_row
 
 if TYPE_CHECKING:
     import sqlite3
@@ -63,6 +64,14 @@ class TicketRecord:
     cash: dict[int, tuple[Decimal, Decimal]]
 
 
+@dataclass(frozen=True, slots=True)
+class TicketWritten:
+    """A committed write changed ticket ``ticket_id`` (its row, lines, or a tender entry or note);
+    the journal publishes the ticket as it now reads (``TicketChanged``)."""
+
+    ticket_id: int
+
+
 class TicketRows:
     """The ticket half of ``JournalStore`` (mixed in; same connection, same transactions)."""
 
@@ -70,6 +79,7 @@ class TicketRows:
     till_id: str
     currency: str
     training: bool
+    _changes: list[Any]
 
     if TYPE_CHECKING:  # provided by JournalStore
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
@@ -108,6 +118,7 @@ class TicketRows:
             self._event(None, actor, "ticket_created",
                         {"ticket": ticket_id, "tax_rate": str(tax_rate),
                          "tax_included": tax_included, "tip_mode": tip_mode}, now)
+            self._changes.append(TicketWritten(ticket_id))
             return ticket_id
 
     def _open_ticket_row(self, ticket_id: int) -> Any:
@@ -134,6 +145,7 @@ class TicketRows:
             self._event(None, actor, "ticket_line_added",
                         {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
                          "unit_price": str(unit_price)}, now)
+            self._changes.append(TicketWritten(ticket_id))
         return self.ticket(ticket_id)
 
     def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
@@ -147,6 +159,7 @@ class TicketRows:
             now = self._now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
             self._event(None, actor, "ticket_line_removed", {"ticket": ticket_id, "line": line_id}, now)
+            self._changes.append(TicketWritten(ticket_id))
         return self.ticket(ticket_id)
 
     def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
@@ -161,6 +174,7 @@ class TicketRows:
                          (minor, now, ticket_id))
             self._event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
                         now)
+            self._changes.append(TicketWritten(ticket_id))
         return self.ticket(ticket_id)
 
     def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
@@ -173,12 +187,11 @@ class TicketRows:
             conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
                          (state, now, now, ticket_id))
             self._event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
+            self._changes.append(TicketWritten(ticket_id))
         return self.ticket(ticket_id)
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
-        from cashier.journal.store import _entry
-
         row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
         if row is None:
             raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
@@ -187,7 +200,7 @@ class TicketRows:
                                  money(r["unit_price_minor"], cur))
                       for r in self.conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
                                                  "AND removed = 0 ORDER BY id", (ticket_id,)))
-        entries = tuple(_entry(r) for r in self.conn.execute(
+        entries = tuple(entry_of_row(r) for r in self.conn.execute(
             "SELECT * FROM entries INDEXED BY entries_ticket WHERE ticket_id = ? ORDER BY id",
             (ticket_id,)))
         cash: dict[int, tuple[Decimal, Decimal]] = {}
@@ -204,6 +217,11 @@ class TicketRows:
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
             closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash)
+
+    def ticket_till(self, ticket_id: int) -> str | None:
+        """The till a ticket was started at (None: no such ticket in this journal)."""
+        row = self.conn.execute("SELECT till_id FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:
         sql = ("SELECT id FROM tickets INDEXED BY tickets_open WHERE state = 'open' ORDER BY id DESC "

@@ -11,13 +11,11 @@ import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cashier.journal.card_guard import contains_pan
 from cashier.journal.model import Entry, Kind, Op
-
-if TYPE_CHECKING:
-    from cashier.flows.ticket import Ticket
+from cashier.journal.ticket_model import Ticket
 
 
 class UnsafeReceipt(ValueError):

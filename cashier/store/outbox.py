@@ -98,28 +98,16 @@ class Outbox:
 
     # ---- the outbox row ------------------------------------------------------------------
     def state(self) -> tuple[str, int, int]:
-        row = self.journal.conn.execute(
-            "SELECT journal_id, pushed_through, store_close_seen FROM store_outbox WHERE id = 1"
-        ).fetchone()
-        return str(row[0]), int(row[1]), int(row[2])
+        return self.journal.outbox_state()
 
     def _save(self, column: str, value: int) -> None:
-        assert column in ("pushed_through", "store_close_seen")
-        self.journal.conn.execute(f"UPDATE store_outbox SET {column} = ?, updated_at = ? WHERE id = 1",
-                                  (value, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+        self.journal.save_outbox_mark(column, value)
 
     def last_event(self) -> int:
-        return int(self.journal.conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+        return self.journal.last_event_id()
 
     def pending(self) -> int:
         return max(self.last_event() - self.state()[1], 0)
-
-    def _events_after(self, after: int, limit: int) -> list[dict[str, Any]]:
-        rows = self.journal.conn.execute(
-            "SELECT id, entry_id, at, actor, type, data FROM events WHERE id > ? ORDER BY id LIMIT ?",
-            (after, limit)).fetchall()
-        return [{"seq": r[0], "entry_id": r[1], "at": r[2], "actor": r[3], "type": r[4], "data": r[5]}
-                for r in rows]
 
     # ---- one contact ----------------------------------------------------------------------
     def _post(self, path: str, body: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -158,7 +146,7 @@ class Outbox:
         pushed = 0
         try:
             while True:
-                batch = self._events_after(mark, CHUNK)
+                batch = self.journal.read_events(mark, CHUNK)
                 if not batch:
                     break
                 body = self._post("/v1/events", {"journal_id": journal_id, "events": batch}, deadline)

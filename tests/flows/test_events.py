@@ -72,3 +72,51 @@ def test_matches_by_type_entry_id_and_kind() -> None:
     stop()
     bus.publish(DevicePrompt(3, "c"))
     assert [e.text for e in got] == ["a"]
+
+
+async def test_ticket_changes_are_published_by_the_journal_not_the_flow(make_till: Any) -> None:
+    """Every write that moves a ticket (its lines, a tender's entry, its close) is followed by
+    one ``TicketChanged`` from the journal, after the entry's own ``PaymentChanged``."""
+    from cashier.flows.ticket import Tender, TicketSession, TicketSettings
+    from cashier.journal.ticket_model import TicketChanged
+
+    till = await make_till()
+    seen: list[Any] = []
+    till.ctx.bus.subscribe(seen.append, (PaymentChanged, TicketChanged))
+    session = await TicketSession.start(till.ctx, TicketSettings())
+    await session.add_line("Tea", Decimal("2.50"))
+    assert [type(e).__name__ for e in seen] == ["TicketChanged", "TicketChanged"]
+    assert seen[-1].ticket.lines[0].name == "Tea" and seen[-1].ticket.total == Decimal("2.50")
+    seen.clear()
+    ticket = await session.pay(Tender("card"))
+    assert ticket.state == "paid"
+    assert [type(e).__name__ for e in seen] == ["PaymentChanged", "TicketChanged"] * 2 + ["TicketChanged"]
+    assert [e.ticket.state for e in seen if isinstance(e, TicketChanged)] == ["open", "open", "paid"]
+    assert seen[3].ticket.paid == Decimal("2.50")  # the approved tender, as the ticket reads it
+
+
+async def test_drawer_moves_are_published_as_the_journal_records_them(tmp_path: Any) -> None:
+    from cashier.cashdesk import CashDesk, open_store
+    from cashier.config import load_profile
+    from cashier.journal.drawer_rows import DrawerMoved
+
+    profile = load_profile(None, journal_path=tmp_path / "journal.sqlite")
+    desk = CashDesk(profile, open_store(profile))
+    try:
+        bus = EventBus()
+        moves: list[DrawerMoved] = []
+        bus.subscribe(moves.append, DrawerMoved)
+        desk.subscribe(bus.publish)
+        session = desk.open(clerk="101", float_amount="50.00")
+        desk.pay_in("5.00", "change from the bank", clerk="101")
+        assert [(m.type, m.amount, m.session_id) for m in moves] == [
+            ("float", Decimal("50.00"), session.id), ("pay_in", Decimal("5.00"), session.id)]
+        # recorded by the journal's one writer of events, once each
+        types = [e.type for e in desk.store.events() if e.type.startswith("drawer_")]
+        assert types == ["drawer_float", "drawer_pay_in"]
+        with pytest.raises(Exception, match="reason"):
+            desk.pay_in("5.00", "", clerk="101")
+        assert len(moves) == 2 and desk.store.take_changes() == []  # a refusal publishes nothing
+    finally:
+        desk.close()
+        desk.store.close()

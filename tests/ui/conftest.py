@@ -82,24 +82,40 @@ def make_gui(ui: UiHarness, tmp_path: Path) -> Iterator[Callable[..., Any]]:
             assert gui.till.ready, gui.window.start_error
         return gui
 
-    before = _live_top_level_widgets()
+    before = live_top_level_widgets()
     yield make
+    crashes = [text for gui in made for text in crashes_seen(gui)]
     for gui in made:
         ui.run(gui.stop())
         gui.language.switch("en")
         for widget in gui.windows():
             widget.deleteLater()
     made.clear()
-    leaked = _live_top_level_widgets() - before
-    assert leaked <= 0, f"the test left {leaked} widgets alive (close and delete them)"
+    check_clean(crashes, before, live_top_level_widgets())
 
 
-def _live_top_level_widgets() -> int:
-    """Widgets Qt still holds once every pending deletion has run."""
+def crashes_seen(gui: Any) -> list[str]:
+    """What the window's crash reporter saw (an exception in a window task or callback): in a
+    test there is no dialog to see, so the test fails on it instead (``check_clean``)."""
+    return list(gui.reporter.seen) if gui.reporter is not None else []
+
+
+def check_clean(crashes: list[str], before: list[Any], after: list[Any]) -> None:
+    """A UI test ends with no exception seen by the crash reporter and no top-level widget left
+    alive that was not there before it (compared by identity: one closed and one leaked do not
+    cancel out)."""
+    assert not crashes, f"the window hit {len(crashes)} unexpected error(s): {crashes}"
+    leaked = [w for w in after if not any(w is b for b in before)]
+    assert not leaked, ("the test left top-level widgets alive (close and delete them): "
+                        + ", ".join(f"{type(w).__name__} {w.windowTitle()!r}" for w in leaked))
+
+
+def live_top_level_widgets() -> list[Any]:
+    """The top-level widgets Qt still holds once every pending deletion has run."""
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
     for _ in range(3):  # a deletion can post another (a window's children, a menu's popup)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         QCoreApplication.processEvents()
-    return len(QApplication.allWidgets())
+    return list(QApplication.topLevelWidgets())

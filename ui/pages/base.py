@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from ui.i18n import tr
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 

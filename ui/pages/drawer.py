@@ -19,7 +19,7 @@ from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 

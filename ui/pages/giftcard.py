@@ -26,7 +26,7 @@ from ui.receipt import kind_name, reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 

@@ -34,7 +34,7 @@ from ui.widgets.amount import AmountDisplay
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 SEARCH_FIELDS = ("invoice", "amount", "last4", "since")

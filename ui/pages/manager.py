@@ -37,7 +37,7 @@ from ui.pages.base import Page, hint
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 #: Decision: one manager PIN per till, so the journal names the actor "manager".

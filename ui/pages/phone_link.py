@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         LinkWatch,
         PaymentLink,
     )
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 #: Test cards named on the phone order form in training (from the sandbox's table).

@@ -40,7 +40,7 @@ from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
     from cashier.flows.qr import QrOutcome, QrPolling
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 #: What the result screen calls each end of a QR payment (see ``QrPage.view_of``).

@@ -24,7 +24,7 @@ from ui.idle_lock import IdleLock
 from ui.pages.base import Page, hint
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 REPORT_WIDTH = 48

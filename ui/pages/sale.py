@@ -41,16 +41,15 @@ from ui import keys
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
-from ui.receipt import reason_text, state_name
+from ui.receipt import TENDER_TITLES, reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 #: How the tip is taken: none, the customer on the PIN pad, or keyed by the cashier.
 TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
-TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
 
 
 class SalePage(Page):

@@ -12,7 +12,7 @@ from ui.pages.base import Page, hint
 from ui.theme import FONT_SCALES
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 

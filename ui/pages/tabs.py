@@ -25,7 +25,7 @@ from ui.receipt import reason_text, state_name
 from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
     from ui.till import Till
 
 

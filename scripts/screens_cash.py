@@ -1,4 +1,4 @@
-"""Screens of the cash desk for ``ui.screens``: sign-in, the drawer's blind close before and after
+"""Screens of the cash desk for ``scripts/screens.py``: sign-in, the drawer's blind close before and after
 the count, the Z report, and the training virtual printer. A till with two clerks, on its own
 throw-away journal, driven through the same page methods the keys call."""
 

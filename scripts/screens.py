@@ -1,4 +1,5 @@
-"""Render every screen and state of the window to PNG: ``python -m ui.screens build/screens``.
+"""Render every screen and state of the window to PNG: ``make screens`` (``python
+scripts/screens.py build/screens``). A developer tool: it is not part of the installed package.
 
 Runs a training till on a throw-away journal and drives real flows against the embedded
 sandbox, so each picture shows what a cashier would see, not a mock-up.
@@ -179,7 +180,7 @@ async def render(out: Path) -> list[Path]:
     w.recovery_banner.setVisible(False)
     await _every_screen(gui, shoot)
     await gui.stop()
-    from ui.screens_cash import cash_states
+    from screens_cash import cash_states
 
     await cash_states(shoot)
     return shooter.shots

@@ -1,0 +1,37 @@
+"""Report rows: what the X and Z reports read from the journal (the rules are in
+``cashier.reports``; the SQL on the journal file is here)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+_QUERY = """
+SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
+       (captured_minor > 0 OR refunded_minor > 0) AS moved, COUNT(*) AS n,
+       SUM(requested_minor) AS requested, SUM(approved_minor) AS approved,
+       SUM(captured_minor) AS captured, SUM(refunded_minor) AS refunded,
+       SUM(tip_minor) AS tip, SUM(tax_minor) AS tax, (ticket_id IS NULL) AS loose
+FROM entries WHERE till_id = ? AND created_at >= ? AND created_at < ?
+GROUP BY kind, op, state, brand, clerk, moved, loose
+"""
+#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket.
+_TICKETS_QUERY = """
+SELECT COUNT(DISTINCT ticket_id) FROM entries
+WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
+  AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
+"""
+
+
+class ReportRows:
+    """The reports' half of ``JournalStore`` (mixed in; same connection)."""
+
+    conn: sqlite3.Connection
+    till_id: str
+
+    def report_groups(self, start: str, end: str) -> list[sqlite3.Row]:
+        """This till's entries created in [start, end), grouped for the reports."""
+        return list(self.conn.execute(_QUERY, (self.till_id, start, end)))
+
+    def report_ticket_count(self, start: str, end: str) -> int:
+        """Tickets with a tender that moved money in [start, end) (each ticket once)."""
+        return int(self.conn.execute(_TICKETS_QUERY, (self.till_id, start, end)).fetchone()[0])

@@ -1,0 +1,176 @@
+"""The ticket as everyone reads it: its lines, tax, tip, tenders and what remains.
+
+The read model sits beside the journal, below the flows, so the flows, the receipt layout, the
+reports and the journal's export all read one ``Ticket`` from one floor down. The figures are
+derived here once (subtotal, tax as the ticket's rule says, total, paid, remaining, change);
+``cashier.flows.ticket`` holds what a ticket *does* (lines, tenders, cancel, refund).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.tickets import TicketRecord
+from cashier.money import quantum, round_money
+
+TenderKind = Literal["card", "gift", "qr", "cash"]
+TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
+KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "gift", Kind.QR: "qr",
+                                   Kind.CASH: "cash", Kind.AUTHORIZATION: "tab"}
+
+
+# ---- settings ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TicketSettings:
+    """What the till's profile says about tickets (a ticket keeps its tax rule from its start)."""
+
+    tax_rate: Decimal = Decimal(0)
+    prices_include_tax: bool = False
+    tip_mode: str = "none"
+    tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20))
+    signature_floor: Decimal | None = None
+    terms_text: str | None = None
+
+    def wants_signature(self, amount: Decimal) -> bool:
+        """A card tender above the profile's signature floor is signed (on the pad, and on the
+        merchant copy of the receipt)."""
+        return self.signature_floor is not None and amount > self.signature_floor
+
+    @classmethod
+    def of(cls, profile: Any) -> TicketSettings:
+        return cls(tax_rate=profile.tax_rate, prices_include_tax=profile.prices_include_tax,
+                   tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
+                   signature_floor=profile.signature_floor, terms_text=profile.terms_text)
+
+
+# ---- the ticket as the counter sees it -----------------------------------------------------------
+@dataclass(frozen=True)
+class TenderView:
+    kind: str
+    amount: Decimal           # applied to the ticket
+    requested: Decimal
+    outcome: str              # approved|partial|declined|error|unknown|voided|returned
+    invoice: str | None
+    card: str | None
+    auth_code: str | None
+    entry_id: int
+    tendered: Decimal | None = None
+    change: Decimal | None = None
+    tip: Decimal = Decimal(0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": str(self.amount),
+                "tendered": None if self.tendered is None else str(self.tendered),
+                "outcome": self.outcome, "invoice": self.invoice, "card": self.card}
+
+
+def _outcome(entry: Entry, cancelled: bool) -> str:
+    state = entry.state
+    if entry.kind is Kind.CASH:
+        return "returned" if cancelled else "approved"
+    if state in (State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING):
+        return "unknown"
+    if state in (State.APPROVED, State.CAPTURED):
+        return "partial" if entry.partial else "approved"
+    return str(state)
+
+
+def _applied(entry: Entry) -> Decimal:
+    if entry.state is State.CAPTURED:
+        return entry.captured
+    if entry.kind is Kind.AUTHORIZATION:
+        return Decimal(0)  # an open tab holds money; it pays the ticket when captured
+    if entry.state is State.APPROVED:
+        return entry.approved
+    return Decimal(0)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A ticket and every figure the counter, the receipt and the command line show."""
+
+    id: int
+    state: str
+    currency: str
+    lines: tuple[Any, ...]
+    subtotal: Decimal
+    tax: Decimal
+    tip: Decimal
+    tip_asked: bool
+    total: Decimal
+    paid: Decimal
+    remaining: Decimal
+    change: Decimal
+    tenders: tuple[TenderView, ...]
+    refunds: tuple[Entry, ...]
+    record: TicketRecord = field(repr=False)
+
+    @classmethod
+    def of(cls, record: TicketRecord) -> Ticket:
+        cur = record.currency
+        subtotal = sum((line.amount for line in record.lines), Decimal(0))
+        rate = record.tax_rate
+        if record.tax_included:
+            tax = round_money(subtotal * rate / (100 + rate), cur) if rate else Decimal(0)
+            before_tip = subtotal
+        else:
+            tax = round_money(subtotal * rate / 100, cur) if rate else Decimal(0)
+            before_tip = subtotal + tax
+        total = before_tip + record.tip
+        cancelled = record.state == "cancelled"
+        tenders: list[TenderView] = []
+        refunds: list[Entry] = []
+        for entry in record.entries:
+            if entry.op is Op.REFUND or entry.kind is Kind.REFUND:
+                refunds.append(entry)
+                continue
+            tendered, change = record.cash.get(entry.id, (None, None))
+            if entry.kind is Kind.CASH and tendered is None:
+                tendered, change = entry.approved, Decimal(0)
+            tenders.append(TenderView(
+                kind=KIND_OF_ENTRY.get(entry.kind, str(entry.kind)), amount=_applied(entry),
+                requested=entry.requested, outcome=_outcome(entry, cancelled), invoice=entry.invoice,
+                card=entry.card, auth_code=entry.auth_code, entry_id=entry.id, tendered=tendered,
+                change=change, tip=entry.tip))
+        paid = sum((t.amount for t in tenders if t.outcome != "returned"), Decimal(0))
+        change_due = sum((t.change or Decimal(0) for t in tenders), Decimal(0))
+        unit = quantum(cur)
+        return cls(id=record.id, state=record.state, currency=cur, lines=record.lines,
+                   subtotal=subtotal.quantize(unit), tax=tax.quantize(unit), tip=record.tip,
+                   tip_asked=record.tip_asked, total=total.quantize(unit), paid=paid.quantize(unit),
+                   remaining=max(total - paid, Decimal(0)).quantize(unit),
+                   change=change_due.quantize(unit),
+                   tenders=tuple(tenders), refunds=tuple(refunds), record=record)
+
+    @property
+    def checking(self) -> bool:
+        """A tender whose outcome the host has not told yet: nothing more may be sent."""
+        return any(t.outcome == "unknown" for t in self.tenders)
+
+    @property
+    def lines_locked(self) -> bool:
+        """Once a tender applied money, the lines (and the tip) stay as they are: cancel instead."""
+        return any(t.amount > 0 for t in self.tenders)
+
+    @property
+    def last_tender(self) -> TenderView | None:
+        return self.tenders[-1] if self.tenders else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),
+                "tax": str(self.tax), "tip": str(self.tip), "total": str(self.total),
+                "paid": str(self.paid), "remaining": str(self.remaining), "change": str(self.change),
+                "lines": [{"name": line.name, "quantity": line.quantity,
+                           "unit_price": str(line.unit_price), "amount": str(line.amount)}
+                          for line in self.lines],
+                "tenders": [t.as_dict() for t in self.tenders]}
+
+
+@dataclass(frozen=True)
+class TicketChanged:
+    """Published on the bus after every change of a ticket (the Sale screen redraws)."""
+
+    ticket: Ticket
