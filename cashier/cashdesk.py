@@ -45,6 +45,8 @@ class CashDesk:
         self._receipted: set[int] = set()
         self._receipted_tickets: set[int] = set()
         self._listeners: list[Callable[[Any], None]] = []
+        #: the receipts' language: the profile's, then the window's setting (``ui.gui``)
+        self.language = profile.language
 
     def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
         """Call ``listener`` with each drawer move this desk's journal commits (``DrawerMoved``):
@@ -123,19 +125,28 @@ class CashDesk:
         return None, None
 
     def receipt_job(self, entry: Entry, *, copy: str = "customer", signature: bool = False,
-                    kick: bool = False, qr: str | None = None) -> PrintJob:
-        """A payment's own receipt (one outside a ticket). ``qr``: a QR payment's code, printed
-        under the receipt for the customer to scan."""
+                    kick: bool = False, qr: str | None = None, reprint: bool = False) -> PrintJob:
+        """A payment's own receipt (one outside a ticket, or a refund slip: with its ticket's
+        number and lines). ``qr``: a QR payment's code, printed under the receipt for the
+        customer to scan. ``reprint``: marked COPY."""
         tendered, change = self.cash_note(entry) if entry.kind is Kind.CASH else (None, None)
+        ticket = None
+        if entry.ticket_id is not None and self._is_refund(entry):
+            try:
+                ticket = self.ticket(entry.ticket_id)
+            except DrawerRefused:  # a ticket of another till: the slip names the refund alone
+                ticket = None
         lines = receipt_lines(entry, company=self.profile.company_name, width=self.width, copy=copy,
-                              signature=signature, tendered=tendered, change=change)
+                              signature=signature, tendered=tendered, change=change,
+                              language=self.language, reprint=reprint,
+                              tax_included=self.profile.prices_include_tax, ticket=ticket)
         return PrintJob(title=f"receipt {entry.invoice or entry.id}", lines=lines, kick=kick, qr=qr)
 
     def ticket_job(self, ticket: Ticket, *, copy: str = "customer", signature: bool = False,
-                   kick: bool = False) -> PrintJob:
+                   kick: bool = False, reprint: bool = False) -> PrintJob:
         lines = ticket_receipt_lines(ticket, company=self.profile.company_name,
                                      till_id=self.store.till_id, width=self.width, copy=copy,
-                                     signature=signature)
+                                     signature=signature, language=self.language, reprint=reprint)
         return PrintJob(title=f"ticket {ticket.id}", lines=lines, kick=kick)
 
     def print_receipt(self, ticket: str, *, copy: str = "customer") -> tuple[str, PrintJob, bool]:
@@ -146,7 +157,7 @@ class CashDesk:
         if not text.isdigit() or len(text) > 12:
             raise DrawerRefused("ticket: must be a ticket number (or a payment's invoice number)")
         if len(text) < 10:
-            job = self.ticket_job(self.ticket(int(text)), copy=copy)
+            job = self.ticket_job(self.ticket(int(text)), copy=copy, reprint=True)
             return text, job, self._print(job)
         entry = self.find_entry(text)
         return self._reprint(entry, copy=copy)
@@ -158,9 +169,9 @@ class CashDesk:
 
     def _reprint(self, entry: Entry, *, copy: str) -> tuple[str, PrintJob, bool]:
         if entry.ticket_id is not None:
-            job = self.ticket_job(self.ticket(entry.ticket_id), copy=copy)
+            job = self.ticket_job(self.ticket(entry.ticket_id), copy=copy, reprint=True)
             return str(entry.ticket_id), job, self._print(job)
-        job = self.receipt_job(entry, copy=copy)
+        job = self.receipt_job(entry, copy=copy, reprint=True)
         return entry.invoice or str(entry.id), job, self._print(job)
 
     def wait_printed(self, job: PrintJob) -> JobResult | None:
@@ -215,7 +226,7 @@ class CashDesk:
         (``ticket_done``); a refund keeps its own receipt, its ticket or not."""
         if entry.id in self._receipted or not self._ticket_ended(entry):
             return []
-        if entry.ticket_id is not None and not self._is_refund(entry):
+        if entry.ticket_id is not None:
             return []
         self._receipted.add(entry.id)
         if len(self._receipted) > 10_000:

@@ -58,6 +58,8 @@ class Gui:
         self.prefs["language"] = self.language.code
         # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
         self.window.retranslate()
+        if self.cashdesk is not None:  # the receipts speak the window's language from now on
+            self.cashdesk.language = self.language.code
         if self.pinpad is not None:
             self.pinpad.retranslate()
         return ok

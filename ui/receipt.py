@@ -1,39 +1,39 @@
-"""The customer receipt, rendered from a journal entry with ``resources/receipt.txt``.
-
-Only presentation: the entry already holds the masked card and the amounts the host approved.
-"""
+"""The window's words for payments (kinds, states, reasons) and its view of the receipt: the
+receipt itself is the core's one layout (``cashier.printing.receipt``), shown as it prints."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from ui.i18n import format_money, format_time, tr
+from PySide6.QtCore import QLocale
 
-TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "receipt.txt"
+from ui.i18n import format_money, tr
+
 WIDTH = 32
 #: A ticket tender's kind as the counter words it (translated where shown).
 TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
 
 
 def receipt_lines(entry: Any, company: str, till: str) -> list[str]:
-    def money(value: Decimal) -> str:
-        return format_money(value, entry.currency)
+    """A payment's receipt on screen (and on the PIN pad's printer from a page): the core's one
+    layout, in the window's language."""
+    from cashier.printing.receipt import ReceiptStyle, entry_receipt
 
-    total = entry.approved if entry.approved else entry.requested
-    base = total - (entry.tip or 0)
-    tax_line = f"  {tr('Tax')}{money(entry.tax):>{WIDTH - 2 - len(tr('Tax'))}}\n" if entry.tax else ""
-    tip_line = f"{tr('Tip')}{money(entry.tip):>{WIDTH - len(tr('Tip'))}}\n" if entry.tip else ""
-    text = TEMPLATE.read_text(encoding="utf-8").format(
-        training=("*** " + tr("TRAINING") + " ***\n") if entry.training else "",
-        company=company, till=till, time=format_time(entry.updated_at),
-        kind=kind_name(str(entry.kind)).upper()[:20], amount=money(base),
-        tax_line=tax_line, tip_line=tip_line, total=money(total),
-        card=entry.card or (f"XXXX{entry.card_last4}" if entry.card_last4 else "-"),
-        invoice=entry.invoice or "-", auth_code=entry.auth_code or "-",
-        result=state_name(str(entry.state)).upper())
-    return [line for line in text.rstrip("\n").split("\n")]
+    return entry_receipt(entry, ReceiptStyle(company=company, till_id=till, width=WIDTH,
+                                             language=receipt_language()))
+
+
+def ticket_receipt_lines(ticket: Any, company: str, till: str) -> list[str]:
+    """A ticket's receipt on screen: the core's one layout, in the window's language."""
+    from cashier.printing.receipt import ReceiptStyle, ticket_receipt
+
+    return ticket_receipt(ticket, ReceiptStyle(company=company, till_id=till, width=WIDTH,
+                                               language=receipt_language()))
+
+
+def receipt_language() -> str:
+    """The window's language as the receipts speak it (en or es)."""
+    return "es" if QLocale().language() == QLocale.Language.Spanish else "en"
 
 
 def kind_name(kind: str) -> str:

@@ -135,6 +135,8 @@ class FlowContext:
     pinpad: PinPad = field(default_factory=PinPad)
     #: The till's clerks and manager rules; None (or a roster without clerks) asks no manager.
     roster: Roster | None = None
+    #: The language the till's receipts speak (the profile's ``language``: en or es).
+    receipt_language: str = "en"
 
     @property
     def actor(self) -> str:

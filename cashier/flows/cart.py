@@ -25,6 +25,7 @@ from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostU
 from cashier.host.models.devices import TermsAndConditions
 from cashier.journal.model import Entry
 from cashier.money import max_amount, quantum
+from cashier.printing.receipt import ReceiptStyle, pad_receipt
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -240,17 +241,10 @@ async def capture_signature(ctx: FlowContext, invoice: str | None = None, *, ima
     return SignatureResult(True, uploaded, message, image)
 
 
-def receipt_lines(entry: Entry) -> list[str]:
-    """A short receipt from the journal entry (masked card only)."""
-    lines = [f"{entry.kind.value.replace('_', ' ').upper()}", f"Invoice {entry.invoice}"]
-    if entry.card:
-        lines.append(f"Card {entry.card}")
-    if entry.tip:
-        lines.append(f"Tip {entry.tip:.2f}")
-    lines += [f"Total {entry.approved:.2f} {entry.currency}", f"Result {entry.state.value.upper()}"]
-    if entry.auth_code:
-        lines.append(f"Auth {entry.auth_code}")
-    return lines
+def receipt_lines(entry: Entry, language: str = "en") -> list[str]:
+    """The payment's receipt on the PIN pad's printer: the one layout
+    (``cashier.printing.receipt``), a label and value a line."""
+    return pad_receipt(entry, ReceiptStyle(language=language))
 
 
 @dataclass(frozen=True)
@@ -291,7 +285,7 @@ async def checkout(ctx: FlowContext, cart: Cart, *, tax: Decimal = Decimal(0), t
     printed = False
     if print_on_pad:
         try:
-            await print_receipt(ctx, receipt_lines(payment.entry))
+            await print_receipt(ctx, receipt_lines(payment.entry, ctx.receipt_language))
             printed = True
         except PAD_ERRORS as exc:
             log.warning("receipt not printed on the PIN pad: %s", redact(str(exc))[:200])

@@ -454,9 +454,11 @@ async def load(ctx: FlowContext, ticket_id: int) -> Ticket:
     return Ticket.of(await ctx.journal.ticket(ticket_id))
 
 
-def receipt_lines(ticket: Ticket, company: str = "", till: str = "", width: int = 32) -> list[str]:
-    """One receipt per ticket (the PIN pad's printer and the screen): the same layout as the
-    receipt printer's, ``cashier.printing.layout.ticket_receipt_lines``."""
-    from cashier.printing.layout import ticket_receipt_lines
+def receipt_lines(ticket: Ticket, company: str = "", till: str = "", width: int = 32,
+                  language: str = "en") -> list[str]:
+    """One receipt per ticket (the PIN pad's printer and the screen): the one layout,
+    ``cashier.printing.receipt``, as the receipt printer's."""
+    from cashier.printing.receipt import ReceiptStyle, ticket_receipt
 
-    return ticket_receipt_lines(ticket, company=company, till_id=till, width=width)
+    return ticket_receipt(ticket, ReceiptStyle(company=company, till_id=till, width=width,
+                                               language=language))

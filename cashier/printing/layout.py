@@ -1,5 +1,6 @@
-"""What goes on the paper: receipt and report text that fits the printer's width, and the
-ESC/POS bytes of a job (built with python-escpos's ``Dummy`` printer, which records bytes).
+"""What goes on the paper: report text that fits the printer's width (receipts come from the one
+layout, ``cashier.printing.receipt``), and the ESC/POS bytes of a job (built with python-escpos's
+``Dummy`` printer, which records bytes).
 
 No full card number ever reaches a job: the receipt uses the journal's masked card only, and
 ``PrintJob`` refuses any text with a Luhn-valid 13 to 19 digit run as a last guard.
@@ -14,20 +15,14 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.journal.card_guard import contains_pan
-from cashier.journal.model import Entry, Kind, Op
+from cashier.journal.model import Entry
 from cashier.journal.ticket_model import Ticket
+from cashier.printing.receipt import ReceiptStyle, entry_receipt, ticket_receipt
+from cashier.printing.receipt import fit as fit
 
 
 class UnsafeReceipt(ValueError):
     """A job's text carried something that looks like a full card number."""
-
-
-def fit(left: str, right: str, width: int) -> str:
-    """``left`` and ``right`` on one line of ``width``; ``left`` is cut short, never ``right``."""
-    room = width - len(right) - 1
-    if room < 1:
-        return right[-width:]
-    return f"{left[:room]:<{room}} {right}"
 
 
 def wrap(text: str, width: int) -> list[str]:
@@ -100,123 +95,23 @@ class PrintJob:
         return bytes(printer.output)
 
 
-def _amount(value: Decimal) -> str:
-    return f"{value:.2f}"
-
-
-_TITLES = {Kind.CASH: "CASH", Kind.SALE: "CARD SALE", Kind.REFUND: "CARD REFUND",
-           Kind.GIFTCARD_SALE: "GIFT CARD", Kind.QR: "QR PAYMENT", Kind.CHARGE: "CHARGE"}
-
-
 def receipt_lines(entry: Entry, *, company: str, width: int, copy: str = "customer",
                   signature: bool = False, tendered: Decimal | None = None,
-                  change: Decimal | None = None) -> list[str]:
-    """A receipt from the journal entry: masked card only, every line at most ``width``."""
-    title = _TITLES.get(entry.kind, entry.kind.value.replace("_", " ").upper())
-    if entry.op is Op.REFUND and entry.kind is Kind.CASH:
-        title = "CASH REFUND"
-    when = entry.created_at[:16].replace("T", " ")
-    lines = [company.center(width)[:width], fit(f"Till {entry.till_id}", when, width)]
-    if entry.training:
-        lines.insert(0, "*** TRAINING - NOT A RECEIPT ***".center(width)[:width])
-    lines.append(rule(width))
-    lines.append(fit(title, _amount(entry.approved - entry.tip - entry.tax), width))
-    if entry.tax:
-        lines.append(fit("  tax", _amount(entry.tax), width))
-    if entry.tip:
-        lines.append(fit("  tip", _amount(entry.tip), width))
-    lines.append(fit("TOTAL", f"{_amount(entry.approved)} {entry.currency}", width))
-    if tendered is not None:
-        lines.append(fit("Cash tendered", _amount(tendered), width))
-    if change is not None:
-        lines.append(fit("Change", _amount(change), width))
-    lines.append(rule(width))
-    if entry.card_last4 or entry.card:
-        brand = entry.card_type or "Card"
-        lines.append(fit(brand, f"**** {entry.card_last4 or '????'}", width))
-    if entry.invoice:
-        lines.append(fit("Invoice", entry.invoice, width))
-    if entry.auth_code and entry.kind is not Kind.CHARGE:
-        lines.append(fit("Auth code", entry.auth_code, width))
-    lines.append(fit("Result", entry.state.value.upper(), width))
-    if entry.clerk:
-        lines.append(fit("Clerk", entry.clerk, width))
-    if copy == "merchant":
-        lines.append("MERCHANT COPY".center(width))
-        if signature:
-            lines += ["", "", "x" + "_" * (width - 1), "Signature".center(width)]
-    else:
-        lines.append("Thank you".center(width))
-    return [line[:width] for line in lines]
-
-
-_TENDER_TITLES = {"card": "CARD", "gift": "GIFT CARD", "qr": "QR PAYMENT", "cash": "CASH", "tab": "TAB"}
+                  change: Decimal | None = None, language: str = "en", reprint: bool = False,
+                  tax_included: bool = False, ticket: Ticket | None = None) -> list[str]:
+    """A payment's receipt, in the one layout (``cashier.printing.receipt``)."""
+    style = ReceiptStyle(company=company, width=width, language=language, copy=copy,
+                         signature=signature, reprint=reprint, tax_included=tax_included)
+    return entry_receipt(entry, style, tendered=tendered, change=change, ticket=ticket)
 
 
 def ticket_receipt_lines(ticket: Ticket, *, company: str, till_id: str, width: int,
-                         copy: str = "customer", signature: bool = False) -> list[str]:
-    """One receipt per ticket: its lines, tax, tip, each tender (masked card and approval code),
-    cash tendered and change; masked card only, every line at most ``width``."""
-    record = ticket.record
-    cur = ticket.currency
-    when = (record.closed_at or record.created_at)[:16].replace("T", " ")
-    lines = [company.center(width)[:width]] if company else []
-    lines += [fit(f"Till {till_id}" if till_id else "", when, width),
-              fit(f"Ticket {ticket.id}", f"Clerk {record.clerk}" if record.clerk else "", width).rstrip()]
-    if record.training:
-        lines.insert(0, "*** TRAINING - NOT A RECEIPT ***".center(width)[:width])
-    lines.append(rule(width))
-    for line in ticket.lines:
-        name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
-        lines.append(fit(name, _amount(line.amount), width))
-        if line.quantity > 1:
-            lines.append(f"  @ {_amount(line.unit_price)}"[:width])
-    lines.append(rule(width))
-    lines.append(fit("Subtotal", _amount(ticket.subtotal), width))
-    if ticket.tax:
-        lines.append(fit("  tax included" if record.tax_included else "Tax", _amount(ticket.tax), width))
-    if ticket.tip:
-        lines.append(fit("Tip", _amount(ticket.tip), width))
-    lines.append(fit("TOTAL", f"{_amount(ticket.total)} {cur}", width))
-    lines.append(rule(width))
-    entries = {e.id: e for e in record.entries}
-    for tender in ticket.tenders:
-        if tender.outcome not in ("approved", "partial", "returned"):
-            continue
-        entry = entries.get(tender.entry_id)
-        title = _TENDER_TITLES.get(tender.kind, tender.kind.upper())
-        if tender.outcome == "partial":
-            title += " (partial)"
-        lines.append(fit(title, _amount(tender.amount), width))
-        if tender.kind == "cash":
-            if tender.tendered is not None:
-                lines.append(fit("  Cash tendered", _amount(tender.tendered), width))
-                lines.append(fit("  Change", _amount(tender.change or Decimal(0)), width))
-            if tender.outcome == "returned":
-                lines.append(fit("  Cash given back", _amount(tender.amount), width))
-            continue
-        if entry is not None and (entry.card_last4 or entry.card):
-            lines.append(fit(f"  {entry.card_type or 'Card'}", f"**** {entry.card_last4 or '????'}",
-                             width))
-        if tender.auth_code:
-            lines.append(fit("  Auth code", tender.auth_code, width))
-        if tender.invoice:
-            lines.append(fit("  Invoice", tender.invoice, width))
-    for refund in ticket.refunds:
-        if refund.approved > 0:
-            what = "CASH REFUND" if refund.kind is Kind.CASH else "REFUND"
-            lines.append(fit(what, "-" + _amount(refund.approved), width))
-    lines.append(rule(width))
-    status = {"paid": "PAID", "cancelled": "CANCELLED"}.get(ticket.state, "OPEN")
-    lines.append(fit("Result", status if not ticket.remaining or ticket.state != "open"
-                     else f"OPEN, {_amount(ticket.remaining)} remaining", width))
-    if copy == "merchant":
-        lines.append("MERCHANT COPY".center(width))
-        if signature:
-            lines += ["", "", "x" + "_" * (width - 1), "Signature".center(width)]
-    else:
-        lines.append("Thank you".center(width))
-    return [line[:width] for line in lines]
+                         copy: str = "customer", signature: bool = False, language: str = "en",
+                         reprint: bool = False) -> list[str]:
+    """A ticket's receipt, in the one layout (``cashier.printing.receipt``)."""
+    style = ReceiptStyle(company=company, till_id=till_id, width=width, language=language, copy=copy,
+                         signature=signature, reprint=reprint)
+    return ticket_receipt(ticket, style)
 
 
 def report_lines(title: str, sections: Iterable[tuple[str, list[tuple[str, str]]]], width: int) -> list[str]:

@@ -876,12 +876,11 @@ class SalePage(Page):
         self._resuming = self.till.run(resume(), "resume ticket", done=show)
 
     def receipt(self) -> list[str]:
-        from cashier.flows.ticket import receipt_lines as ticket_receipt
-        from ui.receipt import receipt_lines
+        from ui.receipt import receipt_lines, ticket_receipt_lines
 
         p = self.till.profile
         if self.ticket is not None and self.ticket.state == "paid":  # training: marked by the layout
-            return ticket_receipt(self.ticket, p.company_name, p.till_id)
+            return ticket_receipt_lines(self.ticket, p.company_name, p.till_id)
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
     def show_receipt(self) -> None:
