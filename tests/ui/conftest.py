@@ -17,11 +17,24 @@ from ui.loop import make_loop
 
 
 class UiHarness:
+    """Drives the window's loop. Between runs the loop stays the running loop of this thread, as
+    in the window, where it never stops: Qt events processed by the test itself or by pytest-qt
+    after it (key clicks, its last pass) step the window's tasks with the loop they were made on,
+    instead of dying with "no running event loop" (which the crash reporter would see)."""
+
     def __init__(self, loop: QEventLoop) -> None:
         self.loop = loop
+        asyncio.events._set_running_loop(loop)
 
     def run(self, coro: Awaitable[Any], timeout_s: float = 20.0) -> Any:
-        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout_s))
+        return self._run(asyncio.wait_for(coro, timeout_s))
+
+    def _run(self, coro: Awaitable[Any]) -> Any:
+        asyncio.events._set_running_loop(None)  # the loop runs itself now
+        try:
+            return self.loop.run_until_complete(coro)
+        finally:
+            asyncio.events._set_running_loop(self.loop)
 
     def until(self, predicate: Callable[[], Any], timeout_s: float = 15.0, what: str = "") -> Any:
         """Spin the loop (Qt events and asyncio) until ``predicate()`` is truthy."""
@@ -34,10 +47,10 @@ class UiHarness:
                 if time.monotonic() > deadline:
                     raise AssertionError(f"timed out waiting for {what or predicate}")
                 await asyncio.sleep(0.01)
-        return self.loop.run_until_complete(wait())
+        return self._run(wait())
 
     def spin(self, seconds: float = 0.05) -> None:
-        self.loop.run_until_complete(asyncio.sleep(seconds))
+        self._run(asyncio.sleep(seconds))
 
 
 @pytest.fixture
@@ -51,6 +64,7 @@ def ui(qapp: Any) -> Iterator[UiHarness]:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for task in pending:
             task.cancel()
+        asyncio.events._set_running_loop(None)
         if pending:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         loop.close()
