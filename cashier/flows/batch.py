@@ -14,11 +14,11 @@ from typing import Any
 
 from cashier.clerks import Action, Clerk
 from cashier.errors import CashierError, ValidationError
-from cashier.money import format_amount
 from cashier.flows.base import FlowContext
 from cashier.host.models.batches import BatchResponse
 from cashier.journal.model import Entry
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS
+from cashier.money import format_amount
 
 
 class BatchBlocked(CashierError):

@@ -1,5 +1,6 @@
 """The books balance through the command line on a real till (HD, a sandbox over a socket): gift
-card tenders in the batch, an open tab across a close, a capture's bound, and the real reason when the host cannot be asked which invoice numbers it holds."""
+card tenders in the batch, an open tab across a close, a capture's bound, and the real reason when
+the host cannot be asked which invoice numbers it holds."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_a_real_tills_day_closes_with_gift_cards_and_a_tab_carried_over(
                                                journal=tmp_path / "j.sqlite"))
     env["CASHIER_ACCESS_TOKEN"] = "T" * 32
     assert run(env, "giftcard", "activate", "--card", GIFT, "--amount", "100.00")[0] == 0
-    code, ticket, err = run(env, "ticket", "new", "--amount", "20.00", "--pay", "gift",
+    code, _, err = run(env, "ticket", "new", "--amount", "20.00", "--pay", "gift",
                             "--gift-card", GIFT)
     assert code == 0, err
     assert run(env, "sale", "--amount", "5.00", *CARD)[0] == 0
@@ -48,7 +49,7 @@ def test_a_real_tills_day_closes_with_gift_cards_and_a_tab_carried_over(
     code, closed, err = run(env, "batch", "close", "--carry-over")
     assert code == 0, err
     assert closed["carried_over"] == [invoice]
-    code, captured, err = run(env, "capture", "--invoice", invoice, "--tip", "3.00")
+    code, _, err = run(env, "capture", "--invoice", invoice, "--tip", "3.00")
     assert code == 0, err
     code, after, _ = run(env, "batch", "totals")
     assert after["journal"]["sale_amount"] == after["host"]["sale_amount"] == "23.00" and after["matches"]
