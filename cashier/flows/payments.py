@@ -245,15 +245,19 @@ def capture_bound(ctx: FlowContext, tab: Entry) -> tuple[Decimal, Decimal]:
     return money_capture_bound(tab.approved, ctx.max_tip_percent, ctx.journal.currency)
 
 
+def check_within_tab(ctx: FlowContext, tab: Entry, amount: Decimal, tip: Decimal) -> Decimal:
+    """The capture rule (``money.check_capture``, then the tip rule); the tip as checked."""
+    check_capture(tab.approved, amount, tip, ctx.max_tip_percent, ctx.journal.currency)
+    return check_tip(amount, tip, ctx.journal.currency)
+
+
 async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None, *,
                   tip: Decimal = Decimal(0)) -> FlowResult:
     """Close a tab for ``amount`` (default: the authorized amount) plus ``tip``, within the
     authorization (``money.check_capture``)."""
     entry = await _open_tab(ctx, invoice)
     base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
-    tip = _amount(ctx, tip, "tip", allow_zero=True)
-    check_capture(entry.approved, base, tip, ctx.max_tip_percent, ctx.journal.currency)
-    tip = check_tip(base, tip, ctx.journal.currency)
+    tip = check_within_tab(ctx, entry, base, _amount(ctx, tip, "tip", allow_zero=True))
     total = base + tip
     token = str(entry.token)
     wire = Amount(total=total, tip=tip if tip > 0 else None)
