@@ -172,8 +172,8 @@ class GiftCardPage(Page):
                                                               if outcome.balance is not None else "—"))
             state = {"active": tr("active"), "deactivated": tr("deactivated"),
                      "not activated": tr("not activated")}.get(outcome.state, outcome.state)
-            reason = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
-            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{reason}")
+            why = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
+            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{why}")
             for line in outcome.history or ():
                 self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
             return
