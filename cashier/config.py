@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.errors import CashierError
+from cashier.money import DEFAULT_MAX_TIP_PERCENT
 from cashier.net import is_loopback_url
 from cashier.printing.settings import PrinterSettings
 
@@ -158,6 +159,8 @@ class TillProfile(BaseSettings):
     #: How a ticket's tip is taken: none, on the PIN pad with the first card tender, or keyed.
     tip_mode: Literal["none", "pad", "keyed"] = "none"
     tip_presets: tuple[Decimal, Decimal, Decimal] = (Decimal(15), Decimal(18), Decimal(20))
+    #: A tab's tip may be at most this percentage of its authorization (a capture's bound).
+    max_tip_percent: Decimal = Field(DEFAULT_MAX_TIP_PERCENT, ge=0, le=1000, decimal_places=2)
     #: A card tender above this amount asks for the customer's signature on the PIN pad.
     signature_floor: Decimal | None = Field(None, ge=0)
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
 from cashier.errors import ValidationError
 
@@ -153,6 +153,33 @@ def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
     if amount + tip > max_amount(currency):
         raise ValidationError("tip", f"amount and tip together must be at most {max_amount(currency)}")
     return tip
+
+
+#: A tab's tip may be at most this percentage of its authorization unless the profile says
+#: otherwise (``max_tip_percent``): beyond it a keyed tip is a slip, not a tip.
+DEFAULT_MAX_TIP_PERCENT = Decimal(50)
+
+
+def capture_bound(authorized: Decimal, max_tip_percent: Decimal,
+                  currency: str = "USD") -> tuple[Decimal, Decimal]:
+    """(most amount, most tip) a tab's capture may ask: the capture exceeds its authorization only
+    by the tip, and the tip by ``max_tip_percent`` of the authorization (rounded down)."""
+    tip = (authorized * max_tip_percent / 100).quantize(quantum(currency), rounding=ROUND_DOWN)
+    return authorized, tip
+
+
+def check_capture(authorized: Decimal, amount: Decimal, tip: Decimal, max_tip_percent: Decimal,
+                  currency: str = "USD") -> None:
+    """Refuse, before anything is sent, a capture beyond its authorization (issue: a tab of 20.00
+    captured for 1,800.00 was approved by the host)."""
+    most, most_tip = capture_bound(authorized, max_tip_percent, currency)
+    shown = format_amount(authorized, currency, symbol=False)
+    if amount > most:
+        raise ValidationError("amount", f"must be at most the {shown} authorized (raise the tab with "
+                                        "an incremental authorization first)")
+    if tip > most_tip:
+        raise ValidationError("tip", f"must be at most {format_amount(most_tip, currency, symbol=False)} "
+                                     f"({max_tip_percent.normalize():f} % of the {shown} authorized)")
 
 
 def to_minor(amount: Decimal, currency: str = "USD") -> int:

@@ -112,7 +112,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     bus = EventBus()
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
-                      roster=profile.roster, receipt_language=profile.language)
+                      roster=profile.roster, receipt_language=profile.language,
+                      max_tip_percent=profile.max_tip_percent)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 

@@ -218,8 +218,9 @@ def batch_command(args: argparse.Namespace) -> int:
         needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
         manager = read_manager(rt, args) if needs else None
         batch_no, rec = await close_batch(rt.ctx, override=args.override, manager_id=args.manager,
-                                          manager=manager)
-        print_json({"batch_no": batch_no, "override": args.override, **rec.as_dict()})
+                                          manager=manager, carry_over=args.carry_over)
+        print_json({"batch_no": batch_no, "override": args.override,
+                    "carried_over": [t.invoice for t in rec.open_tabs], **rec.as_dict()})
         return 0
 
     return run_with_runtime(args, body)
@@ -276,6 +277,9 @@ def register(subparsers: Any) -> None:
     sub = p.add_subparsers(dest="batch_command")
     sub.add_parser("totals", help="journal vs host totals")
     close = sub.add_parser("close", help="close the batch after reconciliation")
+    close.add_argument("--carry-over", action="store_true",
+                       help="close with the open tabs left open: each stays in the next batch, where "
+                            "the host books its capture (without it, open tabs refuse the close)")
     close.add_argument("--override", action="store_true",
                        help="close despite unresolved entries or a difference")
     close.add_argument("--manager", help="the manager's id (required with --override); on a till "

@@ -37,6 +37,7 @@ from cashier.journal.aio import Journal
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
 from cashier.journal.model import outcome_of as outcome_of
+from cashier.money import DEFAULT_MAX_TIP_PERCENT
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,9 @@ class FlowContext:
     roster: Roster | None = None
     #: The language the till's receipts speak (the profile's ``language``: en or es).
     receipt_language: str = "en"
+
+    #: A tab's tip may be at most this percentage of its authorization (profile ``max_tip_percent``).
+    max_tip_percent: Decimal = DEFAULT_MAX_TIP_PERCENT
 
     @property
     def actor(self) -> str:

@@ -16,10 +16,9 @@ from cashier.clerks import Action, Clerk
 from cashier.errors import CashierError, ValidationError
 from cashier.flows.base import FlowContext
 from cashier.host.models.batches import BatchResponse
-
-#: Journal buckets the host counts as sales and as refunds in a batch.
-HOST_SALE_BUCKETS = ("sale", "manual_sale", "capture")
-HOST_REFUND_BUCKETS = ("refund",)
+from cashier.journal.model import Entry
+from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS
+from cashier.money import format_amount
 
 
 class BatchBlocked(CashierError):
@@ -34,6 +33,9 @@ class Reconciliation:
     refund_count: int
     unresolved: int
     host: BatchResponse | None
+    #: Authorizations not yet captured: the host leaves them out of its batch, and so does the
+    #: journal's close (they stay in the open batch); the manager captures, voids or carries them over.
+    open_tabs: tuple[Entry, ...] = ()
 
     @property
     def net_amount(self) -> Decimal:
@@ -56,7 +58,8 @@ class Reconciliation:
             "journal": {"sale_amount": str(self.sale_amount), "sale_count": self.sale_count,
                         "refund_amount": str(self.refund_amount), "refund_count": self.refund_count,
                         "net_amount": str(self.net_amount), "net_count": self.net_count},
-            "unresolved": self.unresolved, "matches": self.matches, "host": None}
+            "unresolved": self.unresolved, "matches": self.matches, "host": None,
+            "open_tabs": [{"invoice": t.invoice, "amount": str(t.approved)} for t in self.open_tabs]}
         if self.host is not None:
             h = self.host
             out["host"] = {"sale_amount": str(h.sale_amount), "sale_count": h.sale_count,
@@ -82,23 +85,40 @@ async def reconcile(ctx: FlowContext) -> Reconciliation:
             if getattr(host, name) is None:
                 setattr(host, name, 0)
     return Reconciliation(
-        sale_amount=sum((totals.amount(b, cur) for b in HOST_SALE_BUCKETS), Decimal("0.00")),
-        sale_count=sum(totals.count(b, cur) for b in HOST_SALE_BUCKETS),
-        refund_amount=sum((totals.amount(b, cur) for b in HOST_REFUND_BUCKETS), Decimal("0.00")),
-        refund_count=sum(totals.count(b, cur) for b in HOST_REFUND_BUCKETS),
-        unresolved=totals.unresolved, host=host)
+        sale_amount=sum((totals.amount(b, cur) for b in HOST_BATCH_SALE_BUCKETS), Decimal("0.00")),
+        sale_count=sum(totals.count(b, cur) for b in HOST_BATCH_SALE_BUCKETS),
+        refund_amount=sum((totals.amount(b, cur) for b in HOST_BATCH_REFUND_BUCKETS), Decimal("0.00")),
+        refund_count=sum(totals.count(b, cur) for b in HOST_BATCH_REFUND_BUCKETS),
+        unresolved=totals.unresolved, host=host,
+        open_tabs=tuple(await ctx.journal.open_authorizations()))
+
+
+def open_tabs_text(rec: Reconciliation, currency: str) -> str:
+    """The open tabs a close leaves out, named with their amounts (the refusal and the window)."""
+    tabs = rec.open_tabs
+    listed = ", ".join(f"invoice {t.invoice} {format_amount(t.approved, currency)}" for t in tabs[:5])
+    more = f" and {len(tabs) - 5} more" if len(tabs) > 5 else ""
+    return f"{len(tabs)} open tab{'s' if len(tabs) != 1 else ''} ({listed}{more})"
 
 
 async def close_batch(ctx: FlowContext, *, override: bool = False,
-                      manager_id: str | None = None,
-                      manager: Clerk | None = None) -> tuple[int, Reconciliation]:
+                      manager_id: str | None = None, manager: Clerk | None = None,
+                      carry_over: bool = False) -> tuple[int, Reconciliation]:
     """Reconcile, refuse when something is open or differs (unless a manager overrides), then
     submit (HD) and close the journal's batch. The override is journaled with who gave it. The
-    profile may put the close itself behind a ``manager`` (``ManagerNeeded`` before anything)."""
+    profile may put the close itself behind a ``manager`` (``ManagerNeeded`` before anything).
+
+    Open tabs are never closed silently: the close is refused, naming them, until they are
+    captured or voided or the manager carries them over (``carry_over``, journaled): a carried tab
+    stays in the open batch, where the host books its capture."""
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
     approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
     rec = await reconcile(ctx)
+    if rec.open_tabs and not carry_over:
+        raise BatchBlocked(f"batch: {open_tabs_text(rec, ctx.journal.currency)} would stay open: "
+                           "capture or void them first, or carry them over to the next batch "
+                           "(--carry-over)")
     problems = []
     if rec.unresolved:
         problems.append(f"{rec.unresolved} unresolved payment(s): run recovery first")
@@ -111,6 +131,10 @@ async def close_batch(ctx: FlowContext, *, override: bool = False,
         await ctx.journal.note(None, "batch_override", actor=actor, problems=problems,
                                reconciliation=rec.as_dict())
     await ctx.journal_approval(approver, Action.CLOSE_BATCH, rec.net_amount)
+    if rec.open_tabs:
+        await ctx.journal.note(None, "tabs_carried_over", actor=actor,
+                               invoices=[t.invoice for t in rec.open_tabs],
+                               amount=str(sum((t.approved for t in rec.open_tabs), Decimal(0))))
     if ctx.client.option == "HD":
         # send the host's own net when overriding a difference: the host closes what it holds
         net = rec.host.net_amount if (rec.host is not None and not rec.matches) else rec.net_amount

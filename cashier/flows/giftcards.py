@@ -129,11 +129,19 @@ class Balance:
     token: str | None
     balance: Decimal | None
     history: tuple[HistoryLine, ...] | None
-    active: bool = True
+    #: The card's state as the host holds it: "active", "deactivated" (the host names why) or
+    #: "not activated" (the host refuses a balance of a card it never activated).
+    state: str = "active"
+    deactivation_reason: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state == "active"
 
     def as_dict(self) -> dict[str, Any]:
         return {"invoice": self.invoice, "outcome": "approved", "card": self.card, "token": self.token,
                 "balance": None if self.balance is None else str(self.balance), "active": self.active,
+                "state": self.state, "deactivation_reason": self.deactivation_reason,
                 "history": None if self.history is None else [h.as_dict() for h in self.history]}
 
 
@@ -182,8 +190,12 @@ def _history(result: GiftCardResult) -> tuple[HistoryLine, ...] | None:
 
 
 def _balance_of(invoice: str, result: GiftCardResult, fallback_card: str | None) -> Balance:
+    """The host names a deactivated card's reason on every answer about it: its state is that."""
+    reason = result.card.deactivation_reason if result.card else None
     return Balance(invoice=invoice, card=(result.card.number if result.card else None) or fallback_card,
-                   token=result.token, balance=result.balance, history=_history(result))
+                   token=result.token, balance=result.balance, history=_history(result),
+                   state="deactivated" if reason else "active",
+                   deactivation_reason=redact(reason)[:40] if reason else None)
 
 
 def _code(exc: HostError) -> str | None:
@@ -202,7 +214,7 @@ async def _ask_balance(ctx: FlowContext, invoice: str, wire: Card | None) -> Bal
         result = await ctx.client.giftcard_balance(invoice=invoice, card=wire, history=True)
     except HostError as exc:
         if exc.primary_code == 9101 and wire is not None:
-            return Balance(invoice, None, None, None, (), active=False)
+            return Balance(invoice, None, None, None, (), state="not activated")
         raise
     return _balance_of(invoice, result, None)
 
@@ -400,10 +412,19 @@ async def balance(ctx: FlowContext, card: GiftCard, *, history: bool = True) -> 
         invoice = await ctx.journal.allocate_invoice()
         if card.on_pad:
             ctx.bus.publish(DevicePrompt(0, "Present the gift card on the PIN pad"))
-        result = await ctx.client.giftcard_balance(invoice=invoice, card=card.wire(), history=history)
+        try:
+            result = await ctx.client.giftcard_balance(invoice=invoice, card=card.wire(), history=history)
+        except HostError as exc:
+            if exc.primary_code != 9101:
+                raise
+            # the host tells no balance of a card it never activated: that is the card's state
+            await ctx.journal.note(None, "giftcard_balance", actor=ctx.actor, invoice=invoice,
+                                   card=card.masked, balance=None, state="not activated")
+            return Balance(invoice, card.masked, card.token, None, (), state="not activated")
     found = _balance_of(invoice, result, card.masked)
     await ctx.journal.note(None, "giftcard_balance", actor=ctx.actor, invoice=invoice, card=found.card,
-                           balance=None if found.balance is None else str(found.balance))
+                           balance=None if found.balance is None else str(found.balance),
+                           state=found.state)
     return found
 
 

@@ -80,10 +80,25 @@ def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], 
             return True
         log.warning("invoice %s could not be asked: %s", invoice, type(failure).__name__)
         raise InvoicesUnconfirmed(
-            "invoice: the host could not be asked which invoice numbers it still holds (this "
-            "journal is new or was replaced); nothing was sent: try again when the host answers")
+            f"invoice: the host could not be asked which invoice numbers it already holds "
+            f"({_why(failure)}); Cashier asks before the first payment of each start, so that a "
+            "number is never used twice. Nothing was sent: check the connection to the host, then "
+            "try again")
 
     async def check(high_water: int) -> int:
         return await highest_known(known, high_water)
 
     return check
+
+
+def _why(failure: Exception | None) -> str:
+    """The cause in words, for the one line the cashier and the manager read."""
+    if isinstance(failure, HostTimeout):
+        return "it did not answer in time"
+    if isinstance(failure, HostUnavailable):
+        return "it cannot be reached"
+    if isinstance(failure, HostProtocolError):
+        return "its answer could not be read"
+    if isinstance(failure, HostError):
+        return f"it answered {failure.primary_code or 'an error'}: {failure.short_text}".strip()
+    return "no answer"

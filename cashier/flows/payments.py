@@ -18,7 +18,8 @@ from cashier.flows.events import DevicePrompt
 from cashier.flows.giftcards import GiftCard
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import check_tax, check_tip, parse_amount
+from cashier.money import capture_bound as money_capture_bound
+from cashier.money import check_capture, check_tax, check_tip, parse_amount
 from cashier.redact import luhn_ok, mask_pan
 
 
@@ -239,12 +240,24 @@ async def incremental(ctx: FlowContext, invoice: str, increment: Decimal) -> Flo
     return finish(ctx, entry)
 
 
+def capture_bound(ctx: FlowContext, tab: Entry) -> tuple[Decimal, Decimal]:
+    """(most amount, most tip) the Open tabs screen shows and ``capture`` enforces for ``tab``."""
+    return money_capture_bound(tab.approved, ctx.max_tip_percent, ctx.journal.currency)
+
+
+def check_within_tab(ctx: FlowContext, tab: Entry, amount: Decimal, tip: Decimal) -> Decimal:
+    """The capture rule (``money.check_capture``, then the tip rule); the tip as checked."""
+    check_capture(tab.approved, amount, tip, ctx.max_tip_percent, ctx.journal.currency)
+    return check_tip(amount, tip, ctx.journal.currency)
+
+
 async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None, *,
                   tip: Decimal = Decimal(0)) -> FlowResult:
-    """Close a tab for ``amount`` (default: the authorized amount) plus ``tip``."""
+    """Close a tab for ``amount`` (default: the authorized amount) plus ``tip``, within the
+    authorization (``money.check_capture``)."""
     entry = await _open_tab(ctx, invoice)
     base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
-    tip = check_tip(base, _amount(ctx, tip, "tip", allow_zero=True), ctx.journal.currency)
+    tip = check_within_tab(ctx, entry, base, _amount(ctx, tip, "tip", allow_zero=True))
     total = base + tip
     token = str(entry.token)
     wire = Amount(total=total, tip=tip if tip > 0 else None)

@@ -428,7 +428,7 @@ async def add_to_tab(ctx: FlowContext, invoice: str, increment: Decimal) -> Any:
 async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -> Any:
     """Capture the tab for its ticket's total plus the tip; the tip is the ticket's (journaled
     first), and the ticket closes as paid."""
-    from cashier.flows.payments import capture
+    from cashier.flows.payments import capture, check_within_tab
 
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None or entry.ticket_id is None:
@@ -437,8 +437,9 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
     if ticket.state != "open":
         raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
     tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-    await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
     base = ticket.total - ticket.tip
+    check_within_tab(ctx, entry, base, tip)   # before the ticket's tip is journaled
+    await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
     result = await capture(ctx, invoice, base, tip=tip)
     await TicketSession(ctx, ticket.id, TicketSettings()).settle()
     return result

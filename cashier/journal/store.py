@@ -66,6 +66,8 @@ SEQUENCE_DIGITS = 8
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
 UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
+#: An open tab: an authorization approved and not yet captured (the host has not batched it).
+OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
 
 
 # ---- rows -------------------------------------------------------------------------------------
@@ -416,6 +418,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
             check_transition(State(row["state"]), state)
             cols = self._columns(row, changes)
             cols["state"] = str(state)
+            if state is State.CAPTURED and int(row["batch_no"]) != 0:
+                cols["batch_no"] = 0  # the host batches a capture when it happens: the open batch
             now = self._now()
             cols["updated_at"] = now
             if state is State.SENT:
@@ -624,7 +628,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
     # ---- batches ------------------------------------------------------------------------------
     def close_batch(self, *, actor: str, override: bool, summary: Mapping[str, Any],
                     through_event: int | None = None) -> int:
-        """Move every finished entry of the open batch into a new closed batch; with
+        """Move every finished entry of the open batch into a new closed batch, except open tabs
+        (the host batches a tab only once it is captured, so it stays in the open batch); with
         ``through_event``, only entries created at or before that event (a store-wide close
         covers what the store had received from this till when it closed)."""
         self._check_actor(actor)
@@ -632,7 +637,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         with self._tx() as conn:
             batch_no = int(conn.execute("SELECT COALESCE(MAX(batch_no), 0) + 1 FROM batches").fetchone()[0])
             ids = [int(r[0]) for r in conn.execute(
-                f"SELECT id FROM entries WHERE batch_no = 0 AND state NOT IN {UNRESOLVED_SQL}")]
+                f"SELECT id FROM entries WHERE batch_no = 0 AND state NOT IN {UNRESOLVED_SQL} "
+                f"AND NOT ({OPEN_TAB_SQL})")]
             if through_event is not None:
                 created = {int(r[0]) for r in conn.execute(
                     "SELECT entry_id FROM events WHERE type = 'created' AND id <= ?", (through_event,))}
@@ -667,8 +673,7 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
 
     def open_authorizations(self) -> list[Entry]:
         rows = self.conn.execute(
-            "SELECT * FROM entries INDEXED BY entries_tabs WHERE state = 'approved' AND kind IN "
-            "('authorization', 'manual_authorization') ORDER BY created_at")
+            f"SELECT * FROM entries INDEXED BY entries_tabs WHERE {OPEN_TAB_SQL} ORDER BY created_at")
         return [_entry(r) for r in rows]
 
     def search(self, *, day: str | None = None, invoice: str | None = None,

@@ -13,6 +13,14 @@ from typing import Any
 
 from cashier.journal.model import Kind, Op, State
 
+#: The buckets the host counts in its batch, by construction the same as its ledger: every sale it
+#: approved and captured (card, keyed, a captured tab, a gift card spent as a tender, a paid QR
+#: code) and every refund. A gift card's own balance moves (activate, reload, cash back) stay on
+#: the card's ledger and out of the card batch; cash never reaches the host; an open tab is not
+#: batched until it is captured (docs/decisions.md, "What the host's batch holds").
+HOST_BATCH_SALE_BUCKETS: tuple[str, ...] = ("sale", "manual_sale", "capture", "giftcard_sale", "qr")
+HOST_BATCH_REFUND_BUCKETS: tuple[str, ...] = ("refund",)
+
 
 def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
     """(bucket, currency, minor units) an entry adds to its batch's totals, or None."""

@@ -1,7 +1,9 @@
 """Batch close and the totals report (HD only).
 
-A batch holds the captured sales and the refunds of the open business days; authorizations not
-yet captured stay out of it (not ready to batch) and voids never count. ``/batches/submit`` moves
+A batch holds the captured sales and the refunds of the open business days (cards, keyed, gift
+cards spent as a tender, and paid QR sale codes); authorizations not yet captured stay out of it
+(not ready to batch), voids and reversed QR payments never count, and a gift card's own balance
+moves (activate, reload, cash back) stay on the card's ledger. ``/batches/submit`` moves
 the included invoices to ``batched``: after that GET /transactions/invoice answers "Invoice Not
 Found", as for a settled transaction.
 """
@@ -12,6 +14,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from cashier.sandbox import host_qr
 from cashier.sandbox.core import SERVER_NAME, HostCall, HostFault, host_route, invalid_field, missing_field
 from cashier.sandbox.host_transactions import ledger, money
 from cashier.sandbox.shared import get, now_text, require, require_object
@@ -31,16 +34,20 @@ def _inclusive(value: Any, field: str) -> bool:
     return bool(value == "Y")
 
 
-def open_totals(call: HostCall, day: str, inclusive: bool) -> tuple[dict[str, Any], list[str]]:
-    """Totals of the open (unbatched) sales and refunds up to ``day`` (or on ``day`` only)."""
+def open_totals(call: HostCall, day: str,
+                inclusive: bool) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Totals of the open (unbatched) sales and refunds up to ``day`` (or on ``day`` only): the
+    ledger's (cards, keyed, captured tabs, gift cards spent) and the paid QR sale codes; with the
+    invoices and QR codes they hold."""
     sale_amount = refund_amount = Decimal(0)
     sale_count = refund_count = 0
     invoices: list[str] = []
+
+    def in_range(booked: str) -> bool:
+        return not (booked > day or (not inclusive and booked != day))
+
     for invoice, record in ledger(call).items():
-        if record["state"] not in ("sale", "refund"):
-            continue
-        booked = record.get("businessDate", "")
-        if booked > day or (not inclusive and booked != day):
+        if record["state"] not in ("sale", "refund") or not in_range(record.get("businessDate", "")):
             continue
         amount = Decimal(record["approvedAmount"])
         if record["state"] == "sale":
@@ -50,12 +57,18 @@ def open_totals(call: HostCall, day: str, inclusive: bool) -> tuple[dict[str, An
             refund_amount += amount
             refund_count += 1
         invoices.append(invoice)
+    codes: list[str] = []
+    for value, record in host_qr.batchable(call.state):
+        if in_range(host_qr.paid_day(record)):
+            sale_amount += host_qr.total_of(record)
+            sale_count += 1
+            codes.append(value)
     totals = {"inclusive": "Y" if inclusive else "N",
               "netAmount": money(sale_amount - refund_amount),
               "netCount": sale_count + refund_count,
               "refundAmount": money(refund_amount), "refundCount": refund_count,
               "saleAmount": money(sale_amount), "saleCount": sale_count}
-    return totals, invoices
+    return totals, invoices, codes
 
 
 @host_route("GET", "/reports/batchtotals", "HD")
@@ -65,7 +78,7 @@ async def batch_totals(call: HostCall) -> dict[str, Any]:
         raise missing_field("BusinessDate")
     day = _date(raw_day, "BusinessDate")
     inclusive = _inclusive(call.header("Inclusive") or "Y", "Inclusive")
-    totals, _ = open_totals(call, day, inclusive)
+    totals, _, _ = open_totals(call, day, inclusive)
     return {"dateTime": now_text(call), "batch": totals,
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},
             "server": {"name": SERVER_NAME}, "transaction": {"businessDate": day}}
@@ -78,7 +91,7 @@ async def submit(call: HostCall) -> dict[str, Any]:
     day = _date(require(body, "transaction.businessDate"), "transaction.businessDate")
     require_object(body, "batch")
     inclusive = _inclusive(require(body, "batch.inclusive"), "batch.inclusive")
-    totals, invoices = open_totals(call, day, inclusive)
+    totals, invoices, codes = open_totals(call, day, inclusive)
     net_amount = get(body, "batch.netAmount")
     if net_amount is not None:
         if isinstance(net_amount, bool) or not isinstance(net_amount, int | Decimal):
@@ -103,9 +116,12 @@ async def submit(call: HostCall) -> dict[str, Any]:
     for invoice in invoices:
         book[invoice]["state"] = "batched"
         book[invoice]["batchId"] = batch_id
+    qr_codes = host_qr.codes_of(call.state)
+    for value in codes:
+        qr_codes[value]["batchId"] = batch_id
     closed = call.state.family("batches").setdefault("closed", [])
     closed.append({"batchId": batch_id, "businessDate": day, "inclusive": totals["inclusive"],
-                   "closedAt": call.state.clock.now(), "invoices": invoices,
+                   "closedAt": call.state.clock.now(), "invoices": invoices, "qrCodes": codes,
                    **{k: str(v) if isinstance(v, Decimal) else v for k, v in totals.items()}})
     return {"dateTime": body.get("dateTime") or now_text(call), "batch": totals,
             "merchant": {"mid": call.config.merchant_id, "name": call.config.merchant_name},

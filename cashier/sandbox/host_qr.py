@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -158,6 +159,8 @@ async def cancel_qr_payment(call: HostCall) -> dict[str, Any]:
     _value, record = _find(call)
     if record["status"] in ("cancelled", "reversed"):
         raise _qr_error(6, "QR Pay is Cancelled - unable to process request")
+    if record["status"] == "paid" and "batchId" in record:
+        raise _qr_error(7, "QR Pay is already settled in a batch - refund it instead")
     if record["status"] == "paid":
         record["status"], code = "reversed", "T"
     else:
@@ -165,6 +168,27 @@ async def cancel_qr_payment(call: HostCall) -> dict[str, Any]:
     record["endedAt"] = call.state.clock.now()
     return {"dateTime": now_text(call), "transaction": {"responseCode": code},
             "merchant": _merchant(call)}
+
+
+# ---- the batch: a paid sale code is a sale the host batches ---------------------------------------
+def codes_of(state: Any) -> dict[str, dict[str, Any]]:
+    return _codes(state)
+
+
+def batchable(state: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Paid sale codes not yet in a batch, with the business date they were paid on (decision: a
+    paid QR sale is a card sale for the merchant; a reversed one, an authorization code (A) and one
+    already batched are not)."""
+    return [(value, record) for value, record in _codes(state).items()
+            if record["status"] == "paid" and record["saleFlag"] == "S" and "batchId" not in record]
+
+
+def paid_day(record: dict[str, Any]) -> str:
+    return datetime.fromtimestamp(record["payment"]["paidAt"]).date().isoformat()
+
+
+def total_of(record: dict[str, Any]) -> Decimal:
+    return Decimal(record["amount"]["total"])
 
 
 # ---- control: the customer scans the code and pays ---------------------------------------------

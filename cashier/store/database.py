@@ -25,12 +25,9 @@ from psycopg_pool import AsyncConnectionPool
 from cashier.errors import ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.store import SEQUENCE_DIGITS
-from cashier.journal.totals import contribution
+from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.money import from_minor
 
-#: Journal buckets the host counts as sales and as refunds (the same as a till's batch).
-SALE_BUCKETS = ("sale", "manual_sale", "capture")
-REFUND_BUCKETS = ("refund",)
 #: Most events one push may carry (the till sends in chunks of this size).
 MAX_PUSH = 1000
 #: Entry states a ticket (once tickets land) is finished in; any other ticket state is open.
@@ -337,14 +334,14 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
             tender = target["by_tender"].setdefault(bucket, [0, 0])
             tender[0] += n
             tender[1] += minor
-            if bucket in SALE_BUCKETS:
+            if bucket in HOST_BATCH_SALE_BUCKETS:
                 target["sales"][0] += n
                 target["sales"][1] += minor
                 target["tips"] += tip
                 brand = target["by_card_brand"].setdefault(r["card_type"] or "other", [0, 0, 0, 0])
                 brand[0] += n
                 brand[1] += minor
-            elif bucket in REFUND_BUCKETS:
+            elif bucket in HOST_BATCH_REFUND_BUCKETS:
                 target["refunds"][0] += n
                 target["refunds"][1] += minor
                 brand = target["by_card_brand"].setdefault(r["card_type"] or "other", [0, 0, 0, 0])

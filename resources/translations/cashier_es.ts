@@ -292,8 +292,16 @@
       <translation>No enviado</translation>
     </message>
     <message>
-      <source>(deactivated)</source>
-      <translation>(desactivada)</translation>
+      <source>active</source>
+      <translation>activa</translation>
+    </message>
+    <message>
+      <source>deactivated</source>
+      <translation>desactivada</translation>
+    </message>
+    <message>
+      <source>not activated</source>
+      <translation>sin activar</translation>
     </message>
     <message>
       <source>Card</source>
@@ -676,6 +684,10 @@
       <translation>El diario y el host NO coinciden.</translation>
     </message>
     <message>
+      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+    </message>
+    <message>
       <source>Recovery resolved %s; still open %s.</source>
       <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
     </message>
@@ -712,8 +724,12 @@
       <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
     </message>
     <message>
-      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
-      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+      <source>Open tabs (not in the batch)</source>
+      <translation>Cuentas abiertas (fuera del lote)</translation>
+    </message>
+    <message>
+      <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
+      <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
     </message>
     <message>
       <source>Batch %s closed.</source>
@@ -1450,6 +1466,10 @@
     <message>
       <source>Closing tab %s: %s plus tip %s…</source>
       <translation>Cerrando la cuenta %s: %s más propina %s…</translation>
+    </message>
+    <message>
+      <source>Tab %s: %s authorized; the tip may be up to %s.</source>
+      <translation>Cuenta %s: %s autorizado; la propina puede ser de hasta %s.</translation>
     </message>
     <message>
       <source>No tip typed: close tab %s for %s with no tip? Press F4 again to confirm, or type the tip first.</source>

@@ -19,9 +19,9 @@ import psycopg
 import pytest
 
 from cashier.config import STORE_KEYRING_SERVICE, TillProfile, load_profile
-from cashier.flows.batch import HOST_REFUND_BUCKETS, HOST_SALE_BUCKETS
 from cashier.flows.payments import KeyedCard, refund, sale
 from cashier.journal.store import JournalStore
+from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS
 from cashier.runtime import Runtime, open_runtime
 from cashier.store import outbox as outbox_module
 from cashier.store.close import close_store_batch, store_totals
@@ -82,8 +82,8 @@ def journal_rows(path: Path, till: str) -> tuple[str, list[tuple[Any, ...]], dic
             "SELECT id, entry_id, actor, type, data FROM events ORDER BY id")]
         sums = {"sale_count": 0, "sale_minor": 0, "refund_count": 0, "refund_minor": 0}
         for (bucket, _cur), (count, amount) in store.totals(0).buckets.items():
-            key = "sale" if bucket in HOST_SALE_BUCKETS else "refund" if bucket in HOST_REFUND_BUCKETS \
-                else None
+            key = ("sale" if bucket in HOST_BATCH_SALE_BUCKETS
+                   else "refund" if bucket in HOST_BATCH_REFUND_BUCKETS else None)
             if key:
                 sums[f"{key}_count"] += count
                 sums[f"{key}_minor"] += int(amount * 100)

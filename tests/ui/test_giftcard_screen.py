@@ -21,9 +21,9 @@ def test_scanned_card_reload_then_balance_with_history(ui: Any, make_gui: Any) -
     assert page.card_field.text() == ""  # the full number is not left on screen
     assert not page.card_field.isUndoAvailable()  # and Ctrl+Z cannot bring it back
     assert CARD not in page.card_shown.text() and CARD[-4:] in page.card_shown.text()
-    page.balance_button.click()  # a new card is not active yet: a clear refusal
-    ui.until(lambda: page.result_title.text() == "Not done", what="refused balance")
-    assert "not active" in page.result_text.text()
+    page.balance_button.click()  # a new card is not active yet: its state, in words
+    ui.until(lambda: page.result_title.text() == "Balance: —", what="no balance")
+    assert "not activated" in page.result_text.text()
     page.amount.set_value(Decimal("10.00"))
     page.activate_button.click()
     ui.until(lambda: "Approved" in page.result_title.text(), what="activated")

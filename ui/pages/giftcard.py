@@ -170,8 +170,10 @@ class GiftCardPage(Page):
         if isinstance(outcome, Balance):
             self.result_title.setText(tr("Balance") + ": " + (format_money(outcome.balance, cur)
                                                               if outcome.balance is not None else "—"))
-            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  "
-                                     + ("" if outcome.active else tr("(deactivated)")))
+            state = {"active": tr("active"), "deactivated": tr("deactivated"),
+                     "not activated": tr("not activated")}.get(outcome.state, outcome.state)
+            why = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
+            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{why}")
             for line in outcome.history or ():
                 self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
             return

@@ -52,6 +52,8 @@ class ManagerPage(Page):
         self.unlocked = False
         self.unresolved: list[Any] = []
         self.reconciliation: Any = None
+        #: the open tabs the armed close named: the second press carries them over
+        self._carry_over = False
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         self._build_lock()
@@ -288,6 +290,8 @@ class ManagerPage(Page):
                  f"{tr('Refunds')}: {rec.refund_count}  {format_money(rec.refund_amount, cur)}",
                  f"{tr('Net')}: {format_money(rec.net_amount, cur)}",
                  f"{tr('Unresolved')}: {rec.unresolved}"]
+        if rec.open_tabs:
+            lines.append(f"{tr('Open tabs (not in the batch)')}: {len(rec.open_tabs)}")
         if rec.host is None:
             lines.append(tr("Host totals: not offered for this processing option (journal only)."))
         else:
@@ -308,11 +312,17 @@ class ManagerPage(Page):
                 self._show_totals()
                 self._close_armed = True
                 cur = self.till.currency
-                self.batch_message.setText(
-                    tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be "
-                       "undone. Press Alt+B again to confirm.")
-                    % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
-                       format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
+                text = (tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be "
+                           "undone. Press Alt+B again to confirm.")
+                        % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
+                           format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
+                self._carry_over = bool(rec.open_tabs)
+                if rec.open_tabs:
+                    tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}" for t in rec.open_tabs[:5])
+                    text += " " + (tr("%s open tab(s) are not in this batch (%s): capture or void them on "
+                                      "Open tabs, or press Alt+B again to carry them over to the next "
+                                      "batch.") % (len(rec.open_tabs), tabs))
+                self.batch_message.setText(text)
             self.till.run(reconcile(self.till.ctx), "reconcile", done=ask, failed=self._batch_failed)
             return
         self._close_armed = False
@@ -334,7 +344,7 @@ class ManagerPage(Page):
             self.refresh()
         self.till.run(close_batch(self.till.ctx, override=override,
                                   manager_id=MANAGER_ACTOR if override else None,
-                                  manager=approval.manager),
+                                  manager=approval.manager, carry_over=self._carry_over),
                       "close batch", done=done, failed=self._batch_failed)
 
     def close_anyway(self) -> None:

@@ -152,9 +152,18 @@ class TabsPage(Page):
 
     def _selected(self) -> None:
         self._no_tip_armed = None
-        has = self.selected() is not None
+        tab = self.selected()
+        has = tab is not None
         self.add_button.setEnabled(has)
         self.capture_button.setEnabled(has)
+        if tab is not None:
+            from cashier.flows.payments import capture_bound  # the flows come with the runtime
+
+            _most, most_tip = capture_bound(self.till.ctx, tab)   # the core's bound, shown
+            self.empty.setText(tr("Tab %s: %s authorized; the tip may be up to %s.") % (
+                tab.invoice, format_money(tab.approved, tab.currency), format_money(most_tip, tab.currency)))
+        elif self.entries:
+            self.empty.setText("")
 
     # ---- actions (each one flow) -----------------------------------------------------------
     def _busy(self, text: str) -> None:
