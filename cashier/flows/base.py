@@ -138,7 +138,6 @@ class FlowContext:
     roster: Roster | None = None
     #: The language the till's receipts speak (the profile's ``language``: en or es).
     receipt_language: str = "en"
-
     #: A tab's tip may be at most this percentage of its authorization (profile ``max_tip_percent``).
     max_tip_percent: Decimal = DEFAULT_MAX_TIP_PERCENT
 
