@@ -318,7 +318,8 @@ class ManagerPage(Page):
                            format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
                 self._carry_over = bool(rec.open_tabs)
                 if rec.open_tabs:
-                    tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}" for t in rec.open_tabs[:5])
+                    tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}"
+                                     for t in rec.open_tabs[:5])
                     text += " " + (tr("%s open tab(s) are not in this batch (%s): capture or void them on "
                                       "Open tabs, or press Alt+B again to carry them over to the next "
                                       "batch.") % (len(rec.open_tabs), tabs))
