@@ -185,7 +185,7 @@ def rebill(req: Req, sub_id: str) -> None:
             break
         at = sub["currentPeriodEnd"]
         if sub["cancelAtPeriodEnd"]:
-            sub.update(status="canceled", canceledAt=at, deleted=True)
+            sub.update(status="canceled", canceledAt=at, endedAt=at, deleted=True)
             req.emit("SUBSCRIPTION_CANCELED", sub)
             return
         plan = req.account["objects"][sub["planId"]]
@@ -277,7 +277,7 @@ def cancel_subscription(req: Req, sub_id: str) -> dict[str, Any]:
         req.emit("SUBSCRIPTION_UPDATED", sub)
         return render(sub)
     if sub["status"] != "canceled":
-        sub.update(status="canceled", canceledAt=req.now, deleted=True)
+        sub.update(status="canceled", canceledAt=req.now, endedAt=req.now, deleted=True)
         req.emit("SUBSCRIPTION_CANCELED", sub)
     return render(sub)
 
