@@ -8,8 +8,10 @@ its own account (its own ``sk_test_`` key), so the cases cannot see each other's
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,13 +28,13 @@ CARD = {"number": "4242424242424242", "expMonth": "12", "expYear": "2055", "cvc"
 class Account:
     """One fresh test account of the shared sandbox, spoken to as the SDKs speak."""
 
-    def __init__(self, served: Served) -> None:
+    def __init__(self, served: Served, http: httpx.Client) -> None:
         self.served = served
-        self.http = httpx.Client(base_url=served.url, auth=(f"sk_test_{uuid.uuid4().hex}", ""),
-                                 timeout=10)
+        self.http = http
+        self.auth = (f"sk_test_{uuid.uuid4().hex}", "")
 
     def call(self, method: str, path: str, query: Any = None, body: Any = None) -> httpx.Response:
-        return self.http.request(method, path, params=query, json=body)
+        return self.http.request(method, path, params=query, json=body, auth=self.auth)
 
     def ok(self, method: str, path: str, query: Any = None, body: Any = None) -> Any:
         response = self.call(method, path, query, body)
@@ -67,13 +69,16 @@ class Account:
         return result
 
 
+@pytest.fixture(scope="module")
+def http(served_module: Served) -> Iterator[httpx.Client]:
+    """One client for the module (making one costs more than a case's requests)."""
+    with httpx.Client(base_url=served_module.url, timeout=10) as client:
+        yield client
+
+
 @pytest.fixture
-def acct(served_module: Served) -> Iterator[Account]:
-    account = Account(served_module)
-    try:
-        yield account
-    finally:
-        account.http.close()
+def acct(served_module: Served, http: httpx.Client) -> Account:
+    return Account(served_module, http)
 
 
 # ---- what every list takes (the SDKs' ListRequest) ----------------------------------------------
@@ -269,7 +274,7 @@ def test_fraud_warnings_filters(acct: Account, name: str) -> None:
 
 def test_files_purpose(acct: Account) -> None:
     def upload(purpose: str) -> str:
-        response = acct.http.post("/files", data={"purpose": purpose},
+        response = acct.http.post("/files", data={"purpose": purpose}, auth=acct.auth,
                                   files={"file": ("e.pdf", b"evidence", "application/pdf")})
         assert response.status_code == 200, response.text
         return str(response.json()["id"])
@@ -365,3 +370,44 @@ def test_payment_method_three_d_secure(acct: Account) -> None:
     method = acct.ok("POST", "/payment-methods",
                      body={"type": "alipay", "threeDSecure": {"amount": 500, "currency": "eur"}})
     assert method["threeDSecure"] == {"amount": 500, "currency": "EUR"}
+
+
+@pytest.mark.parametrize(("rule", "blocks"), [
+    ({"ruleType": "card_bin", "cardBin": "424242"}, True),
+    ({"ruleType": "email_domain", "email": "blocked.example"}, True),
+    ({"ruleType": "card_country", "cardCountry": "PL"}, False),
+    ({"ruleType": "card_issuer", "cardIssuer": "Some Bank"}, False),
+    ({"ruleType": "shipping"}, False),
+])
+def test_blacklist_rule_types(acct: Account, rule: dict[str, str], blocks: bool) -> None:
+    made = acct.ok("POST", "/blacklist", body=rule)
+    assert made["ruleType"] == rule["ruleType"] and acct.ids("/blacklist") == [made["id"]]
+    customer = acct.customer("ann@blocked.example", card=dict(CARD))
+    answer = acct.call("POST", "/charges",
+                       body={"amount": 500, "currency": "EUR", "customerId": customer["id"]})
+    if blocks:
+        assert answer.status_code == 402 and answer.json()["error"]["blacklistRuleId"] == made["id"]
+    else:
+        assert answer.status_code == 200, answer.text
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+LIST_PATHS = {"Charges": "/charges", "Refunds": "/refunds", "Customers": "/customers",
+              "Payment methods": "/payment-methods", "Subscriptions": "/subscriptions",
+              "Plans": "/plans",
+              "Events": "/events", "Blacklist": "/blacklist", "Credits": "/credits",
+              "Fraud warnings": "/fraud-warnings", "File uploads": "/files",
+              "Payment links": "/payment-links"}
+
+
+def test_the_readme_table_names_filters_the_sandbox_takes(acct: Account) -> None:
+    """Each list filter the README's table promises is a parameter of that list (its value may
+    still be refused, by its own rule: never as an unknown parameter)."""
+    rows = [line.split("|") for line in README.read_text("utf-8").splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip() in LIST_PATHS]
+    assert {row[1].strip() for row in rows} == set(LIST_PATHS)
+    for row in rows:
+        for name in re.findall(r"`(\w+)`", row[2]):
+            value = "true" if name in ("deleted", "actionable", "active") else "x"
+            answer = acct.call("GET", LIST_PATHS[row[1].strip()], {name: value})
+            assert "is not a parameter" not in answer.text, (row[1], name)
