@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +31,8 @@ HUMAN = {"charge": "Charge", "refund": "Refund", "customer": "Customer", "card":
          "payout": "Payout", "payoutTransaction": "Payout transaction",
          "checkoutSession": "Checkout session", "paymentLink": "Payment link"}
 #: What every list of the vendor's SDKs takes (their ``ListRequest``): the cursors, ``limit``,
-#: ``created`` (``gt``, ``gte``, ``lt``, ``lte``), ``includeTotalCount``; and ``expand`` (the paths
-#: whose ids come back as the objects, applied to every answer by ``expand_paths``).
+#: ``created`` (``gt``, ``gte``, ``lt``, ``lte``), ``includeTotalCount``; and ``expand`` (the fields
+#: whose ids come back as their objects: ``expand`` below, applied by the app to every GET).
 PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created", "includeTotalCount",
                          "expand"})
 CREATED_BOUNDS = ("gt", "gte", "lt", "lte")
@@ -139,9 +140,9 @@ class Req:
         return {"list": [render(o, self) for o in items[:limit]], "hasMore": len(items) > limit, **total}
 
 
-def created_range(query: dict[str, Any]) -> Any:
+def created_range(query: dict[str, Any]) -> Callable[[int], bool] | None:
     """``created[gt|gte|lt|lte]`` (Unix seconds) as a test of a creation time; None without one.
-    A bare ``created=T`` is the exact second, as the vendor's REST reference reads it."""
+    A bare ``created=T`` (no SDK sends it; a hand-written query might) is read as that second."""
     raw = query.get("created")
     if raw is None or raw == "":
         return None
