@@ -1,6 +1,9 @@
 """Typed async client of the Charge API (form bodies, Basic auth, idempotency, cursor pages).
 
-- ``client.ChargeApiClient``: a method per endpoint of the spec; ``iterate`` walks a list.
+- ``client.ChargeApiClient``: a method per endpoint of the spec, one module per resource
+  (``client.charges``, ``client.refunds``, ``client.customers``...); ``iterate`` walks a list.
+- ``models``: typed views (pydantic) of what the till reads: ``Charge``, ``Refund``, ``Customer``,
+  ``Card``, ``PaymentLink``; a ``Record`` from the client gives its view as ``.model``.
 - ``errors``: one root ``ChargeApiError``, grouped as ``ChargeApiRetrySafe``,
   ``ChargeApiOutcomeUnknown`` (re-send with the key) and ``ChargeApiRefused`` (``CardError``...).
 - ``journaled.JournaledChargeApi``: money movements (charge, capture, refund) written to the
@@ -15,6 +18,8 @@ if TYPE_CHECKING:
         ChargeApiClient,
         ChargeApiList,
         ChargeApiObject,
+        Record,
+        RecordList,
         new_idempotency_key,
     )
     from cashier.chargeapi.errors import (
@@ -39,7 +44,7 @@ if TYPE_CHECKING:
 #: package to register its sub-commands, and httpx must not slow the window's start for it.
 _HOMES = {
     "ChargeApiClient": "client", "ChargeApiList": "client", "ChargeApiObject": "client",
-    "new_idempotency_key": "client",
+    "new_idempotency_key": "client", "Record": "client", "RecordList": "client",
     **{name: "errors" for name in (
         "AuthenticationError", "CardError", "CardErrorCode", "ChargeApiError", "ChargeApiNoDecision",
         "ChargeApiOutcomeUnknown", "ChargeApiRefused", "ChargeApiRetrySafe", "ChargeApiServerError",
@@ -47,12 +52,29 @@ _HOMES = {
         "NotFoundError", "RateLimitError")},
 }
 
-__all__ = ["AuthenticationError", "CardError", "CardErrorCode", "ChargeApiClient", "ChargeApiError",
-           "ChargeApiList", "ChargeApiNoDecision", "ChargeApiObject", "ChargeApiOutcomeUnknown",
-           "ChargeApiRefused", "ChargeApiRetrySafe", "ChargeApiServerError", "ChargeApiTimeout",
-           "ChargeApiUnavailable",
-           "IdempotencyConflictError", "InvalidRequestError", "NotFoundError", "RateLimitError",
-           "new_idempotency_key"]
+__all__ = [
+    "AuthenticationError",
+    "CardError",
+    "CardErrorCode",
+    "ChargeApiClient",
+    "ChargeApiError",
+    "ChargeApiList",
+    "ChargeApiNoDecision",
+    "ChargeApiObject",
+    "ChargeApiOutcomeUnknown",
+    "ChargeApiRefused",
+    "ChargeApiRetrySafe",
+    "ChargeApiServerError",
+    "ChargeApiTimeout",
+    "ChargeApiUnavailable",
+    "IdempotencyConflictError",
+    "InvalidRequestError",
+    "NotFoundError",
+    "RateLimitError",
+    "Record",
+    "RecordList",
+    "new_idempotency_key",
+]
 
 
 def __getattr__(name: str) -> Any:

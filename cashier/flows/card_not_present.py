@@ -19,7 +19,8 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.cards import check_not_expired
-from cashier.chargeapi.client import ChargeApiObject
+from cashier.chargeapi import models as api
+from cashier.chargeapi.client import Record
 from cashier.chargeapi.errors import (
     CardError,
     ChargeApiError,
@@ -162,9 +163,9 @@ def _check_amount(amount: Decimal, currency: str) -> Decimal:
                         maximum=from_minor(CHARGE_API_MAX_MINOR, currency))
 
 
-def _masked(card: Any) -> str | None:
-    if isinstance(card, dict) and card.get("first6") and card.get("last4"):
-        return f"{card['first6']}XXXXXX{card['last4']}"
+def _masked(card: api.Card | None) -> str | None:
+    if card is not None and card.first6 and card.last4:
+        return f"{card.first6}XXXXXX{card.last4}"
     return None
 
 
@@ -218,13 +219,12 @@ async def phone_order(ctx: FlowContext, amount: Decimal, card: CardDetails, *, c
 
 
 # ---- pay by link -------------------------------------------------------------------------------
-def _link(obj: ChargeApiObject | dict[str, Any]) -> PaymentLink:
-    currency = str(obj.get("currency") or "USD")
-    return PaymentLink(id=str(obj.get("id", "")), url=str(obj.get("url") or ""),
-                       amount=from_minor(int(obj.get("amount") or 0), currency), currency=currency,
-                       active=bool(obj.get("active")),
-                       successful_charges=int(obj.get("successfulCharges") or 0),
-                       deactivation_reason=obj.get("deactivationReason"))
+def _link(record: Record[api.PaymentLink]) -> PaymentLink:
+    obj = record.model
+    currency = obj.currency or "USD"
+    return PaymentLink(id=obj.id, url=obj.url, amount=from_minor(obj.amount, currency), currency=currency,
+                       active=obj.active, successful_charges=obj.successful_charges,
+                       deactivation_reason=obj.deactivation_reason)
 
 
 async def create_link(ctx: FlowContext, amount: Decimal, *, currency: str = "USD", name: str | None = None,
@@ -246,51 +246,49 @@ async def deactivate_link(ctx: FlowContext, link_id: str) -> PaymentLink:
     return link
 
 
-async def record_link_charge(ctx: FlowContext, charge: ChargeApiObject | dict[str, Any]) -> Entry:
+async def record_link_charge(ctx: FlowContext, charge: api.Charge | Record[api.Charge]) -> Entry:
     """Journal a successful charge the customer made through a link (the till did not send it).
 
     Keyed ``link:<charge id>``, so seeing it again (another poll, another till process) finds the
     same entry instead of counting it twice."""
-    charge_id = str(charge["id"])
-    currency = str(charge["currency"])
-    amount = from_minor(int(charge["amount"]), currency)
+    if isinstance(charge, Record):
+        charge = charge.model
+    charge_id = charge.id
+    currency = charge.currency
+    amount = from_minor(charge.amount, currency)
     key = f"link:{charge_id}"
     entry = await ctx.journal.by_idempotency_key(key)
     if entry is None:
         entry = await ctx.journal.create(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
                                          idempotency_key=key, op=Op.CHARGE,
-                                         payment_link_id=str(charge.get("paymentLinkId") or "") or None)
+                                         payment_link_id=charge.payment_link_id or None)
     if entry.state in (State.APPROVED, State.CAPTURED):
         return entry
     if entry.state is not State.INTENT:  # left open or marked never-sent by a crash: it did happen
         entry = await ctx.journal.transition(entry.id, State.SENT, actor=ctx.actor)
     fields: dict[str, Any] = {"approved": amount, "charge_id": charge_id,
-                              "message": f"paid through payment link {charge.get('paymentLinkId')}"}
-    if charge.get("captured"):
+                              "message": f"paid through payment link {charge.payment_link_id}"}
+    if charge.captured:
         fields["captured"] = amount
-    card = _masked(charge.get("card"))
+    card = _masked(charge.card)
     if card:
         fields["card"] = card
     return await ctx.journal.transition(entry.id, State.APPROVED, actor=ctx.actor, **fields)
 
 
-async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[ChargeApiObject]:
-    out: list[ChargeApiObject] = []
-    async for charge in charge_api.client.iterate(f"/payment-links/{link_id}/charges"):
-        out.append(charge)
-    return out
+async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[api.Charge]:
+    return [charge async for charge in charge_api.client.iterate_models(
+        f"/payment-links/{link_id}/charges", api.Charge)]
 
 
-async def _seen(ctx: FlowContext, link_id: str, charge: ChargeApiObject, seen: set[str],
+async def _seen(ctx: FlowContext, link_id: str, charge: api.Charge, seen: set[str],
                 result: LinkOutcome) -> None:
-    if charge.id in seen or charge.get("status") == "pending":
+    if charge.id in seen or charge.status == "pending":
         return
     seen.add(charge.id)
-    currency = str(charge["currency"])
-    entry = await record_link_charge(ctx, charge) if charge.get("status") == "successful" else None
-    event = LinkChargeSeen(link_id, charge.id, str(charge.get("status")),
-                           from_minor(int(charge["amount"]), currency), _masked(charge.get("card")),
-                           charge.get("failureCode"), entry)
+    entry = await record_link_charge(ctx, charge) if charge.status == "successful" else None
+    event = LinkChargeSeen(link_id, charge.id, charge.status, from_minor(charge.amount, charge.currency),
+                           _masked(charge.card), charge.failure_code, entry)
     result.attempts.append(event)
     if entry is not None:
         result.paid.append(entry)
@@ -370,7 +368,7 @@ async def _end_watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: Pay
 
 
 async def training_customer_pays_link(ctx: FlowContext, link: PaymentLink,
-                                      card_number: str = "4242424242424242") -> ChargeApiObject:
+                                      card_number: str = "4242424242424242") -> Record[api.Charge]:
     """Training only: what the link's payment page does for the customer -- a token of a test
     card, then ``POST /charges`` with ``paymentLinkId`` (amount and currency come from the link).
     It is the customer's payment, so it is not journaled here: the till learns of it by watching."""
@@ -384,21 +382,17 @@ async def training_customer_pays_link(ctx: FlowContext, link: PaymentLink,
 
 
 # ---- customers ---------------------------------------------------------------------------------
-def _saved(obj: ChargeApiObject | dict[str, Any], default_id: str | None) -> SavedCard:
-    month = str(obj.get("expMonth") or "").zfill(2)
-    year = str(obj.get("expYear") or "")[-2:]
-    return SavedCard(id=str(obj.get("id")), brand=str(obj.get("brand") or ""),
-                     masked=_masked(obj) or f"…{obj.get('last4', '')}", expiry=f"{month}/{year}",
-                     default=obj.get("id") == default_id)
+def _saved(card: api.Card, default_id: str | None) -> SavedCard:
+    return SavedCard(id=card.id, brand=card.brand, masked=_masked(card) or f"…{card.last4}",
+                     expiry=card.expiry, default=card.id == default_id)
 
 
-async def _customer(charge_api: JournaledChargeApi, obj: ChargeApiObject) -> Customer:
-    default_id = obj.get("defaultCardId")
-    cards = [_saved(c, default_id) async for c in charge_api.client.iterate(f"/customers/{obj.id}/cards")
-             if not c.get("deleted")]
-    return Customer(id=obj.id, email=str(obj.get("email") or ""),
-                    description=str(obj.get("description") or ""), default_card_id=default_id,
-                    cards=tuple(cards))
+async def _customer(charge_api: JournaledChargeApi, obj: api.Customer) -> Customer:
+    default_id = obj.default_card_id
+    cards = [_saved(c, default_id) async for c in charge_api.client.iterate_models(
+        f"/customers/{obj.id}/cards", api.Card) if not c.deleted]
+    return Customer(id=obj.id, email=obj.email, description=obj.description or "",
+                    default_card_id=default_id, cards=tuple(cards))
 
 
 async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
@@ -407,15 +401,15 @@ async def find_customers(ctx: FlowContext, query: str) -> list[Customer]:
     text = (query or "").strip()
     if re.fullmatch(r"cust_[A-Za-z0-9]{1,96}", text):
         try:
-            found = [await charge_api.client.get_customer(text)]
+            found = [(await charge_api.client.get_customer(text)).model]
         except NotFoundError:
             return []
     elif re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", text):
         page = await charge_api.client.list_customers(email=text, limit=100)
-        found = page.objects
+        found = page.models
     else:
         raise ValidationError("customer", "type an e-mail address or a customer id (cust_...)")
-    return [await _customer(charge_api, obj) for obj in found if not obj.get("deleted")]
+    return [await _customer(charge_api, obj) for obj in found if not obj.deleted]
 
 
 async def charge_customer(ctx: FlowContext, customer: Customer, amount: Decimal, *, currency: str = "USD",
@@ -445,7 +439,7 @@ async def add_card(ctx: FlowContext, customer: Customer, *, token: str | None = 
     saved = await charge_api.client.create_card(customer.id, token=token)
     if make_default:
         await charge_api.client.update_customer(customer.id, default_card_id=saved.id)
-    return await _customer(charge_api, await charge_api.client.get_customer(customer.id))
+    return await _customer(charge_api, (await charge_api.client.get_customer(customer.id)).model)
 
 
 async def create_customer(ctx: FlowContext, email: str, *, description: str | None = None) -> Customer:
@@ -453,7 +447,7 @@ async def create_customer(ctx: FlowContext, email: str, *, description: str | No
     if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", (email or "").strip()):
         raise ValidationError("email", "must be an e-mail address such as ana@example.com")
     created = await charge_api.client.create_customer(email.strip(), description=description)
-    return await _customer(charge_api, created)
+    return await _customer(charge_api, created.model)
 
 
 # ---- refunds from the journal ------------------------------------------------------------------
@@ -480,7 +474,7 @@ async def refund_charge(ctx: FlowContext, entry: Entry,
     back = amount if amount is not None else left
     approver = ctx.approval(Action.REFUND, back, manager)  # before anything is asked or sent
     charge = await charge_api.client.get_charge(str(entry.charge_id))
-    if not charge.get("captured") and amount is not None and amount != left:
+    if not charge.model.captured and amount is not None and amount != left:
         raise ValidationError("amount", "an authorization not yet captured can only be refunded whole")
     await ctx.journal_approval(approver, Action.REFUND, back, entry_id=entry.id)
     outcome = await charge_api.refund(str(entry.charge_id), back,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 import time
@@ -64,12 +65,15 @@ class Served:
         return charge_api_sim(self.sandbox)
 
 
-@pytest.fixture
-def served() -> Iterator[Served]:
+@contextlib.contextmanager
+def _serving(delay_scale: float) -> Iterator[Served]:
     """The sandbox behind uvicorn on a free loopback port, in a background thread."""
-    sandbox = HostSandbox(SandboxConfig(delay_scale=0.25))
+    sandbox = HostSandbox(SandboxConfig(delay_scale=delay_scale))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # the answers' head and body leave in two writes: without this, Nagle holds the body until
+    # the client's delayed ACK (40 ms a request on Linux); accepted sockets inherit the option
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(sandbox.asgi, log_level="warning", lifespan="off", access_log=False,
@@ -88,3 +92,18 @@ def served() -> Iterator[Served]:
         server.should_exit = True
         thread.join(timeout=5)
         sock.close()
+
+
+@pytest.fixture
+def served() -> Iterator[Served]:
+    """The sandbox behind uvicorn on a free loopback port, in a background thread."""
+    with _serving(0.25) as serving:
+        yield serving
+
+
+@pytest.fixture(scope="module")
+def served_module() -> Iterator[Served]:
+    """One socket-served sandbox for a module's quick cases; each case keeps to its own account
+    (its own ``sk_test_`` key), so they do not see each other's records."""
+    with _serving(0.05) as serving:
+        yield serving

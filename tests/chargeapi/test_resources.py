@@ -214,7 +214,7 @@ async def test_pagination_cursor_and_created_filters(client: ChargeApiClient, sa
     recent = [c.id async for c in client.iterate("/customers", created_gte=first["created"] + 1000)]
     assert recent == newest_first[:13]
     for bad in ({"limit": 0}, {"limit": 101}, {"limit": "x"}, {"startingAfterId": "cust_nope"},
-                {"created": {"gt": 1}}, {"colour": "red"}):
+                {"created": {"after": 1}}, {"colour": "red"}):  # gt/gte/lt/lte are bounds (#25)
         with pytest.raises(InvalidRequestError):
             await client.request("GET", "/customers", bad)
 

@@ -44,7 +44,7 @@ from cashier.sandbox.chargeapi.resources import (
     subscriptions,
     tokens,
 )
-from cashier.sandbox.chargeapi.store import Req, new_account
+from cashier.sandbox.chargeapi.store import Req, expand, expand_paths, new_account
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, parse_body, parse_query
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,8 @@ ENDPOINTS: list[tuple[str, dict[str, Handler]]] = [
     ("/payment-links/{link_id}/charges", {"GET": payment_links.payment_link_charges}),
 ]
 PUBLIC_KEY_OPERATIONS = {("POST", "/tokens")}
+#: The one DELETE the vendor's SDKs send a body with (``atPeriodEnd`` of a subscription's cancel).
+BODY_ON_DELETE = {("DELETE", "/subscriptions/{sub_id}")}
 MERCHANT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: What falls due on the sandbox clock: the follow-ups of the test cards and subscription rebills.
 JOBS: dict[str, Callable[[Req, str], None]] = {
@@ -276,7 +278,7 @@ async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: di
                                   headers)
     raw = await request.body()
     params, files = parse_body(request.headers.get("content-type", ""), raw)
-    if method in ("GET", "DELETE") and params:
+    if method in ("GET", "DELETE") and params and (method, route_path) not in BODY_ON_DELETE:
         raise invalid(f"{method} takes no body: send list parameters in the query string")
     query = parse_query(request.url.query)
     merchant = request.headers.get("shift4-merchant")
@@ -295,6 +297,9 @@ async def _serve(sim: ChargeApiSim, request: Request, route_path: str, table: di
     key = request.headers.get("idempotency-key")
     if method != "POST" or not key:
         body = handler(req, **request.path_params)
+        paths = expand_paths(query) if method == "GET" else []
+        if paths:
+            body = expand(body, paths, req)
         if req.delay_s:
             await asyncio.sleep(req.delay_s * sim.sandbox.config.delay_scale)
         _persist(sim, method)

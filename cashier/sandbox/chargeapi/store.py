@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,10 +30,12 @@ HUMAN = {"charge": "Charge", "refund": "Refund", "customer": "Customer", "card":
          "dispute": "Dispute", "fileUpload": "File upload", "fraudWarning": "Fraud warning",
          "payout": "Payout", "payoutTransaction": "Payout transaction",
          "checkoutSession": "Checkout session", "paymentLink": "Payment link"}
-#: The spec's cursor parameters and the vendor SDKs' ``includeTotalCount`` and ``expand`` (accepted;
-#: the sandbox's objects already hold what ``expand`` would fetch).
+#: What every list of the vendor's SDKs takes (their ``ListRequest``): the cursors, ``limit``,
+#: ``created`` (``gt``, ``gte``, ``lt``, ``lte``), ``includeTotalCount``; and ``expand`` (the fields
+#: whose ids come back as their objects: ``expand`` below, applied by the app to every GET).
 PAGE_PARAMS = frozenset({"limit", "startingAfterId", "endingBeforeId", "created", "includeTotalCount",
                          "expand"})
+CREATED_BOUNDS = ("gt", "gte", "lt", "lte")
 _CURRENCY = re.compile(r"^[A-Za-z]{3}$")
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -106,20 +109,14 @@ class Req:
         after, before = query.get("startingAfterId"), query.get("endingBeforeId")
         if after is not None and before is not None:
             raise invalid("startingAfterId and endingBeforeId: give one of them, not both")
-        created = query.get("created", {})
-        if not isinstance(created, dict) or set(created) - {"gte", "lte"}:
-            raise invalid("created: use created[gte] and created[lte]")
         with_total = as_bool(query, "includeTotalCount", default=False)
-        gte = as_int(created, "gte", label="created[gte]", minimum=0)
-        lte = as_int(created, "lte", label="created[lte]", minimum=0)
+        created = created_range(query)
         objects = self.account["objects"]
         ids = [i for i in reversed(self.account["lists"].get(list_key, []))]
         items = []
         for object_id in ids:
             obj = objects[object_id]
-            if gte is not None and obj["created"] < gte:
-                continue
-            if lte is not None and obj["created"] > lte:
+            if created and not created(obj["created"]):
                 continue
             if filters and any(obj.get(k) != v for k, v in filters.items()):
                 continue
@@ -141,6 +138,72 @@ class Req:
                 return {"list": [render(o, self) for o in items[start:position]], "hasMore": has_more,
                         **total}
         return {"list": [render(o, self) for o in items[:limit]], "hasMore": len(items) > limit, **total}
+
+
+def created_range(query: dict[str, Any]) -> Callable[[int], bool] | None:
+    """``created[gt|gte|lt|lte]`` (Unix seconds) as a test of a creation time; None without one.
+    A bare ``created=T`` (no SDK sends it; a hand-written query might) is read as that second."""
+    raw = query.get("created")
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, dict):
+        exact = as_int(query, "created", minimum=0)
+        return lambda ts: ts == exact
+    unknown = sorted(set(raw) - set(CREATED_BOUNDS))
+    if unknown:
+        raise invalid(f"created[{unknown[0]}]: use created[gt], created[gte], created[lt] or created[lte]")
+    bounds = {name: as_int(raw, name, label=f"created[{name}]", minimum=0) for name in CREATED_BOUNDS}
+    gt, gte, lt, lte = (bounds[name] for name in CREATED_BOUNDS)
+
+    def within(ts: int) -> bool:
+        return ((gt is None or ts > gt) and (gte is None or ts >= gte)
+                and (lt is None or ts < lt) and (lte is None or ts <= lte))
+
+    return within
+
+
+def expand_paths(query: dict[str, Any]) -> list[str]:
+    """``expand`` as the SDKs send it: ``expand=a``, ``expand=a,b``, ``expand[]=a`` or
+    ``expand[0]=a`` (form), or a JSON list."""
+    raw = query.get("expand")
+    if raw is None or raw == "":
+        return []
+    items = raw if isinstance(raw, list) else [raw]
+    paths: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise invalid("expand: must be field names (expand[]=source)")
+        for name in item.split(","):
+            name = name.strip()
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_.]{0,63}", name):
+                raise invalid(f"expand: {name[:40]!r} is not a field name")
+            paths.append(name)
+    return paths
+
+
+def expand(body: dict[str, Any], paths: list[str], req: Req) -> dict[str, Any]:
+    """Each path's id replaced by the object it names (in every item of a list). A path that
+    names no id of this account is left as it is: a field another version expands means nothing
+    here, and the vendor documents such a path as accepted."""
+    objects = req.account["objects"]
+
+    def one(item: Any) -> None:
+        if not isinstance(item, dict):
+            return
+        for path in paths:
+            head, _, rest = path.partition(".")
+            value = item.get(head)
+            if isinstance(value, str) and value in objects:
+                item[head] = render(objects[value], req)
+            if rest and isinstance(item.get(head), dict):
+                expand(item[head], [rest], req)
+
+    if isinstance(body.get("list"), list):
+        for item in body["list"]:
+            one(item)
+    else:
+        one(body)
+    return body
 
 
 def render(obj: dict[str, Any], req: Req | None = None) -> dict[str, Any]:
@@ -284,5 +347,19 @@ def kind_of_id(object_id: str) -> str | None:
     return KIND_BY_PREFIX.get(prefix)
 
 
-__all__ = ["ChargeApiFault", "Req", "allow", "as_bool", "as_currency", "as_int", "as_metadata",
-           "as_obj", "as_str", "new_account", "render"]
+__all__ = [
+    "ChargeApiFault",
+    "Req",
+    "allow",
+    "as_bool",
+    "as_currency",
+    "as_int",
+    "as_metadata",
+    "as_obj",
+    "as_str",
+    "created_range",
+    "expand",
+    "expand_paths",
+    "new_account",
+    "render",
+]

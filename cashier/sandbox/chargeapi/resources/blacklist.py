@@ -19,11 +19,15 @@ from cashier.sandbox.chargeapi.testcards import (
 from cashier.sandbox.chargeapi.wire import invalid
 
 #: The field each rule type of ours and the vendor's SDKs names (``card_number`` is ours: kept
-#: as a fingerprint). ``ip_country`` rules are kept but never match: the sandbox has no IP geography.
+#: as a fingerprint; ``email_domain`` takes the domain in ``email``). ``ip_country``,
+#: ``card_country`` and ``card_issuer`` rules are kept but never match (the sandbox has no IP
+#: geography and no issuer tables); ``shipping`` takes no field and never matches either.
 RULE_FIELDS: dict[str, tuple[str, ...]] = {
-    "fingerprint": ("fingerprint",), "email": ("email",), "ip_address": ("ipAddress",),
-    "ip_country": ("ipCountry",), "user_agent": ("userAgent",), "accept_language": ("acceptLanguage",),
-    "metadata": ("metadataKey", "metadataValue"), "card_number": ("cardNumber",),
+    "fingerprint": ("fingerprint",), "email": ("email",), "email_domain": ("email",),
+    "ip_address": ("ipAddress",), "ip_country": ("ipCountry",), "user_agent": ("userAgent",),
+    "accept_language": ("acceptLanguage",), "metadata": ("metadataKey", "metadataValue"),
+    "card_number": ("cardNumber",), "card_bin": ("cardBin",), "card_country": ("cardCountry",),
+    "card_issuer": ("cardIssuer",), "shipping": (),
 }
 
 
@@ -40,6 +44,8 @@ def matching_rule(req: Req, card: dict[str, Any], customer: dict[str, Any] | Non
         kind = rule["ruleType"]
         if (kind in ("fingerprint", "card_number") and rule.get("fingerprint") == card.get("fingerprint")) \
                 or (kind == "email" and email and str(rule.get("email", "")).lower() == email) \
+                or (kind == "email_domain" and email.endswith("@" + str(rule.get("email", "")).lower())) \
+                or (kind == "card_bin" and str(card.get("first6", "")).startswith(str(rule["cardBin"]))) \
                 or (kind == "ip_address" and ip and rule.get("ipAddress") == ip) \
                 or (kind == "user_agent" and fraud.get("userAgent") == rule.get("userAgent")) \
                 or (kind == "accept_language" and fraud.get("acceptLanguage") == rule.get("acceptLanguage")) \
@@ -64,6 +70,11 @@ def create_blacklist_rule(req: Req) -> dict[str, Any]:
         rule.update(fingerprint=fingerprint_of(number), first6=number[:6], last4=number[-4:])
     elif rule_type == "email":
         rule["email"] = as_str(p, "email", required=True, max_len=254, pattern=r"[^@\s]+@[^@\s]+")
+    elif rule_type == "email_domain":
+        domain = as_str(p, "email", required=True, max_len=254, pattern=r"@?[^@\s]+\.[^@\s]+") or ""
+        rule["email"] = domain.lstrip("@")
+    elif rule_type == "card_bin":
+        rule["cardBin"] = as_str(p, "cardBin", required=True, max_len=8, pattern=r"\d{4,8}")
     else:
         for name in fields:
             rule[name] = as_str(p, name, required=True, max_len=500)

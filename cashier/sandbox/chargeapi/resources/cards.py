@@ -169,9 +169,13 @@ def create_card(req: Req, customer_id: str) -> dict[str, Any]:
 
 
 def list_cards(req: Req, customer_id: str) -> dict[str, Any]:
+    """``deleted`` (false: the live ones); ``customerId``, which some SDKs repeat in the query,
+    must be the customer of the path."""
     req.get("customer", customer_id)
+    if req.query.get("customerId") not in (None, "", customer_id):
+        raise invalid(f"customerId: must be the customer of the path, '{customer_id}'")
     deleted = as_bool(req.query, "deleted", default=False)
-    return req.page(f"cards:{customer_id}", None, frozenset({"deleted"}),
+    return req.page(f"cards:{customer_id}", None, frozenset({"deleted", "customerId"}),
                     lambda o: bool(o.get("deleted")) == deleted)
 
 

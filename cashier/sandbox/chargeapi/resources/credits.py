@@ -76,7 +76,13 @@ def get_credit(req: Req, credit_id: str) -> dict[str, Any]:
 
 def update_credit(req: Req, credit_id: str) -> dict[str, Any]:
     credit = req.get("credit", credit_id)
-    allow(req.params, {"description", "metadata"})
+    allow(req.params, {"description", "metadata", "customerId"})
+    customer_id = as_str(req.params, "customerId", max_len=64)
+    if customer_id:
+        customer = req.find("customer", customer_id, "customerId")
+        if customer.get("deleted"):
+            raise invalid(f"customerId: customer '{customer_id}' was deleted")
+        credit["customerId"] = customer_id
     description = as_str(req.params, "description", max_len=1000)
     if description is not None:
         credit["description"] = description

@@ -35,15 +35,27 @@ def create_customer(req: Req) -> dict[str, Any]:
 
 
 def list_customers(req: Req) -> dict[str, Any]:
-    email = req.query.get("email")
+    """``email`` (any case), ``deleted`` (false: the live ones), and ``metadataKey`` with an
+    optional ``metadataValue``: customers whose metadata holds that key (with that value)."""
+    email = as_str(req.query, "email", max_len=254)
     deleted = as_bool(req.query, "deleted", default=False)
+    meta_key = as_str(req.query, "metadataKey", max_len=40)
+    meta_value = as_str(req.query, "metadataValue", max_len=500)
+    if meta_value is not None and meta_key is None:
+        raise invalid("metadataValue: give metadataKey with it")
 
     def keep(obj: dict[str, Any]) -> bool:
         if bool(obj.get("deleted")) != deleted:
             return False
-        return email is None or str(obj.get("email", "")).lower() == str(email).lower()
+        if email is not None and str(obj.get("email", "")).lower() != email.lower():
+            return False
+        if meta_key is not None:
+            metadata = obj.get("metadata") or {}
+            if meta_key not in metadata or (meta_value is not None and metadata[meta_key] != meta_value):
+                return False
+        return True
 
-    return req.page("customer", None, frozenset({"email", "deleted"}), keep)
+    return req.page("customer", None, frozenset({"email", "deleted", "metadataKey", "metadataValue"}), keep)
 
 
 def get_customer(req: Req, customer_id: str) -> dict[str, Any]:

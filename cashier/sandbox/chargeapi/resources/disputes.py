@@ -8,6 +8,7 @@ from cashier.sandbox.chargeapi.resources.common import state_error
 from cashier.sandbox.chargeapi.store import (
     Req,
     allow,
+    as_bool,
     as_metadata,
     as_obj,
     as_str,
@@ -116,10 +117,27 @@ def close_dispute(req: Req, dispute_id: str) -> dict[str, Any]:
 
 
 def list_fraud_warnings(req: Req) -> dict[str, Any]:
-    """Filtered by ``charge`` as the vendor's SDKs wait for a charge's warning."""
-    filters = {"charge": req.query["charge"]} if "charge" in req.query else None
-    return req.page("fraudWarning", filters, frozenset({"charge"}))
+    """Filtered by ``chargeId`` (the SDKs' name; ``charge`` also read) and ``actionable``."""
+    filters: dict[str, Any] = {}
+    charge_id = as_str(req.query, "chargeId", max_len=64) or as_str(req.query, "charge", max_len=64)
+    if charge_id is not None:
+        filters["charge"] = charge_id
+    actionable = as_bool(req.query, "actionable")
+    if actionable is not None:
+        filters["actionable"] = actionable
+    objects = req.account["objects"]
+    for warning_id in req.account["lists"].get("fraudWarning", []):
+        _refresh_actionable(req, objects[warning_id])
+    return req.page("fraudWarning", filters, frozenset({"charge", "chargeId", "actionable"}))
 
 
 def get_fraud_warning(req: Req, warning_id: str) -> dict[str, Any]:
-    return render(req.get("fraudWarning", warning_id))
+    return render(_refresh_actionable(req, req.get("fraudWarning", warning_id)))
+
+
+def _refresh_actionable(req: Req, warning: dict[str, Any]) -> dict[str, Any]:
+    """A warning stays actionable while its charge can still be refunded (not refunded, not
+    disputed), as the vendor's ``actionable`` filter reads it."""
+    charge = req.account["objects"].get(warning["charge"], {})
+    warning["actionable"] = not charge.get("refunded") and not charge.get("disputed")
+    return warning

@@ -46,8 +46,10 @@ def create_payout(req: Req) -> dict[str, Any]:
 
     def payout_in(currency: str) -> dict[str, Any]:
         if currency not in payouts:
+            number = len(lists.get("payout", [])) + 1
             payouts[currency] = req.add("payout", {"date": req.now, "amount": 0, "currency": currency,
-                                                   "periodStart": period_start, "periodEnd": req.now})
+                                                   "periodStart": period_start, "periodEnd": req.now,
+                                                   "payoutNumber": f"{number:08d}", "metadata": {}})
         return payouts[currency]
 
     for source, kind, amount in moves:
@@ -56,7 +58,8 @@ def create_payout(req: Req) -> dict[str, Any]:
         source["_paidOut"] = payout["id"]
         # the sandbox charges no fees, so a payout is the sum of its transactions
         req.add("payoutTransaction", {"type": kind, "amount": amount, "currency": source["currency"],
-                                      "fee": 0, "payout": payout["id"], "source": source["id"]})
+                                      "fee": 0, "payout": payout["id"], "source": source["id"],
+                                      "description": f"{kind} {source['id']}"})
     if not moves:  # as the vendor's test mode: an empty payout, not a refusal
         payout_in(previous[-1]["currency"] if previous else DEFAULT_CURRENCY)
     for payout in payouts.values():

@@ -13,7 +13,7 @@ from cashier.sandbox.chargeapi.store import (
     as_str,
     render,
 )
-from cashier.sandbox.chargeapi.wire import invalid, missing
+from cashier.sandbox.chargeapi.wire import invalid
 
 
 def refund(req: Req, charge: dict[str, Any], amount: int | None, reason: str | None,
@@ -58,9 +58,10 @@ def refund_via_charge(req: Req, charge_id: str) -> dict[str, Any]:
 
 
 def list_refunds(req: Req) -> dict[str, Any]:
+    """Every refund, or those of ``chargeId`` (also read as ``charge``)."""
     charge_id = req.query.get("chargeId") or req.query.get("charge")
     if not charge_id:
-        raise missing("chargeId")
+        return req.page("refund", None, frozenset({"chargeId", "charge"}))
     req.find("charge", str(charge_id), "chargeId")
     return req.page("refund", {"charge": charge_id}, frozenset({"chargeId", "charge"}))
 

@@ -185,7 +185,7 @@ def rebill(req: Req, sub_id: str) -> None:
             break
         at = sub["currentPeriodEnd"]
         if sub["cancelAtPeriodEnd"]:
-            sub.update(status="canceled", canceledAt=at)
+            sub.update(status="canceled", canceledAt=at, endedAt=at, deleted=True)
             req.emit("SUBSCRIPTION_CANCELED", sub)
             return
         plan = req.account["objects"][sub["planId"]]
@@ -206,8 +206,12 @@ def rebill(req: Req, sub_id: str) -> None:
 
 
 def list_subscriptions(req: Req) -> dict[str, Any]:
-    filters = {"customerId": req.query["customerId"]} if "customerId" in req.query else None
-    return req.page("subscription", filters, frozenset({"customerId"}))
+    """``customerId``, ``planId`` and ``deleted`` (a cancelled subscription is deleted); without
+    ``deleted`` every subscription is listed, cancelled ones too, as before the SDKs' filter."""
+    filters = {k: req.query[k] for k in ("customerId", "planId") if req.query.get(k) not in (None, "")}
+    deleted = as_bool(req.query, "deleted")
+    return req.page("subscription", filters, frozenset({"customerId", "planId", "deleted"}),
+                    None if deleted is None else lambda o: bool(o.get("deleted")) == deleted)
 
 
 def get_subscription(req: Req, sub_id: str) -> dict[str, Any]:
@@ -217,9 +221,28 @@ def get_subscription(req: Req, sub_id: str) -> dict[str, Any]:
 def update_subscription(req: Req, sub_id: str) -> dict[str, Any]:
     sub = req.get("subscription", sub_id)
     p = req.params
-    allow(p, {"metadata", "shipping", "billing", "quantity", "planId", "cancelAtPeriodEnd"})
+    allow(p, {"metadata", "shipping", "billing", "quantity", "planId", "cancelAtPeriodEnd", "card",
+              *SUBSCRIPTION_FIELDS})
     if sub["status"] == "canceled":
         raise state_error(f"subscription '{sub_id}' is cancelled")
+    if p.get("card") not in (None, ""):
+        # as on create: the card becomes the customer's default, which the next cycle bills
+        customer = req.account["objects"][sub["customerId"]]
+        save_card(req, customer, card_source(req, p["card"], customer), make_default=True)
+    capture = as_bool(p, "captureCharges")
+    if capture is not None:
+        sub["captureCharges"] = capture
+    trial_end = as_int(p, "trialEnd", minimum=0)
+    if trial_end is not None:
+        if trial_end <= req.now:
+            raise invalid("trialEnd: must be in the future")
+        if sub["status"] != "trialing":
+            raise state_error(f"trialEnd: subscription '{sub_id}' is {sub['status']}, not trialing")
+        sub.update(trialEnd=trial_end, currentPeriodEnd=trial_end)
+        req.schedule(trial_end, "rebill", sub_id)
+    merchant_account = as_str(p, "merchantAccountId", max_len=64)
+    if merchant_account is not None:
+        sub["merchantAccountId"] = merchant_account
     if "metadata" in p:
         sub["metadata"] = as_metadata(p)
     for name in ("shipping", "billing"):
@@ -242,10 +265,19 @@ def update_subscription(req: Req, sub_id: str) -> dict[str, Any]:
 
 
 def cancel_subscription(req: Req, sub_id: str) -> dict[str, Any]:
+    """Now, or with ``atPeriodEnd`` at the end of the paid period (query or body, as the SDKs send
+    it); ``customerId``, which one SDK adds, must be the subscription's customer."""
     sub = req.get("subscription", sub_id)
+    p = {**req.query, **req.params}
+    allow(p, {"atPeriodEnd", "customerId"})
+    if p.get("customerId") not in (None, "", sub["customerId"]):
+        raise invalid(f"customerId: subscription '{sub_id}' is not this customer's")
+    if as_bool(p, "atPeriodEnd", default=False) and sub["status"] != "canceled":
+        sub["cancelAtPeriodEnd"] = True
+        req.emit("SUBSCRIPTION_UPDATED", sub)
+        return render(sub)
     if sub["status"] != "canceled":
-        sub["status"] = "canceled"
-        sub["canceledAt"] = req.now
+        sub.update(status="canceled", canceledAt=req.now, endedAt=req.now, deleted=True)
         req.emit("SUBSCRIPTION_CANCELED", sub)
     return render(sub)
 
