@@ -39,6 +39,7 @@ from cashier.journal.tickets import TicketRows
 from cashier.journal.tokens import decode_token, encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
+from cashier.text import clean_data, clean_text
 
 #: Columns a transition may change (everything but the identity of the entry).
 MUTABLE = frozenset({
@@ -273,7 +274,8 @@ class JournalStore(TicketRows):
     def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                at: str) -> None:
         self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
-                          (entry_id, at, actor, type_, json.dumps(data, sort_keys=True, default=str)))
+                          (entry_id, at, actor, type_,
+                           json.dumps(clean_data(data), sort_keys=True, default=str)))
 
     @staticmethod
     def _check_actor(actor: str) -> str:
@@ -389,6 +391,8 @@ class JournalStore(TicketRows):
         }
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])
+            if isinstance(row[name], str):
+                row[name] = clean_text(row[name])
         with self._tx() as conn:
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
@@ -451,7 +455,7 @@ class JournalStore(TicketRows):
                 if value is not None and not isinstance(value, str | int):
                     raise ValidationError(key, "must be text or a whole number")
                 guard_text(key, value)
-                cols[key] = value
+                cols[key] = clean_text(value) if isinstance(value, str) else value
             else:
                 raise ValidationError(key, "is not a field of a journal entry")
         return cols

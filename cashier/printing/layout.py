@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cashier.journal.card_guard import contains_pan
 from cashier.journal.model import Entry, Kind, Op
+from cashier.text import clean_text
 
 if TYPE_CHECKING:
     from cashier.flows.ticket import Ticket
@@ -51,6 +52,10 @@ class PrintJob:
     qr: str | None = None
 
     def __post_init__(self) -> None:
+        # only the layout speaks ESC/POS: no text brings a control character to the paper
+        object.__setattr__(self, "title", clean_text(self.title))
+        object.__setattr__(self, "lines", [clean_text(line) for line in self.lines])
+        object.__setattr__(self, "qr", None if self.qr is None else clean_text(self.qr))
         for text in (self.title, *self.lines, self.qr or ""):
             if contains_pan(text):
                 raise UnsafeReceipt("receipt: refused to print a full card number")
@@ -71,7 +76,7 @@ class PrintJob:
         from escpos.printer import Dummy
 
         printer: Any = Dummy()
-        for line in self.lines:
+        for line in map(clean_text, self.lines):  # the last pass, where text becomes bytes
             if line.isascii():
                 # plain ASCII is the same bytes in every code page: skip python-escpos's
                 # character-by-character code page search (the print thread holds the GIL less)
@@ -79,7 +84,7 @@ class PrintJob:
             else:
                 printer.textln(line)
         if self.qr:
-            printer.qr(self.qr, size=6, native=True)
+            printer.qr(clean_text(self.qr), size=6, native=True)
         if self.cut and self.lines:
             printer.cut()
         return bytes(printer.output) + self.kick_escpos()
