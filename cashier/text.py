@@ -179,8 +179,9 @@ def csv_cell(value: Any, *, numeric: bool = False) -> str:
     text = str(value)
     if numeric:
         return text
+    risky = text.lstrip(" ").startswith(_FORMULA_START)  # a TAB or CR is a space once cleaned
     text = clean_text(text)
-    if text.startswith(_FORMULA_START):
+    if risky or text.lstrip(" ").startswith(_FORMULA_START):
         return "'" + text
     return text
 
