@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from tests.cash.conftest import write_till
 from tests.cash.loopback import LoopbackPrinter
 from tests.pans import card_numbers_at_rest
 
+#: One command line run in this process: (exit code, stdout, stderr).
+Run = Callable[..., tuple[int, str, str]]
 #: What the layout itself writes: code page select, feed, cut, the drawer kick on either pin.
 _LAYOUT_COMMANDS = re.compile(rb"\x1bt.|\x1bd.|\x1dV\x00|\x1bp[\x00\x01]\x32\x32", re.DOTALL)
 HOSTILE_ITEMS = ("Tea\x1bp022=1.50", "Bun\x1dV0=1.00", "Cake\x1b@\u202eekac=2.00",
@@ -37,7 +40,7 @@ CARD_DRESSES = ("4111.1111.1111.1111", "4111/1111/1111/1111", "4111,1111,1111,11
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     monkeypatch.delenv("CASHIER_PROFILE", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     root = logging.getLogger()
@@ -73,11 +76,11 @@ def _only_layout_commands(data: bytes) -> bytes:
 
 
 def _no_control(data: bytes) -> bool:
-    return not any(b < 0x20 and b != 0x0A or b == 0x7F for b in data)
+    return not any((b < 0x20 and b != 0x0A) or b == 0x7F for b in data)
 
 
 def test_hostile_text_reaches_paper_and_csv_harmless(tmp_path: Path, loopback: LoopbackPrinter,
-                                                     run) -> None:  # type: ignore[no-untyped-def]
+                                                     run: Run) -> None:
     profile = str(write_till(tmp_path, printer_url=loopback.url, clerks=False))
     p = ("--profile", profile)
     assert run(*p, "drawer", "open", "--float", "50.00")[0] == 0
@@ -132,7 +135,7 @@ def test_hostile_text_reaches_paper_and_csv_harmless(tmp_path: Path, loopback: L
 
 
 def test_a_card_number_in_any_dress_is_refused_before_anything_is_kept(
-        tmp_path: Path, loopback: LoopbackPrinter, run) -> None:  # type: ignore[no-untyped-def]
+        tmp_path: Path, loopback: LoopbackPrinter, run: Run) -> None:
     profile = str(write_till(tmp_path, printer_url=loopback.url, clerks=False))
     p = ("--profile", profile)
     assert run(*p, "drawer", "open", "--float", "50.00")[0] == 0
@@ -149,7 +152,7 @@ def test_a_card_number_in_any_dress_is_refused_before_anything_is_kept(
     assert card_numbers_at_rest(tmp_path) == []
 
 
-def test_arguments_that_are_not_utf8_are_refused_in_one_line(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_arguments_that_are_not_utf8_are_refused_in_one_line(tmp_path: Path, run: Run) -> None:
     profile = str(write_till(tmp_path, clerks=False))
     bad = os.fsdecode(b"Tea\xff\xfe=1.50")  # as Python hands a non-UTF-8 argument over
     for argv in (["--item", bad], [f"--item={bad}"]):
@@ -160,7 +163,7 @@ def test_arguments_that_are_not_utf8_are_refused_in_one_line(tmp_path: Path, run
     assert json.loads(run("--profile", profile, "ticket", "list")[1]) == {"tickets": []}
 
 
-def test_output_is_a_new_regular_file_written_atomically(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_output_is_a_new_regular_file_written_atomically(tmp_path: Path, run: Run) -> None:
     profile = str(write_till(tmp_path, clerks=False))
     p = ("--profile", profile)
     out_dir = tmp_path / "out"
@@ -176,7 +179,7 @@ def test_output_is_a_new_regular_file_written_atomically(tmp_path: Path, run) ->
                              (f"{out_dir}/", "folder"), (fifo, "not a regular file"),
                              (link, "not a regular file"), ("/dev/null", "not a regular file"),
                              (out_dir / "nowhere" / "x.csv", "does not exist")):
-            code, out, err = run(*p, *command, "--output", str(target))
+            code, _, err = run(*p, *command, "--output", str(target))
             lines = err.strip().splitlines()
             assert code == 2 and len(lines) == 1 and "--output" in lines[0] and what in lines[0], \
                 (command, target, err)
