@@ -126,8 +126,8 @@ def test_hostile_text_reaches_paper_and_csv_harmless(tmp_path: Path, loopback: L
     export = tmp_path / "journal.csv"
     code, _, err = run(*p, "journal", "export", "--format", "csv", "--output", str(export))
     assert code == 0, err
-    for row in csv.DictReader(export.open(encoding="utf-8", newline="")):
-        for name, cell in row.items():
+    for record in csv.DictReader(export.open(encoding="utf-8", newline="")):
+        for name, cell in record.items():
             assert not any(ord(c) < 0x20 for c in cell), (name, cell)
             if name not in ("requested", "approved", "tip", "tax", "captured", "refunded",
                             "pending", "id", "ticket_id", "attempts", "batch_no"):
