@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from cashier.errors import ValidationError
 from cashier.redact import luhn_ok
+from cashier.text import is_card_number
 
 
 def check_not_expired(field: str, month: int, year: int, now: datetime | None = None) -> None:
@@ -17,9 +17,9 @@ def check_not_expired(field: str, month: int, year: int, now: datetime | None = 
 
 
 def looks_like_card_number(text: str) -> bool:
-    """13 to 19 digits passing the Luhn check, with or without spaces, dashes or underscores."""
-    digits = re.sub(r"[\s_-]", "", text)
-    return digits.isdigit() and 13 <= len(digits) <= 19 and luhn_ok(digits)
+    """The whole text is 13 to 19 digits passing the Luhn check, in any dress (separators,
+    any script's digits): ``cashier.text.is_card_number``."""
+    return is_card_number(text)
 
 
 def never_luhn_valid(digits: str) -> str:

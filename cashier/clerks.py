@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from cashier.errors import CashierError, ManagerNeeded
 from cashier.manager_pin import verify_pin
+from cashier.text import profile_text
 
 #: The clerk number a till without clerks approves as, with the profile's manager PIN.
 MANAGER_PIN_CLERK = 99999
@@ -35,6 +36,11 @@ class Clerk(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     pin_hash: str = Field(min_length=1)
     role: Literal["cashier", "manager"] = "cashier"
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return profile_text(value)  # printed on receipts, shown, journaled
 
     @field_validator("pin_hash")
     @classmethod

@@ -74,9 +74,43 @@ def disk_full(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
 
 
+def read_only_journal(exc: BaseException) -> bool:
+    """SQLite could open the journal but not write it: the file alone is on a read-only mount
+    (its folder is writable, so the open went through)."""
+    return isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc).lower()
+
+
+def _journal_path(profile_path: str | None) -> str:
+    try:
+        return str(load_profile(profile_path).resolved_journal_path)
+    except ProfileError:
+        return "(the profile's journal)"
+
+
+def undecodable_argument(argv: Sequence[str]) -> str | None:
+    """The first argument that was not valid UTF-8, named as the user typed it (its option, or
+    its place); None when every one is text. Python keeps such bytes as lone surrogates, which
+    would fail later, half-way through a command, with a ticket already open."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            if arg.startswith("-") and "=" in arg:
+                return arg.split("=", 1)[0].encode("utf-8", "replace").decode()
+            if i and argv[i - 1].startswith("-"):
+                return argv[i - 1].encode("utf-8", "replace").decode()
+            return f"argument {i + 1}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None = None) -> int:
     """Run one sub-command, or open the window through ``open_window`` when none is given."""
-    args = build_parser().parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    bad = undecodable_argument(raw)
+    if bad is not None:  # before anything is parsed, opened or written
+        print(f"cashier: error: {bad}: is not valid UTF-8 text; nothing was done", file=sys.stderr)
+        return 2
+    args = build_parser().parse_args(raw)
     setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
     try:
         if args.version:
@@ -101,6 +135,11 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
                   "unknown (checking with the host); free space, then run `cashier recover`",
                   file=sys.stderr)
             return 3
+        if read_only_journal(exc):  # one line, no traceback: nothing was sent (intent first)
+            print(f"cashier: journal_path {_journal_path(args.profile)}: cannot be written "
+                  "(read-only file, folder or mount); give the till write access to the file "
+                  "and its folder, or move the journal", file=sys.stderr)
+            return 2
 
         logging.getLogger("cashier").exception("unexpected error")
         print(f"cashier: unexpected error: {redact(str(exc))} (details in the log)", file=sys.stderr)

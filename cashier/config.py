@@ -25,6 +25,7 @@ from cashier.errors import CashierError
 from cashier.money import DEFAULT_MAX_TIP_PERCENT
 from cashier.net import is_loopback_url
 from cashier.printing.settings import PrinterSettings
+from cashier.text import profile_text
 
 APP_NAME = "cashier"
 KEYRING_SERVICE = "cashier-host-api"
@@ -68,6 +69,11 @@ class Product(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     price: Decimal = Field(ge=0, le=Decimal("9999999999.99"), decimal_places=2)
     barcode: str = Field(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z-]+$")
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return profile_text(value)  # a product list edited by a supplier: no printer commands
 
 
 def is_frozen() -> bool:
@@ -179,6 +185,7 @@ class TillProfile(BaseSettings):
     @field_validator("interface_name", "interface_version", "company_name")
     @classmethod
     def _header_safe(cls, value: str) -> str:
+        value = profile_text(value)
         if _HEADER_FORBIDDEN.search(value):
             raise ValueError("must not contain any of $ % : ^ - ~ < > , ? quotes { } [ ] \\ + = `")
         return value

@@ -18,9 +18,9 @@ from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
-from cashier.journal.card_guard import guard_text
 from cashier.journal.store import JournalStore, iso
 from cashier.money import from_minor, parse_amount, to_minor
+from cashier.text import free_text
 
 MAX_REASON = 120
 
@@ -130,10 +130,9 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
     if len(text) > MAX_REASON:
         raise DrawerRefused(f"{field}: must be at most {MAX_REASON} characters")
     try:
-        guard_text(field, text)
+        return free_text(field, text)
     except ValidationError as exc:
         raise DrawerRefused(str(exc)) from None
-    return text
 
 
 class Drawer:

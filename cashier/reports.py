@@ -11,8 +11,6 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from typing import Any
 
@@ -22,6 +20,7 @@ from cashier.journal.store import JournalStore, iso
 from cashier.money import from_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
+from cashier.text import write_csv
 
 #: The tenders of the report; every one is always present (zero when unused).
 TENDERS = ("card", "gift_card", "qr", "cash", "charge_api")
@@ -215,37 +214,36 @@ def report_text(report: dict[str, Any], width: int) -> list[str]:
 
 
 def report_csv(report: dict[str, Any]) -> str:
-    """section,name,count,amount rows a spreadsheet opens as they are."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["section", "name", "count", "amount"])
-    writer.writerow(["report", report["type"], "", ""])
-    writer.writerow(["report", "session", "", report.get("session") or ""])
-    writer.writerow(["report", "from", "", report["from"]])
-    writer.writerow(["report", "to", "", report["to"]])
+    """section,name,count,amount rows a spreadsheet opens safely: text cells that would start a
+    formula get a leading ``'`` (``cashier.text.write_csv``); count and amount stay numbers."""
+    rows: list[list[Any]] = []
+    rows.append(["report", report["type"], "", ""])
+    rows.append(["report", "session", "", report.get("session") or ""])
+    rows.append(["report", "from", "", report["from"]])
+    rows.append(["report", "to", "", report["to"]])
     for name in ("tickets",):
-        writer.writerow(["summary", name, report[name], ""])
+        rows.append(["summary", name, report[name], ""])
     for name in ("net", "gross", "tax", "tips"):
-        writer.writerow(["summary", name, "", report[name]])
+        rows.append(["summary", name, "", report[name]])
     for name in ("refunds", "voids", "open_authorizations"):
-        writer.writerow(["summary", name, report[name]["count"], report[name]["amount"]])
-    writer.writerow(["summary", "unresolved", report["unresolved"], ""])
+        rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
+    rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):
         for name, value in report[section].items():
-            writer.writerow([section, name, value["count"], value["amount"]])
+            rows.append([section, name, value["count"], value["amount"]])
     for clerk, value in report["by_clerk"].items():
         named = f"{clerk} {value.get('name', '')}".strip()
-        writer.writerow(["by_clerk", named, value["count"], value["amount"]])
-        writer.writerow(["tips_by_clerk", clerk, "", value["tips"]])
+        rows.append(["by_clerk", named, value["count"], value["amount"]])
+        rows.append(["tips_by_clerk", clerk, "", value["tips"]])
     cash = report.get("cash")
     if cash:
         for name in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",
                      "over_short"):
-            writer.writerow(["cash", name, "", "" if cash[name] is None else cash[name]])
-        writer.writerow(["cash", "reason", "", cash.get("reason") or ""])
+            rows.append(["cash", name, "", "" if cash[name] is None else cash[name]])
+        rows.append(["cash", "reason", "", cash.get("reason") or ""])
         for move in cash["moves"]:
-            writer.writerow([move["type"], move["reason"] or "", 1, move["amount"]])
-    return out.getvalue()
+            rows.append([move["type"], move["reason"] or "", 1, move["amount"]])
+    return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
 def report_pdf(report: dict[str, Any]) -> bytes:

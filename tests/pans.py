@@ -1,27 +1,38 @@
 """The tests' card-number scanner: finds a full card number at rest in any form, split or not.
 
 A number hides behind separators (``~43210000_00001119``, ``4321 0000 0000 1119``,
-``4321-0000-0000-1119``, ``4321_0000_0000_1119``): runs of digit groups (3 or more digits each,
-one separator between groups) are joined, and every stretch of consecutive groups holding 13 to
-19 digits is checked with Luhn, as is every plain run of 13 to 19 digits.
+``4321-0000-0000-1119``, ``4321_0000_0000_1119``, ``4321.0000.0000.1119``, ``4321/0000/...``,
+``4321(0000)0000+1119``, a tab, a comma, a colon, a star) and in other scripts' digits (full-width
+``４３２１...``, Arabic-Indic...: read as ASCII digits first): runs of digit groups (3 or more
+digits each, one separator between groups) are joined, and every stretch of consecutive groups
+holding 13 to 19 digits is checked with Luhn, as is every plain run of 13 to 19 digits.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from cashier.redact import luhn_ok
 
-_GROUPED = re.compile(r"(?<![0-9])[0-9]{3,19}(?:[ _~\-][0-9]{3,19})+(?![0-9])")
+_SEPARATOR = r"[ _~\-./,:*\t()+]"
+_GROUPED = re.compile(rf"(?<![0-9])[0-9]{{3,19}}(?:{_SEPARATOR}[0-9]{{3,19}})+(?![0-9])")
 _PLAIN = re.compile(r"(?<![0-9])[0-9]{13,19}(?![0-9])")
+
+
+def _ascii_digits(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
 
 
 def card_numbers_in(text: str) -> list[str]:
     """Every Luhn-valid 13-19 digit number in ``text``, with its separators taken out."""
+    text = _ascii_digits(text)
     found = [run for run in _PLAIN.findall(text) if luhn_ok(run)]
     for match in _GROUPED.finditer(text):
-        groups = re.split(r"[ _~\-]", match.group(0))
+        groups = re.split(_SEPARATOR, match.group(0))
         for start in range(len(groups)):
             joined = ""
             for group in groups[start:]:

@@ -130,10 +130,18 @@ class Context:
         self.charge_api = JournaledChargeApi(client, runtime.journal, actor=str(runtime.profile.clerk_id))
 
 
+#: The options that take free text (``cashier.text.free_text``).
+_FREE_TEXT = ("name", "email", "description", "reason")
+
+
 def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context], Awaitable[int]]) -> int:
     from cashier.config import load_profile
     from cashier.runtime import open_runtime
+    from cashier.text import free_text
 
+    for name in _FREE_TEXT:  # a customer's name, a description: cleaned, never a card number
+        if isinstance(getattr(args, name, None), str):
+            setattr(args, name, free_text(f"--{name}", getattr(args, name)))
     profile = load_profile(getattr(args, "profile", None))
 
     async def main() -> int:

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 EXIT_DONE, EXIT_WAITING, EXIT_REFUSED, EXIT_NOT_PRINTED = 0, 1, 2, 3
@@ -137,23 +134,15 @@ def close_command(args: argparse.Namespace) -> int:
     return _run(args, act)
 
 
-def _write_file(target: Path, data: bytes) -> None:
-    from cashier.errors import ValidationError
-
-    if not target.parent.exists():
-        raise ValidationError("--output", f"folder {target.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".report-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, target)
-
-
 def report_command(args: argparse.Namespace) -> int:
     from cashier.errors import ValidationError
+    from cashier.output import check_output, write_output
     from cashier.reports import report_csv, report_pdf
 
     if args.format != "json" and not args.output:
         raise ValidationError("--output", f"is required with --format {args.format}")
+    if args.output:  # refused before the report is made or printed
+        check_output(args.output, force=args.force)
 
     def act(desk: Any) -> int:
         report = desk.x_report() if args.which == "x" else desk.z_report(args.session)
@@ -165,7 +154,7 @@ def report_command(args: argparse.Namespace) -> int:
         data = {"json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
                 "csv": lambda: report_csv(report).encode("utf-8"),
                 "pdf": lambda: report_pdf(report)}[args.format]()
-        _write_file(Path(args.output), data)
+        write_output(args.output, data, force=args.force)
         print(f"wrote {args.output}", file=sys.stderr)
         return EXIT_DONE
     return _run(args, act)
@@ -252,7 +241,8 @@ def register(subparsers: Any) -> None:
     report.add_argument("which", choices=("x", "z"))
     report.add_argument("--session", type=int, help="Z: the session (default: the last closed)")
     report.add_argument("--format", choices=("json", "csv", "pdf"), default="json")
-    report.add_argument("--output", metavar="PATH", help="write the report to PATH")
+    report.add_argument("--output", metavar="PATH", help="write the report to PATH (a new file)")
+    report.add_argument("--force", action="store_true", help="replace PATH when it exists")
     report.add_argument("--print", action="store_true", help="also print it on the receipt printer")
     report.set_defaults(handler=report_command)
 

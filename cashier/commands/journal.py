@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
-
-from cashier.errors import ValidationError
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -24,22 +19,20 @@ def _store(args: argparse.Namespace) -> Any:
 
 def export_command(args: argparse.Namespace) -> int:
     from cashier.journal.export import export_csv, export_json
+    from cashier.output import check_output, write_output
 
+    to_file = args.output not in (None, "-")
+    if to_file:  # refused before the journal is read
+        check_output(args.output, force=args.force)
     store = _store(args)
     try:
         text = export_json(store) if args.format == "json" else export_csv(store)
     finally:
         store.close()
-    if args.output in (None, "-"):
+    if not to_file:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
         return 0
-    target = Path(args.output)
-    if not target.parent.exists():
-        raise ValidationError("--output", f"folder {target.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".export-")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
-    os.replace(tmp, target)
+    target = write_output(args.output, text.encode("utf-8"), force=args.force)
     print(f"wrote {target}", file=sys.stderr)
     return 0
 
@@ -61,7 +54,8 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="journal_command")
     export = sub.add_parser("export", help="entries (and events, in JSON) as JSON or CSV")
     export.add_argument("--format", choices=("json", "csv"), default="json")
-    export.add_argument("--output", metavar="FILE", help="write to FILE (default: stdout)")
+    export.add_argument("--output", metavar="FILE", help="write to FILE, a new file (default: stdout)")
+    export.add_argument("--force", action="store_true", help="replace FILE when it exists")
     export.set_defaults(handler=export_command)
     unresolved = sub.add_parser("unresolved", help="entries recovery still has to finish")
     unresolved.set_defaults(handler=unresolved_command)

@@ -92,6 +92,7 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
     return rt.profile.roster.manager(None if manager_id == "-" else manager_id, pin)
 
 
+CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see arguments in ps)"
 MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"
 
 
@@ -110,7 +111,18 @@ def _keyed(args: argparse.Namespace) -> Any:
         return None
     if args.exp is None:
         raise ValidationError("--exp", "is required with --card (MMYY)")
-    return KeyedCard(args.card, args.exp, getattr(args, "cvv", None))
+    return KeyedCard(_card_number(args.card), args.exp, getattr(args, "cvv", None))
+
+
+def _card_number(given: str) -> str:
+    """``--card -``: the number is the first line of standard input, so it never shows in
+    ``ps`` or a shell's history (a manager's PIN, when asked for, is the next line)."""
+    if given != "-":
+        return given
+    number = sys.stdin.readline().strip()
+    if not number:
+        raise ValidationError("--card", "-: standard input gave no card number (one line)")
+    return number
 
 
 def sale_command(args: argparse.Namespace) -> int:
@@ -228,7 +240,8 @@ def batch_command(args: argparse.Namespace) -> int:
 
 # ---- registration -------------------------------------------------------------------------------
 def _card_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--card", metavar="NUMBER", help="keyed card number (never stored)")
+    parser.add_argument("--card", metavar="NUMBER",
+                        help=f"keyed card number (never stored); {CARD_STDIN_HELP}")
     parser.add_argument("--exp", metavar="MMYY", help="expiry of the keyed card")
     parser.add_argument("--cvv", help=argparse.SUPPRESS)
     parser.add_argument("--token", help="a card token instead of a card")

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from cashier.commands.payments import (
+    CARD_STDIN_HELP,
     MANAGER_HELP,
     _amount,
     _keyed,
@@ -237,7 +238,8 @@ def _tender_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pay", action="append", metavar="TENDER",
                    help="card[=AMOUNT] | gift[=AMOUNT] | qr[=AMOUNT] | cash=TENDERED; repeat, "
                         "applied in order; without an amount a tender takes what remains")
-    p.add_argument("--card", help="keyed card number for the card tender (never stored)")
+    p.add_argument("--card", help="keyed card number for the card tender (never stored); "
+                                  + CARD_STDIN_HELP)
     p.add_argument("--exp", help="its expiry, MMYY")
     p.add_argument("--token", help="a card token for the card tender")
     p.add_argument("--gift-card", help="gift card number for the gift tender (else the PIN pad reads it)")

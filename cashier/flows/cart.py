@@ -27,6 +27,7 @@ from cashier.journal.model import Entry
 from cashier.money import max_amount, quantum
 from cashier.printing.receipt import ReceiptStyle, pad_receipt
 from cashier.redact import redact
+from cashier.text import CARD_RULE, clean_text, free_text, has_card_number, optional_free_text
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class CartLine:
     quantity: int = 1
 
     def __post_init__(self) -> None:
-        text = self.description.strip()
+        text = free_text("description", self.description).strip()
         if not 1 <= len(text) <= MAX_DESCRIPTION:
             raise ValidationError("description", f"must be 1 to {MAX_DESCRIPTION} characters")
         object.__setattr__(self, "description", text)
@@ -160,8 +161,12 @@ async def accept_terms(ctx: FlowContext, text: str, *, header: str | None = None
                        ack_text: str | None = None) -> bool:
     """Terms on the pad (LG, DCP, DCC): True when the customer accepts; a cancel is a no."""
     require(ctx, "device_terms_and_conditions")
+    text = clean_text(text, multiline=True)
+    if has_card_number(text):
+        raise ValidationError("terms", CARD_RULE)
     if not 1 <= len(text) <= 4096:
         raise ValidationError("terms", "must be 1 to 4096 characters")
+    header, ack_text = optional_free_text("header", header), optional_free_text("ack_text", ack_text)
     for name, value in (("header", header), ("ack_text", ack_text)):
         if value is not None and len(value) > 100:
             raise ValidationError(name, "must be at most 100 characters")
@@ -181,6 +186,7 @@ async def accept_terms(ctx: FlowContext, text: str, *, header: str | None = None
 async def confirm(ctx: FlowContext, question: str) -> bool:
     """A yes/no question on the pad (LG only); a cancel is a no."""
     require(ctx, "device_prompt_confirmation")
+    question = free_text("question", question)
     if not 1 <= len(question) <= 64:
         raise ValidationError("question", "must be 1 to 64 characters")
     try:
@@ -214,6 +220,7 @@ async def capture_signature(ctx: FlowContext, invoice: str | None = None, *, ima
         if ctx.client.option == "HD":
             raise ValidationError("signature", "Host Direct has no PIN pad: capture the signature in "
                                                "the window and pass it as an image")
+        display_text = free_text("display_text", display_text)
         if len(display_text) > 72:
             raise ValidationError("display_text", "must be at most 72 characters")
         try:

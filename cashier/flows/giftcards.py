@@ -43,6 +43,7 @@ from cashier.host.models.giftcards import GiftCardResult
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import parse_amount
 from cashier.redact import mask_pan, redact
+from cashier.text import free_text
 
 log = logging.getLogger(__name__)
 
@@ -379,6 +380,7 @@ async def reload(ctx: FlowContext, card: GiftCard, amount: Decimal) -> GiftCardO
 
 
 def _reason(reason: str) -> str:
+    reason = free_text("reason", reason)
     if not 1 <= len(reason) <= MAX_REASON:
         raise ValidationError("reason", f"must be 1 to {MAX_REASON} characters")
     return reason
@@ -637,6 +639,7 @@ async def settle(ctx: FlowContext, invoice: str, *, landed: bool, manager_id: st
     Journaled with actor ``manager``: who, why, and what was decided."""
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", manager_id or ""):
         raise ValidationError("manager", "must name the manager (1 to 32 letters, digits, . _ -)")
+    reason = free_text("reason", reason)
     if not 3 <= len(reason.strip()) <= 200:
         raise ValidationError("reason", "must say why, 3 to 200 characters (what the history showed)")
     entry = await ctx.journal.by_invoice(invoice)

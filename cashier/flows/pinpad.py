@@ -13,6 +13,7 @@ from typing import Any
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext
 from cashier.host.models.devices import PrintLine
+from cashier.text import clean_text
 
 #: Longest receipt a PIN pad printer takes in one request (decision: our spec gives no limit).
 MAX_RECEIPT_LINES = 80
@@ -30,7 +31,7 @@ async def print_receipt(ctx: FlowContext, lines: list[str]) -> None:
         raise ValidationError("receipt", "must have at least one line")
     if len(lines) > MAX_RECEIPT_LINES:
         raise ValidationError("receipt", f"must have at most {MAX_RECEIPT_LINES} lines")
-    await ctx.client.device_print([PrintLine(key=f"line{i + 1}", print_value=text or " ")
+    await ctx.client.device_print([PrintLine(key=f"line{i + 1}", print_value=clean_text(text) or " ")
                                    for i, text in enumerate(lines)])
 
 

@@ -46,6 +46,7 @@ from cashier.host.models.qr import QrStatusResult
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import check_tax, parse_amount
 from cashier.redact import redact
+from cashier.text import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ async def _ask_code(ctx: FlowContext, entry: Entry) -> str:
             continue
         if result.qr_code is None or not result.qr_code.value:
             raise HostProtocolError("getqrcode answered no qrCode.value")
-        return result.qr_code.value
+        return clean_text(result.qr_code.value)  # shown, journaled and printed: host's text
     assert last is not None
     raise last
 

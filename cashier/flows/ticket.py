@@ -32,7 +32,8 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, round_money
+from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
+from cashier.text import free_text
 
 MAX_LINES = 500
 
@@ -79,7 +80,11 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     if match is None:
         raise ValidationError("--item", "must be NAME=PRICE or NAME=PRICExQTY, e.g. Coffee=3.50x2")
     price = parse_amount(match["price"], currency, field="--item price", allow_zero=True)
-    return match["name"].strip(), price, int(match["qty"] or 1)
+    try:  # the line's own rules (text, card number, length), before any ticket is opened
+        line = CartLine(free_text("--item", match["name"]), price, int(match["qty"] or 1))
+    except ValidationError as exc:
+        raise ValidationError("--item", exc.rule) from None
+    return line.description, price, line.quantity
 
 
 async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...]) -> None:

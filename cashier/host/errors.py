@@ -25,6 +25,7 @@ from typing import Any
 
 from cashier.errors import CashierError
 from cashier.redact import redact
+from cashier.text import clean_text
 
 #: Modern ``error.code`` values that mean the host timed out (40001 "Timed Out").
 TIMEOUT_CODES = frozenset({"40001"})
@@ -42,8 +43,9 @@ class HostError(CashierError):
         self.code = code
         self.severity = severity
         # the host may echo what it was sent: the texts are redacted before anyone reads them
-        self.short_text = redact(short_text)
-        self.long_text = redact(long_text or message or "")
+        # and cleaned of controls: a host's text is shown, journaled and may be printed
+        self.short_text = clean_text(redact(short_text))
+        self.long_text = clean_text(redact(long_text or message or ""))
         self.http_status = http_status
         if message is not None:  # a local failure: no envelope, the message says what happened
             super().__init__(message)

@@ -1,7 +1,9 @@
 """Card data at the journal's boundary: what may be written and what is refused.
 
 The journal keeps a masked card (first 6 + last 4 at most) and never a full number, in any text
-column or event note: a Luhn-valid run of 13 to 19 digits is refused wherever it hides.
+column or event note: a Luhn-valid run of 13 to 19 digits is refused wherever it hides. The detector is
+``cashier.text``'s: its strict form here (machine fields hold dates and amounts side by side), its
+any-dress form for free text, which the flows check before anything reaches the journal.
 """
 
 from __future__ import annotations
@@ -11,18 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.redact import luhn_ok, mask_pan
-
-_DIGIT_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)")
+from cashier.redact import mask_pan
+from cashier.text import has_card_number_strict
 
 
 def contains_pan(text: str) -> bool:
-    """A Luhn-valid run of 13 to 19 digits (spaces or dashes allowed between them)."""
-    for match in _DIGIT_RUN.finditer(text):
-        digits = re.sub(r"\D", "", match.group(0))
-        if 13 <= len(digits) <= 19 and luhn_ok(digits):
-            return True
-    return False
+    """A Luhn-valid run of 13 to 19 digits (one space or dash at most between two)."""
+    return has_card_number_strict(text)
 
 
 def guard_text(field: str, value: Any) -> None:

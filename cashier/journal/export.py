@@ -6,8 +6,6 @@ as stored (digits as letters, see ``encode_token``), so an export passes the sam
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -15,6 +13,7 @@ from cashier.journal.model import money
 from cashier.journal.store import JournalStore, iso, utc_now
 from cashier.journal.ticket_model import Ticket
 from cashier.journal.tokens import decode_token
+from cashier.text import write_csv
 
 #: Amount columns are exported in major units, as text, next to their currency.
 _AMOUNTS = ("requested", "approved", "tip", "tax", "captured", "refunded", "pending")
@@ -47,12 +46,15 @@ def export_json(store: JournalStore, *, with_events: bool = True) -> str:
     return json.dumps(data, indent=1, sort_keys=True, default=str)
 
 
+#: Columns the journal itself fills with numbers: they stay numbers in a spreadsheet.
+_NUMBERS = (*_AMOUNTS, "id", "ticket_id", "attempts", "batch_no")
+
+
 def export_csv(store: JournalStore) -> str:
+    """One row per entry, spreadsheet-safe (``cashier.text.write_csv``)."""
     rows = [_plain(r) for r in store.all_rows()]
-    buf = io.StringIO()
     if not rows:
         return ""
-    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buf.getvalue()
+    header = list(rows[0])
+    return write_csv(header, ([row.get(name) for name in header] for row in rows),
+                     numeric=[name for name in _NUMBERS if name in header], lineterminator="\n")

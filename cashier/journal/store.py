@@ -43,6 +43,7 @@ from cashier.journal.tickets import TicketRows, TicketWritten
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
+from cashier.text import clean_data, clean_text
 
 #: Columns a transition may change (everything but the identity of the entry).
 MUTABLE = frozenset({
@@ -264,7 +265,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
                at: str) -> None:
         """THE writer of the ``events`` table (entries, notes, tickets, drawer moves)."""
         self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
-                          (entry_id, at, actor, type_, json.dumps(data, sort_keys=True, default=str)))
+                          (entry_id, at, actor, type_,
+                           json.dumps(clean_data(data), sort_keys=True, default=str)))
 
     @staticmethod
     def _check_actor(actor: str) -> str:
@@ -380,6 +382,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         }
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])
+            if isinstance(row[name], str):
+                row[name] = clean_text(row[name])
         with self._tx() as conn:
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
@@ -446,7 +450,7 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 if value is not None and not isinstance(value, str | int):
                     raise ValidationError(key, "must be text or a whole number")
                 guard_text(key, value)
-                cols[key] = value
+                cols[key] = clean_text(value) if isinstance(value, str) else value
             else:
                 raise ValidationError(key, "is not a field of a journal entry")
         return cols

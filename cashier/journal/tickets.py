@@ -15,9 +15,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from cashier.errors import ValidationError
-from cashier.journal.card_guard import guard_text
 from cashier.journal.model import Entry, JournalError, money
 from cashier.journal.rows import entry_of_row
+from cashier.text import free_text
 
 if TYPE_CHECKING:
     import sqlite3
@@ -133,7 +133,7 @@ class TicketRows:
                         unit_price: Decimal, actor: str) -> TicketRecord:
         """Add a line; returns the ticket as written (read on the same connection: no second hop)."""
         self._check_actor(actor)
-        guard_text("name", name)
+        name = free_text("name", name)
         with self._lines_tx() as conn:
             row = self._open_ticket_row(ticket_id)
             minor = self._minor("unit_price", unit_price, row["currency"])

@@ -19,6 +19,7 @@ from cashier.journal.model import Entry
 from cashier.journal.ticket_model import Ticket
 from cashier.printing.receipt import ReceiptStyle, entry_receipt, ticket_receipt
 from cashier.printing.receipt import fit as fit
+from cashier.text import clean_text
 
 
 class UnsafeReceipt(ValueError):
@@ -44,6 +45,10 @@ class PrintJob:
     qr: str | None = None
 
     def __post_init__(self) -> None:
+        # only the layout speaks ESC/POS: no text brings a control character to the paper
+        object.__setattr__(self, "title", clean_text(self.title))
+        object.__setattr__(self, "lines", [clean_text(line) for line in self.lines])
+        object.__setattr__(self, "qr", None if self.qr is None else clean_text(self.qr))
         for text in (self.title, *self.lines, self.qr or ""):
             if contains_pan(text):
                 raise UnsafeReceipt("receipt: refused to print a full card number")
@@ -64,7 +69,7 @@ class PrintJob:
         from escpos.printer import Dummy
 
         printer: Any = Dummy()
-        for line in self.lines:
+        for line in map(clean_text, self.lines):  # the last pass, where text becomes bytes
             if line.isascii():
                 # plain ASCII is the same bytes in every code page: skip python-escpos's
                 # character-by-character code page search (the print thread holds the GIL less)
@@ -72,7 +77,7 @@ class PrintJob:
             else:
                 printer.textln(line)
         if self.qr:
-            printer.qr(self.qr, size=6, native=True)
+            printer.qr(clean_text(self.qr), size=6, native=True)
         if self.cut and self.lines:
             printer.cut()
         return bytes(printer.output) + self.kick_escpos()

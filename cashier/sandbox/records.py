@@ -216,6 +216,8 @@ class RecordStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():  # owner-only, like every file beside the journal (SQLite
+            self.path.touch(mode=0o600)  # gives its -wal and -shm the same mode)
         self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
                                   timeout=BUSY_TIMEOUT_MS / 1000)
         try:

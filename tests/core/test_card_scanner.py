@@ -44,3 +44,18 @@ def test_a_card_number_left_on_a_freed_page_is_found(tmp_path: Path) -> None:
         conn.execute("DELETE FROM t")  # gone from the table, still in the file's bytes
     assert b"4321000000001119" in db.read_bytes()
     assert card_numbers_at_rest(tmp_path) == ["4321000000001119"]
+
+
+def test_a_card_number_in_any_dress_in_a_database_value_is_found(tmp_path: Path) -> None:
+    """The dresses of #21: any punctuation between the groups, and other scripts' digits."""
+    dresses = ("4321.0000.0000.1119", "4321/0000/0000/1119", "4321,0000,0000,1119",
+               "4321:0000:0000:1119", "4321*0000*0000*1119", "4321\t0000\t0000\t1119",
+               "4321(0000)0000+1119", "4321.000000001119",
+               "\uff14\uff13\uff12\uff11 \uff10\uff10\uff10\uff10 \uff10\uff10\uff10\uff10 "
+               "\uff11\uff11\uff11\uff19",
+               "\u0664\u0663\u0662\u0661" + "\u0660" * 8 + "\u0661\u0661\u0661\u0669")
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.executemany("INSERT INTO t VALUES (?)", [(f"note {d} kept",) for d in dresses])
+    assert card_numbers_at_rest(tmp_path) == ["4321000000001119"] * len(dresses)

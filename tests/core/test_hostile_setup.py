@@ -202,3 +202,46 @@ def test_a_journal_on_a_read_only_mount_gives_one_line(tmp_path: Path) -> None:
         assert "journal_path" in lines[0] and "read-only" in lines[0] and done.stdout == ""
     finally:
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def test_a_journal_file_alone_on_a_read_only_mount_gives_one_line(tmp_path: Path) -> None:
+    """The file bind-mounted read-only in a writable folder: SQLite opens it (the WAL goes in the
+    folder) and the first write fails; one line names the journal, and the log holds no
+    traceback."""
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount (the read-only file case covers other users)")
+    path = tmp_path / "journal.sqlite"
+    JournalStore(path).close()
+    if subprocess.run(["mount", "--bind", str(path), str(path)], capture_output=True).returncode:
+        pytest.skip("cannot bind-mount here")
+    try:
+        assert subprocess.run(["mount", "-o", "remount,bind,ro", str(path)],
+                              capture_output=True).returncode == 0
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+        env |= {"CASHIER_JOURNAL_PATH": str(path), "CASHIER_LOG_DIR": str(tmp_path / "logs"),
+                "XDG_DATA_HOME": str(tmp_path / "data")}
+        for argv in (("sale", "--amount", "5.00"), ("ticket", "new", "--item", "Tea=1.00"),
+                     ("drawer", "open", "--float", "10")):
+            done = cashier(*argv, env=env)
+            lines = done.stderr.strip().splitlines()
+            assert done.returncode == 2 and len(lines) == 1, done.stderr
+            assert f"journal_path {path}" in lines[0] and "read-only" in lines[0]
+            assert done.stdout == ""
+        logs = "".join(p.read_text() for p in (tmp_path / "logs").glob("*.log"))
+        assert (tmp_path / "logs" / "cashier.log").exists()  # the log the traceback went to
+        assert "Traceback" not in logs and "unexpected error" not in logs
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def test_the_training_sandbox_state_beside_the_journal_is_owner_only(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    done = cashier("sale", "--amount", "1.00", env=env)
+    assert done.returncode == 0, done.stderr
+    beside = [p for p in (tmp_path / "data").rglob("*") if p.is_file()]
+    assert any(p.name.endswith(".sandbox.json") for p in beside)
+    assert {oct(p.stat().st_mode & 0o777) for p in beside} == {"0o600"}, \
+        [(p.name, oct(p.stat().st_mode & 0o777)) for p in beside]

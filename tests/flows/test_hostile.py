@@ -81,13 +81,55 @@ def luhn_number(rng: random.Random) -> str:
             return digits
 
 
+#: What may stand between a card number's digits in free text (#21), and its scripts' zeros.
+DRESS_SEPARATORS = (".", "/", ",", "_", ":", "*", "\t", "(", ")", "+", " - ", "\x1b", "\u202e")
+
+
+def dressed_card(rng: random.Random) -> str:
+    """A card number in some dress: groups of 4 (or one long tail), any separators, maybe
+    another script's digits."""
+    number = rng.choice((*TEST_CARDS, luhn_number(rng)))
+    if rng.random() < 0.3:
+        zero = SCRIPTS[rng.choice(sorted(SCRIPTS))]
+        number = "".join(chr(zero + int(c)) for c in number)
+    cut = [number[i:i + 4] for i in range(0, len(number), 4)]
+    if rng.random() < 0.3:
+        cut = [number[:4], number[4:]]
+    return "".join(g + (rng.choice(DRESS_SEPARATORS) if i < len(cut) - 1 else "")
+                   for i, g in enumerate(cut))
+
+
+def bad_text(rng: random.Random, folder: Path, profile: list[str]) -> tuple[list[str], str]:
+    """Free text that must be refused: a card number in an item name, bytes that are not UTF-8,
+    a report file that would replace one, a folder, a pipe or a device."""
+    what = rng.choice(("card", "card", "bytes", "output"))
+    if what == "card":
+        name = rng.choice(("Gift ", "ref ", "", "Tea\x1bp0 ")) + dressed_card(rng)
+        return [*profile, "ticket", "new", f"--item={name}=1.00", "--pay", "card"], "text:card"
+    if what == "bytes":
+        raw = bytes(rng.randrange(0x80, 0x100) for _ in range(rng.randint(1, 4)))
+        text = os.fsdecode(b"Tea" + raw + b"=1.00")
+        if not any("\udc80" <= c <= "\udcff" for c in text):
+            text = os.fsdecode(b"Tea\xff=1.00")  # the bytes happened to be UTF-8
+        return [*profile, "ticket", "new", "--item", text, "--pay", "card"], "text:bytes"
+    existing = folder / f"report-{rng.randrange(10 ** 9)}.csv"
+    existing.write_text("kept\n")
+    fifo = folder / f"pipe-{rng.randrange(10 ** 9)}"
+    os.mkfifo(fifo)
+    target = rng.choice((existing, folder, fifo, Path("/dev/null")))
+    command = rng.choice((["report", "x", "--format", "csv"], ["journal", "export"]))
+    return [*profile, *command, "--output", str(target)], "text:output"
+
+
 def bad_command(rng: random.Random, folder: Path, good_profile: Path) -> tuple[list[str], str]:
     """One bad command line and what it is (for the report)."""
     past = datetime.now(UTC).replace(day=1)
     month, year = (past.month - 2) % 12 + 1, past.year - (1 if past.month <= 1 else 0)
     profile = ["--profile", str(good_profile)]
     kind = rng.choice(("amount", "amount", "amount", "tip", "expired", "token", "profile",
-                       "journal"))
+                       "journal", "text", "text"))
+    if kind == "text":
+        return bad_text(rng, folder, profile)
     if kind == "amount":
         command = rng.choice((["sale"], ["auth"], ["refund"], ["qr", "pay"],
                               ["giftcard", "reload", "--card", "2664654648774"]))
@@ -178,12 +220,13 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     def ledger() -> dict[str, dict[str, Any]]:
         return {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
 
-    def entries(journal: Path) -> int:
+    def entries(journal: Path) -> tuple[int, int]:
+        """Entries and tickets: a refused ticket leaves no empty one behind."""
         if not journal.exists():
-            return 0
+            return 0, 0
         store = JournalStore(journal, reader=True)
         try:
-            return len(store.all_rows())
+            return len(store.all_rows()), len(store.all_ticket_rows())
         finally:
             store.close()
 
@@ -202,6 +245,12 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
             discrepancies.append(f"{what} {argv[-4:]!r}: exit {code}, {len(lines)} lines: {err[:200]!r}")
         if len(ledger()) != before_host or entries(journals[0]) != before_journal:
             discrepancies.append(f"{what} {argv[-4:]!r}: something was sent or journaled")
+    # files named by a refused --output are as they were, nothing left beside them
+    for kept in tmp_path.glob("report-*.csv"):
+        if kept.read_text() != "kept\n":
+            discrepancies.append(f"{kept.name} was replaced without --force")
+    if list(tmp_path.glob(".*.tmp")) or not Path("/dev/null").is_char_device():
+        discrepancies.append("a refused --output left a file behind or replaced a device")
     # two of them as real processes too: exit code and stderr of the installed command
     for argv in (["sale", "--amount", "12,50"], ["sale", "--amount", "3.00", "--token", TEST_CARDS[0]]):
         done = subprocess.run([sys.executable, "-m", "cashier.cli", "--profile", str(profiles[0]),

@@ -156,6 +156,7 @@ class ReportsPage(Page):
 
     def export(self, fmt: str) -> Path | None:
         """Write the report on screen beside the journal (reports/), named by type and session."""
+        from cashier.output import write_output
         from cashier.reports import report_csv, report_pdf
 
         if self.report is None:
@@ -166,6 +167,6 @@ class ReportsPage(Page):
         name = f"{self.report['type']}-report-{self.report.get('session') or 'now'}-{stamp}.{fmt}"
         path = folder / name
         data = report_csv(self.report).encode("utf-8") if fmt == "csv" else report_pdf(self.report)
-        path.write_bytes(data)
+        write_output(str(path), data, force=True, field="report")  # owner-only, atomic
         self.message.setText(tr("Saved:") + f" {path}")
         return path
