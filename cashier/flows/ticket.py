@@ -32,7 +32,7 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
+from cashier.money import check_tip, max_amount, parse_amount, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
