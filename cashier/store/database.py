@@ -223,19 +223,20 @@ class StoreDatabase:
         import asyncio
 
         good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
-        async with self.pool.connection() as conn, conn.transaction():
-            if not good:
-                failures = (int(row[2]) if row is not None else 0) + 1
-                lock = PIN_LOCK_S * 2 ** (failures - PIN_TRIES) if failures >= PIN_TRIES else 0
+        if not good:
+            failures = (int(row[2]) if row is not None else 0) + 1
+            lock = PIN_LOCK_S * 2 ** min(failures - PIN_TRIES, 10) if failures >= PIN_TRIES else 0
+            async with self.pool.connection() as conn, conn.transaction():
                 await conn.execute(
-                    "UPDATE managers SET failures = %s, locked_until = CASE WHEN %s > 0 THEN "
-                    "now() + make_interval(secs => %s) END WHERE manager_id = %s",
-                    (failures, lock, lock, manager_id))
+                    "UPDATE managers SET failures = failures + 1, locked_until = CASE WHEN %s > 0 "
+                    "THEN now() + make_interval(secs => %s) END WHERE manager_id = %s",
+                    (lock, lock, manager_id))
                 await conn.execute(
                     "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
                     "(%s, %s, CASE WHEN %s > 0 THEN now() + make_interval(secs => %s) END)",
-                    (manager_id[:40], till_id, lock, lock))
-                raise Forbidden("pin: not accepted for this store manager")
+                    (manager_id, till_id, lock, lock))
+            raise Forbidden("pin: not accepted for this store manager")
+        async with self.pool.connection() as conn, conn.transaction():
             token = secrets.token_urlsafe(32)
             await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
                                "WHERE manager_id = %s", (manager_id,))
