@@ -199,6 +199,7 @@ def batch_close_command(args: argparse.Namespace) -> int:
     from cashier.clerks import Action
     from cashier.commands.payments import print_json, run_with_runtime
     from cashier.flows.batch import BatchBlocked
+    from cashier.pin_guard import PinGuard, command_name
     from cashier.store.close import close_store_batch
 
     if not args.manager:
@@ -211,7 +212,8 @@ def batch_close_command(args: argparse.Namespace) -> int:
         session = await asyncio.to_thread(_store_manager, profile, args)
         # a till whose rules want a manager for the close: the same manager and PIN approve it
         needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
-        manager = rt.profile.roster.manager(args.manager, args._pin) if needs else None
+        manager = PinGuard(rt.ctx.journal.path).check(rt.profile.roster, args.manager, args._pin,
+                                                      command_name()) if needs else None
         try:
             batch_no, rec = await close_store_batch(rt.ctx, profile, session=session,
                                                     override=args.override,
