@@ -149,7 +149,8 @@ class StoreApp:
             except TooLarge:
                 return _error(413, "too_large", f"body: must be at most {MAX_BODY} bytes")
             except ClientDisconnect:
-                log.info("till %s went away before its request was read", till_id)
+                log.warning("till %s went away before its request was read (it pushes again)",
+                            till_id)
                 return Response(status_code=400)
             except psycopg.DataError as exc:
                 log.warning("store refused a value of till %s: %s", till_id, type(exc).__name__)
