@@ -218,3 +218,76 @@ def test_five_wrong_store_pins_lock_the_manager_and_every_try_is_recorded(
         conn.execute("UPDATE managers SET locked_until = now() - interval '1 second'")
     with httpx.Client(base_url=store.url, headers={"Authorization": f"Bearer {token}"}) as http:
         assert http.post("/v1/manager", json={"manager": "5", "pin": "5555"}).status_code == 200
+
+
+async def test_a_close_that_half_happened_says_so_and_a_plain_retry_records_it_once(
+        serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL goes away after the host accepted the batch: the command says so, the retry
+    records it without a second submission, and an override never submits an empty batch."""
+    import asyncio
+    from decimal import Decimal
+
+    from cashier.config import STORE_KEYRING_SERVICE, load_profile
+    from cashier.errors import CashierError
+    from cashier.flows.payments import KeyedCard, sale
+    from cashier.runtime import open_runtime
+    from cashier.sandbox.app import HostSandbox
+    from cashier.sandbox.control import ledger_view
+    from cashier.sandbox.core import SandboxConfig
+    from cashier.store.close import close_store_batch
+    from tests.store.conftest import manager_session
+
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
+    store = serve_store()
+    sandbox = HostSandbox(SandboxConfig(option="HD", access_token=None))
+    name = store_dsn.rsplit("/", 1)[1]
+    admin = store_dsn.rsplit("/", 1)[0] + "/postgres"
+    submits: list[str] = []
+
+    def database(allowed: bool) -> None:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS {str(allowed).lower()}".encode())
+            if not allowed:
+                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                             "datname = %s", (name,))
+
+    async def host(scope: Any, receive: Any, send: Any) -> None:
+        await sandbox.asgi(scope, receive, send)
+        if scope["type"] == "http" and scope["path"].endswith("/batches/submit"):
+            submits.append(scope["path"])
+            if len(submits) == 1:  # the host accepted the batch; now the store's database goes
+                await asyncio.to_thread(database, False)
+
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    add_manager(store_dsn, "4", "4444")
+    profile = load_profile(None, training=False, till_id="T1", till_number=1,
+                           processing_option="HD", host_url="http://127.0.0.1:1/api/rest/v1",
+                           store_url=store.url, journal_path=tmp_path / "T1.sqlite")
+    rt = await open_runtime(profile, transport=httpx.ASGITransport(app=host))
+    try:
+        assert (await sale(rt.ctx, Decimal("9.00"), card=KeyedCard("4321000000001119", "1228"))
+                ).outcome == "approved"
+        session = await asyncio.to_thread(manager_session, profile, "4", "4444")
+        with pytest.raises(CashierError, match="submitted to the host, not yet recorded in the "
+                                               "store") as half:
+            await close_store_batch(rt.ctx, profile, session=session)
+        assert "\n" not in str(half.value) and len(submits) == 1
+        database(True)
+        batch_no, rec = await close_store_batch(rt.ctx, profile, session=session)  # a plain retry
+        assert batch_no == 1 and len(submits) == 1  # recorded, never submitted again
+        assert rec.store["sales"]["amount"] == "9.00"
+        with psycopg.connect(store_dsn) as conn:
+            assert conn.execute("SELECT batch_no, closed_by FROM store_batches").fetchall() == [
+                (1, "4")]
+        types = [e.type for e in await rt.journal.events()]
+        assert types.count("store_batch_submitted") == 1 and types.count("store_batch_recorded") == 1
+        # the host's batch is empty now: an override records the store's close, submits nothing
+        batch_no, rec = await close_store_batch(rt.ctx, profile, session=session, override=True,
+                                                manager_id="4")
+        assert batch_no == 2 and len(submits) == 1
+        assert len(ledger_view(sandbox)["batches"]) == 1  # the host holds one closed batch
+    finally:
+        database(True)
+        await rt.close()
+
