@@ -100,7 +100,7 @@ class PinGuard:
                 manager = roster.manager(None if key == ANY else key, pin)
             except SignInError:
                 self._write(conn, FAILED, key, command=command[:40])
-                log.warning("manager PIN: wrong for %s (%s)", key, command[:40])
+                log.info("a wrong manager PIN try for %s (%s), journaled", key, command[:40])
                 raise
             if failures:
                 self._write(conn, ACCEPTED, key, command=command[:40])
@@ -131,13 +131,8 @@ def lock_seconds(failures: int) -> int:
     return int(LOCK_S * 2 ** min(max(failures - TRIES, 0), 10))
 
 
-def command_name() -> str:
+def command_name(args: Any) -> str:
     """The command a PIN was typed for, as the journal records it (``drawer pay-out``)."""
-    import sys
-
-    words = []
-    for arg in sys.argv[1:3]:
-        if arg.startswith("-"):
-            break
-        words.append(arg)
-    return " ".join(words) or "cashier"
+    command = str(getattr(args, "command", None) or "cashier")
+    sub = getattr(args, f"{command.replace('-', '_')}_command", None)
+    return f"{command} {sub}" if sub else command

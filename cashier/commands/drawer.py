@@ -48,7 +48,7 @@ def _manager(desk: Any, args: argparse.Namespace) -> Any:
     if not getattr(args, "manager", None):
         return None
     pin = sys.stdin.readline().strip()
-    return PinGuard(desk.store.path).check(desk.roster, args.manager, pin, command_name())
+    return PinGuard(desk.store.path).check(desk.roster, args.manager, pin, command_name(args))
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:

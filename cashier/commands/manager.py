@@ -41,7 +41,7 @@ def pin_failures_command(args: argparse.Namespace) -> int:
         raise ValidationError("--limit", "must be 1 to 1000")
     profile = load_profile(getattr(args, "profile", None))
     guard = PinGuard(profile.resolved_journal_path)
-    manager = guard.check(profile.roster, args.manager, sys.stdin.readline().strip(), command_name())
+    manager = guard.check(profile.roster, args.manager, sys.stdin.readline().strip(), command_name(args))
     print(json.dumps({"manager": str(manager.id), "failures": guard.failures(args.limit)},
                      sort_keys=True))
     return 0

@@ -91,7 +91,7 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
     from cashier.pin_guard import PinGuard, command_name
 
     pin = sys.stdin.readline().strip()
-    return PinGuard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name())
+    return PinGuard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name(args))
 
 
 MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"

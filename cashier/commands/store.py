@@ -213,7 +213,7 @@ def batch_close_command(args: argparse.Namespace) -> int:
         # a till whose rules want a manager for the close: the same manager and PIN approve it
         needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
         manager = PinGuard(rt.ctx.journal.path).check(rt.profile.roster, args.manager, args._pin,
-                                                      command_name()) if needs else None
+                                                      command_name(args)) if needs else None
         try:
             batch_no, rec = await close_store_batch(rt.ctx, profile, session=session,
                                                     override=args.override,
