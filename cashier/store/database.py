@@ -395,6 +395,9 @@ class StoreDatabase:
                 check_change(before, data, after, where)
                 check_invoice(after, number, where)
                 known[e.entry_id] = (known[e.entry_id][0], after)
+            elif e.entry_id not in known:
+                raise ValidationError(f"events[{i}].entry_id", f"entry {e.entry_id} was never "
+                                                               "created in this journal")
             else:
                 continue
             changed.add(e.entry_id)
