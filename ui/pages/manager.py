@@ -109,6 +109,7 @@ class ManagerPage(Page):
         self.pin.clear()
         self.pin_error.clear()
         self.unlocked = True
+        self._show_pin_failures()
         self.idle.start()
         self.stack.setCurrentWidget(self.panel)
         self.refresh()
@@ -255,9 +256,13 @@ class ManagerPage(Page):
                 (tr("Clerk"), str(p.clerk_id)), (tr("Language"), p.language),
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
+        self._show_pin_failures()
+
+    def _show_pin_failures(self) -> None:
+        """The till's latest failed manager PINs (the core's record in the journal)."""
         from cashier.pin_guard import PinGuard
 
-        failures = PinGuard(p.resolved_journal_path).failures(10)
+        failures = PinGuard(self.till.profile.resolved_journal_path).failures(10)
         lines = [f"{format_time(f['at'])} · {tr('clerk')} {f['clerk']} · {f['command']}"
                  + (" · " + tr("locked") if f["locked"] else "") for f in failures]
         self.pin_failures_view.setText(tr("Failed manager PINs") + ": "
