@@ -100,9 +100,12 @@ def _ingest(tmp: Path, dsn: str, port: int) -> float:
         shutil.copy(template, path)
         conn = sqlite3.connect(path)
         conn.execute("UPDATE store_outbox SET journal_id = ?", (secrets.token_hex(16),))
+        # each copy is this till's own: the store refuses entries of another till (issue #26)
+        conn.execute("UPDATE events SET data = replace(data, '\"till_id\": \"T00\"', ?)",
+                     (f'"till_id": "{till}"',))
         conn.commit()
         conn.close()
-        profile = load_profile(None, training=False, till_id=till, till_number=len(outboxes) + 1,
+        profile = load_profile(None, training=False, till_id=till, till_number=1,
                                host_url="https://host.example/a",
                                terminal_id="1", store_url=f"http://127.0.0.1:{port}",
                                journal_path=path)
@@ -128,6 +131,27 @@ def _ingest(tmp: Path, dsn: str, port: int) -> float:
     return TILLS * per_till / elapsed
 
 
+def _manager_session(dsn: str, port: int, till_token: str) -> str:
+    """A store manager signed in from the reader till: the store-wide totals need one."""
+    import httpx
+
+    from cashier.manager_pin import hash_pin
+    from cashier.store.database import StoreDatabase
+
+    async def add() -> None:
+        db = StoreDatabase(dsn, min_size=1, max_size=1)
+        await db.open()
+        try:
+            await db.add_manager("1", "Bench", hash_pin("1234"))
+        finally:
+            await db.close()
+
+    asyncio.run(add())
+    answer = httpx.post(f"http://127.0.0.1:{port}/v1/manager", json={"manager": "1", "pin": "1234"},
+                        headers={"Authorization": f"Bearer {till_token}"})
+    return str(answer.json()["session"])
+
+
 def _totals_ms(dsn: str, port: int) -> float:
     import httpx
     import psycopg
@@ -143,6 +167,7 @@ def _totals_ms(dsn: str, port: int) -> float:
             await db.close()
 
     reader = asyncio.run(token())
+    session = _manager_session(dsn, port, reader)
     with psycopg.connect(dsn) as conn:
         conn.execute("TRUNCATE entries")
         with conn.cursor().copy(
@@ -161,7 +186,8 @@ def _totals_ms(dsn: str, port: int) -> float:
         conn.execute("ANALYZE entries")
     times = []
     with httpx.Client(base_url=f"http://127.0.0.1:{port}",
-                      headers={"Authorization": f"Bearer {reader}"}) as http:
+                      headers={"Authorization": f"Bearer {reader}",
+                               "X-Store-Manager": session}) as http:
         for i in range(23):
             began = time.perf_counter()
             body = http.get("/v1/totals").json()

@@ -169,18 +169,18 @@ class Roster:
         return self.enabled and self.rules.needs_manager(action, amount)
 
     def approver(self, action: Action, amount: Decimal, manager: Clerk | None,
-                 acting: str | None = None) -> Clerk | None:
+                 signed_in: Clerk | None = None) -> Clerk | None:
         """The manager who approves ``action`` (None when none is needed), checked before anything
-        is journaled or sent: ``manager`` (from ``manager()``), else the acting clerk when that
-        clerk is a manager. Raises ``ManagerNeeded`` naming the action and amount."""
+        is journaled or sent: ``manager`` (a PIN just checked), else the clerk ``signed_in`` with
+        their own PIN when that clerk is a manager. A clerk number alone (``--clerk``,
+        ``CASHIER_CLERK_ID``) never approves: only a PIN makes a manager. Raises
+        ``ManagerNeeded`` naming the action and amount."""
         if not self.needs_manager(action, amount):
             return None
         if manager is not None and manager.is_manager:
             return manager
-        if acting is not None and self.enabled:
-            clerk = next((c for c in self.clerks if str(c.id) == str(acting).strip()), None)
-            if clerk is not None and clerk.is_manager:
-                return clerk
+        if signed_in is not None and signed_in.is_manager and signed_in in self.clerks:
+            return signed_in
         what = action.value.replace("_", " ")
         of = f" of {amount}" if amount else ""
         raise ManagerNeeded(f"manager: {what}{of} needs a manager's approval (a manager's PIN)")

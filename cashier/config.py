@@ -125,13 +125,17 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
+#: A till id: a letter or digit, then letters, digits, ``_ . -`` (never ``.``, ``..`` or ``-``).
+TILL_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
+
+
 class TillProfile(BaseSettings):
     """Everything a till needs to know about itself, except its secrets."""
 
     model_config = SettingsConfigDict(env_prefix="CASHIER_", env_nested_delimiter="__",
                                       extra="forbid", validate_default=True)
 
-    till_id: str = Field("training", min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    till_id: str = Field("training", min_length=1, max_length=32, pattern=TILL_ID_PATTERN)
     #: Prefix of every invoice number this till issues: unique per till within one merchant.
     till_number: int = Field(1, ge=1, le=99)
     processing_option: ProcessingOption = "LG"

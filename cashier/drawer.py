@@ -188,15 +188,12 @@ class Drawer:
     # ---- writing ---------------------------------------------------------------------------
     def _approver(self, action: Action, clerk: str, manager: Clerk | None,
                   amount: Decimal = Decimal(0)) -> str | None:
-        """Who approved ``action``: None when no approval is needed; raises when one is."""
+        """Who approved ``action``: None when no approval is needed; raises when one is. Only a
+        manager whose PIN was checked approves: the acting ``clerk``'s number never does."""
         if not self.roster.needs_manager(action, amount):
             return None
         if manager is not None and manager.is_manager:
             return str(manager.id)
-        if self.roster.enabled:
-            acting = next((c for c in self.roster.clerks if str(c.id) == clerk), None)
-            if acting is not None and acting.is_manager:
-                return str(acting.id)
         raise ManagerNeeded(f"manager: {action.value.replace('_', ' ')} needs a manager's PIN")
 
     def open(self, *, clerk: str, float_amount: Decimal | str | None = None,
@@ -231,12 +228,16 @@ class Drawer:
 
     def pay_out(self, amount: Decimal | str, reason: str | None, *, clerk: str,
                 manager: Clerk | None = None) -> Session:
+        """The manager is asked before the drawer is looked at: the answer to a clerk never
+        depends on the expected cash (the blind count stays blind). Only with a manager's
+        approval is the pay-out compared with what the drawer should hold (a till whose rules
+        let clerks pay out alone never compares: the close's over/short shows it)."""
         value = parse_cash(amount, self.currency, "amount", allow_zero=False)
         text = _reason(reason, required=True)
         session = self.require_open()
-        if value > self.balance(session).expected:
-            raise DrawerRefused(f"amount: a pay-out of {value} is more than the drawer should hold")
         approver = self._approver(Action.PAY_OUT, clerk, manager)
+        if manager is not None and manager.is_manager and value > self.balance(session).expected:
+            raise DrawerRefused(f"amount: a pay-out of {value} is more than the drawer should hold")
         return self._move("pay_out", clerk, amount=value, reason=text, approved_by=approver)
 
     def no_sale(self, reason: str | None, *, clerk: str) -> Session:

@@ -417,6 +417,12 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
         os.environ["CASHIER_STORE_TOKEN"] = token(gui.till.profile.till_id)
         gui.till.profile.store_url = url  # the training till reads the store; it never pushes
         part = manager.store_part
+        # every till's figures need a store manager, the PIN checked by the store (issue #26)
+        subprocess.run([*cli, "add-manager", "9", "--name", "Manager", "--database", dsn],
+                       input="9999\n", capture_output=True, text=True, check=True)
+        from cashier.store.close import sign_in_manager
+
+        part.session = sign_in_manager(gui.till.profile, "9", "9999")
         part.retranslate()
         part.refresh()
         await _until(lambda: part.totals is not None)

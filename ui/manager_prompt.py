@@ -38,7 +38,10 @@ def ask_manager(parent: QWidget, ctx: Any, action: Action, amount: Decimal = Dec
                                    question + "\n" + tr("Manager PIN:"), QLineEdit.EchoMode.Password)
     if not ok or not pin:
         return Approval(False, why=tr("Not done: a manager's PIN is needed."))
+    from cashier.pin_guard import PinGuard
+
     try:
-        return Approval(True, ctx.roster.manager(None, pin))
+        return Approval(True, PinGuard(ctx.journal.path).check(ctx.roster, None, pin,
+                                                               f"window {action.value}"))
     except SignInError as exc:
         return Approval(False, why=str(exc))

@@ -86,6 +86,7 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     till.clerk = clerk
     if till.runtime is not None:
         till.runtime.ctx.clerk_id = clerk.id if clerk is not None else gui.profile.clerk_id
+        till.runtime.ctx.signed_in = clerk  # signed in with their own PIN
     panel = gui.sign_in
     for button in window.nav_buttons:
         button.setEnabled(clerk is not None)

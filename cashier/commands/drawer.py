@@ -38,10 +38,14 @@ def _clerk(desk: Any, args: argparse.Namespace) -> str:
 
 
 def _manager(desk: Any, args: argparse.Namespace) -> Any:
+    """``--manager ID`` and the PIN on stdin: the only way a command gets a manager's approval
+    (``--clerk`` says who works, never who approves); wrong PINs are journaled and lock."""
+    from cashier.pin_guard import PinGuard, command_name
+
     if not getattr(args, "manager", None):
         return None
     pin = sys.stdin.readline().strip()
-    return desk.roster.manager(None if args.manager == "-" else args.manager, pin)
+    return PinGuard(desk.store.path).check(desk.roster, args.manager, pin, command_name(args))
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:

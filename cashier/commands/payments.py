@@ -88,8 +88,10 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
     manager_id = getattr(args, "manager", None)
     if not manager_id:
         return None
+    from cashier.pin_guard import PinGuard, command_name
+
     pin = sys.stdin.readline().strip()
-    return rt.profile.roster.manager(None if manager_id == "-" else manager_id, pin)
+    return PinGuard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name(args))
 
 
 CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see arguments in ps)"

@@ -1,14 +1,22 @@
 """``cashier store``: the store service and a till's commands for it.
 
 - ``serve --database URL``: migrate, then serve; prints ``store listening on http://HOST:PORT``.
-- ``add-till TILL_ID --database URL``: prints ``{"till", "token"}`` once (stored hashed).
+- ``add-till TILL_ID [--number NN] --database URL``: prints ``{"till", "token"}`` once (stored
+  hashed); ``--number`` pins the till's invoice prefix (else its first contact does).
+- ``add-manager ID --name NAME --database URL``: a manager on the store's own roster, with the
+  PIN read from standard input (only its salted hash is stored).
 - ``sync``: push what is pending now: ``{"pushed", "pending"}``; exit 0 when nothing is pending,
-  1 when some is left, 3 when the store could not be reached.
-- ``totals [--business-date]``: the store and every till.
-- ``batch-close [--override --manager N]``: the store-wide reconciliation and close.
+  1 when some is left, 3 when the store could not be reached, 2 when the store refused (a
+  journal of another till, a push it will not store).
+- ``totals [--business-date] [--manager ID]``: this till's figures; with a store manager (PIN on
+  standard input) the store and every till.
+- ``batch-close --manager ID [--override]``: the store-wide reconciliation and close; the
+  manager's PIN (standard input) is checked by the store, which records who closed.
+- ``pin-failures --manager ID``: the store's failed manager PINs (a store manager).
 
-The database URL may also come from ``CASHIER_STORE_DATABASE`` (keeps a password off the
-command line); tills never see it.
+Only a store manager's PIN (checked by the store) opens store-wide work; a till token alone is
+that till's only. The database URL may also come from ``CASHIER_STORE_DATABASE`` (keeps a
+password off the command line); tills never see it.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from typing import Any
 from cashier.errors import ValidationError
 
 DATABASE_ENV = "CASHIER_STORE_DATABASE"
-_TILL_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+_MANAGER_ID = re.compile(r"^[0-9]{1,5}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -78,11 +86,15 @@ def serve_command(args: argparse.Namespace) -> int:
 
 def add_till_command(args: argparse.Namespace) -> int:
     from cashier.commands.payments import print_json
+    from cashier.config import TILL_ID_PATTERN
     from cashier.store.database import StoreDatabase
     from cashier.store.schema import migrate
 
-    if not _TILL_ID.match(args.till_id):
-        raise ValidationError("TILL_ID", "must be 1 to 32 letters, digits or _ . -")
+    if not re.fullmatch(TILL_ID_PATTERN, args.till_id):
+        raise ValidationError("TILL_ID", "must be a till id: a letter or digit, then up to 31 "
+                                         "letters, digits or _ . -")
+    if args.number is not None and not 1 <= args.number <= 99:
+        raise ValidationError("--number", "must be the till's number, 1 to 99")
     dsn = _database(args)
     migrate(dsn)
 
@@ -90,12 +102,57 @@ def add_till_command(args: argparse.Namespace) -> int:
         db = StoreDatabase(dsn, min_size=1, max_size=1)
         await db.open()
         try:
-            return await db.add_till(args.till_id)
+            return await db.add_till(args.till_id, args.number)
         finally:
             await db.close()
 
     print_json({"till": args.till_id, "token": asyncio.run(add())})
     return 0
+
+
+def add_manager_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json
+    from cashier.manager_pin import hash_pin
+    from cashier.store.database import StoreDatabase
+    from cashier.store.schema import migrate
+
+    if not _MANAGER_ID.match(args.manager_id):
+        raise ValidationError("ID", "must be the manager's clerk number, 1 to 5 digits")
+    if not 1 <= len(args.name.strip()) <= 40:
+        raise ValidationError("--name", "must be 1 to 40 characters")
+    pin = sys.stdin.readline().strip()
+    try:
+        pin_hash = hash_pin(pin)
+    except ValueError:
+        raise ValidationError("pin", "must be 4 to 8 digits (read from standard input)") from None
+    dsn = _database(args)
+    migrate(dsn)
+
+    async def add() -> None:
+        db = StoreDatabase(dsn, min_size=1, max_size=1)
+        await db.open()
+        try:
+            await db.add_manager(args.manager_id, args.name.strip(), pin_hash)
+        finally:
+            await db.close()
+
+    asyncio.run(add())
+    print_json({"manager": args.manager_id, "name": args.name.strip()})
+    return 0
+
+
+def _store_manager(profile: Any, args: argparse.Namespace) -> str:
+    """``--manager ID`` with the PIN on standard input, checked by the store: its session."""
+    from cashier.store.close import sign_in_manager
+
+    manager_id = str(args.manager or "")
+    if not _MANAGER_ID.match(manager_id):
+        raise ValidationError("--manager", "must be a store manager's number, 1 to 5 digits")
+    pin = getattr(args, "_pin", None)
+    if pin is None:
+        pin = sys.stdin.readline().strip()
+        args._pin = pin
+    return sign_in_manager(profile, manager_id, pin)
 
 
 def sync_command(args: argparse.Namespace) -> int:
@@ -121,29 +178,45 @@ def totals_command(args: argparse.Namespace) -> int:
     if args.business_date is not None and not _DATE.match(args.business_date):
         raise ValidationError("--business-date", "must be a date, YYYY-MM-DD")
     profile = _profile(args)
+    session = _store_manager(profile, args) if args.manager else None
     push_pending(profile, 1.0)
-    totals = store_totals(profile, args.business_date)
+    totals = store_totals(profile, args.business_date, session=session)
     totals.pop("through", None)
     print_json(totals)
     return 0
 
 
+def pin_failures_command(args: argparse.Namespace) -> int:
+    from cashier.commands.payments import print_json
+    from cashier.store.close import pin_failures
+
+    profile = _profile(args)
+    print_json({"failures": pin_failures(profile, _store_manager(profile, args))})
+    return 0
+
+
 def batch_close_command(args: argparse.Namespace) -> int:
     from cashier.clerks import Action
-    from cashier.commands.payments import print_json, read_manager, run_with_runtime
+    from cashier.commands.payments import print_json, run_with_runtime
     from cashier.flows.batch import BatchBlocked
+    from cashier.pin_guard import PinGuard, command_name
     from cashier.store.close import close_store_batch
 
-    if args.override and not args.manager:
-        raise ValidationError("--manager", "is required with --override (who authorises it)")
+    if not args.manager:
+        raise ValidationError("--manager", "is required: the store-wide close needs a store "
+                                           "manager (the PIN on standard input)")
     profile = _profile(args)
+    args._pin = sys.stdin.readline().strip()
 
     async def body(rt: Any) -> int:
-        # a till whose rules want a manager for the close: --manager's PIN on stdin approves it
+        session = await asyncio.to_thread(_store_manager, profile, args)
+        # a till whose rules want a manager for the close: the same manager and PIN approve it
         needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
-        manager = read_manager(rt, args) if needs else None
+        manager = PinGuard(rt.ctx.journal.path).check(rt.profile.roster, args.manager, args._pin,
+                                                      command_name(args)) if needs else None
         try:
-            batch_no, rec = await close_store_batch(rt.ctx, profile, override=args.override,
+            batch_no, rec = await close_store_batch(rt.ctx, profile, session=session,
+                                                    override=args.override,
                                                     manager_id=args.manager, manager=manager)
         except BatchBlocked as exc:
             print_json({"closed": False, "message": str(exc)})
@@ -166,26 +239,38 @@ def register(subparsers: Any) -> None:
     serve.set_defaults(handler=serve_command)
     add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
     add.add_argument("till_id", metavar="TILL_ID")
+    add.add_argument("--number", type=int, help="the till's number (its invoices' prefix)")
     add.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     add.set_defaults(handler=add_till_command)
+    mgr = sub.add_parser("add-manager", help="put a manager on the store's roster (PIN on stdin)")
+    mgr.add_argument("manager_id", metavar="ID")
+    mgr.add_argument("--name", required=True, help="the manager's name")
+    mgr.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
+    mgr.set_defaults(handler=add_manager_command)
+    failures = sub.add_parser("pin-failures", help="the store's failed manager PINs")
+    failures.add_argument("--manager", required=True, help="a store manager's number (PIN on stdin)")
+    failures.set_defaults(handler=pin_failures_command)
     sync = sub.add_parser("sync", help="push this till's pending journal events now")
     sync.add_argument("--budget", type=float, default=10.0, help=argparse.SUPPRESS)
     sync.set_defaults(handler=sync_command)
     totals = sub.add_parser("totals", help="the store's totals, and each till's")
     totals.add_argument("--business-date", help="one business day (default: the open store batch)")
+    totals.add_argument("--manager", help="a store manager's number (PIN on stdin): every till's "
+                        "figures; without it, this till's only")
     totals.set_defaults(handler=totals_command)
     close = sub.add_parser("batch-close", help="reconcile every till against the host and close once")
     close.add_argument("--override", action="store_true",
                        help="close despite unresolved payments or a difference")
-    close.add_argument("--manager", help="the manager's id: approves the close with the PIN read "
-                       "from standard input when the till's rules want a manager; required with "
-                       "--override")
+    close.add_argument("--manager", help="a store manager's number: the PIN read from standard "
+                       "input is checked by the store (and by this till when its rules want a "
+                       "manager for the close)")
     close.set_defaults(handler=batch_close_command)
     parser.set_defaults(handler=lambda _args: _usage(parser))
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
-    print("cashier store: error: choose a command: serve, add-till, sync, totals, batch-close",
+    print("cashier store: error: choose a command: serve, add-till, add-manager, sync, totals, "
+          "batch-close, pin-failures",
           file=sys.stderr)
     return 2

@@ -140,6 +140,9 @@ class FlowContext:
     receipt_language: str = "en"
     #: A tab's tip may be at most this percentage of its authorization (profile ``max_tip_percent``).
     max_tip_percent: Decimal = DEFAULT_MAX_TIP_PERCENT
+    #: The clerk who signed in with their own PIN (the window); None on the command line, where
+    #: a clerk number only says who works and a manager approves with a PIN each time.
+    signed_in: Clerk | None = None
 
     @property
     def actor(self) -> str:
@@ -149,7 +152,7 @@ class FlowContext:
         """The profile's manager rule for ``action``, checked before anything is journaled or
         sent (raises ``ManagerNeeded``); None when no manager is needed."""
         return None if self.roster is None else self.roster.approver(action, amount, manager,
-                                                                     self.actor)
+                                                                     self.signed_in)
 
     async def journal_approval(self, approver: Clerk | None, action: Action, amount: Decimal, *,
                                entry_id: int | None = None, **about: Any) -> None:

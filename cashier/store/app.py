@@ -1,52 +1,76 @@
 """The store service over HTTP: what tills call with their store token.
 
 - ``GET /v1/health``: no token; ``{"ok": true}`` once the database answers.
-- ``POST /v1/hello`` ``{"journal_id"}``: register the till's journal; answers the store's
-  high-water mark for it, the till's invoice floor and the last store-wide close.
+- ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
+  answers the store's high-water mark for it, the till's invoice floor and the last store-wide
+  close. A journal of another till than the token's is refused (403).
 - ``POST /v1/events`` ``{"journal_id", "events": [...]}``: append in order; 200 with the new
   mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a no-op.
-- ``GET /v1/totals[?business_date=YYYY-MM-DD]``: the store and every till.
-- ``POST /v1/close``: record the store-wide close a till has submitted to the host.
+  What the store checks in a push (``cashier.store.checks``): 422/409, nothing of it stored.
+- ``POST /v1/manager`` ``{"manager", "pin"}``: a manager on the store's roster signs in from
+  this till; answers ``{"session", "expires_in"}`` (403 a wrong PIN, 429 locked).
+- ``GET /v1/totals[?business_date=YYYY-MM-DD]``: the till's own figures; the store and every
+  till with a manager's session (``X-Store-Manager``).
+- ``POST /v1/close``: record the store-wide close a till has submitted to the host: needs a
+  manager's session; the store records that manager as who closed.
+- ``GET /v1/pin-failures``: the store's failed manager PINs (a manager's session).
 
+Who may do what: a till token alone (``Authorization: Bearer``) is that till's only (its own
+journal, its own figures); store-wide work needs the till token and a manager's session made
+with a PIN the store itself checks. Bodies above 1 MiB are refused (413) before being read.
 Bad requests get 4xx with one line naming the field and the rule, never a 500 or a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
-import json
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import psycopg
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cashier.errors import ValidationError
-from cashier.store.database import StoreDatabase, parse_events
+from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
+from cashier.store.database import Forbidden, Locked, ManagerSession, StoreDatabase, parse_events
 
 log = logging.getLogger(__name__)
 _JOURNAL_ID = re.compile(r"^[0-9a-f]{32}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Handler = Callable[[Request, str], Awaitable[Response]]
+MANAGER_HEADER = "x-store-manager"
+_MANAGER_ID = re.compile(r"^[0-9]{1,5}$")
 
 
 def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
+class TooLarge(Exception):
+    """A body above ``MAX_BODY`` (answered 413, the rest never read)."""
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body())
-    except ValueError:
-        raise ValidationError("body", "must be a JSON object") from None
-    if not isinstance(body, dict):
-        raise ValidationError("body", "must be a JSON object")
-    return body
+    """The JSON body, refused above ``MAX_BODY`` by its announced length before a byte is read,
+    and while reading when no length was announced."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge
+        chunks.append(chunk)
+    return parse_body(b"".join(chunks))
 
 
 def _journal_id(body: dict[str, Any]) -> str:
@@ -68,7 +92,11 @@ class StoreApp:
             try:
                 yield
             finally:
-                await db.close()
+                try:
+                    await db.close()
+                except asyncio.CancelledError:  # a clean stop: one line, no traceback
+                    log.info("store database pool closed while stopping")
+                log.info("store service stopped")
 
         self.asgi = Starlette(routes=[
             Route("/v1/health", self.health, methods=["GET"]),
@@ -76,14 +104,23 @@ class StoreApp:
             Route("/v1/events", self._authed(self.events), methods=["POST"]),
             Route("/v1/totals", self._authed(self.totals), methods=["GET"]),
             Route("/v1/close", self._authed(self.close), methods=["POST"]),
+            Route("/v1/manager", self._authed(self.manager), methods=["POST"]),
+            Route("/v1/pin-failures", self._authed(self.pin_failures), methods=["GET"]),
         ], lifespan=lifespan, exception_handlers={Exception: self._unavailable})
 
     @staticmethod
     async def _unavailable(_request: Request, exc: Exception) -> Response:
-        """The database away (or any fault of ours): 503, and the till keeps its events pending."""
+        """The database away (or any fault of ours): 503, and the till keeps its events pending.
+        One line in the log, never a traceback."""
         log.warning("store request failed: %s", type(exc).__name__)
         return _error(503, "unavailable", "the store database cannot be reached; the till keeps "
                                           "its events and retries")
+
+    async def _manager(self, request: Request, till_id: str) -> ManagerSession | None:
+        token = request.headers.get(MANAGER_HEADER, "").strip()
+        if not token or len(token) > 200:
+            return None
+        return await self.db.manager_session(till_id, token)
 
     def _authed(self, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -91,24 +128,72 @@ class StoreApp:
             scheme, _, token = header.partition(" ")
             if not hmac.compare_digest(scheme.lower(), "bearer") or not token.strip():
                 return _error(401, "unauthorized", "Authorization: Bearer <store token> is required")
-            till_id = await self.db.till_for_token(token.strip())
+            try:
+                till_id = await self.db.till_for_token(token.strip())
+            except Exception as exc:  # the database away
+                return await self._unavailable(request, exc)
             if till_id is None:
                 return _error(401, "unauthorized", "store token not accepted (cashier store add-till "
                                                    "issues one per till)")
             try:
                 return await handler(request, till_id)
+            except HistoryRewritten as exc:
+                return _error(409, "rewrite", str(exc), field=exc.field)
             except ValidationError as exc:
                 return _error(422, "invalid", str(exc), field=exc.field)
+            except Forbidden as exc:
+                log.warning("store refused till %s: %s", till_id, exc)
+                return _error(403, "forbidden", str(exc))
+            except Locked as exc:
+                return _error(429, "locked", str(exc))
+            except TooLarge:
+                return _error(413, "too_large", f"body: must be at most {MAX_BODY} bytes")
+            except ClientDisconnect:
+                log.warning("till %s went away before its request was read (it pushes again)",
+                            till_id)
+                return Response(status_code=400)
+            except psycopg.DataError as exc:
+                log.warning("store refused a value of till %s: %s", till_id, type(exc).__name__)
+                return _error(422, "invalid", "body: holds a value the store cannot keep as given")
+            except Exception as exc:  # the database away: one line, never a traceback
+                return await self._unavailable(request, exc)
         return endpoint
 
-    async def health(self, _request: Request) -> Response:
-        async with self.db.pool.connection() as conn:
-            await conn.execute("SELECT 1")
+    async def health(self, request: Request) -> Response:
+        try:
+            async with self.db.pool.connection() as conn:
+                await conn.execute("SELECT 1")
+        except Exception as exc:  # the database away
+            return await self._unavailable(request, exc)
         return JSONResponse({"ok": True})
 
     async def hello(self, request: Request, till_id: str) -> Response:
         body = await _body(request)
-        return JSONResponse(await self.db.hello(till_id, _journal_id(body)))
+        claimed = body.get("till_id")
+        if claimed is not None and (not isinstance(claimed, str) or not 1 <= len(claimed) <= 32):
+            raise ValidationError("till_id", "must be the journal's till id")
+        number = body.get("till_number")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                                   or not 1 <= number <= 99):
+            raise ValidationError("till_number", "must be a whole number from 1 to 99")
+        return JSONResponse(await self.db.hello(till_id, _journal_id(body), claimed_till=claimed,
+                                                till_number=number))
+
+    async def manager(self, request: Request, till_id: str) -> Response:
+        body = await _body(request)
+        manager_id, pin = body.get("manager"), body.get("pin")
+        if not isinstance(manager_id, str) or not _MANAGER_ID.match(manager_id):
+            raise ValidationError("manager", "must be the manager's number (1 to 5 digits)")
+        if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
+            raise ValidationError("pin", "must be 4 to 8 digits")
+        token, life = await self.db.sign_in_manager(till_id, manager_id, pin)
+        log.info("store manager %s signed in at till %s", manager_id, till_id)
+        return JSONResponse({"session": token, "manager": manager_id, "expires_in": life})
+
+    async def pin_failures(self, request: Request, till_id: str) -> Response:
+        if await self._manager(request, till_id) is None:
+            raise Forbidden("pin failures: a manager signed in at the store may see them")
+        return JSONResponse({"failures": await self.db.pin_failures()})
 
     async def events(self, request: Request, till_id: str) -> Response:
         body = await _body(request)
@@ -119,26 +204,31 @@ class StoreApp:
                                       "from there", high_water=outcome.high_water)
         return JSONResponse({"high_water": outcome.high_water, "applied": outcome.applied})
 
-    async def totals(self, request: Request, _till_id: str) -> Response:
+    async def totals(self, request: Request, till_id: str) -> Response:
         day = request.query_params.get("business_date")
         if day is not None and not _DATE.match(day):
             raise ValidationError("business_date", "must be a date, YYYY-MM-DD")
-        return JSONResponse(await self.db.totals(day))
+        manager = await self._manager(request, till_id)
+        return JSONResponse(await self.db.totals(day, only_till=None if manager else till_id))
 
     async def close(self, request: Request, till_id: str) -> Response:
+        manager = await self._manager(request, till_id)
+        if manager is None:
+            raise Forbidden("close: the store-wide close needs a manager signed in at the store "
+                            "(a till token alone never closes the store)")
         body = await _body(request)
         through = body.get("through")
         if not isinstance(through, dict) or not all(
                 isinstance(j, dict) and all(isinstance(s, int) and not isinstance(s, bool)
                                             for s in j.values()) for j in through.values()):
             raise ValidationError("through", "must map till -> journal -> event sequence")
-        closed_by = body.get("closed_by")
-        if not isinstance(closed_by, str) or not 1 <= len(closed_by) <= 40:
-            raise ValidationError("closed_by", "must name who closed: 1 to 40 characters")
+        closed_by = manager.manager_id  # who closed is the store's to say, never the body's
         summary = body.get("summary", {})
         if not isinstance(summary, dict):
             raise ValidationError("summary", "must be a JSON object")
         batch_no = await self.db.close_batch(till_id=till_id, closed_by=closed_by,
                                              override=bool(body.get("override")), through=through,
-                                             summary=summary)
-        return JSONResponse({"batch_no": batch_no})
+                                             summary=summary, manager_id=manager.manager_id)
+        log.info("store batch %s closed by manager %s from till %s", batch_no, manager.manager_id,
+                 till_id)
+        return JSONResponse({"batch_no": batch_no, "closed_by": manager.manager_id})

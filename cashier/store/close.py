@@ -22,11 +22,42 @@ from cashier.errors import CashierError, ValidationError
 from cashier.flows.base import FlowContext
 from cashier.flows.batch import BatchBlocked, _today
 from cashier.host.models.batches import BatchResponse
-from cashier.store import StoreUnreachable
+from cashier.store import StoreError, StoreUnreachable
 from cashier.store.outbox import Outbox, answer, store_client
 
-__all__ = ["BatchBlocked", "StoreReconciliation", "close_store_batch", "reconcile_store",
-           "store_totals"]
+__all__ = ["BatchBlocked", "StoreReconciliation", "close_store_batch", "pin_failures",
+           "reconcile_store", "sign_in_manager", "store_totals"]
+
+#: Journal notes of a store close: submitted to the host (or, outside HD, decided) and recorded
+#: in the store. A ``submitted`` without its ``recorded`` is a close that half happened.
+SUBMITTED, RECORDED = "store_batch_submitted", "store_batch_recorded"
+HALF_DONE = ("store batch: submitted to the host, not yet recorded in the store ({why}); run "
+             "'cashier store batch-close' again (a manager signed in) to record it: nothing is "
+             "submitted again")
+
+
+def sign_in_manager(profile: Any, manager_id: str, pin: str,
+                    transport: httpx.BaseTransport | None = None) -> str:
+    """A manager signs in at the store with the PIN the store holds: the session that store-wide
+    work needs (blocking: call it from a thread in async code)."""
+    with store_client(profile, transport=transport) as client:
+        try:
+            response = client.post("/v1/manager", json={"manager": manager_id, "pin": pin})
+        except httpx.HTTPError as exc:
+            raise StoreUnreachable(f"store: cannot reach {profile.store_url} "
+                                   f"({type(exc).__name__})") from None
+        return str(answer(response)["session"])
+
+
+def pin_failures(profile: Any, session: str) -> list[dict[str, Any]]:
+    """The store's failed manager PINs, newest first (a manager's session)."""
+    with store_client(profile, manager_session=session) as client:
+        try:
+            response = client.get("/v1/pin-failures")
+        except httpx.HTTPError as exc:
+            raise StoreUnreachable(f"store: cannot reach {profile.store_url} "
+                                   f"({type(exc).__name__})") from None
+        return list(answer(response)["failures"])
 
 
 @dataclass(frozen=True)
@@ -64,9 +95,11 @@ class StoreReconciliation:
 
 
 def store_totals(ctx_profile: Any, business_date: str | None = None,
-                 transport: httpx.BaseTransport | None = None) -> dict[str, Any]:
-    """``GET /v1/totals`` (blocking: call it from a thread in async code)."""
-    with store_client(ctx_profile, transport=transport) as client:
+                 transport: httpx.BaseTransport | None = None,
+                 session: str | None = None) -> dict[str, Any]:
+    """``GET /v1/totals`` (blocking: call it from a thread in async code): this till's own
+    figures, or with a manager's ``session`` the store and every till."""
+    with store_client(ctx_profile, transport=transport, manager_session=session) as client:
         try:
             response = client.get("/v1/totals", params={"business_date": business_date}
                                   if business_date else None)
@@ -99,10 +132,14 @@ async def _host_totals(ctx: FlowContext) -> BatchResponse | None:
     return host
 
 
-async def reconcile_store(ctx: FlowContext, profile: Any) -> StoreReconciliation:
-    """This till pushes first, then the store's totals against the host's open batch."""
+async def reconcile_store(ctx: FlowContext, profile: Any, session: str) -> StoreReconciliation:
+    """This till pushes first, then the store's totals (a manager's ``session``: every till)
+    against the host's open batch."""
     await asyncio.to_thread(_sync_now, profile)
-    totals = await asyncio.to_thread(store_totals, profile)
+    totals = await asyncio.to_thread(store_totals, profile, None, None, session)
+    if totals.get("scope") != "store":
+        raise StoreError("store: answered one till's figures; the store-wide close needs every "
+                         "till's (a manager signed in at the store)")
     host = await _host_totals(ctx)
     problems = [f"till {till}: {t['unresolved']} unresolved payment(s): run recovery there first"
                 for till, t in totals["tills"].items() if t["unresolved"]]
@@ -112,18 +149,59 @@ async def reconcile_store(ctx: FlowContext, profile: Any) -> StoreReconciliation
     return rec
 
 
-async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = False,
-                            manager_id: str | None = None,
+async def _half_done(ctx: FlowContext) -> dict[str, Any] | None:
+    """The last store close this till submitted but has not seen recorded in the store."""
+    pending: dict[str, Any] | None = None
+    for event in await ctx.journal.events():
+        if event.type == SUBMITTED:
+            pending = dict(event.data.get("_note") or {})
+        elif event.type == RECORDED:
+            pending = None
+    return pending
+
+
+def _record(profile: Any, session: str, close: dict[str, Any]) -> int:
+    """``POST /v1/close`` (blocking); a failure says the close half happened."""
+    with store_client(profile, manager_session=session) as client:
+        try:
+            response = client.post("/v1/close", json={
+                "through": close["through"], "override": bool(close["override"]),
+                "summary": close["summary"]})
+            return int(answer(response)["batch_no"])
+        except httpx.HTTPError as exc:
+            why = f"cannot reach the store: {type(exc).__name__}"
+        except StoreUnreachable as exc:
+            why = str(exc).removeprefix("store: ")
+        if close["summary"].get("host_submitted"):
+            raise CashierError(HALF_DONE.format(why=why))
+        raise CashierError(f"store batch: decided but not yet recorded in the store ({why}); run "
+                           "'cashier store batch-close' again to record it")
+
+
+async def close_store_batch(ctx: FlowContext, profile: Any, *, session: str,
+                            override: bool = False, manager_id: str | None = None,
                             manager: Clerk | None = None) -> tuple[int, StoreReconciliation]:
     """Reconcile, refuse on a problem unless a manager overrides, submit once, record the close.
-    The till's rule for closing the batch (``manager_rules.close_batch``) holds for the store's
-    batch too: ``ManagerNeeded`` before anything is pushed, asked or sent."""
+    ``session``: the manager signed in at the store (the store checks it and records that
+    manager as who closed). The till's rule for closing the batch (``manager_rules.close_batch``)
+    holds for the store's batch too: ``ManagerNeeded`` before anything is pushed, asked or sent.
+
+    A close that half happened (the host took the batch, the store did not record it) is
+    journaled before the store is asked; the next call records it without submitting again.
+    An empty host batch is never submitted."""
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
     if profile.is_training:
         raise ValidationError("training", "a training till never closes the store's batch")
     approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
-    rec = await reconcile_store(ctx, profile)
+    pending = await _half_done(ctx)
+    if pending is not None:
+        batch_no = await asyncio.to_thread(_record, profile, session, pending)
+        await ctx.journal.note(None, RECORDED, actor=ctx.actor, store_batch=batch_no)
+        await asyncio.to_thread(_sync_now, profile)
+        totals = {"store": pending["summary"]["store"], "tills": {}, "through": pending["through"]}
+        return batch_no, StoreReconciliation(totals, None, list(pending["summary"]["problems"]))
+    rec = await reconcile_store(ctx, profile, session)
     if rec.problems and not override:
         raise BatchBlocked("store batch: " + "; ".join(rec.problems) + " (or override with a "
                            "manager id)")
@@ -132,27 +210,15 @@ async def close_store_batch(ctx: FlowContext, profile: Any, *, override: bool = 
         await ctx.journal.note(None, "store_batch_override", actor=actor, problems=rec.problems)
     await ctx.journal_approval(approver, Action.CLOSE_BATCH, rec.net_amount, store=True)
     submitted = False
-    if rec.host is not None:
+    if rec.host is not None and (rec.host.sale_count or rec.host.refund_count):
         net = rec.host.net_amount if not rec.matches else rec.net_amount
         await ctx.client.batch_submit(_today(), inclusive=True, net_amount=net)
         submitted = True
     summary = {"store": {k: rec.store[k] for k in ("sales", "refunds", "net", "tips")},
                "host_submitted": submitted, "problems": rec.problems}
-
-    def record() -> int:
-        with store_client(profile) as client:
-            try:
-                response = client.post("/v1/close", json={
-                    "through": rec.totals["through"], "closed_by": actor, "override": bool(rec.problems),
-                    "summary": summary})
-            except httpx.HTTPError as exc:
-                raise CashierError(
-                    f"store batch: submitted to the host, but the store could not record the close "
-                    f"({type(exc).__name__}); when the store is back, run 'cashier store batch-close "
-                    "--override --manager N' to record it (the host's batch is already empty)") from None
-            return int(answer(response)["batch_no"])
-
-    batch_no = await asyncio.to_thread(record)
+    close = {"through": rec.totals["through"], "override": bool(rec.problems), "summary": summary}
+    await ctx.journal.note(None, SUBMITTED, actor=actor, **close)
+    batch_no = await asyncio.to_thread(_record, profile, session, close)
+    await ctx.journal.note(None, RECORDED, actor=actor, store_batch=batch_no)
     await asyncio.to_thread(_sync_now, profile)  # this till learns of the close at once
     return batch_no, rec
-

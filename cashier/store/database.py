@@ -22,16 +22,47 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from cashier.errors import ValidationError
+from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.store import SEQUENCE_DIGITS
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
+from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
+from cashier.store.checks import (
+    HistoryRewritten,
+    check_change,
+    check_created,
+    check_fields,
+    check_invoice,
+    check_storable,
+)
 
 #: Most events one push may carry (the till sends in chunks of this size).
 MAX_PUSH = 1000
 #: Entry states a ticket (once tickets land) is finished in; any other ticket state is open.
 TICKET_DONE_STATES = ("closed", "paid", "voided", "cancelled", "void")
+
+
+#: A store manager session lasts this long (the manager screen locks itself well before).
+SESSION_S = 15 * 60
+#: Wrong PINs in a row before a manager is locked; each further one doubles the lock.
+PIN_TRIES = 5
+PIN_LOCK_S = 30
+
+
+class Forbidden(CashierError):
+    """The credential is genuine but does not cover this (answered 403)."""
+
+
+class Locked(CashierError):
+    """A manager locked after too many wrong PINs (answered 429)."""
+
+
+@dataclass(frozen=True)
+class ManagerSession:
+    manager_id: str
+    name: str
+    till_id: str
 
 
 def hash_token(token: str) -> str:
@@ -69,25 +100,33 @@ def parse_events(raw: Any) -> list[StoreEvent]:
         if not isinstance(item, dict):
             raise ValidationError(f"events[{i}]", "must be an object")
         seq, entry_id = item.get("seq"), item.get("entry_id")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            raise ValidationError(f"events[{i}].seq", "must be a whole number from 1")
-        if entry_id is not None and (not isinstance(entry_id, int) or isinstance(entry_id, bool)):
-            raise ValidationError(f"events[{i}].entry_id", "must be a whole number or null")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq < 2 ** 63:
+            raise ValidationError(f"events[{i}].seq", "must be a whole number from 1 below 2^63")
+        if entry_id is not None and (not isinstance(entry_id, int) or isinstance(entry_id, bool)
+                                     or not 1 <= entry_id < 2 ** 63):
+            raise ValidationError(f"events[{i}].entry_id", "must be a whole number from 1 below "
+                                                           "2^63, or null")
         for name in ("at", "actor", "type"):
             if not isinstance(item.get(name), str) or not 1 <= len(item[name]) <= 64:
                 raise ValidationError(f"events[{i}].{name}", "must be text of 1 to 64 characters")
         data = item.get("data")
         if isinstance(data, str):
             try:
-                data = json.loads(data)
-            except ValueError:
+                data = json.loads(data, parse_constant=_no_constant)
+            except (ValueError, RecursionError):
                 raise ValidationError(f"events[{i}].data", "must be a JSON object") from None
         if not isinstance(data, dict):
             raise ValidationError(f"events[{i}].data", "must be a JSON object")
+        check_storable(data, f"events[{i}].data")
+        check_fields(data, f"events[{i}].data")
         if out and seq != out[-1].seq + 1:
             raise ValidationError(f"events[{i}].seq", "must follow the previous event's sequence")
         out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data))
     return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
 
 
 def _invoice_sequence(invoice: Any) -> int:
@@ -143,14 +182,88 @@ class StoreDatabase:
         await self.pool.close()
 
     # ---- tills ------------------------------------------------------------------------------
-    async def add_till(self, till_id: str) -> str:
-        """A new store token for ``till_id`` (a till added again gets a new one: the old stops)."""
+    async def add_till(self, till_id: str, till_number: int | None = None) -> str:
+        """A new store token for ``till_id`` (a till added again gets a new one: the old stops).
+        ``till_number`` pins the prefix of its invoices; without it the first hello pins it."""
         token = secrets.token_urlsafe(32)
         async with self.pool.connection() as conn:
             await conn.execute(
-                "INSERT INTO tills (till_id, token_hash) VALUES (%s, %s) ON CONFLICT (till_id) "
-                "DO UPDATE SET token_hash = excluded.token_hash", (till_id, hash_token(token)))
+                "INSERT INTO tills (till_id, token_hash, till_number) VALUES (%s, %s, %s) "
+                "ON CONFLICT (till_id) DO UPDATE SET token_hash = excluded.token_hash, "
+                "till_number = COALESCE(excluded.till_number, tills.till_number)",
+                (till_id, hash_token(token), till_number))
         return token
+
+    # ---- managers ---------------------------------------------------------------------------
+    async def add_manager(self, manager_id: str, name: str, pin_hash: str) -> None:
+        """Put a manager on the store's roster (again: a new PIN, the lock lifted, sessions
+        ended)."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO managers (manager_id, name, pin_hash) VALUES (%s, %s, %s) "
+                "ON CONFLICT (manager_id) DO UPDATE SET name = excluded.name, pin_hash = "
+                "excluded.pin_hash, failures = 0, locked_until = NULL", (manager_id, name, pin_hash))
+            await conn.execute("DELETE FROM manager_sessions WHERE manager_id = %s", (manager_id,))
+
+    async def sign_in_manager(self, till_id: str, manager_id: str, pin: str) -> tuple[str, float]:
+        """A manager's PIN checked against the store's roster: a session token (and its life in
+        seconds) for store-wide work from ``till_id``. Every wrong PIN is recorded; five in a
+        row lock the manager for 30 s, doubling with each further wrong PIN."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT name, pin_hash, failures, GREATEST(0, EXTRACT(EPOCH FROM locked_until - "
+                "now())) FROM managers WHERE manager_id = %s", (manager_id,))
+            row = await cur.fetchone()
+        if row is not None and row[3] and float(row[3]) > 0:
+            raise Locked(f"manager {manager_id}: locked for {int(float(row[3])) + 1} s after "
+                         f"{int(row[2])} wrong PINs")
+        import asyncio
+
+        good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
+        if not good:
+            failures = (int(row[2]) if row is not None else 0) + 1
+            lock = PIN_LOCK_S * 2 ** min(failures - PIN_TRIES, 10) if failures >= PIN_TRIES else 0
+            async with self.pool.connection() as conn, conn.transaction():
+                await conn.execute(
+                    "UPDATE managers SET failures = failures + 1, locked_until = CASE WHEN %s > 0 "
+                    "THEN now() + make_interval(secs => %s) END WHERE manager_id = %s",
+                    (lock, lock, manager_id))
+                await conn.execute(
+                    "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
+                    "(%s, %s, CASE WHEN %s > 0 THEN now() + make_interval(secs => %s) END)",
+                    (manager_id, till_id, lock, lock))
+            raise Forbidden("pin: not accepted for this store manager")
+        async with self.pool.connection() as conn, conn.transaction():
+            token = secrets.token_urlsafe(32)
+            await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
+                               "WHERE manager_id = %s", (manager_id,))
+            await conn.execute("DELETE FROM manager_sessions WHERE expires_at < now()")
+            await conn.execute(
+                "INSERT INTO manager_sessions (token_hash, manager_id, till_id, expires_at) VALUES "
+                "(%s, %s, %s, now() + make_interval(secs => %s))",
+                (hash_token(token), manager_id, till_id, SESSION_S))
+        return token, float(SESSION_S)
+
+    async def manager_session(self, till_id: str, token: str) -> ManagerSession | None:
+        """The manager whose live session ``token`` is, opened from this same till."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT s.manager_id, m.name, s.till_id FROM manager_sessions s JOIN managers m "
+                "USING (manager_id) WHERE s.token_hash = %s AND s.expires_at > now()",
+                (hash_token(token),))
+            row = await cur.fetchone()
+        if row is None or str(row[2]) != till_id:
+            return None
+        return ManagerSession(str(row[0]), str(row[1]), str(row[2]))
+
+    async def pin_failures(self, limit: int = 50) -> list[dict[str, Any]]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT at, manager_id, till_id, locked_until FROM manager_failures "
+                "ORDER BY id DESC LIMIT %s", (limit,))
+            rows = await cur.fetchall()
+        return [{"at": r[0].isoformat(), "manager": r[1], "till": r[2],
+                 "locked_until": r[3].isoformat() if r[3] else None} for r in rows]
 
     async def till_for_token(self, token: str) -> str | None:
         async with self.pool.connection() as conn:
@@ -159,10 +272,31 @@ class StoreDatabase:
             row = await cur.fetchone()
         return None if row is None else str(row[0])
 
-    async def hello(self, till_id: str, journal_id: str) -> dict[str, Any]:
+    async def hello(self, till_id: str, journal_id: str, *, claimed_till: str | None = None,
+                    till_number: int | None = None) -> dict[str, Any]:
         """A till's contact: register its journal; answer where to resume, its invoice floor
-        (the highest invoice sequence seen from this till on any journal) and the last close."""
+        (the highest invoice sequence seen from this till on any journal) and the last close.
+        The journal's till must be the token's till (``Forbidden`` otherwise)."""
+        if claimed_till is not None and claimed_till != till_id:
+            raise Forbidden(f"journal: this journal is till {claimed_till}'s but the store token "
+                            f"is till {till_id}'s; give till {claimed_till} its own token")
         async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute("SELECT till_id FROM journals WHERE journal_id = %s AND "
+                                     "till_id <> %s LIMIT 1", (journal_id, till_id))
+            other = await cur.fetchone()
+            if other is not None:
+                raise Forbidden(f"journal: this journal belongs to till {other[0]}, not to "
+                                f"till {till_id}")
+            cur = await conn.execute("SELECT till_number FROM tills WHERE till_id = %s FOR UPDATE",
+                                     (till_id,))
+            pinned = await cur.fetchone()
+            if till_number is not None and pinned is not None:
+                if pinned[0] is None:
+                    await conn.execute("UPDATE tills SET till_number = %s WHERE till_id = %s",
+                                       (till_number, till_id))
+                elif int(pinned[0]) != till_number:
+                    raise Forbidden(f"till_number: till {till_id} is number {int(pinned[0])} at "
+                                    f"the store, not {till_number}")
             await conn.execute(
                 "INSERT INTO journals (till_id, journal_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (till_id, journal_id))
@@ -175,7 +309,8 @@ class StoreDatabase:
             mark = await cur.fetchone()
             last_close = await self._last_close(conn)
         return {"high_water": int(mark[0]) if mark else 0,
-                "invoice_floor": int(floor[0]) if floor else 0, "store_close": last_close}
+                "invoice_floor": int(floor[0]) if floor else 0,
+                "store_close": own_close(last_close, till_id)}
 
     @staticmethod
     async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:
@@ -201,13 +336,16 @@ class StoreDatabase:
                 return PushOutcome(mark, 0)
             if fresh[0].seq != mark + 1:
                 return PushOutcome(mark, 0, gap=True)
+            cur = await conn.execute("SELECT till_number FROM tills WHERE till_id = %s", (till_id,))
+            number = await cur.fetchone()
+            till_number = None if number is None or number[0] is None else int(number[0])
             async with conn.cursor().copy(
                     "COPY events (till_id, journal_id, seq, entry_id, at, actor, type, data) "
                     "FROM STDIN") as copy:
                 for e in fresh:
                     await copy.write_row((till_id, journal_id, e.seq, e.entry_id, e.at, e.actor,
                                           e.type, json.dumps(e.data)))
-            invoice_mark, clerk = await self._fold(conn, till_id, journal_id, fresh)
+            invoice_mark, clerk = await self._fold(conn, till_id, journal_id, fresh, till_number)
             last = fresh[-1].seq
             await conn.execute("UPDATE journals SET high_water = %s WHERE till_id = %s AND "
                                "journal_id = %s", (last, till_id, journal_id))
@@ -218,7 +356,7 @@ class StoreDatabase:
         return PushOutcome(last, len(fresh))
 
     async def _fold(self, conn: AsyncConnection[Any], till_id: str, journal_id: str,
-                    events: Sequence[StoreEvent]) -> tuple[int, str | None]:
+                    events: Sequence[StoreEvent], number: int | None) -> tuple[int, str | None]:
         """Apply the events to the entries they change (the journal's own replay rule: a
         ``created`` event holds the whole row, later events the columns they changed)."""
         touched = sorted({e.entry_id for e in events if e.entry_id is not None})
@@ -232,14 +370,31 @@ class StoreDatabase:
         changed: set[int] = set()
         invoice_mark = 0
         clerk: str | None = None
-        for e in events:
+        for i, e in enumerate(events):
             if e.entry_id is None:
                 continue
             data = {k: v for k, v in e.data.items() if not k.startswith("_")}
+            where = f"events[{i}].data"
             if e.type == "created":
+                if e.entry_id in known:
+                    raise HistoryRewritten(f"events[{i}].entry_id", f"entry {e.entry_id} was "
+                                                                     "created already: a second "
+                                                                     "creation rewrites history")
+                if data.get("till_id") not in (None, till_id):
+                    raise Forbidden(f"{where}.till_id: an entry of till {data['till_id']} pushed "
+                                    f"with till {till_id}'s token")
+                check_created(data, where)
+                check_invoice(data, number, where)
                 known[e.entry_id] = (e.seq, data)
             elif e.entry_id in known and data:
-                known[e.entry_id][1].update(data)
+                before = known[e.entry_id][1]
+                after = {**before, **data}
+                check_change(before, data, after, where)
+                check_invoice(after, number, where)
+                known[e.entry_id] = (known[e.entry_id][0], after)
+            elif e.entry_id not in known:
+                raise ValidationError(f"events[{i}].entry_id", f"entry {e.entry_id} was never "
+                                                               "created in this journal")
             else:
                 continue
             changed.add(e.entry_id)
@@ -256,8 +411,21 @@ class StoreDatabase:
         return invoice_mark, clerk
 
     # ---- totals -----------------------------------------------------------------------------
-    async def totals(self, business_date: str | None = None) -> dict[str, Any]:
-        """Store and per-till totals of the open store batch, or of one business date."""
+    async def totals(self, business_date: str | None = None, *,
+                     only_till: str | None = None) -> dict[str, Any]:
+        """Store and per-till totals of the open store batch, or of one business date;
+        ``only_till``: that till's own figures and nothing of any other till."""
+        full = await self._totals(business_date)
+        if only_till is None:
+            full["scope"] = "store"
+            return full
+        mine = full["tills"].get(only_till)
+        return {"scope": "till", "store": None, "tills": {only_till: mine} if mine else {},
+                "business_date": business_date,
+                "through": {only_till: full["through"].get(only_till, {})},
+                "last_close": own_close(full["last_close"], only_till)}
+
+    async def _totals(self, business_date: str | None) -> dict[str, Any]:
         where = "business_date = %s" if business_date else "store_batch = 0"
         args: tuple[Any, ...] = (business_date,) if business_date else ()
         async with self.pool.connection() as conn:
@@ -285,24 +453,39 @@ class StoreDatabase:
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
-                          through: Mapping[str, Mapping[str, int]], summary: Mapping[str, Any]) -> int:
+                          through: Mapping[str, Mapping[str, int]], summary: Mapping[str, Any],
+                          manager_id: str | None = None) -> int:
         """Put every finished entry the totals covered (created at or before ``through``, per
-        till and journal) into a new store batch; unresolved ones stay in the open batch."""
+        till and journal) into a new store batch; unresolved ones stay in the open batch.
+        ``through`` may name only what the store holds (never a journal's future)."""
         async with self.pool.connection() as conn, conn.transaction():
+            pairs = [(t, j, int(s)) for t, journals in through.items() for j, s in journals.items()]
+            cur = await conn.execute("SELECT till_id, journal_id, high_water FROM journals")
+            held = {(str(r[0]), str(r[1])): int(r[2]) for r in await cur.fetchall()}
+            for t, j, seq in pairs:
+                if (t, j) not in held or not 0 <= seq <= held[(t, j)]:
+                    raise ValidationError("through", f"till {t}'s journal {j[:8]}… is not held "
+                                                     f"up to {seq} by the store")
             cur = await conn.execute(
-                "INSERT INTO store_batches (closed_by, till_id, override, through, summary) "
-                "VALUES (%s, %s, %s, %s, %s) RETURNING batch_no",
-                (closed_by, till_id, override, Jsonb(through), Jsonb(dict(summary))))
+                "INSERT INTO store_batches (closed_by, till_id, override, through, summary, "
+                "manager_id) VALUES (%s, %s, %s, %s, %s, %s) RETURNING batch_no",
+                (closed_by, till_id, override, Jsonb(through), Jsonb(dict(summary)), manager_id))
             row = await cur.fetchone()
             assert row is not None
             batch_no = int(row[0])
-            pairs = [(t, j, int(s)) for t, journals in through.items() for j, s in journals.items()]
             async with conn.cursor() as c:
                 await c.executemany(
                     "UPDATE entries SET store_batch = %s WHERE till_id = %s AND journal_id = %s "
                     "AND created_seq <= %s AND store_batch = 0 AND NOT unresolved",
                     [(batch_no, t, j, s) for t, j, s in pairs])
         return batch_no
+
+
+def own_close(close: dict[str, Any] | None, till_id: str) -> dict[str, Any] | None:
+    """A store close as one till may see it: what it covered of that till only."""
+    if close is None:
+        return None
+    return {**close, "through": {till_id: dict((close.get("through") or {}).get(till_id) or {})}}
 
 
 def _money(minor: int, currency: str) -> str:

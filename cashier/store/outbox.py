@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 CHUNK = 500
 #: The actor written on what the till does because the store said so.
 STORE_ACTOR = "store"
+#: The header carrying a manager's store session (``cashier.store.app``).
+MANAGER_HEADER = "X-Store-Manager"
 
 
 @dataclass(frozen=True)
@@ -58,11 +60,17 @@ def store_headers(profile: TillProfile, token: str | None = None) -> dict[str, s
 
 
 def store_client(profile: TillProfile, *, token: str | None = None, timeout_s: float = 5.0,
-                 transport: httpx.BaseTransport | None = None) -> httpx.Client:
+                 transport: httpx.BaseTransport | None = None,
+                 manager_session: str | None = None) -> httpx.Client:
+    """The till's client; with ``manager_session`` (a manager signed in at the store) it may do
+    store-wide work, the till token alone only this till's."""
     if not profile.store_url:
         raise StoreError("store_url: this till's profile names no store service")
-    return httpx.Client(base_url=profile.store_url, headers=store_headers(profile, token),
-                        timeout=timeout_s, transport=transport)
+    headers = store_headers(profile, token)
+    if manager_session:
+        headers[MANAGER_HEADER] = manager_session
+    return httpx.Client(base_url=profile.store_url, headers=headers, timeout=timeout_s,
+                        transport=transport)
 
 
 def answer(response: httpx.Response) -> dict[str, Any]:
@@ -74,10 +82,11 @@ def answer(response: httpx.Response) -> dict[str, Any]:
         body = response.json()
     except ValueError:
         raise StoreError(f"store: answered {response.status_code} without JSON") from None
-    if response.status_code >= 400 and response.status_code != 409:
-        raise StoreError(f"store: {body.get('message') or response.status_code}")
     if not isinstance(body, dict):
         raise StoreError("store: answered something other than a JSON object")
+    if response.status_code >= 400 and not (response.status_code == 409
+                                            and body.get("error") == "gap"):
+        raise StoreError(f"store: {body.get('message') or response.status_code}")
     return body
 
 
@@ -128,7 +137,9 @@ class Outbox:
         deadline = time.monotonic() + budget_s
         journal_id, _pushed, _seen = self.state()
         try:
-            hello = self._post("/v1/hello", {"journal_id": journal_id}, deadline)
+            hello = self._post("/v1/hello", {"journal_id": journal_id,
+                                             "till_id": self.profile.till_id,
+                                             "till_number": self.profile.till_number}, deadline)
         except StoreUnreachable as exc:
             return SyncResult(0, self.pending(), False, str(exc))
         floor = int(hello.get("invoice_floor") or 0)

@@ -80,7 +80,35 @@ CREATE TABLE store_batches (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1,)
+#: Authority (issue #26): a till's number pinned to its token, the store's own roster of managers
+#: (PIN hashes, lockout), their sessions and every failed PIN, and who closed each store batch.
+_V2 = """
+ALTER TABLE tills ADD COLUMN till_number integer;
+CREATE TABLE managers (
+    manager_id text PRIMARY KEY,
+    name text NOT NULL,
+    pin_hash text NOT NULL,
+    failures integer NOT NULL DEFAULT 0,
+    locked_until timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE manager_sessions (
+    token_hash text PRIMARY KEY,
+    manager_id text NOT NULL REFERENCES managers(manager_id) ON DELETE CASCADE,
+    till_id text NOT NULL REFERENCES tills(till_id),
+    expires_at timestamptz NOT NULL
+);
+CREATE TABLE manager_failures (
+    id bigserial PRIMARY KEY,
+    at timestamptz NOT NULL DEFAULT now(),
+    manager_id text NOT NULL,
+    till_id text NOT NULL,
+    locked_until timestamptz
+);
+ALTER TABLE store_batches ADD COLUMN manager_id text;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 LATEST = len(MIGRATIONS)
 
 

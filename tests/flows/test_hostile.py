@@ -36,6 +36,7 @@ from cashier.journal.store import JournalStore
 from cashier.redact import luhn_ok
 from tests.flows.conftest import write_profile
 from tests.pans import card_numbers_at_rest, card_numbers_in
+from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.socket
 INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "24"))
@@ -332,3 +333,183 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert not at_rest
 
 
+
+
+# ---- authority (issue #26): a till's token, a clerk's number, a guessed PIN ---------------------
+AUTHORITY = int(os.environ.get("CASHIER_HOSTILE_AUTHORITY", "24"))
+
+
+def _authority_attack(rng: random.Random, journal: str, other_journal: str, seq: int
+                      ) -> tuple[str, str, Any, dict[str, str]]:
+    """One request a hostile till might send with its own token: (what, path, body, headers);
+    the store must refuse every one with a 4xx and store nothing of it."""
+    def event(entry_id: int | None, type_: str, **data: Any) -> dict[str, Any]:
+        return {"seq": seq, "entry_id": entry_id, "at": "2026-11-23T10:00:00.000+00:00",
+                "actor": str(rng.randint(1, 999)), "type": type_, "data": json.dumps(data)}
+
+    def push(*events: dict[str, Any]) -> dict[str, Any]:
+        return {"journal_id": journal, "events": list(events)}
+
+    amount = rng.randint(1, 10 ** 9)
+    other_invoice = f"{rng.choice([2, 3, 42, 99]):02d}{rng.randint(0, 10 ** 8 - 1):08d}"
+    kind = rng.choice(("invoice", "created_approved", "approved_intent", "backwards", "rewrite",
+                       "twice", "foreign_entry", "nul", "surrogate", "bigint", "text_number",
+                       "missing", "deep", "nan", "huge", "foreign_journal", "close", "negative"))
+    created = {"kind": "sale", "state": "intent", "invoice": f"01{seq:08d}", "currency": "USD",
+               "requested_minor": amount}
+    if kind == "invoice":
+        return kind, "/v1/events", push(event(seq, "created", **{**created, "invoice": other_invoice})), {}
+    if kind == "created_approved":
+        return kind, "/v1/events", push(event(seq, "created", **{
+            **created, "state": rng.choice(("approved", "captured")), "approved_minor": amount})), {}
+    if kind == "approved_intent":
+        return kind, "/v1/events", push(event(1, "x", approved_minor=amount)), {}
+    if kind == "backwards":
+        return kind, "/v1/events", push(event(2, "x", state=rng.choice(("intent", "sent")))), {}
+    if kind == "rewrite":
+        field = rng.choice(("invoice", "kind", "currency"))
+        value = {"invoice": other_invoice, "kind": "refund", "currency": "EUR"}[field]
+        return kind, "/v1/events", push(event(1, "x", **{field: value})), {}
+    if kind == "twice":
+        return kind, "/v1/events", push(event(1, "created", **created)), {}
+    if kind == "foreign_entry":
+        return kind, "/v1/events", push(event(seq, "created", **{**created, "till_id": "H2"})), {}
+    if kind == "negative":
+        return kind, "/v1/events", push(event(seq, "created", **{**created,
+                                                                 "requested_minor": -amount})), {}
+    if kind == "nul":
+        return kind, "/v1/events", push(event(None, "note\x00", text="a\x00b")), {}
+    if kind == "surrogate":
+        raw = json.dumps(push(event(None, "note"))).replace('"note"', '"\\udc80"', 1)
+        return kind, "/v1/events", raw, {}
+    if kind == "bigint":
+        return kind, "/v1/events", push({**event(None, "note"), "entry_id": 2 ** 63 + amount}), {}
+    if kind == "text_number":
+        return kind, "/v1/events", push(event(seq, "created", **{**created,
+                                                                 "requested_minor": str(amount)})), {}
+    if kind == "missing":
+        broken = event(None, "note")
+        del broken[rng.choice(("seq", "at", "actor", "type", "data"))]
+        return kind, "/v1/events", push(broken), {}
+    if kind == "deep":
+        depth = rng.randint(40, 5000)
+        return kind, "/v1/events", "[" * depth + "]" * depth, {}
+    if kind == "nan":
+        return kind, "/v1/events", json.dumps(push(event(None, "note"))).replace(
+            '"data": "{}"', '"data": {"x": NaN}'), {}
+    if kind == "huge":
+        return kind, "/v1/events", '{"journal_id": "' + "0" * (1024 * 1024 + amount % 999) + '"}', {}
+    if kind == "foreign_journal":
+        return kind, "/v1/hello", {"journal_id": other_journal}, {}
+    return kind, "/v1/close", {"through": {"H2": {other_journal: amount}}, "closed_by": "me",
+                               "summary": {}}, {"X-Store-Manager": f"{amount:x}"}
+
+
+def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,  # noqa: F811
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeded: a till's token sends ``AUTHORITY`` hostile requests; every one is refused with a
+    4xx and one line, nothing of them is stored, the other till's figures never move, and the
+    store's log holds no traceback. Then a clerk's number and guessed PINs at the till."""
+    import secrets
+
+    import httpx
+    import psycopg
+
+    from tests.store.conftest import add_till
+
+    rng = random.Random(SEED + 26)
+    store = serve_store()
+    tokens = {till: add_till(store_dsn, till) for till in ("H1", "H2")}
+    journals = {till: secrets.token_hex(16) for till in tokens}
+    refused: dict[str, int] = {}
+    discrepancies: list[str] = []
+    clients = {till: httpx.Client(base_url=store.url, timeout=30,
+                                  headers={"Authorization": f"Bearer {token}"})
+               for till, token in tokens.items()}
+    try:
+        for till, number in (("H1", 1), ("H2", 2)):
+            assert clients[till].post("/v1/hello", json={"journal_id": journals[till], "till_id": till,
+                                                         "till_number": number}).status_code == 200
+        sale = [{"seq": 1, "entry_id": 1, "at": "2026-11-23T10:00:00.000+00:00", "actor": "7",
+                 "type": "created", "data": json.dumps({"kind": "sale", "state": "intent",
+                                                        "invoice": f"{n:02d}00000001", "currency": "USD",
+                                                        "requested_minor": 2700})}
+                for n in (1, 2)]
+        approve = {"seq": 2, "entry_id": 1, "at": "2026-11-23T10:00:01.000+00:00", "actor": "7",
+                   "type": "approved", "data": json.dumps({"state": "approved",
+                                                           "approved_minor": 2700})}
+        for till, first in zip(("H1", "H2"), sale, strict=True):
+            assert clients[till].post("/v1/events", json={"journal_id": journals[till],
+                                                          "events": [first, approve]}).status_code == 200
+        before = clients["H2"].get("/v1/totals").json()["tills"]["H2"]
+        for _ in range(AUTHORITY):
+            kind, path, body, headers = _authority_attack(rng, journals["H1"], journals["H2"], 3)
+            content = body if isinstance(body, str) else json.dumps(body)
+            answer = clients["H1"].post(path, content=content.encode("utf-8", "surrogatepass"),
+                                        headers={"Content-Type": "application/json", **headers})
+            refused[kind] = refused.get(kind, 0) + 1
+            if not 400 <= answer.status_code < 500 or (
+                    answer.status_code == 409 and answer.json().get("error") == "gap"):
+                discrepancies.append(f"{kind}: answered {answer.status_code} {answer.text[:200]}")
+                continue
+            message = answer.json().get("message", "")
+            if not message or "\n" in message:
+                discrepancies.append(f"{kind}: not one line: {message!r}")
+        own = clients["H1"].get("/v1/totals").json()
+        if own["scope"] != "till" or set(own["tills"]) != {"H1"}:
+            discrepancies.append(f"H1's token read more than its own figures: {sorted(own['tills'])}")
+        if clients["H2"].get("/v1/totals").json()["tills"]["H2"] != before:
+            discrepancies.append("H2's figures moved while H1 attacked")
+        with psycopg.connect(store_dsn) as conn:
+            held = conn.execute("SELECT till_id, count(*) FROM events GROUP BY till_id ORDER BY 1"
+                                ).fetchall()
+            floors = conn.execute("SELECT till_id, invoice_high_water FROM tills ORDER BY 1").fetchall()
+            closes = conn.execute("SELECT count(*) FROM store_batches").fetchone()
+        if held != [("H1", 2), ("H2", 2)] or floors != [("H1", 1), ("H2", 1)] or closes != (0,):
+            discrepancies.append(f"stored: {held} floors {floors} closes {closes}")
+    finally:
+        for client in clients.values():
+            client.close()
+    assert store.stop() == 0
+    assert store.proc is not None and store.proc.stderr is not None
+    log = store.proc.stderr.read()
+    if "Traceback" in log:
+        discrepancies.append("a traceback in the store's log")
+
+    # ---- the till: a clerk's number never approves; guessed PINs lock and are journaled --------
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "_cashier_configured", True, raising=False)
+    monkeypatch.setattr(root, "handlers", [])
+    from tests.cash.conftest import write_till
+
+    monkeypatch.setenv("CASHIER_PROFILE", str(write_till(tmp_path)))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, _out, _err = run(["drawer", "open", "--float", "40.00", "--clerk", "101"])
+    assert code == 0
+    tries = max(6, AUTHORITY // 4)
+    for n in range(tries):
+        clerk = rng.choice(("101", "102"))
+        monkeypatch.setenv("CASHIER_CLERK_ID", clerk)
+        amount = f"{rng.randint(1, 8000) / 100:.2f}"
+        code, out, err = run(["drawer", "pay-out", "--amount", amount, "--reason", "x", "--clerk", clerk])
+        if code != 1 or "needs a manager" not in out:  # same answer whatever the drawer holds
+            discrepancies.append(f"pay-out {amount} by clerk {clerk} without a PIN: exit {code} {out}")
+        guess = f"{rng.randint(0, 9999):04d}"
+        if guess == "2222":
+            guess = "2223"
+        monkeypatch.setattr("sys.stdin", io.StringIO(guess + "\n"))
+        code, out, err = run(["drawer", "pay-in", "--amount", "1.00", "--reason", "x", "--clerk", "101",
+                              "--manager", "102"])
+        expected = "locked for" if n >= 5 else "wrong manager PIN"
+        if code != 2 or expected not in err:
+            discrepancies.append(f"guess {n + 1}: exit {code} {err.strip()}")
+    journal = JournalStore(tmp_path / "journal.sqlite", reader=True)
+    tried = journal.conn.execute("SELECT count(*) FROM events WHERE type IN ('manager_pin_failed', "
+                                 "'manager_pin_locked')").fetchone()[0]
+    journal.close()
+    if tried != tries:
+        discrepancies.append(f"{tries} wrong PINs, {tried} journaled")
+    print(f"\nhostile authority: store requests refused {sum(refused.values())} "
+          f"({len(refused)} kinds), pay-outs without a PIN {tries}, PIN guesses {tries}, "
+          f"discrepancies found {len(discrepancies)} (seed {SEED})")
+    assert not discrepancies, "\n".join(discrepancies[:20])

@@ -121,3 +121,17 @@ def add_till(dsn: str, till_id: str) -> str:
     out = json.loads(done.stdout)
     assert out["till"] == till_id and len(out["token"]) >= 40
     return str(out["token"])
+
+
+def add_manager(dsn: str, manager_id: str, pin: str, name: str = "Manager") -> None:
+    """A manager on the store's own roster (``cashier store add-manager``, the PIN on stdin)."""
+    done = cashier("store", "add-manager", manager_id, "--name", name, "--database", dsn,
+                   stdin=pin + "\n")
+    assert done.returncode == 0, done.stderr
+
+
+def manager_session(profile: Any, manager_id: str, pin: str) -> str:
+    """A store manager's session for ``profile``'s till (the PIN checked by the store)."""
+    from cashier.store.close import sign_in_manager
+
+    return sign_in_manager(profile, manager_id, pin)

@@ -15,7 +15,7 @@ import pytest
 from cashier.journal.store import JournalStore
 from tests.cash.conftest import pin_hash
 from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import add_till, cashier
+from tests.store.conftest import add_manager, add_till, cashier
 
 pytestmark = pytest.mark.socket
 
@@ -48,10 +48,14 @@ def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_
             stored = conn.execute("SELECT count(*) FROM events WHERE till_id = 'till-7'").fetchone()
         assert stored == (events,) and pushed == events > 0  # pushed before the command ended
 
-        totals = cashier("store", "totals", env=env)
+        own = cashier("store", "totals", env=env)  # the till token alone: this till's figures
+        assert own.returncode == 0, own.stderr
+        assert json.loads(own.stdout)["scope"] == "till" and json.loads(own.stdout)["store"] is None
+        add_manager(store_dsn, "102", "2222", "Bob")
+        totals = cashier("store", "totals", "--manager", "102", env=env, stdin="2222\n")
         assert totals.returncode == 0, totals.stderr
         body = json.loads(totals.stdout)
-        assert set(body) >= {"store", "tills"}
+        assert set(body) >= {"store", "tills"} and body["scope"] == "store"
         till = body["tills"]["till-7"]
         assert till["sales"] == {"count": 1, "amount": "15.50"} and till["refunds"]["count"] == 0
         assert till["last_seen"] and till["unresolved"] == 0 and "tips" in till
@@ -60,15 +64,22 @@ def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_
         bad = cashier("store", "totals", "--business-date", "tomorrow", env=env)
         assert bad.returncode == 2 and "--business-date: must be a date" in bad.stderr
 
-        # the till's rule wants a manager for the batch close, the store's included
+        # the store-wide close needs a store manager; the store checks the PIN
         refused = cashier("store", "batch-close", env=env)
-        assert refused.returncode == 2 and "close batch needs a manager" in refused.stderr
+        assert refused.returncode == 2 and "--manager: is required" in refused.stderr
         wrong = cashier("store", "batch-close", "--manager", "102", env=env, stdin="9999\n")
-        assert wrong.returncode == 2 and "wrong manager PIN" in wrong.stderr
+        assert wrong.returncode == 2 and "pin: not accepted" in wrong.stderr
+        failures = cashier("store", "pin-failures", "--manager", "102", env=env, stdin="2222\n")
+        assert failures.returncode == 0, failures.stderr
+        assert [(f["manager"], f["till"]) for f in json.loads(failures.stdout)["failures"]] == [
+            ("102", "till-7")]
         close = cashier("store", "batch-close", "--manager", "102", env=env, stdin="2222\n")
         assert close.returncode == 0, close.stderr
         result = json.loads(close.stdout)
         assert result["closed"] and result["store_batch"] == 1 and result["matches"]
+        with psycopg.connect(store_dsn) as conn:  # the store journals who closed
+            assert conn.execute("SELECT closed_by, manager_id, till_id FROM store_batches"
+                                ).fetchall() == [("102", "102", "till-7")]
         assert result["host"]["sales"] == {"count": 1, "amount": "15.50"}
         again = cashier("store", "sync", env=env)
         assert again.returncode == 0 and json.loads(again.stdout)["pending"] == 0

@@ -27,7 +27,7 @@ from cashier.store import outbox as outbox_module
 from cashier.store.close import close_store_batch, store_totals
 from cashier.store.outbox import BackgroundPusher, Outbox
 from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import ServedStore, add_till
+from tests.store.conftest import ServedStore, add_manager, add_till, manager_session
 
 pytestmark = pytest.mark.socket
 VISA = "4321000000001119"
@@ -175,7 +175,9 @@ async def test_three_tills_survive_kill_cut_and_replace_then_close_once(
         assert old_max > 4  # the new T3 journal continued after the old one's invoices
 
         # the store's totals = the sum of the tills' journals = the host's open batch
-        totals = await asyncio.to_thread(store_totals, profiles["T1"])
+        add_manager(store_dsn, "9", "9090")
+        session = await asyncio.to_thread(manager_session, profiles["T1"], "9", "9090")
+        totals = await asyncio.to_thread(store_totals, profiles["T1"], None, None, session)
         s = totals["store"]
         assert (s["sales"]["count"], int(Decimal(s["sales"]["amount"]) * 100),
                 s["refunds"]["count"], int(Decimal(s["refunds"]["amount"]) * 100)) == (
@@ -191,7 +193,8 @@ async def test_three_tills_survive_kill_cut_and_replace_then_close_once(
                                                s["refunds"]["count"], Decimal(s["refunds"]["amount"]))
 
         # one store-wide close from T2: one submit, the host's batch is empty after it
-        batch_no, rec = await close_store_batch(tills["T2"].ctx, profiles["T2"])
+        t2_session = await asyncio.to_thread(manager_session, profiles["T2"], "9", "9090")
+        batch_no, rec = await close_store_batch(tills["T2"].ctx, profiles["T2"], session=t2_session)
         assert batch_no == 1 and rec.matches and not rec.problems
         with host.control() as control:
             closed = control.get("/_sandbox/ledger").json()["batches"]
@@ -214,7 +217,7 @@ async def test_three_tills_survive_kill_cut_and_replace_then_close_once(
             assert (await tills[t].journal.totals(0)).buckets == {}, t
             assert any(e.type == "batch_closed" and e.actor == "store"
                        for e in await tills[t].journal.events()), t
-        reopened = await asyncio.to_thread(store_totals, profiles["T1"])
+        reopened = await asyncio.to_thread(store_totals, profiles["T1"], None, None, session)
         assert reopened["store"]["sales"]["count"] == 0
         assert reopened["last_close"]["batch_no"] == 1
     finally:

@@ -3,6 +3,7 @@ tokens, the invoice floor, a journal restored from an older copy, bad requests, 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from decimal import Decimal
@@ -24,7 +25,7 @@ from cashier.store import StoreError
 from cashier.store.close import close_store_batch
 from cashier.store.outbox import Outbox, push_pending
 from cashier.store.schema import LATEST, migrate
-from tests.store.conftest import add_till, cashier
+from tests.store.conftest import add_manager, add_till, cashier, manager_session
 
 pytestmark = pytest.mark.socket
 
@@ -34,11 +35,16 @@ def event(seq: int, entry_id: int | None = None, type_: str = "note", **data: An
             "type": type_, "data": json.dumps(data)}
 
 
-def created(seq: int, entry_id: int, invoice: str, approved: int = 0) -> dict[str, Any]:
-    return event(seq, entry_id, "created", kind="sale", state="approved" if approved else "intent",
-                 op="sale", invoice=invoice, currency="USD", requested_minor=approved or 500,
-                 approved_minor=approved, captured_minor=0, refunded_minor=0, tip_minor=0,
-                 training=0, business_date="2026-11-23", card_type="VISA", batch_no=0)
+def created(seq: int, entry_id: int, invoice: str, requested: int = 500) -> dict[str, Any]:
+    """A new sale as the journal writes it: intent, nothing approved yet."""
+    return event(seq, entry_id, "created", kind="sale", state="intent", op="sale", invoice=invoice,
+                 currency="USD", requested_minor=requested, approved_minor=0, captured_minor=0,
+                 refunded_minor=0, tip_minor=0, training=0, business_date="2026-11-23",
+                 card_type="VISA", batch_no=0)
+
+
+def approved(seq: int, entry_id: int, minor: int) -> dict[str, Any]:
+    return event(seq, entry_id, "approved", state="approved", approved_minor=minor)
 
 
 def test_pushes_are_exactly_once_resends_no_ops_and_gaps_refused(serve_store: Any,
@@ -50,7 +56,7 @@ def test_pushes_are_exactly_once_resends_no_ops_and_gaps_refused(serve_store: An
         assert http.post("/v1/events", json={"journal_id": journal, "events": [event(1)]}
                          ).status_code == 422  # no hello yet: the store does not know the journal
         assert http.post("/v1/hello", json={"journal_id": journal}).json()["high_water"] == 0
-        batch = [created(1, 1, "0100000007", 1250), event(2, 1, "sent", state="sent"), event(3)]
+        batch = [created(1, 1, "0100000007", 1250), approved(2, 1, 1250), event(3)]
         assert http.post("/v1/events", json={"journal_id": journal, "events": batch}).json() == {
             "high_water": 3, "applied": 3}
         assert http.post("/v1/events", json={"journal_id": journal, "events": batch}).json() == {
@@ -72,9 +78,10 @@ def test_pushes_are_exactly_once_resends_no_ops_and_gaps_refused(serve_store: An
         # a new journal on the same till learns the invoice floor: it never reuses 0100000007
         hello = http.post("/v1/hello", json={"journal_id": secrets.token_hex(16)}).json()
         assert hello == {"high_water": 0, "invoice_floor": 7, "store_close": None}
-        totals = http.get("/v1/totals").json()
+        totals = http.get("/v1/totals").json()  # a till token: its own figures only
+        assert totals["scope"] == "till" and totals["store"] is None
         assert totals["tills"]["T1"]["sales"] == {"count": 1, "amount": "12.50"}
-        assert totals["store"]["by_card_brand"]["VISA"]["sales"]["amount"] == "12.50"
+        assert totals["tills"]["T1"]["by_card_brand"]["VISA"]["sales"]["amount"] == "12.50"
         assert http.get("/v1/totals", params={"business_date": "23-11-2026"}).status_code == 422
     with httpx.Client(base_url=store.url) as anonymous:
         assert anonymous.get("/v1/health").json() == {"ok": True}
@@ -141,7 +148,8 @@ def test_cli_sync_exit_3_when_the_store_is_away_and_bad_arguments(tmp_path: Path
     bad = cashier("store", "add-till", "no spaces", "--database", "postgresql://x@127.0.0.1:9/db",
                   env=env)
     assert bad.returncode == 2 and bad.stderr.strip() == (
-        "cashier: TILL_ID: must be 1 to 32 letters, digits or _ . -")
+        "cashier: TILL_ID: must be a till id: a letter or digit, then up to 31 letters, digits "
+        "or _ . -")
     nodb = cashier("store", "serve", env=env)
     assert nodb.returncode == 2 and "--database: is required" in nodb.stderr
     close = cashier("store", "batch-close", "--override", env=env)
@@ -187,15 +195,18 @@ async def test_unresolved_on_any_till_blocks_the_close_until_a_manager_overrides
                 ).outcome == "approved"
         await t2.journal.create(Kind.SALE, Decimal("5.00"), actor="7", sent=True)  # never answered
         assert push_pending(p2, 5.0) is not None
+        add_manager(store_dsn, "4", "4444")
+        session = await asyncio.to_thread(manager_session, p1, "4", "4444")
         with pytest.raises(BatchBlocked, match="till T2: 1 unresolved"):
-            await close_store_batch(t1.ctx, p1)
-        batch_no, rec = await close_store_batch(t1.ctx, p1, override=True, manager_id="mgr-4")
+            await close_store_batch(t1.ctx, p1, session=session)
+        batch_no, rec = await close_store_batch(t1.ctx, p1, session=session, override=True,
+                                                manager_id="4")
         assert batch_no == 1 and rec.problems
         notes = [e for e in await t1.journal.events() if e.type == "store_batch_override"]
-        assert len(notes) == 1 and notes[0].actor == "mgr-4"
+        assert len(notes) == 1 and notes[0].actor == "4"
         with psycopg.connect(store_dsn) as conn:
-            assert conn.execute("SELECT override, closed_by FROM store_batches").fetchall() == [
-                (True, "mgr-4")]
+            assert conn.execute("SELECT override, closed_by, manager_id FROM store_batches"
+                                ).fetchall() == [(True, "4", "4")]
             # the unresolved entry stays in the open store batch for the next close
             assert conn.execute("SELECT till_id FROM entries WHERE store_batch = 0").fetchall() == [
                 ("T2",)]
@@ -223,15 +234,17 @@ async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
     try:
         assert (await sale(rt.ctx, Decimal("8.00"), card=KeyedCard("4321000000001119", "1228"))
                 ).outcome == "approved"
+        add_manager(store_dsn, "102", "2222")
+        session = await asyncio.to_thread(manager_session, profile, "102", "2222")
         with pytest.raises(ManagerNeeded, match="close batch needs a manager"):
-            await close_store_batch(rt.ctx, profile)  # Alice is a cashier
+            await close_store_batch(rt.ctx, profile, session=session)  # Alice is a cashier
         with psycopg.connect(store_dsn) as conn:
             assert conn.execute("SELECT count(*) FROM store_batches").fetchone() == (0,)
         from cashier.store.close import _host_totals
         host = await _host_totals(rt.ctx)
         assert host is not None and host.sale_count == 1  # the host's batch is still open
         manager = profile.roster.manager(None, "2222")
-        batch_no, rec = await close_store_batch(rt.ctx, profile, manager=manager)
+        batch_no, rec = await close_store_batch(rt.ctx, profile, session=session, manager=manager)
         assert batch_no == 1 and rec.net_amount == Decimal("8.00")
         approvals = [e for e in await rt.journal.events() if e.type == "manager_approved"]
         assert [(e.actor, *(e.data["_note"][k] for k in ("action", "amount", "store")))

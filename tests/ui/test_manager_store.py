@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -19,7 +20,13 @@ from cashier.flows.payments import KeyedCard, sale
 from cashier.runtime import open_runtime
 from cashier.store.outbox import push_pending
 from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import ServedStore, add_till, pg_cluster, store_dsn  # noqa: F401
+from tests.store.conftest import (  # noqa: F401
+    ServedStore,
+    add_manager,
+    add_till,
+    pg_cluster,
+    store_dsn,
+)
 from tests.ui.test_manager_prompt import CLERKS, answer_prompt
 from ui.pages.manager import ManagerPage
 
@@ -63,10 +70,28 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         qtbot.keyClicks(manager.pin, "2222")
         qtbot.keyClick(manager.pin, Qt.Key.Key_Return)
         part = manager.store_part
+        # the till token alone: this till's own figures, nothing of T2, and no store close
+        ui.until(lambda: part.totals is not None and part.totals["tills"].get("W1", {}).get(
+            "sales", {}).get("count") == 1, what="this till's own figures")
+        assert part.totals["store"] is None and set(part.totals["tills"]) == {"W1"}
+        assert part.table.rowCount() == 1 and "This till only" in part.summary.text()
+        assert not part.close_button.isEnabled()
+        # a store manager signs in: the store checks Bob's number and PIN against its roster
+        add_manager(store_dsn, "102", "2222", "Bob")
+        qtbot.keyClicks(part.manager_id, "102")
+        qtbot.keyClicks(part.manager_pin, "9999")
+        qtbot.keyClick(part.manager_pin, Qt.Key.Key_Return)
+        ui.until(lambda: "not accepted" in part.message.text(), what="the wrong store PIN")
+        assert part.session is None
+        qtbot.keyClicks(part.manager_pin, "2222")
+        qtbot.keyClick(part.manager_pin, Qt.Key.Key_Return)
+        ui.until(lambda: part.session is not None, what="the store manager's session")
+        assert part.close_button.isEnabled() and not part.manager_pin.isVisible()
         # the window pushes in the background and the part polls on its own: both tills, all
         # three sales, within a few seconds of the sale
         deadline = time.monotonic() + 10
-        while not (part.totals and part.totals["store"]["sales"]["count"] == 3):
+        while not (part.totals and part.totals["store"]
+                   and part.totals["store"]["sales"]["count"] == 3):
             assert time.monotonic() < deadline, part.status.text()
             ui.spin(0.1)
         assert part.table.rowCount() == 2
@@ -95,8 +120,13 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
             batches = control.get("/_sandbox/ledger").json()["batches"]
         assert len(batches) == 1 and batches[0]["saleCount"] == 3
         assert batches[0]["saleAmount"] == "22.25"
-        ui.until(lambda: part.totals and part.totals["store"]["sales"]["count"] == 0,
-                 what="the reopened store batch")
+        ui.until(lambda: part.totals and part.totals["store"]
+                 and part.totals["store"]["sales"]["count"] == 0, what="the reopened store batch")
+        with psycopg.connect(store_dsn) as conn:  # the store journals who closed
+            assert conn.execute("SELECT closed_by, till_id FROM store_batches").fetchall() == [
+                ("102", "W1")]
+        manager.lock()  # locking the screen ends the store manager's session in the window
+        assert part.session is None and not part.manager_pin.isHidden()
     finally:
         store.stop()
         host.stop()

@@ -147,11 +147,15 @@ class DrawerPage(Page):
         return str(clerk.id) if clerk is not None else str(self.till.profile.clerk_id)
 
     def _manager(self) -> Any:
+        """The manager PIN typed here (checked by the core's guard), else the clerk signed in
+        with their own PIN (the core approves with it only when that clerk is a manager)."""
+        from cashier.pin_guard import PinGuard
+
         pin = self.manager_pin.text()
         if not pin:
-            return None
+            return getattr(self.till, "clerk", None)
         self.manager_pin.clear()
-        return self.desk.roster.manager(None, pin)
+        return PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window drawer")
 
     def _attempt(self, action: Any) -> Any:
         """Run one core action; every refusal becomes one line on the page."""

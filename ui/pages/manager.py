@@ -98,15 +98,20 @@ class ManagerPage(Page):
             self.pin_error.setText(tr("No manager PIN is set in this till's profile "
                                       "(manager_pin_hash)."))
             return False
+        from cashier.pin_guard import PinGuard
+
         try:
-            roster.manager(None, self.pin.text())
-        except SignInError:
+            PinGuard(self.till.profile.resolved_journal_path).check(roster, None, self.pin.text(),
+                                                                    "window manager screen")
+        except SignInError as exc:
             self.pin.clear()
-            self.pin_error.setText(tr("Manager PIN: not accepted."))
+            self.pin_error.setText(tr("Manager PIN: not accepted.") if "locked" not in str(exc)
+                                   else str(exc))
             return False
         self.pin.clear()
         self.pin_error.clear()
         self.unlocked = True
+        self._show_pin_failures()
         self.idle.start()
         self.stack.setCurrentWidget(self.panel)
         self.refresh()
@@ -115,6 +120,7 @@ class ManagerPage(Page):
     def lock(self) -> None:
         self.idle.stop()
         self.unlocked = False
+        self.store_part.sign_out()
         self.stack.setCurrentWidget(self.lock_page)
         self.pin.setFocus()
 
@@ -203,6 +209,10 @@ class ManagerPage(Page):
         self.settings_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.settings_view.setWordWrap(True)
         s.addWidget(self.settings_view)
+        self.pin_failures_view = QLabel()  # failed manager PINs at this till (the core's record)
+        self.pin_failures_view.setObjectName("Breakdown")
+        self.pin_failures_view.setWordWrap(True)
+        s.addWidget(self.pin_failures_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 2, 0, 1, 2)
         self.store_part = StorePart(self)
@@ -248,6 +258,17 @@ class ManagerPage(Page):
                 (tr("Clerk"), str(p.clerk_id)), (tr("Language"), p.language),
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
+        self._show_pin_failures()
+
+    def _show_pin_failures(self) -> None:
+        """The till's latest failed manager PINs (the core's record in the journal)."""
+        from cashier.pin_guard import PinGuard
+
+        failures = PinGuard(self.till.profile.resolved_journal_path).failures(10)
+        lines = [f"{format_time(f['at'])} · {tr('clerk')} {f['clerk']} · {f['command']}"
+                 + (" · " + tr("locked") if f["locked"] else "") for f in failures]
+        self.pin_failures_view.setText(tr("Failed manager PINs") + ": "
+                                       + ("\n" + "\n".join(lines) if lines else tr("none")))
 
     # ---- data ------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -441,8 +462,24 @@ class StorePart(QGroupBox):
         self.totals: dict[str, Any] | None = None
         self.reconciliation: Any = None
         self._fetching = False
+        #: the store manager's session: the store checked the PIN; dropped when the page locks
+        self.session: str | None = None
         col = QVBoxLayout(self)
         self.status = hint()
+        signin = QHBoxLayout()
+        self.manager_id = QLineEdit()
+        self.manager_id.setMaxLength(5)
+        self.manager_id.setMaximumWidth(140)
+        self.manager_pin = QLineEdit()
+        self.manager_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.manager_pin.setMaxLength(8)
+        self.manager_pin.setMaximumWidth(140)
+        self.manager_pin.returnPressed.connect(self.sign_in)
+        self.sign_in_button = page.button(lambda: tr("Sign in to the store"), "", self.sign_in)
+        for field in (self.manager_id, self.manager_pin, self.sign_in_button):
+            signin.addWidget(field)
+        signin.addStretch(1)
+        col.addLayout(signin)
         self.table = QTableWidget(0, self.COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
@@ -474,12 +511,49 @@ class StorePart(QGroupBox):
     def linked(self) -> bool:
         return bool(self.page.till.profile.store_url)
 
+    def sign_in(self) -> None:
+        """The store checks the manager's number and PIN against its own roster."""
+        from cashier.store.close import sign_in_manager
+
+        manager_id, pin = self.manager_id.text().strip(), self.manager_pin.text()
+        self.manager_pin.clear()
+        profile = self.page.till.profile
+
+        def done(session: Any) -> None:
+            self.session = str(session)
+            self.message.setText(tr("Store manager %s signed in: every till's figures.") % manager_id)
+            self._show_sign_in()
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            from cashier.errors import CashierError
+
+            if not isinstance(exc, CashierError):
+                raise exc
+            self.message.setText(str(exc))
+        self.page.till.run(asyncio.to_thread(sign_in_manager, profile, manager_id, pin),
+                           "store sign-in", done=done, failed=failed)
+
+    def sign_out(self) -> None:
+        self.session = None
+        self.totals = None
+        self._show_sign_in()
+
+    def _show_sign_in(self) -> None:
+        out = self.session is None and self.linked
+        for field in (self.manager_id, self.manager_pin, self.sign_in_button):
+            field.setVisible(out)
+        self.close_button.setEnabled(self.linked and not self.page.till.profile.is_training
+                                     and self.session is not None)
+
     def retranslate(self) -> None:
         self.setTitle(tr("Store"))
+        self.manager_id.setPlaceholderText(tr("Store manager number"))
+        self.manager_pin.setPlaceholderText(tr("PIN"))
         self.table.setHorizontalHeaderLabels([tr("Till"), tr("Clerk"), tr("Last seen"),
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
-        self.close_button.setEnabled(self.linked and not self.page.till.profile.is_training)
+        self._show_sign_in()
         if self.linked and self.page.till.profile.is_training:
             self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
@@ -509,8 +583,8 @@ class StorePart(QGroupBox):
             if not isinstance(exc, CashierError):
                 raise exc
             self.status.setText(str(exc))
-        self.page.till.run(asyncio.to_thread(store_totals, profile), "store totals", done=done,
-                           failed=failed)
+        self.page.till.run(asyncio.to_thread(store_totals, profile, None, None, self.session),
+                           "store totals", done=done, failed=failed)
 
     def _show(self) -> None:
         if not self.linked:
@@ -520,7 +594,7 @@ class StorePart(QGroupBox):
         if data is None:
             self.status.setText(tr("Asking the store…"))
             return
-        cur = data["store"].get("currency") or self.page.till.currency
+        cur = (data["store"] or {}).get("currency") or self.page.till.currency
         tills = data["tills"]
         self.table.setRowCount(len(tills))
         for r, (till_id, t) in enumerate(sorted(tills.items())):
@@ -532,6 +606,11 @@ class StorePart(QGroupBox):
             for c, v in enumerate(values):
                 self.table.setItem(r, c, QTableWidgetItem(v))
         s = data["store"]
+        if s is None:  # the till token alone: this till's figures, nothing of the others
+            self.summary.setText(tr("This till only. A store manager signs in to see every till "
+                                    "and to close the store's batch."))
+            self.status.setText(tr("Updated %s") % format_time(datetime.now(UTC).isoformat()))
+            return
         tenders = "; ".join(f"{kind_name(k)} {v['count']} {format_money(Decimal(v['amount']), cur)}"
                             for k, v in s["by_tender"].items()) or "–"
         brands = "; ".join(f"{k} {v['sales']['count']} {format_money(Decimal(v['sales']['amount']), cur)}"
@@ -551,6 +630,9 @@ class StorePart(QGroupBox):
         from cashier.store.close import close_store_batch
 
         till = self.page.till
+        if self.session is None:
+            self.message.setText(tr("A store manager signs in first: the store checks the PIN."))
+            return
         approval = ask_manager(self.page, till.ctx, Action.CLOSE_BATCH)
         if not approval.go:
             self.message.setText(approval.why)
@@ -573,7 +655,7 @@ class StorePart(QGroupBox):
                 raise exc
             self.message.setText(str(exc))
             self.override_button.setVisible(isinstance(exc, BatchBlocked))
-        till.run(close_store_batch(till.ctx, till.profile, override=override,
+        till.run(close_store_batch(till.ctx, till.profile, session=self.session, override=override,
                                    manager_id=MANAGER_ACTOR if override else None,
                                    manager=approval.manager),
                  "store close", done=done, failed=failed)

@@ -101,8 +101,11 @@ class ReportsPage(Page):
         if self.gui is None or self.gui.cashdesk is None:
             self.pin_error.setText(tr("Reports are not available: the journal could not be opened."))
             return False
+        from cashier.pin_guard import PinGuard
+
         try:
-            self.desk.roster.manager(None, self.pin.text())
+            PinGuard(self.desk.store.path).check(self.desk.roster, None, self.pin.text(),
+                                                 "window reports")
         except SignInError as exc:
             self.pin.clear()
             self.pin_error.setText(str(exc))
