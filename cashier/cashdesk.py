@@ -8,6 +8,7 @@ connection (SQLite in WAL mode takes a second writer; each write is one short tr
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,8 @@ class CashDesk:
     def __init__(self, profile: TillProfile, store: JournalStore, *,
                  virtual: VirtualPrinter | None = None, printer: PrintQueue | None = None) -> None:
         self.profile = profile
+        #: Called after each drawer close (the window checks for an update then).
+        self.drawer_closed: list[Callable[[], None]] = []
         self.store = store
         self.roster: Roster = profile.roster
         self.drawer = Drawer(store, self.roster)
@@ -283,6 +286,9 @@ class CashDesk:
         if result.closed and result.report is not None and self.profile.printer.z_report_at_close:
             self._print(PrintJob(title=f"Z report {result.session.id}",
                                  lines=report_text(result.report, self.width)))
+        if result.closed:
+            for listener in self.drawer_closed:
+                listener()
         return result
 
     # ---- reports -----------------------------------------------------------------------------

@@ -7,6 +7,8 @@
   mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a no-op.
 - ``GET /v1/totals[?business_date=YYYY-MM-DD]``: the store and every till.
 - ``POST /v1/close``: record the store-wide close a till has submitted to the host.
+- ``GET /updates/...``: with ``--updates REPO``, the signed update repository as static files
+  (``cashier update publish``); no token: TUF's signatures protect it, and tills check them.
 
 Bad requests get 4xx with one line naming the field and the rule, never a 500 or a traceback.
 """
@@ -19,12 +21,14 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from cashier.errors import ValidationError
 from cashier.store.database import StoreDatabase, parse_events
@@ -59,7 +63,7 @@ def _journal_id(body: dict[str, Any]) -> str:
 class StoreApp:
     """The ASGI application around one ``StoreDatabase`` (opened and closed by its lifespan)."""
 
-    def __init__(self, db: StoreDatabase) -> None:
+    def __init__(self, db: StoreDatabase, updates: Path | None = None) -> None:
         self.db = db
 
         @asynccontextmanager
@@ -70,13 +74,17 @@ class StoreApp:
             finally:
                 await db.close()
 
-        self.asgi = Starlette(routes=[
+        routes: list[BaseRoute] = [
             Route("/v1/health", self.health, methods=["GET"]),
             Route("/v1/hello", self._authed(self.hello), methods=["POST"]),
             Route("/v1/events", self._authed(self.events), methods=["POST"]),
             Route("/v1/totals", self._authed(self.totals), methods=["GET"]),
             Route("/v1/close", self._authed(self.close), methods=["POST"]),
-        ], lifespan=lifespan, exception_handlers={Exception: self._unavailable})
+        ]
+        if updates is not None:
+            routes.append(Mount("/updates", app=StaticFiles(directory=updates), name="updates"))
+        self.asgi = Starlette(routes=routes, lifespan=lifespan,
+                              exception_handlers={Exception: self._unavailable})
 
     @staticmethod
     async def _unavailable(_request: Request, exc: Exception) -> Response:
