@@ -63,7 +63,7 @@ def clean_venv(python: str) -> Path:
     return venv
 
 
-def make_archive(bundle: Path, version: str) -> Path:
+def make_archive(bundle: Path, version: str, level: int = 6) -> Path:
     """``<bundle>_<version>.tar.xz``: xz packs Qt's libraries a third smaller than gzip.
 
     The system ``xz`` compresses on every core; without it, Python's lzma does it on one.
@@ -75,11 +75,11 @@ def make_archive(bundle: Path, version: str) -> Path:
         with archive.open("wb") as out:
             packer = subprocess.Popen([tar, "-C", str(bundle.parent), "-cf", "-", bundle.name],
                                       stdout=subprocess.PIPE)
-            subprocess.run([xz, "-T0", "-6", "-c"], stdin=packer.stdout, stdout=out, check=True)
+            subprocess.run([xz, "-T0", f"-{level}", "-c"], stdin=packer.stdout, stdout=out, check=True)
             if packer.wait() != 0:
                 raise SystemExit("tar failed while packing the bundle")
     else:
-        with tarfile.open(archive, "w:xz", preset=6) as tar_file:
+        with tarfile.open(archive, "w:xz", preset=level) as tar_file:
             tar_file.add(bundle, arcname=bundle.name)
     return archive
 
@@ -149,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--update-keys", default="",
                         help="the keys folder of `cashier update keys init`: bakes its root.json")
     parser.add_argument("--no-deb", action="store_true", help="skip the Debian package")
+    parser.add_argument("--no-archive", action="store_true", help="skip the .tar.xz archive")
+    parser.add_argument("--dist", default=str(DIST), help="where the results go (default dist/)")
+    parser.add_argument("--fast", action="store_true",
+                        help="compress lightly (xz -0): larger files, made in a fraction of the time")
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
@@ -171,20 +175,21 @@ def main(argv: list[str] | None = None) -> int:
     name = f"cashier-{profile.till_id}"
     frozen = freeze(args.python, Path(args.profile), profile.till_id)
 
-    bundle = DIST / name
+    dist = Path(args.dist)
+    bundle = dist / name
     shutil.rmtree(bundle, ignore_errors=True)
     shutil.copytree(frozen, bundle, symlinks=True)
     stamp_release(bundle, version, update_keys)
     shutil.copyfile(ROOT / "packaging" / "cashier.svg", bundle / "cashier.svg")
     desktop = (ROOT / "packaging" / "cashier.desktop").read_text()
     (bundle / f"{name}.desktop").write_text(desktop.replace("@TILL_ID@", profile.till_id))
-    archive = make_archive(bundle, version)
-    size = bundle_bytes(bundle)
-    print(f"bundle  {bundle}  {size / 2**20:.1f} MiB")
-    print(f"archive {archive}  {archive.stat().st_size / 2**20:.1f} MiB")
+    print(f"bundle  {bundle}  {bundle_bytes(bundle) / 2**20:.1f} MiB")
+    if not args.no_archive:
+        archive = make_archive(bundle, version, 0 if args.fast else 6)
+        print(f"archive {archive}  {archive.stat().st_size / 2**20:.1f} MiB")
     if not args.no_deb:
         deb_module = importlib.import_module("deb")  # packaging/deb.py, beside this script
-        deb = deb_module.build_deb(bundle, profile, version, DIST)
+        deb = deb_module.build_deb(bundle, profile, version, dist, level=0 if args.fast else 6)
         print(f"deb     {deb}  {deb.stat().st_size / 2**20:.1f} MiB")
     return 0
 

@@ -98,7 +98,7 @@ def package_name(till_id: str) -> str:
     return f"cashier-{till_id}".lower().replace("_", "-")
 
 
-def build_deb(bundle: Path, profile: Any, version: str, dist: Path) -> Path:
+def build_deb(bundle: Path, profile: Any, version: str, dist: Path, level: int = 6) -> Path:
     """Stage the package tree under build/ and pack it with ``dpkg-deb --root-owner-group``."""
     till_id = profile.till_id
     name = f"cashier-{till_id}"
@@ -144,7 +144,7 @@ def build_deb(bundle: Path, profile: Any, version: str, dist: Path) -> Path:
     dist.mkdir(parents=True, exist_ok=True)
     deb = dist / f"{package_name(till_id)}_{version}_amd64.deb"
     deb.unlink(missing_ok=True)
-    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(stage), str(deb)],
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", f"-z{level}", "--build", str(stage), str(deb)],
                    check=True, stdout=subprocess.DEVNULL)
     shutil.rmtree(stage, ignore_errors=True)
     return deb

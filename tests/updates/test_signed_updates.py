@@ -250,3 +250,24 @@ def test_the_command_line_publishes_and_refuses_a_bad_name_in_one_line(
                  "--channel", "pilot"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["published"], out["channel"]) == ("0.2.0", "pilot")
+
+
+async def test_the_store_service_serves_the_repository_at_updates(keys: Path, tmp_path: Path) -> None:
+    """``cashier store serve --updates REPO``: the same files under /updates, no token needed."""
+    import httpx
+
+    from cashier.store.app import StoreApp
+    from cashier.store.database import StoreDatabase
+
+    repo = tmp_path / "repo"
+    publish(fake_archive(tmp_path, "0.2.0"), keys, repo)
+    app = StoreApp(StoreDatabase("postgresql://nobody@127.0.0.1:1/none"), updates=repo)
+    transport = httpx.ASGITransport(app=app.asgi)
+    async with httpx.AsyncClient(transport=transport, base_url="http://store") as client:
+        timestamp = await client.get("/updates/metadata/timestamp.json")
+        archive = await client.get(f"/updates/targets/{NAME}/0.2.0/{NAME}_0.2.0.tar.xz")
+        missing = await client.get("/updates/metadata/2.root.json")
+    assert timestamp.status_code == 200
+    assert timestamp.content == (repo / "metadata" / "timestamp.json").read_bytes()
+    assert archive.content == (repo / "targets" / NAME / "0.2.0" / f"{NAME}_0.2.0.tar.xz").read_bytes()
+    assert missing.status_code == 404  # TUF asks for the next root; none is the usual answer
