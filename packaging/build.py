@@ -22,6 +22,7 @@ import tarfile
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
@@ -79,7 +80,7 @@ def make_archive(bundle: Path, version: str, level: int = 6) -> Path:
             if packer.wait() != 0:
                 raise SystemExit("tar failed while packing the bundle")
     else:
-        with tarfile.open(archive, "w:xz", preset=level) as tar_file:
+        with tarfile.open(archive, "w:xz", preset=cast(Any, level)) as tar_file:
             tar_file.add(bundle, arcname=bundle.name)
     return archive
 
