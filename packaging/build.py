@@ -97,6 +97,7 @@ def project_version() -> str:
 def freeze_key(profile_path: Path) -> str:
     """A hash of everything PyInstaller reads: the same key means the same frozen folder."""
     digest = hashlib.sha256(requirements_key().encode())
+    profile_path = profile_path.resolve()  # the same key for a relative or an absolute path
     files = [ROOT / "packaging" / "cashier.spec",
              ROOT / "packaging" / "entry.py", profile_path]
     for folder in ("cashier", "ui", "resources"):
