@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any, cast
@@ -94,48 +93,46 @@ def project_version() -> str:
     return str(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"])
 
 
-def freeze_key(profile_path: Path) -> str:
+def freeze_key() -> str:
     """A hash of everything PyInstaller reads: the same key means the same frozen folder."""
     digest = hashlib.sha256(requirements_key().encode())
-    profile_path = profile_path.resolve()  # the same key for a relative or an absolute path
-    files = [ROOT / "packaging" / "cashier.spec",
-             ROOT / "packaging" / "entry.py", profile_path]
+    files = [ROOT / "packaging" / "cashier.spec", ROOT / "packaging" / "entry.py"]
     for folder in ("cashier", "ui", "resources"):
         files += sorted(p for p in (ROOT / folder).rglob("*")
                         if p.is_file() and "__pycache__" not in p.parts)
     for path in files:
-        digest.update(str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name).encode())
+        digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def freeze(python: str, profile_path: Path, till_id: str) -> Path:
-    """PyInstaller's folder for this till under ``build/frozen``; reused while its inputs match."""
-    name = f"cashier-{till_id}"
+def freeze(python: str) -> Path:
+    """PyInstaller's folder under ``build/frozen``, the same for every till; reused while its
+    inputs match (a till's profile is baked into its copy, not here)."""
     frozen_dist = BUILD / "frozen"
-    frozen, stamp = frozen_dist / name, frozen_dist / f"{name}.key"
-    key = freeze_key(profile_path)
+    frozen, stamp = frozen_dist / "cashier", frozen_dist / "cashier.key"
+    key = freeze_key()
     if (frozen / "cashier").exists() and stamp.exists() and stamp.read_text() == key:
         print(f"reusing {frozen} (nothing PyInstaller reads has changed)", flush=True)
         return frozen
     venv = clean_venv(python)
     stamp.unlink(missing_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        baked = Path(tmp) / "till.toml"
-        shutil.copyfile(profile_path, baked)
-        env = dict(os.environ, PYTHONNOUSERSITE="1")
-        run([str(venv / "bin" / "pyinstaller"), "--noconfirm", "--clean", "--log-level", "WARN",
-             "--distpath", str(frozen_dist), "--workpath", str(BUILD / "pyinstaller"),
-             str(ROOT / "packaging" / "cashier.spec"), "--",
-             "--profile", str(baked), "--till-id", till_id], env=env, cwd=ROOT)
+    env = dict(os.environ, PYTHONNOUSERSITE="1")
+    run([str(venv / "bin" / "pyinstaller"), "--noconfirm", "--clean", "--log-level", "WARN",
+         "--distpath", str(frozen_dist), "--workpath", str(BUILD / "pyinstaller"),
+         str(ROOT / "packaging" / "cashier.spec")], env=env, cwd=ROOT)
     for link in [p for p in frozen.rglob("*") if p.is_symlink() and not p.exists()]:
         link.unlink()  # links to the Qt libraries the spec left out
     stamp.write_text(key)
     return frozen
 
 
-def stamp_release(bundle: Path, version: str, update_keys: Path | None) -> None:
-    """``_internal/release/VERSION`` (``cashier --version``) and the trusted update root."""
+def stamp_release(bundle: Path, profile_path: Path, version: str, update_keys: Path | None) -> None:
+    """The till's profile (``_internal/profile/till.toml``), ``_internal/release/VERSION``
+    (``cashier --version``) and the trusted update root."""
+    baked = bundle / "_internal" / "profile"
+    baked.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(profile_path, baked / "till.toml")
     release = bundle / "_internal" / "release"
     release.mkdir(parents=True, exist_ok=True)
     (release / "VERSION").write_text(version + "\n")
@@ -175,13 +172,13 @@ def main(argv: list[str] | None = None) -> int:
               "`cashier update keys init DIR`)", file=sys.stderr)
         return 2
     name = f"cashier-{profile.till_id}"
-    frozen = freeze(args.python, Path(args.profile), profile.till_id)
+    frozen = freeze(args.python)
 
     dist = Path(args.dist)
     bundle = dist / name
     shutil.rmtree(bundle, ignore_errors=True)
     shutil.copytree(frozen, bundle, symlinks=True)
-    stamp_release(bundle, version, update_keys)
+    stamp_release(bundle, Path(args.profile), version, update_keys)
     shutil.copyfile(ROOT / "packaging" / "cashier.svg", bundle / "cashier.svg")
     desktop = (ROOT / "packaging" / "cashier.desktop").read_text()
     (bundle / f"{name}.desktop").write_text(desktop.replace("@TILL_ID@", profile.till_id))
