@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cashier.errors import CashierError
 from cashier.updates.layout import Layout
 from cashier.updates.service import confirm, prepare, switch_when_quiet
-from cashier.updates.till import UpdateWaiting, check, self_check, source_for_profile
+from cashier.updates.till import UpdateSource, UpdateWaiting, check, self_check, source_for_profile
 from ui.i18n import tr
 from ui.window import Pill
 
@@ -25,10 +25,12 @@ log = logging.getLogger("cashier.updates")
 
 
 class UpdateWatcher:
-    def __init__(self, gui: Gui) -> None:
+    def __init__(self, gui: Gui, source: UpdateSource | None = None,
+                 layout: Layout | None = None) -> None:
+        """``source`` and ``layout`` default to this till's (its profile, its install folder)."""
         self.gui = gui
-        self.source = source_for_profile(gui.profile)
-        self.layout = Layout.of_running_program()
+        self.source = source or source_for_profile(gui.profile)
+        self.layout = layout or Layout.of_running_program()
         self.pill = Pill()
         self.pill.setVisible(False)
         gui.window.status.addPermanentWidget(self.pill)
@@ -68,11 +70,12 @@ class UpdateWatcher:
             log.warning("update check: %s", exc)
 
 
-def watch_updates(gui: Gui) -> UpdateWatcher | None:
+def watch_updates(gui: Gui, source: UpdateSource | None = None,
+                  layout: Layout | None = None) -> UpdateWatcher | None:
     """Start watching when the profile names an update repository (and the journal is open)."""
     if not gui.profile.update_url or gui.cashdesk is None:
         return None
-    watcher = UpdateWatcher(gui)
+    watcher = UpdateWatcher(gui, source, layout)
     gui.cashdesk.drawer_closed.append(watcher.check_soon)
     watcher.check_soon()
     return watcher
