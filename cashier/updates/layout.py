@@ -95,6 +95,11 @@ class Layout:
             self.previous_link.unlink(missing_ok=True)
         return before
 
+    def mark_failed(self, version: str) -> None:
+        """A version that failed its self-check is never taken again (until IT publishes a newer)."""
+        self.state.mkdir(parents=True, exist_ok=True)
+        (self.state / f"failed-{version}").touch()
+
     def prune(self, keep: int = KEEP_VERSIONS) -> list[str]:
         """Delete old versions beyond ``keep``, never the current or previous one."""
         protected = {self.current(), self.previous()}

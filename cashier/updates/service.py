@@ -66,6 +66,7 @@ def confirm(found: Published, layout: Layout, store: JournalStore, ok: bool, why
     """After the self-check: keep the new version, or roll back to the previous one (journaled)."""
     if not ok:
         back = layout.roll_back()
+        layout.mark_failed(found.version)
         store.note(None, "update_rolled_back", actor=ACTOR, version=found.version, back_to=back,
                    reason=why)
         return Outcome(applied=None, rolled_back=found.version, current=back)

@@ -123,10 +123,13 @@ def published_for(source: UpdateSource, name: str) -> list[Published]:
 
 
 def check(source: UpdateSource) -> tuple[Any, Published | None]:
-    """Refresh the metadata (verified) and name the version this till would take, if any."""
+    """Refresh the metadata (verified) and name the version this till would take, if any (never
+    one that failed its self-check here before)."""
     client = _client(source)
     _verified(client.refresh, "update metadata")
-    return client, pick(published_for(source, source.name), source.current, source.channel)
+    failed = {p.name.removeprefix("failed-") for p in source.state.glob("failed-*")}
+    takeable = [p for p in published_for(source, source.name) if p.version not in failed]
+    return client, pick(takeable, source.current, source.channel)
 
 
 def download(source: UpdateSource, client: Any, found: Published, layout: Layout) -> Path:

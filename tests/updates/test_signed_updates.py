@@ -183,6 +183,11 @@ def test_a_version_failing_its_self_check_rolls_back_journaled(keys: Path, serve
     rolled = notes(store, "update_rolled_back")
     assert len(rolled) == 1 and rolled[0]["version"] == "0.2.0" and rolled[0]["back_to"] == "0.1.0"
     assert str(rolled[0]["reason"]).startswith("exit 1")
+    # the failed version is not tried again at the next check; a newer one is
+    again = apply_update(source(url, keys, layout), layout, store, profile.roster)
+    assert again.as_dict() == {"applied": None, "rolled_back": None, "current": "0.1.0"}
+    publish(fake_archive(tmp_path / "fixed", "0.2.1"), keys, repo)
+    assert apply_update(source(url, keys, layout), layout, store, profile.roster).applied == "0.2.1"
 
 
 def test_self_check_runs_the_program_with_smoke(tmp_path: Path) -> None:
