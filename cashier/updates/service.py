@@ -34,7 +34,7 @@ def blockers(store: JournalStore, roster: Roster) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class UpdateResult:
     applied: str | None
     rolled_back: str | None
     current: str | None
@@ -62,25 +62,25 @@ def switch_when_quiet(found: Published, layout: Layout, store: JournalStore, ros
     return layout.current_link / "cashier"
 
 
-def confirm(found: Published, layout: Layout, store: JournalStore, ok: bool, why: str) -> Outcome:
+def confirm(found: Published, layout: Layout, store: JournalStore, ok: bool, why: str) -> UpdateResult:
     """After the self-check: keep the new version, or roll back to the previous one (journaled)."""
     if not ok:
         back = layout.roll_back()
         layout.mark_failed(found.version)
         store.note(None, "update_rolled_back", actor=ACTOR, version=found.version, back_to=back,
                    reason=why)
-        return Outcome(applied=None, rolled_back=found.version, current=back)
+        return UpdateResult(applied=None, rolled_back=found.version, current=back)
     layout.prune()
-    return Outcome(applied=found.version, rolled_back=None, current=found.version)
+    return UpdateResult(applied=found.version, rolled_back=None, current=found.version)
 
 
 def apply_update(source: UpdateSource, layout: Layout, store: JournalStore, roster: Roster, *,
-                 checker: Callable[[Path], tuple[bool, str]] = self_check) -> Outcome:
+                 checker: Callable[[Path], tuple[bool, str]] = self_check) -> UpdateResult:
     """The whole step, for the command line. Raises UpdateRefused (nothing changed),
     UpdateUnreachable, or UpdateWaiting (a verified version is ready; the till is busy)."""
     found = prepare(source, layout)
     if found is None:
-        return Outcome(applied=None, rolled_back=None, current=layout.current())
+        return UpdateResult(applied=None, rolled_back=None, current=layout.current())
     program = switch_when_quiet(found, layout, store, roster)
     ok, why = checker(program)
     return confirm(found, layout, store, ok, why)
