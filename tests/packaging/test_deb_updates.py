@@ -92,12 +92,19 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         pytest.skip("installs a Debian package: needs root, dpkg-deb and apt-get")
     folder = tmp_path_factory.mktemp("deb")
     purge()
+    made_here = [p for p in (JOURNAL.parent, Path("/var/log/cashier")) if not p.exists()]
+    group_before = sh("getent", "group", "cashier", check=False).returncode == 0
     journal_before = JOURNAL.exists()
     yield folder
     purge()
-    if not journal_before:  # the journal this test's sale made (the package never deletes it)
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{JOURNAL}{suffix}").unlink(missing_ok=True)
+    # what the package leaves on purpose (the journal, its folders, the group) and this test made
+    if not journal_before:
+        for path in JOURNAL.parent.glob(f"{JOURNAL.stem}*"):  # journal, -wal, sandbox state
+            path.unlink()
+    for path in made_here:
+        shutil.rmtree(path, ignore_errors=True)
+    if not group_before:
+        sh("groupdel", "cashier", check=False)
 
 
 @pytest.fixture(scope="module")
