@@ -80,9 +80,14 @@ screens: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screens.py build/screens
 
 PROFILE ?= packaging/tills/example.toml
+# VERSION=X.Y.Z (default: the project's); UPDATE_KEYS=DIR bakes the trusted update root of
+# `cashier update keys init DIR` (README, "Packaging a till")
+VERSION ?=
+UPDATE_KEYS ?=
 package: setup
 	@python=$$(scripts/find-python.sh) || exit 1; \
-	  $(PY) packaging/build.py --profile $(PROFILE) --python "$$python"
+	  $(PY) packaging/build.py --profile $(PROFILE) --python "$$python" \
+	    $(if $(VERSION),--version $(VERSION)) $(if $(UPDATE_KEYS),--update-keys $(UPDATE_KEYS))
 
 package-test: package
 	QT_QPA_PLATFORM=offscreen CASHIER_PACKAGE_PROFILE=$(PROFILE) $(VENV)/bin/pytest -q -p no:cacheprovider -m packaging tests/packaging

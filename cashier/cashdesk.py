@@ -37,6 +37,8 @@ class CashDesk:
     def __init__(self, profile: TillProfile, store: JournalStore, *,
                  virtual: VirtualPrinter | None = None, printer: PrintQueue | None = None) -> None:
         self.profile = profile
+        #: Called after each drawer close (the window checks for an update then).
+        self.drawer_closed: list[Callable[[], None]] = []
         self.store = store
         self.roster: Roster = profile.roster
         self.drawer = Drawer(store, self.roster)
@@ -306,6 +308,9 @@ class CashDesk:
         if result.closed and result.report is not None and self.profile.printer.z_report_at_close:
             self._print(PrintJob(title=f"Z report {result.session.id}",
                                  lines=report_text(result.report, self.width)))
+        if result.closed:
+            for listener in self.drawer_closed:
+                listener()
         return result
 
     # ---- reports -----------------------------------------------------------------------------

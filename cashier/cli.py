@@ -29,7 +29,7 @@ WindowOpener = Callable[..., int]
 
 #: Modules under cashier/commands that add sub-commands (each is optional until it lands).
 COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
-                   "manager", "store", "drawer", "ticket")
+                   "manager", "store", "drawer", "ticket", "update")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import sys
 import tomllib
 from decimal import Decimal
@@ -90,13 +91,21 @@ def baked_profile_path() -> Path | None:
     return candidate if candidate.exists() else None
 
 
-def _usable_dir(machine_wide: str, per_user: str) -> Path:
+#: Made by the Debian package (root:cashier, 2770): a packaged till keeps its journal and logs
+#: there when they exist; an archive install keeps platformdirs' machine-wide folders.
+PACKAGE_DATA_DIR = Path("/var/lib/cashier")
+PACKAGE_LOG_DIR = Path("/var/log/cashier")
+
+
+def _usable_dir(machine_wide: str, per_user: str, packaged: Path | None = None) -> Path:
     """A packaged till keeps data machine-wide (one install per till); from source, per user.
 
     The machine-wide folder is created owner-only; when it cannot be created (not installed by
     an administrator), the per-user folder is used instead so the till still starts.
     """
     if is_frozen():
+        if packaged is not None and packaged.is_dir() and os.access(packaged, os.W_OK):
+            return packaged
         path = Path(machine_wide)
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -109,17 +118,21 @@ def _usable_dir(machine_wide: str, per_user: str) -> Path:
 
 def default_data_dir() -> Path:
     return _usable_dir(platformdirs.site_data_dir(APP_NAME, appauthor=False),
-                       platformdirs.user_data_dir(APP_NAME, appauthor=False))
+                       platformdirs.user_data_dir(APP_NAME, appauthor=False),
+                       PACKAGE_DATA_DIR if sys.platform.startswith("linux") else None)
 
 
 def default_log_dir() -> Path:
     return _usable_dir(platformdirs.site_log_dir(APP_NAME, appauthor=False),
-                       platformdirs.user_log_dir(APP_NAME, appauthor=False))
+                       platformdirs.user_log_dir(APP_NAME, appauthor=False),
+                       PACKAGE_LOG_DIR if sys.platform.startswith("linux") else None)
 
 
 def ensure_private_dir(path: Path) -> Path:
     """Create a folder only its owner can read: the journal and logs are the store's records."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.stat().st_mode & stat.S_ISGID:  # the package's folder for the cashier group: keep it
+        return path
     with contextlib.suppress(OSError):  # a file system without modes (FAT stick) still works
         os.chmod(path, 0o700)
     return path
@@ -176,6 +189,12 @@ class TillProfile(BaseSettings):
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
     terms_text: str | None = Field(None, min_length=1, max_length=4096)
     products: list[Product] = Field(default_factory=list)
+    #: Signed updates (README, "Packaging a till"): the TUF repository this till takes new
+    #: versions from (None: no automatic updates) and which of its versions it takes.
+    update_url: str | None = None
+    update_channel: Literal["stable", "pilot"] = "stable"
+    #: A till that is only a till: the Debian package starts it at login, full screen.
+    kiosk: bool = False
 
     @classmethod
     def settings_customise_sources(
@@ -194,7 +213,7 @@ class TillProfile(BaseSettings):
             raise ValueError("must not contain any of $ % : ^ - ~ < > , ? quotes { } [ ] \\ + = `")
         return value
 
-    @field_validator("host_url", "charge_api_url", "store_url")
+    @field_validator("host_url", "charge_api_url", "store_url", "update_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         if value is None:

@@ -170,7 +170,10 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         gui.window.first_paint.connect(
             lambda: print(f"first-paint {time.time():.6f} {time.perf_counter() - started:.4f}",
                           flush=True))
-    gui.window.show()
+    if profile.kiosk and not smoke:  # a till that is only a till: the whole screen
+        gui.window.showFullScreen()
+    else:
+        gui.window.show()
     with loop:
         if smoke:
             return int(loop.run_until_complete(_smoke(gui)))
@@ -178,6 +181,9 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         app.lastWindowClosed.connect(closed.set)
         gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
         gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
+        from ui.updates import watch_updates
+
+        gui.updates = watch_updates(gui)
         loop.run_until_complete(closed.wait())
         loop.run_until_complete(gui.stop())
     door.close()

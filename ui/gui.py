@@ -52,6 +52,8 @@ class Gui:
     printer_timer: Any = None
     sign_in: Any = None
     sign_out_button: Any = None
+    #: signed updates (ui.updates); None when the profile names no update repository
+    updates: Any = None
 
     def set_language(self, code: str) -> bool:
         ok = bool(self.language.switch(code))

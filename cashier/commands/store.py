@@ -1,6 +1,7 @@
 """``cashier store``: the store service and a till's commands for it.
 
-- ``serve --database URL``: migrate, then serve; prints ``store listening on http://HOST:PORT``.
+- ``serve --database URL [--updates REPO]``: migrate, then serve; prints ``store listening on
+  http://HOST:PORT``. With ``--updates``, tills take signed updates from ``http://HOST:PORT/updates``.
 - ``add-till TILL_ID [--number NN] --database URL``: prints ``{"till", "token"}`` once (stored
   hashed); ``--number`` pins the till's invoice prefix (else its first contact does).
 - ``add-manager ID --name NAME --database URL``: a manager on the store's own roster, with the
@@ -26,6 +27,7 @@ import asyncio
 import os
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from cashier.errors import ValidationError
@@ -65,8 +67,14 @@ def serve_command(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ValidationError("--port", "must be 0 to 65535")
     dsn = _database(args)
+    updates = None
+    if args.updates:
+        updates = Path(args.updates)
+        if not (updates / "metadata" / "root.json").is_file():
+            raise ValidationError("--updates", f"{updates} is not an update repository (no "
+                                               "metadata/root.json: `cashier update publish` makes it)")
     migrate(dsn)
-    app = StoreApp(StoreDatabase(dsn))
+    app = StoreApp(StoreDatabase(dsn), updates=updates)
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:
@@ -236,6 +244,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8790, help="port; 0 picks a free one (default 8790)")
+    serve.add_argument("--updates", metavar="REPO",
+                       help="also serve this signed update repository at /updates")
     serve.set_defaults(handler=serve_command)
     add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
     add.add_argument("till_id", metavar="TILL_ID")

@@ -14,6 +14,8 @@
 - ``POST /v1/close``: record the store-wide close a till has submitted to the host: needs a
   manager's session; the store records that manager as who closed.
 - ``GET /v1/pin-failures``: the store's failed manager PINs (a manager's session).
+- ``GET /updates/...``: with ``--updates REPO``, the signed update repository as static files
+  (``cashier update publish``); no token: TUF's signatures protect it, and tills check them.
 
 Who may do what: a till token alone (``Authorization: Bearer``) is that till's only (its own
 journal, its own figures); store-wide work needs the till token and a manager's session made
@@ -29,13 +31,15 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from cashier.errors import ValidationError
 from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
@@ -83,7 +87,7 @@ def _journal_id(body: dict[str, Any]) -> str:
 class StoreApp:
     """The ASGI application around one ``StoreDatabase`` (opened and closed by its lifespan)."""
 
-    def __init__(self, db: StoreDatabase) -> None:
+    def __init__(self, db: StoreDatabase, updates: Path | None = None) -> None:
         self.db = db
 
         @asynccontextmanager
@@ -98,7 +102,7 @@ class StoreApp:
                     log.info("store database pool closed while stopping")
                 log.info("store service stopped")
 
-        self.asgi = Starlette(routes=[
+        routes: list[BaseRoute] = [
             Route("/v1/health", self.health, methods=["GET"]),
             Route("/v1/hello", self._authed(self.hello), methods=["POST"]),
             Route("/v1/events", self._authed(self.events), methods=["POST"]),
@@ -106,7 +110,11 @@ class StoreApp:
             Route("/v1/close", self._authed(self.close), methods=["POST"]),
             Route("/v1/manager", self._authed(self.manager), methods=["POST"]),
             Route("/v1/pin-failures", self._authed(self.pin_failures), methods=["GET"]),
-        ], lifespan=lifespan, exception_handlers={Exception: self._unavailable})
+        ]
+        if updates is not None:
+            routes.append(Mount("/updates", app=StaticFiles(directory=updates), name="updates"))
+        self.asgi = Starlette(routes=routes, lifespan=lifespan,
+                              exception_handlers={Exception: self._unavailable})
 
     @staticmethod
     async def _unavailable(_request: Request, exc: Exception) -> Response:
