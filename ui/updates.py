@@ -19,7 +19,7 @@ from ui.i18n import tr
 from ui.window import Pill
 
 if TYPE_CHECKING:
-    from ui.app import Gui
+    from ui.gui import Gui
 
 log = logging.getLogger("cashier.updates")
 
