@@ -77,7 +77,7 @@
     </message>
     <message>
       <source>Cash in and out</source>
-      <translation>Entradas y salidas de efectivo</translation>
+      <translation>Entradas y salidas</translation>
     </message>
     <message>
       <source>Amount</source>
@@ -89,7 +89,7 @@
     </message>
     <message>
       <source>Close the drawer (blind count)</source>
-      <translation>Cerrar el cajón (arqueo ciego)</translation>
+      <translation>Cierre (arqueo ciego)</translation>
     </message>
     <message>
       <source>Over/short reason</source>

@@ -64,7 +64,7 @@ class GiftCardPage(Page):
         self.reactivate_button = self.button(lambda: tr("Reactivate"), "F7", lambda: self.act("reactivate"))
         self.cashback_button = self.button(lambda: tr("Cash out"), "F5", lambda: self.act("cashback"))
         self.cancel_button = self.button(lambda: tr("Cancel last request"), GIVE_BACK, self.cancel_last,
-                                         "Danger")
+                                         "Danger", stacked=True)  # the key under: fits in Spanish
         buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,
                    self.reactivate_button, self.cashback_button]
         for i, b in enumerate(buttons):  # two a row: three did not fit 1024x768 in Spanish

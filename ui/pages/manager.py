@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QScrollArea,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -124,8 +123,8 @@ class ManagerPage(Page):
 
     # ---- the panel -------------------------------------------------------------------------
     def _build_panel(self) -> None:
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
+        # no scroll area of its own: the page scrolls (one inside the other kept a stale width
+        # and scrolled sideways in Spanish at large text)
         inner = QWidget()
         grid = QGridLayout(inner)
         grid.setSpacing(12)
@@ -133,6 +132,7 @@ class ManagerPage(Page):
         self.batch_box = QGroupBox()
         b = QVBoxLayout(self.batch_box)
         self.totals = QLabel()
+        self.totals.setWordWrap(True)  # "Host totals: not offered…" is wider than 1024 at large text
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.batch_message = hint()
         row = QHBoxLayout()
@@ -174,7 +174,7 @@ class ManagerPage(Page):
         u.addLayout(urow)
         self.unresolved_message = hint()
         u.addWidget(self.unresolved_message)
-        grid.addWidget(self.unresolved_box, 1, 0, 1, 2)
+        grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
         self.mode_box = QGroupBox()
         m = QVBoxLayout(self.mode_box)
@@ -193,7 +193,8 @@ class ManagerPage(Page):
         self.terminal_view.setObjectName("ReceiptView")
         self.terminal_view.setMinimumHeight(90)
         m.addWidget(self.terminal_view)
-        grid.addWidget(self.mode_box, 0, 1)
+        # one column: side by side, the two boxes' buttons did not fit 1024 wide at large text
+        grid.addWidget(self.mode_box, 1, 0)
         # settings
         self.settings_box = QGroupBox()
         s = QVBoxLayout(self.settings_box)
@@ -202,16 +203,13 @@ class ManagerPage(Page):
         self.settings_view.setWordWrap(True)
         s.addWidget(self.settings_view)
         s.addStretch(1)
-        grid.addWidget(self.settings_box, 2, 0, 1, 2)
+        grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
-        grid.addWidget(self.store_part, 3, 0, 1, 2)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
-        scroll.setWidget(inner)
+        grid.addWidget(self.store_part, 4, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
-        col.addWidget(scroll, 1)
+        col.addWidget(inner, 1)
         self.lock_button = self.button(lambda: tr("Lock"), "Alt+L", self.lock)
         col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
         self.stack.addWidget(wrapper)

@@ -68,9 +68,12 @@ class TabsPage(Page):
         self.keypad = Keypad(self.amount)
         right.addWidget(self.keypad)
         grid = QGridLayout()  # under the tabs, so the keypad and the actions both fit at 1024x768
-        self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary")
-        self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab)
-        self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender")
+        # side by side under the tabs: the key under the text, so both fit in long languages
+        self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary",
+                                       stacked=True)
+        self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab, stacked=True)
+        self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender",
+                                          stacked=True)
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
         grid.addWidget(self.open_button, 0, 0)
         grid.addWidget(self.add_button, 0, 1)
