@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 #: Tips the pad offers when the request names none (percent of the amount).
 DEFAULT_TIP_PERCENTS = (15, 18, 20)
+#: How long the pad shows the outcome ("Approved — thank you") before "Welcome" (ms).
+RESULT_MS = 3000
 #: The gift card the sandbox knows (its default for gift card prompts).
 TEST_GIFT_CARD = "2664654648774"
 
@@ -103,6 +105,11 @@ class PinPadWindow(QWidget):
         self.detach: Any = None
         #: how long the automatic customer "thinks" before answering (the bench uses 0)
         self.auto_delay_ms = 50
+        self.result_ms = RESULT_MS
+        #: a card was presented: the next payment outcome is this customer's, said on the pad
+        self._card_presented = False
+        self._result_shown = 0  # counts results shown: a later one (or a prompt) ends the earlier
+        self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
         self.resize(760, 640)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(16, 16, 16, 16)
@@ -258,8 +265,11 @@ class PinPadWindow(QWidget):
         if self.detach is None:
             self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
         self.till.bridge.terminal_event.connect(self._terminal_event)
+        self.till.bridge.payment_changed.connect(self._payment_outcome)
 
     def _listener(self, prompt: Any) -> None:
+        self._result_shown += 1  # a new prompt ends the result on screen
+        self._resting = None
         self.show_prompt(prompt)
         if self.auto.isChecked():
             QTimer.singleShot(self.auto_delay_ms, self.auto_answer)
@@ -271,6 +281,7 @@ class PinPadWindow(QWidget):
             return
         if prompt.kind == "card":
             prompt.present_card(self.default_card(), "T")
+            self._card_presented = True
             self.reset_card()
         elif prompt.kind == "tip":
             prompt.choose_tip("notip")
@@ -287,7 +298,40 @@ class PinPadWindow(QWidget):
 
     def _terminal_event(self, event: Any) -> None:
         if event.prompt is None and (self.prompt is None or self.prompt.done):
+            if self._resting is not None:  # the customer reads the outcome first
+                self._resting = dict(event.display)
+                return
             self.show_prompt(None, event.display)
+
+    def _payment_outcome(self, entry: Any) -> None:
+        """The outcome of the card this customer presented, on the pad for a few seconds (as a
+        real pad says it) before it goes back to "Welcome"."""
+        if not self._card_presented:
+            return
+        words = {"approved": tr("Approved — thank you"), "captured": tr("Approved — thank you"),
+                 "declined": tr("Declined"), "error": tr("Not approved")}.get(str(entry.state))
+        if words is None:  # still on its way (intent, sent) or unknown: nothing to say yet
+            return
+        self._card_presented = False
+        self.show_result(words)
+
+    def show_result(self, words: str) -> None:
+        self._result_shown += 1
+        shown = self._result_shown
+        self._resting = self._resting if self._resting is not None else {}
+        self.header.setText(words)
+        self.amount.setText("")
+        self.text.setText("")
+        self.idle_page.setText("")
+        self.stack.setCurrentWidget(self.idle_page)
+        QTimer.singleShot(self.result_ms, lambda: self._result_read(shown))
+
+    def _result_read(self, shown: int) -> None:
+        if shown != self._result_shown:
+            return  # a prompt or another result came since
+        resting, self._resting = self._resting, None
+        if self.prompt is None or self.prompt.done:
+            self.show_prompt(None, resting)
 
     def show_prompt(self, prompt: Any, display: dict[str, Any] | None = None) -> None:
         self.prompt = prompt
@@ -372,6 +416,7 @@ class PinPadWindow(QWidget):
     def tap(self, number: str, entry_mode: str = "T") -> None:
         if self.prompt is not None and self.prompt.kind == "card":
             self.prompt.present_card(number, entry_mode)
+            self._card_presented = True
             self.reset_card()  # the next customer starts from the default card
             self.show_prompt(None)
 

@@ -50,3 +50,22 @@ def test_preset_tips_and_the_test_card_resets_after_the_payment(ui: Any, make_gu
     assert sale.result.outcome == "approved" and entry.card_type == "AX"
     assert entry.tip == Decimal("7.20") and entry.approved == Decimal("47.20")
     assert pad.cards.currentItem() is None  # the next customer starts from the default card
+
+
+def test_the_pad_says_the_outcome_before_welcome(ui: Any, make_gui: Any) -> None:
+    """The customer reads "Approved — thank you" (or "Declined") on the pad, then "Welcome"."""
+    gui = make_gui()
+    pad = gui.pinpad
+    pad.result_ms = 300  # a real pad shows it for seconds; the test need not wait that long
+    sale = gui.window.go(SalePage)
+    gui.window.activateWindow()
+    QTest.qWaitForWindowActive(gui.window, 2000)
+    assert pad.header.text() == "Welcome"
+    for keys, said in (("1250", "Approved — thank you"), ("99999900", "Declined")):
+        sale.new_sale()
+        QTest.keyClicks(sale.amount, keys)
+        QTest.keyClick(sale.amount, Qt.Key.Key_F2)
+        ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+        QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
+        ui.until(lambda s=said: pad.header.text() == s, what=said)
+        ui.until(lambda: pad.header.text() == "Welcome", what="back to Welcome")
