@@ -234,7 +234,7 @@ class TillProfile(BaseSettings):
     def roster(self) -> Roster:
         from cashier.manager_pin import effective_hash
 
-        return Roster(self.clerks, self.manager_rules,
+        return Roster(self.clerks, self.manager_rules, currency=self.currency, manager_pin_hash=
                       effective_hash(self.manager_pin_hash, self.is_training))
 
     @property

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cashier.clerks import Action, Clerk, Roster
+from cashier.clerks import Action, Clerk, Roster, manager_needed
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from cashier.journal.card_guard import guard_text
 from cashier.journal.store import JournalStore, iso
@@ -239,7 +239,7 @@ class Drawer:
             acting = next((c for c in self.roster.clerks if str(c.id) == clerk), None)
             if acting is not None and acting.is_manager:
                 return str(acting.id)
-        raise ManagerNeeded(f"manager: {action.value.replace('_', ' ')} needs a manager's PIN")
+        raise manager_needed(action, amount, self.currency)
 
     def open(self, *, clerk: str, float_amount: Decimal | str | None = None,
              counts: dict[str, int] | None = None) -> Session:

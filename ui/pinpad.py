@@ -44,16 +44,25 @@ RESULT_MS = 3000
 TEST_GIFT_CARD = "2664654648774"
 
 
+def pad_words(text: str) -> str:
+    """The pad's own words in the window's language (the virtual terminal says them in English;
+    a merchant's own text, such as a form's name, is shown as it was sent)."""
+    known = {"Present card": tr("Present card"), "Would you like to add a tip?":
+             tr("Would you like to add a tip?"), "Please sign": tr("Please sign")}
+    return known.get(text, text)
+
+
 def describe_prompt(prompt: Any) -> str:
-    """One line for the cashier: what the customer is asked right now."""
-    kinds = {"card": tr("present a card"), "tip": tr("choose a tip"), "signature": tr("sign"),
-             "confirmation": tr("confirm"), "terms": tr("accept the terms"), "input": tr("type a value"),
-             "form": tr("answer a form")}
-    text = kinds.get(prompt.kind, prompt.kind)
+    """One line for the cashier: what the customer is asked right now (the pad's own heading
+    when it has one, else the kind of question), with the amount."""
+    kinds = {"card": tr("Present card"), "tip": tr("Choose a tip"), "signature": tr("Sign"),
+             "confirmation": tr("Confirm"), "terms": tr("Accept the terms"), "input": tr("Type a value"),
+             "form": tr("Answer a form")}
+    header = prompt.texts.get("header") if prompt.texts else None
+    text = pad_words(str(header)) if header else kinds.get(prompt.kind, prompt.kind)
     if prompt.amount is not None:
         text += f" ({format_money(prompt.amount)})"
-    header = prompt.texts.get("header") if prompt.texts else None
-    return f"{text}: {header}" if header else text
+    return text
 
 
 class SignaturePad(QWidget):
@@ -339,7 +348,7 @@ class PinPadWindow(QWidget):
         if prompt is None:
             texts = (display or {}).get("texts") or {}
             form = (display or {}).get("form") or {}
-            self.header.setText(texts.get("header") or tr("Welcome"))
+            self.header.setText(pad_words(texts["header"]) if texts.get("header") else tr("Welcome"))
             self.amount.setText("")
             receipt = (display or {}).get("receipt")
             self.text.setText("\n".join(receipt["lines"][:6]) if receipt else (
@@ -349,7 +358,7 @@ class PinPadWindow(QWidget):
             self.stack.setCurrentWidget(self.idle_page)
             return
         texts = prompt.texts or {}
-        self.header.setText(texts.get("header") or describe_prompt(prompt))
+        self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
         self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
         self.text.setText(texts.get("text", ""))
         if prompt.kind == "card":

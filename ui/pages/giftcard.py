@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import CashierError, ValidationError
 from cashier.redact import mask_pan
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -118,7 +119,7 @@ class GiftCardPage(Page):
                 GiftCard(number=text)
             except ValidationError as exc:
                 self.result_title.setText(tr("Not sent"))
-                self.result_text.setText(str(exc))
+                self.result_text.setText(error_words(exc, self.till.currency))
                 return
             self.number = text
         self._show_card()
@@ -196,7 +197,7 @@ class GiftCardPage(Page):
         if not isinstance(exc, CashierError):
             raise exc
         self.result_title.setText(tr("Not done"))
-        self.result_text.setText(str(exc))
+        self.result_text.setText(error_words(exc, self.till.currency))
 
     def cancel_last(self) -> None:
         """Undo this till's last gift card request (the flow checks it is the card's last)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
 from cashier.money import parse_amount
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
 from ui.manager_prompt import ask_manager
@@ -199,7 +200,7 @@ class JournalPage(Page):
         try:
             filters = self.filters()
         except CashierError as exc:
-            self.search_error.setText(str(exc))
+            self.search_error.setText(error_words(exc, self.till.currency))
             return
         self.search_error.clear()
 
@@ -215,7 +216,7 @@ class JournalPage(Page):
         def failed(exc: BaseException) -> None:
             if not isinstance(exc, CashierError):
                 raise exc
-            self.search_error.setText(str(exc))
+            self.search_error.setText(error_words(exc, self.till.currency))
         self.till.run(self.till.ctx.journal.search(**filters), "journal search", done=got, failed=failed)
 
     def _fill(self) -> None:
@@ -327,7 +328,7 @@ class JournalPage(Page):
             try:
                 _what, job, _queued = desk.reprint_entry(e.id)
             except CashierError as exc:
-                self.message.setText(str(exc))
+                self.message.setText(error_words(exc, self.till.currency))
                 return
             self.reprint_button.setEnabled(False)
             self.message.setText(tr("Printing the receipt…"))
@@ -369,7 +370,7 @@ class JournalPage(Page):
     def _failed(self, exc: BaseException) -> None:
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(str(exc))
+        self.message.setText(error_words(exc, self.till.currency))
         self._selected()
 
     def refund(self) -> None:
@@ -443,9 +444,12 @@ class JournalPage(Page):
 
         def done(after: Any) -> None:
             back = sum((e.approved for e in after.refunds if e.id not in before), Decimal(0))
-            self.message.setText(tr("Ticket %s: %s went back of %s.")
-                                 % (after.id, format_money(back, self.till.currency),
-                                    format_money(total, self.till.currency)))
+            cur = self.till.currency
+            if back == total:
+                self.message.setText(tr("Ticket %s: %s refunded.") % (after.id, format_money(back, cur)))
+            else:  # part of it refused: say how much of what was asked went back
+                self.message.setText(tr("Ticket %s: %s of %s refunded; the rest was not.")
+                                     % (after.id, format_money(back, cur), format_money(total, cur)))
             self.refresh()
         self.till.run(refund_ticket(self.till.ctx, ticket.id, lines=lines, manager=approval.manager),
                       "ticket refund", done=done, failed=self._failed)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import Action, SignInError
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
@@ -344,7 +345,7 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.batch_message.setText(str(exc))
+        self.batch_message.setText(error_words(exc, self.till.currency))
         self.override_button.setVisible(isinstance(exc, BatchBlocked))
 
     def run_recovery(self) -> None:
@@ -383,7 +384,7 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.unresolved_message.setText(str(exc))
+        self.unresolved_message.setText(error_words(exc, self.till.currency))
 
     def set_mode(self, offline: bool) -> None:
         from cashier.flows.pinpad import set_offline
@@ -399,7 +400,7 @@ class ManagerPage(Page):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.mode_message.setText(str(exc))
+            self.mode_message.setText(error_words(exc, self.till.currency))
         self.till.run(set_offline(self.till.ctx, offline, manager_id=MANAGER_ACTOR), "mode",
                       done=done, failed=failed)
 
@@ -495,7 +496,7 @@ class StorePart(QGroupBox):
             self._fetching = False
             if not isinstance(exc, CashierError):
                 raise exc
-            self.status.setText(str(exc))
+            self.status.setText(error_words(exc, self.page.till.currency))
         self.page.till.run(asyncio.to_thread(store_totals, profile), "store totals", done=done,
                            failed=failed)
 
@@ -558,7 +559,7 @@ class StorePart(QGroupBox):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.message.setText(str(exc))
+            self.message.setText(error_words(exc, self.page.till.currency))
             self.override_button.setVisible(isinstance(exc, BatchBlocked))
         till.run(close_store_batch(till.ctx, till.profile, override=override,
                                    manager_id=MANAGER_ACTOR if override else None,

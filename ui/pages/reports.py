@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused
+from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, hint
@@ -122,7 +123,7 @@ class ReportsPage(Page):
             self.desk.roster.manager(None, self.pin.text())
         except SignInError as exc:
             self.pin.clear()
-            self.pin_error.setText(str(exc))
+            self.pin_error.setText(error_words(exc, self.till.currency))
             return False
         self.pin.clear()
         self.pin_error.clear()
@@ -164,7 +165,7 @@ class ReportsPage(Page):
         try:
             self._show(self.desk.z_report())
         except DrawerRefused as exc:
-            self.message.setText(str(exc))
+            self.message.setText(error_words(exc, self.till.currency))
             self._mark_shown()  # no Z report: the key of the report still on screen stays down
             return
         self.shown_button = self.z_button

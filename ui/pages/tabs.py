@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -181,7 +182,7 @@ class TabsPage(Page):
         self._selected()
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(str(exc))
+        self.message.setText(error_words(exc, self.till.currency))
 
     def open_tab(self) -> None:
         if not self.till.ready or self.amount.value <= 0:
