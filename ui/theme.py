@@ -16,6 +16,8 @@ def style_sheet(high_contrast: bool = False, font_scale: float = 1.0) -> str:
     text = (RESOURCES / "style.qss").read_text(encoding="utf-8")
     if high_contrast:
         text += "\n" + (RESOURCES / "high-contrast.qss").read_text(encoding="utf-8")
+    # images in the style sheets (the high-contrast tick) live beside them
+    text = text.replace("@RESOURCES@", RESOURCES.as_posix())
     if font_scale != 1.0:
         text = _FONT.sub(lambda m: f"font-size: {round(int(m.group(1)) * font_scale)}px", text)
     return text
