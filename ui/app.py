@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import linecache
+import logging
 import os
 import sys
 import time
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from ui.window import MainWindow
 
 SMOKE_AMOUNT_KEYS = "1250"
+log = logging.getLogger("ui.app")
 
 
 @dataclass
@@ -52,6 +54,7 @@ class Gui:
     def set_language(self, code: str) -> bool:
         ok = bool(self.language.switch(code))
         self.prefs["language"] = self.language.code
+        self._save_prefs()
         # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
         self.window.retranslate()
         if self.pinpad is not None:
@@ -67,6 +70,19 @@ class Gui:
             self.prefs["font_scale"] = font_scale
         apply_theme(self.app, bool(self.prefs.get("high_contrast", False)),
                     float(self.prefs.get("font_scale", 1.0)))
+        self._save_prefs()
+
+    def _save_prefs(self) -> None:
+        """The till's display settings, kept for the next start (beside the journal)."""
+        from cashier.display_settings import DisplaySettings, save_display
+
+        try:
+            save_display(self.profile.resolved_journal_path, DisplaySettings(
+                language=str(self.prefs.get("language", "")),
+                high_contrast=bool(self.prefs.get("high_contrast", False)),
+                text_size=float(self.prefs.get("font_scale", 1.0))))
+        except OSError:  # the look still changes; only the next start will not remember it
+            log.exception("display settings not saved")
 
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
@@ -129,7 +145,7 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     from PySide6.QtWidgets import QApplication
 
     from ui.errors import CrashReporter
-    from ui.i18n import Language
+    from ui.i18n import LANGUAGES, Language
     from ui.pages import all_pages
     from ui.theme import apply_theme
     from ui.till import Till
@@ -138,13 +154,18 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     application = app or QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(application, QApplication)
     application.setApplicationName("Cashier")
-    apply_theme(application)
+    from cashier.display_settings import load_display
+
+    shown = load_display(profile.resolved_journal_path)  # as the till was last left
+    apply_theme(application, shown.high_contrast, shown.text_size)
     language = Language()
-    language.switch(profile.language if profile.language in ("en", "es") else "en")
+    chosen = shown.language or profile.language
+    language.switch(chosen if chosen in LANGUAGES else "en")
     till = Till(profile)
     window = MainWindow(till)
     gui = Gui(application, profile, till, window, language,
-              prefs={"language": language.code, "high_contrast": False, "font_scale": 1.0})
+              prefs={"language": language.code, "high_contrast": shown.high_contrast,
+                     "font_scale": shown.text_size})
     from ui.cash import install_cash, open_cashdesk
 
     gui.cashdesk = open_cashdesk(profile)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from cashier.display_settings import TEXT_SIZES
+
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
-FONT_SCALES = (0.85, 1.0, 1.15, 1.3, 1.5)
+FONT_SCALES = TEXT_SIZES  # the core's one list: the saved size is one of them
 _FONT = re.compile(r"font-size:\s*(\d+)px")
 
 
