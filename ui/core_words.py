@@ -67,10 +67,38 @@ def manager_words(needed: ManagerNeeded, currency: str = "USD") -> str:
     return tr("%s needs a manager's approval.") % what
 
 
+def gift_card_words(primary: int, long_text: str) -> str | None:
+    """A gift card refusal by the host, in words (its codes stay in the journal's details)."""
+    if primary == 9842:
+        return tr("This is not a gift card number the host knows: check the number.")
+    if primary == 9846:
+        return tr("The host does not know this gift card's token: key or scan the card again.")
+    if primary != 9101:
+        return None
+    why = long_text.lower()
+    if "already active" in why:
+        return tr("This gift card is already active.")
+    if "not deactivated" in why:
+        return tr("This gift card is not deactivated: there is nothing to reactivate.")
+    if "nothing to cancel" in why or "no gift card request to cancel" in why:
+        return tr("There is no gift card request of this card to cancel.")
+    if "cannot be cancelled" in why:
+        return tr("A sale, refund or void cannot be cancelled: void it from the Journal.")
+    if "not active" in why or "never activated" in why or why.strip() == "balance failed":
+        return tr("This gift card is not active: activate it first (F3).")
+    return tr("The host refused this gift card request.")
+
+
 def error_words(exc: BaseException, currency: str = "USD") -> str:
     """A core refusal as the cashier reads it (see the module's docstring)."""
     if isinstance(exc, ManagerNeeded):
         return manager_words(exc, currency)
+    primary = getattr(exc, "primary_code", None)  # a host refusal (no import: startup stays light)
+    if isinstance(primary, int):
+        words = gift_card_words(primary, f"{getattr(exc, 'short_text', '')} "
+                                         f"{getattr(exc, 'long_text', '')}")
+        if words is not None:
+            return words
     if isinstance(exc, ValidationError):
         rule = _rules().get(exc.rule)
         if rule is not None:

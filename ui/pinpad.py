@@ -254,7 +254,13 @@ class PinPadWindow(QWidget):
             item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {card.triggers}")
             item.setData(Qt.ItemDataRole.UserRole, card.number)
             self.cards.addItem(item)
-        gift = QListWidgetItem(f"GIFT {TEST_GIFT_CARD[-4:]} — " + tr("test gift card"))
+        from cashier.sandbox.host_giftcards import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
+
+        training = QListWidgetItem(f"GIFT {TRAINING_GIFT_CARD[-4:]} — " + tr("gift card, active, %s")
+                                   % format_money(TRAINING_GIFT_BALANCE))
+        training.setData(Qt.ItemDataRole.UserRole, TRAINING_GIFT_CARD)
+        self.cards.addItem(training)
+        gift = QListWidgetItem(f"GIFT {TEST_GIFT_CARD[-4:]} — " + tr("gift card, not active yet"))
         gift.setData(Qt.ItemDataRole.UserRole, TEST_GIFT_CARD)
         self.cards.addItem(gift)
         self.triggers.clear()
@@ -266,7 +272,11 @@ class PinPadWindow(QWidget):
         if item is not None:
             return str(item.data(Qt.ItemDataRole.UserRole))
         purpose = getattr(self.prompt, "purpose", "") or ""
-        return TEST_GIFT_CARD if purpose.startswith("gift") else "4321000000001119"
+        if purpose.startswith("gift"):  # the active training gift card: a gift card pays at once
+            from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
+
+            return TRAINING_GIFT_CARD
+        return "4321000000001119"
 
     # ---- the terminal's side ---------------------------------------------------------------
     def attach(self) -> None:
