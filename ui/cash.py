@@ -100,7 +100,7 @@ def show_virtual_printer(gui: Gui) -> None:
     from ui.printer_window import VirtualPrinterWindow
 
     desk = gui.cashdesk
-    if desk is None or desk.virtual is None or desk.profile.printer.url:
+    if desk is None or desk.virtual is None:
         return
     window = VirtualPrinterWindow(desk.virtual, desk.width)
     window.resize(window.minimumSizeHint().width(), 600)

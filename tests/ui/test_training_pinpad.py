@@ -69,3 +69,19 @@ def test_the_pad_says_the_outcome_before_welcome(ui: Any, make_gui: Any) -> None
         QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
         ui.until(lambda s=said: pad.header.text() == s, what=said)
         ui.until(lambda: pad.header.text() == "Welcome", what="back to Welcome")
+
+
+def test_a_training_profile_with_a_printer_shows_the_virtual_printer(ui: Any, make_gui: Any,
+                                                                     tmp_path: Path) -> None:
+    """A [printer] in a training profile: the receipt goes to that printer and shows in the virtual
+    printer window beside the PIN pad."""
+    from cashier.printing.layout import PrintJob
+    from cashier.printing.settings import PrinterSettings
+
+    paper = tmp_path / "printer.bin"
+    gui = make_gui(printer=PrinterSettings(url=f"file://{paper}", ask_paper=False))
+    assert gui.printer_window is not None and gui.printer_window.isVisible()
+    job = PrintJob("Receipt", ["TRAINING", "Receipt 1"])
+    assert gui.cashdesk.printer.submit(job)
+    ui.until(lambda: gui.printer_window.jobs, what="the receipt on screen")
+    ui.until(lambda: paper.exists() and paper.stat().st_size > 0, what="the receipt on the printer")
