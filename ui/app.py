@@ -57,6 +57,9 @@ class Gui:
         self._save_prefs()
         # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
         self.window.retranslate()
+        from ui.signin import retranslate_sign_in
+
+        retranslate_sign_in(self)  # the sign-in panel and Sign out key live outside the pages
         if self.pinpad is not None:
             self.pinpad.retranslate()
         return ok
