@@ -117,7 +117,10 @@ class PinPadWindow(QWidget):
         self.result_ms = RESULT_MS
         #: a card was presented: the next payment outcome is this customer's, said on the pad
         self._card_presented = False
-        self._result_shown = 0  # counts results shown: a later one (or a prompt) ends the earlier
+        # the pad's own timer: it goes with the window (a closed pad is never redrawn)
+        self._result_timer = QTimer(self)
+        self._result_timer.setSingleShot(True)
+        self._result_timer.timeout.connect(self._result_read)
         self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
         self.resize(760, 640)
         outer = QHBoxLayout(self)
@@ -287,7 +290,7 @@ class PinPadWindow(QWidget):
         self.till.bridge.payment_changed.connect(self._payment_outcome)
 
     def _listener(self, prompt: Any) -> None:
-        self._result_shown += 1  # a new prompt ends the result on screen
+        self._result_timer.stop()  # a new prompt ends the result on screen
         self._resting = None
         self.show_prompt(prompt)
         if self.auto.isChecked():
@@ -335,19 +338,15 @@ class PinPadWindow(QWidget):
         self.show_result(words)
 
     def show_result(self, words: str) -> None:
-        self._result_shown += 1
-        shown = self._result_shown
         self._resting = self._resting if self._resting is not None else {}
         self.header.setText(words)
         self.amount.setText("")
         self.text.setText("")
         self.idle_page.setText("")
         self.stack.setCurrentWidget(self.idle_page)
-        QTimer.singleShot(self.result_ms, lambda: self._result_read(shown))
+        self._result_timer.start(self.result_ms)
 
-    def _result_read(self, shown: int) -> None:
-        if shown != self._result_shown:
-            return  # a prompt or another result came since
+    def _result_read(self) -> None:
         resting, self._resting = self._resting, None
         if self.prompt is None or self.prompt.done:
             self.show_prompt(None, resting)
