@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QFrame,
     QGroupBox,
@@ -124,6 +125,7 @@ class PinPadWindow(QWidget):
         self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
         self.resize(760, 640)
         outer = QHBoxLayout(self)
+        self.outer = outer
         outer.setContentsMargins(16, 16, 16, 16)
         outer.setSpacing(16)
         pad = QVBoxLayout()
@@ -151,7 +153,7 @@ class PinPadWindow(QWidget):
         self._build_answers()
         side = QVBoxLayout()
         self.auto = QCheckBox()
-        self.auto.setToolTip("auto")
+        self.compact = False
         side.addWidget(self.auto)
         self.cards_box = QGroupBox()
         cards_col = QVBoxLayout(self.cards_box)
@@ -479,10 +481,28 @@ class PinPadWindow(QWidget):
             self.prompt.cancel()
             self.show_prompt(None)
 
+    def set_compact(self, compact: bool) -> None:
+        """Narrow, for a column beside the till's window: the test cards under the pad's screen,
+        the trigger list left out (the README lists it), smaller margins."""
+        self.outer.setDirection(QBoxLayout.Direction.TopToBottom if compact
+                                else QBoxLayout.Direction.LeftToRight)
+        margin = 8 if compact else 16
+        self.outer.setContentsMargins(margin, margin, margin, margin)
+        self.outer.setSpacing(8 if compact else 16)
+        self.triggers_box.setVisible(not compact)
+        self.compact = compact
+        self._label_auto()
+        self.outer.activate()
+
+    def _label_auto(self) -> None:
+        explained = tr("Automatic customer (taps the selected card, no tip)")
+        self.auto.setText(tr("Automatic customer") if self.compact else explained)
+        self.auto.setToolTip(explained)
+
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
-        self.auto.setText(tr("Automatic customer (taps the selected card, no tip)"))
+        self._label_auto()
         self.cards_box.setTitle(tr("Test cards: double-click to tap"))
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))

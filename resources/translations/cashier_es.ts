@@ -1632,16 +1632,16 @@
       <translation>Responder un formulario</translation>
     </message>
     <message>
+      <source>Automatic customer (taps the selected card, no tip)</source>
+      <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
+    </message>
+    <message>
       <source>Customer PIN pad (training)</source>
       <translation>Terminal del cliente (entrenamiento)</translation>
     </message>
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
-    </message>
-    <message>
-      <source>Automatic customer (taps the selected card, no tip)</source>
-      <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
     </message>
     <message>
       <source>Test cards: double-click to tap</source>
@@ -1694,6 +1694,10 @@
     <message>
       <source>Please sign in the box first.</source>
       <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Automatic customer</source>
+      <translation>Cliente automático</translation>
     </message>
     <message>
       <source>gift card, active, %s</source>

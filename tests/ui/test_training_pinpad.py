@@ -85,3 +85,26 @@ def test_a_training_profile_with_a_printer_shows_the_virtual_printer(ui: Any, ma
     assert gui.cashdesk.printer.submit(job)
     ui.until(lambda: gui.printer_window.jobs, what="the receipt on screen")
     ui.until(lambda: paper.exists() and paper.stat().st_size > 0, what="the receipt on the printer")
+
+
+def test_at_1280x800_the_three_training_windows_sit_side_by_side(ui: Any, make_gui: Any) -> None:
+    """The till on the left, the PIN pad over the virtual printer on the right: every window
+    within the screen, none on another, each at least as large as it needs."""
+    from PySide6.QtCore import QRect
+
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    screen = QRect(0, 0, 1280, 800)
+    place_training_windows(gui, screen)
+    ui.spin(0.05)
+    windows = gui.windows()
+    assert len(windows) == 3
+    frames = [w.frameGeometry() for w in windows]
+    for w, frame in zip(windows, frames, strict=True):
+        assert screen.contains(frame), (type(w).__name__, frame)
+        hint = w.minimumSizeHint().expandedTo(w.minimumSize())
+        assert w.width() >= hint.width() and w.height() >= hint.height(), (type(w).__name__, w.size(), hint)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert not frames[a].intersects(frames[b]), (frames[a], frames[b])
+    assert gui.pinpad.auto.text() == "Automatic customer"  # the narrow pad's short label
