@@ -98,3 +98,21 @@ def test_spanish_sign_out_pad_words_and_manager_refusals(ui: Any, make_gui: Any)
     assert seen[0].startswith(asked), seen
     ui.until(lambda: journal.message.text() == ES["No manager of this till has that PIN."],
              what="the refusal in Spanish")
+
+
+def test_no_z_report_yet_leaves_the_x_report_key_down(ui: Any, make_gui: Any) -> None:
+    from ui.pages.reports import ReportsPage
+
+    gui = make_gui(start=False)
+    w = gui.window
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    QTest.keyClick(w, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    reports = w.page(ReportsPage)
+    QTest.keyClicks(reports.pin, "1234")
+    QTest.keyClick(reports.pin, Qt.Key.Key_Return)
+    assert reports.unlocked and reports.x_button.isChecked()
+    QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert reports.message.text()  # no drawer closed yet: said, and the X report stays
+    assert reports.x_button.isChecked() and not reports.z_button.isChecked()
+    assert reports.report is not None and reports.report["type"] == "x"
