@@ -20,6 +20,7 @@ ES = read_ts(TRANSLATIONS_DIR / "cashier_es.ts")
 
 def _sale(gui: Any) -> SalePage:
     page = gui.window.go(SalePage)
+    assert isinstance(page, SalePage)
     gui.window.activateWindow()
     assert QTest.qWaitForWindowActive(gui.window, 2000)
     return page
