@@ -3,7 +3,7 @@
 The core words each refusal once, in English, as "field: rule" (the command line prints it as it
 is). The window says the ones a cashier meets at the counter as a sentence in the window's
 language, from the refusal's own parts (the field, the rule, the action and amount a manager must
-approve); a refusal it has no words for is shown as the core said it, capitalised.
+approve); a refusal it has no words for is shown as the core said it.
 """
 
 from __future__ import annotations
@@ -115,4 +115,4 @@ def say(text: str) -> str:
     match = re.fullmatch(r"manager: (\S+) is not a manager", text)
     if match:
         return tr("Clerk %s is not a manager.") % match.group(1)
-    return text[:1].upper() + text[1:] if text else text
+    return text  # as the core said it: its field name is the profile's or the command line's
