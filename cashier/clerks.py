@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from cashier.errors import CashierError, ManagerNeeded
 from cashier.manager_pin import verify_pin
+from cashier.money import format_amount
 from cashier.text import profile_text
 
 #: The clerk number a till without clerks approves as, with the profile's manager PIN.
@@ -111,11 +112,27 @@ class SignInError(CashierError):
     """No clerk of this till has that PIN."""
 
 
+#: Each action as the sentence that refuses it names it ("cancel ticket" read as a typo).
+ACTION_WORDS: dict[Action, str] = {
+    Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",
+    Action.PAY_IN: "a pay-in", Action.PAY_OUT: "a pay-out", Action.CLOSE_DRAWER: "closing the drawer",
+    Action.CLOSE_BATCH: "closing the batch", Action.OVER_SHORT: "an over/short",
+}
+
+
+def manager_needed(action: Action, amount: Decimal, currency: str = "USD") -> ManagerNeeded:
+    """The one refusal for an action a manager must approve: the field, then the rule in words
+    with the amount in its currency ("manager: cancelling a ticket of $5.00 needs ...")."""
+    of = f" of {format_amount(amount, currency)}" if amount else ""
+    return ManagerNeeded(f"manager: {ACTION_WORDS[action]}{of} needs a manager's approval "
+                         "(a manager's PIN)", action=action.value, amount=amount or None)
+
+
 class Roster:
     """The till's clerks and rules; ``enabled`` is False for a till without clerks."""
 
     def __init__(self, clerks: list[Clerk], rules: ManagerRules,
-                 manager_pin_hash: str | None = None) -> None:
+                 manager_pin_hash: str | None = None, currency: str = "USD") -> None:
         ids = [c.id for c in clerks]
         if len(set(ids)) != len(ids):
             raise ValueError("clerks: every clerk id must be unique")
@@ -123,6 +140,7 @@ class Roster:
         self.clerks = list(clerks)
         self.rules = rules
         self.manager_pin_hash = manager_pin_hash
+        self.currency = currency  # the amounts its refusals name
 
     @property
     def enabled(self) -> bool:
@@ -181,6 +199,4 @@ class Roster:
             return manager
         if signed_in is not None and signed_in.is_manager and signed_in in self.clerks:
             return signed_in
-        what = action.value.replace("_", " ")
-        of = f" of {amount}" if amount else ""
-        raise ManagerNeeded(f"manager: {what}{of} needs a manager's approval (a manager's PIN)")
+        raise manager_needed(action, amount, self.currency)

@@ -67,6 +67,8 @@ class Timeouts(BaseModel):
 class Product(BaseModel):
     """A product the barcode scanner (or the cashier) can add as a ticket line."""
 
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(min_length=1, max_length=40)
     price: Decimal = Field(ge=0, le=Decimal("9999999999.99"), decimal_places=2)
     barcode: str = Field(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z-]+$")
@@ -265,7 +267,7 @@ class TillProfile(BaseSettings):
     def roster(self) -> Roster:
         from cashier.manager_pin import effective_hash
 
-        return Roster(self.clerks, self.manager_rules,
+        return Roster(self.clerks, self.manager_rules, currency=self.currency, manager_pin_hash=
                       effective_hash(self.manager_pin_hash, self.is_training))
 
     @property
@@ -319,6 +321,26 @@ def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
     return out
 
 
+def _merge_till_table(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The fields under ``[till]`` and those at the top level are one profile.
+
+    A profile may put its fields under ``[till]`` or at the top level; ``[[till.products]]``
+    makes a ``till`` table too, so a file with top-level fields and that table has both. Both
+    are kept (the file's every field reaches the validation, which refuses an unknown one by
+    name); a field set in both places is refused rather than one silently winning."""
+    till = data.get("till")
+    if till is None:
+        return data
+    if not isinstance(till, dict):
+        raise ProfileError([("till", "must be a table ([till]), not a value")], source)
+    top = {k: v for k, v in data.items() if k != "till"}
+    twice = sorted(set(top) & set(till))
+    if twice:
+        raise ProfileError([(k, "is set both at the top level and under [till]: keep one")
+                            for k in twice], source)
+    return {**top, **till}
+
+
 def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfile:
     """Load the profile file (or none: training mode) and apply env overrides."""
     path = path or os.environ.get("CASHIER_PROFILE") or baked_profile_path() or None
@@ -339,10 +361,7 @@ def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfil
         except OSError as exc:
             raise ProfileError([("profile", f"cannot be read ({exc.strerror or exc})")],
                                source) from None
-        if isinstance(data.get("till"), dict):
-            # tables beside [till] ([[clerks]], [printer], [manager_rules]) belong to it too
-            beside: dict[str, Any] = {k: data[k] for k in ("clerks", "printer", "manager_rules") if k in data}
-            data = {**beside, **data["till"]}
+        data = _merge_till_table(data, source)
         secrets = sorted(k for k in data if k.lower() in FORBIDDEN_KEYS)
         secrets += [name for name, value in _strings(data) if looks_like_secret(value)
                     and name not in secrets]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cashier.clerks import Action, Clerk, Roster
+from cashier.clerks import Action, Clerk, Roster, manager_needed
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from cashier.journal.store import JournalStore, iso
 from cashier.money import from_minor, parse_amount, to_minor
@@ -194,7 +194,7 @@ class Drawer:
             return None
         if manager is not None and manager.is_manager:
             return str(manager.id)
-        raise ManagerNeeded(f"manager: {action.value.replace('_', ' ')} needs a manager's PIN")
+        raise manager_needed(action, amount, self.currency)
 
     def open(self, *, clerk: str, float_amount: Decimal | str | None = None,
              counts: dict[str, int] | None = None) -> Session:

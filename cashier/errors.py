@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 
 class CashierError(Exception):
     """Base of every error the core raises on purpose."""
@@ -21,4 +23,10 @@ class DrawerRefused(CashierError):
 
 
 class ManagerNeeded(CashierError):
-    """The profile puts this behind a manager and none approved it."""
+    """The profile puts this behind a manager and none approved it. ``action`` (an ``Action``
+    value) and ``amount`` let a window say it in its own language."""
+
+    def __init__(self, message: str, action: str = "", amount: Decimal | None = None) -> None:
+        super().__init__(message)
+        self.action = action
+        self.amount = amount

@@ -95,6 +95,9 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
 
             sandbox = HostSandbox(SandboxConfig(option=profile.processing_option,
                                                 state_file=str(sandbox_state_path(profile))))
+            from cashier.sandbox.host_giftcards import seed_training_gift_card
+
+            seed_training_gift_card(sandbox.state)  # a trainee pays with a gift card at once
         transport = transport or httpx.ASGITransport(app=sandbox.asgi)
         settings = HostSettings.from_profile(profile, base_url=TRAINING_BASE_URL)
         client = HostClient(settings, access_token=TRAINING_TOKEN, transport=transport)

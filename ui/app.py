@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import linecache
+import logging
 import os
 import sys
 import time
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ui.window import MainWindow
 
 SMOKE_AMOUNT_KEYS = "1250"
+log = logging.getLogger("ui.app")
 
 
 @dataclass
@@ -34,6 +36,13 @@ class TillGui(Gui):
     pages see the plain ``ui.gui.Gui``)."""
 
     window: MainWindow
+
+    def set_language(self, code: str) -> bool:
+        ok = super().set_language(code)
+        from ui.signin import retranslate_sign_in
+
+        retranslate_sign_in(self)  # the sign-in panel and Sign out key live outside the pages
+        return ok
 
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
@@ -96,7 +105,7 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     from PySide6.QtWidgets import QApplication
 
     from ui.errors import CrashReporter
-    from ui.i18n import Language
+    from ui.i18n import LANGUAGES, Language
     from ui.pages import all_pages
     from ui.theme import apply_theme
     from ui.till import Till
@@ -105,13 +114,18 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     application = app or QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(application, QApplication)
     application.setApplicationName("Cashier")
-    apply_theme(application)
+    from cashier.display_settings import load_display
+
+    shown = load_display(profile.resolved_journal_path)  # as the till was last left
+    apply_theme(application, shown.high_contrast, shown.text_size)
     language = Language()
-    language.switch(profile.language if profile.language in ("en", "es") else "en")
+    chosen = shown.language or profile.language
+    language.switch(chosen if chosen in LANGUAGES else "en")
     till = Till(profile)
     window = MainWindow(till)
     gui = TillGui(application, profile, till, window, language,
-              prefs={"language": language.code, "high_contrast": False, "font_scale": 1.0})
+                  prefs={"language": language.code, "high_contrast": shown.high_contrast,
+                         "font_scale": shown.text_size})
     from ui.cash import install_cash, open_cashdesk
 
     gui.cashdesk = open_cashdesk(profile)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QRect, QSize, QTimer
+from PySide6.QtWidgets import QWidget
 
 from ui.i18n import tr
 
@@ -106,16 +107,54 @@ def show_virtual_printer(gui: Gui) -> None:
     from ui.printer_window import VirtualPrinterWindow
 
     desk = gui.cashdesk
-    if desk is None or desk.virtual is None or desk.profile.printer.url:
+    if desk is None or desk.virtual is None:
         return
     window = VirtualPrinterWindow(desk.virtual, desk.width)
-    window.resize(window.minimumSizeHint().width(), 600)
-    if gui.pinpad is not None:
-        geo = gui.pinpad.frameGeometry()
-        window.move(geo.right() + 12, geo.top())
     gui.window.closed.connect(window.close)  # one program: the printer goes with the till
-    window.show()
     gui.printer_window = window
+    place_training_windows(gui)
+    window.show()
+
+
+def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
+    """Training: the till's window on the left, the PIN pad (narrow) over the virtual printer in
+    a column on the right, side by side within the screen's free area and not on each other."""
+    pad, printer = gui.pinpad, gui.printer_window
+    column = [w for w in (pad, printer) if w is not None]
+    if not column:
+        return
+    free = area if area is not None else gui.window.screen().availableGeometry()
+
+    def frame(w: QWidget) -> QSize:  # what a window manager adds around a window (title, border)
+        return w.frameGeometry().size() - w.geometry().size()
+
+    if pad is not None:
+        pad.set_compact(True)
+    width = max(w.minimumSizeHint().width() + frame(w).width() for w in column)
+    main_frame = frame(gui.window)
+    main_width = free.width() - width
+    if main_width < gui.window.minimumWidth() + main_frame.width():
+        # a screen too small for a column beside the till: the pad wide, the printer beside it
+        if pad is not None:
+            pad.set_compact(False)
+            if printer is not None:
+                printer.move(pad.frameGeometry().right() + 12, pad.frameGeometry().top())
+        return
+    gui.window.move(free.topLeft())
+    gui.window.resize(main_width - main_frame.width(), free.height() - main_frame.height())
+    # the pad gets two thirds (at least what it needs), the printer the rest
+    pad_height = 0 if pad is None else free.height() if printer is None else max(
+        pad.minimumSizeHint().height() + frame(pad).height(), free.height() * 2 // 3)
+    printer_height = free.height() - pad_height
+    top = free.top()
+    x = free.left() + main_width
+    if pad is not None:
+        pad.move(x, top)
+        pad.resize(width - frame(pad).width(), pad_height - frame(pad).height())
+        top += pad_height
+    if printer is not None:
+        printer.move(x, top)
+        printer.resize(width - frame(printer).width(), printer_height - frame(printer).height())
 
 
 def close_cash(gui: Gui) -> None:

@@ -4,6 +4,7 @@ and starts it (``TillGui``)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,6 +15,8 @@ if TYPE_CHECKING:
     from cashier.config import TillProfile
     from ui.pinpad import PinPadWindow
     from ui.till import Till
+
+log = logging.getLogger("ui.gui")
 
 
 class Shell(Protocol):
@@ -58,6 +61,7 @@ class Gui:
     def set_language(self, code: str) -> bool:
         ok = bool(self.language.switch(code))
         self.prefs["language"] = self.language.code
+        self._save_prefs()
         # retranslate now rather than on Qt's posted LanguageChange: the switch is visible at once
         self.window.retranslate()
         if self.cashdesk is not None:  # the receipts speak the window's language from now on
@@ -75,3 +79,16 @@ class Gui:
             self.prefs["font_scale"] = font_scale
         apply_theme(self.app, bool(self.prefs.get("high_contrast", False)),
                     float(self.prefs.get("font_scale", 1.0)))
+        self._save_prefs()
+
+    def _save_prefs(self) -> None:
+        """The till's display settings, kept for the next start (beside the journal)."""
+        from cashier.display_settings import DisplaySettings, save_display
+
+        try:
+            save_display(self.profile.resolved_journal_path, DisplaySettings(
+                language=str(self.prefs.get("language", "")),
+                high_contrast=bool(self.prefs.get("high_contrast", False)),
+                text_size=float(self.prefs.get("font_scale", 1.0))))
+        except OSError:  # the look still changes; only the next start will not remember it
+            log.exception("display settings not saved")

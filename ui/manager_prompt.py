@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
 from cashier.clerks import Action, Clerk, SignInError
 from cashier.errors import ManagerNeeded
+from ui.core_words import error_words, manager_words
 from ui.i18n import tr
 
 
@@ -33,7 +34,7 @@ def ask_manager(parent: QWidget, ctx: Any, action: Action, amount: Decimal = Dec
         ctx.approval(action, amount, None)
         return Approval(True)
     except ManagerNeeded as needed:
-        question = str(needed).removeprefix("manager: ")
+        question = manager_words(needed, getattr(ctx.roster, "currency", "USD"))
     pin, ok = QInputDialog.getText(parent, tr("Manager approval"),
                                    question + "\n" + tr("Manager PIN:"), QLineEdit.EchoMode.Password)
     if not ok or not pin:
@@ -44,4 +45,4 @@ def ask_manager(parent: QWidget, ctx: Any, action: Action, amount: Decimal = Dec
         return Approval(True, PinGuard(ctx.journal.path).check(ctx.roster, None, pin,
                                                                f"window {action.value}"))
     except SignInError as exc:
-        return Approval(False, why=str(exc))
+        return Approval(False, why=error_words(exc))

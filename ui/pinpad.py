@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QFrame,
     QGroupBox,
@@ -38,20 +39,31 @@ if TYPE_CHECKING:
 
 #: Tips the pad offers when the request names none (percent of the amount).
 DEFAULT_TIP_PERCENTS = (15, 18, 20)
+#: How long the pad shows the outcome ("Approved — thank you") before "Welcome" (ms).
+RESULT_MS = 3000
 #: The gift card the sandbox knows (its default for gift card prompts).
 TEST_GIFT_CARD = "2664654648774"
 
 
+def pad_words(text: str) -> str:
+    """The pad's own words in the window's language (the virtual terminal says them in English;
+    a merchant's own text, such as a form's name, is shown as it was sent)."""
+    known = {"Present card": tr("Present card"), "Would you like to add a tip?":
+             tr("Would you like to add a tip?"), "Please sign": tr("Please sign")}
+    return known.get(text, text)
+
+
 def describe_prompt(prompt: Any) -> str:
-    """One line for the cashier: what the customer is asked right now."""
-    kinds = {"card": tr("present a card"), "tip": tr("choose a tip"), "signature": tr("sign"),
-             "confirmation": tr("confirm"), "terms": tr("accept the terms"), "input": tr("type a value"),
-             "form": tr("answer a form")}
-    text = kinds.get(prompt.kind, prompt.kind)
+    """One line for the cashier: what the customer is asked right now (the pad's own heading
+    when it has one, else the kind of question), with the amount."""
+    kinds = {"card": tr("Present card"), "tip": tr("Choose a tip"), "signature": tr("Sign"),
+             "confirmation": tr("Confirm"), "terms": tr("Accept the terms"), "input": tr("Type a value"),
+             "form": tr("Answer a form")}
+    header = prompt.texts.get("header") if prompt.texts else None
+    text = pad_words(str(header)) if header else kinds.get(prompt.kind, prompt.kind)
     if prompt.amount is not None:
         text += f" ({format_money(prompt.amount)})"
-    header = prompt.texts.get("header") if prompt.texts else None
-    return f"{text}: {header}" if header else text
+    return text
 
 
 class SignaturePad(QWidget):
@@ -103,8 +115,17 @@ class PinPadWindow(QWidget):
         self.detach: Any = None
         #: how long the automatic customer "thinks" before answering (the bench uses 0)
         self.auto_delay_ms = 50
+        self.result_ms = RESULT_MS
+        #: a card was presented: the next payment outcome is this customer's, said on the pad
+        self._card_presented = False
+        # the pad's own timer: it goes with the window (a closed pad is never redrawn)
+        self._result_timer = QTimer(self)
+        self._result_timer.setSingleShot(True)
+        self._result_timer.timeout.connect(self._result_read)
+        self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
         self.resize(760, 640)
         outer = QHBoxLayout(self)
+        self.outer = outer
         outer.setContentsMargins(16, 16, 16, 16)
         outer.setSpacing(16)
         pad = QVBoxLayout()
@@ -132,7 +153,7 @@ class PinPadWindow(QWidget):
         self._build_answers()
         side = QVBoxLayout()
         self.auto = QCheckBox()
-        self.auto.setToolTip("auto")
+        self.compact = False
         side.addWidget(self.auto)
         self.cards_box = QGroupBox()
         cards_col = QVBoxLayout(self.cards_box)
@@ -238,7 +259,13 @@ class PinPadWindow(QWidget):
             item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {card.triggers}")
             item.setData(Qt.ItemDataRole.UserRole, card.number)
             self.cards.addItem(item)
-        gift = QListWidgetItem(f"GIFT {TEST_GIFT_CARD[-4:]} — " + tr("test gift card"))
+        from cashier.sandbox.host_giftcards import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
+
+        training = QListWidgetItem(f"GIFT {TRAINING_GIFT_CARD[-4:]} — " + tr("gift card, active, %s")
+                                   % format_money(TRAINING_GIFT_BALANCE))
+        training.setData(Qt.ItemDataRole.UserRole, TRAINING_GIFT_CARD)
+        self.cards.addItem(training)
+        gift = QListWidgetItem(f"GIFT {TEST_GIFT_CARD[-4:]} — " + tr("gift card, not active yet"))
         gift.setData(Qt.ItemDataRole.UserRole, TEST_GIFT_CARD)
         self.cards.addItem(gift)
         self.triggers.clear()
@@ -250,7 +277,11 @@ class PinPadWindow(QWidget):
         if item is not None:
             return str(item.data(Qt.ItemDataRole.UserRole))
         purpose = getattr(self.prompt, "purpose", "") or ""
-        return TEST_GIFT_CARD if purpose.startswith("gift") else "4321000000001119"
+        if purpose.startswith("gift"):  # the active training gift card: a gift card pays at once
+            from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
+
+            return TRAINING_GIFT_CARD
+        return "4321000000001119"
 
     # ---- the terminal's side ---------------------------------------------------------------
     def attach(self) -> None:
@@ -258,8 +289,11 @@ class PinPadWindow(QWidget):
         if self.detach is None:
             self.detach = self.till.hub.attach(self.till.terminal_id, self._listener)
         self.till.bridge.terminal_event.connect(self._terminal_event)
+        self.till.bridge.payment_changed.connect(self._payment_outcome)
 
     def _listener(self, prompt: Any) -> None:
+        self._result_timer.stop()  # a new prompt ends the result on screen
+        self._resting = None
         self.show_prompt(prompt)
         if self.auto.isChecked():
             QTimer.singleShot(self.auto_delay_ms, self.auto_answer)
@@ -271,6 +305,7 @@ class PinPadWindow(QWidget):
             return
         if prompt.kind == "card":
             prompt.present_card(self.default_card(), "T")
+            self._card_presented = True
             self.reset_card()
         elif prompt.kind == "tip":
             prompt.choose_tip("notip")
@@ -287,7 +322,36 @@ class PinPadWindow(QWidget):
 
     def _terminal_event(self, event: Any) -> None:
         if event.prompt is None and (self.prompt is None or self.prompt.done):
+            if self._resting is not None:  # the customer reads the outcome first
+                self._resting = dict(event.display)
+                return
             self.show_prompt(None, event.display)
+
+    def _payment_outcome(self, entry: Any) -> None:
+        """The outcome of the card this customer presented, on the pad for a few seconds (as a
+        real pad says it) before it goes back to "Welcome"."""
+        if not self._card_presented:
+            return
+        words = {"approved": tr("Approved — thank you"), "captured": tr("Approved — thank you"),
+                 "declined": tr("Declined"), "error": tr("Not approved")}.get(str(entry.state))
+        if words is None:  # still on its way (intent, sent) or unknown: nothing to say yet
+            return
+        self._card_presented = False
+        self.show_result(words)
+
+    def show_result(self, words: str) -> None:
+        self._resting = self._resting if self._resting is not None else {}
+        self.header.setText(words)
+        self.amount.setText("")
+        self.text.setText("")
+        self.idle_page.setText("")
+        self.stack.setCurrentWidget(self.idle_page)
+        self._result_timer.start(self.result_ms)
+
+    def _result_read(self) -> None:
+        resting, self._resting = self._resting, None
+        if self.prompt is None or self.prompt.done:
+            self.show_prompt(None, resting)
 
     def show_prompt(self, prompt: Any, display: dict[str, Any] | None = None) -> None:
         self.prompt = prompt
@@ -295,7 +359,7 @@ class PinPadWindow(QWidget):
         if prompt is None:
             texts = (display or {}).get("texts") or {}
             form = (display or {}).get("form") or {}
-            self.header.setText(texts.get("header") or tr("Welcome"))
+            self.header.setText(pad_words(texts["header"]) if texts.get("header") else tr("Welcome"))
             self.amount.setText("")
             receipt = (display or {}).get("receipt")
             self.text.setText("\n".join(receipt["lines"][:6]) if receipt else (
@@ -305,7 +369,7 @@ class PinPadWindow(QWidget):
             self.stack.setCurrentWidget(self.idle_page)
             return
         texts = prompt.texts or {}
-        self.header.setText(texts.get("header") or describe_prompt(prompt))
+        self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
         self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
         self.text.setText(texts.get("text", ""))
         if prompt.kind == "card":
@@ -372,6 +436,7 @@ class PinPadWindow(QWidget):
     def tap(self, number: str, entry_mode: str = "T") -> None:
         if self.prompt is not None and self.prompt.kind == "card":
             self.prompt.present_card(number, entry_mode)
+            self._card_presented = True
             self.reset_card()  # the next customer starts from the default card
             self.show_prompt(None)
 
@@ -416,10 +481,28 @@ class PinPadWindow(QWidget):
             self.prompt.cancel()
             self.show_prompt(None)
 
+    def set_compact(self, compact: bool) -> None:
+        """Narrow, for a column beside the till's window: the test cards under the pad's screen,
+        the trigger list left out (the README lists it), smaller margins."""
+        self.outer.setDirection(QBoxLayout.Direction.TopToBottom if compact
+                                else QBoxLayout.Direction.LeftToRight)
+        margin = 8 if compact else 16
+        self.outer.setContentsMargins(margin, margin, margin, margin)
+        self.outer.setSpacing(8 if compact else 16)
+        self.triggers_box.setVisible(not compact)
+        self.compact = compact
+        self._label_auto()
+        self.outer.activate()
+
+    def _label_auto(self) -> None:
+        explained = tr("Automatic customer (taps the selected card, no tip)")
+        self.auto.setText(tr("Automatic customer") if self.compact else explained)
+        self.auto.setToolTip(explained)
+
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
-        self.auto.setText(tr("Automatic customer (taps the selected card, no tip)"))
+        self._label_auto()
         self.cards_box.setTitle(tr("Test cards: double-click to tap"))
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))

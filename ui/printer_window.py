@@ -41,10 +41,15 @@ class VirtualPrinterWindow(QWidget):
         font.setStyleHint(QFont.StyleHint.Monospace)
         font.setPointSize(10)
         self.paper.setFont(font)
-        self.paper.setStyleSheet("background: #fffdf5; color: #111;")
+        # its own size (the window's text size setting is for the till's screens, not the paper):
+        # 12 px keeps a 42-column receipt in a column beside the till's window at 1280 wide
+        self.paper.setStyleSheet('background: #fffdf5; color: #111; font-size: 12px; '
+                                 'font-family: "DejaVu Sans Mono", monospace;')
         self.paper.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # the paper's width, as printed
         self.paper.ensurePolished()  # the theme's style sheet may change the font: measure after it
-        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 6)))
+        # the paper's width and a scroll bar: narrow enough for a column beside the till's window
+        self.paper.setMinimumWidth(self.paper.fontMetrics().horizontalAdvance("M" * (width + 1))
+                                   + self.paper.verticalScrollBar().sizeHint().width() + 12)
         col.addWidget(self.caption)
         col.addWidget(self.paper, 1)
         self.jobs: list[PrintJob] = []

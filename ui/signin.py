@@ -97,8 +97,20 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     else:
         window.show_page(0)
     gui.sign_out_button.setVisible(clerk is not None)
+    label_sign_out(gui)
+
+
+def label_sign_out(gui: Gui) -> None:
+    """The Sign out key's label in the window's language (again at a language switch)."""
+    clerk = getattr(gui.till, "clerk", None)
     gui.sign_out_button.setText(labelled(tr("Sign out") + f" ({clerk.name})" if clerk else tr("Sign out"),
                                          SIGN_OUT_KEYS.replace("+", " "), stacked=True))
+
+
+def retranslate_sign_in(gui: Gui) -> None:
+    if gui.sign_in is not None:
+        gui.sign_in.retranslate()
+        label_sign_out(gui)
 
 
 def install_sign_in(gui: Gui) -> None:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from cashier.display_settings import TEXT_SIZES
+
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
-FONT_SCALES = (0.85, 1.0, 1.15, 1.3, 1.5)
+FONT_SCALES = TEXT_SIZES  # the core's one list: the saved size is one of them
 _FONT = re.compile(r"font-size:\s*(\d+)px")
 
 
@@ -16,6 +18,8 @@ def style_sheet(high_contrast: bool = False, font_scale: float = 1.0) -> str:
     text = (RESOURCES / "style.qss").read_text(encoding="utf-8")
     if high_contrast:
         text += "\n" + (RESOURCES / "high-contrast.qss").read_text(encoding="utf-8")
+    # images in the style sheets (the high-contrast tick) live beside them
+    text = text.replace("@RESOURCES@", RESOURCES.as_posix())
     if font_scale != 1.0:
         text = _FONT.sub(lambda m: f"font-size: {round(int(m.group(1)) * font_scale)}px", text)
     return text

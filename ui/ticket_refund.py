@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import ValidationError
 from cashier.flows.ticket import Ticket, refund_plan
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.receipt import TENDER_TITLES
 
@@ -81,7 +82,7 @@ class TicketRefundDialog(QDialog):
         except ValidationError as exc:
             self.plan = []
             self.summary.setText("")
-            self.error.setText(str(exc))
+            self.error.setText(error_words(exc, self.currency))
             self.refund_button.setEnabled(False)
             return
         where = ", ".join(

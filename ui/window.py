@@ -112,6 +112,9 @@ class MainWindow(QMainWindow):
         self.training_banner = QLabel()
         self.training_banner.setObjectName("TrainingBanner")
         self.training_banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # wrapped, never cut: centred one-line text wider than the window lost both ends
+        # ("INING MODE…TRAIN") at large text or in Spanish
+        self.training_banner.setWordWrap(True)
         self.training_banner.setVisible(till.profile.is_training)
         self.recovery_banner = QLabel()
         self.recovery_banner.setObjectName("RecoveryBanner")
@@ -119,6 +122,7 @@ class MainWindow(QMainWindow):
         self.recovery_banner.setVisible(False)
         self.offline_banner = QLabel()
         self.offline_banner.setObjectName("OfflineBanner")
+        self.offline_banner.setWordWrap(True)
         self.offline_banner.setVisible(False)
         right.addWidget(self.training_banner)
         right.addWidget(self.recovery_banner)
@@ -229,11 +233,14 @@ class MainWindow(QMainWindow):
             self.recovery_pill.set(tr("Payment in progress"), "ok")
         else:
             self.recovery_pill.set(tr("Nothing waiting for recovery"), "ok")
+        # the status bar holds what a 1024-wide window fits at large text: a pill that would
+        # only repeat the usual (online; training, which has its banner) is left out
         self.offline_pill.set(tr("Offline mode") if s.offline else tr("Online"),
                               "warn" if s.offline else "ok")
+        self.offline_pill.setVisible(s.offline)
         self.offline_banner.setVisible(s.offline)
-        # training has its banner; the pill only says which till this is
         self.training_pill.set(tr("Training") if s.training else tr("Live"), "ok")
+        self.training_pill.setVisible(not s.training)
 
     def _start_failed(self, message: str) -> None:
         self.start_error = tr("The till could not start:") + " " + message

@@ -1,4 +1,5 @@
-"""``cashier manager-pin``: make the line for a till profile's ``manager_pin_hash``;
+"""``cashier manager-pin``: make the profile line for a PIN: the till's ``manager_pin_hash`` or
+a clerk's ``pin_hash`` (one hashing scheme for both, so one command makes either);
 ``cashier pin-failures --manager ID``: the till's failed manager PINs (newest first), shown to a
 manager (the PIN on standard input, under the same guard).
 
@@ -16,9 +17,10 @@ from typing import Any
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "manager-pin", help="print a manager PIN hash for the till profile",
-        description="Asks for a manager PIN (4 to 8 digits) and prints the manager_pin_hash line "
-                    "to put in the till profile. The PIN itself is never stored.")
+        "manager-pin", help="print a PIN hash for the till profile (manager or clerk)",
+        description="Asks for a PIN (4 to 8 digits) and prints its salted hash as the two lines it "
+                    "can go in the till profile: manager_pin_hash (the till's manager PIN) or "
+                    "pin_hash (in a [[clerks]] table). The PIN itself is never stored.")
     parser.add_argument("--stdin", action="store_true", help="read the PIN from standard input")
     parser.set_defaults(handler=manager_pin_command)
     failures = subparsers.add_parser(
@@ -52,9 +54,13 @@ def manager_pin_command(args: argparse.Namespace) -> int:
 
     pin = sys.stdin.readline().strip() if args.stdin else getpass.getpass("Manager PIN (4 to 8 digits): ")
     try:
-        line = f'manager_pin_hash = "{hash_pin(pin)}"'
+        hashed = hash_pin(pin)
     except ValueError as exc:
         print(f"cashier manager-pin: error: {exc}", file=sys.stderr)
         return 2
-    print(line)
+    # valid TOML as printed: the comments say which line goes where
+    print("# The till's manager PIN: this line at the top of the profile (or under [till]):")
+    print(f'manager_pin_hash = "{hashed}"')
+    print("# Or a clerk's PIN: this line in that clerk's [[clerks]] table instead:")
+    print(f'pin_hash = "{hashed}"')
     return 0

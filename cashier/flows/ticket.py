@@ -451,9 +451,12 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
 
 
 async def open_tickets(ctx: FlowContext, settings: TicketSettings) -> list[TicketSession]:
-    """The tickets a crash left open, each with its tenders' true outcomes (run after recovery)."""
-    return [await TicketSession.resume(ctx, tid, settings)
-            for tid in reversed(await ctx.journal.ticket_ids(open_only=True))]
+    """The tickets a crash left open, each with its tenders' true outcomes (run after recovery).
+    A ticket with neither a line nor a tender is nothing to finish: it is not offered (the
+    counter does not greet the next cashier with "left open: remaining 0.00")."""
+    sessions = [await TicketSession.resume(ctx, tid, settings)
+                for tid in reversed(await ctx.journal.ticket_ids(open_only=True))]
+    return [s for s in sessions if s.ticket is not None and (s.ticket.lines or s.ticket.tenders)]
 
 
 async def load(ctx: FlowContext, ticket_id: int) -> Ticket:

@@ -132,11 +132,19 @@ class PrintQueue:
     def for_settings(cls, settings: PrinterSettings, *,
                      virtual: VirtualPrinter | None = None) -> PrintQueue | None:
         """The profile's printer; the virtual printer when there is none and ``virtual`` is
-        given (training); None when neither."""
+        given (training); None when neither. A training till with a printer prints on it and
+        shows each receipt on the virtual printer too (the trainee sees it on screen)."""
         if settings.url:
             address = parse_url(settings.url)
             device = DevicePrinter(address, settings.timeout_s, ask_paper=settings.ask_paper)
-            return cls(device.print, name=str(address), probe=device.probe,
+            sink: Sink = device.print
+            if virtual is not None:
+                shown = virtual
+
+                def sink(job: PrintJob) -> Paper | None:
+                    shown(job)  # on screen first: a printer that fails still shows the receipt
+                    return device.print(job)
+            return cls(sink, name=str(address), probe=device.probe,
                        answers_status=lambda: device.answers_paper is True)
         if virtual is not None:
             return cls(virtual, name="virtual")

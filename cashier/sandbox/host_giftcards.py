@@ -36,6 +36,11 @@ from cashier.sandbox.terminals import (
 )
 
 EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
+#: A training till starts with this gift card active and holding TRAINING_GIFT_BALANCE, so a
+#: trainee pays with a gift card at once (the test gift card 2664654648774 starts inactive, for
+#: rehearsing an activation). Listed in the README and on the training PIN pad's list.
+TRAINING_GIFT_CARD = "2664650000000050"
+TRAINING_GIFT_BALANCE = Decimal("50.00")
 DISCOUNT_PERCENTAGE = Decimal(0)
 
 
@@ -354,6 +359,16 @@ INSUFFICIENT_FUNDS = {"reasonCode": "51", "reasonDescription": "Insufficient Fun
 NOT_ACTIVE = {"reasonCode": "78", "reasonDescription": "Card Not Activated"}
 #: Operations whose effect only a void (``DELETE /transactions/invoice``) undoes.
 PAYMENT_OPERATIONS = frozenset({"Sale", "Authorization", "Refund", "Void"})
+
+
+def seed_training_gift_card(state: Any) -> None:
+    """The training gift card, active with its balance, unless this sandbox has seen it already
+    (a trainee who spent or deactivated it finds it as they left it)."""
+    key = card_key(state, TRAINING_GIFT_CARD)
+    if key in _cards(state):
+        return
+    _save(state, gift_ref(state, TRAINING_GIFT_CARD),
+          {"state": "active", "balance": str(TRAINING_GIFT_BALANCE), "history": [], "undo": None})
 
 
 def card_key(state: Any, number: str) -> str:

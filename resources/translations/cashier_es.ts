@@ -20,6 +20,182 @@
       <translation>Impresora: sin conexión — reimprima desde el diario</translation>
     </message>
     <message>
+      <source>The host refused this gift card request.</source>
+      <translation>El host rechazó esta operación de tarjeta de regalo.</translation>
+    </message>
+    <message>
+      <source>Amount</source>
+      <translation>Importe</translation>
+    </message>
+    <message>
+      <source>Tip</source>
+      <translation>Propina</translation>
+    </message>
+    <message>
+      <source>Tax</source>
+      <translation>Impuesto</translation>
+    </message>
+    <message>
+      <source>PIN</source>
+      <translation>PIN</translation>
+    </message>
+    <message>
+      <source>Manager</source>
+      <translation>Gerente</translation>
+    </message>
+    <message>
+      <source>Clerk</source>
+      <translation>Cajero</translation>
+    </message>
+    <message>
+      <source>Reason</source>
+      <translation>Motivo</translation>
+    </message>
+    <message>
+      <source>Float</source>
+      <translation>Fondo</translation>
+    </message>
+    <message>
+      <source>Counted cash</source>
+      <translation>Efectivo contado</translation>
+    </message>
+    <message>
+      <source>Card</source>
+      <translation>Tarjeta</translation>
+    </message>
+    <message>
+      <source>Invoice</source>
+      <translation>Factura</translation>
+    </message>
+    <message>
+      <source>Ticket</source>
+      <translation>Ticket</translation>
+    </message>
+    <message>
+      <source>Line</source>
+      <translation>Línea</translation>
+    </message>
+    <message>
+      <source>must be greater than zero</source>
+      <translation>debe ser mayor que cero</translation>
+    </message>
+    <message>
+      <source>must not be negative</source>
+      <translation>no puede ser negativo</translation>
+    </message>
+    <message>
+      <source>is empty: type an amount such as 12.50</source>
+      <translation>está vacío: teclee un importe como 12.50</translation>
+    </message>
+    <message>
+      <source>must have at most one decimal point</source>
+      <translation>debe tener como máximo un punto decimal</translation>
+    </message>
+    <message>
+      <source>must not contain separators (commas, underscores, spaces): type 1234.50</source>
+      <translation>no debe llevar separadores (comas, guiones bajos, espacios): teclee 1234.50</translation>
+    </message>
+    <message>
+      <source>must be a number such as 12.50 (digits 0-9 and at most one decimal point)</source>
+      <translation>debe ser un número como 12.50 (dígitos 0-9 y como máximo un punto decimal)</translation>
+    </message>
+    <message>
+      <source>must not use an exponent (1E+2): type the amount in full</source>
+      <translation>no debe usar exponente (1E+2): teclee el importe completo</translation>
+    </message>
+    <message>
+      <source>must use the digits 0-9 only (full-width or other-script digits are refused)</source>
+      <translation>solo admite los dígitos 0-9 (se rechazan los de ancho completo o de otras escrituras)</translation>
+    </message>
+    <message>
+      <source>has no lines: add an item or an amount first</source>
+      <translation>no tiene líneas: añada primero un artículo o un importe</translation>
+    </message>
+    <message>
+      <source>No clerk of this till has that PIN.</source>
+      <translation>Ningún cajero de esta caja tiene ese PIN.</translation>
+    </message>
+    <message>
+      <source>No manager of this till has that PIN.</source>
+      <translation>Ningún gerente de esta caja tiene ese PIN.</translation>
+    </message>
+    <message>
+      <source>Wrong manager PIN.</source>
+      <translation>PIN de gerente incorrecto.</translation>
+    </message>
+    <message>
+      <source>%s needs a manager's approval.</source>
+      <translation>%s necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
+      <source>This is not a gift card number the host knows: check the number.</source>
+      <translation>El host no conoce este número de tarjeta de regalo: revise el número.</translation>
+    </message>
+    <message>
+      <source>The host does not know this gift card's token: key or scan the card again.</source>
+      <translation>El host no conoce el token de esta tarjeta de regalo: teclee o escanee la tarjeta de nuevo.</translation>
+    </message>
+    <message>
+      <source>This gift card is already active.</source>
+      <translation>Esta tarjeta de regalo ya está activa.</translation>
+    </message>
+    <message>
+      <source>This gift card is not deactivated: there is nothing to reactivate.</source>
+      <translation>Esta tarjeta de regalo no está desactivada: no hay nada que reactivar.</translation>
+    </message>
+    <message>
+      <source>There is no gift card request of this card to cancel.</source>
+      <translation>No hay ninguna operación de esta tarjeta de regalo que cancelar.</translation>
+    </message>
+    <message>
+      <source>A sale, refund or void cannot be cancelled: void it from the Journal.</source>
+      <translation>Una venta, devolución o anulación no se puede cancelar: anúlela desde el Diario.</translation>
+    </message>
+    <message>
+      <source>This gift card is not active: activate it first (F3).</source>
+      <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
+    </message>
+    <message>
+      <source>%s of %s needs a manager's approval.</source>
+      <translation>%s de %s necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
+      <source>Clerk %s is not a manager.</source>
+      <translation>El cajero %s no es gerente.</translation>
+    </message>
+    <message>
+      <source>A refund</source>
+      <translation>Una devolución</translation>
+    </message>
+    <message>
+      <source>A void</source>
+      <translation>Una anulación</translation>
+    </message>
+    <message>
+      <source>Cancelling a ticket</source>
+      <translation>Cancelar un ticket</translation>
+    </message>
+    <message>
+      <source>A pay-in</source>
+      <translation>Una entrada de efectivo</translation>
+    </message>
+    <message>
+      <source>A pay-out</source>
+      <translation>Una salida de efectivo</translation>
+    </message>
+    <message>
+      <source>Closing the drawer</source>
+      <translation>Cerrar el cajón</translation>
+    </message>
+    <message>
+      <source>Closing the batch</source>
+      <translation>Cerrar el lote</translation>
+    </message>
+    <message>
+      <source>An over/short</source>
+      <translation>Un sobrante/faltante</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>Algo salió mal</translation>
     </message>
@@ -60,16 +236,8 @@
       <translation>Cajón</translation>
     </message>
     <message>
-      <source>Float</source>
-      <translation>Fondo</translation>
-    </message>
-    <message>
       <source>Cash amount</source>
       <translation>Importe en efectivo</translation>
-    </message>
-    <message>
-      <source>Counted cash</source>
-      <translation>Efectivo contado</translation>
     </message>
     <message>
       <source>Open the drawer</source>
@@ -77,19 +245,11 @@
     </message>
     <message>
       <source>Cash in and out</source>
-      <translation>Entradas y salidas de efectivo</translation>
-    </message>
-    <message>
-      <source>Amount</source>
-      <translation>Importe</translation>
-    </message>
-    <message>
-      <source>Reason</source>
-      <translation>Motivo</translation>
+      <translation>Entradas y salidas</translation>
     </message>
     <message>
       <source>Close the drawer (blind count)</source>
-      <translation>Cerrar el cajón (arqueo ciego)</translation>
+      <translation>Cierre (arqueo ciego)</translation>
     </message>
     <message>
       <source>Over/short reason</source>
@@ -280,10 +440,6 @@
       <translation>se lee en la terminal</translation>
     </message>
     <message>
-      <source>Invoice</source>
-      <translation>Factura</translation>
-    </message>
-    <message>
       <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
       <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
     </message>
@@ -302,10 +458,6 @@
     <message>
       <source>not activated</source>
       <translation>sin activar</translation>
-    </message>
-    <message>
-      <source>Card</source>
-      <translation>Tarjeta</translation>
     </message>
     <message>
       <source>Journal</source>
@@ -412,10 +564,6 @@
       <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
     </message>
     <message>
-      <source>Ticket %s: %s went back of %s.</source>
-      <translation>Ticket %s: se devolvió %s de %s.</translation>
-    </message>
-    <message>
       <source>Void invoice %s (%s)? Press %s again to confirm.</source>
       <translation>¿Anular la factura %s (%s)? Pulse %s otra vez para confirmar.</translation>
     </message>
@@ -448,10 +596,6 @@
       <translation>Aprobado</translation>
     </message>
     <message>
-      <source>Tip</source>
-      <translation>Propina</translation>
-    </message>
-    <message>
       <source>Refunded</source>
       <translation>Devuelto</translation>
     </message>
@@ -476,16 +620,20 @@
       <translation>Recibo impreso.</translation>
     </message>
     <message>
+      <source>Ticket %s: %s refunded.</source>
+      <translation>Ticket %s: %s devuelto.</translation>
+    </message>
+    <message>
+      <source>Ticket %s: %s of %s refunded; the rest was not.</source>
+      <translation>Ticket %s: %s de %s devuelto; el resto no.</translation>
+    </message>
+    <message>
       <source>Give back all of charge %s (%s)? Press %s again to confirm.</source>
       <translation>¿Devolver todo el cargo %s (%s)? Pulse %s otra vez para confirmar.</translation>
     </message>
     <message>
       <source>The receipt is in the journal; print it again later.</source>
       <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
-    </message>
-    <message>
-      <source>Manager</source>
-      <translation>Gerente</translation>
     </message>
     <message>
       <source>Manager PIN</source>
@@ -518,6 +666,10 @@
     <message>
       <source>Store</source>
       <translation>Tienda</translation>
+    </message>
+    <message>
+      <source>Store manager number</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Closing the store's batch…</source>
@@ -596,10 +748,6 @@
       <translation>Moneda</translation>
     </message>
     <message>
-      <source>Clerk</source>
-      <translation>Cajero</translation>
-    </message>
-    <message>
       <source>Language</source>
       <translation>Idioma</translation>
     </message>
@@ -618,6 +766,10 @@
     <message>
       <source>Choose a payment to void.</source>
       <translation>Elija un pago para anular.</translation>
+    </message>
+    <message>
+      <source>Sign in to the store</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Close store batch</source>
@@ -664,16 +816,28 @@
       <translation>Consultando a la tienda…</translation>
     </message>
     <message>
+      <source>This till only. A store manager signs in to see every till and to close the store's batch.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Updated %s</source>
       <translation>Actualizado %s</translation>
     </message>
     <message>
-      <source>Manager PIN: not accepted.</source>
-      <translation>PIN del gerente: no aceptado.</translation>
+      <source>A store manager signs in first: the store checks the PIN.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>embedded sandbox (training)</source>
       <translation>simulador integrado (entrenamiento)</translation>
+    </message>
+    <message>
+      <source>Failed manager PINs</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>none</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Journal and host agree.</source>
@@ -700,6 +864,10 @@
       <translation>De nuevo en línea.</translation>
     </message>
     <message>
+      <source>Store manager %s signed in: every till's figures.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>never</source>
       <translation>nunca</translation>
     </message>
@@ -722,6 +890,18 @@
     <message>
       <source>Store batch %s closed: one batch for every till.</source>
       <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
+    </message>
+    <message>
+      <source>Manager PIN: not accepted.</source>
+      <translation>PIN del gerente: no aceptado.</translation>
+    </message>
+    <message>
+      <source>clerk</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>locked</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Open tabs (not in the batch)</source>
@@ -1088,10 +1268,6 @@
       <translation>Confirmar: devolver</translation>
     </message>
     <message>
-      <source>Tax</source>
-      <translation>Impuesto</translation>
-    </message>
-    <message>
       <source>Paid with</source>
       <translation>Pagado con</translation>
     </message>
@@ -1352,10 +1528,6 @@
       <translation>entregado {t}, cambio {c}</translation>
     </message>
     <message>
-      <source>Ticket</source>
-      <translation>Ticket</translation>
-    </message>
-    <message>
       <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
       <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
     </message>
@@ -1380,8 +1552,16 @@
       <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
     </message>
     <message>
+      <source>Cash taken: {got}. Remaining {rest}.</source>
+      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
+    </message>
+    <message>
       <source>{what} approved: {got}. Remaining {rest}.</source>
       <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}.</source>
+      <translation>El ticket sigue abierto: queda {rest}.</translation>
     </message>
     <message>
       <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
@@ -1404,8 +1584,8 @@
       <translation>Tamaño del texto</translation>
     </message>
     <message>
-      <source>These settings change only how the window looks, for this session. The till's own settings are on the Manager screen.</source>
-      <translation>Estos ajustes solo cambian el aspecto de la ventana en esta sesión. La configuración de la caja está en la pantalla Gerente.</translation>
+      <source>These settings change only how the window looks; the till keeps them for its next start. The till's own settings are on the Manager screen.</source>
+      <translation>Estos ajustes solo cambian el aspecto de la ventana; la caja los conserva para el próximo arranque. La configuración de la caja está en la pantalla Gerente.</translation>
     </message>
     <message>
       <source>Show the customer PIN pad</source>
@@ -1476,32 +1656,40 @@
       <translation>No se tecleó propina: ¿cerrar la cuenta %s por %s sin propina? Pulse F4 otra vez para confirmar, o teclee antes la propina.</translation>
     </message>
     <message>
-      <source>present a card</source>
-      <translation>presentar una tarjeta</translation>
+      <source>Would you like to add a tip?</source>
+      <translation>¿Desea añadir propina?</translation>
     </message>
     <message>
-      <source>choose a tip</source>
-      <translation>elegir una propina</translation>
+      <source>Please sign</source>
+      <translation>Firme, por favor</translation>
     </message>
     <message>
-      <source>sign</source>
-      <translation>firmar</translation>
+      <source>Choose a tip</source>
+      <translation>Elegir propina</translation>
     </message>
     <message>
-      <source>confirm</source>
-      <translation>confirmar</translation>
+      <source>Sign</source>
+      <translation>Firmar</translation>
     </message>
     <message>
-      <source>accept the terms</source>
-      <translation>aceptar los términos</translation>
+      <source>Confirm</source>
+      <translation>Confirmar</translation>
     </message>
     <message>
-      <source>type a value</source>
-      <translation>teclear un dato</translation>
+      <source>Accept the terms</source>
+      <translation>Aceptar las condiciones</translation>
     </message>
     <message>
-      <source>answer a form</source>
-      <translation>responder un formulario</translation>
+      <source>Type a value</source>
+      <translation>Teclear un valor</translation>
+    </message>
+    <message>
+      <source>Answer a form</source>
+      <translation>Responder un formulario</translation>
+    </message>
+    <message>
+      <source>Automatic customer (taps the selected card, no tip)</source>
+      <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
     </message>
     <message>
       <source>Customer PIN pad (training)</source>
@@ -1510,10 +1698,6 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
-    </message>
-    <message>
-      <source>Automatic customer (taps the selected card, no tip)</source>
-      <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
     </message>
     <message>
       <source>Test cards: double-click to tap</source>
@@ -1556,8 +1740,8 @@
       <translation>Rechazar</translation>
     </message>
     <message>
-      <source>test gift card</source>
-      <translation>tarjeta de regalo de prueba</translation>
+      <source>gift card, not active yet</source>
+      <translation>tarjeta de regalo, aún no activa</translation>
     </message>
     <message>
       <source>Waiting for the cashier</source>
@@ -1566,6 +1750,22 @@
     <message>
       <source>Please sign in the box first.</source>
       <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Automatic customer</source>
+      <translation>Cliente automático</translation>
+    </message>
+    <message>
+      <source>gift card, active, %s</source>
+      <translation>tarjeta de regalo, activa, %s</translation>
+    </message>
+    <message>
+      <source>Approved — thank you</source>
+      <translation>Aprobado — gracias</translation>
+    </message>
+    <message>
+      <source>Not approved</source>
+      <translation>No aprobado</translation>
     </message>
     <message>
       <source>Welcome</source>
@@ -1782,6 +1982,22 @@
     <message>
       <source>Goes back: %s (%s)</source>
       <translation>Se devuelve: %s (%s)</translation>
+    </message>
+    <message>
+      <source>update {0} installed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>update {0} failed its self-check</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>update {0} available</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>update {0} ready</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Backspace</source>

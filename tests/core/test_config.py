@@ -67,3 +67,33 @@ def test_access_token_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     assert access_token_for(profile) is None  # the fail backend has nothing
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "tok-123")
     assert access_token_for(profile) == "tok-123"
+
+
+def test_top_level_fields_survive_a_till_products_table(tmp_path: Path) -> None:
+    """``[[till.products]]`` (the README's form) makes a ``till`` table: the fields above it are
+    still the profile's, not thrown away for the defaults."""
+    path = write(tmp_path, 'till_id = "shop-2"\ntraining = true\ntax_rate = "8.25"\n'
+                           'manager_pin_hash = "scrypt$16384$8$1$c2FsdA$aGFzaA"\n\n'
+                           '[[till.products]]\nname = "Coffee"\nprice = "2.50"\nbarcode = "123"\n')
+    profile = load_profile(path)
+    assert profile.till_id == "shop-2"
+    assert str(profile.tax_rate) == "8.25"
+    assert profile.manager_pin_hash == "scrypt$16384$8$1$c2FsdA$aGFzaA"
+    assert [p.name for p in profile.products] == ["Coffee"]
+
+
+@pytest.mark.parametrize(("text", "field", "rule"), [
+    ('till_id = "t1"\n\n[tll]\nx = 1\n', "tll", "is not a profile field"),
+    ('[till]\ntill_id = "t1"\ncolour = "red"\n', "colour", "is not a profile field"),
+    ('till_id = "t1"\n\n[[till.products]]\nname = "Tea"\nprice = "1"\nbarcode = "9"\nsize = "L"\n',
+     "products.0.size", "is not a profile field"),
+    ('till_id = "t1"\n\n[till]\ntill_id = "t2"\n', "till_id", "both at the top level and under [till]"),
+    ('till = "t1"\n', "till", "must be a table"),
+])
+def test_an_unknown_table_or_key_is_refused_in_one_line(tmp_path: Path, text: str, field: str,
+                                                        rule: str) -> None:
+    with pytest.raises(ProfileError) as info:
+        load_profile(write(tmp_path, text))
+    message = str(info.value)
+    assert "\n" not in message
+    assert f": {field}: " in message and rule in message

@@ -2,6 +2,7 @@
 
 import io
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +39,20 @@ def test_command_refuses_a_short_pin(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
     assert main(["manager-pin", "--stdin"]) == 2
     assert "4 to 8 digits" in capsys.readouterr().err
+
+
+def test_command_says_how_a_clerk_uses_the_hash_too(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    """Clerks need ``pin_hash``: the printed clerk line, pasted into a ``[[clerks]]`` table, signs
+    that clerk in with the PIN typed."""
+    from cashier.config import load_profile
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("24680\n"))
+    assert main(["manager-pin", "--stdin"]) == 0
+    out = capsys.readouterr().out
+    assert "[[clerks]]" in out
+    clerk_line = next(line for line in out.splitlines() if line.startswith("pin_hash = "))
+    profile = tmp_path / "till.toml"
+    profile.write_text(f'training = true\n\n[[clerks]]\nid = 5\nname = "Bo"\n{clerk_line}\n')
+    assert load_profile(profile).roster.sign_in("24680").id == 5

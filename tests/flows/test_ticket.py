@@ -383,3 +383,16 @@ async def test_cash_back_from_a_ticket_needs_an_open_drawer_too(make_till: Any) 
     with pytest.raises(ValidationError, match="open the drawer first"):
         await refund_ticket(till.ctx, t.id)
     assert (await load(till.ctx, t.id)).refunds == ()  # nothing journaled
+
+
+async def test_an_empty_ticket_left_open_is_not_offered_again(make_till: Any, tmp_path: Any) -> None:
+    """A ticket started and left without a line or a tender is nothing to finish; one with a line
+    next to it still comes back."""
+    journal = tmp_path / "empty.sqlite"
+    till = await make_till("LG", journal=journal)
+    await TicketSession.start(till.ctx, TicketSettings())
+    kept = await new(till, ("Lamp", "30.00", 1))
+    await TicketSession.start(till.ctx, TicketSettings())
+    await till.rt.close()
+    again = await make_till("LG", journal=journal, sandbox=till.sandbox)
+    assert [s.id for s in await open_tickets(again.ctx, TicketSettings())] == [kept.id]

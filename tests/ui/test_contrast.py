@@ -95,3 +95,36 @@ def test_the_measure_fails_grey_on_grey(qapp: Any) -> None:
         for y in range(5, 10):
             image.setPixel(x, y, 0x000000)
     assert text_contrast(image, image.rect()) == pytest.approx(21.0)
+
+
+@pytest.mark.parametrize("high_contrast", [False, True])
+def test_a_ticked_check_box_shows_its_tick(ui: Any, make_gui: Any, high_contrast: bool) -> None:
+    """Checked and unchecked look different inside the box (high contrast once drew a solid
+    yellow square with no tick): the checked box's inside holds a mark the unchecked one lacks."""
+    from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
+
+    from ui.pages.settings import SettingsPage
+
+    gui = make_gui(start=False)
+    gui.set_theme(high_contrast=high_contrast)
+    page = gui.window.go(SettingsPage)
+    box: QCheckBox = page.contrast
+    box.blockSignals(True)  # the look of the box, not the theme it switches
+
+    def inside(checked: bool) -> Counter[int]:
+        box.setChecked(checked)
+        ui.spin(0.02)
+        option = QStyleOptionButton()
+        box.initStyleOption(option)
+        mark = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+        image = box.grab().toImage()
+        inner = mark.adjusted(5, 5, -5, -5)  # inside the border
+        return Counter(image.pixel(x, y) & 0xFFFFFF for y in range(inner.top(), inner.bottom() + 1)
+                       for x in range(inner.left(), inner.right() + 1))
+
+    unchecked, checked = inside(False), inside(True)
+    box.blockSignals(False)
+    background = checked.most_common(1)[0][0]
+    marked = sum(n for colour, n in checked.items() if contrast(colour, background) >= 3)
+    assert marked >= 6, (high_contrast, checked.most_common(4))
+    assert checked != unchecked

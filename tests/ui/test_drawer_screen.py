@@ -97,10 +97,13 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     QTest.keyClick(page.counted, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     reports: ReportsPage = w.page(ReportsPage)
     keys(reports.pin, "1111", enter=True)  # a cashier may not
-    assert not reports.unlocked and "no manager" in reports.pin_error.text()
+    assert not reports.unlocked and reports.pin_error.text() == "No manager of this till has that PIN."
     keys(reports.pin, "2222", enter=True)
     assert reports.unlocked and reports.report is not None and reports.report["type"] == "x"
+    assert reports.x_button.isChecked() and not reports.z_button.isChecked()
     QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    # the key of the report on screen is the one pressed: Z now, X no longer highlighted
+    assert reports.z_button.isChecked() and not reports.x_button.isChecked()
     text = reports.view.toPlainText()
     assert "Z REPORT" in text and "-7.50" in text and "42.50" in text
     assert reports.report is not None and reports.report["by_tender"]["cash"]["amount"] == "42.50"

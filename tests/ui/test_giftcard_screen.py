@@ -51,3 +51,30 @@ def test_bad_card_number_named_and_not_sent(ui: Any, make_gui: Any) -> None:
     page.take_number()
     assert page.result_title.text() == "Not sent" and "card" in page.result_text.text()
     assert ui.run(gui.till.ctx.journal.search()) == []
+
+
+def test_training_starts_with_an_active_gift_card_and_host_refusals_are_words(ui: Any,
+                                                                             make_gui: Any) -> None:
+    """The pad lists the training gift card (active, with a balance) first; its balance read on
+    the pad is the balance. The inactive test card's refusal is said in words, not codes."""
+    from cashier.sandbox.host_giftcards import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
+
+    gui = make_gui()
+    pad = gui.pinpad
+    page = gui.window.go(GiftCardPage)
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    listed = [pad.cards.item(i).text() for i in range(pad.cards.count())]
+    assert f"GIFT {TRAINING_GIFT_CARD[-4:]} — gift card, active, $50.00" in listed
+    page.card_field.setFocus()
+    QTest.keyClick(page.card_field, Qt.Key.Key_F2)  # balance, the card read on the pad
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)  # the default: the training card
+    ui.until(lambda: page.result_title.text().startswith("Balance:"), what="balance")
+    assert f"${TRAINING_GIFT_BALANCE}" in page.result_title.text()
+    page.card_field.setFocus()
+    QTest.keyClick(page.card_field, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.tap(CARD)  # the test gift card: not active yet
+    ui.until(lambda: page.result_title.text() == "Not done", what="refused")
+    assert page.result_text.text() == "This gift card is not active: activate it first (F3)."

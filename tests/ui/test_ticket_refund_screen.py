@@ -52,8 +52,8 @@ def test_journal_refunds_the_ticked_line_to_the_latest_tender(make_gui: Callable
     assert dialog.chosen_lines() == [1]
     assert dialog.summary.text() == "Goes back: $7.50 (Cash $7.50)"
     QTest.keyClick(dialog.lines, Qt.Key.Key_Return)
-    ui.until(lambda: "went back" in journal.message.text(), what="the refund's result")
-    assert journal.message.text() == f"Ticket {ticket.id}: $7.50 went back of $7.50."
+    ui.until(lambda: "refunded" in journal.message.text(), what="the refund's result")
+    assert journal.message.text() == f"Ticket {ticket.id}: $7.50 refunded."
     after = ui.run(load(ctx, ticket.id))
     assert [(e.kind, e.approved) for e in after.refunds] == [(Kind.CASH, D("7.50"))]
 

@@ -50,3 +50,61 @@ def test_preset_tips_and_the_test_card_resets_after_the_payment(ui: Any, make_gu
     assert sale.result.outcome == "approved" and entry.card_type == "AX"
     assert entry.tip == Decimal("7.20") and entry.approved == Decimal("47.20")
     assert pad.cards.currentItem() is None  # the next customer starts from the default card
+
+
+def test_the_pad_says_the_outcome_before_welcome(ui: Any, make_gui: Any) -> None:
+    """The customer reads "Approved — thank you" (or "Declined") on the pad, then "Welcome"."""
+    gui = make_gui()
+    pad = gui.pinpad
+    pad.result_ms = 300  # a real pad shows it for seconds; the test need not wait that long
+    sale = gui.window.go(SalePage)
+    gui.window.activateWindow()
+    QTest.qWaitForWindowActive(gui.window, 2000)
+    assert pad.header.text() == "Welcome"
+    for keys, said in (("1250", "Approved — thank you"), ("99999900", "Declined")):
+        sale.new_sale()
+        QTest.keyClicks(sale.amount, keys)
+        QTest.keyClick(sale.amount, Qt.Key.Key_F2)
+        ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+        QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
+        ui.until(lambda s=said: pad.header.text() == s, what=said)
+        ui.until(lambda: pad.header.text() == "Welcome", what="back to Welcome")
+
+
+def test_a_training_profile_with_a_printer_shows_the_virtual_printer(ui: Any, make_gui: Any,
+                                                                     tmp_path: Path) -> None:
+    """A [printer] in a training profile: the receipt goes to that printer and shows in the virtual
+    printer window beside the PIN pad."""
+    from cashier.printing.layout import PrintJob
+    from cashier.printing.settings import PrinterSettings
+
+    paper = tmp_path / "printer.bin"
+    gui = make_gui(printer=PrinterSettings(url=f"file://{paper}", ask_paper=False))
+    assert gui.printer_window is not None and gui.printer_window.isVisible()
+    job = PrintJob("Receipt", ["TRAINING", "Receipt 1"])
+    assert gui.cashdesk.printer.submit(job)
+    ui.until(lambda: gui.printer_window.jobs, what="the receipt on screen")
+    ui.until(lambda: paper.exists() and paper.stat().st_size > 0, what="the receipt on the printer")
+
+
+def test_at_1280x800_the_three_training_windows_sit_side_by_side(ui: Any, make_gui: Any) -> None:
+    """The till on the left, the PIN pad over the virtual printer on the right: every window
+    within the screen, none on another, each at least as large as it needs."""
+    from PySide6.QtCore import QRect
+
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    screen = QRect(0, 0, 1280, 800)
+    place_training_windows(gui, screen)
+    ui.spin(0.05)
+    windows = gui.windows()
+    assert len(windows) == 3
+    frames = [w.frameGeometry() for w in windows]
+    for w, frame in zip(windows, frames, strict=True):
+        assert screen.contains(frame), (type(w).__name__, frame)
+        hint = w.minimumSizeHint().expandedTo(w.minimumSize())
+        assert w.width() >= hint.width() and w.height() >= hint.height(), (type(w).__name__, w.size(), hint)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert not frames[a].intersects(frames[b]), (frames[a], frames[b])
+    assert gui.pinpad.auto.text() == "Automatic customer"  # the narrow pad's short label

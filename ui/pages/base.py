@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -27,8 +27,26 @@ if TYPE_CHECKING:
 class FitButton(QPushButton):
     """A button a layout never makes narrower than its text: the screen scrolls instead."""
 
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self.isCheckable():
+            # checked, its text is bold (style.qss) and wider than the font Qt measures with:
+            # room for the bold text either way ("Cuentas abiertas" lost its end in the menu)
+            hint.setWidth(hint.width() + bold_extra(self.font(), self.text()))
+        return hint
+
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+
+def bold_extra(font: QFont, text: str) -> int:
+    """How much wider ``text`` is in the bold a checked button shows than in ``font``."""
+    bold = QFont(font)
+    bold.setWeight(QFont.Weight.DemiBold)
+    lines = text.split("\n") or [""]
+    wide = max(QFontMetrics(bold).horizontalAdvance(line) for line in lines)
+    normal = max(QFontMetrics(font).horizontalAdvance(line) for line in lines)
+    return max(0, wide - normal)
 
 
 class TitledBox(QGroupBox):

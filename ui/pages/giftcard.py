@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import CashierError, ValidationError
 from cashier.redact import mask_pan
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -64,7 +65,7 @@ class GiftCardPage(Page):
         self.reactivate_button = self.button(lambda: tr("Reactivate"), "F7", lambda: self.act("reactivate"))
         self.cashback_button = self.button(lambda: tr("Cash out"), "F5", lambda: self.act("cashback"))
         self.cancel_button = self.button(lambda: tr("Cancel last request"), GIVE_BACK, self.cancel_last,
-                                         "Danger")
+                                         "Danger", stacked=True)  # the key under: fits in Spanish
         buttons = [self.balance_button, self.activate_button, self.reload_button, self.deactivate_button,
                    self.reactivate_button, self.cashback_button]
         for i, b in enumerate(buttons):  # two a row: three did not fit 1024x768 in Spanish
@@ -118,7 +119,7 @@ class GiftCardPage(Page):
                 GiftCard(number=text)
             except ValidationError as exc:
                 self.result_title.setText(tr("Not sent"))
-                self.result_text.setText(str(exc))
+                self.result_text.setText(error_words(exc, self.till.currency))
                 return
             self.number = text
         self._show_card()
@@ -198,7 +199,7 @@ class GiftCardPage(Page):
         if not isinstance(exc, CashierError):
             raise exc
         self.result_title.setText(tr("Not done"))
-        self.result_text.setText(str(exc))
+        self.result_text.setText(error_words(exc, self.till.currency))
 
     def cancel_last(self) -> None:
         """Undo this till's last gift card request (the flow checks it is the card's last)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
 from cashier.money import parse_amount
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
 from ui.manager_prompt import ask_manager
@@ -59,12 +60,16 @@ class JournalPage(Page):
         self.today_only.toggled.connect(lambda _: self.refresh())
         self.search_button = self.button(lambda: tr("Search"), "Ctrl+F", self._search_key, stacked=True)
         self.clear_button = self.button(lambda: tr("Show all"), "Ctrl+L", self.clear_search, stacked=True)
+        # two rows: what and where to search, then the keys (one row ran off 1024 in Spanish)
         search.addWidget(self.search_by)
         search.addWidget(self.search_text, 1)
-        search.addWidget(self.today_only)
-        search.addWidget(self.search_button)
-        search.addWidget(self.clear_button)
         self.layout_.addLayout(search)
+        search_keys = QHBoxLayout()
+        search_keys.addWidget(self.today_only)
+        search_keys.addStretch(1)
+        search_keys.addWidget(self.search_button)
+        search_keys.addWidget(self.clear_button)
+        self.layout_.addLayout(search_keys)
         self.search_error = hint()
         self.search_error.setObjectName("ErrorText")
         self.layout_.addWidget(self.search_error)
@@ -89,13 +94,14 @@ class JournalPage(Page):
         self.refund_amount.setObjectName("SmallAmount")
         self.refund_amount.setMinimumHeight(52)
         self.refund_amount.setMinimumWidth(200)
-        self.refund_button = self.button(lambda: tr("Refund"), "F6", self.refund, "Primary")
-        self.void_button = self.button(lambda: tr("Void"), GIVE_BACK, self.void, "Danger")
-        self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
-        self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details)
-        self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint)
+        self.refund_button = self.button(lambda: tr("Refund"), "F6", self.refund, "Primary", stacked=True)
+        self.void_button = self.button(lambda: tr("Void"), GIVE_BACK, self.void, "Danger", stacked=True)
+        # the second row's keys go under their text: four side by side fit 1024 in Spanish
+        self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh, stacked=True)
+        self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details, stacked=True)
+        self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint, stacked=True)
         self.ticket_refund_button = self.button(lambda: tr("Refund ticket lines"), "F7",
-                                                self.refund_ticket)
+                                                self.refund_ticket, stacked=True)
         self.ticket_dialog: Any = None
         actions.addWidget(self.refund_label)
         actions.addWidget(self.refund_amount)
@@ -194,7 +200,7 @@ class JournalPage(Page):
         try:
             filters = self.filters()
         except CashierError as exc:
-            self.search_error.setText(str(exc))
+            self.search_error.setText(error_words(exc, self.till.currency))
             return
         self.search_error.clear()
 
@@ -210,7 +216,7 @@ class JournalPage(Page):
         def failed(exc: BaseException) -> None:
             if not isinstance(exc, CashierError):
                 raise exc
-            self.search_error.setText(str(exc))
+            self.search_error.setText(error_words(exc, self.till.currency))
         self.till.run(self.till.ctx.journal.search(**filters), "journal search", done=got, failed=failed)
 
     def _fill(self) -> None:
@@ -322,7 +328,7 @@ class JournalPage(Page):
             try:
                 _what, job, _queued = desk.reprint_entry(e.id)
             except CashierError as exc:
-                self.message.setText(str(exc))
+                self.message.setText(error_words(exc, self.till.currency))
                 return
             self.reprint_button.setEnabled(False)
             self.message.setText(tr("Printing the receipt…"))
@@ -364,7 +370,7 @@ class JournalPage(Page):
     def _failed(self, exc: BaseException) -> None:
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(str(exc))
+        self.message.setText(error_words(exc, self.till.currency))
         self._selected()
 
     def refund(self) -> None:
@@ -438,9 +444,12 @@ class JournalPage(Page):
 
         def done(after: Any) -> None:
             back = sum((e.approved for e in after.refunds if e.id not in before), Decimal(0))
-            self.message.setText(tr("Ticket %s: %s went back of %s.")
-                                 % (after.id, format_money(back, self.till.currency),
-                                    format_money(total, self.till.currency)))
+            cur = self.till.currency
+            if back == total:
+                self.message.setText(tr("Ticket %s: %s refunded.") % (after.id, format_money(back, cur)))
+            else:  # part of it refused: say how much of what was asked went back
+                self.message.setText(tr("Ticket %s: %s of %s refunded; the rest was not.")
+                                     % (after.id, format_money(back, cur), format_money(total, cur)))
             self.refresh()
         self.till.run(refund_ticket(self.till.ctx, ticket.id, lines=lines, manager=approval.manager),
                       "ticket refund", done=done, failed=self._failed)

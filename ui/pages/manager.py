@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QScrollArea,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import Action, SignInError
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
@@ -132,8 +132,8 @@ class ManagerPage(Page):
 
     # ---- the panel -------------------------------------------------------------------------
     def _build_panel(self) -> None:
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
+        # no scroll area of its own: the page scrolls (one inside the other kept a stale width
+        # and scrolled sideways in Spanish at large text)
         inner = QWidget()
         grid = QGridLayout(inner)
         grid.setSpacing(12)
@@ -141,6 +141,7 @@ class ManagerPage(Page):
         self.batch_box = QGroupBox()
         b = QVBoxLayout(self.batch_box)
         self.totals = QLabel()
+        self.totals.setWordWrap(True)  # "Host totals: not offered…" is wider than 1024 at large text
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.batch_message = hint()
         row = QHBoxLayout()
@@ -182,7 +183,7 @@ class ManagerPage(Page):
         u.addLayout(urow)
         self.unresolved_message = hint()
         u.addWidget(self.unresolved_message)
-        grid.addWidget(self.unresolved_box, 1, 0, 1, 2)
+        grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
         self.mode_box = QGroupBox()
         m = QVBoxLayout(self.mode_box)
@@ -201,7 +202,8 @@ class ManagerPage(Page):
         self.terminal_view.setObjectName("ReceiptView")
         self.terminal_view.setMinimumHeight(90)
         m.addWidget(self.terminal_view)
-        grid.addWidget(self.mode_box, 0, 1)
+        # one column: side by side, the two boxes' buttons did not fit 1024 wide at large text
+        grid.addWidget(self.mode_box, 1, 0)
         # settings
         self.settings_box = QGroupBox()
         s = QVBoxLayout(self.settings_box)
@@ -214,16 +216,13 @@ class ManagerPage(Page):
         self.pin_failures_view.setWordWrap(True)
         s.addWidget(self.pin_failures_view)
         s.addStretch(1)
-        grid.addWidget(self.settings_box, 2, 0, 1, 2)
+        grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
-        grid.addWidget(self.store_part, 3, 0, 1, 2)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
-        scroll.setWidget(inner)
+        grid.addWidget(self.store_part, 4, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
-        col.addWidget(scroll, 1)
+        col.addWidget(inner, 1)
         self.lock_button = self.button(lambda: tr("Lock"), "Alt+L", self.lock)
         col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
         self.stack.addWidget(wrapper)
@@ -378,7 +377,7 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.batch_message.setText(str(exc))
+        self.batch_message.setText(error_words(exc, self.till.currency))
         self.override_button.setVisible(isinstance(exc, BatchBlocked))
 
     def run_recovery(self) -> None:
@@ -417,7 +416,7 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.unresolved_message.setText(str(exc))
+        self.unresolved_message.setText(error_words(exc, self.till.currency))
 
     def set_mode(self, offline: bool) -> None:
         from cashier.flows.pinpad import set_offline
@@ -433,7 +432,7 @@ class ManagerPage(Page):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.mode_message.setText(str(exc))
+            self.mode_message.setText(error_words(exc, self.till.currency))
         self.till.run(set_offline(self.till.ctx, offline, manager_id=MANAGER_ACTOR), "mode",
                       done=done, failed=failed)
 
@@ -582,7 +581,7 @@ class StorePart(QGroupBox):
             self._fetching = False
             if not isinstance(exc, CashierError):
                 raise exc
-            self.status.setText(str(exc))
+            self.status.setText(error_words(exc, self.page.till.currency))
         self.page.till.run(asyncio.to_thread(store_totals, profile, None, None, self.session),
                            "store totals", done=done, failed=failed)
 
@@ -653,7 +652,7 @@ class StorePart(QGroupBox):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.message.setText(str(exc))
+            self.message.setText(error_words(exc, self.page.till.currency))
             self.override_button.setVisible(isinstance(exc, BatchBlocked))
         till.run(close_store_batch(till.ctx, till.profile, session=self.session, override=override,
                                    manager_id=MANAGER_ACTOR if override else None,

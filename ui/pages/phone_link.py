@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint
 from ui.widgets.amount import AmountDisplay, handle_amount_key
@@ -440,7 +441,8 @@ class PhoneLinkPage(Page):
 
     def _not_sent(self, exc: BaseException | str) -> None:
         self.result_title.setText(tr("Not sent"))
-        self.result_text.setText(str(exc))
+        self.result_text.setText(error_words(exc, self.till.currency)
+                                 if isinstance(exc, BaseException) else exc)
         self._outcome_style("error")
         self.result_shown.emit(None)
 

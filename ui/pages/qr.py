@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
@@ -250,7 +251,7 @@ class QrPage(Page):
         self._show_title(tr("Not sent"), NOT_CHARGED)
         self.result_amount.setText(format_money(self.amount_value, self.till.currency))
         self.result_details.setText("")
-        self.result_message.setText(str(exc))
+        self.result_message.setText(error_words(exc, self.till.currency))
         self._result_buttons(None)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()

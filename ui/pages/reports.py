@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QButtonGroup,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -19,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused
+from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, hint
@@ -43,6 +47,7 @@ class ReportsPage(Page):
         col = QVBoxLayout(lock)
         self.lock_text = QLabel()
         self.lock_text.setObjectName("Breakdown")
+        self.lock_text.setWordWrap(True)
         self.pin = QLineEdit()
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.pin.setMaxLength(8)
@@ -57,19 +62,30 @@ class ReportsPage(Page):
         self.lock_page = lock
         panel = QWidget()
         col = QVBoxLayout(panel)
+        col.setContentsMargins(0, 0, 0, 0)  # the page has its margins
         row = QHBoxLayout()
-        self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, "Primary", stacked=True)
+        self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, stacked=True)
         self.z_button = self.button(lambda: tr("Z report"), "Shift+F6", self.show_z, stacked=True)
+        # the report on screen is the one whose key stays pressed (one at a time)
+        self.shown_button: QAbstractButton | None = None
+        self.shown_group = QButtonGroup(self)
+        for b in (self.x_button, self.z_button):
+            b.setCheckable(True)
+            self.shown_group.addButton(b)
         self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report, stacked=True)
         self.csv_button = self.button(lambda: tr("Export CSV"), "Shift+F8", lambda: self.export("csv"),
                                       stacked=True)
         self.pdf_button = self.button(lambda: tr("Export PDF"), "Shift+F9", lambda: self.export("pdf"),
                                       stacked=True)
         self.lock_button = self.button(lambda: tr("Lock"), "", self.lock)
-        for b in (self.x_button, self.z_button, self.print_button, self.csv_button, self.pdf_button,
-                  self.lock_button):
-            row.addWidget(b)
-        col.addLayout(row)
+        # which report, then what to do with it: five keys in one row ran off 1024 in Spanish
+        outputs = QHBoxLayout()
+        for line, keys in ((row, (self.x_button, self.z_button)),
+                           (outputs, (self.print_button, self.csv_button, self.pdf_button))):
+            for b in keys:
+                line.addWidget(b)
+            line.addStretch(1)
+            col.addLayout(line)
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)
         font = QFont("DejaVu Sans Mono")
@@ -79,6 +95,8 @@ class ReportsPage(Page):
         col.addWidget(self.view, 1)
         self.message = hint()
         col.addWidget(self.message)
+        # on its own, as on the Manager screen: six keys in one row ran off 1024 in Spanish
+        col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
         self.stack.addWidget(panel)
         self.panel = panel
         seconds = till.profile.manager_rules.lock_after_s
@@ -108,7 +126,7 @@ class ReportsPage(Page):
                                                  "window reports")
         except SignInError as exc:
             self.pin.clear()
-            self.pin_error.setText(str(exc))
+            self.pin_error.setText(error_words(exc, self.till.currency))
             return False
         self.pin.clear()
         self.pin_error.clear()
@@ -122,6 +140,8 @@ class ReportsPage(Page):
         self.unlocked = False
         self.idle.stop()
         self.report = None
+        self.shown_button = None
+        self._mark_shown()
         self.view.clear()
         self.stack.setCurrentWidget(self.lock_page)
         self.pin.setFocus()
@@ -141,12 +161,24 @@ class ReportsPage(Page):
 
     def show_x(self) -> None:
         self._show(self.desk.x_report())
+        self.shown_button = self.x_button
+        self._mark_shown()
 
     def show_z(self) -> None:
         try:
             self._show(self.desk.z_report())
         except DrawerRefused as exc:
-            self.message.setText(str(exc))
+            self.message.setText(error_words(exc, self.till.currency))
+            self._mark_shown()  # no Z report: the key of the report still on screen stays down
+            return
+        self.shown_button = self.z_button
+        self._mark_shown()
+
+    def _mark_shown(self) -> None:
+        self.shown_group.setExclusive(False)  # an exclusive group never lets all go up
+        for b in (self.x_button, self.z_button):
+            b.setChecked(b is self.shown_button)
+        self.shown_group.setExclusive(True)
 
     def print_report(self) -> None:
         if self.report is None:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import Action
 from ui import keys
+from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
@@ -592,6 +593,9 @@ class SalePage(Page):
                                     "balance {rest}: choose another tender.").format(
                 got=format_money(tender.amount, cur), asked=format_money(tender.requested, cur),
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)), rest=remaining))
+        elif tender.outcome == "approved" and tender.kind == "cash":  # cash is taken, not approved
+            self._say("paid-part", tr("Cash taken: {got}. Remaining {rest}.").format(
+                got=format_money(tender.amount, cur), rest=remaining))
         elif tender.outcome == "approved":
             self._say("paid-part", tr("{what} approved: {got}. Remaining {rest}.").format(
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)),
@@ -604,9 +608,11 @@ class SalePage(Page):
                 "declined": tr("Declined"), "error": tr("Not charged")}.get(tender.outcome,
                                                                            state_name(tender.outcome))
             why = reason_text(reason(entry), cur) if entry is not None and not cancelled else ""
-            self._say("declined", " ".join(part for part in (
-                f"{title}.", why, tr("The ticket stays open: remaining {rest}. Try another card or "
-                                     "tender.").format(rest=remaining)) if part))
+            # the reason says what happened and what to do: said once, not title + reason + advice
+            self._say("declined", " ".join((why, tr("The ticket stays open: remaining {rest}.").format(
+                rest=remaining))) if why else " ".join((f"{title}.", tr(
+                    "The ticket stays open: remaining {rest}. Try another card or tender.").format(
+                    rest=remaining))))
         self.result = result
 
     def _entry_of(self, tender: Any) -> Any:
@@ -626,7 +632,7 @@ class SalePage(Page):
         self.stack.setCurrentWidget(self.entry_page)
         self._update_totals()
         if isinstance(exc, CashierError):
-            self.error_label.setText(str(exc))
+            self.error_label.setText(error_words(exc, self.till.currency))
             return
         raise exc
 

@@ -58,14 +58,28 @@ class SettingsPage(Page):
         self.contrast_label.setText(tr("High contrast"))
         self.contrast.setText(tr("Black and white, yellow focus"))
         self.font_label.setText(tr("Text size"))
-        self.note.setText(tr("These settings change only how the window looks, for this session. "
-                             "The till's own settings are on the Manager screen."))
+        self.note.setText(tr("These settings change only how the window looks; the till keeps them "
+                             "for its next start. The till's own settings are on the Manager screen."))
         if self.gui is not None:
+            self._show_prefs()
             index = self.language.findData(self.gui.language.code)
             if index >= 0 and index != self.language.currentIndex():
                 self.language.blockSignals(True)
                 self.language.setCurrentIndex(index)
                 self.language.blockSignals(False)
+
+    def _show_prefs(self) -> None:
+        """The contrast and text size as the till was left (saved beside the journal)."""
+        assert self.gui is not None
+        prefs = self.gui.prefs
+        for widget in (self.contrast, self.font_size):
+            widget.blockSignals(True)
+        self.contrast.setChecked(bool(prefs.get("high_contrast", False)))
+        index = self.font_size.findData(float(prefs.get("font_scale", 1.0)))
+        if index >= 0:
+            self.font_size.setCurrentIndex(index)
+        for widget in (self.contrast, self.font_size):
+            widget.blockSignals(False)
 
     def _language(self) -> None:
         if self.gui is not None:

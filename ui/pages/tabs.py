@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -68,9 +69,12 @@ class TabsPage(Page):
         self.keypad = Keypad(self.amount)
         right.addWidget(self.keypad)
         grid = QGridLayout()  # under the tabs, so the keypad and the actions both fit at 1024x768
-        self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary")
-        self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab)
-        self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender")
+        # side by side under the tabs: the key under the text, so both fit in long languages
+        self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary",
+                                       stacked=True)
+        self.add_button = self.button(lambda: tr("Add to tab"), "F3", self.add_to_tab, stacked=True)
+        self.capture_button = self.button(lambda: tr("Close with this tip"), "F4", self.capture, "Tender",
+                                          stacked=True)
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh)
         grid.addWidget(self.open_button, 0, 0)
         grid.addWidget(self.add_button, 0, 1)
@@ -187,7 +191,7 @@ class TabsPage(Page):
         self._selected()
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(str(exc))
+        self.message.setText(error_words(exc, self.till.currency))
 
     def open_tab(self) -> None:
         if not self.till.ready or self.amount.value <= 0:

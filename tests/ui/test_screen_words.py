@@ -1,0 +1,119 @@
+"""The words the counter reads (issue 22), with real keys: each said once, with its currency, in
+the window's language; the Sign out key and the manager's prompt in Spanish too."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from cashier.flows.payments import KeyedCard, sale
+from tests.ui.test_manager_prompt import CLERKS, answer_prompt
+from ui.i18n import TRANSLATIONS_DIR
+from ui.i18n_tool import read_ts
+from ui.pages.sale import SalePage
+
+ES = read_ts(TRANSLATIONS_DIR / "cashier_es.ts")
+
+
+def _sale(gui: Any) -> SalePage:
+    page = gui.window.go(SalePage)
+    assert isinstance(page, SalePage)
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    return page
+
+
+def _idle(ui: Any, page: SalePage) -> None:
+    ui.until(lambda: page.task is not None and page.task.done()
+             and page.stack.currentWidget() is page.entry_page, what="entry screen")
+
+
+def test_the_sale_says_each_thing_once(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    pad = gui.pinpad
+    page = _sale(gui)
+    QTest.keyClicks(page.amount, "1250")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    ui.until(lambda: "Customer sees" in page.prompt_text.text(), what="what the customer sees")
+    assert page.prompt_text.text() == "Customer sees: Present card ($12.50)"
+    pad.customer_cancels()
+    _idle(ui, page)
+    QTest.keyClicks(page.amount, "1000")
+    QTest.keyClick(page.amount, Qt.Key.Key_F11)  # cash, part of it
+    _idle(ui, page)
+    assert page.notice.text() == "Cash taken: $10.00. Remaining $2.50."
+    pad.auto.setChecked(True)
+    QTest.keyClick(page.amount, Qt.Key.Key_F12)  # money was taken: asks first
+    QTest.keyClick(page.amount, Qt.Key.Key_F12)
+    ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
+    QTest.keyClicks(page.amount, "99999800")  # the vendor's decline trigger
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    _idle(ui, page)
+    said = page.notice.text()
+    assert said.count("Declined") == 1 and "Try another card" not in said, said
+    assert said.endswith("The ticket stays open: remaining $999,998.00.")
+
+
+def test_spanish_sign_out_pad_words_and_manager_refusals(ui: Any, make_gui: Any) -> None:
+    from ui.pages.journal import JournalPage
+
+    gui = make_gui(clerks=CLERKS, drawer_float=None)
+    w = gui.window
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    gui.set_language("es")
+    assert gui.sign_in.heading.text() == ES["Sign in"]
+    QTest.keyClicks(gui.sign_in.pin, "1111")
+    QTest.keyClick(gui.sign_in.pin, Qt.Key.Key_Return)
+    assert gui.sign_out_button.text().startswith(ES["Sign out"] + " (Alice)")
+    gui.set_language("en")
+    assert gui.sign_out_button.text().startswith("Sign out (Alice)")
+    gui.set_language("es")
+
+    page = _sale(gui)
+    QTest.keyClicks(page.amount, "1250")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    pad = gui.pinpad
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    ui.until(lambda: ES["Present card"] in page.prompt_text.text(), what="the pad's words")
+    assert pad.header.text() == ES["Present card"]
+    pad.customer_cancels()
+    _idle(ui, page)
+    QTest.keyClick(page.amount, Qt.Key.Key_F12)
+    ui.until(lambda: page.task is None or page.task.done(), what="ticket cancelled")
+
+    paid = ui.run(sale(gui.till.ctx, Decimal("20.00"), card=KeyedCard("4321000000001119", "1228"))).entry
+    journal = w.go(JournalPage)
+    ui.until(lambda: journal.entries, what="rows")
+    assert journal.select_invoice(paid.invoice)
+    seen: list[str] = []
+    QTest.keyClick(journal.table, Qt.Key.Key_F12)  # the first press asks to confirm
+    answer_prompt(seen, "2223")  # not a manager's PIN
+    QTest.keyClick(journal.table, Qt.Key.Key_F12)
+    ui.until(lambda: seen, what="the manager's prompt")
+    asked = ES["%s of %s needs a manager's approval."] % (ES["A void"], "$20.00")
+    assert seen[0].startswith(asked), seen
+    ui.until(lambda: journal.message.text() == ES["No manager of this till has that PIN."],
+             what="the refusal in Spanish")
+
+
+def test_no_z_report_yet_leaves_the_x_report_key_down(ui: Any, make_gui: Any) -> None:
+    from ui.pages.reports import ReportsPage
+
+    gui = make_gui(start=False)
+    w = gui.window
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    QTest.keyClick(w, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    reports = w.page(ReportsPage)
+    QTest.keyClicks(reports.pin, "1234")
+    QTest.keyClick(reports.pin, Qt.Key.Key_Return)
+    assert reports.unlocked and reports.x_button.isChecked()
+    QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert reports.message.text()  # no drawer closed yet: said, and the X report stays
+    assert reports.x_button.isChecked() and not reports.z_button.isChecked()
+    assert reports.report is not None and reports.report["type"] == "x"

@@ -1,0 +1,118 @@
+"""The core's refusals in the cashier's words and language.
+
+The core words each refusal once, in English, as "field: rule" (the command line prints it as it
+is). The window says the ones a cashier meets at the counter as a sentence in the window's
+language, from the refusal's own parts (the field, the rule, the action and amount a manager must
+approve); a refusal it has no words for is shown as the core said it.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from cashier.errors import ManagerNeeded, ValidationError
+from ui.i18n import format_money, tr
+
+
+def _field_names() -> dict[str, str]:
+    return {"amount": tr("Amount"), "tip": tr("Tip"), "tax": tr("Tax"), "pin": tr("PIN"),
+            "manager": tr("Manager"), "clerk": tr("Clerk"), "reason": tr("Reason"),
+            "float": tr("Float"), "counted": tr("Counted cash"), "card": tr("Card"),
+            "invoice": tr("Invoice"), "ticket": tr("Ticket"), "line": tr("Line")}
+
+
+def _rules() -> dict[str, str]:
+    return {
+        "must be greater than zero": tr("must be greater than zero"),
+        "must not be negative": tr("must not be negative"),
+        "is empty: type an amount such as 12.50": tr("is empty: type an amount such as 12.50"),
+        "must have at most one decimal point": tr("must have at most one decimal point"),
+        "must not contain separators (commas, underscores, spaces): type 1234.50":
+            tr("must not contain separators (commas, underscores, spaces): type 1234.50"),
+        "must be a number such as 12.50 (digits 0-9 and at most one decimal point)":
+            tr("must be a number such as 12.50 (digits 0-9 and at most one decimal point)"),
+        "must not use an exponent (1E+2): type the amount in full":
+            tr("must not use an exponent (1E+2): type the amount in full"),
+        "must use the digits 0-9 only (full-width or other-script digits are refused)":
+            tr("must use the digits 0-9 only (full-width or other-script digits are refused)"),
+        "has no lines: add an item or an amount first": tr("has no lines: add an item or an amount first"),
+    }
+
+
+def _sign_in() -> dict[str, str]:
+    return {
+        "pin: no clerk of this till has that PIN": tr("No clerk of this till has that PIN."),
+        "pin: no manager of this till has that PIN": tr("No manager of this till has that PIN."),
+        "pin: wrong manager PIN": tr("Wrong manager PIN."),
+    }
+
+
+def action_words(action: str) -> str:
+    """An action a manager approves (``cashier.clerks.Action`` value), as a sentence's subject."""
+    return {"refund": tr("A refund"), "void": tr("A void"), "cancel_ticket": tr("Cancelling a ticket"),
+            "pay_in": tr("A pay-in"), "pay_out": tr("A pay-out"), "close_drawer": tr("Closing the drawer"),
+            "close_batch": tr("Closing the batch"), "over_short": tr("An over/short")}.get(
+        action, action.replace("_", " ").capitalize())
+
+
+def manager_words(needed: ManagerNeeded, currency: str = "USD") -> str:
+    """"Cancelling a ticket of $5.00 needs a manager's approval." in the window's language."""
+    if not needed.action:
+        return say(str(needed))
+    what = action_words(needed.action)
+    if needed.amount:
+        return tr("%s of %s needs a manager's approval.") % (what, format_money(
+            Decimal(needed.amount), currency))
+    return tr("%s needs a manager's approval.") % what
+
+
+def gift_card_words(primary: int, long_text: str) -> str | None:
+    """A gift card refusal by the host, in words (its codes stay in the journal's details)."""
+    if primary == 9842:
+        return tr("This is not a gift card number the host knows: check the number.")
+    if primary == 9846:
+        return tr("The host does not know this gift card's token: key or scan the card again.")
+    if primary != 9101:
+        return None
+    why = long_text.lower()
+    if "already active" in why:
+        return tr("This gift card is already active.")
+    if "not deactivated" in why:
+        return tr("This gift card is not deactivated: there is nothing to reactivate.")
+    if "nothing to cancel" in why or "no gift card request to cancel" in why:
+        return tr("There is no gift card request of this card to cancel.")
+    if "cannot be cancelled" in why:
+        return tr("A sale, refund or void cannot be cancelled: void it from the Journal.")
+    if "not active" in why or "never activated" in why or why.strip() == "balance failed":
+        return tr("This gift card is not active: activate it first (F3).")
+    return tr("The host refused this gift card request.")
+
+
+def error_words(exc: BaseException, currency: str = "USD") -> str:
+    """A core refusal as the cashier reads it (see the module's docstring)."""
+    if isinstance(exc, ManagerNeeded):
+        return manager_words(exc, currency)
+    primary = getattr(exc, "primary_code", None)  # a host refusal (no import: startup stays light)
+    if isinstance(primary, int):
+        words = gift_card_words(primary, f"{getattr(exc, 'short_text', '')} "
+                                         f"{getattr(exc, 'long_text', '')}")
+        if words is not None:
+            return words
+    if isinstance(exc, ValidationError):
+        rule = _rules().get(exc.rule)
+        if rule is not None:
+            field = _field_names().get(exc.field, exc.field.replace("_", " ").capitalize())
+            return f"{field}: {rule}"
+    return say(str(exc))
+
+
+def say(text: str) -> str:
+    """A core line ("pin: no manager of this till has that PIN") as a sentence."""
+    known = _sign_in().get(text)
+    if known is not None:
+        return known
+    match = re.fullmatch(r"manager: (\S+) is not a manager", text)
+    if match:
+        return tr("Clerk %s is not a manager.") % match.group(1)
+    return text  # as the core said it: its field name is the profile's or the command line's
