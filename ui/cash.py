@@ -120,10 +120,11 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
     """Training: the till's window on the left, the PIN pad (narrow) over the virtual printer in
     a column on the right, side by side within the screen's free area and not on each other."""
     pad, printer = gui.pinpad, gui.printer_window
+    main = cast("QWidget", gui.window)  # the Shell the pages see is this window
     column = [w for w in (pad, printer) if w is not None]
     if not column:
         return
-    free = area if area is not None else gui.window.screen().availableGeometry()
+    free = area if area is not None else main.screen().availableGeometry()
 
     def frame(w: QWidget) -> QSize:  # what a window manager adds around a window (title, border)
         return w.frameGeometry().size() - w.geometry().size()
@@ -131,17 +132,17 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
     if pad is not None:
         pad.set_compact(True)
     width = max(w.minimumSizeHint().width() + frame(w).width() for w in column)
-    main_frame = frame(gui.window)
+    main_frame = frame(main)
     main_width = free.width() - width
-    if main_width < gui.window.minimumWidth() + main_frame.width():
+    if main_width < main.minimumWidth() + main_frame.width():
         # a screen too small for a column beside the till: the pad wide, the printer beside it
         if pad is not None:
             pad.set_compact(False)
             if printer is not None:
                 printer.move(pad.frameGeometry().right() + 12, pad.frameGeometry().top())
         return
-    gui.window.move(free.topLeft())
-    gui.window.resize(main_width - main_frame.width(), free.height() - main_frame.height())
+    main.move(free.topLeft())
+    main.resize(main_width - main_frame.width(), free.height() - main_frame.height())
     # the pad gets two thirds (at least what it needs), the printer the rest
     pad_height = 0 if pad is None else free.height() if printer is None else max(
         pad.minimumSizeHint().height() + frame(pad).height(), free.height() * 2 // 3)
