@@ -608,11 +608,12 @@ class SalePage(Page):
                 "declined": tr("Declined"), "error": tr("Not charged")}.get(tender.outcome,
                                                                            state_name(tender.outcome))
             why = reason_text(reason(entry), cur) if entry is not None and not cancelled else ""
-            # the reason says what happened and what to do: said once, not title + reason + advice
-            self._say("declined", " ".join((why, tr("The ticket stays open: remaining {rest}.").format(
-                rest=remaining))) if why else " ".join((f"{title}.", tr(
-                    "The ticket stays open: remaining {rest}. Try another card or tender.").format(
-                    rest=remaining))))
+            if why:  # the reason says what happened and what to do: said once, no title, no advice
+                said = why + " " + tr("The ticket stays open: remaining {rest}.").format(rest=remaining)
+            else:
+                said = f"{title}. " + tr("The ticket stays open: remaining {rest}. Try another card or "
+                                         "tender.").format(rest=remaining)
+            self._say("declined", said)
         self.result = result
 
     def _entry_of(self, tender: Any) -> Any:
