@@ -82,3 +82,20 @@ def test_prune_keeps_the_current_and_previous_versions(tmp_path: Path) -> None:
     layout.switch("0.5.0")
     assert layout.prune(keep=3) == ["0.1.0", "0.2.0"]
     assert layout.installed() == ["0.3.0", "0.4.0", "0.5.0"]
+
+
+def test_the_profile_takes_an_update_url_https_or_loopback_and_a_channel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cashier.config import ProfileError, load_profile
+
+    assert load_profile(None, update_url="https://backoffice.example/updates/").update_url == \
+        "https://backoffice.example/updates"
+    assert load_profile(None, update_url="http://127.0.0.1:8790/updates").update_channel == "stable"
+    with pytest.raises(ProfileError, match=r"update_url: .*plain http only for a loopback"):
+        load_profile(None, update_url="http://backoffice.example/updates")
+    with pytest.raises(ProfileError, match="update_channel"):
+        load_profile(None, update_channel="beta")
+    monkeypatch.setenv("CASHIER_UPDATE_URL", "https://other.example/u")
+    monkeypatch.setenv("CASHIER_UPDATE_CHANNEL", "pilot")
+    profile = load_profile(None)
+    assert (profile.update_url, profile.update_channel) == ("https://other.example/u", "pilot")
