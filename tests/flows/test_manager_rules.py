@@ -58,7 +58,7 @@ async def test_refund_above_the_amount_needs_a_manager(make_till: Any) -> None:
     assert await approvals(till) == [(str(MANAGER), "refund", "12.00")]
 
 
-async def test_void_needs_a_manager_unless_the_clerk_is_one(make_till: Any) -> None:
+async def test_void_needs_a_manager_unless_a_manager_signed_in_with_a_pin(make_till: Any) -> None:
     till = await make_till("LG")
     roster = with_clerks(till)
     paid = (await sale(till.ctx, D("20.00"))).entry
@@ -71,7 +71,10 @@ async def test_void_needs_a_manager_unless_the_clerk_is_one(make_till: Any) -> N
     assert done.outcome == "voided"
     assert await approvals(till) == [(str(MANAGER), "void", "20.00")]
     other = (await sale(till.ctx, D("5.00"))).entry
-    till.ctx.clerk_id = MANAGER  # a manager signed in approves their own void
+    till.ctx.clerk_id = MANAGER  # the manager's number alone approves nothing (issue #26)
+    with pytest.raises(ManagerNeeded, match="void"):
+        await void(till.ctx, str(other.invoice))
+    till.ctx.signed_in = roster.sign_in("2222")  # a manager signed in with their own PIN does
     assert (await void(till.ctx, str(other.invoice))).outcome == "voided"
 
 
