@@ -512,6 +512,14 @@
       <translation>Tienda</translation>
     </message>
     <message>
+      <source>Store manager number</source>
+      <translation>Número del gerente de tienda</translation>
+    </message>
+    <message>
+      <source>PIN</source>
+      <translation>PIN</translation>
+    </message>
+    <message>
       <source>Closing the store's batch…</source>
       <translation>Cerrando el lote de la tienda…</translation>
     </message>
@@ -612,6 +620,10 @@
       <translation>Elija un pago para anular.</translation>
     </message>
     <message>
+      <source>Sign in to the store</source>
+      <translation>Iniciar sesión en la tienda</translation>
+    </message>
+    <message>
       <source>Close store batch</source>
       <translation>Cerrar lote de la tienda</translation>
     </message>
@@ -656,16 +668,28 @@
       <translation>Consultando a la tienda…</translation>
     </message>
     <message>
+      <source>This till only. A store manager signs in to see every till and to close the store's batch.</source>
+      <translation>Solo esta caja. Un gerente de tienda inicia sesión para ver todas las cajas y cerrar el lote de la tienda.</translation>
+    </message>
+    <message>
       <source>Updated %s</source>
       <translation>Actualizado %s</translation>
     </message>
     <message>
-      <source>Manager PIN: not accepted.</source>
-      <translation>PIN del gerente: no aceptado.</translation>
+      <source>A store manager signs in first: the store checks the PIN.</source>
+      <translation>Primero inicia sesión un gerente de tienda: la tienda comprueba el PIN.</translation>
     </message>
     <message>
       <source>embedded sandbox (training)</source>
       <translation>simulador integrado (entrenamiento)</translation>
+    </message>
+    <message>
+      <source>Failed manager PINs</source>
+      <translation>PIN de gerente fallidos</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>ninguno</translation>
     </message>
     <message>
       <source>Journal and host agree.</source>
@@ -686,6 +710,10 @@
     <message>
       <source>Back online.</source>
       <translation>De nuevo en línea.</translation>
+    </message>
+    <message>
+      <source>Store manager %s signed in: every till's figures.</source>
+      <translation>Gerente de tienda %s con sesión iniciada: las cifras de todas las cajas.</translation>
     </message>
     <message>
       <source>never</source>
@@ -710,6 +738,18 @@
     <message>
       <source>Store batch %s closed: one batch for every till.</source>
       <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
+    </message>
+    <message>
+      <source>Manager PIN: not accepted.</source>
+      <translation>PIN del gerente: no aceptado.</translation>
+    </message>
+    <message>
+      <source>clerk</source>
+      <translation>cajero</translation>
+    </message>
+    <message>
+      <source>locked</source>
+      <translation>bloqueado</translation>
     </message>
     <message>
       <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
