@@ -669,7 +669,7 @@
     </message>
     <message>
       <source>Store manager number</source>
-      <translation type="unfinished" />
+      <translation>Número del gerente de tienda</translation>
     </message>
     <message>
       <source>Closing the store's batch…</source>
@@ -769,7 +769,7 @@
     </message>
     <message>
       <source>Sign in to the store</source>
-      <translation type="unfinished" />
+      <translation>Iniciar sesión en la tienda</translation>
     </message>
     <message>
       <source>Close store batch</source>
@@ -817,7 +817,7 @@
     </message>
     <message>
       <source>This till only. A store manager signs in to see every till and to close the store's batch.</source>
-      <translation type="unfinished" />
+      <translation>Solo esta caja. Un gerente de tienda inicia sesión para ver todas las cajas y cerrar el lote de la tienda.</translation>
     </message>
     <message>
       <source>Updated %s</source>
@@ -825,7 +825,7 @@
     </message>
     <message>
       <source>A store manager signs in first: the store checks the PIN.</source>
-      <translation type="unfinished" />
+      <translation>Primero inicia sesión un gerente de tienda: la tienda comprueba el PIN.</translation>
     </message>
     <message>
       <source>embedded sandbox (training)</source>
@@ -833,11 +833,11 @@
     </message>
     <message>
       <source>Failed manager PINs</source>
-      <translation type="unfinished" />
+      <translation>PIN de gerente fallidos</translation>
     </message>
     <message>
       <source>none</source>
-      <translation type="unfinished" />
+      <translation>ninguno</translation>
     </message>
     <message>
       <source>Journal and host agree.</source>
@@ -865,7 +865,7 @@
     </message>
     <message>
       <source>Store manager %s signed in: every till's figures.</source>
-      <translation type="unfinished" />
+      <translation>Gerente de tienda %s con sesión iniciada: las cifras de todas las cajas.</translation>
     </message>
     <message>
       <source>never</source>
@@ -897,11 +897,11 @@
     </message>
     <message>
       <source>clerk</source>
-      <translation type="unfinished" />
+      <translation>cajero</translation>
     </message>
     <message>
       <source>locked</source>
-      <translation type="unfinished" />
+      <translation>bloqueado</translation>
     </message>
     <message>
       <source>Open tabs (not in the batch)</source>
@@ -2090,6 +2090,50 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>(deactivated)</source>
+      <translation type="vanished">(desactivada)</translation>
+    </message>
+    <message>
+      <source>These settings change only how the window looks, for this session. The till's own settings are on the Manager screen.</source>
+      <translation type="vanished">Estos ajustes solo cambian el aspecto de la ventana en esta sesión. La configuración de la caja está en la pantalla Gerente.</translation>
+    </message>
+    <message>
+      <source>Ticket %s: %s went back of %s.</source>
+      <translation type="vanished">Ticket %s: se devolvió %s de %s.</translation>
+    </message>
+    <message>
+      <source>accept the terms</source>
+      <translation type="vanished">aceptar los términos</translation>
+    </message>
+    <message>
+      <source>answer a form</source>
+      <translation type="vanished">responder un formulario</translation>
+    </message>
+    <message>
+      <source>choose a tip</source>
+      <translation type="vanished">elegir una propina</translation>
+    </message>
+    <message>
+      <source>confirm</source>
+      <translation type="vanished">confirmar</translation>
+    </message>
+    <message>
+      <source>present a card</source>
+      <translation type="vanished">presentar una tarjeta</translation>
+    </message>
+    <message>
+      <source>sign</source>
+      <translation type="vanished">firmar</translation>
+    </message>
+    <message>
+      <source>test gift card</source>
+      <translation type="vanished">tarjeta de regalo de prueba</translation>
+    </message>
+    <message>
+      <source>type a value</source>
+      <translation type="vanished">teclear un dato</translation>
     </message>
   </context>
 </TS>
