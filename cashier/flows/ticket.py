@@ -12,6 +12,7 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -170,6 +171,27 @@ class Ticket:
     def last_tender(self) -> TenderView | None:
         return self.tenders[-1] if self.tenders else None
 
+    @property
+    def is_open(self) -> bool:
+        return self.state == "open"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.state == "paid"
+
+    @property
+    def cash_taken(self) -> Decimal:
+        """Cash the ticket's tenders took (what a cancel gives back in cash)."""
+        return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))
+
+    def tip_for(self, amount: Decimal) -> Decimal:
+        """The tip journaled on a tender of ``amount``: the tender that pays what remains carries
+        the ticket's tip (whatever its kind: cash when the rest is paid in cash), once."""
+        placed = any(t.tip > 0 for t in self.tenders if t.outcome in ("approved", "partial"))
+        if not self.tip or placed or amount < self.remaining or self.tip >= amount:
+            return Decimal(0)
+        return self.tip
+
     def as_dict(self) -> dict[str, Any]:
         return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),
                 "tax": str(self.tax), "tip": str(self.tip), "total": str(self.total),
@@ -178,6 +200,30 @@ class Ticket:
                            "unit_price": str(line.unit_price), "amount": str(line.amount)}
                           for line in self.lines],
                 "tenders": [t.as_dict() for t in self.tenders]}
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the counter shows of a ticket before anything more is journaled: the ticket (or, with
+    no line yet, the amount typed) plus a tip keyed but not yet taken. Remaining is what a tender
+    for "all that remains" charges, so the screen and the charge agree."""
+
+    subtotal: Decimal
+    tax: Decimal
+    tip: Decimal
+    total: Decimal
+    paid: Decimal
+    remaining: Decimal
+
+    @classmethod
+    def of(cls, ticket: Ticket | None, *, typed: Decimal = Decimal(0),
+           keyed_tip: Decimal = Decimal(0)) -> Figures:
+        zero = Decimal(0)
+        tip = zero if ticket is not None and ticket.tip_asked else keyed_tip
+        if ticket is None or not ticket.lines:
+            return cls(typed, zero, tip, typed + tip, zero, typed + tip)
+        return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
+                   ticket.remaining + tip)
 
 
 @dataclass(frozen=True)
@@ -194,7 +240,7 @@ class Tender:
     amount the customer hands over."""
 
     kind: TenderKind
-    amount: Decimal | None = None
+    amount: Decimal | None = None  # None: exactly what remains (cash too: the "Exact" key)
     card: KeyedCard | None = None
     token: str | None = None
     giftcard: GiftCard | None = None
@@ -202,8 +248,6 @@ class Tender:
     def __post_init__(self) -> None:
         if self.kind not in TENDER_KINDS:
             raise ValidationError("tender", f"must be one of {', '.join(TENDER_KINDS)}")
-        if self.kind == "cash" and self.amount is None:
-            raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
         if (self.card is not None or self.token is not None) and self.kind != "card":
             raise ValidationError("card", "a keyed card or token goes with a card tender")
         if self.giftcard is not None and self.kind != "gift":
@@ -216,6 +260,8 @@ def parse_tender(text: str, currency: str = "USD") -> Tender:
     kind = kind.strip().lower()
     if kind not in TENDER_KINDS:
         raise ValidationError("--pay", f"{kind!r} is not a tender: use card, gift, qr or cash[=AMOUNT]")
+    if kind == "cash" and not amount:
+        raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
     value = parse_amount(amount, currency, field=f"--pay {kind}") if amount else None
     return Tender(kind, value)
 
@@ -232,7 +278,7 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     return match["name"].strip(), price, int(match["qty"] or 1)
 
 
-async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...]) -> None:
+async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender]) -> None:
     """Before a ticket is started or paid: a cash tender needs an open drawer session, so the
     command line and the Sale screen refuse it before anything is journaled (``pay`` checks
     again for each cash tender)."""
@@ -252,7 +298,11 @@ class TicketSession:
         self.ticket: Ticket | None = None
 
     @classmethod
-    async def start(cls, ctx: FlowContext, settings: TicketSettings) -> TicketSession:
+    async def start(cls, ctx: FlowContext, settings: TicketSettings,
+                    tenders: Sequence[Tender] = ()) -> TicketSession:
+        """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
+        drawer), so a refused one leaves nothing journaled."""
+        await check_tenders(ctx, tenders)
         ticket_id = await ctx.journal.create_ticket(
             actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
             tip_mode=settings.tip_mode)
@@ -339,6 +389,33 @@ class TicketSession:
                 and self.ctx.client.option != "HD")
 
     # ---- paying --------------------------------------------------------------------------------
+    async def quick_pay(self, tenders: Sequence[Tender], *,
+                        lines: Sequence[tuple[str, Decimal, int]] = (), tip: Decimal | None = None,
+                        refused: Callable[[ValidationError], None] | None = None) -> Ticket:
+        """The quick path, the same for the window and the command line: the tenders checked
+        (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
+        (unless the tip was already taken), then the tenders in turn until the ticket is paid or
+        a tender's outcome is being checked. A refused tender stops there: raised, or told to
+        ``refused`` with the ticket left open."""
+        await check_tenders(self.ctx, tenders)
+        for name, price, quantity in lines:
+            await self.add_line(name, price, quantity)
+        ticket = self._open()
+        if tip is not None and not ticket.tip_asked:
+            ticket = await self.key_tip(tip)
+        for tender in tenders:
+            if not ticket.is_open or ticket.checking:
+                break
+            try:
+                ticket = await self.pay(tender)
+            except ValidationError as exc:
+                if refused is None:
+                    raise
+                refused(exc)
+                ticket = await self.refresh()
+                break
+        return ticket
+
     async def pay(self, tender: Tender) -> Ticket:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
         remains; the ticket closes as paid when nothing remains."""
@@ -357,7 +434,7 @@ class TicketSession:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
             await self.ctx.journal.require_cash_drawer()
-            await self._cash(amount, remaining)
+            await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
         elif amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind == "card":
@@ -387,8 +464,7 @@ class TicketSession:
         if not ask_tip:
             # the tip already taken rides on the first card tender that can carry it (the host
             # sees it as a tip); the others say "no tip", so no gateway asks again
-            placed = any(t.tip > 0 for t in ticket.tenders if t.outcome in ("approved", "partial"))
-            tip = ticket.tip if ticket.tip and not placed and ticket.tip < amount else Decimal(0)
+            tip = ticket.tip_for(amount)
         result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id)
@@ -399,11 +475,11 @@ class TicketSession:
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal) -> None:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> None:
         applied = min(tendered, remaining)
         change = tendered - applied
         entry = await self.ctx.journal.create(
-            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor,
+            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor, tip=tip or None,
             ticket_id=self.id, message=f"cash tendered {tendered}, change {change}")
         await self.ctx.move(entry, State.APPROVED, approved=applied)
         await self.ctx.journal.note(entry.id, CASH_NOTE, actor=self.ctx.actor,
