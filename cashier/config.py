@@ -69,6 +69,24 @@ class Product(BaseModel):
     barcode: str = Field(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z-]+$")
 
 
+class TicketOptions(BaseModel):
+    """``[ticket]``: how the counter takes a ticket's money."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: The bank notes customers hand over: the Sale screen's quick cash keys offer "Exact" and
+    #: the next of these up from what remains.
+    notes: tuple[Decimal, ...] = Field(
+        (Decimal(5), Decimal(10), Decimal(20), Decimal(50), Decimal(100)), min_length=1, max_length=12)
+
+    @field_validator("notes")
+    @classmethod
+    def _positive(cls, value: tuple[Decimal, ...]) -> tuple[Decimal, ...]:
+        if any(note <= 0 or note > Decimal(100000) for note in value):
+            raise ValueError("each note must be greater than 0 and at most 100000")
+        return tuple(sorted(set(value)))
+
+
 def is_frozen() -> bool:
     """True inside a packaged till (PyInstaller bundle)."""
     return bool(getattr(sys, "frozen", False))
@@ -163,6 +181,7 @@ class TillProfile(BaseSettings):
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
     terms_text: str | None = Field(None, min_length=1, max_length=4096)
     products: list[Product] = Field(default_factory=list)
+    ticket: TicketOptions = Field(default_factory=TicketOptions)
 
     @classmethod
     def settings_customise_sources(

@@ -233,6 +233,20 @@ class TicketChanged:
     ticket: Ticket
 
 
+def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
+                count: int = 3) -> list[Decimal]:
+    """The quick cash amounts after "Exact": for each note, the fewest of it that cover what
+    remains, above what remains (20, 50, 100 for 18.35 with notes 5 to 100), smallest first."""
+    if remaining <= 0:
+        return []
+    offers: set[Decimal] = set()
+    for note in notes:
+        covered = (remaining / note).to_integral_value(rounding="ROUND_CEILING") * note
+        if covered > remaining:
+            offers.add(covered.quantize(quantum(currency)))
+    return sorted(offers)[:count]
+
+
 # ---- tenders -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Tender:

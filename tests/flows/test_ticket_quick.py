@@ -66,3 +66,16 @@ def test_the_command_line_still_names_the_cash_tendered() -> None:
     with pytest.raises(ValidationError, match="hands over"):
         parse_tender("cash")
     assert parse_tender("cash=20").amount == D("20.00")
+
+
+def test_cash_offers_are_the_next_notes_up() -> None:
+    from cashier.config import load_profile
+    from cashier.flows.ticket import cash_offers
+
+    notes = load_profile(None).ticket.notes
+    assert notes == (D(5), D(10), D(20), D(50), D(100))
+    assert cash_offers(D("18.35"), notes, "USD") == [D("20.00"), D("50.00"), D("100.00")]
+    assert cash_offers(D("7.50"), notes, "USD") == [D("10.00"), D("20.00"), D("50.00")]
+    assert cash_offers(D("20.00"), notes, "USD") == [D("50.00"), D("100.00")]  # 20 is "Exact"
+    assert cash_offers(D("0"), notes, "USD") == []
+    assert load_profile(None, ticket={"notes": [20, 5]}).ticket.notes == (D(5), D(20))
