@@ -108,6 +108,9 @@ def show_virtual_printer(gui: Gui) -> None:
         geo = gui.pinpad.frameGeometry()
         window.move(geo.right() + 12, geo.top())
     gui.window.closed.connect(window.close)  # one program: the printer goes with the till
+    from PySide6.QtCore import Qt
+
+    window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # the till keeps the keyboard
     window.show()
     gui.printer_window = window
 

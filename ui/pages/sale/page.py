@@ -263,6 +263,13 @@ class SalePage(Page):
             return
         super().keyPressEvent(event)
 
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key that reached the window unfocused: the entry takes the keyboard and the key."""
+        if self.stack.currentWidget() is not self.entry_page:
+            return False
+        self.select_field(self.active)
+        return self._entry_key(event)
+
     def _entry_key(self, event: QKeyEvent) -> bool:
         key, text = event.key(), event.text()
         if self.active is self.amount:
