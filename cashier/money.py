@@ -212,3 +212,18 @@ class Money:
 
     def __str__(self) -> str:
         return format_amount(self.amount, self.currency)
+
+
+def parse_shown_amount(text: str, currency: str = "USD", field: str = "amount") -> Decimal:
+    """An amount as a list shows it (``$1,234.50``, ``1,234.50 USD``): the currency's symbol or
+    code and the thousands commas come off, then THE amount rule (``parse_amount``) decides."""
+    raw = text.strip()
+    code = currency.upper()
+    for mark in sorted({code, currency_symbol(code) or "", "$"} - {""}, key=len, reverse=True):
+        if raw.upper().startswith(mark.upper()):
+            raw = raw[len(mark):].strip()
+        if raw.upper().endswith(mark.upper()):
+            raw = raw[: -len(mark)].strip()
+    if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?", raw):
+        raw = raw.replace(",", "")
+    return parse_amount(raw, currency, field)

@@ -12,7 +12,7 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -183,6 +183,11 @@ class Ticket:
     def cash_taken(self) -> Decimal:
         """Cash the ticket's tenders took (what a cancel gives back in cash)."""
         return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))
+
+    def given_back(self, excluding: Collection[int] = ()) -> Decimal:
+        """What the ticket's refunds gave back, leaving out the refund entries in ``excluding``
+        (those already there before a refund, to say what that refund gave back)."""
+        return sum((e.approved for e in self.refunds if e.id not in excluding), Decimal(0))
 
     def tip_for(self, amount: Decimal) -> Decimal:
         """The tip journaled on a tender of ``amount``: the tender that pays what remains carries
