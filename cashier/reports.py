@@ -14,12 +14,13 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
+from decimal import Decimal
 from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.store import JournalStore, iso
-from cashier.money import from_minor
+from cashier.money import from_minor, tax_of, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
 
@@ -39,6 +40,14 @@ SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS
        SUM(tip_minor) AS tip, SUM(tax_minor) AS tax, (ticket_id IS NULL) AS loose
 FROM entries WHERE till_id = ? AND created_at >= ? AND created_at < ?
 GROUP BY kind, op, state, brand, clerk, moved, loose
+"""
+#: The tax the tickets paid in the window charged: each ticket's subtotal and tax rule (its tender
+#: entries carry no tax of their own), the tax worked out per ticket by ``money.tax_of``.
+_TICKET_TAX_QUERY = """
+SELECT t.tax_rate, t.tax_included, SUM(l.quantity * l.unit_price_minor) AS subtotal
+FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
+WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+GROUP BY t.id
 """
 #: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket.
 _TICKETS_QUERY = """
@@ -128,8 +137,12 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += int(store.conn.execute(_TICKETS_QUERY, (store.till_id, start, end)).fetchone()[0])
+    for row in store.conn.execute(_TICKET_TAX_QUERY, (store.till_id, start, end)):
+        tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
+                               bool(row["tax_included"]), cur), cur)
     report: dict[str, Any] = {
         "type": kind, "till": store.till_id, "currency": cur, "from": start,
+        "training": bool(store.training),
         "to": session.closed_at if kind == "z" and session and session.closed_at else end.rstrip("~"),
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
@@ -228,7 +241,8 @@ def title_of(report: dict[str, Any]) -> str:
 
 def report_text(report: dict[str, Any], width: int) -> list[str]:
     lines = report_lines(title_of(report), _sections(report), width)
-    return [f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
+    marks = ["*** TRAINING ***".center(width)[:width]] if report.get("training") else []
+    return [*marks, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -237,6 +251,8 @@ def report_csv(report: dict[str, Any]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["section", "name", "count", "amount"])
     writer.writerow(["report", report["type"], "", ""])
+    if report.get("training"):
+        writer.writerow(["report", "TRAINING", "", "no real money moved"])
     writer.writerow(["report", "session", "", report.get("session") or ""])
     writer.writerow(["report", "from", "", report["from"]])
     writer.writerow(["report", "to", "", report["to"]])

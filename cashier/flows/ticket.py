@@ -25,7 +25,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
+from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money, tax_of
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -124,13 +124,8 @@ class Ticket:
     def of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
         subtotal = sum((line.amount for line in record.lines), Decimal(0))
-        rate = record.tax_rate
-        if record.tax_included:
-            tax = round_money(subtotal * rate / (100 + rate), cur) if rate else Decimal(0)
-            before_tip = subtotal
-        else:
-            tax = round_money(subtotal * rate / 100, cur) if rate else Decimal(0)
-            before_tip = subtotal + tax
+        tax = tax_of(subtotal, record.tax_rate, record.tax_included, cur)
+        before_tip = subtotal if record.tax_included else subtotal + tax
         total = before_tip + record.tip
         cancelled = record.state == "cancelled"
         tenders: list[TenderView] = []
