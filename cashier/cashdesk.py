@@ -240,7 +240,10 @@ class CashDesk:
     # ---- the drawer --------------------------------------------------------------------------
     def open(self, *, clerk: str, float_amount: str | Decimal | None = None,
              counts: dict[str, int] | None = None) -> Session:
-        return self.drawer.open(clerk=clerk, float_amount=float_amount, counts=counts)
+        """The session opens with its float, and the drawer opens to take the float in."""
+        session = self.drawer.open(clerk=clerk, float_amount=float_amount, counts=counts)
+        self._kick()
+        return session
 
     def pay_in(self, amount: str | Decimal, reason: str | None, *, clerk: str,
                manager: Clerk | None = None) -> Session:

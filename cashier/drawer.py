@@ -310,22 +310,39 @@ class Drawer:
             return None
         return self._move("kick", clerk, entry_id=entry_id)
 
-    def count(self, counted: Decimal | str, *, clerk: str) -> tuple[Session, Balance, Decimal]:
-        """The blind count: recorded before the expected amount is shown to anyone."""
+    def count(self, counted: Decimal | str, *, clerk: str,
+              manager: Clerk | None = None) -> tuple[Session, Balance, Decimal]:
+        """The blind count: recorded before the expected amount is shown to anyone. Once shown, a
+        count of another amount is a recount, which only a manager may approve (else the clerk
+        could type the expected figure back in)."""
         value = parse_cash(counted, self.currency, "counted")
         session = self.require_open()
         last = self.conn.execute("SELECT type, amount_minor, clerk FROM drawer_moves WHERE session_id = ? "
                                  "ORDER BY id DESC LIMIT 1", (session.id,)).fetchone()
         if last is not None and tuple(last) == ("count", to_minor(value, self.currency), clerk):
             return session, self.balance(session), value  # the same count again: recorded once
+        counts = [int(r[0]) for r in self.conn.execute(
+            "SELECT amount_minor FROM drawer_moves WHERE session_id = ? AND type = 'count'", (session.id,))]
+        approver: str | None = None
+        if counts and counts[-1] != to_minor(value, self.currency):
+            approver = self._recount_approver(clerk, manager)
         self._tx_begin()
         try:
-            self._write(session.id, "count", clerk, amount=value)
+            self._write(session.id, "count", clerk, amount=value, approved_by=approver)
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
         return session, self.balance(session), value
+
+    def _recount_approver(self, clerk: str, manager: Clerk | None) -> str:
+        if manager is not None and manager.is_manager:
+            return str(manager.id)
+        acting = next((c for c in self.roster.clerks if str(c.id) == clerk), None)
+        if acting is not None and acting.is_manager:
+            return str(acting.id)
+        raise ManagerNeeded("manager: counting again after the expected amount was shown needs "
+                            "a manager's PIN")
 
     def close(self, counted: Decimal | str, *, clerk: str, reason: str | None = None,
               manager: Clerk | None = None, report: Any = None) -> CloseResult:
@@ -335,7 +352,7 @@ class Drawer:
 
         ``report`` builds the Z report for the session (``cashier.reports.z_report``), stored
         with the session so a reprint shows the figures of the close."""
-        session, balance, value = self.count(counted, clerk=clerk)
+        session, balance, value = self.count(counted, clerk=clerk, manager=manager)
         over_short = value - balance.expected
         text = _reason(reason, required=over_short != 0)
         approvers: list[str] = []

@@ -60,6 +60,7 @@ class SalePage(Page):
         self.prefilled = False  # the entry shows what remains (typing replaces it)
         self.scanned = ""  # digits as typed, for a barcode scanner acting as a keyboard
         self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
+        self._replace_on_digit = False  # a refused amount: the next digit starts a new one
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self.stack = QStackedWidget()
@@ -274,8 +275,10 @@ class SalePage(Page):
         key, text = event.key(), event.text()
         if self.active is self.amount:
             if text and text.isdigit() and text.isascii():
-                if self.prefilled:  # typing replaces what remains: a part of it, for a split
+                if self.prefilled or self._replace_on_digit:
+                    # typing replaces what remains (a part of it, for a split) or a refused amount
                     self.prefilled = False
+                    self._replace_on_digit = False
                     self.amount.clear()
                 self.scanned += text
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Insert):
@@ -480,11 +483,11 @@ class SalePage(Page):
         self._update_totals()
 
     def _tender_failed(self, exc: BaseException) -> None:
-        """A refused tender: said in one line, and the amount it was for is not kept (the next
-        digits start a new amount)."""
+        """A refused tender: said in one line; the amount stays in sight, and the next digit
+        starts a new amount rather than adding to the refused one."""
         self.stack.setCurrentWidget(self.entry_page)
-        self._prefill_remaining()
         self._failed(exc)
+        self._replace_on_digit = True
 
     def _tender_done(self, answer: Any) -> None:
         from cashier.flows.base import FlowResult
