@@ -53,7 +53,7 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     entry = cash_entry(desk.store, "42.50", clerk="101", tendered="50.00", ticket=True)
     desk.ticket_done(entry.ticket_id, clerk="101")
     printer = gui.printer_window
-    ui.until(lambda: len(printer.jobs) >= 2, what="the receipt on the virtual printer (after the float's kick)")
+    ui.until(lambda: len(printer.jobs) >= 2, what="the receipt after the float's kick")
     paper = printer.paper.toPlainText()
     assert "CASH" in paper and "42.50" in paper and "Change" in paper and "[drawer opens]" in paper
 

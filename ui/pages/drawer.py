@@ -206,7 +206,8 @@ class DrawerPage(Page):
         session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
         if session is not None:
             shown = format_money(session.float, self.till.currency)
-            self.say(tr("Drawer open with a float of") + f" {shown}. " + tr("The drawer opened: put the float in."))
+            self.say(tr("Drawer open with a float of") + f" {shown}. "
+                     + tr("The drawer opened: put the float in."))
             self.float_amount.clear()
             self._counted = None
             self.result.clear()
