@@ -18,7 +18,7 @@ def _type_to_focus(ui: Any, text: str) -> None:
     for ch in text:
         target = QApplication.focusWidget() or QApplication.activeWindow()
         assert target is not None
-        QTest.keyClick(target, ch)
+        QTest.keyClicks(target, ch)
 
 
 def test_first_key_after_start_dialog_and_window_switch_reaches_the_sale_entry(

@@ -20,30 +20,33 @@ def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: An
     first = _approved_sale(ui, gui, "1250")
     second = _approved_sale(ui, gui, "1250")
     _approved_sale(ui, gui, "300")
-    journal = _go(gui, JournalPage)
+    journal: JournalPage = _go(gui, JournalPage)
+    search, table = journal.search_text, journal.table
     ui.until(lambda: len(journal.entries) == 3, what="rows")
     journal.search_by.setCurrentIndex(1)  # by amount
-    assert QApplication.focusWidget() is journal.search_text  # typing goes to the search at once
-    QTest.keyClicks(QApplication.focusWidget(), "$12.50")  # as the list shows it
-    QTest.keyClick(journal.search_text, Qt.Key.Key_Return)
+    focus = QApplication.focusWidget()
+    assert focus is search and focus is not None  # typing goes to the search at once
+    QTest.keyClicks(focus, "$12.50")  # as the list shows it
+    QTest.keyClick(search, Qt.Key.Key_Return)
     ui.until(lambda: len(journal.entries) == 2 and journal.selected() is not None, what="found")
     assert journal.search_error.text() == ""
     assert journal.selected().invoice == journal.entries[0].invoice  # the first found row selected
-    QTest.keyClick(journal.search_text, Qt.Key.Key_Down)
-    assert QApplication.focusWidget() is journal.table
+    QTest.keyClick(search, Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is table
     assert journal.selected().invoice == journal.entries[1].invoice  # Down moved
     assert {e.invoice for e in journal.entries} == {first.invoice, second.invoice}
-    QTest.keyClick(journal.table, Qt.Key.Key_Up)
+    QTest.keyClick(table, Qt.Key.Key_Up)
     assert journal.selected().invoice == journal.entries[0].invoice
 
-    QTest.keyClick(journal.table, Qt.Key.Key_F6)  # asks once, naming the amount
+    QTest.keyClick(table, Qt.Key.Key_F6)  # asks once, naming the amount
     assert "F6 again" in journal.message.text()
-    QTest.keyClick(journal.table, Qt.Key.Key_Escape)  # cancels: nothing sent
+    QTest.keyClick(table, Qt.Key.Key_Escape)  # cancels: nothing sent
     assert "Not sent" in journal.message.text()
-    QTest.keyClick(journal.table, Qt.Key.Key_F6)  # asks again rather than sending
+    QTest.keyClick(table, Qt.Key.Key_F6)  # asks again rather than sending
     assert "F6 again" in journal.message.text()
     assert [str(e.kind) for e in _entries(ui, gui)] == ["sale", "sale", "sale"]
     assert journal.refund_amount.value == Decimal("12.50")
 
-    QTest.keyClicks(journal.table, "3")  # typing on a row searches again
-    assert QApplication.focusWidget() is journal.search_text and journal.search_text.text().endswith("3")
+    QTest.keyClicks(table, "3")  # typing on a row searches again
+    assert QApplication.focusWidget() is search
+    assert search.text().endswith("3")
