@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QPlainTextEdit,
     QStackedWidget,
@@ -80,14 +80,16 @@ class SalePage(Page):
 
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self) -> None:
-        """Three panels side by side: the ticket, what is typed and the tenders, the keypad."""
+        """The ticket, what is typed, the keypad side by side; the tenders in a row under them."""
         page = QWidget()
-        row = QHBoxLayout(page)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(12)
-        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line)
+        grid = QGridLayout(page)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(8)
+        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line,
+                                              stacked=True)
         self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
-                                                self.cancel_ticket, "Danger")
+                                                self.cancel_ticket, "Danger", stacked=True)
         #: (ticket id, amount paid) the first F12 asked about; the second press cancels
         self._cancel_armed: tuple[int, Decimal] | None = None
         self.ticket_panel = TicketPanel(self.till.currency,
@@ -100,19 +102,35 @@ class SalePage(Page):
         self.total_label, self.total_value = self.sum_labels["total"]
         self.remaining_value = self.sum_labels["remaining"][1]
         self.description, self.amount, self.tip = pay.description, pay.amount, pay.tip
-        self.tip_label, self.tip_group, self.tip_buttons = pay.tip_label, pay.tip_group, pay.tip_buttons
-        self.notice, self.error_label, self.ready_hint = pay.notice, pay.error_label, pay.ready_hint
+        self.notice, self.error_label = pay.notice, pay.error_label
         self.add_line_button = pay.add_line_button
         self.card_button, self.gift_button = pay.card_button, pay.gift_button
         self.qr_button, self.cash_button = pay.qr_button, pay.cash_button
         self.keypad_panel = KeypadPanel(self, self.amount)
-        self.keypad = self.keypad_panel.keypad
+        self.keypad, self.ready_hint = self.keypad_panel.keypad, self.keypad_panel.ready_hint
         self.amount_field, self.tip_field = self.keypad_panel.amount_field, self.keypad_panel.tip_field
-        self.active = self.amount
-        row.addWidget(self.ticket_panel, 4)
-        row.addWidget(self.payment_panel, 4)
-        row.addWidget(self.keypad_panel, 3)
-        self.tip_group.buttonToggled.connect(lambda *_: self._tip_mode_changed())
+        self.active: AmountDisplay = self.amount
+        grid.addWidget(self.ticket_panel, 0, 0)
+        grid.addWidget(self.payment_panel, 0, 1)
+        grid.addWidget(self.keypad_panel, 0, 2)
+        grid.addWidget(pay.tenders, 1, 0, 1, 3)
+        grid.setColumnStretch(0, 4)
+        grid.setColumnStretch(1, 4)
+        grid.setColumnStretch(2, 3)
+        grid.setRowStretch(0, 1)
+        self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
+        self.layout_.setContentsMargins(12, 8, 12, 8)
+        grid.setHorizontalSpacing(8)
+        # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
+        # with room): three panels side by side then fit 1024 px at 125 % text; sizes of text
+        # still come from the theme, so the text size setting applies
+        self.keypad_panel.setStyleSheet(
+            "QPushButton#Key { min-width: 0px; padding: 4px 6px; } "
+            "QPushButton { padding: 4px 6px; }")
+        self.payment_panel.setStyleSheet("#AmountDisplay { padding: 4px 10px; } "
+                                         "QPushButton { padding: 4px 6px; }")
+        self.ticket_panel.setStyleSheet("QPushButton { padding: 4px 6px; }")
+        pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
         self.amount.changed.connect(lambda _v: self._amount_changed())
         self.tip.changed.connect(lambda _v: self._tip_changed())
         for display in (self.amount, self.tip):
@@ -147,14 +165,13 @@ class SalePage(Page):
         return self.payment_panel.tip_mode()
 
     def set_tip_mode(self, mode: str) -> None:
-        self.tip_buttons[mode].setChecked(True)
+        self.payment_panel.set_tip_mode(mode)
 
     def _tip_mode_changed(self) -> None:
         keyed = self.tip_mode() == TIP_KEYED
         taken = self.ticket is not None and self.ticket.tip_asked
         self.tip.setEnabled(keyed and not taken)
         self.tip.setVisible(keyed)  # the keyed tip's line only when the tip is keyed
-        self.tip_label.setVisible(keyed)
         if not keyed and not taken:
             self.tip.clear()
             if self.active is self.tip:
@@ -682,15 +699,16 @@ class SalePage(Page):
         self.receipt_view.setVisible(False)
         col.addWidget(self.receipt_view, 1)
         col.addStretch(1)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two a row: four side by side made the screen wider than 1024 px
         # Return is handled by keyPressEvent: a window-wide Return shortcut would swallow the
         # entry's Return (the quick path: type an amount, press Return, the card is charged)
         self.new_button = self.button(lambda: tr("New sale") + "  [Return]", "", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
         self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt)
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
-        for b in (self.new_button, self.print_button, self.show_receipt_button, self.check_button):
-            buttons.addWidget(b)
+        for i, b in enumerate((self.new_button, self.print_button, self.show_receipt_button,
+                               self.check_button)):
+            buttons.addWidget(b, i // 2, i % 2)
         col.addLayout(buttons)
         self.stack.addWidget(page)
         self.result_page = page

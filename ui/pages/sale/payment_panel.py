@@ -1,6 +1,6 @@
 """The Sale screen's middle: what is typed (the line's name, the amount, the keyed tip), how the
-tip is taken, what the screen has to say, and the tenders, with the quick cash keys ("Exact" and
-the next notes up, from the profile's ``[ticket] notes``)."""
+tip is taken, what the screen has to say, the quick cash keys ("Exact" and the next notes up,
+from the profile's ``[ticket] notes``), and the row of tenders."""
 
 from __future__ import annotations
 
@@ -8,20 +8,22 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
-    QButtonGroup,
+    QComboBox,
+    QFrame,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ui.i18n import format_money, tr
-from ui.pages.base import hint, labelled
+from ui.pages.base import labelled
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
@@ -34,10 +36,44 @@ EXACT_KEY = "Alt+E"
 NOTE_KEYS = ("Alt+1", "Alt+2", "Alt+3")
 
 
+class FitAmountDisplay(AmountDisplay):
+    """The Sale screen's big amount: drawn smaller when the column is narrower than its text at the
+    theme's size (never cut or elided), so the three panels fit 1024 px at 125 % text."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), 200), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        QFrame.paintEvent(self, event)  # the theme's frame and background
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
+        font = QFont(self.font())
+        width = QFontMetrics(font).horizontalAdvance(self.text())
+        if width > rect.width() > 0:
+            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
+            scaled = max(8.0, size * rect.width() / width)
+            if font.pixelSize() > 0:
+                font.setPixelSize(int(scaled))
+            else:
+                font.setPointSizeF(scaled)
+        painter.setFont(font)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), self.text())
+        painter.end()
+
+
 class PaymentPanel(QWidget):
+    """What is typed and how it is paid. The tenders are a row of their own (``tenders``) that the
+    screen puts under all three panels: side by side with them they do not fit 1024 px."""
+
     def __init__(self, page: SalePage) -> None:
         super().__init__()
         cur = page.till.currency
+        self.currency = cur
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(8)
@@ -46,32 +82,25 @@ class PaymentPanel(QWidget):
         self.description.setMaxLength(40)
         self.description.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         col.addWidget(self.description)
-        self.amount = AmountDisplay(cur)
+        self.amount = FitAmountDisplay(cur)
         self.amount.setMinimumHeight(72)
         col.addWidget(self.amount)
+        # how the tip is taken, and the keyed tip under it (side by side they do not fit 1024 px
+        # in Spanish at 125 % text)
+        tip_row = QVBoxLayout()
+        tip_row.setSpacing(4)
+        self.tip_mode_box = QComboBox()
+        self.tip_mode_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the amount
+        self.tip_mode_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for key in (TIP_NONE, TIP_PAD, TIP_KEYED):
+            self.tip_mode_box.addItem("", key)
+        self.set_tip_mode(page.till.profile.tip_mode)
+        tip_row.addWidget(self.tip_mode_box)
         self.tip = AmountDisplay(cur)
         self.tip.setObjectName("SmallAmount")
         self.tip.setMinimumHeight(44)
-        tip_row = QGridLayout()
-        self.tip_label = QLabel()
-        self.tip_label.setObjectName("Breakdown")
-        tip_row.addWidget(self.tip_label, 0, 0)
-        tip_row.addWidget(self.tip, 0, 1)
-        tip_row.setColumnStretch(1, 1)
+        tip_row.addWidget(self.tip)
         col.addLayout(tip_row)
-        # the three tip modes one under the other: side by side they do not fit in Spanish
-        tips = QVBoxLayout()
-        tips.setSpacing(2)
-        self.tip_group = QButtonGroup(self)
-        self.tip_buttons: dict[str, QRadioButton] = {}
-        for key in (TIP_NONE, TIP_PAD, TIP_KEYED):
-            radio = QRadioButton()
-            radio.setProperty("tip_mode", key)
-            self.tip_group.addButton(radio)
-            tips.addWidget(radio)
-            self.tip_buttons[key] = radio
-        self.tip_buttons[page.till.profile.tip_mode].setChecked(True)
-        col.addLayout(tips)
         self.notice = QLabel()
         self.notice.setObjectName("TicketNotice")
         self.notice.setWordWrap(True)
@@ -85,16 +114,6 @@ class PaymentPanel(QWidget):
         self.add_line_button = page.button(lambda: tr("Add line"), "Ins", page.add_line)
         self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         col.addWidget(self.add_line_button)
-        tenders = QGridLayout()
-        self.card_button = page.button(lambda: tr("Card"), "F2", page.charge_card, "Tender", stacked=True)
-        self.gift_button = page.button(lambda: tr("Gift card"), "F3", page.charge_gift_card, "Tender",
-                                       stacked=True)
-        self.qr_button = page.button(lambda: tr("QR"), "F4", page.charge_qr, "Tender", stacked=True)
-        self.cash_button = page.button(lambda: tr("Cash"), "F11", page.pay_cash, "Tender", stacked=True)
-        for i, b in enumerate((self.card_button, self.gift_button, self.qr_button, self.cash_button)):
-            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            tenders.addWidget(b, i // 2, i % 2)
-        col.addLayout(tenders)
         cash = QGridLayout()
         cash.setSpacing(6)
         self.exact_button = page.button(lambda: tr("Exact"), EXACT_KEY, lambda: page.quick_cash(None),
@@ -107,12 +126,20 @@ class PaymentPanel(QWidget):
             self.note_buttons.append(b)
         for i, b in enumerate((self.exact_button, *self.note_buttons)):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            cash.addWidget(b, 0, i)
+            cash.addWidget(b, i // 2, i % 2)
         col.addLayout(cash)
-        self.ready_hint = hint()
-        col.addWidget(self.ready_hint)
         col.addStretch(1)
-        self.currency = cur
+        self.tenders = QWidget()
+        row = QHBoxLayout(self.tenders)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.card_button = page.button(lambda: tr("Card"), "F2", page.charge_card, "Tender", stacked=True)
+        self.gift_button = page.button(lambda: tr("Gift card"), "F3", page.charge_gift_card, "Tender",
+                                       stacked=True)
+        self.qr_button = page.button(lambda: tr("QR"), "F4", page.charge_qr, "Tender", stacked=True)
+        self.cash_button = page.button(lambda: tr("Cash"), "F11", page.pay_cash, "Tender", stacked=True)
+        for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
+            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            row.addWidget(b)
 
     def _offer_text(self, i: int) -> Callable[[], str]:
         return lambda: format_money(self.offers[i], self.currency) if i < len(self.offers) else "—"
@@ -132,16 +159,14 @@ class PaymentPanel(QWidget):
         self.exact_button.setEnabled(enabled)
 
     def tip_mode(self) -> str:
-        checked = self.tip_group.checkedButton()
-        return str(checked.property("tip_mode")) if checked is not None else TIP_NONE
+        return str(self.tip_mode_box.currentData() or TIP_NONE)
+
+    def set_tip_mode(self, mode: str) -> None:
+        self.tip_mode_box.setCurrentIndex(max(0, self.tip_mode_box.findData(mode)))
 
     def retranslate(self) -> None:
-        self.tip_label.setText(tr("Tip"))
-        self.tip_buttons[TIP_NONE].setText(tr("No tip"))
-        self.tip_buttons[TIP_PAD].setText(tr("Tip on PIN pad"))
-        self.tip_buttons[TIP_KEYED].setText(tr("Tip keyed"))
+        for i, text in enumerate((tr("No tip"), tr("Tip on PIN pad"), tr("Tip keyed"))):
+            self.tip_mode_box.setItemText(i, text)
         self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
-        self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "
-                                   "+ adds it as a line."))
         self.amount.refresh()
         self.tip.refresh()

@@ -68,9 +68,12 @@ class TicketPanel(QWidget):
         self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tenders_list.setMinimumHeight(40)
         col.addWidget(self.tenders_list, 1)
+        row = QVBoxLayout()
+        row.setSpacing(4)
         for b in actions:
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            col.addWidget(b)
+            row.addWidget(b)
+        col.addLayout(row)
         self.ticket_id: int | None = None
 
     def show_ticket(self, ticket: Any) -> None:
