@@ -52,14 +52,17 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
             where = f"{language} {width}x{height} {int(scale * 100)}%"
             if shots:
                 Path(shots).mkdir(parents=True, exist_ok=True)
-                window.grab().save(str(Path(shots) / f"sale-{language}-{width}x{height}-{int(scale * 100)}.png"))
+                name = f"sale-{language}-{width}x{height}-{int(scale * 100)}.png"
+                window.grab().save(str(Path(shots) / name))
             problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, window)]
             problems += [f"{where}: {p}" for p in _outside(page, window)]
             if page.scroll_area.horizontalScrollBar().maximum() > 0:
                 problems.append(f"{where}: scrolls sideways")
-            for w in (*page.keypad.keys.values(), page.keypad.clear_button, page.tip_field, page.tip):
+            needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
+                                     page.tip_field, page.tip]
+            for w in needed:
                 if not w.isVisible() or w.visibleRegion().isEmpty():
-                    problems.append(f"{where}: {w.text()!r} not in sight")
+                    problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")
     finally:
         gui.set_theme(font_scale=1.0)
     assert not problems, "\n".join(problems[:40])
