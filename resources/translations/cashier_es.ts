@@ -1855,5 +1855,21 @@
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
     </message>
+    <message>
+      <source>The drawer opened: put the float in.</source>
+      <translation>El cajón se abrió: ponga el fondo.</translation>
+    </message>
+    <message>
+      <source>Done: the drawer opened and the move is in the journal.</source>
+      <translation>Hecho: el cajón se abrió y el movimiento está en el diario.</translation>
+    </message>
+    <message>
+      <source>Not sent: nothing was given back.</source>
+      <translation>No enviado: no se devolvió nada.</translation>
+    </message>
+    <message>
+      <source>Exact</source>
+      <translation>Exacto</translation>
+    </message>
   </context>
 </TS>
