@@ -507,6 +507,7 @@ class SalePage(Page):
         self._replace_on_digit = True
 
     def _tender_done(self, answer: Any) -> None:
+        from cashier.entry_rules import is_checking
         from cashier.flows.base import FlowResult
 
         before, ticket = answer
@@ -517,7 +518,7 @@ class SalePage(Page):
             entry = self._entry_of(tender)
         result = FlowResult(entry, tender.outcome if tender.outcome != "partial" else "approved",
                             entry.message or "") if entry is not None and tender is not None else None
-        if result is not None and result.outcome == "unknown":
+        if result is not None and is_checking(result.outcome):
             self.show_result(result)
             return
         if ticket.is_paid and result is not None:
@@ -640,8 +641,10 @@ class SalePage(Page):
             self._show_ticket(event.ticket)
 
     def _payment_changed(self, entry: Any) -> None:
+        from cashier.entry_rules import is_checking, is_unknown
+
         if (self.stack.currentWidget() is self.result_page and self.result is not None
-                and self.result.entry.id == entry.id and self.result.outcome == "unknown"
+                and self.result.entry.id == entry.id and is_checking(self.result.outcome)
                 and not entry.unresolved):
             # recovery settled the payment the cashier is looking at: show the real outcome
             from cashier.flows.base import FlowResult, outcome_of
@@ -651,7 +654,7 @@ class SalePage(Page):
                 self.till.run(self.session.settle(), "ticket refresh",
                               done=lambda t: self._show_ticket(t))
             return
-        if self.stack.currentWidget() is self.waiting_page and str(entry.state) == "unknown":
+        if self.stack.currentWidget() is self.waiting_page and is_unknown(entry):
             self.wait_title.setText(tr("Checking with the host…"))
             self.prompt_text.setText(tr("The answer was lost. The till is asking the host what "
                                         "happened; do not charge again."))
@@ -717,13 +720,13 @@ class SalePage(Page):
         self.result = result
         entry = result.entry
         outcome = result.outcome
-        from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
+        from cashier.entry_rules import is_cancelled, is_checking, reason, took_money
 
         cancelled = is_cancelled(entry)
         view = "cancelled" if cancelled else outcome
         # why it ended, in the cashier's words; the host's own text stays in the journal's details
         message = reason_text(reason(entry), entry.currency)
-        if not message and outcome in ("approved", "captured"):
+        if not message and took_money(outcome):
             message = result.message or ""  # the core's own note, e.g. "already approved"
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
@@ -760,14 +763,14 @@ class SalePage(Page):
         if entry.auth_code:
             details.append(f"{tr('Approval code')}: {entry.auth_code}")
         self.result_details.setText("\n".join(details))
-        if outcome == "unknown":
+        if is_checking(outcome):
             message = tr("The host has not answered yet. Recovery keeps asking; the journal shows "
                          "the outcome when it is known. Do not charge again.")
         self.result_message.setText(message)
-        approved = outcome in ("approved", "captured")
+        approved = took_money(outcome)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
-        self.check_button.setVisible(outcome == "unknown")
+        self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
         self.stack.setCurrentWidget(self.result_page)
