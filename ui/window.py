@@ -344,7 +344,7 @@ class MainWindow(QMainWindow):
         page = self.stack.currentWidget()
         if isinstance(page, Page) and (focus is None or focus.window() is not self
                                        or not page.isAncestorOf(focus)):
-            page.entered()  # the screen takes the keyboard (not the navigation's scroll area)
+            page.take_focus()  # the screen takes the keyboard (not the navigation's scroll area)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

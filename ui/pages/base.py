@@ -81,6 +81,10 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    def take_focus(self) -> None:
+        """The window came back with no field of this screen focused: its main field takes the
+        keyboard. Only focus: no list is refreshed (this runs from Qt's own events)."""
+
     def take_key(self, event: QKeyEvent) -> bool:
         """A key that reached the window with no field focused; True when this screen used it."""
         return False

@@ -150,6 +150,9 @@ class JournalPage(Page):
         self.search_text.setFocus()  # typing searches at once
         self.refresh()
 
+    def take_focus(self) -> None:
+        self.search_text.setFocus()
+
     def take_key(self, event: QKeyEvent) -> bool:
         """A key that reached the window unfocused: text goes to the search."""
         if event.text() and event.text().isprintable():

@@ -281,6 +281,12 @@ class SalePage(Page):
             return
         super().keyPressEvent(event)
 
+    def take_focus(self) -> None:
+        if self.stack.currentWidget() is self.entry_page:
+            self.select_field(self.active)
+        elif self.stack.currentWidget() is self.result_page:
+            self.new_button.setFocus()
+
     def take_key(self, event: QKeyEvent) -> bool:
         """A key that reached the window unfocused: the entry takes the keyboard and the key."""
         if self.stack.currentWidget() is not self.entry_page:
