@@ -261,8 +261,10 @@ class CashDesk:
     # ---- the drawer --------------------------------------------------------------------------
     def open(self, *, clerk: str, float_amount: str | Decimal | None = None,
              counts: dict[str, int] | None = None) -> Session:
+        """The session opens with its float, and the drawer opens to take the float in."""
         session = self.drawer.open(clerk=clerk, float_amount=float_amount, counts=counts)
         self._published()
+        self._kick()
         return session
 
     def pay_in(self, amount: str | Decimal, reason: str | None, *, clerk: str,

@@ -79,6 +79,24 @@ class Product(BaseModel):
         return profile_text(value)  # a product list edited by a supplier: no printer commands
 
 
+class TicketOptions(BaseModel):
+    """``[ticket]``: how the counter takes a ticket's money."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: The bank notes customers hand over: the Sale screen's quick cash keys offer "Exact" and
+    #: the next of these up from what remains.
+    notes: tuple[Decimal, ...] = Field(
+        (Decimal(5), Decimal(10), Decimal(20), Decimal(50), Decimal(100)), min_length=1, max_length=12)
+
+    @field_validator("notes")
+    @classmethod
+    def _positive(cls, value: tuple[Decimal, ...]) -> tuple[Decimal, ...]:
+        if any(note <= 0 or note > Decimal(100000) for note in value):
+            raise ValueError("each note must be greater than 0 and at most 100000")
+        return tuple(sorted(set(value)))
+
+
 def is_frozen() -> bool:
     """True inside a packaged till (PyInstaller bundle)."""
     return bool(getattr(sys, "frozen", False))
@@ -197,6 +215,7 @@ class TillProfile(BaseSettings):
     update_channel: Literal["stable", "pilot"] = "stable"
     #: A till that is only a till: the Debian package starts it at login, full screen.
     kiosk: bool = False
+    ticket: TicketOptions = Field(default_factory=TicketOptions)
 
     @classmethod
     def settings_customise_sources(

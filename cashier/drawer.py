@@ -251,16 +251,29 @@ class Drawer:
             return None
         return self._move("kick", clerk, entry_id=entry_id)
 
-    def count(self, counted: Decimal | str, *, clerk: str) -> tuple[Session, Balance, Decimal]:
-        """The blind count: recorded before the expected amount is shown to anyone."""
+    def count(self, counted: Decimal | str, *, clerk: str,
+              manager: Clerk | None = None) -> tuple[Session, Balance, Decimal]:
+        """The blind count: recorded before the expected amount is shown to anyone. Once shown, a
+        count of another amount is a recount, which only a manager may approve (else the clerk
+        could type the expected figure back in)."""
         value = parse_cash(counted, self.currency, "counted")
         session = self.require_open()
         last = self.store.drawer_last_move(session.id)
         if last is not None and last == ("count", to_minor(value, self.currency), clerk):
             return session, self.balance(session), value  # the same count again: recorded once
+        counts = self.store.drawer_counts(session.id)
+        approver: str | None = None
+        if counts and counts[-1] != to_minor(value, self.currency):
+            approver = self._recount_approver(clerk, manager)
         with self.store.drawer_tx():
-            self.store.drawer_move(session.id, "count", clerk, amount=value)
+            self.store.drawer_move(session.id, "count", clerk, amount=value, approved_by=approver)
         return session, self.balance(session), value
+
+    def _recount_approver(self, clerk: str, manager: Clerk | None) -> str:
+        if manager is not None and manager.is_manager:  # a PIN just checked: a clerk number never
+            return str(manager.id)
+        raise ManagerNeeded("manager: counting again after the expected amount was shown needs "
+                            "a manager's PIN")
 
     def close(self, counted: Decimal | str, *, clerk: str, reason: str | None = None,
               manager: Clerk | None = None, report: Any = None) -> CloseResult:
@@ -270,7 +283,7 @@ class Drawer:
 
         ``report`` builds the Z report for the session (``cashier.reports.z_report``), stored
         with the session so a reprint shows the figures of the close."""
-        session, balance, value = self.count(counted, clerk=clerk)
+        session, balance, value = self.count(counted, clerk=clerk, manager=manager)
         over_short = value - balance.expected
         text = _reason(reason, required=over_short != 0)
         approvers: list[str] = []

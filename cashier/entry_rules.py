@@ -77,6 +77,11 @@ def needs_recovery(entry: Entry) -> bool:
     return entry.state in NEEDS_RECOVERY
 
 
+def is_unknown(entry: Entry) -> bool:
+    """The answer was lost: the host is being asked what happened (never charge again)."""
+    return entry.state is State.UNKNOWN
+
+
 # ---- what happened, for the cashier (the host's own text stays in the journal) -----------------
 @dataclass(frozen=True)
 class Reason:
@@ -153,3 +158,27 @@ def qr_end(entry: Entry) -> str:
     if entry.unresolved:
         return "checking"
     return "not_charged"
+
+
+#: QR code statuses (``flows.qr.QrStatusChanged``) after which the code can no longer be cancelled.
+_QR_PAST_CANCELLING = frozenset({"cancelling", "cancelled", "reversed", "paid"})
+
+
+def qr_can_customer_pay(status: str) -> bool:
+    """The code on screen can still be paid (the training customer's key stays offered)."""
+    return status == "pending"
+
+
+def qr_can_cancel(status: str) -> bool:
+    """The cashier may still cancel the code on screen."""
+    return status not in _QR_PAST_CANCELLING
+
+
+def took_money(outcome: str) -> bool:
+    """A flow's outcome word that means money moved (a receipt can be printed)."""
+    return outcome in ("approved", "captured")
+
+
+def is_checking(outcome: str) -> bool:
+    """A flow's outcome word that means the host's answer is not known yet."""
+    return outcome == "unknown"

@@ -239,3 +239,28 @@ class Money:
 
     def __str__(self) -> str:
         return format_amount(self.amount, self.currency)
+
+
+def parse_shown_amount(text: str, currency: str = "USD", field: str = "amount") -> Decimal:
+    """An amount as a list shows it (``$1,234.50``, ``1,234.50 USD``): the currency's symbol or
+    code and the thousands commas come off, then THE amount rule (``parse_amount``) decides."""
+    raw = text.strip()
+    code = currency.upper()
+    for mark in sorted({code, currency_symbol(code) or "", "$"} - {""}, key=len, reverse=True):
+        if raw.upper().startswith(mark.upper()):
+            raw = raw[len(mark):].strip()
+        if raw.upper().endswith(mark.upper()):
+            raw = raw[: -len(mark)].strip()
+    if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?", raw):
+        raw = raw.replace(",", "")
+    return parse_amount(raw, currency, field)
+
+
+def tax_of(subtotal: Decimal, rate: Decimal, included: bool, currency: str = "USD") -> Decimal:
+    """THE ticket tax rule: one rate in percent on the ticket's subtotal, rounded once per ticket;
+    with prices that include it, the part of the subtotal that is tax. The ticket and the X and Z
+    reports both use it, so the day's tax is the sum of what the tickets charged."""
+    if not rate:
+        return Decimal(0).quantize(quantum(currency))
+    share = subtotal * rate / (100 + rate) if included else subtotal * rate / 100
+    return round_money(share, currency)

@@ -12,12 +12,13 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
+from decimal import Decimal
 from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.store import JournalStore, iso
-from cashier.money import from_minor
+from cashier.money import from_minor, tax_of, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
@@ -110,8 +111,12 @@ def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Ses
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += store.report_ticket_count(start, end)
+    for row in store.report_ticket_tax(start, end):
+        tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
+                               bool(row["tax_included"]), cur), cur)
     report: dict[str, Any] = {
         "type": kind, "till": store.till_id, "currency": cur, "from": start,
+        "training": bool(store.training),
         "to": session.closed_at if kind == "z" and session and session.closed_at else end.rstrip("~"),
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
@@ -210,7 +215,8 @@ def title_of(report: dict[str, Any]) -> str:
 
 def report_text(report: dict[str, Any], width: int) -> list[str]:
     lines = report_lines(title_of(report), _sections(report), width)
-    return [f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
+    marks = ["*** TRAINING ***".center(width)[:width]] if report.get("training") else []
+    return [*marks, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -218,6 +224,8 @@ def report_csv(report: dict[str, Any]) -> str:
     formula get a leading ``'`` (``cashier.text.write_csv``); count and amount stay numbers."""
     rows: list[list[Any]] = []
     rows.append(["report", report["type"], "", ""])
+    if report.get("training"):
+        rows.append(["report", "TRAINING", "", "no real money moved"])
     rows.append(["report", "session", "", report.get("session") or ""])
     rows.append(["report", "from", "", report["from"]])
     rows.append(["report", "to", "", report["to"]])

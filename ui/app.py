@@ -63,10 +63,15 @@ class TillGui(Gui):
             self.pinpad = PinPadWindow(self.till)
             self.pinpad.attach()
             self.window.closed.connect(self.pinpad.close)  # one program: the pad goes with it
+            from PySide6.QtCore import Qt
+
+            self.pinpad.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # no focus taken
             self.pinpad.show()
             from ui.cash import show_virtual_printer
 
             show_virtual_printer(self)
+        # the training windows never keep the keyboard: the till's first key reaches its screen
+        self.window.take_keyboard()
 
     def windows(self) -> list[Any]:
         """Every top-level window this till opened (main, training PIN pad, virtual printer)."""

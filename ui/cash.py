@@ -111,6 +111,9 @@ def show_virtual_printer(gui: Gui) -> None:
         return
     window = VirtualPrinterWindow(desk.virtual, desk.width)
     gui.window.closed.connect(window.close)  # one program: the printer goes with the till
+    from PySide6.QtCore import Qt
+
+    window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # the till keeps the keyboard
     gui.printer_window = window
     place_training_windows(gui)
     window.show()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -39,6 +39,7 @@ class NavColumn(QScrollArea):
     def __init__(self, column: QWidget) -> None:
         super().__init__()
         self.setObjectName("NavScroll")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard belongs to the screen
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -335,6 +336,35 @@ class MainWindow(QMainWindow):
         self.show()
         self.raise_()
         self.activateWindow()
+
+    # ---- the keyboard: the first key after start, a dialog or a window switch reaches the screen
+    def take_keyboard(self) -> None:
+        """This window active, its screen's field focused (after the training windows opened)."""
+        self.raise_()
+        self.activateWindow()
+        self._refocus()
+
+    def _refocus(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        focus = QApplication.focusWidget()
+        page = self.stack.currentWidget()
+        if isinstance(page, Page) and (focus is None or focus.window() is not self
+                                       or not page.isAncestorOf(focus)):
+            page.take_focus()  # the screen takes the keyboard (not the navigation's scroll area)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            QTimer.singleShot(0, self._refocus)  # after Qt restored its own focus, if any
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """A key no widget took (no field focused): the screen's own keys get it."""
+        page = self.stack.currentWidget()
+        if isinstance(page, Page) and page.take_key(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def paintEvent(self, event: Any) -> None:
         super().paintEvent(event)

@@ -61,19 +61,8 @@ def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
     return out
 
 
-async def _apply(session: Any, tenders: list[Any]) -> Any:
-    """Tenders in order; stops when the ticket is paid or an outcome is still being checked."""
-    ticket = session.ticket
-    for tender in tenders:
-        if ticket.state != "open" or ticket.checking:
-            break
-        try:
-            ticket = await session.pay(tender)
-        except ValidationError as exc:
-            print(f"cashier: {exc}", file=sys.stderr)
-            ticket = await session.refresh()
-            break
-    return ticket
+def _say_refused(exc: ValidationError) -> None:
+    print(f"cashier: {exc}", file=sys.stderr)
 
 
 def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
@@ -111,7 +100,7 @@ def _cash_back_slips(rt: Any, ticket: Any, before: set[int]) -> None:
 
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
+    from cashier.flows.ticket import TicketSession, TicketSettings, parse_item
 
     currency = load_profile(getattr(args, "profile", None)).currency
     items = [parse_item(text, currency) for text in args.item or []]
@@ -124,13 +113,9 @@ def new_command(args: argparse.Namespace) -> int:
     tenders = _tenders(args, currency)
 
     async def body(rt: Any) -> int:
-        await check_tenders(rt.ctx, tenders)  # cash without an open drawer: nothing journaled
-        session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile))
-        for name, price, quantity in items:
-            await session.add_line(name, price, quantity)
-        if tip is not None:
-            await session.key_tip(tip)
-        ticket = await _apply(session, tenders)
+        # cash without an open drawer: refused before anything is journaled
+        session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
+        ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused)
         _receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -152,7 +137,7 @@ def pay_command(args: argparse.Namespace) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
-        ticket = await _apply(session, tenders)
+        ticket = await session.quick_pay(tenders, refused=_say_refused)
         _receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)

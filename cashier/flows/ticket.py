@@ -12,6 +12,7 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -32,10 +33,49 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, round_money
+from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
+
+
+# ---- what the counter shows ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figures:
+    """What the counter shows of a ticket before anything more is journaled: the ticket (or, with
+    no line yet, the amount typed) plus a tip keyed but not yet taken. Remaining is what a tender
+    for "all that remains" charges, so the screen and the charge agree."""
+
+    subtotal: Decimal
+    tax: Decimal
+    tip: Decimal
+    total: Decimal
+    paid: Decimal
+    remaining: Decimal
+
+    @classmethod
+    def of(cls, ticket: Ticket | None, *, typed: Decimal = Decimal(0),
+           keyed_tip: Decimal = Decimal(0)) -> Figures:
+        zero = Decimal(0)
+        tip = zero if ticket is not None and ticket.tip_asked else keyed_tip
+        if ticket is None or not ticket.lines:
+            return cls(typed, zero, tip, typed + tip, zero, typed + tip)
+        return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
+                   ticket.remaining + tip)
+
+
+def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
+                count: int = 3) -> list[Decimal]:
+    """The quick cash amounts after "Exact": for each note, the fewest of it that cover what
+    remains, above what remains (20, 50, 100 for 18.35 with notes 5 to 100), smallest first."""
+    if remaining <= 0:
+        return []
+    offers: set[Decimal] = set()
+    for note in notes:
+        covered = (remaining / note).to_integral_value(rounding="ROUND_CEILING") * note
+        if covered > remaining:
+            offers.add(covered.quantize(quantum(currency)))
+    return sorted(offers)[:count]
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -45,7 +85,7 @@ class Tender:
     amount the customer hands over."""
 
     kind: TenderKind
-    amount: Decimal | None = None
+    amount: Decimal | None = None  # None: exactly what remains (cash too: the "Exact" key)
     card: KeyedCard | None = None
     token: str | None = None
     giftcard: GiftCard | None = None
@@ -53,8 +93,6 @@ class Tender:
     def __post_init__(self) -> None:
         if self.kind not in TENDER_KINDS:
             raise ValidationError("tender", f"must be one of {', '.join(TENDER_KINDS)}")
-        if self.kind == "cash" and self.amount is None:
-            raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
         if (self.card is not None or self.token is not None) and self.kind != "card":
             raise ValidationError("card", "a keyed card or token goes with a card tender")
         if self.giftcard is not None and self.kind != "gift":
@@ -67,6 +105,8 @@ def parse_tender(text: str, currency: str = "USD") -> Tender:
     kind = kind.strip().lower()
     if kind not in TENDER_KINDS:
         raise ValidationError("--pay", f"{kind!r} is not a tender: use card, gift, qr or cash[=AMOUNT]")
+    if kind == "cash" and not amount:
+        raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
     value = parse_amount(amount, currency, field=f"--pay {kind}") if amount else None
     return Tender(kind, value)
 
@@ -87,7 +127,7 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     return line.description, price, line.quantity
 
 
-async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...]) -> None:
+async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender]) -> None:
     """Before a ticket is started or paid: a cash tender needs an open drawer session, so the
     command line and the Sale screen refuse it before anything is journaled (``pay`` checks
     again for each cash tender)."""
@@ -107,7 +147,11 @@ class TicketSession:
         self.ticket: Ticket | None = None
 
     @classmethod
-    async def start(cls, ctx: FlowContext, settings: TicketSettings) -> TicketSession:
+    async def start(cls, ctx: FlowContext, settings: TicketSettings,
+                    tenders: Sequence[Tender] = ()) -> TicketSession:
+        """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
+        drawer), so a refused one leaves nothing journaled."""
+        await check_tenders(ctx, tenders)
         ticket_id = await ctx.journal.create_ticket(
             actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
             tip_mode=settings.tip_mode)
@@ -194,6 +238,33 @@ class TicketSession:
                 and self.ctx.client.option != "HD")
 
     # ---- paying --------------------------------------------------------------------------------
+    async def quick_pay(self, tenders: Sequence[Tender], *,
+                        lines: Sequence[tuple[str, Decimal, int]] = (), tip: Decimal | None = None,
+                        refused: Callable[[ValidationError], None] | None = None) -> Ticket:
+        """The quick path, the same for the window and the command line: the tenders checked
+        (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
+        (unless the tip was already taken), then the tenders in turn until the ticket is paid or
+        a tender's outcome is being checked. A refused tender stops there: raised, or told to
+        ``refused`` with the ticket left open."""
+        await check_tenders(self.ctx, tenders)
+        for name, price, quantity in lines:
+            await self.add_line(name, price, quantity)
+        ticket = self._open()
+        if tip is not None and not ticket.tip_asked:
+            ticket = await self.key_tip(tip)
+        for tender in tenders:
+            if not ticket.is_open or ticket.checking:
+                break
+            try:
+                ticket = await self.pay(tender)
+            except ValidationError as exc:
+                if refused is None:
+                    raise
+                refused(exc)
+                ticket = await self.refresh()
+                break
+        return ticket
+
     async def pay(self, tender: Tender) -> Ticket:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
         remains; the ticket closes as paid when nothing remains."""
@@ -212,7 +283,7 @@ class TicketSession:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
             await self.ctx.journal.require_cash_drawer()
-            await self._cash(amount, remaining)
+            await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
         elif amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind == "card":
@@ -242,8 +313,7 @@ class TicketSession:
         if not ask_tip:
             # the tip already taken rides on the first card tender that can carry it (the host
             # sees it as a tip); the others say "no tip", so no gateway asks again
-            placed = any(t.tip > 0 for t in ticket.tenders if t.outcome in ("approved", "partial"))
-            tip = ticket.tip if ticket.tip and not placed and ticket.tip < amount else Decimal(0)
+            tip = ticket.tip_for(amount)
         result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id)
@@ -254,11 +324,11 @@ class TicketSession:
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal) -> None:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> None:
         applied = min(tendered, remaining)
         change = tendered - applied
         entry = await self.ctx.journal.create(
-            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor,
+            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor, tip=tip or None,
             ticket_id=self.id, message=f"cash tendered {tendered}, change {change}")
         await self.ctx.move(entry, State.APPROVED, approved=applied)
         await self.ctx.journal.note(entry.id, CASH_NOTE, actor=self.ctx.actor,

@@ -102,6 +102,12 @@ class DrawerRows:
                                 "ORDER BY id DESC LIMIT 1", (session_id,)).fetchone()
         return None if row is None else tuple(row)
 
+    def drawer_counts(self, session_id: int) -> list[int]:
+        """The session's blind counts so far (minor units), oldest first."""
+        return [int(r[0]) for r in self.conn.execute(
+            "SELECT amount_minor FROM drawer_moves WHERE session_id = ? AND type = 'count' ORDER BY id",
+            (session_id,))]
+
     def drawer_report(self, session_id: int) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT report FROM drawer_sessions WHERE id = ?", (session_id,)).fetchone()
         return None if row is None or row[0] is None else dict(json.loads(row[0]))

@@ -20,6 +20,14 @@ SELECT COUNT(DISTINCT ticket_id) FROM entries
 WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
   AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
 """
+#: The tax the tickets paid in the window charged: each ticket's subtotal and tax rule (its tender
+#: entries carry no tax of their own), the tax worked out per ticket by ``money.tax_of``.
+_TICKET_TAX_QUERY = """
+SELECT t.tax_rate, t.tax_included, SUM(l.quantity * l.unit_price_minor) AS subtotal
+FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
+WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+GROUP BY t.id
+"""
 
 
 class ReportRows:
@@ -35,3 +43,7 @@ class ReportRows:
     def report_ticket_count(self, start: str, end: str) -> int:
         """Tickets with a tender that moved money in [start, end) (each ticket once)."""
         return int(self.conn.execute(_TICKETS_QUERY, (self.till_id, start, end)).fetchone()[0])
+
+    def report_ticket_tax(self, start: str, end: str) -> list[sqlite3.Row]:
+        """Each ticket paid in [start, end): its tax rule and subtotal (minor units)."""
+        return list(self.conn.execute(_TICKET_TAX_QUERY, (self.till_id, start, end)))

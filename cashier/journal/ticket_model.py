@@ -8,13 +8,14 @@ derived here once (subtotal, tax as the ticket's rule says, total, paid, remaini
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import TicketRecord
-from cashier.money import quantum, round_money
+from cashier.money import quantum, tax_of
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -112,13 +113,8 @@ class Ticket:
     def of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
         subtotal = sum((line.amount for line in record.lines), Decimal(0))
-        rate = record.tax_rate
-        if record.tax_included:
-            tax = round_money(subtotal * rate / (100 + rate), cur) if rate else Decimal(0)
-            before_tip = subtotal
-        else:
-            tax = round_money(subtotal * rate / 100, cur) if rate else Decimal(0)
-            before_tip = subtotal + tax
+        tax = tax_of(subtotal, record.tax_rate, record.tax_included, cur)
+        before_tip = subtotal if record.tax_included else subtotal + tax
         total = before_tip + record.tip
         cancelled = record.state == "cancelled"
         tenders: list[TenderView] = []
@@ -158,6 +154,32 @@ class Ticket:
     @property
     def last_tender(self) -> TenderView | None:
         return self.tenders[-1] if self.tenders else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == "open"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.state == "paid"
+
+    @property
+    def cash_taken(self) -> Decimal:
+        """Cash the ticket's tenders took (what a cancel gives back in cash)."""
+        return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))
+
+    def given_back(self, excluding: Collection[int] = ()) -> Decimal:
+        """What the ticket's refunds gave back, leaving out the refund entries in ``excluding``
+        (those already there before a refund, to say what that refund gave back)."""
+        return sum((e.approved for e in self.refunds if e.id not in excluding), Decimal(0))
+
+    def tip_for(self, amount: Decimal) -> Decimal:
+        """The tip journaled on a tender of ``amount``: the tender that pays what remains carries
+        the ticket's tip (whatever its kind: cash when the rest is paid in cash), once."""
+        placed = any(t.tip > 0 for t in self.tenders if t.outcome in ("approved", "partial"))
+        if not self.tip or placed or amount < self.remaining or self.tip >= amount:
+            return Decimal(0)
+        return self.tip
 
     def as_dict(self) -> dict[str, Any]:
         return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),

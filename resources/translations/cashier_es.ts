@@ -336,8 +336,12 @@
       <translation>contado, esperando al gerente</translation>
     </message>
     <message>
-      <source>Drawer open with a float of</source>
-      <translation>Cajón abierto con un fondo de</translation>
+      <source>The drawer opened: put the float in.</source>
+      <translation>El cajón se abrió: ponga el fondo.</translation>
+    </message>
+    <message>
+      <source>Done: the drawer opened and the move is in the journal.</source>
+      <translation>Hecho: el cajón se abrió y el movimiento está en el diario.</translation>
     </message>
     <message>
       <source>counted</source>
@@ -354,6 +358,10 @@
     <message>
       <source>type the manager PIN and press again.</source>
       <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
+    </message>
+    <message>
+      <source>Drawer open with a float of</source>
+      <translation>Cajón abierto con un fondo de</translation>
     </message>
     <message>
       <source>Expected</source>
@@ -482,6 +490,10 @@
     <message>
       <source>Refund amount</source>
       <translation>Importe a devolver</translation>
+    </message>
+    <message>
+      <source>Not sent: nothing was given back.</source>
+      <translation>No enviado: no se devolvió nada.</translation>
     </message>
     <message>
       <source>The receipt is in the journal; try again when the PIN pad is free.</source>
@@ -636,6 +648,10 @@
       <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
     </message>
     <message>
+      <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
+      <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
+    </message>
+    <message>
       <source>Manager PIN</source>
       <translation>PIN del gerente</translation>
     </message>
@@ -678,10 +694,6 @@
     <message>
       <source>Unlock</source>
       <translation>Desbloquear</translation>
-    </message>
-    <message>
-      <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
-      <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
     </message>
     <message>
       <source>Reconcile</source>
@@ -828,6 +840,10 @@
       <translation>Primero inicia sesión un gerente de tienda: la tienda comprueba el PIN.</translation>
     </message>
     <message>
+      <source>Manager PIN: not accepted.</source>
+      <translation>PIN del gerente: no aceptado.</translation>
+    </message>
+    <message>
       <source>embedded sandbox (training)</source>
       <translation>simulador integrado (entrenamiento)</translation>
     </message>
@@ -890,10 +906,6 @@
     <message>
       <source>Store batch %s closed: one batch for every till.</source>
       <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
-    </message>
-    <message>
-      <source>Manager PIN: not accepted.</source>
-      <translation>PIN del gerente: no aceptado.</translation>
     </message>
     <message>
       <source>clerk</source>
@@ -1280,6 +1292,10 @@
       <translation>Los informes son para el gerente: teclee un PIN de gerente y pulse Intro.</translation>
     </message>
     <message>
+      <source>Reports are not available: the journal could not be opened.</source>
+      <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
+    </message>
+    <message>
       <source>Sent to the receipt printer.</source>
       <translation>Enviado a la impresora de recibos.</translation>
     </message>
@@ -1304,16 +1320,196 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
-      <source>Reports are not available: the journal could not be opened.</source>
-      <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
-    </message>
-    <message>
       <source>Saved:</source>
       <translation>Guardado:</translation>
     </message>
     <message>
+      <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
+      <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
+    </message>
+    <message>
+      <source>Clear</source>
+      <translation>Borrar</translation>
+    </message>
+    <message>
       <source>Sale</source>
       <translation>Venta</translation>
+    </message>
+    <message>
+      <source>Item</source>
+      <translation>Artículo</translation>
+    </message>
+    <message>
+      <source>Paying by gift card</source>
+      <translation>Pago con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Paying by QR code</source>
+      <translation>Pago con código QR</translation>
+    </message>
+    <message>
+      <source>Paying by card</source>
+      <translation>Pago con tarjeta</translation>
+    </message>
+    <message>
+      <source>Cancelling on the PIN pad…</source>
+      <translation>Cancelando en la terminal…</translation>
+    </message>
+    <message>
+      <source>Voided</source>
+      <translation>Anulado</translation>
+    </message>
+    <message>
+      <source>Captured</source>
+      <translation>Capturado</translation>
+    </message>
+    <message>
+      <source>Paid: give the change</source>
+      <translation>Pagado: entregue el cambio</translation>
+    </message>
+    <message>
+      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
+      <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Show the receipt on screen instead.</source>
+      <translation>Muestre el recibo en pantalla.</translation>
+    </message>
+    <message>
+      <source>Remove line</source>
+      <translation>Quitar línea</translation>
+    </message>
+    <message>
+      <source>Cancel ticket</source>
+      <translation>Anular ticket</translation>
+    </message>
+    <message>
+      <source>Amount: type the line's price first (it must be greater than zero).</source>
+      <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>The customer scans the code on the PIN pad.</source>
+      <translation>El cliente escanea el código en la terminal.</translation>
+    </message>
+    <message>
+      <source>Sending to the PIN pad…</source>
+      <translation>Enviando a la terminal…</translation>
+    </message>
+    <message>
+      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
+      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Could not cancel:</source>
+      <translation>No se pudo cancelar:</translation>
+    </message>
+    <message>
+      <source>Show receipt</source>
+      <translation>Mostrar recibo</translation>
+    </message>
+    <message>
+      <source>Amount: at most {max}, the most the host accepts; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, lo máximo que acepta el host; no se tomó el dígito de más.</translation>
+    </message>
+    <message>
+      <source>PIN pad:</source>
+      <translation>Terminal:</translation>
+    </message>
+    <message>
+      <source>Present card</source>
+      <translation>Presente la tarjeta</translation>
+    </message>
+    <message>
+      <source>Change due: {change}</source>
+      <translation>Cambio a entregar: {change}</translation>
+    </message>
+    <message>
+      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
+      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
+      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
+    </message>
+    <message>
+      <source>Nothing was charged. Remaining {rest}.</source>
+      <translation>No se cobró nada. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>Customer sees:</source>
+      <translation>El cliente ve:</translation>
+    </message>
+    <message>
+      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
+      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
+    </message>
+    <message>
+      <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
+      <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Cash taken: {got}. Remaining {rest}.</source>
+      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
+    </message>
+    <message>
+      <source>{what} approved: {got}. Remaining {rest}.</source>
+      <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}.</source>
+      <translation>El ticket sigue abierto: queda {rest}.</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
+      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Line name (type letters), then the price and +</source>
+      <translation>Nombre de la línea (escriba letras), luego el precio y +</translation>
+    </message>
+    <message>
+      <source>Add line</source>
+      <translation>Añadir línea</translation>
+    </message>
+    <message>
+      <source>Exact</source>
+      <translation>Exacto</translation>
+    </message>
+    <message>
+      <source>QR</source>
+      <translation>QR</translation>
+    </message>
+    <message>
+      <source>Cash</source>
+      <translation>Efectivo</translation>
+    </message>
+    <message>
+      <source>No tip</source>
+      <translation>Sin propina</translation>
+    </message>
+    <message>
+      <source>Tip on PIN pad</source>
+      <translation>Propina en la terminal</translation>
+    </message>
+    <message>
+      <source>Tip keyed</source>
+      <translation>Propina tecleada</translation>
+    </message>
+    <message>
+      <source>Subtotal</source>
+      <translation>Subtotal</translation>
+    </message>
+    <message>
+      <source>Total</source>
+      <translation>Total</translation>
+    </message>
+    <message>
+      <source>Remaining</source>
+      <translation>Pendiente</translation>
+    </message>
+    <message>
+      <source>New ticket</source>
+      <translation>Nuevo ticket</translation>
     </message>
     <message>
       <source>idle</source>
@@ -1364,126 +1560,6 @@
       <translation>imprimiendo</translation>
     </message>
     <message>
-      <source>Item</source>
-      <translation>Artículo</translation>
-    </message>
-    <message>
-      <source>Paying by gift card</source>
-      <translation>Pago con tarjeta de regalo</translation>
-    </message>
-    <message>
-      <source>Paying by QR code</source>
-      <translation>Pago con código QR</translation>
-    </message>
-    <message>
-      <source>Paying by card</source>
-      <translation>Pago con tarjeta</translation>
-    </message>
-    <message>
-      <source>Cancelling on the PIN pad…</source>
-      <translation>Cancelando en la terminal…</translation>
-    </message>
-    <message>
-      <source>Voided</source>
-      <translation>Anulado</translation>
-    </message>
-    <message>
-      <source>Captured</source>
-      <translation>Capturado</translation>
-    </message>
-    <message>
-      <source>Paid: give the change</source>
-      <translation>Pagado: entregue el cambio</translation>
-    </message>
-    <message>
-      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
-      <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
-    </message>
-    <message>
-      <source>Show the receipt on screen instead.</source>
-      <translation>Muestre el recibo en pantalla.</translation>
-    </message>
-    <message>
-      <source>Subtotal</source>
-      <translation>Subtotal</translation>
-    </message>
-    <message>
-      <source>Total</source>
-      <translation>Total</translation>
-    </message>
-    <message>
-      <source>Remaining</source>
-      <translation>Pendiente</translation>
-    </message>
-    <message>
-      <source>No tip</source>
-      <translation>Sin propina</translation>
-    </message>
-    <message>
-      <source>Tip on PIN pad</source>
-      <translation>Propina en la terminal</translation>
-    </message>
-    <message>
-      <source>Tip keyed</source>
-      <translation>Propina tecleada</translation>
-    </message>
-    <message>
-      <source>Line name (type letters), then the price and +</source>
-      <translation>Nombre de la línea (escriba letras), luego el precio y +</translation>
-    </message>
-    <message>
-      <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
-      <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
-    </message>
-    <message>
-      <source>Add line</source>
-      <translation>Añadir línea</translation>
-    </message>
-    <message>
-      <source>QR</source>
-      <translation>QR</translation>
-    </message>
-    <message>
-      <source>Cash</source>
-      <translation>Efectivo</translation>
-    </message>
-    <message>
-      <source>Remove line</source>
-      <translation>Quitar línea</translation>
-    </message>
-    <message>
-      <source>Cancel ticket</source>
-      <translation>Anular ticket</translation>
-    </message>
-    <message>
-      <source>New ticket</source>
-      <translation>Nuevo ticket</translation>
-    </message>
-    <message>
-      <source>Amount: type the line's price first (it must be greater than zero).</source>
-      <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
-    </message>
-    <message>
-      <source>The customer scans the code on the PIN pad.</source>
-      <translation>El cliente escanea el código en la terminal.</translation>
-    </message>
-    <message>
-      <source>Sending to the PIN pad…</source>
-      <translation>Enviando a la terminal…</translation>
-    </message>
-    <message>
-      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
-      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
-    </message>
-    <message>
-      <source>Could not cancel:</source>
-      <translation>No se pudo cancelar:</translation>
-    </message>
-    <message>
-      <source>Show receipt</source>
-      <translation>Mostrar recibo</translation>
-    </message>
-    <message>
       <source>approved</source>
       <translation>aprobado</translation>
     </message>
@@ -1508,64 +1584,8 @@
       <translation>devuelto</translation>
     </message>
     <message>
-      <source>Amount: at most {max}, the most the host accepts; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, lo máximo que acepta el host; no se tomó el dígito de más.</translation>
-    </message>
-    <message>
-      <source>PIN pad:</source>
-      <translation>Terminal:</translation>
-    </message>
-    <message>
-      <source>Present card</source>
-      <translation>Presente la tarjeta</translation>
-    </message>
-    <message>
-      <source>Change due: {change}</source>
-      <translation>Cambio a entregar: {change}</translation>
-    </message>
-    <message>
       <source>tendered {t}, change {c}</source>
       <translation>entregado {t}, cambio {c}</translation>
-    </message>
-    <message>
-      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
-      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
-      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
-    </message>
-    <message>
-      <source>Nothing was charged. Remaining {rest}.</source>
-      <translation>No se cobró nada. Pendiente {rest}.</translation>
-    </message>
-    <message>
-      <source>Customer sees:</source>
-      <translation>El cliente ve:</translation>
-    </message>
-    <message>
-      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
-      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
-    </message>
-    <message>
-      <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
-      <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
-    </message>
-    <message>
-      <source>Cash taken: {got}. Remaining {rest}.</source>
-      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
-    </message>
-    <message>
-      <source>{what} approved: {got}. Remaining {rest}.</source>
-      <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
-    </message>
-    <message>
-      <source>The ticket stays open: remaining {rest}.</source>
-      <translation>El ticket sigue abierto: queda {rest}.</translation>
-    </message>
-    <message>
-      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
-      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -1722,10 +1742,6 @@
     <message>
       <source>Other tip</source>
       <translation>Otra propina</translation>
-    </message>
-    <message>
-      <source>Clear</source>
-      <translation>Borrar</translation>
     </message>
     <message>
       <source>Done signing</source>
@@ -2090,50 +2106,6 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
-    </message>
-    <message>
-      <source>(deactivated)</source>
-      <translation type="vanished">(desactivada)</translation>
-    </message>
-    <message>
-      <source>These settings change only how the window looks, for this session. The till's own settings are on the Manager screen.</source>
-      <translation type="vanished">Estos ajustes solo cambian el aspecto de la ventana en esta sesión. La configuración de la caja está en la pantalla Gerente.</translation>
-    </message>
-    <message>
-      <source>Ticket %s: %s went back of %s.</source>
-      <translation type="vanished">Ticket %s: se devolvió %s de %s.</translation>
-    </message>
-    <message>
-      <source>accept the terms</source>
-      <translation type="vanished">aceptar los términos</translation>
-    </message>
-    <message>
-      <source>answer a form</source>
-      <translation type="vanished">responder un formulario</translation>
-    </message>
-    <message>
-      <source>choose a tip</source>
-      <translation type="vanished">elegir una propina</translation>
-    </message>
-    <message>
-      <source>confirm</source>
-      <translation type="vanished">confirmar</translation>
-    </message>
-    <message>
-      <source>present a card</source>
-      <translation type="vanished">presentar una tarjeta</translation>
-    </message>
-    <message>
-      <source>sign</source>
-      <translation type="vanished">firmar</translation>
-    </message>
-    <message>
-      <source>test gift card</source>
-      <translation type="vanished">tarjeta de regalo de prueba</translation>
-    </message>
-    <message>
-      <source>type a value</source>
-      <translation type="vanished">teclear un dato</translation>
     </message>
   </context>
 </TS>

@@ -47,6 +47,7 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
                                                              loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
     desk.open(clerk="101", float_amount="100.00")
+    assert loopback.wait_jobs(1) and loopback.jobs.pop(0) == KICK_BYTES  # the float goes in
     entry = cash_entry(desk.store, "12.50", tendered="20.00", ticket=True)
     assert entry.ticket_id is not None and entry.invoice is None  # cash has no invoice
     desk.ticket_done(entry.ticket_id, clerk="101")
@@ -200,6 +201,7 @@ def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_c
     try:
         desk = make_desk(printer_url=printer.url)
         desk.open(clerk="101", float_amount="50.00")
+        assert printer.wait_jobs(1) and printer.jobs.pop(0) == KICK_BYTES  # the float goes in
         entry = cash_entry(desk.store, "9.99", tendered="20.00", ticket=True)
         assert entry.ticket_id is not None
         desk.ticket_done(entry.ticket_id, clerk="101")
@@ -209,7 +211,7 @@ def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_c
         # the cashier can still give change: the kick went out, the receipt did not
         assert printer.wait_jobs(1)
         assert printer.jobs == [KICK_BYTES]
-        assert [r.printed for r in desk.printer.results] == [False]
+        assert [r.printed for r in desk.printer.results] == [True, False]  # the float's kick, the receipt
         assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
         desk.no_sale("customer needs change", clerk="101")  # a bare kick: no paper needed
         assert desk.printer.wait_idle(5) and printer.wait_jobs(2)

@@ -14,7 +14,7 @@ from cashier.cashdesk import open_store
 from cashier.config import load_profile
 from cashier.drawer import Drawer
 from tests.cash.conftest import write_till
-from tests.cash.loopback import LoopbackPrinter
+from tests.cash.loopback import KICK_BYTES, LoopbackPrinter
 from tests.flows.conftest import cashier
 
 CUT = b"\x1dV"
@@ -45,6 +45,7 @@ def test_cli_split_card_and_cash_prints_one_receipt_and_kicks_once(
     assert json.loads(cashier("ticket", "list", env=env).stdout) == {"tickets": []}  # nothing journaled
 
     assert cashier("drawer", "open", "--float", "50.00", env=env).returncode == 0
+    assert loopback.wait_jobs(1) and loopback.jobs.pop(0) == KICK_BYTES  # the float goes in
     done = cashier("ticket", "new", "--item", "Coffee=3.50x2", "--item", "Cake=4.00",
                    "--pay", "card=5.00", "--pay", "cash=20", env=env)
     assert done.returncode == 0, done.stderr

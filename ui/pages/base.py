@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -73,6 +73,7 @@ class Page(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         self.scroll_area = QScrollArea()
         self.scroll_area.setObjectName("PageScroll")
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard goes to the fields
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.content = QWidget()
@@ -97,6 +98,14 @@ class Page(QWidget):
 
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
+
+    def take_focus(self) -> None:
+        """The window came back with no field of this screen focused: its main field takes the
+        keyboard. Only focus: no list is refreshed (this runs from Qt's own events)."""
+
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key that reached the window with no field focused; True when this screen used it."""
+        return False
 
     def open_payment(self) -> str | None:
         """A payment this page has under way that holds no PIN pad (a QR code on screen), named

@@ -43,6 +43,12 @@ class DrawerPage(Page):
         self.state_line.setObjectName("Breakdown")
         self.state_line.setWordWrap(True)
         self.layout_.addWidget(self.state_line)
+        # what the last action did (or why it was refused), near the top: at the bottom it fell
+        # below the fold at 1024x768 and an action seemed to do nothing
+        self.message = QLabel()
+        self.message.setObjectName("ResultMessage")
+        self.message.setWordWrap(True)
+        self.layout_.addWidget(self.message)
         grid = QGridLayout()
         grid.setSpacing(12)
         self.layout_.addLayout(grid)
@@ -109,10 +115,6 @@ class DrawerPage(Page):
         col.addWidget(self.manager_hint, 1, 0)
         grid.addWidget(self.manager_box, 1, 1)
 
-        self.message = QLabel()
-        self.message.setObjectName("ResultMessage")
-        self.message.setWordWrap(True)
-        self.layout_.addWidget(self.message)
         self.layout_.addStretch(1)
         self._counted: Decimal | None = None
         self.retranslate()
@@ -208,7 +210,8 @@ class DrawerPage(Page):
         session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
         if session is not None:
             shown = format_money(session.float, self.till.currency)
-            self.say(tr("Drawer open with a float of") + f" {shown}")
+            self.say(tr("Drawer open with a float of") + f" {shown}. "
+                     + tr("The drawer opened: put the float in."))
             self.float_amount.clear()
             self._counted = None
             self.result.clear()
@@ -230,7 +233,8 @@ class DrawerPage(Page):
             text = done[kind]
             if kind != "no_sale":
                 text += f" {format_money(amount, self.till.currency)}"
-            self.say(f"{text}: {reason.strip()}")
+            self.say(f"{text}: {reason.strip()}. " + tr("Done: the drawer opened and the move is "
+                                                          "in the journal."))
             self.move_amount.clear()
             self.reason.clear()
         self.refresh()
@@ -238,7 +242,8 @@ class DrawerPage(Page):
     def count(self) -> None:
         """The blind count: recorded first, then expected and over/short are shown."""
         counted = self.counted.value
-        done = self._attempt(lambda: self.desk.drawer.count(counted, clerk=self.clerk))
+        done = self._attempt(lambda: self.desk.drawer.count(counted, clerk=self.clerk,
+                                                            manager=self._manager()))
         if done is None:
             return
         _session, balance, value = done

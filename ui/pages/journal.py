@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
-from cashier.money import parse_amount
+from cashier.money import parse_shown_amount
 from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
@@ -87,6 +88,8 @@ class JournalPage(Page):
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.itemSelectionChanged.connect(self._selected)
+        self.search_text.installEventFilter(self)
+        self.table.installEventFilter(self)
         self.layout_.addWidget(self.table, 1)
         actions = QHBoxLayout()
         self.refund_label = QLabel()
@@ -150,7 +153,50 @@ class JournalPage(Page):
         self._fill()
 
     def entered(self) -> None:
+        self.search_text.setFocus()  # typing searches at once
         self.refresh()
+
+    def take_focus(self) -> None:
+        self.search_text.setFocus()
+
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key that reached the window unfocused: text goes to the search."""
+        if event.text() and event.text().isprintable():
+            self.search_text.setFocus()
+            self.search_text.insert(event.text())
+            return True
+        return False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """In the search, Up and Down move through the rows; on a row, typing searches again."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key, text = event.key(), event.text()
+            if watched is self.search_text and key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.entries:
+                row = self.table.currentRow()
+                step = 1 if key == Qt.Key.Key_Down else -1
+                self.table.setFocus()
+                self.table.selectRow(max(0, min(len(self.entries) - 1, row + step if row >= 0 else 0)))
+                return True
+            if (watched is self.table and text and text.isprintable() and not text.isspace()
+                    and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier
+                                                 | Qt.KeyboardModifier.AltModifier)):
+                self.search_text.setFocus()
+                self.search_text.insert(text)
+                return True
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and (self._refund_armed or self._armed is not None):
+            self.cancel_armed()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def cancel_armed(self) -> None:
+        """Esc: a refund or void asked about is not sent (the next press asks again)."""
+        self._refund_armed = None
+        self._armed = None
+        self.message.setText(tr("Not sent: nothing was given back."))
 
     def _search_key(self) -> None:
         self.search_text.setFocus()
@@ -179,7 +225,7 @@ class JournalPage(Page):
                 raise ValidationError("invoice", "must be 1 to 10 digits")
             out["invoice"] = text.zfill(10)
         elif field == "amount":
-            out["amount"] = parse_amount(text, self.till.currency, "amount")
+            out["amount"] = parse_shown_amount(text, self.till.currency, "amount")  # "$12.50" too
         elif field == "last4":
             if not (text.isdigit() and len(text) == 4):
                 raise ValidationError("card last four", "must be exactly 4 digits")
@@ -209,6 +255,8 @@ class JournalPage(Page):
         def got(entries: Any) -> None:
             self.entries = list(entries)
             self._fill()
+            if self.entries and searched and self.selected() is None:
+                self.table.selectRow(0)  # the first found row, ready for F6, F8, F9 or Down
             if not self.entries:
                 self.search_error.setText(tr("Nothing found: no entry matches this search.") if searched
                                           else tr("No entries yet."))
@@ -290,6 +338,8 @@ class JournalPage(Page):
             self.show_details()
 
     def _disarm_refund(self) -> None:
+        if self._refund_armed is not None:  # Esc or another amount: what was asked is not sent
+            self.message.setText(tr("Not sent: nothing was given back."))
         self._refund_armed = None
 
     # ---- the entry in full ------------------------------------------------------------------
@@ -443,7 +493,7 @@ class JournalPage(Page):
         self.message.setText(tr("Refunding…"))
 
         def done(after: Any) -> None:
-            back = sum((e.approved for e in after.refunds if e.id not in before), Decimal(0))
+            back = after.given_back(excluding=before)
             cur = self.till.currency
             if back == total:
                 self.message.setText(tr("Ticket %s: %s refunded.") % (after.id, format_money(back, cur)))

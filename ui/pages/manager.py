@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QStackedWidget,
     QTableWidget,
@@ -69,53 +68,36 @@ class ManagerPage(Page):
 
     # ---- the lock --------------------------------------------------------------------------
     def _build_lock(self) -> None:
-        page = QWidget()
-        col = QVBoxLayout(page)
-        self.lock_text = QLabel()
-        self.lock_text.setObjectName("Breakdown")
-        self.pin = QLineEdit()
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.pin.setMaxLength(8)
-        self.pin.setMaximumWidth(260)
-        self.pin.returnPressed.connect(self.unlock)
+        from ui.widgets.manager_lock import ManagerLock
+
         self.unlock_button = self.button(lambda: tr("Unlock"), "", self.unlock, "Primary")
-        self.unlock_button.setMaximumWidth(260)
-        self.pin_error = hint()
-        self.pin_error.setObjectName("ErrorText")
-        self.pin_hint = hint()
-        col.addWidget(self.lock_text)
-        col.addWidget(self.pin)
-        col.addWidget(self.unlock_button)
-        col.addWidget(self.pin_error)
-        col.addWidget(self.pin_hint)
-        col.addStretch(1)
-        self.stack.addWidget(page)
-        self.lock_page = page
+        self.lock_page = ManagerLock(self._pin_refused, self._opened, self.unlock_button)
+        lock = self.lock_page
+        self.lock_text, self.pin, self.pin_error, self.pin_hint = lock.text, lock.pin, lock.error, lock.hint
+        self.stack.addWidget(lock)
 
     def unlock(self) -> bool:
+        return self.lock_page.try_pin()
+
+    def _pin_refused(self, pin: str) -> str | None:
         roster = self.till.profile.roster  # the manager PIN, or a manager clerk's on a till with clerks
         if not roster.enabled and roster.manager_pin_hash is None:
-            self.pin_error.setText(tr("No manager PIN is set in this till's profile "
-                                      "(manager_pin_hash)."))
-            return False
+            return tr("No manager PIN is set in this till's profile (manager_pin_hash).")
         from cashier.pin_guard import PinGuard
 
         try:
-            PinGuard(self.till.profile.resolved_journal_path).check(roster, None, self.pin.text(),
+            PinGuard(self.till.profile.resolved_journal_path).check(roster, None, pin,
                                                                     "window manager screen")
         except SignInError as exc:
-            self.pin.clear()
-            self.pin_error.setText(tr("Manager PIN: not accepted.") if "locked" not in str(exc)
-                                   else str(exc))
-            return False
-        self.pin.clear()
-        self.pin_error.clear()
+            return tr("Manager PIN: not accepted.") if "locked" not in str(exc) else str(exc)
+        return None
+
+    def _opened(self) -> None:
         self.unlocked = True
         self._show_pin_failures()
         self.idle.start()
         self.stack.setCurrentWidget(self.panel)
         self.refresh()
-        return True
 
     def lock(self) -> None:
         self.idle.stop()

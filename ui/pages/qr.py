@@ -286,9 +286,11 @@ class QrPage(Page):
                                    "another way.")}
             self.wait_title.setText(titles.get(status, status))
             self.wait_text.setText(texts.get(status, ""))
-            if status != "pending":
+            from cashier.entry_rules import qr_can_cancel, qr_can_customer_pay
+
+            if not qr_can_customer_pay(status):
                 self.customer_pays_button.setEnabled(False)
-            if status in ("cancelling", "cancelled", "reversed", "paid"):
+            if not qr_can_cancel(status):
                 self.cancel_button.setEnabled(False)
         self.status_shown.emit(status)
 

@@ -12,8 +12,6 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
     QHBoxLayout,
-    QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QStackedWidget,
     QVBoxLayout,
@@ -43,21 +41,11 @@ class ReportsPage(Page):
         self.unlocked = False
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
-        lock = QWidget()
-        col = QVBoxLayout(lock)
-        self.lock_text = QLabel()
-        self.lock_text.setObjectName("Breakdown")
+        from ui.widgets.manager_lock import ManagerLock
+
+        lock = ManagerLock(self._pin_refused, self._opened)
+        self.lock_text, self.pin, self.pin_error = lock.text, lock.pin, lock.error
         self.lock_text.setWordWrap(True)
-        self.pin = QLineEdit()
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.pin.setMaxLength(8)
-        self.pin.setMaximumWidth(260)
-        self.pin.returnPressed.connect(self.unlock)
-        self.pin_error = hint()
-        col.addWidget(self.lock_text)
-        col.addWidget(self.pin)
-        col.addWidget(self.pin_error)
-        col.addStretch(1)
         self.stack.addWidget(lock)
         self.lock_page = lock
         panel = QWidget()
@@ -116,25 +104,24 @@ class ReportsPage(Page):
         return self.gui.cashdesk
 
     def unlock(self) -> bool:
+        return self.lock_page.try_pin()
+
+    def _pin_refused(self, pin: str) -> str | None:
         if self.gui is None or self.gui.cashdesk is None:
-            self.pin_error.setText(tr("Reports are not available: the journal could not be opened."))
-            return False
+            return tr("Reports are not available: the journal could not be opened.")
         from cashier.pin_guard import PinGuard
 
         try:
-            PinGuard(self.desk.store.path).check(self.desk.roster, None, self.pin.text(),
-                                                 "window reports")
+            PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window reports")
         except SignInError as exc:
-            self.pin.clear()
-            self.pin_error.setText(error_words(exc, self.till.currency))
-            return False
-        self.pin.clear()
-        self.pin_error.clear()
+            return error_words(exc, self.till.currency)
+        return None
+
+    def _opened(self) -> None:
         self.unlocked = True
         self.stack.setCurrentWidget(self.panel)
         self.idle.start()
         self.show_x()
-        return True
 
     def lock(self) -> None:
         self.unlocked = False

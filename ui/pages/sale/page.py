@@ -19,19 +19,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QFrame,
     QGridLayout,
-    QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QPlainTextEdit,
-    QRadioButton,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -42,15 +34,16 @@ from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
-from ui.receipt import TENDER_TITLES, reason_text, state_name
-from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+from ui.pages.sale.keypad_panel import KeypadPanel
+from ui.pages.sale.payment_panel import TIP_KEYED, PaymentPanel
+from ui.pages.sale.ticket_panel import TicketPanel
+from ui.pages.sale.words import TENDER_TITLES, tender_text, terminal_state_name
+from ui.receipt import reason_text, state_name
+from ui.widgets.amount import AmountDisplay, handle_amount_key
 
 if TYPE_CHECKING:
     from ui.gui import Gui
     from ui.till import Till
-
-#: How the tip is taken: none, the customer on the PIN pad, or keyed by the cashier.
-TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
 
 
 class SalePage(Page):
@@ -67,6 +60,8 @@ class SalePage(Page):
         self.ticket: Any = None  # its last Ticket
         self.prefilled = False  # the entry shows what remains (typing replaces it)
         self.scanned = ""  # digits as typed, for a barcode scanner acting as a keyboard
+        self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
+        self._replace_on_digit = False  # a refused amount: the next digit starts a new one
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self.stack = QStackedWidget()
@@ -86,87 +81,61 @@ class SalePage(Page):
 
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self) -> None:
+        """The ticket, what is typed, the keypad side by side; the tenders in a row under them."""
         page = QWidget()
-        row = QHBoxLayout(page)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(16)
-        row.addLayout(self._build_ticket_panel(), 4)
-        left = QVBoxLayout()
-        cur = self.till.currency
-        self.description = QLineEdit()
-        self.description.setObjectName("LineDescription")
-        self.description.setMaxLength(40)
-        self.description.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        left.addWidget(self.description)
-        self.amount = AmountDisplay(cur)
-        self.tip = AmountDisplay(cur)
-        self.tip.setObjectName("SmallAmount")
-        self.tip.setMinimumHeight(52)
-        self.active = self.amount
-        left.addWidget(self.amount)
-        lines = QGridLayout()
-        self.tip_label = QLabel()
-        self.tip_label.setObjectName("Breakdown")
-        lines.addWidget(self.tip_label, 0, 0)
-        lines.addWidget(self.tip, 0, 1)
-        lines.setColumnStretch(1, 1)
-        left.addLayout(lines)
-        tips = QHBoxLayout()
-        self.tip_group = QButtonGroup(self)
-        self.tip_buttons: dict[str, QRadioButton] = {}
-        for key in (TIP_NONE, TIP_PAD, TIP_KEYED):
-            radio = QRadioButton()
-            radio.setProperty("tip_mode", key)
-            self.tip_group.addButton(radio)
-            tips.addWidget(radio)
-            self.tip_buttons[key] = radio
-        self.tip_buttons[self.till.profile.tip_mode].setChecked(True)
-        self.tip_group.buttonToggled.connect(lambda *_: self._tip_mode_changed())
-        left.addLayout(tips)
-        self.notice = QLabel()
-        self.notice.setObjectName("TicketNotice")
-        self.notice.setWordWrap(True)
-        self.notice.setVisible(False)
-        left.addWidget(self.notice)
-        self.error_label = QLabel()
-        self.error_label.setObjectName("Hint")
-        self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
-        self.error_label.setWordWrap(True)
-        left.addWidget(self.error_label)
-        self.add_line_button = self.button(lambda: tr("Add line"), "Ins", self.add_line)
-        self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        left.addWidget(self.add_line_button)
-        tenders = QGridLayout()
-        self.card_button = self.button(lambda: tr("Card"), "F2", self.charge_card, "Tender", stacked=True)
-        self.gift_button = self.button(lambda: tr("Gift card"), "F3", self.charge_gift_card, "Tender",
-                                       stacked=True)
-        self.qr_button = self.button(lambda: tr("QR"), "F4", self.charge_qr, "Tender", stacked=True)
-        self.cash_button = self.button(lambda: tr("Cash"), "F11", self.pay_cash, "Tender", stacked=True)
-        for i, b in enumerate((self.card_button, self.gift_button, self.qr_button, self.cash_button)):
-            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            tenders.addWidget(b, i // 2, i % 2)
-        left.addLayout(tenders)
-        self.ready_hint = hint()
-        left.addWidget(self.ready_hint)
-        left.addStretch(1)
-        row.addLayout(left, 4)
-        right = QVBoxLayout()
-        self.keypad = Keypad(self.amount)
-        fields = QHBoxLayout()
-        self.amount_field = self.button(lambda: tr("Amount"), "F5", lambda: self.select_field(self.amount),
-                                        stacked=True)
-        self.tip_field = self.button(lambda: tr("Tip"), "F7", self.key_tip_field, stacked=True)
-        for b in (self.amount_field, self.tip_field):
-            b.setCheckable(True)
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            fields.addWidget(b)
-        right.addLayout(fields)
-        right.addWidget(self.keypad)
-        right.addStretch(1)
-        row.addLayout(right, 3)
+        grid = QGridLayout(page)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(8)
+        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line,
+                                              stacked=True)
+        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
+                                                self.cancel_ticket, "Danger", stacked=True)
+        #: (ticket id, amount paid) the first F12 asked about; the second press cancels
+        self._cancel_armed: tuple[int, Decimal] | None = None
+        self.ticket_panel = TicketPanel(self.till.currency,
+                                        (self.remove_line_button, self.cancel_ticket_button))
+        self.payment_panel = PaymentPanel(self)
+        pay = self.payment_panel
+        # the names the rest of the screen (and its tests) use
+        self.lines_list, self.tenders_list = self.ticket_panel.lines_list, self.ticket_panel.tenders_list
+        self.sum_labels = self.ticket_panel.sum_labels
+        self.total_label, self.total_value = self.sum_labels["total"]
+        self.remaining_value = self.sum_labels["remaining"][1]
+        self.description, self.amount, self.tip = pay.description, pay.amount, pay.tip
+        self.notice, self.error_label = pay.notice, pay.error_label
+        self.add_line_button = pay.add_line_button
+        self.card_button, self.gift_button = pay.card_button, pay.gift_button
+        self.qr_button, self.cash_button = pay.qr_button, pay.cash_button
+        self.keypad_panel = KeypadPanel(self, self.amount)
+        self.keypad, self.ready_hint = self.keypad_panel.keypad, self.keypad_panel.ready_hint
+        self.amount_field, self.tip_field = self.keypad_panel.amount_field, self.keypad_panel.tip_field
+        self.active: AmountDisplay = self.amount
+        grid.addWidget(self.ticket_panel, 0, 0)
+        grid.addWidget(self.payment_panel, 0, 1)
+        grid.addWidget(self.keypad_panel, 0, 2)
+        grid.addWidget(pay.tenders, 1, 0, 1, 3)
+        grid.setColumnStretch(0, 4)
+        grid.setColumnStretch(1, 4)
+        grid.setColumnStretch(2, 3)
+        grid.setRowStretch(0, 1)
+        self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
+        self.layout_.setContentsMargins(12, 8, 12, 8)
+        grid.setHorizontalSpacing(8)
+        # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
+        # with room): three panels side by side then fit 1024 px at 125 % text; sizes of text
+        # still come from the theme, so the text size setting applies
+        self.keypad_panel.setStyleSheet(
+            "QPushButton#Key { min-width: 0px; padding: 4px 6px; } "
+            "QPushButton { padding: 4px 6px; }")
+        self.payment_panel.setStyleSheet("#AmountDisplay { padding: 4px 10px; } "
+                                         "QPushButton { padding: 4px 6px; }")
+        self.ticket_panel.setStyleSheet("QPushButton { padding: 4px 6px; }")
+        pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
+        self.amount.changed.connect(lambda _v: self._amount_changed())
+        self.tip.changed.connect(lambda _v: self._tip_changed())
         for display in (self.amount, self.tip):
             display.installEventFilter(self)  # the entry's keys go through the ticket's rules
-            display.changed.connect(lambda _v: self._update_totals())
             display.submitted.connect(self.charge_card)
             display.refused.connect(self._too_long)
         self.stack.addWidget(page)
@@ -177,55 +146,6 @@ class SalePage(Page):
         self.setTabOrder(self.qr_button, self.cash_button)
         self._tip_mode_changed()
         self.select_field(self.amount)
-
-    def _build_ticket_panel(self) -> QVBoxLayout:
-        col = QVBoxLayout()
-        self.ticket_title = QLabel()
-        self.ticket_title.setObjectName("Breakdown")
-        col.addWidget(self.ticket_title)
-        self.lines_list = QTableWidget(0, 2)
-        self.lines_list.setObjectName("TicketLines")
-        self.lines_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.lines_list.horizontalHeader().setVisible(False)
-        self.lines_list.verticalHeader().setVisible(False)
-        self.lines_list.setShowGrid(False)
-        self.lines_list.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.lines_list.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        header = self.lines_list.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        col.addWidget(self.lines_list, 3)
-        grid = QGridLayout()
-        self.sum_labels: dict[str, tuple[QLabel, QLabel]] = {}
-        for i, key in enumerate(("subtotal", "tax", "tip", "total", "paid", "remaining")):
-            name, value = QLabel(), QLabel()
-            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            big = key in ("total", "remaining")
-            for w in (name, value):
-                w.setObjectName("TotalLine" if big else "Breakdown")
-            grid.addWidget(name, i, 0)
-            grid.addWidget(value, i, 1)
-            self.sum_labels[key] = (name, value)
-        self.total_label, self.total_value = self.sum_labels["total"]
-        self.remaining_value = self.sum_labels["remaining"][1]
-        col.addLayout(grid)
-        self.tenders_list = QListWidget()
-        self.tenders_list.setObjectName("TicketTenders")
-        self.tenders_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.tenders_list.setWordWrap(True)
-        self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        col.addWidget(self.tenders_list, 1)
-        actions = QVBoxLayout()
-        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line)
-        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
-                                                self.cancel_ticket, "Danger")
-        #: (ticket id, amount paid) the first F12 asked about; the second press cancels
-        self._cancel_armed: tuple[int, Decimal] | None = None
-        for b in (self.remove_line_button, self.cancel_ticket_button):
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            actions.addWidget(b)
-        col.addLayout(actions)
-        return col
 
     def select_field(self, display: AmountDisplay) -> None:
         if display is self.tip and not self.tip.isEnabled():
@@ -243,51 +163,64 @@ class SalePage(Page):
         self.select_field(self.tip)
 
     def tip_mode(self) -> str:
-        checked = self.tip_group.checkedButton()
-        return str(checked.property("tip_mode")) if checked is not None else TIP_NONE
+        return self.payment_panel.tip_mode()
 
     def set_tip_mode(self, mode: str) -> None:
-        self.tip_buttons[mode].setChecked(True)
+        self.payment_panel.set_tip_mode(mode)
 
     def _tip_mode_changed(self) -> None:
         keyed = self.tip_mode() == TIP_KEYED
         taken = self.ticket is not None and self.ticket.tip_asked
         self.tip.setEnabled(keyed and not taken)
         self.tip.setVisible(keyed)  # the keyed tip's line only when the tip is keyed
-        self.tip_label.setVisible(keyed)
         if not keyed and not taken:
             self.tip.clear()
             if self.active is self.tip:
                 self.select_field(self.amount)
         self._update_totals()
 
+    def _keyed_tip(self) -> Decimal:
+        """The tip typed in the Tip field (keyed mode), not yet taken by the ticket."""
+        return self.tip.value if self.tip_mode() == TIP_KEYED else Decimal(0)
+
+    def figures(self) -> Any:
+        """What the ticket panel shows: the core's figures for the ticket, the amount typed (with
+        no line yet) and the keyed tip."""
+        from cashier.flows.ticket import Figures
+
+        typed = Decimal(0) if self.prefilled else self.amount.value
+        return Figures.of(self.ticket, typed=typed, keyed_tip=self._keyed_tip())
+
+    def _amount_changed(self) -> None:
+        if self.prefilled and self.amount.value != self.figures().remaining:
+            self.prefilled = False  # edited (Backspace, the keypad): it is the amount typed now
+        self._update_totals()
+
+    def _tip_changed(self) -> None:
+        """The pre-filled amount follows the keyed tip, so it and Remaining agree."""
+        if self.prefilled:
+            self.amount.set_value(self.figures().remaining)
+        self._update_totals()
+
     def _update_totals(self) -> None:
-        """The ticket panel: what the core's ``Ticket`` says, plus what is typed but not added."""
-        cur = self.till.currency
+        """The ticket panel: what the core's figures say; the tenders as they may be used."""
+        from cashier.flows.ticket import cash_offers
+
         t = self.ticket
-        zero = Decimal(0)
-        keyed_tip = self.tip.value if self.tip_mode() == TIP_KEYED and not (t and t.tip_asked) else zero
-        if t is None or not t.lines:
-            typed = zero if self.prefilled else self.amount.value
-            values = {"subtotal": typed, "tax": zero, "tip": keyed_tip, "total": typed + keyed_tip,
-                      "paid": zero, "remaining": typed + keyed_tip}
-        else:
-            values = {"subtotal": t.subtotal, "tax": t.tax, "tip": t.tip + keyed_tip,
-                      "total": t.total + keyed_tip, "paid": t.paid,
-                      "remaining": t.remaining + keyed_tip}
-        for key, (_name, value) in self.sum_labels.items():
-            value.setText(format_money(values[key], cur))
-        self.sum_labels["tax"][0].setVisible(bool(values["tax"]) or bool(t and t.record.tax_rate))
-        self.sum_labels["tax"][1].setVisible(self.sum_labels["tax"][0].isVisibleTo(self))
-        self.sum_labels["paid"][0].setVisible(bool(t and t.tenders))
-        self.sum_labels["paid"][1].setVisible(bool(t and t.tenders))
-        has_amount = self.amount.value > 0 or bool(t and t.lines and t.remaining > 0)
+        figures = self.figures()
+        self.ticket_panel.show_figures(figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
+                                       paid_shown=bool(t and t.tenders))
+        has_amount = figures.remaining > 0
         busy = self._busy()
         for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
             b.setEnabled(not busy)  # with nothing to pay, the key says so (see _check_ready)
             b.setProperty("ready", has_amount)
+        on_entry = self.stack.currentWidget() is self.entry_page
+        self.payment_panel.show_cash_offers(
+            cash_offers(figures.remaining, self.till.profile.ticket.notes, self.till.currency),
+            enabled=has_amount and not busy and on_entry)
         self.add_line_button.setEnabled(self.amount.value > 0 and not self.prefilled and not busy)
-        open_ticket = t is not None and t.state == "open"
+        open_ticket = t is not None and t.is_open
         self.remove_line_button.setEnabled(bool(open_ticket and t.lines and not t.lines_locked)
                                            and not busy)
         self.cancel_ticket_button.setEnabled(open_ticket and not busy)
@@ -304,32 +237,24 @@ class SalePage(Page):
     def _show_ticket(self, ticket: Any) -> None:
         """Redraw the ticket panel from the core's ``Ticket``."""
         self.ticket = ticket
-        cur = self.till.currency
-        self.ticket_title.setText(f"{tr('Ticket')} {ticket.id}" if ticket is not None else tr("New ticket"))
-        self.lines_list.setRowCount(0)
-        self.tenders_list.clear()
-        if ticket is not None:
-            self.lines_list.setRowCount(len(ticket.lines))
-            for row, line in enumerate(ticket.lines):
-                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-                amount = QTableWidgetItem(format_money(line.amount, cur))
-                amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.lines_list.setItem(row, 0, QTableWidgetItem(name))
-                self.lines_list.setItem(row, 1, amount)
-            self.lines_list.scrollToBottom()
-            for t in ticket.tenders:
-                self.tenders_list.addItem(tender_text(t, cur))
+        self.ticket_panel.show_ticket(ticket)
+        if (ticket is not None and self._waiting_for_all
+                and self.stack.currentWidget() is self.waiting_page):
+            # the ticket's own figure (with tax and tip) once the quick path journaled them
+            self.wait_amount.setText(format_money(ticket.remaining, self.till.currency))
         self._tip_mode_changed()
         self.ticket_changed.emit(ticket)
 
     def _prefill_remaining(self) -> None:
+        """What remains (with a keyed tip) in the entry: typing replaces it, F2 charges it all."""
         t = self.ticket
-        if t is not None and t.state == "open" and t.lines and t.remaining > 0:
-            self.amount.set_value(t.remaining)
+        self.prefilled = False
+        remaining = self.figures().remaining
+        if t is not None and t.is_open and t.lines and remaining > 0:
+            self.amount.set_value(remaining)
             self.prefilled = True
         else:
             self.amount.clear()
-            self.prefilled = False
         self.scanned = ""
         self._update_totals()
 
@@ -357,13 +282,28 @@ class SalePage(Page):
             return
         super().keyPressEvent(event)
 
+    def take_focus(self) -> None:
+        if self.stack.currentWidget() is self.entry_page:
+            self.select_field(self.active)
+        elif self.stack.currentWidget() is self.result_page:
+            self.new_button.setFocus()
+
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key that reached the window unfocused: the entry takes the keyboard and the key."""
+        if self.stack.currentWidget() is not self.entry_page:
+            return False
+        self.select_field(self.active)
+        return self._entry_key(event)
+
     def _entry_key(self, event: QKeyEvent) -> bool:
         key, text = event.key(), event.text()
         if self.active is self.amount:
             if text and text.isdigit() and text.isascii():
-                if self.prefilled:  # typing replaces what remains: a part of it, for a split
-                    self.amount.clear()
+                if self.prefilled or self._replace_on_digit:
+                    # typing replaces what remains (a part of it, for a split) or a refused amount
                     self.prefilled = False
+                    self._replace_on_digit = False
+                    self.amount.clear()
                 self.scanned += text
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Insert):
                 self.add_line()
@@ -399,12 +339,14 @@ class SalePage(Page):
         return True
 
     # ---- the ticket's lines ------------------------------------------------------------------
-    async def _session(self) -> Any:
+    async def _session(self, tenders: Any = ()) -> Any:
+        """The open ticket's session, or a new ticket (the ``tenders`` about to pay it checked
+        first by the core, so a refused one leaves nothing journaled)."""
         from cashier.flows.ticket import TicketSession, TicketSettings
 
-        if self.session is None or (self.ticket is not None and self.ticket.state != "open"):
+        if self.session is None or (self.ticket is not None and not self.ticket.is_open):
             settings = TicketSettings.of(self.till.profile)
-            self.session = await TicketSession.start(self.till.ctx, settings)
+            self.session = await TicketSession.start(self.till.ctx, settings, tenders)
             self._show_ticket(self.session.ticket)
         return self.session
 
@@ -441,7 +383,7 @@ class SalePage(Page):
 
     def cancel_ticket(self) -> None:
         """Every approved tender voided, cash given back, the ticket closed as cancelled."""
-        if self.session is None or self.ticket is None or self.ticket.state != "open":
+        if self.session is None or self.ticket is None or not self.ticket.is_open:
             return
         if not self._can_start():
             return
@@ -465,9 +407,8 @@ class SalePage(Page):
             ticket = await self.session.cancel(manager=manager)
             self._show_ticket(ticket)
             self._say("cancelled", tr("Ticket cancelled: approved tenders voided, cash given back "
-                                      "({cash}).").format(cash=format_money(
-                                          sum((t.amount for t in ticket.tenders if t.kind == "cash"),
-                                              Decimal(0)), self.till.currency)))
+                                      "({cash}).").format(cash=format_money(ticket.cash_taken,
+                                                                            self.till.currency)))
             self.session = None
             self.ticket = None
             self._show_ticket(None)
@@ -497,8 +438,7 @@ class SalePage(Page):
     def _check_ready(self) -> bool:
         if not self._can_start():
             return False
-        t = self.ticket
-        if self.amount.value <= 0 and not (t is not None and t.lines and t.remaining > 0):
+        if self.figures().remaining <= 0:
             self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
             return False
         return True
@@ -515,56 +455,66 @@ class SalePage(Page):
     def charge_qr(self) -> None:
         if self.stack.currentWidget() is not self.entry_page or not self._check_ready():
             return
-        t = self.ticket
-        if t is None or not t.lines or t.state != "open":
+        if not self._has_open_lines():
             # the quick path: the QR screen shows the code large for the typed amount, as today
             self.qr_requested.emit(self.amount.value, Decimal(0))
             return
         self._tender("qr")
 
     def pay_cash(self) -> None:
+        """F11: the amount typed is what the customer hands over (what remains when pre-filled)."""
         if self.stack.currentWidget() is self.entry_page and self._check_ready():
             self._tender("cash")
 
-    def _tender(self, kind: str) -> None:
-        """One tender for the typed amount (or what remains). With no line yet, the typed amount
-        becomes the ticket's open-amount line first: the quick path."""
+    def quick_cash(self, handed: Decimal | None) -> None:
+        """A quick cash key: "Exact" (None: what remains) or a note amount the customer hands over."""
+        if self.stack.currentWidget() is self.entry_page and self._check_ready():
+            self._tender("cash", handed=handed, chosen=True)
+
+    def _has_open_lines(self) -> bool:
+        t = self.ticket
+        return t is not None and t.is_open and bool(t.lines)
+
+    def _tender(self, kind: str, *, handed: Decimal | None = None, chosen: bool = False) -> None:
+        """One tender for the amount typed, or all that remains when it is pre-filled or cleared.
+        With no line yet, the typed amount becomes the ticket's line first (the quick path, run by
+        the core's ``quick_pay``, as the command line runs it)."""
         from cashier.flows.ticket import Tender
 
         typed = self.amount.value
-        t = self.ticket
-        quick = t is None or not t.lines or t.state != "open"
-        keyed_tip = self.tip.value if self.tip_mode() == TIP_KEYED and not (t and t.tip_asked) else None
+        quick = not self._has_open_lines()
+        all_remaining = quick or self.prefilled or typed <= 0
+        amount = handed if chosen else (None if all_remaining else typed)
+        tender = Tender(kind, amount)  # type: ignore[arg-type]
+        keyed_tip = self._keyed_tip() if self.tip_mode() == TIP_KEYED else None
         mode = self.tip_mode()
-        name = self.description.text().strip() or tr("Amount")
+        lines = [(self.description.text().strip() or tr("Amount"), typed, 1)] if quick else []
+        before = len(self.ticket.tenders) if self.ticket is not None and not quick else 0
 
         async def run() -> Any:
-            if kind == "cash":  # refused before the ticket or its line is journaled
-                await self.till.ctx.journal.require_cash_drawer()
-            session = await self._session()
+            session = await self._session([tender])
             session.settings = replace(session.settings, tip_mode=mode)
-            if quick:
-                await session.add_line(name, typed)
+            if lines:
                 self.description.clear()
-            if keyed_tip is not None and not session.ticket.tip_asked:
-                await session.key_tip(keyed_tip)
-            ticket = session.ticket
-            self._show_ticket(ticket)
-            amount: Decimal | None = None if quick or typed == ticket.remaining else typed
-            if kind == "cash":
-                amount = ticket.remaining if quick else typed
-            before = len(ticket.tenders)
-            if kind != "cash":  # the ticket's own figure (with tax and tip) now that it is known
-                self.wait_amount.setText(format_money(amount or ticket.remaining, self.till.currency))
-            ticket = await session.pay(Tender(kind, amount))  # type: ignore[arg-type]
+            ticket = await session.quick_pay([tender], lines=lines, tip=keyed_tip)
             return before, ticket
 
         if kind != "cash":
-            self._show_waiting((typed or (t.remaining if t else Decimal(0))) + (keyed_tip or 0), kind)
-        self.task = self.till.run(run(), f"{kind} tender", done=self._tender_done, failed=self._failed)
+            self._waiting_for_all = amount is None
+            self._show_waiting(self.figures().remaining if amount is None else amount, kind)
+        self.task = self.till.run(run(), f"{kind} tender", done=self._tender_done,
+                                  failed=self._tender_failed)
         self._update_totals()
 
+    def _tender_failed(self, exc: BaseException) -> None:
+        """A refused tender: said in one line; the amount stays in sight, and the next digit
+        starts a new amount rather than adding to the refused one."""
+        self.stack.setCurrentWidget(self.entry_page)
+        self._failed(exc)
+        self._replace_on_digit = True
+
     def _tender_done(self, answer: Any) -> None:
+        from cashier.entry_rules import is_checking
         from cashier.flows.base import FlowResult
 
         before, ticket = answer
@@ -575,10 +525,10 @@ class SalePage(Page):
             entry = self._entry_of(tender)
         result = FlowResult(entry, tender.outcome if tender.outcome != "partial" else "approved",
                             entry.message or "") if entry is not None and tender is not None else None
-        if result is not None and result.outcome == "unknown":
+        if result is not None and is_checking(result.outcome):
             self.show_result(result)
             return
-        if ticket.state == "paid" and result is not None:
+        if ticket.is_paid and result is not None:
             self.show_result(result)
             return
         self.stack.setCurrentWidget(self.entry_page)
@@ -704,8 +654,10 @@ class SalePage(Page):
             self._show_ticket(event.ticket)
 
     def _payment_changed(self, entry: Any) -> None:
+        from cashier.entry_rules import is_checking, is_unknown
+
         if (self.stack.currentWidget() is self.result_page and self.result is not None
-                and self.result.entry.id == entry.id and self.result.outcome == "unknown"
+                and self.result.entry.id == entry.id and is_checking(self.result.outcome)
                 and not entry.unresolved):
             # recovery settled the payment the cashier is looking at: show the real outcome
             from cashier.flows.base import FlowResult, outcome_of
@@ -715,7 +667,7 @@ class SalePage(Page):
                 self.till.run(self.session.settle(), "ticket refresh",
                               done=lambda t: self._show_ticket(t))
             return
-        if self.stack.currentWidget() is self.waiting_page and str(entry.state) == "unknown":
+        if self.stack.currentWidget() is self.waiting_page and is_unknown(entry):
             self.wait_title.setText(tr("Checking with the host…"))
             self.prompt_text.setText(tr("The answer was lost. The till is asking the host what "
                                         "happened; do not charge again."))
@@ -763,15 +715,16 @@ class SalePage(Page):
         self.receipt_view.setVisible(False)
         col.addWidget(self.receipt_view, 1)
         col.addStretch(1)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two a row: four side by side made the screen wider than 1024 px
         # Return is handled by keyPressEvent: a window-wide Return shortcut would swallow the
         # entry's Return (the quick path: type an amount, press Return, the card is charged)
         self.new_button = self.button(lambda: tr("New sale") + "  [Return]", "", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
         self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt)
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
-        for b in (self.new_button, self.print_button, self.show_receipt_button, self.check_button):
-            buttons.addWidget(b)
+        for i, b in enumerate((self.new_button, self.print_button, self.show_receipt_button,
+                               self.check_button)):
+            buttons.addWidget(b, i // 2, i % 2)
         col.addLayout(buttons)
         self.stack.addWidget(page)
         self.result_page = page
@@ -780,19 +733,19 @@ class SalePage(Page):
         self.result = result
         entry = result.entry
         outcome = result.outcome
-        from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
+        from cashier.entry_rules import is_cancelled, is_checking, reason, took_money
 
         cancelled = is_cancelled(entry)
         view = "cancelled" if cancelled else outcome
         # why it ended, in the cashier's words; the host's own text stays in the journal's details
         message = reason_text(reason(entry), entry.currency)
-        if not message and outcome in ("approved", "captured"):
+        if not message and took_money(outcome):
             message = result.message or ""  # the core's own note, e.g. "already approved"
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
                   "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
                   "voiding": tr("Voiding…"), "captured": tr("Captured")}
-        ticket = self.ticket if self.ticket is not None and self.ticket.state == "paid" else None
+        ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
         change = ticket.change if ticket is not None else Decimal(0)
         title = titles.get(view, state_name(outcome))
         if change > 0:
@@ -823,14 +776,14 @@ class SalePage(Page):
         if entry.auth_code:
             details.append(f"{tr('Approval code')}: {entry.auth_code}")
         self.result_details.setText("\n".join(details))
-        if outcome == "unknown":
+        if is_checking(outcome):
             message = tr("The host has not answered yet. Recovery keeps asking; the journal shows "
                          "the outcome when it is known. Do not charge again.")
         self.result_message.setText(message)
-        approved = outcome in ("approved", "captured")
+        approved = took_money(outcome)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
-        self.check_button.setVisible(outcome == "unknown")
+        self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
         self.stack.setCurrentWidget(self.result_page)
@@ -844,7 +797,7 @@ class SalePage(Page):
         """The next customer: a paid ticket is left behind; an open one stays on screen."""
         if self.task is not None and not self.task.done():
             return
-        if self.ticket is not None and self.ticket.state != "open":
+        if self.ticket is not None and not self.ticket.is_open:
             self.session = None
             self.ticket = None
             self._show_ticket(None)
@@ -886,7 +839,7 @@ class SalePage(Page):
         from ui.receipt import receipt_lines, ticket_receipt_lines
 
         p = self.till.profile
-        if self.ticket is not None and self.ticket.state == "paid":  # training: marked by the layout
+        if self.ticket is not None and self.ticket.is_paid:  # training: marked by the layout
             return ticket_receipt_lines(self.ticket, p.company_name, p.till_id)
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
@@ -904,21 +857,9 @@ class SalePage(Page):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
-        self.tip_label.setText(tr("Tip"))
-        names = {"subtotal": tr("Subtotal"), "tax": tr("Tax"), "tip": tr("Tip"), "total": tr("Total"),
-                 "paid": tr("Paid"), "remaining": tr("Remaining")}
-        for key, (name, _value) in self.sum_labels.items():
-            name.setText(names[key])
-        self.tip_buttons[TIP_NONE].setText(tr("No tip"))
-        self.tip_buttons[TIP_PAD].setText(tr("Tip on PIN pad"))
-        self.tip_buttons[TIP_KEYED].setText(tr("Tip keyed"))
-        self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
-        self.keypad.retranslate()
-        self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "
-                                   "+ adds it as a line."))
-        self.ticket_title.setText(f"{tr('Ticket')} {self.ticket.id}" if self.ticket else tr("New ticket"))
-        self.amount.refresh()
-        self.tip.refresh()
+        self.ticket_panel.retranslate()
+        self.payment_panel.retranslate()
+        self.keypad_panel.retranslate()
         self._update_totals()
 
     def entered(self) -> None:
@@ -927,29 +868,3 @@ class SalePage(Page):
         if self.till.ready and not self._resumed and self.till.status.started:
             self._resume_open_ticket()
 
-
-def tender_text(tender: Any, currency: str) -> str:
-    """One tender as the ticket panel and the result list it."""
-    what = tr(TENDER_TITLES.get(tender.kind, tender.kind))
-    outcome = {"approved": tr("approved"), "partial": tr("PARTIAL"), "declined": tr("declined"),
-               "error": tr("not charged"), "unknown": tr("checking"), "voided": tr("voided"),
-               "returned": tr("given back")}.get(tender.outcome, tender.outcome)
-    card = f"…{tender.card[-4:]}" if tender.card else ""
-    text = f"{what} {card}".strip() + f"  {format_money(tender.amount, currency)}  {outcome}"
-    if tender.kind == "cash" and tender.tendered is not None:
-        change = tender.change or Decimal(0)
-        text += "  " + tr("tendered {t}, change {c}").format(t=format_money(tender.tendered, currency),
-                                                           c=format_money(change, currency))
-    return text
-
-
-def terminal_state_name(state: str) -> str:
-    names = {"idle": tr("idle"), "waiting for card": tr("waiting for the card"),
-             "waiting for tip": tr("waiting for the tip"),
-             "waiting for signature": tr("waiting for the signature"),
-             "waiting for confirmation": tr("waiting for a confirmation"),
-             "waiting for terms": tr("waiting for the terms"), "waiting for input": tr("waiting for input"),
-             "showing form": tr("showing a form"), "showing line items": tr("showing line items"),
-             "showing text": tr("showing text"), "showing wait": tr("showing please wait"),
-             "printing": tr("printing")}
-    return names.get(state, state)

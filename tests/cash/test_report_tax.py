@@ -1,0 +1,44 @@
+"""Issue 22: the X and Z reports show the tax the day's tickets charged (screen text, CSV, PDF),
+the same figure the tickets show, and a training till's reports say TRAINING."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from cashier.flows.ticket import Ticket
+from cashier.journal.model import Kind, State
+from cashier.reports import report_csv, report_pdf, report_text
+
+
+def _ticket(store: Any, price: str, rate: str, *, close: str | None = "paid") -> Ticket:
+    tid = store.create_ticket(actor="101", tax_rate=Decimal(rate), tax_included=False, tip_mode="none")
+    store.add_ticket_line(tid, name="Goods", quantity=2, unit_price=Decimal(price), actor="101")
+    ticket = Ticket.of(store.ticket(tid))
+    entry = store.create(Kind.CASH, ticket.total, actor="101", clerk="101", op="sale", ticket_id=tid)
+    store.transition(entry.id, State.APPROVED, actor="101", approved=ticket.total)
+    if close:
+        store.close_ticket(tid, close, actor="101")
+    return ticket
+
+
+def test_the_reports_carry_the_tickets_tax_and_say_training(make_desk: Any) -> None:
+    desk = make_desk()
+    desk.open(clerk="101", float_amount="50.00")
+    paid = [_ticket(desk.store, "5.00", "8.25"), _ticket(desk.store, "12.50", "8.25"),
+            _ticket(desk.store, "3.00", "0")]
+    _ticket(desk.store, "7.00", "8.25", close="cancelled")
+    _ticket(desk.store, "9.00", "8.25", close=None)  # still open: charged nothing yet
+    tax = sum((t.tax for t in paid), Decimal(0))
+    assert tax == Decimal("2.89")  # 0.83 + 2.06: rounded per ticket, as each ticket shows it
+    report = desk.x_report()
+    assert report["tax"] == "2.89" and report["training"] is True
+    text = "\n".join(report_text(report, 42))
+    assert "TRAINING" in text.splitlines()[0] and "Tax" in text and "2.89" in text
+    csv = report_csv(report).splitlines()
+    assert "summary,tax,,2.89" in csv and "report,TRAINING,,no real money moved" in csv
+    assert b"*** TRAINING ***" in report_pdf(report)
+    closed = desk.close_drawer(desk.drawer.balance(desk.drawer.require_open()).expected, clerk="102")
+    assert closed.closed
+    z = desk.z_report()
+    assert z["tax"] == "2.89" and b"*** TRAINING ***" in report_pdf(z)

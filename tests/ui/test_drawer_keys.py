@@ -1,0 +1,56 @@
+"""Issue 22, the Drawer screen with real keys: opening with a float opens the drawer (the virtual
+printer shows the kick) and says so; pay-in, pay-out and no-sale confirm; a missing amount or
+reason is said in one line; the blind count cannot be redone without a manager."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+
+def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callable[..., Any],
+                                                                ui: Any) -> None:
+    from ui.pages.drawer import DrawerPage
+
+    gui = make_gui(drawer_float=None)
+    w = gui.window
+    w.resize(1024, 768)
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    page: DrawerPage = w.go(DrawerPage)
+    QTest.keyClicks(page.float_amount, "10000")
+    QTest.keyClick(page.float_amount, Qt.Key.Key_F5)
+    assert "float of $100.00" in page.message.text() and "drawer opened" in page.message.text()
+    ui.until(lambda: gui.printer_window.jobs, what="the kick on the virtual printer")
+    assert "[drawer opens]" in gui.printer_window.paper.toPlainText()
+    ui.spin(0.05)
+    assert not page.message.visibleRegion().isEmpty()  # in sight at 1024x768, not below the fold
+
+    QTest.keyClick(page.reason, Qt.Key.Key_F6)  # pay in with nothing typed
+    assert page.message.text().startswith("amount") and page.message.property("level") == "bad"
+    QTest.keyClicks(page.move_amount, "2000")
+    QTest.keyClick(page.move_amount, Qt.Key.Key_F6)  # no reason
+    assert "reason" in page.message.text() and "\n" not in page.message.text()
+    QTest.keyClicks(page.reason, "change from the bank")
+    QTest.keyClick(page.reason, Qt.Key.Key_F6)
+    assert page.message.text().startswith("Paid in $20.00: change from the bank. Done")
+    QTest.keyClicks(page.reason, "coins")
+    QTest.keyClick(page.reason, Qt.Key.Key_F4)
+    assert page.message.text().startswith("Drawer opened (no sale): coins. Done")
+
+    QTest.keyClicks(page.counted, "11000")
+    QTest.keyClick(page.counted, Qt.Key.Key_F9)
+    assert "Expected $120.00" in page.result.text() and "short $10.00" in page.result.text()
+    page.counted.clear()
+    QTest.keyClicks(page.counted, "12000")  # the expected figure typed back in
+    QTest.keyClick(page.counted, Qt.Key.Key_F9)
+    assert "manager" in page.message.text() and "short $10.00" in page.result.text()
+    QTest.keyClicks(page.manager_pin, "1234")  # the training till's manager PIN
+    QTest.keyClick(page.manager_pin, Qt.Key.Key_F9)
+    assert "balanced" in page.result.text()
+    drawer = gui.cashdesk.drawer
+    counts = [m for m in drawer.moves(drawer.require_open()) if m["type"] == "count"]
+    assert counts[0]["approved_by"] is None and counts[1]["approved_by"]  # the recount: a manager

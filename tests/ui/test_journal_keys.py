@@ -1,0 +1,52 @@
+"""Issue 22, the Journal screen from the keyboard: typing searches at once, "$12.50" as the list
+shows it is found, the found row is selected, Down moves; Esc cancels an armed F6 refund."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.test_counter_window import _approved_sale, _entries, _go
+from ui.pages.journal import JournalPage
+
+
+def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    gui.pinpad.auto.setChecked(True)
+    first = _approved_sale(ui, gui, "1250")
+    second = _approved_sale(ui, gui, "1250")
+    _approved_sale(ui, gui, "300")
+    journal: JournalPage = _go(gui, JournalPage)
+    search, table = journal.search_text, journal.table
+    ui.until(lambda: len(journal.entries) == 3, what="rows")
+    journal.search_by.setCurrentIndex(1)  # by amount
+    focus = QApplication.focusWidget()
+    assert focus is search and focus is not None  # typing goes to the search at once
+    QTest.keyClicks(focus, "$12.50")  # as the list shows it
+    QTest.keyClick(search, Qt.Key.Key_Return)
+    ui.until(lambda: len(journal.entries) == 2 and journal.selected() is not None, what="found")
+    assert journal.search_error.text() == ""
+    assert journal.selected().invoice == journal.entries[0].invoice  # the first found row selected
+    QTest.keyClick(search, Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is table
+    assert journal.selected().invoice == journal.entries[1].invoice  # Down moved
+    assert {e.invoice for e in journal.entries} == {first.invoice, second.invoice}
+    QTest.keyClick(table, Qt.Key.Key_Up)
+    assert journal.selected().invoice == journal.entries[0].invoice
+
+    QTest.keyClick(table, Qt.Key.Key_F6)  # asks once, naming the amount
+    assert "F6 again" in journal.message.text()
+    QTest.keyClick(table, Qt.Key.Key_Escape)  # cancels: nothing sent
+    assert "Not sent" in journal.message.text()
+    QTest.keyClick(table, Qt.Key.Key_F6)  # asks again rather than sending
+    assert "F6 again" in journal.message.text()
+    assert [str(e.kind) for e in _entries(ui, gui)] == ["sale", "sale", "sale"]
+    assert journal.refund_amount.value == Decimal("12.50")
+
+    QTest.keyClicks(table, "3")  # typing on a row searches again
+    assert QApplication.focusWidget() is search
+    assert search.text().endswith("3")

@@ -1,0 +1,68 @@
+"""Issue 22, the Sale screen fits: 1024x768 at 100 % and 125 % text and 1280x800 at 150 %, in
+English and Spanish, with lines and a keyed tip on it: every control inside the window (no
+sideways or downward scrolling), no one-line label or button narrower than its text, the keypad,
+Tip and Clear in sight. ``SALE_SHOTS=dir`` also saves each state as PNG to look at."""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QWidget
+
+from tests.ui.test_geometry import _visible_leaves, layout_problems
+from tests.ui.test_sale_screen import _line, _sale
+
+SIZES = [(1024, 768, 1.0), (1024, 768, 1.25), (1280, 800, 1.5)]
+
+
+def _outside(page: Any, window: QWidget) -> list[str]:
+    viewport = page.scroll_area.viewport()
+    view = viewport.rect()
+    out = []
+    for w in _visible_leaves(page):
+        rect = QRect(w.mapTo(viewport, QPoint(0, 0)), w.size())
+        if not view.contains(rect):
+            out.append(f"{type(w).__name__} {getattr(w, 'text', lambda: '')()[:30]!r} at {rect} "
+                       f"outside {view}")
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str) -> None:
+    gui = make_gui(tax_rate="8.25", tip_mode="keyed")
+    page = _sale(gui)
+    _line(page, ui, "Coffee", "350")
+    _line(page, ui, "Bagel with cream cheese", "1275")
+    page.key_tip_field()
+    page.tip.set_value(Decimal("1.85"))
+    gui.set_language(language)
+    window = gui.window
+    shots = os.environ.get("SALE_SHOTS")
+    problems: list[str] = []
+    try:
+        for width, height, scale in SIZES:
+            gui.set_theme(font_scale=scale)
+            window.resize(width, height)
+            ui.spin(0.05)
+            where = f"{language} {width}x{height} {int(scale * 100)}%"
+            if shots:
+                Path(shots).mkdir(parents=True, exist_ok=True)
+                name = f"sale-{language}-{width}x{height}-{int(scale * 100)}.png"
+                window.grab().save(str(Path(shots) / name))
+            problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, window)]
+            problems += [f"{where}: {p}" for p in _outside(page, window)]
+            if page.scroll_area.horizontalScrollBar().maximum() > 0:
+                problems.append(f"{where}: scrolls sideways")
+            needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
+                                     page.tip_field, page.tip]
+            for w in needed:
+                if not w.isVisible() or w.visibleRegion().isEmpty():
+                    problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")
+    finally:
+        gui.set_theme(font_scale=1.0)
+    assert not problems, "\n".join(problems[:40])

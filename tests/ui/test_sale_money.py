@@ -1,0 +1,96 @@
+"""Issue 22, money on the Sale screen, driven with real keys: the pre-filled amount includes the
+keyed tip and F2 charges all that remains; the keyed tip is journaled on the tender that paid it;
+Esc then F2 charges what remains; a refused cash amount is not added to; quick cash keys."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.ui.test_sale_screen import _idle, _key, _keys, _line, _result, _sale
+
+
+def test_keyed_tip_is_in_the_prefill_and_a_cash_rest_carries_it(ui: Any, make_gui: Any) -> None:
+    gui = make_gui(processing_option="DCP", tip_mode="keyed")
+    gui.pinpad.auto.setChecked(True)
+    page = _sale(gui)
+    _line(page, ui, "Lunch", "1735")
+    assert page.prefilled and page.amount.value == Decimal("17.35")
+    _key(page, Qt.Key.Key_F7)
+    QTest.keyClicks(page.tip, "100")
+    # Remaining and the pre-filled amount agree: both carry the tip
+    assert page.amount.value == Decimal("18.35") and "$18.35" in page.remaining_value.text()
+    QTest.keyClick(page.tip, Qt.Key.Key_F5)
+    _keys(page, "812")  # a part by card
+    _key(page, Qt.Key.Key_F2)
+    _idle(ui, page)
+    assert page.ticket.tip == Decimal("1.00") and page.ticket.remaining == Decimal("10.23")
+    assert page.prefilled and page.amount.value == Decimal("10.23")
+    assert "$10.23" in page.remaining_value.text()  # the tip is counted once, not again
+    _key(page, Qt.Key.Key_F11)  # the rest in cash, exactly
+    _result(ui, page)
+    t = page.ticket
+    assert (t.state, t.paid, t.tip) == ("paid", Decimal("18.35"), Decimal("1.00"))
+    entries = {e.kind.value: e for e in ui.run(gui.till.runtime.journal.search())}
+    assert entries["cash"].tip == Decimal("1.00") and entries["cash"].approved == Decimal("10.23")
+    assert entries["sale"].tip == Decimal("0") and entries["sale"].approved == Decimal("8.12")
+
+
+def test_f2_on_the_prefill_with_a_keyed_tip_charges_all_that_remains(ui: Any, make_gui: Any) -> None:
+    gui = make_gui(processing_option="DCP", tip_mode="keyed")
+    gui.pinpad.auto.setChecked(True)
+    page = _sale(gui)
+    _line(page, ui, "Dinner", "2000")
+    _key(page, Qt.Key.Key_F7)
+    QTest.keyClicks(page.tip, "250")
+    assert page.amount.value == Decimal("22.50")
+    QTest.keyClick(page.tip, Qt.Key.Key_F2)
+    result = _result(ui, page)
+    assert (result.entry.approved, result.entry.tip) == (Decimal("22.50"), Decimal("2.50"))
+    assert page.ticket.state == "paid"
+
+
+def test_esc_clears_the_prefill_then_f2_charges_what_remains(ui: Any, make_gui: Any) -> None:
+    gui = make_gui(processing_option="DCP")
+    gui.pinpad.auto.setChecked(True)
+    page = _sale(gui)
+    _line(page, ui, "Tea", "450")
+    _key(page, Qt.Key.Key_Escape)
+    assert page.amount.value == 0 and not page.prefilled
+    _key(page, Qt.Key.Key_F2)
+    result = _result(ui, page)
+    assert result.entry.approved == Decimal("4.50") and page.ticket.state == "paid"
+
+
+def test_a_refused_cash_amount_is_cleared(ui: Any, make_gui: Any) -> None:
+    gui = make_gui(drawer_float=None)  # no drawer open: cash is refused before anything is journaled
+    page = _sale(gui)
+    _keys(page, "2000")
+    _key(page, Qt.Key.Key_F11)
+    ui.until(lambda: page.task is not None and page.task.done(), what="refused")
+    assert "drawer" in page.error_label.text()
+    assert page.amount.value == Decimal("20.00")  # still in sight, but not added to:
+    _keys(page, "5")
+    assert page.amount.value == Decimal("0.05")
+    assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
+
+
+def test_quick_cash_keys_exact_and_the_next_notes_up(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    page = _sale(gui)
+    pay = page.payment_panel
+    assert not pay.exact_button.isEnabled()  # nothing to pay yet
+    _keys(page, "1835")
+    assert [b.text().split("\n")[0] for b in pay.note_buttons] == ["$20.00", "$50.00", "$100.00"]
+    QTest.keyClick(page.amount, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)  # Alt+1: a 20
+    _result(ui, page)
+    assert page.ticket.state == "paid" and page.ticket.change == Decimal("1.65")
+    assert "$1.65" in page.change_due.text()
+    QTest.keyClick(page, Qt.Key.Key_Return)  # next sale
+    _keys(page, "700")
+    QTest.keyClick(page.amount, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # Alt+E: exact
+    _result(ui, page)
+    assert (page.ticket.paid, page.ticket.change) == (Decimal("7.00"), Decimal("0"))

@@ -1,0 +1,49 @@
+"""The Sale screen's right side: which field the keys go to (the amount, F5, or the keyed tip,
+F7) and the on-screen keypad for touch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+
+from ui.i18n import tr
+from ui.pages.base import hint, labelled
+from ui.widgets.amount import AmountDisplay, Keypad
+
+if TYPE_CHECKING:
+    from ui.pages.sale.page import SalePage
+
+
+class KeypadPanel(QWidget):
+    def __init__(self, page: SalePage, amount: AmountDisplay) -> None:
+        super().__init__()
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        fields = QHBoxLayout()
+        self.amount_field = page.button(lambda: tr("Amount"), "F5", lambda: page.select_field(page.amount),
+                                        stacked=True)
+        self.tip_field = page.button(lambda: tr("Tip"), "F7", page.key_tip_field, stacked=True)
+        for b in (self.amount_field, self.tip_field):
+            b.setCheckable(True)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            fields.addWidget(b)
+        col.addLayout(fields)
+        self.keypad = Keypad(amount)
+        col.addWidget(self.keypad)
+        # how to type, said on the amount itself (a tooltip and for screen readers): a paragraph
+        # under the keys made the screen taller than 768 px in Spanish at 125 % text
+        self.ready_hint = hint()
+        self.ready_hint.setVisible(False)
+        col.addWidget(self.ready_hint)
+        col.addStretch(1)
+
+    def retranslate(self) -> None:
+        self.keypad.retranslate()
+        # its key under the word: the column is as narrow as three keys
+        self.keypad.clear_button.setText(labelled(tr("Clear"), "Esc", stacked=True))
+        self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "
+                                   "+ adds it as a line."))
+        self.keypad.display.setToolTip(self.ready_hint.text())
+        self.keypad.display.setAccessibleDescription(self.ready_hint.text())

@@ -1,0 +1,172 @@
+"""The Sale screen's middle: what is typed (the line's name, the amount, the keyed tip), how the
+tip is taken, what the screen has to say, the quick cash keys ("Exact" and the next notes up,
+from the profile's ``[ticket] notes``), and the row of tenders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, tr
+from ui.pages.base import labelled
+from ui.widgets.amount import AmountDisplay
+
+if TYPE_CHECKING:
+    from ui.pages.sale.page import SalePage
+
+#: How the tip is taken: none, the customer on the PIN pad, or keyed by the cashier.
+TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
+#: The quick cash keys: "Exact" then the next notes up.
+EXACT_KEY = "Alt+E"
+NOTE_KEYS = ("Alt+1", "Alt+2", "Alt+3")
+
+
+class FitAmountDisplay(AmountDisplay):
+    """The Sale screen's big amount: drawn smaller when the column is narrower than its text at the
+    theme's size (never cut or elided), so the three panels fit 1024 px at 125 % text."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), 200), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        QFrame.paintEvent(self, event)  # the theme's frame and background
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
+        font = QFont(self.font())
+        width = QFontMetrics(font).horizontalAdvance(self.text())
+        if width > rect.width() > 0:
+            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
+            scaled = max(8.0, size * rect.width() / width)
+            if font.pixelSize() > 0:
+                font.setPixelSize(int(scaled))
+            else:
+                font.setPointSizeF(scaled)
+        painter.setFont(font)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), self.text())
+        painter.end()
+
+
+class PaymentPanel(QWidget):
+    """What is typed and how it is paid. The tenders are a row of their own (``tenders``) that the
+    screen puts under all three panels: side by side with them they do not fit 1024 px."""
+
+    def __init__(self, page: SalePage) -> None:
+        super().__init__()
+        cur = page.till.currency
+        self.currency = cur
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(8)
+        self.description = QLineEdit()
+        self.description.setObjectName("LineDescription")
+        self.description.setMaxLength(40)
+        self.description.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        col.addWidget(self.description)
+        self.amount = FitAmountDisplay(cur)
+        self.amount.setMinimumHeight(72)
+        col.addWidget(self.amount)
+        # how the tip is taken, and the keyed tip under it (side by side they do not fit 1024 px
+        # in Spanish at 125 % text)
+        tip_row = QVBoxLayout()
+        tip_row.setSpacing(4)
+        self.tip_mode_box = QComboBox()
+        self.tip_mode_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the amount
+        self.tip_mode_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for key in (TIP_NONE, TIP_PAD, TIP_KEYED):
+            self.tip_mode_box.addItem("", key)
+        self.set_tip_mode(page.till.profile.tip_mode)
+        tip_row.addWidget(self.tip_mode_box)
+        self.tip = AmountDisplay(cur)
+        self.tip.setObjectName("SmallAmount")
+        self.tip.setMinimumHeight(44)
+        tip_row.addWidget(self.tip)
+        col.addLayout(tip_row)
+        self.notice = QLabel()
+        self.notice.setObjectName("TicketNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setVisible(False)
+        col.addWidget(self.notice)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("Hint")
+        self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.error_label.setWordWrap(True)
+        col.addWidget(self.error_label)
+        self.add_line_button = page.button(lambda: tr("Add line"), "Ins", page.add_line)
+        self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        col.addWidget(self.add_line_button)
+        cash = QGridLayout()
+        cash.setSpacing(6)
+        self.exact_button = page.button(lambda: tr("Exact"), EXACT_KEY, lambda: page.quick_cash(None),
+                                        "QuickCash", stacked=True)
+        self.offers: list[Decimal] = []
+        self.note_buttons: list[QPushButton] = []
+        for i, key in enumerate(NOTE_KEYS):
+            b = page.button(self._offer_text(i), key, self._offer_slot(page, i), "QuickCash",
+                            stacked=True)
+            self.note_buttons.append(b)
+        for i, b in enumerate((self.exact_button, *self.note_buttons)):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            cash.addWidget(b, i // 2, i % 2)
+        col.addLayout(cash)
+        col.addStretch(1)
+        self.tenders = QWidget()
+        row = QHBoxLayout(self.tenders)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.card_button = page.button(lambda: tr("Card"), "F2", page.charge_card, "Tender", stacked=True)
+        self.gift_button = page.button(lambda: tr("Gift card"), "F3", page.charge_gift_card, "Tender",
+                                       stacked=True)
+        self.qr_button = page.button(lambda: tr("QR"), "F4", page.charge_qr, "Tender", stacked=True)
+        self.cash_button = page.button(lambda: tr("Cash"), "F11", page.pay_cash, "Tender", stacked=True)
+        for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
+            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            row.addWidget(b)
+
+    def _offer_text(self, i: int) -> Callable[[], str]:
+        return lambda: format_money(self.offers[i], self.currency) if i < len(self.offers) else "—"
+
+    def _offer_slot(self, page: SalePage, i: int) -> Callable[[], None]:
+        def pay() -> None:
+            if i < len(self.offers):
+                page.quick_cash(self.offers[i])
+        return pay
+
+    def show_cash_offers(self, offers: list[Decimal], enabled: bool) -> None:
+        """The quick cash keys for what remains (the core's ``cash_offers``)."""
+        self.offers = offers
+        for i, (b, key) in enumerate(zip(self.note_buttons, NOTE_KEYS, strict=True)):
+            b.setText(labelled(self._offer_text(i)(), key, True))
+            b.setEnabled(enabled and i < len(offers))
+        self.exact_button.setEnabled(enabled)
+
+    def tip_mode(self) -> str:
+        return str(self.tip_mode_box.currentData() or TIP_NONE)
+
+    def set_tip_mode(self, mode: str) -> None:
+        self.tip_mode_box.setCurrentIndex(max(0, self.tip_mode_box.findData(mode)))
+
+    def retranslate(self) -> None:
+        for i, text in enumerate((tr("No tip"), tr("Tip on PIN pad"), tr("Tip keyed"))):
+            self.tip_mode_box.setItemText(i, text)
+        self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
+        self.amount.refresh()
+        self.tip.refresh()

@@ -1,0 +1,116 @@
+"""The Sale screen's left side: the ticket as the core's ``Ticket`` says (its lines, its figures
+with the tip keyed but not yet taken, its tenders) and its two actions (remove a line, cancel)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.i18n import format_money, tr
+from ui.pages.sale.words import tender_text
+
+FIGURES = ("subtotal", "tax", "tip", "total", "paid", "remaining")
+
+
+class TicketPanel(QWidget):
+    def __init__(self, currency: str, actions: Sequence[QPushButton]) -> None:
+        super().__init__()
+        self.currency = currency
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        self.title.setObjectName("Breakdown")
+        col.addWidget(self.title)
+        self.lines_list = QTableWidget(0, 2)
+        self.lines_list.setObjectName("TicketLines")
+        self.lines_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.lines_list.horizontalHeader().setVisible(False)
+        self.lines_list.verticalHeader().setVisible(False)
+        self.lines_list.setShowGrid(False)
+        self.lines_list.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.lines_list.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.lines_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.lines_list.setMinimumHeight(60)
+        header = self.lines_list.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        col.addWidget(self.lines_list, 3)
+        grid = QGridLayout()
+        grid.setVerticalSpacing(2)
+        self.sum_labels: dict[str, tuple[QLabel, QLabel]] = {}
+        for i, key in enumerate(FIGURES):
+            name, value = QLabel(), QLabel()
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            big = key in ("total", "remaining")
+            for w in (name, value):
+                w.setObjectName("TotalLine" if big else "Breakdown")
+            grid.addWidget(name, i, 0)
+            grid.addWidget(value, i, 1)
+            self.sum_labels[key] = (name, value)
+        col.addLayout(grid)
+        self.tenders_list = QListWidget()
+        self.tenders_list.setObjectName("TicketTenders")
+        self.tenders_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tenders_list.setWordWrap(True)
+        self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tenders_list.setMinimumHeight(40)
+        col.addWidget(self.tenders_list, 1)
+        row = QVBoxLayout()
+        row.setSpacing(4)
+        for b in actions:
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            row.addWidget(b)
+        col.addLayout(row)
+        self.ticket_id: int | None = None
+
+    def show_ticket(self, ticket: Any) -> None:
+        """Redraw the lines and tenders from the core's ``Ticket`` (None: a new ticket)."""
+        cur = self.currency
+        self.ticket_id = ticket.id if ticket is not None else None
+        self._title()
+        self.lines_list.setRowCount(0)
+        self.tenders_list.clear()
+        if ticket is None:
+            return
+        self.lines_list.setRowCount(len(ticket.lines))
+        for row, line in enumerate(ticket.lines):
+            name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
+            amount = QTableWidgetItem(format_money(line.amount, cur))
+            amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.lines_list.setItem(row, 0, QTableWidgetItem(name))
+            self.lines_list.setItem(row, 1, amount)
+        self.lines_list.scrollToBottom()
+        for t in ticket.tenders:
+            self.tenders_list.addItem(tender_text(t, cur))
+
+    def show_figures(self, figures: Any, *, tax_shown: bool, paid_shown: bool) -> None:
+        """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here."""
+        for key, (_name, value) in self.sum_labels.items():
+            value.setText(format_money(getattr(figures, key), self.currency))
+        for key, shown in (("tax", tax_shown), ("paid", paid_shown)):
+            for w in self.sum_labels[key]:
+                w.setVisible(shown)
+
+    def _title(self) -> None:
+        self.title.setText(f"{tr('Ticket')} {self.ticket_id}" if self.ticket_id is not None
+                           else tr("New ticket"))
+
+    def retranslate(self) -> None:
+        names = {"subtotal": tr("Subtotal"), "tax": tr("Tax"), "tip": tr("Tip"), "total": tr("Total"),
+                 "paid": tr("Paid"), "remaining": tr("Remaining")}
+        for key, (name, _value) in self.sum_labels.items():
+            name.setText(names[key])
+        self._title()
