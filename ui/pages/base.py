@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import tr
+from ui.widgets.hint import hint as hint  # the pages import it from here too
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -182,8 +183,3 @@ def labelled(text: str, keys: str, stacked: bool = False) -> str:
     return f"{text}\n[{keys}]" if stacked else f"{text}  [{keys}]"
 
 
-def hint(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("Hint")
-    label.setWordWrap(True)
-    return label

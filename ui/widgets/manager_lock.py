@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from ui.pages.base import hint
+from ui.widgets.hint import hint
 
 
 class ManagerLock(QWidget):

@@ -3,7 +3,7 @@ F7) and the on-screen keypad for touch."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
@@ -13,7 +13,20 @@ from ui.pages.base import hint, labelled
 from ui.widgets.amount import AmountDisplay, Keypad
 
 if TYPE_CHECKING:
-    from ui.pages.sale.page import SalePage
+    from collections.abc import Callable
+
+    from PySide6.QtWidgets import QPushButton
+
+
+class SalePage(Protocol):
+    """What the keypad panel asks of the Sale page (the page builds the panel: no import back up)."""
+
+    amount: AmountDisplay
+
+    def button(self, text: Callable[[], str], keys: str, slot: Callable[[], object],
+               object_name: str = "", stacked: bool = False) -> QPushButton: ...
+    def select_field(self, display: AmountDisplay) -> None: ...
+    def key_tip_field(self) -> None: ...
 
 
 class KeypadPanel(QWidget):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
@@ -27,7 +27,22 @@ from ui.pages.base import labelled
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
-    from ui.pages.sale.page import SalePage
+    from ui.till import Till
+
+
+class SalePage(Protocol):
+    """What the panel asks of the Sale page (the page builds the panel: no import back up)."""
+
+    till: Till
+
+    def button(self, text: Callable[[], str], keys: str, slot: Callable[[], object],
+               object_name: str = "", stacked: bool = False) -> QPushButton: ...
+    def add_line(self) -> None: ...
+    def quick_cash(self, handed: Decimal | None) -> None: ...
+    def charge_card(self, purpose: str = "card") -> None: ...
+    def charge_gift_card(self) -> None: ...
+    def charge_qr(self) -> None: ...
+    def pay_cash(self) -> None: ...
 
 #: How the tip is taken: none, the customer on the PIN pad, or keyed by the cashier.
 TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
