@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 class SalePage(Protocol):
     """What the keypad panel asks of the Sale page (the page builds the panel: no import back up)."""
 
-    amount: AmountDisplay
+    @property
+    def amount(self) -> AmountDisplay: ...
 
     def button(self, text: Callable[[], str], keys: str, slot: Callable[[], object],
                object_name: str = "", stacked: bool = False) -> QPushButton: ...
