@@ -178,11 +178,19 @@ def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str
         "check the file, or restore it from its backup"
 
 
-def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
-    """Refuse another program's SQLite file before a migration writes our tables into it."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = {str(r[0]) for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+def _check_ours(conn: sqlite3.Connection, path: Path, *, writer: bool = True) -> None:
+    """Refuse another program's SQLite file before a migration writes our tables into it.
+
+    Both reads run in one transaction, under the write lock for a writer: another process
+    creating the same new journal commits its first migration (tables and version together)
+    either wholly before or wholly after, never between the two reads."""
+    conn.execute("BEGIN IMMEDIATE" if writer else "BEGIN")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        conn.execute("COMMIT")
     if (version == 0 and tables) or (version > 0 and "entries" not in tables):
         raise JournalError(f"journal_path {path}: is another program's SQLite database, not a "
                            "Cashier journal; point journal_path at the till's journal file")
@@ -236,7 +244,7 @@ class JournalStore(TicketRows):
         # the day's appends touch, and the window keeps two connections open all day. The till
         # reads recent rows through indexes; the OS file cache holds the rest.
         self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        _check_ours(self.conn, self.path)
+        _check_ours(self.conn, self.path, writer=not reader)
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:
