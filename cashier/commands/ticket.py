@@ -61,14 +61,21 @@ def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
 
 
 async def _apply(session: Any, tenders: list[Any]) -> Any:
-    """Tenders in order; stops when the ticket is paid or an outcome is still being checked."""
+    """Tenders in order; stops when the ticket is paid or an outcome is still being checked. The
+    first tender refused (a tender in flight elsewhere, an amount past the till's bounds) is one
+    line and exit 2: nothing of this command was sent."""
     ticket = session.ticket
-    for tender in tenders:
+    for number, tender in enumerate(tenders):
+        if number == 0 and ticket.checking:
+            raise ValidationError("ticket", f"ticket {ticket.id}: a tender is still being checked "
+                                            "with the host: wait for its outcome")
         if ticket.state != "open" or ticket.checking:
             break
         try:
             ticket = await session.pay(tender)
         except ValidationError as exc:
+            if number == 0:
+                raise
             print(f"cashier: {exc}", file=sys.stderr)
             ticket = await session.refresh()
             break

@@ -22,9 +22,10 @@ from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
+from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
+from cashier.journal.tickets import CASH_NOTE, REMAINING, TicketRecord
+from cashier.money import check_tip, parse_amount, quantum, round_money
 
 TenderKind = Literal["card", "gift", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
@@ -180,6 +181,13 @@ class Ticket:
                 "tenders": [t.as_dict() for t in self.tenders]}
 
 
+def _remaining(record: TicketRecord) -> Decimal:
+    return Ticket.of(record).remaining
+
+
+REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
+
+
 @dataclass(frozen=True)
 class TicketChanged:
     """Published on the bus after every change of a ticket (the Sale screen redraws)."""
@@ -297,7 +305,7 @@ class TicketSession:
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
-        limit = max_amount(ticket.currency)
+        limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + line.amount > limit:
             raise ValidationError("line", f"the ticket's total must be at most {limit}")
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
@@ -328,7 +336,7 @@ class TicketSession:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
         check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
-        limit = max_amount(ticket.currency)
+        limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", f"the ticket's total must be at most {limit}")
         return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
@@ -356,6 +364,7 @@ class TicketSession:
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
+            self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
             await self.ctx.journal.require_cash_drawer()
             await self._cash(amount, remaining)
         elif amount > remaining:
@@ -431,6 +440,10 @@ class TicketSession:
 
         ticket = await self.refresh()
         self._open()
+        for tender in ticket.tenders:  # a tender another live process sends is its own to settle
+            owner = await self.ctx.journal.owned_elsewhere(tender.entry_id)
+            if owner is not None:
+                raise EntryOwned(f"ticket {self.id}", owner)
         taken = sum((t.amount for t in ticket.tenders
                      if t.outcome in ("approved", "partial", "unknown")), Decimal(0))
         approver = self.ctx.approval(Action.CANCEL_TICKET, taken, manager) if taken > 0 else None

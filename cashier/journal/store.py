@@ -21,8 +21,10 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text, masked_card
+from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
     INVOICED_KINDS,
+    UNRESOLVED,
     Entry,
     Event,
     Job,
@@ -398,6 +400,11 @@ class JournalStore(TicketRows):
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])
         with self._tx() as conn:
+            if ticket_id is not None and Op(op or Op.SALE) is not Op.REFUND \
+                    and kind is not Kind.REFUND:
+                # decided in the transaction that records the tender: no two processes see one
+                # remainder, and a second tender waits until the first has its outcome
+                self._check_new_tender(ticket_id, requested)  # the tender's total, tip in it
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -415,6 +422,8 @@ class JournalStore(TicketRows):
                 raise ValidationError(field, "is already in the journal: continue that entry "
                                              "instead of starting a new one") from None
             entry_id = int(cur.lastrowid or 0)
+            conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?)",
+                         (entry_id, self.owner, now))
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
@@ -430,7 +439,12 @@ class JournalStore(TicketRows):
         self._check_actor(actor)
         with self._tx() as conn:
             row = self._row(entry_id)
-            check_transition(State(row["state"]), state)
+            current = State(row["state"])
+            if current is State.VOIDED and state is State.VOIDED:
+                return _entry(row)  # two paths told the same end (a status and a cancel): once
+            if current in UNRESOLVED or state in UNRESOLVED:
+                self._take(row)
+            check_transition(current, state)
             cols = self._columns(row, changes)
             cols["state"] = str(state)
             now = self._now()
@@ -545,6 +559,43 @@ class JournalStore(TicketRows):
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
 
+    def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
+                **changes: Any) -> Entry:
+        """The host is the truth, later too: an entry recorded as error or declined that the host
+        reports approved is corrected, one ``corrected`` event with both states and who found it
+        (a correction is no transition of the payment's life: the journal had it wrong)."""
+        new_state = State(state)
+        self._check_actor(actor)
+        guard_text("found_by", found_by)
+        with self._tx() as conn:
+            row = self._row(entry_id)
+            was = State(row["state"])
+            if was not in (State.ERROR, State.DECLINED) or new_state not in (State.APPROVED,
+                                                                             State.CAPTURED):
+                raise JournalError(f"state: a correction moves an error or declined entry to "
+                                   f"approved, not {was} to {new_state}")
+            self._take(row)
+            cols = self._columns(row, changes)
+            now = self._now()
+            cols.update(state=str(new_state), updated_at=now)
+            self._apply(conn, row, cols, actor, "corrected", now)
+            self._event(entry_id, actor, "correction",
+                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by}}, now)
+            return _entry(self._row(entry_id))
+
+    def open_batch_settled(self) -> list[Entry]:
+        """Entries of the open batch the journal holds as not charged (error, declined): compared
+        with the host by recovery and before a close."""
+        rows = self.conn.execute("SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL "
+                                 "AND state IN ('error', 'declined') ORDER BY id")
+        return [_entry(r) for r in rows]
+
+    def corrections(self) -> list[Event]:
+        """Every correction the host's later answers made (the Manager screen, reports)."""
+        rows = self.conn.execute("SELECT * FROM events WHERE type = 'correction' ORDER BY id")
+        return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
+                      type=r["type"], data=json.loads(r["data"])) for r in rows]
+
     def take_moved(self) -> list[int]:
         """The ids of the entries the last write moved, each once, in the order they moved."""
         moved, self._moved = list(dict.fromkeys(self._moved)), []
@@ -557,6 +608,53 @@ class JournalStore(TicketRows):
         with self._tx():
             self._event(entry_id, actor, type_, {"_note": data}, self._now())
 
+    # ---- owners: one process per payment in flight ----------------------------------------------
+    @property
+    def owner(self) -> str:
+        """This process's lease token on this journal (held from first use to the process's end)."""
+        return lease_for(self.path).hold()
+
+    def owner_of(self, entry_id: int) -> str | None:
+        row = self.conn.execute("SELECT owner FROM entry_owners WHERE entry_id = ?",
+                                (entry_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def owned_elsewhere(self, entry_id: int) -> str | None:
+        """The token of another live process that has this entry in flight (None: nobody else,
+        or the entry is settled). Read only: ``claim`` takes it."""
+        row = self._row(entry_id)
+        if State(row["state"]) not in UNRESOLVED:
+            return None
+        owner = self.owner_of(entry_id)
+        if owner is None or owner == lease_for(self.path).token or not alive(self.path, owner):
+            return None
+        return owner
+
+    def _take(self, row: sqlite3.Row) -> None:
+        """Inside a write: this process becomes the entry's owner, refused (``EntryOwned``) while
+        the entry is in flight in another process that still lives."""
+        entry_id = int(row["id"])
+        me = self.owner
+        owner = self.owner_of(entry_id)
+        if owner == me:
+            return
+        if owner is not None and State(row["state"]) in UNRESOLVED and alive(self.path, owner):
+            raise EntryOwned(f"invoice {row['invoice']}" if row["invoice"] else "entry", owner)
+        self.conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?) "
+                          "ON CONFLICT(entry_id) DO UPDATE SET owner = excluded.owner, "
+                          "since = excluded.since", (entry_id, me, self._now()))
+        if owner is not None:
+            self._event(entry_id, "system", "owner_taken",
+                        {"_note": {"from": owner, "to": me}}, self._now())
+
+    def claim(self, entry_id: int) -> Entry:
+        """Take an entry before settling it (recovery, a cancel, a void): ``EntryOwned`` while
+        its owner lives. Returns the entry as it is now (another process may have settled it)."""
+        with self._tx():
+            row = self._row(entry_id)
+            self._take(row)
+            return _entry(row)
+
     # ---- jobs ---------------------------------------------------------------------------------
     def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
         """Move to VOIDING and create the job in one transaction, so a crash keeps both."""
@@ -566,6 +664,7 @@ class JournalStore(TicketRows):
         with self._tx() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
+            self._take(row)
             if current is State.VOIDING:
                 job = conn.execute("SELECT * FROM jobs WHERE entry_id = ? AND state = 'pending' "
                                    "ORDER BY id DESC", (entry_id,)).fetchone()
@@ -606,6 +705,11 @@ class JournalStore(TicketRows):
             if job is None:
                 raise JournalError(f"job: no job {job_id}")
             row = self._row(int(job["entry_id"]))
+            if State(row["state"]) is State.VOIDED and new_state is State.VOIDED:
+                conn.execute("UPDATE jobs SET state = ?, done_at = ? WHERE id = ? AND state = "
+                             "'pending'", (outcome, self._now(), job_id))
+                return _entry(row)  # voided meanwhile by another path: the job is done too
+            self._take(row)
             check_transition(State(row["state"]), new_state)
             cols = self._columns(row, changes)
             now = self._now()
