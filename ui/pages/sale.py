@@ -98,8 +98,8 @@ class SalePage(Page):
         self.description.setMaxLength(40)
         self.description.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         left.addWidget(self.description)
-        self.amount = AmountDisplay(cur)
-        self.tip = AmountDisplay(cur)
+        self.amount = AmountDisplay(cur, bounds=self.till.profile.bounds)  # the till's max_amount
+        self.tip = AmountDisplay(cur, bounds=self.till.profile.bounds)
         self.tip.setObjectName("SmallAmount")
         self.tip.setMinimumHeight(52)
         self.active = self.amount
@@ -294,12 +294,10 @@ class SalePage(Page):
         self.error_label.clear()
 
     def _too_long(self) -> None:
-        from cashier.money import max_amount  # the core's one limit, in the till's currency
-
-        cur = self.till.currency
-        self.error_label.setText(tr("Amount: at most {max}, the most the host accepts; the extra "
+        cur = self.till.currency  # the core's one bound (the profile's max_amount), in its currency
+        self.error_label.setText(tr("Amount: at most {max}, this till's max_amount; the extra "
                                     "digit was not taken.").format(
-            max=format_money(max_amount(cur), cur)))
+            max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
     def _show_ticket(self, ticket: Any) -> None:
         """Redraw the ticket panel from the core's ``Ticket``."""
