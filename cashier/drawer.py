@@ -20,7 +20,7 @@ from typing import Any
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from cashier.journal.card_guard import guard_text
-from cashier.journal.store import JournalStore, iso
+from cashier.journal.store import JournalStore
 from cashier.money import from_minor, parse_amount, to_minor
 
 MAX_REASON = 120
@@ -215,7 +215,7 @@ class Drawer:
                reason: str | None = None, approved_by: str | None = None,
                entry_id: int | None = None, at: str | None = None) -> None:
         """One move and its event, inside the caller's transaction."""
-        at = at or iso(self.store.clock())
+        at = at or self.store.journal_now()
         minor = to_minor(amount, self.currency)
         self.conn.execute("INSERT INTO drawer_moves(session_id, at, type, amount_minor, reason, clerk, "
                           "approved_by, entry_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -247,7 +247,7 @@ class Drawer:
             raise DrawerRefused("float: give the float as one amount or counted by denomination")
         value = (count_denominations(counts, self.currency) if counts is not None
                  else parse_cash(float_amount or "", self.currency, "float"))
-        now = iso(self.store.clock())
+        now = self.store.journal_now()
         self._tx_begin()
         try:
             try:
@@ -351,7 +351,7 @@ class Drawer:
                                             to_minor(over_short, self.currency), text, session.id))
             return CloseResult(self.get(session.id), balance, value, over_short, False, None,
                                waiting=str(waiting))
-        now = iso(self.store.clock())
+        now = self.store.journal_now()
         self._tx_begin()
         try:
             self.conn.execute(

@@ -121,6 +121,9 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+#: A clock moving more than this (seconds) either way is journaled and shown.
+CLOCK_JUMP_S = 180.0
+
 #: How long a journal connection waits for another process's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -278,7 +281,48 @@ class JournalStore(TicketRows):
         self.conn.execute("COMMIT")
 
     def _now(self) -> str:
-        return iso(self.clock())
+        """The journal's time: the clock, but never behind the journal's last event. A clock set
+        back (by hand, a dead RTC battery, a bad time server) does not reorder money: every move
+        is stamped no earlier than the last one, so it falls in the drawer session open when it
+        happened and the business date never goes back. A jump of more than ``CLOCK_JUMP_S``
+        either way is journaled once (``clock_moved``) for the status bar and the manager."""
+        wall = self.clock()
+        now = iso(wall)
+        row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        last = None if row is None else str(row[0])
+        jump = self._clock_jump(wall, last)
+        if last is not None and now < last:
+            now = last
+        if jump is not None:
+            self._clock_noted = True
+            self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES "
+                              "(NULL, ?, 'system', 'clock_moved', ?)",
+                              (now, json.dumps({"_note": {"by_s": round(jump), "clock": iso(wall),
+                                                          "journal": last}}, sort_keys=True)))
+        return now
+
+    def journal_now(self) -> str:
+        """The journal's time for a write of another table in the same transaction (the drawer)."""
+        return self._now()
+
+    def _clock_jump(self, wall: datetime, last: str | None) -> float | None:
+        """Seconds the wall clock moved against this process's monotonic clock (or behind the
+        journal), when more than ``CLOCK_JUMP_S`` and not yet journaled; else None."""
+        mono = time.monotonic()
+        anchor = getattr(self, "_clock_anchor", None)
+        self._clock_anchor = (wall, mono)
+        if not self.conn.in_transaction:
+            return None  # journaled by the next write, inside its transaction
+        jump = None
+        if anchor is not None:
+            drift = (wall - anchor[0]).total_seconds() - (mono - anchor[1])
+            if abs(drift) > CLOCK_JUMP_S:
+                jump = drift
+        if jump is None and last is not None and not getattr(self, "_clock_noted", False):
+            behind = (datetime.fromisoformat(last) - wall).total_seconds()
+            if behind > CLOCK_JUMP_S:
+                jump = -behind
+        return jump
 
     def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                at: str) -> None:
@@ -380,7 +424,8 @@ class JournalStore(TicketRows):
             raise ValidationError("invoice", "must be a string of 1 to 10 digits")
         masked, last4 = masked_card(card)
         now = self._now()
-        local_day = self.clock().astimezone().date().isoformat()
+        # the day of the journal's time: never before the last entry's (a clock set back)
+        local_day = datetime.fromisoformat(now).astimezone().date().isoformat()
         row: dict[str, Any] = {
             "till_id": self.till_id, "kind": str(kind), "state": str(State.INTENT),
             "op": str(Op(op)) if op else None, "invoice": invoice,
