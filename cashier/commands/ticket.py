@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from decimal import ROUND_UP, Decimal
 from typing import Any
 
 from cashier.commands.payments import (
@@ -129,8 +130,14 @@ def new_command(args: argparse.Namespace) -> int:
     tip = _amount(args.tip, "--tip", args, allow_zero=True)
     tenders = _tenders(args, currency)
 
+    subtotal = sum((price * quantity for _name, price, quantity in items), Decimal(0))
+    most = subtotal + (tip or Decimal(0))  # the ticket's total, tax added when prices exclude it
+
     async def body(rt: Any) -> int:
-        await check_tenders(rt.ctx, tenders)  # cash without an open drawer: nothing journaled
+        total = most if rt.profile.prices_include_tax else \
+            most + (subtotal * rt.profile.tax_rate / 100).quantize(Decimal("0.01"), ROUND_UP)
+        # cash without an open drawer, an amount past the till's bounds: nothing journaled
+        await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile))
         for name, price, quantity in items:
             await session.add_line(name, price, quantity)

@@ -240,10 +240,19 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     return match["name"].strip(), price, int(match["qty"] or 1)
 
 
-async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...]) -> None:
-    """Before a ticket is started or paid: a cash tender needs an open drawer session, so the
-    command line and the Sale screen refuse it before anything is journaled (``pay`` checks
-    again for each cash tender)."""
+async def check_tenders(ctx: FlowContext, tenders: list[Tender] | tuple[Tender, ...],
+                        total: Decimal | None = None) -> None:
+    """Before a ticket is started or paid: a cash tender needs an open drawer session, and every
+    tender stays within the till's bounds (``total``: the new ticket's, for a cash tender's
+    largest note), so the command line and the Sale screen refuse it before anything is
+    journaled (``pay`` checks again for each tender)."""
+    for tender in tenders:
+        if tender.amount is None:
+            continue
+        if tender.kind == "cash" and total is not None:
+            ctx.bounds.check_cash(tender.amount, total, ctx.journal.currency)
+        else:
+            ctx.bounds.check(tender.amount, ctx.journal.currency, tender.kind)
     if any(t.kind == "cash" for t in tenders):
         await ctx.journal.require_cash_drawer()
 

@@ -5,6 +5,7 @@ agree exactly. ``CASHIER_CHAOS_SALES`` sets the number of sales (default sized f
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -142,3 +143,64 @@ def _crash_round(rng: random.Random, profile: Path, env: dict[str, str]) -> list
                           "--grace", "0.3"], env=env, capture_output=True, text=True, timeout=60)
     assert rec.returncode in (0, 3), rec.stderr
     return [out, err, rec.stdout, rec.stderr]
+
+
+#: Rounds of concurrent processes on one till (``make chaos`` raises it).
+ROUNDS = int(os.environ.get("CASHIER_CHAOS_ROUNDS", "2"))
+
+
+def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
+    """Issue 27: each round, 2 to 4 processes pay one ticket at once (the host takes 1 s), a
+    ``recover`` runs beside them, and sometimes a payer is killed with SIGKILL. After ``recover
+    --wait``: no ticket is charged more than its total, and for every invoice journal = host."""
+    rng = random.Random(SEED + 27)
+    served = serve_sandbox("LG")
+    journal = tmp_path / "owners.sqlite"
+    profile = write_profile(tmp_path / "owners.toml", host_url=served.api, journal=journal,
+                            host_s=5.0, host_longest_s=1.0)  # the slowest trigger used: 111.01
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+    env["CASHIER_ACCESS_TOKEN"] = "CHAOS-TOKEN"
+    cli = [sys.executable, "-m", "cashier.cli", "--profile", str(profile)]
+    tickets: list[str] = []
+    kills = refused = 0
+    for _ in range(ROUNDS):
+        made = subprocess.run([*cli, "ticket", "new", "--amount", "111.01"], env=env,
+                              capture_output=True, text=True, timeout=120)
+        ticket = str(json.loads(made.stdout)["ticket"])
+        tickets.append(ticket)
+        payers = [subprocess.Popen([*cli, "ticket", "pay", ticket, "--pay", "card", "--card",
+                                    "4321000000001119", "--exp", "1230"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                  for _ in range(rng.choice((2, 3, 4)))]
+        recovery = subprocess.Popen([*cli, "recover"], env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        if rng.random() < 0.3:
+            time.sleep(rng.uniform(0.5, 2.5))
+            rng.choice(payers).send_signal(signal.SIGKILL)
+            kills += 1
+        for proc in payers:
+            _out, err = proc.communicate(timeout=120)
+            assert proc.returncode in (0, 2, 3, -signal.SIGKILL), err
+            assert "Traceback" not in err, err
+            refused += proc.returncode == 2
+        _out, err = recovery.communicate(timeout=120)
+        assert recovery.returncode in (0, 3) and "Traceback" not in err, err
+    done = subprocess.run([*cli, "recover", "--wait"], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with served.control() as control:
+        ledger = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
+    store = JournalStore(journal, till_id="chaos")
+    entries = {e.invoice: e for e in store.search(limit=100_000) if e.invoice}
+    host = {i: D(r["approvedAmount"]) for i, r in ledger.items() if r["state"] == "sale"}
+    mine = {i: e.approved for i, e in entries.items() if e.state is State.APPROVED}
+    assert host == mine
+    charged: dict[int | None, D] = {}
+    for entry in entries.values():
+        if entry.state is State.APPROVED:
+            charged[entry.ticket_id] = charged.get(entry.ticket_id, D(0)) + entry.approved
+    assert all(amount <= D("111.01") for amount in charged.values()), charged
+    assert store.unresolved() == [] and store.integrity_check() == "ok"
+    store.close()
+    print(f"chaos (processes): {ROUNDS} rounds, {len(entries)} invoices, {len(mine)} charged, "
+          f"{refused} second pays refused, {kills} payers killed")
