@@ -625,7 +625,8 @@ class JournalStore(TicketRows):
             cols.update(state=str(new_state), updated_at=now)
             self._apply(conn, row, cols, actor, "corrected", now)
             self._event(entry_id, actor, "correction",
-                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by}}, now)
+                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
+                                   "invoice": row["invoice"]}}, now)
             return _entry(self._row(entry_id))
 
     def open_batch_settled(self) -> list[Entry]:
@@ -657,7 +658,10 @@ class JournalStore(TicketRows):
     @property
     def owner(self) -> str:
         """This process's lease token on this journal (held from first use to the process's end)."""
-        return lease_for(self.path).hold()
+        cached: tuple[int, str] | None = getattr(self, "_owner_token", None)
+        if cached is None or cached[0] != os.getpid():  # a forked child holds a lease of its own
+            cached = self._owner_token = (os.getpid(), lease_for(self.path).hold())
+        return cached[1]
 
     def owner_of(self, entry_id: int) -> str | None:
         row = self.conn.execute("SELECT owner FROM entry_owners WHERE entry_id = ?",

@@ -232,6 +232,7 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     notes = [n.data["_note"] for n in store.corrections()]
     counted = store.totals().amount("sale", "USD")
     store.close()
-    assert notes == [{"was": "error", "now": "approved", "found_by": "recovery"}]
+    assert notes == [{"was": "error", "now": "approved", "found_by": "recovery",
+                      "invoice": invoice}]
     assert counted == D("12.00")
     till.assert_journal_is_host()
