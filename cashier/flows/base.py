@@ -331,7 +331,9 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
         host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
         # the till's own timeout: the host has the request and is slow. The owner keeps asking
         # while the host may still be working (it approves after the till gave up: approved)
-        slow_host = isinstance(exc, HostTimeout) and not host_gave_up
+        # (a lost connection is no sign of a slow host: recovery asks again later instead)
+        slow_host = (isinstance(exc, HostTimeout) and not host_gave_up
+                     and exc.short_text == "RESPONSE TIMEOUT")
         return await resolve(ctx, entry, trust_not_found=host_gave_up, patient=slow_host)
     except InvoiceNotFound as exc:
         return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
