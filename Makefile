@@ -56,7 +56,7 @@ fuzz: setup
 	CASHIER_FUZZ_EXAMPLES=200 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/sandbox/test_fuzz.py tests/sandbox/test_longtail_fuzz.py
 
 chaos: setup
-	CASHIER_CHAOS_SALES=5000 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
+	CASHIER_CHAOS_SALES=5000 CASHIER_CHAOS_ROUNDS=30 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
 
 # A local PostgreSQL (a cluster of its own under build/, as the postgres user when root) and the
 # store service on it, for trying the store by hand. Ctrl+C stops both.
@@ -73,7 +73,7 @@ store: setup
 HOSTILE_SEED ?= 20261123
 hostile: setup
 	CASHIER_HOSTILE_INPUTS=400 CASHIER_HOSTILE_FAULTS=150 CASHIER_HOSTILE_AUTHORITY=400 \
-	  CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
+	  CASHIER_HOSTILE_RACES=10 CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
 	  QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -s -p no:cacheprovider --timeout=0 tests/flows/test_hostile.py
 
 screens: setup system-deps-test

@@ -23,7 +23,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.errors import CashierError
-from cashier.money import DEFAULT_MAX_TIP_PERCENT
+from cashier.money import DEFAULT_LARGEST_NOTE, DEFAULT_MAX_AMOUNT, DEFAULT_MAX_TIP_PERCENT, AmountBounds
 from cashier.net import is_loopback_url
 from cashier.printing.settings import PrinterSettings
 from cashier.text import profile_text
@@ -62,6 +62,11 @@ class Timeouts(BaseModel):
     host_s: float = Field(40.0, gt=0, le=300)
     device_s: float = Field(180.0, gt=0, le=900)
     recovery_s: float = Field(10.0, gt=0, le=120)
+    #: The host's longest processing time (the vendor's slowest trigger: 99 s). Not a grace: a
+    #: statement about the host. "No such invoice" within it plus connect_s and host_s means
+    #: "still unknown, ask again"; lower it only for a host that answers sooner (a test sandbox
+    #: without delay triggers).
+    host_longest_s: float = Field(99.0, ge=0, le=600)
 
 
 class Product(BaseModel):
@@ -216,6 +221,15 @@ class TillProfile(BaseSettings):
     #: A till that is only a till: the Debian package starts it at login, full screen.
     kiosk: bool = False
     ticket: TicketOptions = Field(default_factory=TicketOptions)
+    #: The most one sale, card, gift card or QR tender may be (a slip of twenty digits is refused).
+    max_amount: Decimal = Field(DEFAULT_MAX_AMOUNT, gt=0, decimal_places=3)
+    #: How far a cash tender may pass what remains (the largest note a customer hands over).
+    largest_note: Decimal = Field(DEFAULT_LARGEST_NOTE, ge=0, decimal_places=3)
+
+    @property
+    def bounds(self) -> AmountBounds:
+        """The amounts a human can mean at this till (``cashier.money.AmountBounds``)."""
+        return AmountBounds(self.max_amount, self.largest_note)
 
     @classmethod
     def settings_customise_sources(

@@ -18,7 +18,7 @@ from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster, manager_needed
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
-from cashier.journal.store import JournalStore, iso
+from cashier.journal.store import JournalStore
 from cashier.money import from_minor, parse_amount, to_minor
 from cashier.text import free_text
 
@@ -202,7 +202,7 @@ class Drawer:
             raise DrawerRefused("float: give the float as one amount or counted by denomination")
         value = (count_denominations(counts, self.currency) if counts is not None
                  else parse_cash(float_amount or "", self.currency, "float"))
-        now = iso(self.store.clock())
+        now = self.store.journal_now()
         with self.store.drawer_tx():
             session_id = self.store.drawer_open_session(clerk=clerk, float_amount=value,
                                                         counts=counts or {}, at=now)
@@ -296,7 +296,7 @@ class Drawer:
             self.store.drawer_mark_counted(session.id, counted=value, over_short=over_short, reason=text)
             return CloseResult(self.get(session.id), balance, value, over_short, False, None,
                                waiting=str(waiting))
-        now = iso(self.store.clock())
+        now = self.store.journal_now()
         with self.store.drawer_tx():
             self.store.drawer_close_session(session.id, clerk=clerk, at=now, expected=balance.expected,
                                             counted=value, over_short=over_short, reason=text,

@@ -68,6 +68,49 @@ def max_amount(code: str = "USD") -> Decimal:
     return HOST_AMOUNT_LIMIT - quantum(code)
 
 
+#: A profile's ``max_amount`` when it names none: the most one sale, card, gift card or QR
+#: tender may be at this till (twenty digits typed at the counter are a slip, not a sale).
+DEFAULT_MAX_AMOUNT = Decimal("10000.00")
+#: A profile's ``largest_note`` when it names none: how far a cash tender may pass what remains.
+DEFAULT_LARGEST_NOTE = Decimal("100.00")
+
+
+@dataclass(frozen=True)
+class AmountBounds:
+    """Amounts a human can mean at this till (the profile's ``max_amount`` and ``largest_note``):
+    the one rule the command line, the flows and the window's keys all ask."""
+
+    max_amount: Decimal = DEFAULT_MAX_AMOUNT
+    largest_note: Decimal = DEFAULT_LARGEST_NOTE
+
+    def ceiling(self, code: str = "USD") -> Decimal:
+        """The most one amount may be: the profile's bound, never past the host's limit."""
+        return min(self.max_amount, max_amount(code))
+
+    def check(self, value: Decimal, code: str, field: str) -> Decimal:
+        """``value`` (already a valid amount) within ``max_amount``; else one line naming it."""
+        limit = self.ceiling(code)
+        if value > limit:
+            raise ValidationError(field, f"must be at most {limit} (this till's max_amount)")
+        return value
+
+    def parse(self, value: Decimal | str | int, code: str, field: str, *,
+              allow_zero: bool = False) -> Decimal:
+        return self.check(parse_amount(value, code, field, allow_zero=allow_zero), code, field)
+
+    def check_cash(self, tendered: Decimal, remaining: Decimal, code: str,
+                   field: str = "cash") -> Decimal:
+        """A cash tender passes what remains by at most the largest note (200,020.00 handed over
+        for 25.45 is a slip: its change would be printed and paid)."""
+        self.check(tendered, code, field)
+        over = tendered - remaining
+        if over > self.largest_note:
+            raise ValidationError(field, f"{tendered} is more than the {remaining} that remains by "
+                                         f"{over}: at most {self.largest_note} (this till's "
+                                         "largest_note) over")
+        return tendered
+
+
 def _text_rule(text: str, code: str) -> str | None:
     """Why ``text`` is not an amount as typed (None: it is one)."""
     if not text:

@@ -9,6 +9,7 @@ made by one ``cashier`` process can be voided by the next.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,12 @@ class Runtime:
         await self.close()
 
 
+def host_window_s(profile: TillProfile) -> float:
+    """The host's longest processing time plus this till's connect and host timeouts."""
+    t = profile.timeouts
+    return t.host_longest_s + t.connect_s + t.host_s
+
+
 async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = None,
                        transport: httpx.AsyncBaseTransport | None = None,
                        sandbox: Any = None) -> Runtime:
@@ -102,12 +109,15 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
         settings = HostSettings.from_profile(profile, base_url=TRAINING_BASE_URL)
         client = HostClient(settings, access_token=TRAINING_TOKEN, transport=transport)
         # in-process, a request is finished when its error surfaces: "not found" is final at once
-        policy = policy or RecoveryPolicy(grace_s=0.0, delays_s=(0.0, 0.05, 0.1))
+        policy = policy or RecoveryPolicy(grace_s=0.0, delays_s=(0.0, 0.05, 0.1), host_window_s=0.0)
     else:
         assert profile.host_url is not None
         client = HostClient(HostSettings.from_profile(profile),
                             access_token=access_token_for(profile), transport=transport)
-        policy = policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s)
+        # "not found" is trusted only past the host's longest processing time, whatever the
+        # policy or the profile's recovery_s says (a grace can lengthen it, never shorten it)
+        policy = dataclasses.replace(policy or RecoveryPolicy(grace_s=profile.timeouts.recovery_s),
+                                     host_window_s=host_window_s(profile))
     if not in_process:
         # a new, replaced or restored journal learns from the host which numbers it still holds
         # (a training journal has its own sandbox state beside it: nothing to learn)
@@ -116,7 +126,7 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
-                      max_tip_percent=profile.max_tip_percent)
+                      max_tip_percent=profile.max_tip_percent, bounds=profile.bounds)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Debian packages Qt needs: "test" is the offscreen set, "run" adds what the xcb window needs.
 # "test" and "store" also install PostgreSQL's server (the store tests and `make store` start a
-# throw-away cluster of their own; the tills themselves never need it).
+# throw-away cluster of their own; the tills themselves never need it). "test" also installs
+# libfaketime: the clock tests run real till processes under a clock set back and forward.
 # Installs what is missing when we are root with apt; otherwise prints the exact command.
 set -u
 want=(libegl1 libgl1 libxkbcommon0 libfontconfig1 fonts-dejavu-core libdbus-1-3 libglib2.0-0)
 if [ "${1:-test}" = "test" ] || [ "${1:-test}" = "store" ]; then
   want+=(postgresql)
+fi
+if [ "${1:-test}" = "test" ]; then
+  want+=(faketime libfaketime)  # clocks set back and forward under real processes (issue 27)
 fi
 if [ "${1:-test}" = "run" ]; then
   want+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-randr0

@@ -205,9 +205,9 @@ def recover_command(args: argparse.Namespace) -> int:
     from cashier.flows.recovery import recover
 
     async def body(rt: Any) -> int:
-        report = await recover(rt.ctx)
+        report = await recover(rt.ctx, patient=bool(getattr(args, "wait", False)))
         print_json(report.as_dict())
-        return 3 if report.still_open else 0
+        return 3 if report.still_open or report.in_flight else 0
 
     return run_with_runtime(args, body)
 
@@ -286,6 +286,9 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("recover", help="resolve every unfinished payment and pending void")
     p.add_argument("--grace", type=float, help=argparse.SUPPRESS)
+    p.add_argument("--wait", action="store_true",
+                   help="keep asking while the host may still be working on a payment (up to its "
+                        "longest processing time plus this till's timeouts)")
     p.set_defaults(handler=recover_command)
 
     p = subparsers.add_parser("batch", help="batch totals (reconciliation) and close")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from decimal import ROUND_UP, Decimal
 from typing import Any
 
 from cashier.commands.payments import (
@@ -100,7 +101,7 @@ def _cash_back_slips(rt: Any, ticket: Any, before: set[int]) -> None:
 
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
-    from cashier.flows.ticket import TicketSession, TicketSettings, parse_item
+    from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
 
     currency = load_profile(getattr(args, "profile", None)).currency
     items = [parse_item(text, currency) for text in args.item or []]
@@ -112,8 +113,14 @@ def new_command(args: argparse.Namespace) -> int:
     tip = _amount(args.tip, "--tip", args, allow_zero=True)
     tenders = _tenders(args, currency)
 
+    subtotal = sum((price * quantity for _name, price, quantity in items), Decimal(0))
+    most = subtotal + (tip or Decimal(0))  # the ticket's total, tax added when prices exclude it
+
     async def body(rt: Any) -> int:
-        # cash without an open drawer: refused before anything is journaled
+        total = most if rt.profile.prices_include_tax else \
+            most + (subtotal * rt.profile.tax_rate / 100).quantize(Decimal("0.01"), ROUND_UP)
+        # cash without an open drawer, an amount past the till's bounds: nothing journaled
+        await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
         ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused)
         _receipt(rt, ticket)

@@ -34,13 +34,19 @@ from cashier.host.errors import (
 )
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.aio import Journal
+from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
 from cashier.journal.model import outcome_of as outcome_of
-from cashier.money import DEFAULT_MAX_TIP_PERCENT
+from cashier.money import DEFAULT_MAX_TIP_PERCENT, AmountBounds
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
+
+#: The host's longest processing time for one request, in seconds (a delay trigger of 111.99;
+#: the vendor guide puts no other bound on it): "Invoice Not Found" within it, plus the client's
+#: timeouts, may be a request the host is still working on.
+HOST_LONGEST_S = 99.0
 
 #: Response codes that mean the host holds an approval (``f``: approved, AVS/CSC failed; the
 #: host keeps it until the POS voids it, so the journal must count it).
@@ -78,10 +84,21 @@ class RecoveryPolicy:
     ``grace_s``: "Invoice Not Found" is trusted as "never landed" only when the host itself gave
     up (HTTP 504) or the request was sent at least this long ago; a younger request may still be
     in flight at the host. In-process (training) there is no flight, so the runtime sets 0.
+
+    ``host_window_s``: the host's longest processing time (its longest delay, 99 s for the
+    111.99 trigger, plus the client's connect and host timeouts). Within it "Invoice Not Found"
+    means "still unknown, ask again" whatever ``grace_s`` says: no grace setting, however small,
+    turns a charge into "not charged". The process that sent the request keeps asking within it.
     """
 
     delays_s: tuple[float, ...] = (0.0, 0.2, 0.5, 1.0, 2.0)
     grace_s: float = 10.0
+    host_window_s: float = HOST_LONGEST_S + 5.0 + 40.0
+
+    @property
+    def trust_after_s(self) -> float:
+        """How old a request must be before "Invoice Not Found" means it never landed."""
+        return max(self.grace_s, self.host_window_s)
     void_backoff_s: tuple[float, ...] = (1.0, 5.0, 30.0, 120.0, 600.0)
     void_max_refusals: int = 5
 
@@ -143,6 +160,8 @@ class FlowContext:
     #: The clerk who signed in with their own PIN (the window); None on the command line, where
     #: a clerk number only says who works and a manager approves with a PIN each time.
     signed_in: Clerk | None = None
+    #: Amounts a human can mean at this till (the profile's ``max_amount``, ``largest_note``).
+    bounds: AmountBounds = field(default_factory=AmountBounds)
 
     @property
     def actor(self) -> str:
@@ -317,7 +336,12 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {redact(str(exc))[:200]}",
                                host_code=_code(exc))
         host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
-        return await resolve(ctx, entry, trust_not_found=host_gave_up)
+        # the till's own timeout: the host has the request and is slow. The owner keeps asking
+        # while the host may still be working (it approves after the till gave up: approved)
+        # (a lost connection is no sign of a slow host: recovery asks again later instead)
+        slow_host = (isinstance(exc, HostTimeout) and not host_gave_up
+                     and exc.short_text == "RESPONSE TIMEOUT")
+        return await resolve(ctx, entry, trust_not_found=host_gave_up, patient=slow_host)
     except InvoiceNotFound as exc:
         return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
                               message=f"host does not know the invoice: {redact(exc.short_text)}")
@@ -340,29 +364,56 @@ def _age_s(entry: Entry) -> float:
     return (datetime.now(UTC) - sent).total_seconds()
 
 
+async def claim(ctx: FlowContext, entry: Entry) -> Entry | None:
+    """Take ``entry`` before settling it: None while another live process has it in flight (its
+    owner settles it; recovery, a cancel or a restart never do), else the entry as it is now."""
+    if not entry.unresolved:
+        return entry
+    try:
+        return await ctx.journal.claim(entry.id)
+    except EntryOwned:
+        return None
+
+
 async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = False,
-                  actor: str | None = None, delays_s: tuple[float, ...] | None = None) -> Entry:
+                  actor: str | None = None, delays_s: tuple[float, ...] | None = None,
+                  patient: bool = False) -> Entry:
     """Ask the host what became of an entry whose answer was lost; retry with backoff.
 
     Returns the entry as journaled: resolved, or still UNKNOWN when the host could not be asked
-    (recovery tries again later). Decision: "Invoice Not Found" for a new payment means it never
-    landed, journaled as ERROR (not charged), once trusted (see ``RecoveryPolicy.grace_s``).
+    (recovery tries again later). An entry another live process has in flight is returned as it
+    is. Decision: "Invoice Not Found" for a new payment means it never landed, journaled as
+    ERROR (not charged), only once the request is older than the host's longest processing time
+    (``RecoveryPolicy.trust_after_s``); ``patient`` keeps asking until then.
     """
     if entry.invoice is None:
         return entry  # Charge API entries are resolved by the Charge API flows, by idempotency key
+    claimed = await claim(ctx, entry)
+    if claimed is None:
+        return entry
+    entry = claimed
+    if not entry.unresolved or entry.invoice is None:
+        return entry  # settled meanwhile by the process that owned it
     special = kind_resolver(entry.kind)
     if special is not None:
         return await special(ctx, entry, trust_not_found=trust_not_found, actor=actor,
                              delays_s=delays_s)
     op = entry.op or Op.SALE
     who = actor or ctx.actor
-    for delay in delays_s if delays_s is not None else ctx.policy.delays_s:
+    schedule = list(delays_s if delays_s is not None else ctx.policy.delays_s)
+    while schedule:
+        delay = schedule.pop(0)
         if delay:
             await asyncio.sleep(delay)
         try:
             result = await ctx.client.invoice_status(entry.invoice)
         except InvoiceNotFound:
-            if not (trust_not_found or _age_s(entry) >= ctx.policy.grace_s):
+            # an intent was never sent; a request younger than the host's longest processing
+            # time may still be at work there
+            young = entry.state is not State.INTENT and _age_s(entry) < ctx.policy.trust_after_s
+            if young and not trust_not_found:
+                if patient and not schedule:  # the host may still be working: ask again
+                    schedule.append(min(2.0, max(ctx.policy.trust_after_s - _age_s(entry), 0.05)))
                 continue
             if entry.state is State.INTENT:
                 return await ctx.move(entry, State.ERROR, actor=who,

@@ -114,6 +114,11 @@ async def close_batch(ctx: FlowContext, *, override: bool = False,
     if override and not manager_id:
         raise ValidationError("manager", "an override needs the manager's id")
     approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
+    from cashier.flows.recovery import compare_with_host
+
+    # every entry of the batch the journal holds as not charged is asked again first: a payment
+    # the host approved later is corrected before the totals are compared and closed
+    await compare_with_host(ctx, found_by="batch close")
     rec = await reconcile(ctx)
     if rec.open_tabs and not carry_over:
         raise BatchBlocked(f"batch: {open_tabs_text(rec, ctx.journal.currency)} would stay open: "

@@ -41,7 +41,6 @@ from cashier.host.errors import HostError, HostNoDecision, HostOutcomeUnknown, H
 from cashier.host.models.common import Card, SecurityCode, Token
 from cashier.host.models.giftcards import GiftCardResult
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import parse_amount
 from cashier.redact import mask_pan, redact
 from cashier.text import free_text
 
@@ -174,7 +173,7 @@ def require(ctx: FlowContext, client_method: str) -> None:
 
 
 def _amount(ctx: FlowContext, value: Decimal, name: str) -> Decimal:
-    return parse_amount(value, ctx.journal.currency, name)
+    return ctx.bounds.parse(value, ctx.journal.currency, name)
 
 
 def _check_card(ctx: FlowContext, card: GiftCard) -> None:

@@ -19,7 +19,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.money import capture_bound as money_capture_bound
-from cashier.money import check_capture, check_tax, check_tip, parse_amount
+from cashier.money import check_capture, check_tax, check_tip
 from cashier.redact import luhn_ok, mask_pan
 
 
@@ -58,7 +58,7 @@ class KeyedCard:
 
 
 def _amount(ctx: FlowContext, value: Decimal, field_name: str, *, allow_zero: bool = False) -> Decimal:
-    return parse_amount(value, ctx.journal.currency, field_name, allow_zero=allow_zero)
+    return ctx.bounds.parse(value, ctx.journal.currency, field_name, allow_zero=allow_zero)
 
 
 def _card_part(card: KeyedCard | None, token: str | None) -> Card | None:

@@ -28,7 +28,15 @@ from typing import Any
 
 from cashier.entry_rules import QR_EXPIRED
 from cashier.errors import ValidationError
-from cashier.flows.base import KIND_RESOLVERS, FlowContext, FlowResult, WrapsResult, finish, outcome_of
+from cashier.flows.base import (
+    KIND_RESOLVERS,
+    FlowContext,
+    FlowResult,
+    WrapsResult,
+    claim,
+    finish,
+    outcome_of,
+)
 from cashier.flows.events import QrShown as QrShown  # re-exported: published here
 from cashier.flows.events import QrStatusChanged as QrStatusChanged
 from cashier.flows.giftcards import require
@@ -44,7 +52,7 @@ from cashier.host.models.common import Amount
 from cashier.host.models.devices import ChargeApiForm, FormItem
 from cashier.host.models.qr import QrStatusResult
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.money import check_tax, parse_amount
+from cashier.money import check_tax
 from cashier.redact import redact
 from cashier.text import clean_text
 
@@ -109,7 +117,7 @@ def _text(exc: Exception) -> str:
 
 
 def _check_amount(ctx: FlowContext, value: Decimal, name: str, *, allow_zero: bool = False) -> Decimal:
-    return parse_amount(value, ctx.journal.currency, name, allow_zero=allow_zero)
+    return ctx.bounds.parse(value, ctx.journal.currency, name, allow_zero=allow_zero)
 
 
 async def _code_of(ctx: FlowContext, entry: Entry) -> tuple[str | None, datetime | None]:
@@ -331,6 +339,8 @@ async def cancel(ctx: FlowContext, invoice: str) -> QrOutcome:
     """Cancel a QR payment: an unpaid code dies, a paid one is reversed (response T)."""
     require(ctx, "qr_cancel")
     entry = await _qr_entry(ctx, invoice)
+    if entry.unresolved:
+        entry = await ctx.journal.claim(entry.id)  # EntryOwned while its sender waits on it
     if entry.state is State.VOIDED:
         return QrOutcome(finish(ctx, entry, "already cancelled"))
     if entry.state not in (State.APPROVED, State.SENT, State.UNKNOWN):
@@ -351,6 +361,10 @@ async def resolve_qr(ctx: FlowContext, entry: Entry, *, actor: str | None = None
     cashier wanted cancelled) is cancelled here, so it cannot be paid behind the till's back.
     """
     who = actor or ctx.actor
+    claimed = await claim(ctx, entry)
+    if claimed is None:
+        return entry  # another live process shows this code and waits on it
+    entry = claimed
     if entry.state is State.INTENT:
         return await ctx.move(entry, State.ERROR, actor=who, message="never sent")
     if entry.state not in (State.SENT, State.UNKNOWN):

@@ -12,9 +12,21 @@ from dataclasses import dataclass, field
 
 from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext, FlowResult, _age_s, finish, kind_resolver, resolve
+from cashier.flows.base import (
+    APPROVED_CODES,
+    NEW_MONEY_OPS,
+    FlowContext,
+    FlowResult,
+    _age_s,
+    _card_fields,
+    claim,
+    finish,
+    kind_resolver,
+    resolve,
+)
 from cashier.flows.events import Progress
 from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
+from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
 from cashier.redact import redact
 
@@ -44,6 +56,9 @@ async def void_part(ctx: FlowContext, invoice: str, *, reason: str | None, manag
                                          "'cashier giftcard cancel' or 'cashier qr cancel'")
     if entry.state in (State.INTENT, State.SENT):
         entry = await resolve(ctx, entry)
+    owner = await ctx.journal.owned_elsewhere(entry.id)
+    if owner is not None:
+        raise EntryOwned("invoice", owner)  # its sender settles it: nothing sent from here
     if entry.state is State.VOIDED:
         return finish(ctx, entry, "already voided")
     if reason is None:
@@ -65,12 +80,16 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
     who = actor or ctx.actor
     if entry.invoice is None:
         return entry
+    claimed = await claim(ctx, entry)
+    if claimed is None or claimed.state is not State.VOIDING or claimed.invoice is None:
+        return claimed or entry  # another live process runs this void (or it ended meanwhile)
+    entry, invoice = claimed, claimed.invoice
     try:
-        await ctx.client.void(entry.invoice, reversal_reason=job.reason,
+        await ctx.client.void(invoice, reversal_reason=job.reason,
                               token=entry.token if entry.token and len(entry.token) <= 16 else None)
     except InvoiceNotFound:
         before = await ctx.journal.state_before_void(entry.id)
-        if before is State.UNKNOWN and _age_s(entry) < ctx.policy.grace_s:
+        if before is State.UNKNOWN and _age_s(entry) < ctx.policy.trust_after_s:
             return await _retry(ctx, job, entry, "invoice not found yet; the sale may still be "
                                                  "in flight")
         # nothing live at the host: voided before, or the payment never landed
@@ -101,12 +120,23 @@ async def _retry(ctx: FlowContext, job: Job, entry: Entry, error: str) -> Entry:
 class RecoveryReport:
     resolved: list[Entry] = field(default_factory=list)
     still_open: list[Entry] = field(default_factory=list)
+    #: entries another live process sent and still waits on: never settled from here
+    in_flight: list[Entry] = field(default_factory=list)
+    #: entries the journal held as not charged that the host holds approved (corrected)
+    corrected: list[Entry] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
-        return {"resolved": [{"invoice": e.invoice, "state": str(e.state), "approved": str(e.approved),
-                              **_charge_key(e)} for e in self.resolved],
-                "still_open": [{"invoice": e.invoice, "state": str(e.state), **_charge_key(e)}
-                               for e in self.still_open]}
+        out: dict[str, object] = {
+            "resolved": [{"invoice": e.invoice, "state": str(e.state), "approved": str(e.approved),
+                          **_charge_key(e)} for e in self.resolved],
+            "still_open": [{"invoice": e.invoice, "state": str(e.state), **_charge_key(e)}
+                           for e in self.still_open]}
+        if self.corrected:
+            out["corrected"] = [{"invoice": e.invoice, "state": str(e.state),
+                                 "approved": str(e.approved)} for e in self.corrected]
+        if self.in_flight:  # another live process sent these and waits on them
+            out["in_flight"] = [{"invoice": e.invoice, "state": str(e.state)} for e in self.in_flight]
+        return out
 
 
 def _charge_key(entry: Entry) -> dict[str, str]:
@@ -114,16 +144,21 @@ def _charge_key(entry: Entry) -> dict[str, str]:
     return {"idempotency_key": entry.idempotency_key} if entry.idempotency_key else {}
 
 
-async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = True) -> RecoveryReport:
+async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = True,
+                  patient: bool = False) -> RecoveryReport:
     """Resolve every unfinished entry (intent, sent, unknown) and run the void jobs.
 
     Run at start-up and by ``cashier recover``. Entries are independent, so several are asked
     at once; journal writes stay serialised on the writer thread.
     """
     report = RecoveryReport()
-    # Charge API entries have no invoice: the Charge API client re-sends them by idempotency key (below)
+    # Charge API entries have no invoice: the Charge API client re-sends them by idempotency key
+    # (below); an entry another live process has in flight is its own (it is left as it is)
     entries = [e for e in await ctx.journal.unresolved()
                if e.state is not State.VOIDING and e.kind is not Kind.CHARGE]
+    owned = [e for e in entries if await ctx.journal.owned_elsewhere(e.id) is not None]
+    report.in_flight.extend(owned)
+    entries = [e for e in entries if e not in owned]
     total = len(entries)
     gate = asyncio.Semaphore(concurrency)
     done = 0
@@ -132,7 +167,9 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
         nonlocal done
         async with gate:
             try:
-                after = await resolve(ctx, entry, actor="recovery")
+                after = await resolve(ctx, entry, actor="recovery", patient=patient)
+            except EntryOwned:  # taken meanwhile by a live process: its own to settle
+                after = await ctx.journal.get(entry.id)
             except Exception:  # one bad entry never stops the others
                 log.exception("recovery of entry %s failed", entry.id)
                 after = entry
@@ -146,7 +183,36 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
         after = await run_void_job(ctx, job, actor="recovery")
         (report.still_open if after.unresolved else report.resolved).append(after)
     await _recover_charges(ctx, report)
+    report.corrected = await compare_with_host(ctx, found_by="recovery")
     return report
+
+
+async def compare_with_host(ctx: FlowContext, *, found_by: str) -> list[Entry]:
+    """The host is the truth, later too: every entry of the open batch the journal holds as not
+    charged (error, declined) is asked again, and one the host holds approved is corrected
+    (journaled with both states and who found it; every total counts it from then on)."""
+    corrected: list[Entry] = []
+    for entry in await ctx.journal.open_batch_settled():
+        if (entry.invoice is None or entry.kind is Kind.CASH or kind_resolver(entry.kind) is not None
+                or entry.op not in NEW_MONEY_OPS or entry.approved > 0):
+            continue
+        try:
+            result = await ctx.client.invoice_status(entry.invoice)
+        except HostError:  # not found agrees with "not charged"; unreachable: asked next time
+            continue
+        total = result.amount.total if result.amount is not None else None
+        code = result.response_code
+        if code not in APPROVED_CODES or not total:
+            continue
+        tip = result.amount.tip if result.amount is not None else None
+        extra = {"tip": tip} if tip else {}
+        log.warning("invoice %s: the journal said %s, the host holds it approved: corrected",
+                    entry.invoice, entry.state)
+        corrected.append(await ctx.journal.correct(
+            entry.id, State.APPROVED, actor=found_by, found_by=found_by, approved=total,
+            response_code=code, message=f"corrected: the host holds it approved (the journal "
+                                        f"said {entry.state})", **extra, **_card_fields(result)))
+    return corrected
 
 
 async def _recover_charges(ctx: FlowContext, report: RecoveryReport) -> None:

@@ -23,6 +23,7 @@ from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
+from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Kind, Op, State
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
@@ -32,8 +33,8 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import CASH_NOTE, TicketRecord
-from cashier.money import check_tip, max_amount, parse_amount, quantum, round_money
+from cashier.journal.tickets import CASH_NOTE, REMAINING, TicketRecord
+from cashier.money import check_tip, parse_amount, quantum, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -76,6 +77,13 @@ def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
         if covered > remaining:
             offers.add(covered.quantize(quantum(currency)))
     return sorted(offers)[:count]
+
+
+def _remaining(record: TicketRecord) -> Decimal:
+    return Ticket.of(record).remaining
+
+
+REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -127,10 +135,19 @@ def parse_item(text: str, currency: str = "USD") -> tuple[str, Decimal, int]:
     return line.description, price, line.quantity
 
 
-async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender]) -> None:
-    """Before a ticket is started or paid: a cash tender needs an open drawer session, so the
-    command line and the Sale screen refuse it before anything is journaled (``pay`` checks
-    again for each cash tender)."""
+async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender],
+                        total: Decimal | None = None) -> None:
+    """Before a ticket is started or paid: a cash tender needs an open drawer session, and every
+    tender stays within the till's bounds (``total``: the new ticket's, for a cash tender's
+    largest note), so the command line and the Sale screen refuse it before anything is
+    journaled (``pay`` checks again for each tender)."""
+    for tender in tenders:
+        if tender.amount is None:
+            continue
+        if tender.kind == "cash" and total is not None:
+            ctx.bounds.check_cash(tender.amount, total, ctx.journal.currency)
+        else:
+            ctx.bounds.check(tender.amount, ctx.journal.currency, tender.kind)
     if any(t.kind == "cash" for t in tenders):
         await ctx.journal.require_cash_drawer()
 
@@ -196,7 +213,7 @@ class TicketSession:
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
-        limit = max_amount(ticket.currency)
+        limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + line.amount > limit:
             raise ValidationError("line", f"the ticket's total must be at most {limit}")
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
@@ -227,7 +244,7 @@ class TicketSession:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
         check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
-        limit = max_amount(ticket.currency)
+        limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", f"the ticket's total must be at most {limit}")
         return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
@@ -244,21 +261,25 @@ class TicketSession:
         """The quick path, the same for the window and the command line: the tenders checked
         (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
         (unless the tip was already taken), then the tenders in turn until the ticket is paid or
-        a tender's outcome is being checked. A refused tender stops there: raised, or told to
-        ``refused`` with the ticket left open."""
+        a tender's outcome is being checked. The first tender refused (a tender of this ticket in
+        flight elsewhere, an amount past the till's bounds) is raised: nothing of this call was
+        sent. A later one stops there: raised, or told to ``refused`` with the ticket left open."""
         await check_tenders(self.ctx, tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
         ticket = self._open()
         if tip is not None and not ticket.tip_asked:
             ticket = await self.key_tip(tip)
-        for tender in tenders:
+        for number, tender in enumerate(tenders):
+            if number == 0 and ticket.checking:
+                raise ValidationError("ticket", f"ticket {ticket.id}: a tender is still being checked "
+                                                "with the host: wait for its outcome")
             if not ticket.is_open or ticket.checking:
                 break
             try:
                 ticket = await self.pay(tender)
             except ValidationError as exc:
-                if refused is None:
+                if refused is None or number == 0:
                     raise
                 refused(exc)
                 ticket = await self.refresh()
@@ -282,6 +303,7 @@ class TicketSession:
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
+            self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
             await self.ctx.journal.require_cash_drawer()
             await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
         elif amount > remaining:
@@ -356,6 +378,10 @@ class TicketSession:
 
         ticket = await self.refresh()
         self._open()
+        for tender in ticket.tenders:  # a tender another live process sends is its own to settle
+            owner = await self.ctx.journal.owned_elsewhere(tender.entry_id)
+            if owner is not None:
+                raise EntryOwned(f"ticket {self.id}", owner)
         taken = sum((t.amount for t in ticket.tenders
                      if t.outcome in ("approved", "partial", "unknown")), Decimal(0))
         approver = self.ctx.approval(Action.CANCEL_TICKET, taken, manager) if taken > 0 else None

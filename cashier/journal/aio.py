@@ -229,6 +229,29 @@ class Journal:
         self._publish(entry, mirrored, changes)
         return entry, job
 
+    async def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
+                      **changes: Any) -> Entry:
+        return self._publish(*await self._write_entry(self.store.correct, entry_id, state,
+                                                      actor=actor, found_by=found_by, **changes))
+
+    async def open_batch_settled(self) -> list[Entry]:
+        found: list[Entry] = await self._read("open_batch_settled")
+        return found
+
+    async def corrections(self) -> list[Event]:
+        found: list[Event] = await self._read("corrections")
+        return found
+
+    async def claim(self, entry_id: int) -> Entry:
+        """This process takes the entry before settling it (``EntryOwned`` while its owner lives)."""
+        entry: Entry = await self._write(self.store.claim, entry_id)
+        return entry
+
+    async def owned_elsewhere(self, entry_id: int) -> str | None:
+        """The live process (lease token) that has this entry in flight, if not this one."""
+        owner: str | None = await self._read("owned_elsewhere", entry_id)
+        return owner
+
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
         return await self._write(self.store.job_retry, job_id, error=error, delay_s=delay_s)
 

@@ -298,8 +298,20 @@ def _v8(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v9(conn: sqlite3.Connection) -> None:
+    """Who owns each payment in flight: the lease token of the process that sent it
+    (``cashier.journal.leases``); another process settles it only once that owner is gone."""
+    _run(conn, """
+    CREATE TABLE entry_owners (
+        entry_id INTEGER PRIMARY KEY REFERENCES entries(id),
+        owner TEXT NOT NULL,
+        since TEXT NOT NULL
+    );
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9)
 LATEST = len(MIGRATIONS)
 
 

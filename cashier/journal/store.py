@@ -22,8 +22,10 @@ from typing import Any
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text, masked_card
 from cashier.journal.drawer_rows import DrawerRows
+from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
     INVOICED_KINDS,
+    UNRESOLVED,
     Entry,
     Event,
     Job,
@@ -99,6 +101,9 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+#: A clock moving more than this (seconds) either way is journaled and shown.
+CLOCK_JUMP_S = 180.0
+
 #: How long a journal connection waits for another process's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -158,11 +163,19 @@ def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str
         "check the file, or restore it from its backup"
 
 
-def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
-    """Refuse another program's SQLite file before a migration writes our tables into it."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = {str(r[0]) for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+def _check_ours(conn: sqlite3.Connection, path: Path, *, writer: bool = True) -> None:
+    """Refuse another program's SQLite file before a migration writes our tables into it.
+
+    Both reads run in one transaction, under the write lock for a writer: another process
+    creating the same new journal commits its first migration (tables and version together)
+    either wholly before or wholly after, never between the two reads."""
+    conn.execute("BEGIN IMMEDIATE" if writer else "BEGIN")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        conn.execute("COMMIT")
     if (version == 0 and tables) or (version > 0 and "entries" not in tables):
         raise JournalError(f"journal_path {path}: is another program's SQLite database, not a "
                            "Cashier journal; point journal_path at the till's journal file")
@@ -219,7 +232,7 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         # the day's appends touch, and the window keeps two connections open all day. The till
         # reads recent rows through indexes; the OS file cache holds the rest.
         self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        _check_ours(self.conn, self.path)
+        _check_ours(self.conn, self.path, writer=not reader)
         if reader:
             self.conn.execute("PRAGMA query_only = 1")
         else:
@@ -259,7 +272,46 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         return changes
 
     def _now(self) -> str:
-        return iso(self.clock())
+        """The journal's time: the clock, but never behind the journal's last event. A clock set
+        back (by hand, a dead RTC battery, a bad time server) does not reorder money: every move
+        is stamped no earlier than the last one, so it falls in the drawer session open when it
+        happened and the business date never goes back. A jump of more than ``CLOCK_JUMP_S``
+        either way is journaled once (``clock_moved``) for the status bar and the manager."""
+        wall = self.clock()
+        now = iso(wall)
+        row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        last = None if row is None else str(row[0])
+        jump = self._clock_jump(wall, last)
+        if last is not None and now < last:
+            now = last
+        if jump is not None:
+            self._clock_noted = True
+            self._event(None, "system", "clock_moved",
+                        {"_note": {"by_s": round(jump), "clock": iso(wall), "journal": last}}, now)
+        return now
+
+    def journal_now(self) -> str:
+        """The journal's time for a write of another table in the same transaction (the drawer)."""
+        return self._now()
+
+    def _clock_jump(self, wall: datetime, last: str | None) -> float | None:
+        """Seconds the wall clock moved against this process's monotonic clock (or behind the
+        journal), when more than ``CLOCK_JUMP_S`` and not yet journaled; else None."""
+        mono = time.monotonic()
+        anchor = getattr(self, "_clock_anchor", None)
+        self._clock_anchor = (wall, mono)
+        if not self.conn.in_transaction:
+            return None  # journaled by the next write, inside its transaction
+        jump = None
+        if anchor is not None:
+            drift = (wall - anchor[0]).total_seconds() - (mono - anchor[1])
+            if abs(drift) > CLOCK_JUMP_S:
+                jump = drift
+        if jump is None and last is not None and not getattr(self, "_clock_noted", False):
+            behind = (datetime.fromisoformat(last) - wall).total_seconds()
+            if behind > CLOCK_JUMP_S:
+                jump = -behind
+        return jump
 
     def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                at: str) -> None:
@@ -363,7 +415,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
             raise ValidationError("invoice", "must be a string of 1 to 10 digits")
         masked, last4 = masked_card(card)
         now = self._now()
-        local_day = self.clock().astimezone().date().isoformat()
+        # the day of the journal's time: never before the last entry's (a clock set back)
+        local_day = datetime.fromisoformat(now).astimezone().date().isoformat()
         row: dict[str, Any] = {
             "till_id": self.till_id, "kind": str(kind), "state": str(State.INTENT),
             "op": str(Op(op)) if op else None, "invoice": invoice,
@@ -385,6 +438,11 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if isinstance(row[name], str):
                 row[name] = clean_text(row[name])
         with self._tx() as conn:
+            if ticket_id is not None and Op(op or Op.SALE) is not Op.REFUND \
+                    and kind is not Kind.REFUND:
+                # decided in the transaction that records the tender: no two processes see one
+                # remainder, and a second tender waits until the first has its outcome
+                self._check_new_tender(ticket_id, requested)  # the tender's total, tip in it
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -402,6 +460,8 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 raise ValidationError(field, "is already in the journal: continue that entry "
                                              "instead of starting a new one") from None
             entry_id = int(cur.lastrowid or 0)
+            conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?)",
+                         (entry_id, self.owner, now))
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
@@ -419,7 +479,12 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self._check_actor(actor)
         with self._tx() as conn:
             row = self._row(entry_id)
-            check_transition(State(row["state"]), state)
+            current = State(row["state"])
+            if current is State.VOIDED and state is State.VOIDED:
+                return _entry(row)  # two paths told the same end (a status and a cancel): once
+            if current in UNRESOLVED or state in UNRESOLVED:
+                self._take(row)
+            check_transition(current, state)
             cols = self._columns(row, changes)
             cols["state"] = str(state)
             if state is State.CAPTURED and int(row["batch_no"]) != 0:
@@ -538,6 +603,44 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
 
+    def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
+                **changes: Any) -> Entry:
+        """The host is the truth, later too: an entry recorded as error or declined that the host
+        reports approved is corrected, one ``corrected`` event with both states and who found it
+        (a correction is no transition of the payment's life: the journal had it wrong)."""
+        new_state = State(state)
+        self._check_actor(actor)
+        guard_text("found_by", found_by)
+        with self._tx() as conn:
+            row = self._row(entry_id)
+            was = State(row["state"])
+            if was not in (State.ERROR, State.DECLINED) or new_state not in (State.APPROVED,
+                                                                             State.CAPTURED):
+                raise JournalError(f"state: a correction moves an error or declined entry to "
+                                   f"approved, not {was} to {new_state}")
+            self._take(row)
+            cols = self._columns(row, changes)
+            now = self._now()
+            cols.update(state=str(new_state), updated_at=now)
+            self._apply(conn, row, cols, actor, "corrected", now)
+            self._event(entry_id, actor, "correction",
+                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
+                                   "invoice": row["invoice"]}}, now)
+            return _entry(self._row(entry_id))
+
+    def open_batch_settled(self) -> list[Entry]:
+        """Entries of the open batch the journal holds as not charged (error, declined): compared
+        with the host by recovery and before a close."""
+        rows = self.conn.execute("SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL "
+                                 "AND state IN ('error', 'declined') ORDER BY id")
+        return [_entry(r) for r in rows]
+
+    def corrections(self) -> list[Event]:
+        """Every correction the host's later answers made (the Manager screen, reports)."""
+        rows = self.conn.execute("SELECT * FROM events WHERE type = 'correction' ORDER BY id")
+        return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
+                      type=r["type"], data=json.loads(r["data"])) for r in rows]
+
     def take_moved(self) -> list[int]:
         """The ids of the entries the last write moved, each once, in the order they moved."""
         moved, self._moved = list(dict.fromkeys(self._moved)), []
@@ -554,6 +657,56 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 if row is not None and row[0] is not None:
                     self._changes.append(TicketWritten(int(row[0])))
 
+    # ---- owners: one process per payment in flight ----------------------------------------------
+    @property
+    def owner(self) -> str:
+        """This process's lease token on this journal (held from first use to the process's end)."""
+        cached: tuple[int, str] | None = getattr(self, "_owner_token", None)
+        if cached is None or cached[0] != os.getpid():  # a forked child holds a lease of its own
+            cached = self._owner_token = (os.getpid(), lease_for(self.path).hold())
+        return cached[1]
+
+    def owner_of(self, entry_id: int) -> str | None:
+        row = self.conn.execute("SELECT owner FROM entry_owners WHERE entry_id = ?",
+                                (entry_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def owned_elsewhere(self, entry_id: int) -> str | None:
+        """The token of another live process that has this entry in flight (None: nobody else,
+        or the entry is settled). Read only: ``claim`` takes it."""
+        row = self._row(entry_id)
+        if State(row["state"]) not in UNRESOLVED:
+            return None
+        owner = self.owner_of(entry_id)
+        if owner is None or owner == lease_for(self.path).token or not alive(self.path, owner):
+            return None
+        return owner
+
+    def _take(self, row: sqlite3.Row) -> None:
+        """Inside a write: this process becomes the entry's owner, refused (``EntryOwned``) while
+        the entry is in flight in another process that still lives."""
+        entry_id = int(row["id"])
+        me = self.owner
+        owner = self.owner_of(entry_id)
+        if owner == me:
+            return
+        if owner is not None and State(row["state"]) in UNRESOLVED and alive(self.path, owner):
+            raise EntryOwned(f"invoice {row['invoice']}" if row["invoice"] else "entry", owner)
+        self.conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?) "
+                          "ON CONFLICT(entry_id) DO UPDATE SET owner = excluded.owner, "
+                          "since = excluded.since", (entry_id, me, self._now()))
+        if owner is not None:
+            self._event(entry_id, "system", "owner_taken",
+                        {"_note": {"from": owner, "to": me}}, self._now())
+
+    def claim(self, entry_id: int) -> Entry:
+        """Take an entry before settling it (recovery, a cancel, a void): ``EntryOwned`` while
+        its owner lives. Returns the entry as it is now (another process may have settled it)."""
+        with self._tx():
+            row = self._row(entry_id)
+            self._take(row)
+            return _entry(row)
+
     # ---- jobs ---------------------------------------------------------------------------------
     def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
         """Move to VOIDING and create the job in one transaction, so a crash keeps both."""
@@ -563,6 +716,7 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
         with self._tx() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
+            self._take(row)
             if current is State.VOIDING:
                 job = conn.execute("SELECT * FROM jobs WHERE entry_id = ? AND state = 'pending' "
                                    "ORDER BY id DESC", (entry_id,)).fetchone()
@@ -603,6 +757,11 @@ class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if job is None:
                 raise JournalError(f"job: no job {job_id}")
             row = self._row(int(job["entry_id"]))
+            if State(row["state"]) is State.VOIDED and new_state is State.VOIDED:
+                conn.execute("UPDATE jobs SET state = ?, done_at = ? WHERE id = ? AND state = "
+                             "'pending'", (outcome, self._now(), job_id))
+                return _entry(row)  # voided meanwhile by another path: the job is done too
+            self._take(row)
             check_transition(State(row["state"]), new_state)
             cols = self._columns(row, changes)
             now = self._now()

@@ -8,7 +8,7 @@ a replay shows who added what. The money is in the entries (``entries.ticket_id`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
@@ -28,6 +28,19 @@ TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
 #: The journal note a cash tender carries: what the customer handed over and the change given.
 CASH_NOTE = "cash_tendered"
+#: What remains to pay on a ticket: the ticket's own rule (``cashier.flows.ticket.Ticket``),
+#: registered there on import and run here inside the transaction that records a new tender.
+REMAINING: list[Callable[[TicketRecord], Decimal]] = []
+
+
+class TenderInFlight(ValidationError):
+    """A ticket's tender is still waiting for its outcome: a second one is refused, never sent."""
+
+    def __init__(self, ticket_id: int, invoice: str | None, state: str) -> None:
+        self.ticket_id = ticket_id
+        what = f"invoice {invoice}" if invoice else "a cash tender"
+        super().__init__("ticket", f"ticket {ticket_id} has a payment in flight ({what}, {state}): "
+                                   "wait for its outcome; a second payment is not sent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +202,23 @@ class TicketRows:
             self._event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
             self._changes.append(TicketWritten(ticket_id))
         return self.ticket(ticket_id)
+
+    def _check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
+        """Inside the write that records a ticket's new tender: the ticket is open, none of its
+        tenders is in flight, and ``amount`` (with its tip) is at most what remains now."""
+        from cashier.journal.store import UNRESOLVED_SQL
+
+        self._open_ticket_row(ticket_id)
+        busy = self.conn.execute(
+            f"SELECT invoice, state FROM entries WHERE ticket_id = ? AND state IN {UNRESOLVED_SQL} "
+            "ORDER BY id LIMIT 1", (ticket_id,)).fetchone()
+        if busy is not None:
+            raise TenderInFlight(ticket_id, busy["invoice"], busy["state"])
+        if REMAINING:
+            remaining = REMAINING[0](self.ticket(ticket_id))
+            if amount > remaining:
+                raise ValidationError("ticket", f"ticket {ticket_id}: at most the {remaining} that "
+                                                "remains (another payment was taken meanwhile)")
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:

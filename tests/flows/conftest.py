@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,9 @@ import pytest
 from cashier.config import load_profile
 from cashier.flows.base import RecoveryPolicy
 from cashier.runtime import Runtime, open_runtime
+
+#: A profile's max_amount that lets the sandbox's large amount triggers through (tests only).
+TRIGGER_MAX = Decimal("2000000.00")
 
 
 class Till:
@@ -53,8 +57,10 @@ async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIt
                    journal: Path | None = None, sandbox: Any = None) -> Till:
         if sandbox is None:
             sandbox, _ = make_sandbox(option, access_token=None)
+        # the sandbox's amount triggers reach 1,000,000.00: above a real till's max_amount
         profile = load_profile(None, processing_option=option, till_number=till_number,
-                               journal_path=journal or tmp_path / f"journal-{len(tills)}.sqlite")
+                               journal_path=journal or tmp_path / f"journal-{len(tills)}.sqlite",
+                               max_amount=TRIGGER_MAX)
         rt = await open_runtime(profile, sandbox=sandbox, policy=policy)
         till = Till(rt, sandbox)
         tills.append(till)
@@ -110,12 +116,16 @@ def serve_sandbox(tmp_path: Path) -> Any:
 
 
 def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journal: Path,
-                  till_number: int = 1, host_s: float = 10.0) -> Path:
+                  till_number: int = 1, host_s: float = 10.0, host_longest_s: float | None = None,
+                  extra: tuple[str, ...] = ()) -> Path:
     lines = ["[till]", 'till_id = "chaos"', f"till_number = {till_number}",
              f'processing_option = "{option}"', f'journal_path = "{journal}"', 'terminal_id = "1742"']
     if host_url:
         lines.append(f'host_url = "{host_url}"')
+    lines += list(extra)
     lines += ["[till.timeouts]", f"host_s = {host_s}", "recovery_s = 1.0"]
+    if host_longest_s is not None:  # a sandbox run without delay triggers answers sooner
+        lines.append(f"host_longest_s = {host_longest_s}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

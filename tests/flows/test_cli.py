@@ -26,7 +26,7 @@ def test_training_sale_then_void_in_two_processes(env: dict[str, str], tmp_path:
     voided = cashier("void", "--invoice", result["invoice"], env=env)
     assert voided.returncode == 0, voided.stderr
     assert json.loads(voided.stdout)["outcome"] == "voided"
-    declined = cashier("sale", "--amount", "1000000.00", env=env)
+    declined = cashier("sale", "--amount", "1111.00", env=env)  # declined after 0 s
     assert declined.returncode == 1 and json.loads(declined.stdout)["outcome"] == "declined"
     exported = cashier("journal", "export", "--format", "csv", "--output", str(tmp_path / "j.csv"),
                        env=env)

@@ -40,6 +40,8 @@ from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F40
 
 pytestmark = pytest.mark.socket
 INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "24"))
+#: rounds of several processes paying one ticket at once (issue 27)
+RACES = int(os.environ.get("CASHIER_HOSTILE_RACES", "1"))
 FAULTS = int(os.environ.get("CASHIER_HOSTILE_FAULTS", "8"))
 SEED = int(os.environ.get("CASHIER_HOSTILE_SEED", "20261123"))
 SALE_PATH = "/api/rest/v1/transactions/sale"
@@ -128,9 +130,17 @@ def bad_command(rng: random.Random, folder: Path, good_profile: Path) -> tuple[l
     month, year = (past.month - 2) % 12 + 1, past.year - (1 if past.month <= 1 else 0)
     profile = ["--profile", str(good_profile)]
     kind = rng.choice(("amount", "amount", "amount", "tip", "expired", "token", "profile",
-                       "journal", "text", "text"))
+                       "journal", "text", "text", "bound"))
     if kind == "text":
         return bad_text(rng, folder, profile)
+    if kind == "bound":  # amounts no human means: past max_amount, or cash far past what remains
+        if rng.random() < 0.5:
+            big = D(rng.randint(1_000_001, 10 ** 11)) / 100
+            command = rng.choice((["sale"], ["auth"], ["qr", "pay"]))
+            return [*profile, *command, "--amount", str(big)], "bound:max_amount"
+        over = D(rng.randint(10_001, 10 ** 9)) / 100
+        return [*profile, "ticket", "new", "--item", "Tea=25.45", "--pay",
+                f"cash={D('25.45') + over}"], "bound:largest_note"
     if kind == "amount":
         command = rng.choice((["sale"], ["auth"], ["refund"], ["qr", "pay"],
                               ["giftcard", "reload", "--card", "2664654648774"]))
@@ -213,7 +223,8 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(root, "handlers", [])  # nor those an earlier in-process run left
     journals = [tmp_path / "journal-1.sqlite", tmp_path / "journal-2.sqlite"]
     profiles = [write_profile(tmp_path / f"till-{i}.toml", host_url=served.api, journal=j,
-                              host_s=5.0) for i, j in enumerate(journals, 1)]
+                              host_s=5.0, host_longest_s=1.0)  # slowest trigger used: 111.01
+                for i, j in enumerate(journals, 1)]
     control = served.control()
     outputs: list[str] = []
     discrepancies: list[str] = []
@@ -304,8 +315,26 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
                                  f"{result['invoice']}")
         if code != {"approved": 0, "declined": 1, "error": 2, "unknown": 3}[result["outcome"]]:
             discrepancies.append(f"fault {fault}: exit {code} for {result['outcome']}")
+    # ---- several processes pay one ticket at once: one charge, the others refused ------------
+    env = dict(os.environ)
+    for race in range(RACES):
+        code, out, err = run(["--profile", str(profiles[1]), "ticket", "new", "--amount", "111.01"])
+        ticket = str(json.loads(out)["ticket"]) if out else ""
+        n = rng.choice((2, 3, 4))
+        procs = [subprocess.Popen([sys.executable, "-m", "cashier.cli", "--profile", str(profiles[1]),
+                                   "ticket", "pay", ticket, "--pay", "card", "--card", TEST_CARDS[0],
+                                   "--exp", "1230"], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(n)]
+        codes = []
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            codes.append(proc.returncode)
+            outputs.append(out + err)
+        injected += 1
+        if sorted(codes) != [0] + [2] * (n - 1):
+            discrepancies.append(f"race {race}: {n} pays of ticket {ticket} exited {codes}")
     for profile in profiles:
-        code, out, err = run(["--profile", str(profile), "recover"])
+        code, out, err = run(["--profile", str(profile), "recover", "--wait"])
         if code != 0:
             discrepancies.append(f"recover left entries open: {out[:300]} {err[:200]}")
 

@@ -132,7 +132,7 @@ async def test_not_found_is_not_trusted_while_the_request_may_be_in_flight(make_
     result = await sale(till.ctx, D("23.00"), card=VISA)
     assert result.outcome == "unknown"
     patient = await make_till("HD", journal=till.rt.journal.path, sandbox=till.sandbox,
-                              policy=RecoveryPolicy(grace_s=0, delays_s=(0.0,)))
+                              policy=RecoveryPolicy(grace_s=0, delays_s=(0.0,), host_window_s=0))
     await till.rt.close()
     report = await recover(patient.ctx)
     assert [e.state for e in report.resolved] == [State.ERROR]

@@ -172,3 +172,24 @@ def test_language_switch_at_run_time(ui: Any, make_gui: Any) -> None:
     assert sale.amount.text() == "$1,234.50"  # es-MX groups like en-US
     settings.language.setCurrentIndex(settings.language.findData("en"))
     assert sale.card_button.text().startswith("Card")
+
+
+def test_manager_screen_shows_a_correction_the_host_made(ui: Any, make_gui: Any) -> None:
+    """Issue 27: a payment the journal held as error that the host holds approved is corrected
+    by the Manager screen's recovery, which says so and lists it."""
+    from cashier.host.models.common import Amount, Card
+    from cashier.journal.model import Kind, Op, State
+
+    gui = make_gui()
+    ctx = gui.till.ctx
+    entry = ui.run(ctx.journal.create(Kind.SALE, Decimal("9.00"), actor="1", op=Op.SALE, sent=True))
+    ui.run(ctx.journal.transition(entry.id, State.ERROR, actor="1", message="not charged"))
+    ui.run(ctx.client.sale(invoice=str(entry.invoice), amount=Amount(total=Decimal("9.00")),
+                            card=Card(number="4321000000001119", expiration_date="1230")))
+    manager = gui.window.go(ManagerPage)
+    manager.pin.setText("1234")
+    manager.unlock()
+    manager.recover_button.click()
+    ui.until(lambda: "Corrected 1" in manager.unresolved_message.text(), what="corrected")
+    ui.until(lambda: str(entry.invoice) in manager.corrections_hint.text(), what="listed")
+    assert ui.run(ctx.journal.get(entry.id)).state is State.APPROVED

@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from cashier.money import max_amount
 from ui.i18n import format_money
 from ui.pages.sale import TIP_KEYED, TIP_PAD, SalePage
 
@@ -90,8 +89,10 @@ def test_esc_clears_and_the_entry_is_capped_at_what_the_host_accepts(ui: Any, ma
     _key(page, Qt.Key.Key_Escape)
     assert page.amount.value == 0 and page.description.text() == ""
     _keys(page, "12345678901234567890")
-    assert page.amount.value == Decimal("1234567890.12")
-    cap = format_money(max_amount(gui.till.currency), gui.till.currency)  # the core's one limit
+    # the till's max_amount (10000.00 by default) stops the digit that would pass it, and says so
+    assert page.amount.value == Decimal("1234.56")
+    assert "max_amount" in page.error_label.text()
+    cap = format_money(gui.till.profile.bounds.ceiling(gui.till.currency), gui.till.currency)
     assert "at most" in page.error_label.text() and cap in page.error_label.text()
     _key(page, Qt.Key.Key_Escape)
     assert page.amount.value == 0
@@ -142,7 +143,7 @@ def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui:
 
 
 def test_decline_then_another_card_and_cancel_voids_at_the_host(ui: Any, make_gui: Any) -> None:
-    gui = make_gui()
+    gui = make_gui(max_amount=Decimal("1000000.00"))  # the decline trigger is past the default
     gui.pinpad.auto.setChecked(True)
     page = _sale(gui)
     _keys(page, "99999800")  # the vendor's decline trigger

@@ -166,6 +166,8 @@ class ManagerPage(Page):
         u.addLayout(urow)
         self.unresolved_message = hint()
         u.addWidget(self.unresolved_message)
+        self.corrections_hint = hint()  # payments the host held approved after all (issue 27)
+        u.addWidget(self.corrections_hint)
         grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
         self.mode_box = QGroupBox()
@@ -263,6 +265,15 @@ class ManagerPage(Page):
             self.unresolved = list(entries)
             self._fill_unresolved()
         self.till.run(self.till.ctx.journal.unresolved(), "unresolved", done=got)
+
+        def corrected(notes: Any) -> None:
+            self.corrections_hint.setText("\n".join(
+                tr("Corrected: invoice {invoice} was {was}, the host holds it {now} (found by "
+                   "{who}).").format(invoice=n.data["_note"].get("invoice") or n.entry_id,
+                                     was=state_name(n.data["_note"]["was"]),
+                                     now=state_name(n.data["_note"]["now"]),
+                                     who=n.data["_note"]["found_by"]) for n in notes))
+        self.till.run(self.till.ctx.journal.corrections(), "corrections", done=corrected)
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
@@ -369,8 +380,13 @@ class ManagerPage(Page):
         self.unresolved_message.setText(tr("Asking the host about every open payment…"))
 
         def done(report: Any) -> None:
-            self.unresolved_message.setText(
-                tr("Recovery resolved %s; still open %s.") % (len(report.resolved), len(report.still_open)))
+            text = tr("Recovery resolved %s; still open %s.") % (len(report.resolved),
+                                                                  len(report.still_open))
+            if report.corrected:
+                text += " " + tr("Corrected %s the host holds approved.") % len(report.corrected)
+            if report.in_flight:
+                text += " " + tr("%s in flight in another program, left to it.") % len(report.in_flight)
+            self.unresolved_message.setText(text)
             self.refresh()
         self.till.run(recover(self.till.ctx), "recovery", done=done, failed=self._unresolved_failed)
 

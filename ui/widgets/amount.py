@@ -13,7 +13,7 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from cashier.errors import ValidationError
-from cashier.money import minor_units, parse_amount
+from cashier.money import AmountBounds, minor_units, parse_amount
 from ui.i18n import format_money, tr
 
 #: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.
@@ -24,10 +24,12 @@ class CentsBuffer:
     """Digits typed so far; the value is those digits read as minor units."""
 
     def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS,
-                 currency: str = "USD") -> None:
+                 currency: str = "USD", bounds: AmountBounds | None = None) -> None:
         self.minor_units = minor_units
         self.max_digits = max_digits
         self.currency = currency
+        #: the till's amounts a human can mean (``max_amount``); None: the host's limit only
+        self.bounds = bounds
         self.digits = ""
 
     def push(self, digit: str) -> bool:
@@ -37,7 +39,10 @@ class CentsBuffer:
             return False
         typed = f"{Decimal(int(candidate or '0')).scaleb(-self.minor_units):f}"
         try:
-            parse_amount(typed, self.currency, "amount", allow_zero=True)
+            if self.bounds is not None:
+                self.bounds.parse(typed, self.currency, "amount", allow_zero=True)
+            else:
+                parse_amount(typed, self.currency, "amount", allow_zero=True)
         except ValidationError:
             return False
         self.digits = candidate
@@ -67,11 +72,12 @@ class AmountDisplay(QLabel):
     submitted = Signal()
     refused = Signal()  # a digit beyond what the host accepts was typed (and not taken)
 
-    def __init__(self, currency: str = "USD", parent: QWidget | None = None) -> None:
+    def __init__(self, currency: str = "USD", parent: QWidget | None = None, *,
+                 bounds: AmountBounds | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("AmountDisplay")
         self.currency = currency
-        self.buffer = CentsBuffer(minor_units(currency), currency=currency)
+        self.buffer = CentsBuffer(minor_units(currency), currency=currency, bounds=bounds)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumHeight(96)
         self.setAccessibleName(tr("Amount"))

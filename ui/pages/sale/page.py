@@ -227,12 +227,10 @@ class SalePage(Page):
         self.error_label.clear()
 
     def _too_long(self) -> None:
-        from cashier.money import max_amount  # the core's one limit, in the till's currency
-
-        cur = self.till.currency
-        self.error_label.setText(tr("Amount: at most {max}, the most the host accepts; the extra "
+        cur = self.till.currency  # the core's one bound (the profile's max_amount), in its currency
+        self.error_label.setText(tr("Amount: at most {max}, this till's max_amount; the extra "
                                     "digit was not taken.").format(
-            max=format_money(max_amount(cur), cur)))
+            max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
     def _show_ticket(self, ticket: Any) -> None:
         """Redraw the ticket panel from the core's ``Ticket``."""

@@ -97,7 +97,7 @@ class PaymentPanel(QWidget):
         self.description.setMaxLength(40)
         self.description.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         col.addWidget(self.description)
-        self.amount = FitAmountDisplay(cur)
+        self.amount = FitAmountDisplay(cur, bounds=page.till.profile.bounds)  # the till's max_amount
         self.amount.setMinimumHeight(72)
         col.addWidget(self.amount)
         # how the tip is taken, and the keyed tip under it (side by side they do not fit 1024 px
@@ -111,7 +111,7 @@ class PaymentPanel(QWidget):
             self.tip_mode_box.addItem("", key)
         self.set_tip_mode(page.till.profile.tip_mode)
         tip_row.addWidget(self.tip_mode_box)
-        self.tip = AmountDisplay(cur)
+        self.tip = AmountDisplay(cur, bounds=page.till.profile.bounds)
         self.tip.setObjectName("SmallAmount")
         self.tip.setMinimumHeight(44)
         tip_row.addWidget(self.tip)
