@@ -68,6 +68,8 @@ class State(StrEnum):
 
 #: Entries recovery must finish.
 UNRESOLVED = frozenset({State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING})
+#: The same states as an SQL list (the journal's queries).
+UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 
 #: from-state -> states it may move to. A state moving to itself records a change of amounts
 #: (a linked refund on an approved sale) or another attempt (unknown stays unknown).

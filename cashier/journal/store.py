@@ -26,6 +26,7 @@ from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
     INVOICED_KINDS,
     UNRESOLVED,
+    UNRESOLVED_SQL,
     Entry,
     Event,
     Job,
@@ -68,7 +69,6 @@ SEQUENCE_DIGITS = 8
 #: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
-UNRESOLVED_SQL = "('intent', 'sent', 'unknown', 'voiding')"
 #: An open tab: an authorization approved and not yet captured (the host has not batched it).
 OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
 

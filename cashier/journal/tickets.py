@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from cashier.errors import ValidationError
-from cashier.journal.model import Entry, JournalError, money
+from cashier.journal.model import UNRESOLVED_SQL, Entry, JournalError, money
 from cashier.journal.rows import entry_of_row
 from cashier.text import free_text
 
@@ -206,8 +206,6 @@ class TicketRows:
     def _check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its
         tenders is in flight, and ``amount`` (with its tip) is at most what remains now."""
-        from cashier.journal.store import UNRESOLVED_SQL
-
         self._open_ticket_row(ticket_id)
         busy = self.conn.execute(
             f"SELECT invoice, state FROM entries WHERE ticket_id = ? AND state IN {UNRESOLVED_SQL} "
