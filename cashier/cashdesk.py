@@ -226,7 +226,7 @@ class CashDesk:
         (``ticket_done``); a refund keeps its own receipt, its ticket or not."""
         if entry.id in self._receipted or not self._ticket_ended(entry):
             return []
-        if entry.ticket_id is not None:
+        if entry.ticket_id is not None and not self._is_refund(entry):
             return []
         self._receipted.add(entry.id)
         if len(self._receipted) > 10_000:
