@@ -19,7 +19,7 @@ from typing import Any
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from cashier.journal.card_guard import guard_text
-from cashier.journal.store import JournalStore, iso
+from cashier.journal.recorder import JournalRecorder, iso
 from cashier.money import from_minor, parse_amount, to_minor
 
 MAX_REASON = 120
@@ -139,7 +139,7 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
 class Drawer:
     """The cash drawer of one till, on the till's journal store."""
 
-    def __init__(self, store: JournalStore, roster: Roster) -> None:
+    def __init__(self, store: JournalRecorder, roster: Roster) -> None:
         self.store = store
         self.roster = roster
         self.currency = store.currency

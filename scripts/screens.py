@@ -372,7 +372,7 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
 
     from cashier.config import load_profile
     from cashier.journal.model import Kind, State
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
     from cashier.store import StoreError
     from cashier.store.localpg import LocalPostgres, free_port
     from cashier.store.outbox import Outbox
@@ -401,7 +401,7 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
         for number, till, clerk, sales in ((2, "till-2", "Ana", ("18.40", "7.95", "31.00")),
                                            (3, "till-3", "Bo", ("12.00", "4.25"))):
             path = base / f"{till}.sqlite"
-            journal = JournalStore(path, till_id=till, till_number=number)
+            journal = JournalRecorder(path, till_id=till, till_number=number)
             for i, text in enumerate(sales):
                 entry = journal.create(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk)
                 journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),

@@ -23,7 +23,7 @@ WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NU
 
 
 class ReportRows:
-    """The reports' half of ``JournalStore`` (mixed in; same connection)."""
+    """The reports' half of ``JournalRecorder`` (mixed in; same connection)."""
 
     conn: sqlite3.Connection
     till_id: str

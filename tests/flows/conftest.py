@@ -17,7 +17,7 @@ from cashier.flows.base import RecoveryPolicy
 from cashier.runtime import Runtime, open_runtime
 
 
-class Till:
+class SandboxTill:
     """One till: its runtime plus direct access to the sandbox's ledger and fault controls."""
 
     def __init__(self, runtime: Runtime, sandbox: Any) -> None:
@@ -47,16 +47,16 @@ class Till:
 
 @pytest.fixture
 async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
-    tills: list[Till] = []
+    tills: list[SandboxTill] = []
 
     async def make(option: str = "LG", *, till_number: int = 1, policy: RecoveryPolicy | None = None,
-                   journal: Path | None = None, sandbox: Any = None) -> Till:
+                   journal: Path | None = None, sandbox: Any = None) -> SandboxTill:
         if sandbox is None:
             sandbox, _ = make_sandbox(option, access_token=None)
         profile = load_profile(None, processing_option=option, till_number=till_number,
                                journal_path=journal or tmp_path / f"journal-{len(tills)}.sqlite")
         rt = await open_runtime(profile, sandbox=sandbox, policy=policy)
-        till = Till(rt, sandbox)
+        till = SandboxTill(rt, sandbox)
         tills.append(till)
         return till
 

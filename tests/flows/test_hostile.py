@@ -32,7 +32,7 @@ import pytest
 from cashier.cli import main
 from cashier.journal.aio import Journal
 from cashier.journal.model import State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
 from tests.flows.conftest import write_profile
 from tests.pans import card_numbers_at_rest, card_numbers_in
@@ -181,7 +181,7 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     def entries(journal: Path) -> int:
         if not journal.exists():
             return 0
-        store = JournalStore(journal, reader=True)
+        store = JournalRecorder(journal, reader=True)
         try:
             return len(store.all_rows())
         finally:
@@ -263,7 +263,7 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     held = ledger()
     mine: dict[str, D] = {}
     for journal in journals:
-        store = JournalStore(journal, reader=True)
+        store = JournalRecorder(journal, reader=True)
         for entry in store.search(limit=100_000):
             if entry.invoice in mine:
                 discrepancies.append(f"invoice {entry.invoice} issued by both journals")
