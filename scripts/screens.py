@@ -33,10 +33,9 @@ class Shooter:
         self.shots: list[Path] = []
 
     async def shoot(self, widget: Any, name: str) -> None:
-        from PySide6.QtWidgets import QApplication
-
-        await asyncio.sleep(0.05)
-        QApplication.processEvents()
+        # the loop paints while it waits: a processEvents() here would step the window's tasks
+        # inside this one ("Cannot enter into task"), and a task stepped so never finishes
+        await asyncio.sleep(0.1)
         path = self.out / f"{len(self.shots) + 1:02d}-{name}.png"
         widget.grab().save(str(path))
         self.shots.append(path)
