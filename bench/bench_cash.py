@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cashier.clerks import ManagerRules, Roster
 from cashier.drawer import Drawer
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.totals import rebuild_totals
 from cashier.printing.layout import PrintJob
 from cashier.printing.queue import PrintQueue
@@ -27,7 +27,7 @@ TICKETS = 20_000
 
 def _z_report_ms() -> float:
     with tempfile.TemporaryDirectory() as tmp:
-        store = JournalStore(Path(tmp) / "bench.sqlite", till_id="t1")
+        store = JournalRecorder(Path(tmp) / "bench.sqlite", till_id="t1")
         drawer = Drawer(store, Roster([], ManagerRules()))
         session = drawer.open(clerk="1", float_amount=Decimal("200.00"))
         tenders = (("cash", "sale", None), ("sale", "sale", "VISA"), ("sale", "sale", "MASTERCARD"),

@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.totals import rebuild_totals
 
 GOALS = {"batch_totals_100k_rows_ms": ("<=", 50.0)}
@@ -16,7 +16,7 @@ ROWS = 100_000
 
 def run() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        store = JournalStore(Path(tmp) / "bench.sqlite", till_number=1)
+        store = JournalRecorder(Path(tmp) / "bench.sqlite", till_number=1)
         kinds = ("sale", "sale", "sale", "refund", "authorization")
         # a realistic day: a handful of unresolved entries among 100,000
         states = ("approved", "approved", "approved", "declined", "voided", "approved")
@@ -30,7 +30,7 @@ def run() -> dict[str, float]:
                              "approved_minor, card_last4, created_at, updated_at, business_date) "
                              "VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
             rebuild_totals(conn)
-        reader = JournalStore(store.path, reader=True)
+        reader = JournalRecorder(store.path, reader=True)
         times = []
         for _ in range(20):
             t = time.perf_counter()

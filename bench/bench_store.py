@@ -50,9 +50,9 @@ def _serve(dsn: str, port: int) -> subprocess.Popen[str]:
 def _template_journal(path: Path) -> int:
     """One till's day: ``SALES_PER_TILL`` approved sales, written in one go (copied per till)."""
     from cashier.journal.model import Kind, State
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
 
-    store = JournalStore(path, till_id="T00", till_number=1)
+    store = JournalRecorder(path, till_id="T00", till_number=1)
     store.conn.execute("PRAGMA synchronous = OFF")  # building the fixture, not measuring it
     for _ in range(SALES_PER_TILL):
         entry = store.create(Kind.SALE, Decimal("12.34"), actor="7")

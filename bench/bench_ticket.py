@@ -52,10 +52,10 @@ class TimedTransport(httpx.AsyncBaseTransport):
 
 
 def _open_drawer(profile: Any) -> None:
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
     from cashier.drawer import Drawer
 
-    store = open_store(profile)
+    store = open_recorder(profile)
     try:
         Drawer(store, profile.roster).open(clerk=str(profile.clerk_id), float_amount="100.00")
     finally:

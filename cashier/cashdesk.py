@@ -17,7 +17,7 @@ from cashier.config import TillProfile
 from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketSettings
 from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
@@ -27,14 +27,14 @@ from cashier.reports import report_text, x_report, z_report
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
 
 
-def open_store(profile: TillProfile) -> JournalStore:
-    return JournalStore(profile.resolved_journal_path, till_id=profile.till_id,
+def open_recorder(profile: TillProfile) -> JournalRecorder:
+    return JournalRecorder(profile.resolved_journal_path, till_id=profile.till_id,
                         till_number=profile.till_number, currency=profile.currency,
                         training=profile.is_training)
 
 
 class CashDesk:
-    def __init__(self, profile: TillProfile, store: JournalStore, *,
+    def __init__(self, profile: TillProfile, store: JournalRecorder, *,
                  virtual: VirtualPrinter | None = None, printer: PrintQueue | None = None) -> None:
         self.profile = profile
         #: Called after each drawer close (the window checks for an update then).
@@ -228,7 +228,7 @@ class CashDesk:
         (``ticket_done``); a refund keeps its own receipt, its ticket or not."""
         if entry.id in self._receipted or not self._ticket_ended(entry):
             return []
-        if entry.ticket_id is not None:
+        if entry.ticket_id is not None and not self._is_refund(entry):
             return []
         self._receipted.add(entry.id)
         if len(self._receipted) > 10_000:

@@ -18,7 +18,7 @@ from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster, manager_needed
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.money import from_minor, parse_amount, to_minor
 from cashier.text import free_text
 
@@ -138,7 +138,7 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
 class Drawer:
     """The cash drawer of one till, on the till's journal store."""
 
-    def __init__(self, store: JournalStore, roster: Roster) -> None:
+    def __init__(self, store: JournalRecorder, roster: Roster) -> None:
         self.store = store
         self.roster = roster
         self.currency = store.currency

@@ -17,7 +17,7 @@ from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
-from cashier.journal.store import JournalStore, iso
+from cashier.journal.recorder import JournalRecorder, iso
 from cashier.money import from_minor, tax_of, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
@@ -71,7 +71,7 @@ def _classify(kind: str, op: str | None, moved: bool, row: Any) -> tuple[str, st
     return None if tender is None else ("sale", tender, int(row["approved"]))
 
 
-def build_report(store: JournalStore, drawer: Drawer, *, kind: str, session: Session | None,
+def build_report(store: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
                  start: str, end: str) -> dict[str, Any]:
     """The report of this till's entries created in [start, end), with the session's cash."""
     cur = store.currency
@@ -157,7 +157,7 @@ def _clerk_name(drawer: Drawer, clerk: str) -> str:
     return ""
 
 
-def x_report(store: JournalStore, drawer: Drawer) -> dict[str, Any]:
+def x_report(store: JournalRecorder, drawer: Drawer) -> dict[str, Any]:
     """Now: the open session, or everything since the last close. Changes nothing."""
     session = drawer.current()
     if session is not None:
@@ -168,7 +168,7 @@ def x_report(store: JournalStore, drawer: Drawer) -> dict[str, Any]:
     return build_report(store, drawer, kind="x", session=session, start=start, end=iso(store.clock()) + "~")
 
 
-def z_report(store: JournalStore, drawer: Drawer, session: Session | None = None) -> dict[str, Any]:
+def z_report(store: JournalRecorder, drawer: Drawer, session: Session | None = None) -> dict[str, Any]:
     """A closed session's report: the one kept at its close, else built again from the journal."""
     session = session or drawer.last_closed()
     if session is None:

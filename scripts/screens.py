@@ -33,10 +33,9 @@ class Shooter:
         self.shots: list[Path] = []
 
     async def shoot(self, widget: Any, name: str) -> None:
-        from PySide6.QtWidgets import QApplication
-
-        await asyncio.sleep(0.05)
-        QApplication.processEvents()
+        # the loop paints while it waits: a processEvents() here would step the window's tasks
+        # inside this one ("Cannot enter into task"), and a task stepped so never finishes
+        await asyncio.sleep(0.1)
         path = self.out / f"{len(self.shots) + 1:02d}-{name}.png"
         widget.grab().save(str(path))
         self.shots.append(path)
@@ -372,7 +371,7 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
 
     from cashier.config import load_profile
     from cashier.journal.model import Kind, State
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
     from cashier.store import StoreError
     from cashier.store.localpg import LocalPostgres, free_port
     from cashier.store.outbox import Outbox
@@ -401,7 +400,7 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
         for number, till, clerk, sales in ((2, "till-2", "Ana", ("18.40", "7.95", "31.00")),
                                            (3, "till-3", "Bo", ("12.00", "4.25"))):
             path = base / f"{till}.sqlite"
-            journal = JournalStore(path, till_id=till, till_number=number)
+            journal = JournalRecorder(path, till_id=till, till_number=number)
             for i, text in enumerate(sales):
                 entry = journal.create(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk)
                 journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),

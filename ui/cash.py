@@ -25,10 +25,10 @@ PRINTER_POLL_MS = 1000
 
 def open_cashdesk(profile: TillProfile) -> Any:
     """The till's CashDesk, or None when its journal cannot be opened (the start-up says why)."""
-    from cashier.cashdesk import CashDesk, open_store
+    from cashier.cashdesk import CashDesk, open_recorder
 
     try:
-        return CashDesk(profile, open_store(profile))
+        return CashDesk(profile, open_recorder(profile))
     except Exception:
         log.exception("the cash desk could not open the journal")
         return None

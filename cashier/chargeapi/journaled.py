@@ -35,7 +35,7 @@ REQUEST_NOTES = frozenset({REQUEST_NOTE, "gateway_request"})
 
 
 @dataclass(frozen=True)
-class Movement:
+class MovementResult:
     """What became of one Charge API money movement: its journal entry, and the answer or the
     error; ``outcome`` is the one outcome word (``cashier.journal.Outcome``), ``exit_code``
     follows ``cashier sale``."""
@@ -81,7 +81,7 @@ class JournaledChargeApi:
                      customer_id: str | None = None, captured: bool = True,
                      authorization_type: str | None = None, description: str | None = None,
                      metadata: dict[str, str] | None = None, payment_link_id: str | None = None,
-                     actor: str | None = None) -> Movement:
+                     actor: str | None = None) -> MovementResult:
         if card is not None and not isinstance(card, str):
             raise TypeError("card must be a token or card id")
         params: dict[str, Any] = {
@@ -93,7 +93,7 @@ class JournaledChargeApi:
         return await self._movement(op, amount, currency, "/charges", params, actor, token=card,
                                     customer_id=customer_id, payment_link_id=payment_link_id)
 
-    async def capture(self, charge_id: str, *, actor: str | None = None) -> Movement:
+    async def capture(self, charge_id: str, *, actor: str | None = None) -> MovementResult:
         charge = await self.client.get_charge(charge_id)
         currency = str(charge["currency"])
         amount = from_minor(int(charge["amount"]), currency)
@@ -101,7 +101,7 @@ class JournaledChargeApi:
                                     actor, charge_id=charge_id)
 
     async def refund(self, charge_id: str, amount: Decimal | None = None, *, currency: str | None = None,
-                     reason: str | None = None, actor: str | None = None) -> Movement:
+                     reason: str | None = None, actor: str | None = None) -> MovementResult:
         """Full refund without ``amount``; the remaining amount is read first so it is journaled."""
         if amount is None or currency is None:
             charge = await self.client.get_charge(charge_id)
@@ -113,7 +113,7 @@ class JournaledChargeApi:
                                     charge_id=charge_id)
 
     async def _movement(self, op: Op, amount: Decimal, currency: str, path: str, params: dict[str, Any],
-                        actor: str | None, **ids: str | None) -> Movement:
+                        actor: str | None, **ids: str | None) -> MovementResult:
         """``ids``: the card ``token``, the ``customer_id`` and ``payment_link_id`` of a charge, or
         the ``charge_id`` a capture or refund moves, each in its own journal column."""
         who = actor or self.actor
@@ -125,7 +125,8 @@ class JournaledChargeApi:
         entry = await self.journal.transition(entry.id, State.SENT, actor=who)
         return await self._send(entry, op, path, clean, who)
 
-    async def _send(self, entry: Entry, op: Op, path: str, params: dict[str, Any], actor: str) -> Movement:
+    async def _send(self, entry: Entry, op: Op, path: str, params: dict[str, Any],
+                    actor: str) -> MovementResult:
         key = entry.idempotency_key
         assert key is not None
         try:
@@ -134,18 +135,18 @@ class JournaledChargeApi:
             entry = await self.journal.transition(entry.id, State.DECLINED, actor=actor,
                                                   response_code=exc.code, message=exc.message,
                                                   charge_id=exc.charge_id or entry.charge_id)
-            return Movement(entry, error=exc)
+            return MovementResult(entry, error=exc)
         except ChargeApiOutcomeUnknown as exc:
             # it may have happened: UNKNOWN, and recovery re-sends with the same key
             entry = await self.journal.transition(entry.id, State.UNKNOWN, actor=actor, message=exc.message)
-            return Movement(entry, error=exc)
+            return MovementResult(entry, error=exc)
         except ChargeApiUnavailable as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor, message=exc.message)
-            return Movement(entry, error=exc)
+            return MovementResult(entry, error=exc)
         except ChargeApiError as exc:
             entry = await self.journal.transition(entry.id, State.ERROR, actor=actor,
                                                   response_code=exc.code, message=exc.message)
-            return Movement(entry, error=exc)
+            return MovementResult(entry, error=exc)
         amounts: dict[str, Decimal] = {}
         currency = entry.currency
         if op in (Op.CHARGE, Op.AUTHORIZATION):
@@ -163,11 +164,11 @@ class JournaledChargeApi:
         if card:
             changes["card"] = card
         entry = await self.journal.transition(entry.id, State.APPROVED, actor=actor, **changes)
-        return Movement(entry, result=result)
+        return MovementResult(entry, result=result)
 
-    async def recover(self, *, actor: str = "recovery") -> list[Movement]:
+    async def recover(self, *, actor: str = "recovery") -> list[MovementResult]:
         """Finish every unresolved Charge API entry by re-sending its request with its key."""
-        outcomes: list[Movement] = []
+        outcomes: list[MovementResult] = []
         for entry in await self.journal.unresolved():
             if entry.kind is not Kind.CHARGE or entry.state is State.VOIDING:
                 continue
@@ -179,7 +180,7 @@ class JournaledChargeApi:
                 # the crash came before the request was written down: nothing was sent
                 done = await self.journal.transition(entry.id, State.ERROR, actor=actor,
                                                      message="never sent (no request recorded)")
-                outcomes.append(Movement(done))
+                outcomes.append(MovementResult(done))
                 continue
             if entry.state is State.INTENT:
                 entry = await self.journal.transition(entry.id, State.SENT, actor=actor)

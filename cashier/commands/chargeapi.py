@@ -174,9 +174,9 @@ def _amount(text: str, currency: str, field: str = "--amount") -> Decimal:
 
 
 def _movement(outcome: Any) -> int:
-    from cashier.chargeapi.journaled import Movement
+    from cashier.chargeapi.journaled import MovementResult
 
-    assert isinstance(outcome, Movement)
+    assert isinstance(outcome, MovementResult)
     entry = outcome.entry
     state = str(entry.state)
     data: dict[str, Any] = {"outcome": state, "entryId": entry.id, "idempotencyKey": entry.idempotency_key,

@@ -22,11 +22,11 @@ def _out(data: dict[str, Any]) -> None:
 
 
 def _desk(args: argparse.Namespace) -> Any:
-    from cashier.cashdesk import CashDesk, open_store
+    from cashier.cashdesk import CashDesk, open_recorder
     from cashier.config import load_profile
 
     profile = load_profile(getattr(args, "profile", None))
-    return CashDesk(profile, open_store(profile))
+    return CashDesk(profile, open_recorder(profile))
 
 
 def _clerk(desk: Any, args: argparse.Namespace) -> str:

@@ -9,10 +9,10 @@ from typing import Any
 
 def _store(args: argparse.Namespace) -> Any:
     from cashier.config import load_profile
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
 
     profile = load_profile(getattr(args, "profile", None))
-    return JournalStore(profile.resolved_journal_path, till_id=profile.till_id,
+    return JournalRecorder(profile.resolved_journal_path, till_id=profile.till_id,
                         till_number=profile.till_number, currency=profile.currency,
                         training=profile.is_training)
 

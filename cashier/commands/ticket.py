@@ -70,9 +70,9 @@ def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
     """Run ``print_jobs(desk)`` on the till's cash desk and wait up to the printer's timeout; a
     receipt not printed is said on stderr (the ticket stands all the same, and ``cashier receipt
     print TICKET`` prints it again)."""
-    from cashier.cashdesk import CashDesk, open_store
+    from cashier.cashdesk import CashDesk, open_recorder
 
-    desk = CashDesk(rt.profile, open_store(rt.profile))
+    desk = CashDesk(rt.profile, open_recorder(rt.profile))
     try:
         jobs = print_jobs(desk)
         if jobs and desk.printer is not None:

@@ -89,7 +89,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def apply_command(args: argparse.Namespace) -> int:
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
     from cashier.config import load_profile
     from cashier.updates.layout import Layout
     from cashier.updates.service import apply_update
@@ -103,7 +103,7 @@ def apply_command(args: argparse.Namespace) -> int:
                                               "package (no versions folder beside it)")
 
     def run() -> int:
-        store = open_store(profile)
+        store = open_recorder(profile)
         try:
             outcome = apply_update(source, layout, store, profile.roster)
         finally:

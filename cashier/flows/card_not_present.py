@@ -27,7 +27,7 @@ from cashier.chargeapi.errors import (
     ChargeApiNoDecision,
     NotFoundError,
 )
-from cashier.chargeapi.journaled import JournaledChargeApi, Movement
+from cashier.chargeapi.journaled import JournaledChargeApi, MovementResult
 from cashier.clerks import Action, Clerk
 from cashier.entry_rules import CHARGE_ORIGIN_OPS, refundable_amount
 from cashier.errors import ValidationError
@@ -81,7 +81,7 @@ class LinkWatch:
 
 
 @dataclass
-class LinkOutcome:
+class LinkResult:
     link: PaymentLink
     reason: str  # paid, cancelled, deactivated, timeout
     paid: list[Entry] = field(default_factory=list)
@@ -169,7 +169,7 @@ def _masked(card: api.Card | None) -> str | None:
     return None
 
 
-def _result(ctx: FlowContext, outcome: Movement) -> CardNotPresentResult:
+def _result(ctx: FlowContext, outcome: MovementResult) -> CardNotPresentResult:
     entry = outcome.entry
     state = entry.state
     name: Outcome
@@ -282,7 +282,7 @@ async def _link_charges(charge_api: JournaledChargeApi, link_id: str) -> list[ap
 
 
 async def _seen(ctx: FlowContext, link_id: str, charge: api.Charge, seen: set[str],
-                result: LinkOutcome) -> None:
+                result: LinkResult) -> None:
     if charge.id in seen or charge.status == "pending":
         return
     seen.add(charge.id)
@@ -296,7 +296,7 @@ async def _seen(ctx: FlowContext, link_id: str, charge: api.Charge, seen: set[st
 
 
 async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Event | None = None,
-                     watch: LinkWatch | None = None, pad_form: str | None = None) -> LinkOutcome:
+                     watch: LinkWatch | None = None, pad_form: str | None = None) -> LinkResult:
     """Poll the link's charges with backoff until it is paid, deactivated, cancelled or timed out.
 
     Paid charges are journaled as they arrive. On the cashier's cancel (or the timeout) the link is
@@ -313,14 +313,14 @@ async def watch_link(ctx: FlowContext, link: PaymentLink, *, cancel: asyncio.Eve
 
 
 async def _watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: PaymentLink,
-                 cancel: asyncio.Event | None, watch: LinkWatch | None) -> LinkOutcome:
+                 cancel: asyncio.Event | None, watch: LinkWatch | None) -> LinkResult:
     watch = watch or LinkWatch()
     cancel = cancel or asyncio.Event()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + watch.timeout_s
     delay = watch.first_s
     seen: set[str] = set()
-    result = LinkOutcome(link, "timeout")
+    result = LinkResult(link, "timeout")
     ctx.bus.publish(LinkStatus(link.id, "waiting"))
     while True:
         with contextlib.suppress(TimeoutError):
@@ -350,7 +350,7 @@ async def _watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: Payment
 
 
 async def _end_watch(ctx: FlowContext, charge_api: JournaledChargeApi, link: PaymentLink, reason: str,
-                     seen: set[str], result: LinkOutcome) -> LinkOutcome:
+                     seen: set[str], result: LinkResult) -> LinkResult:
     result.reason = reason
     try:
         result.link = await deactivate_link(ctx, link.id)

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from cashier.errors import CashierError
 from cashier.host.client import HostClient
 from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
-from cashier.journal.store import SEQUENCE_DIGITS
+from cashier.journal.recorder import SEQUENCE_DIGITS
 
 log = logging.getLogger(__name__)
 

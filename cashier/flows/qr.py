@@ -92,7 +92,7 @@ class QrPolling:
 
 
 @dataclass(frozen=True)
-class QrOutcome(WrapsResult):
+class QrResult(WrapsResult):
     result: FlowResult
     code: str | None = None
     host_status: str | None = None
@@ -151,7 +151,7 @@ async def _ask_code(ctx: FlowContext, entry: Entry) -> str:
 # ---- the payment -------------------------------------------------------------------------------
 async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
               polling: QrPolling | None = None, cancel: asyncio.Event | None = None,
-              pad_form: str | None = DEFAULT_PAD_FORM, ticket_id: int | None = None) -> QrOutcome:
+              pad_form: str | None = DEFAULT_PAD_FORM, ticket_id: int | None = None) -> QrResult:
     """Take ``amount`` by QR code. Set ``cancel`` (the cashier's Cancel) to end the wait: the code
     is cancelled at the host (or, if the customer paid meanwhile, reversed)."""
     require(ctx, "qr_get_code")
@@ -166,7 +166,7 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
 
 
 async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolling,
-               cancel: asyncio.Event | None, pad_form: str | None, ticket_id: int | None) -> QrOutcome:
+               cancel: asyncio.Event | None, pad_form: str | None, ticket_id: int | None) -> QrResult:
     entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
                                      clerk=ctx.actor, sent=True, ticket_id=ticket_id)
     inv = str(entry.invoice)
@@ -174,14 +174,14 @@ async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolli
         code = await _ask_code(ctx, entry)
     except HostRetrySafe as exc:
         entry = await ctx.move(entry, State.ERROR, message=f"not sent, safe to retry: {_text(exc)}")
-        return QrOutcome(finish(ctx, entry))
+        return QrResult(finish(ctx, entry))
     except HostOutcomeUnknown as exc:
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no QR code came back: {_text(exc)}")
-        return QrOutcome(finish(ctx, entry))
+        return QrResult(finish(ctx, entry))
     except HostError as exc:
         entry = await ctx.move(entry, State.ERROR, message=_text(exc),
                                host_code=f"{exc.primary_code},{exc.secondary_code or 0}")
-        return QrOutcome(finish(ctx, entry))
+        return QrResult(finish(ctx, entry))
     expires = datetime.now(UTC) + timedelta(seconds=polling.wait_s)
     await ctx.journal.note(entry.id, CODE_NOTE, actor=ctx.actor, code=code,
                            expires_at=expires.isoformat(timespec="milliseconds"))
@@ -192,7 +192,7 @@ async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolli
         entry = await _poll(ctx, entry, code, polling, cancel)
     finally:
         await _clear_pad(ctx, pad)
-    return QrOutcome(finish(ctx, entry), code)
+    return QrResult(finish(ctx, entry), code)
 
 
 def show_on_pad(ctx: FlowContext, code: str, form: str | None) -> asyncio.Task[Any] | None:
@@ -316,7 +316,7 @@ async def _qr_entry(ctx: FlowContext, invoice: str) -> Entry:
     return entry
 
 
-async def status(ctx: FlowContext, invoice: str) -> QrOutcome:
+async def status(ctx: FlowContext, invoice: str) -> QrResult:
     """What became of a QR payment: unfinished entries are resolved, finished ones reported with
     the host's current status beside the journal's (no journal change)."""
     require(ctx, "qr_payment_status")
@@ -325,32 +325,32 @@ async def status(ctx: FlowContext, invoice: str) -> QrOutcome:
     if entry.unresolved:
         entry = await resolve_qr(ctx, entry)
         code, _ = await _code_of(ctx, entry)
-        return QrOutcome(FlowResult(entry, outcome_of(entry), entry.message or ""), code)
+        return QrResult(FlowResult(entry, outcome_of(entry), entry.message or ""), code)
     host_status = None
     if code is not None:
         try:
             host_status = _status(await ctx.client.qr_payment_status(code))
         except HostError as exc:
             host_status = f"not read: {_text(exc)[:80]}"
-    return QrOutcome(FlowResult(entry, outcome_of(entry), entry.message or ""), code, host_status)
+    return QrResult(FlowResult(entry, outcome_of(entry), entry.message or ""), code, host_status)
 
 
-async def cancel(ctx: FlowContext, invoice: str) -> QrOutcome:
+async def cancel(ctx: FlowContext, invoice: str) -> QrResult:
     """Cancel a QR payment: an unpaid code dies, a paid one is reversed (response T)."""
     require(ctx, "qr_cancel")
     entry = await _qr_entry(ctx, invoice)
     if entry.unresolved:
         entry = await ctx.journal.claim(entry.id)  # EntryOwned while its sender waits on it
     if entry.state is State.VOIDED:
-        return QrOutcome(finish(ctx, entry, "already cancelled"))
+        return QrResult(finish(ctx, entry, "already cancelled"))
     if entry.state not in (State.APPROVED, State.SENT, State.UNKNOWN):
         raise ValidationError("invoice", f"is {entry.state}: there is no live QR payment to cancel")
     code, _ = await _code_of(ctx, entry)
     if code is None:
         entry = await resolve_qr(ctx, entry)
-        return QrOutcome(finish(ctx, entry))
+        return QrResult(finish(ctx, entry))
     entry = await _cancel_code(ctx, entry, code, "cancelled by the cashier")
-    return QrOutcome(finish(ctx, entry), code)
+    return QrResult(finish(ctx, entry), code)
 
 
 async def resolve_qr(ctx: FlowContext, entry: Entry, *, actor: str | None = None,

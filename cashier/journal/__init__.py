@@ -2,7 +2,7 @@
 
 Layout
 - ``schema``: forward-only migrations (``PRAGMA user_version``), WAL, ``synchronous=FULL``.
-- ``store.JournalStore``: the synchronous core on one connection (one thread owns it).
+- ``store.JournalRecorder``: the synchronous core on one connection (one thread owns it).
 - ``aio.Journal``: what async code uses; writes run on a dedicated thread, reads on another.
 - ``model``: ``Kind``, ``Op``, ``State`` (the state machine and its legal transitions),
   ``Entry`` (the projection row), ``Event``, ``Job``, ``Totals``.
@@ -11,7 +11,7 @@ Layout
   ``totals``: which bucket each entry counts in (running totals per batch).
 
 Tables: ``events`` is append-only (triggers refuse UPDATE and DELETE); ``entries`` is the
-current-state projection and can be rebuilt from the events (``JournalStore.replay``);
+current-state projection and can be rebuilt from the events (``JournalRecorder.replay``);
 ``totals`` holds running totals per batch, changed in the same transaction as each entry;
 ``jobs`` holds durable voids; ``counters`` the invoice sequence.
 
@@ -50,7 +50,7 @@ from cashier.journal.model import (
     Totals,
     outcome_of,
 )
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 
-__all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalStore", "Kind",
+__all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalRecorder", "Kind",
            "Op", "Outcome", "State", "Totals", "contains_pan", "outcome_of"]

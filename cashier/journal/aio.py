@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cashier.journal.model import INVOICED_KINDS, Entry, Event, Job, Kind, State, Totals
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketChanged
 from cashier.journal.tickets import TicketRecord, TicketWritten
 
@@ -28,7 +28,7 @@ InvoiceCheck = Callable[[int], Awaitable[int]]
 
 
 class Journal:
-    """Async facade over two ``JournalStore`` instances (writer, reader), one thread each."""
+    """Async facade over two ``JournalRecorder`` instances (writer, reader), one thread each."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
                  currency: str = "USD", training: bool = False,
@@ -47,8 +47,8 @@ class Journal:
         self._confirm_lock = asyncio.Lock()
         self._writer_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-writer")
         self._reader_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-reader")
-        self._writer: JournalStore | None = None
-        self._reader: JournalStore | None = None
+        self._writer: JournalRecorder | None = None
+        self._reader: JournalRecorder | None = None
         self._listeners: list[Listener] = []
         self._change_listeners: list[ChangeListener] = []
 
@@ -61,9 +61,9 @@ class Journal:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._writer = await loop.run_in_executor(
-            self._writer_pool, functools.partial(JournalStore, self.path, **self._kw))
+            self._writer_pool, functools.partial(JournalRecorder, self.path, **self._kw))
         self._reader = await loop.run_in_executor(
-            self._reader_pool, functools.partial(JournalStore, self.path, reader=True, **self._kw))
+            self._reader_pool, functools.partial(JournalRecorder, self.path, reader=True, **self._kw))
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
@@ -111,7 +111,7 @@ class Journal:
             for listener in list(self._change_listeners):
                 listener(change)
 
-    def _changes(self, store: JournalStore) -> list[Any]:
+    def _changes(self, store: JournalRecorder) -> list[Any]:
         """On the writer's thread: what the last write changed besides entries, as published
         (a ticket read once however many of its rows moved)."""
         changes = store.take_changes()
@@ -146,7 +146,7 @@ class Journal:
 
     # ---- plumbing -----------------------------------------------------------------------------
     @property
-    def store(self) -> JournalStore:
+    def store(self) -> JournalRecorder:
         """The writer store; only for code already running on the writer thread (tests, tools)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")

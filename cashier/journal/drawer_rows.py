@@ -36,14 +36,14 @@ class DrawerMoved:
 
 
 class DrawerRows:
-    """The drawer half of ``JournalStore`` (mixed in; same connection, same transactions)."""
+    """The drawer half of ``JournalRecorder`` (mixed in; same connection, same transactions)."""
 
     conn: sqlite3.Connection
     till_id: str
     currency: str
     _changes: list[Any]
 
-    if TYPE_CHECKING:  # provided by JournalStore
+    if TYPE_CHECKING:  # provided by JournalRecorder
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _now(self) -> str: ...
         def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from cashier.journal.model import money
-from cashier.journal.store import JournalStore, iso, utc_now
+from cashier.journal.recorder import JournalRecorder, iso, utc_now
 from cashier.journal.ticket_model import Ticket
 from cashier.journal.tokens import decode_token
 from cashier.text import write_csv
@@ -29,12 +29,12 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _ticket(store: JournalStore, ticket_id: int) -> dict[str, Any]:
+def _ticket(store: JournalRecorder, ticket_id: int) -> dict[str, Any]:
     """A ticket as ``cashier ticket show`` prints it: lines, totals and each tender."""
     return Ticket.of(store.ticket(ticket_id)).as_dict()
 
 
-def export_json(store: JournalStore, *, with_events: bool = True) -> str:
+def export_json(store: JournalRecorder, *, with_events: bool = True) -> str:
     data: dict[str, Any] = {
         "till_id": store.till_id, "exported_at": iso(utc_now()),
         "entries": [_plain(r) for r in store.all_rows()],
@@ -50,7 +50,7 @@ def export_json(store: JournalStore, *, with_events: bool = True) -> str:
 _NUMBERS = (*_AMOUNTS, "id", "ticket_id", "attempts", "batch_no")
 
 
-def export_csv(store: JournalStore) -> str:
+def export_csv(store: JournalRecorder) -> str:
     """One row per entry, spreadsheet-safe (``cashier.text.write_csv``)."""
     rows = [_plain(r) for r in store.all_rows()]
     if not rows:

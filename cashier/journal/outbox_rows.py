@@ -13,7 +13,7 @@ OUTBOX_MARKS = ("pushed_through", "store_close_seen")
 
 
 class OutboxRows:
-    """The outbox's half of ``JournalStore`` (mixed in; same connection)."""
+    """The outbox's half of ``JournalRecorder`` (mixed in; same connection)."""
 
     conn: sqlite3.Connection
 

@@ -31,7 +31,7 @@ GROUP BY t.id
 
 
 class ReportRows:
-    """The reports' half of ``JournalStore`` (mixed in; same connection)."""
+    """The reports' half of ``JournalRecorder`` (mixed in; same connection)."""
 
     conn: sqlite3.Connection
     till_id: str

@@ -86,7 +86,7 @@ class TicketWritten:
 
 
 class TicketRows:
-    """The ticket half of ``JournalStore`` (mixed in; same connection, same transactions)."""
+    """The ticket half of ``JournalRecorder`` (mixed in; same connection, same transactions)."""
 
     conn: sqlite3.Connection
     till_id: str
@@ -94,7 +94,7 @@ class TicketRows:
     training: bool
     _changes: list[Any]
 
-    if TYPE_CHECKING:  # provided by JournalStore
+    if TYPE_CHECKING:  # provided by JournalRecorder
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _now(self) -> str: ...
         def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],

@@ -24,7 +24,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
-from cashier.journal.store import SEQUENCE_DIGITS
+from cashier.journal.recorder import SEQUENCE_DIGITS
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
@@ -71,7 +71,7 @@ def hash_token(token: str) -> str:
 
 
 @dataclass(frozen=True)
-class PushOutcome:
+class PushResult:
     """What the store holds for one journal after a push (``gap``: nothing was applied)."""
 
     high_water: int
@@ -323,7 +323,7 @@ class StoreDatabase:
                 "till": row[3], "override": bool(row[4]), "through": row[5]}
 
     # ---- ingest -----------------------------------------------------------------------------
-    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent]) -> PushOutcome:
+    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent]) -> PushResult:
         async with self.pool.connection() as conn, conn.transaction():
             cur = await conn.execute("SELECT high_water FROM journals WHERE till_id = %s AND "
                                      "journal_id = %s FOR UPDATE", (till_id, journal_id))
@@ -333,9 +333,9 @@ class StoreDatabase:
             mark = int(row[0])
             fresh = [e for e in events if e.seq > mark]
             if not fresh:
-                return PushOutcome(mark, 0)
+                return PushResult(mark, 0)
             if fresh[0].seq != mark + 1:
-                return PushOutcome(mark, 0, gap=True)
+                return PushResult(mark, 0, gap=True)
             cur = await conn.execute("SELECT till_number FROM tills WHERE till_id = %s", (till_id,))
             number = await cur.fetchone()
             till_number = None if number is None or number[0] is None else int(number[0])
@@ -353,7 +353,7 @@ class StoreDatabase:
                 "UPDATE tills SET last_seen = now(), clerk = COALESCE(%s, clerk), "
                 "invoice_high_water = GREATEST(invoice_high_water, %s) WHERE till_id = %s",
                 (clerk, invoice_mark, till_id))
-        return PushOutcome(last, len(fresh))
+        return PushResult(last, len(fresh))
 
     async def _fold(self, conn: AsyncConnection[Any], till_id: str, journal_id: str,
                     events: Sequence[StoreEvent], number: int | None) -> tuple[int, str | None]:

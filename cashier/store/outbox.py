@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from cashier.config import TillProfile, store_token_for
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.store import StoreError, StoreUnreachable
 
 log = logging.getLogger(__name__)
@@ -91,12 +91,12 @@ def answer(response: httpx.Response) -> dict[str, Any]:
 
 
 class Outbox:
-    """One journal's outbox. Not thread-safe: one thread owns an instance, like ``JournalStore``."""
+    """One journal's outbox. Not thread-safe: one thread owns an instance, like ``JournalRecorder``."""
 
     def __init__(self, profile: TillProfile, *, token: str | None = None,
                  transport: httpx.BaseTransport | None = None) -> None:
         self.profile = profile
-        self.journal = JournalStore(profile.resolved_journal_path, till_id=profile.till_id,
+        self.journal = JournalRecorder(profile.resolved_journal_path, till_id=profile.till_id,
                                     till_number=profile.till_number, currency=profile.currency,
                                     training=profile.is_training)
         self.client = store_client(profile, token=token, transport=transport)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cashier.clerks import Roster
 from cashier.drawer import Drawer
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.updates.layout import Layout
 from cashier.updates.till import UpdateSource, UpdateWaiting, check, download, self_check
 from cashier.updates.versions import Published
@@ -21,7 +21,7 @@ from cashier.updates.versions import Published
 ACTOR = "system"
 
 
-def blockers(store: JournalStore, roster: Roster) -> list[str]:
+def blockers(store: JournalRecorder, roster: Roster) -> list[str]:
     """What a switch waits for, in words for the one line the till prints (empty: go ahead)."""
     waits = []
     if store.unresolved():
@@ -51,7 +51,7 @@ def prepare(source: UpdateSource, layout: Layout) -> Published | None:
     return found
 
 
-def switch_when_quiet(found: Published, layout: Layout, store: JournalStore, roster: Roster) -> Path:
+def switch_when_quiet(found: Published, layout: Layout, store: JournalRecorder, roster: Roster) -> Path:
     """Make ``found`` current unless the till is busy (UpdateWaiting); returns the program to
     self-check."""
     waits = blockers(store, roster)
@@ -62,7 +62,7 @@ def switch_when_quiet(found: Published, layout: Layout, store: JournalStore, ros
     return layout.current_link / "cashier"
 
 
-def confirm(found: Published, layout: Layout, store: JournalStore, ok: bool, why: str) -> UpdateResult:
+def confirm(found: Published, layout: Layout, store: JournalRecorder, ok: bool, why: str) -> UpdateResult:
     """After the self-check: keep the new version, or roll back to the previous one (journaled)."""
     if not ok:
         back = layout.roll_back()
@@ -74,7 +74,7 @@ def confirm(found: Published, layout: Layout, store: JournalStore, ok: bool, why
     return UpdateResult(applied=found.version, rolled_back=None, current=found.version)
 
 
-def apply_update(source: UpdateSource, layout: Layout, store: JournalStore, roster: Roster, *,
+def apply_update(source: UpdateSource, layout: Layout, store: JournalRecorder, roster: Roster, *,
                  checker: Callable[[Path], tuple[bool, str]] = self_check) -> UpdateResult:
     """The whole step, for the command line. Raises UpdateRefused (nothing changed),
     UpdateUnreachable, or UpdateWaiting (a verified version is ready; the till is busy)."""

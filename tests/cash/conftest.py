@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from cashier.cashdesk import CashDesk, open_store
+from cashier.cashdesk import CashDesk, open_recorder
 from cashier.config import TillProfile, load_profile
 from cashier.journal.model import Entry, Kind, State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.tickets import CASH_NOTE
 from cashier.manager_pin import hash_pin
 from tests.cash.loopback import LoopbackPrinter
@@ -44,13 +44,13 @@ def write_till(tmp_path: Path, *, printer_url: str | None = None, clerks: bool =
     return path
 
 
-def _ticket(store: JournalStore, name: str, price: Decimal, clerk: str) -> int:
+def _ticket(store: JournalRecorder, name: str, price: Decimal, clerk: str) -> int:
     ticket_id = store.create_ticket(actor=clerk, tax_rate=Decimal(0), tax_included=False, tip_mode="none")
     store.add_ticket_line(ticket_id, name=name, quantity=1, unit_price=price, actor=clerk)
     return ticket_id
 
 
-def cash_entry(store: JournalStore, amount: str, *, clerk: str = "101", tendered: str | None = None,
+def cash_entry(store: JournalRecorder, amount: str, *, clerk: str = "101", tendered: str | None = None,
                refund: bool = False, ticket: bool = False) -> Entry:
     """A cash tender as the ticket writes it (the contract between the branches); with
     ``ticket`` it is the one tender of a paid ticket (``entry.ticket_id``)."""
@@ -67,7 +67,7 @@ def cash_entry(store: JournalStore, amount: str, *, clerk: str = "101", tendered
     return entry
 
 
-def card_entry(store: JournalStore, amount: str, *, clerk: str = "101", brand: str = "VISA",
+def card_entry(store: JournalRecorder, amount: str, *, clerk: str = "101", brand: str = "VISA",
                tip: str = "0.00", kind: Kind = Kind.SALE, ticket: bool = False) -> Entry:
     value = Decimal(amount)
     ticket_id = _ticket(store, "Goods", value - Decimal(tip), clerk) if ticket else None
@@ -95,7 +95,7 @@ def make_desk(tmp_path: Path) -> Iterator[Callable[..., CashDesk]]:
 
     def make(**kw: Any) -> CashDesk:
         profile: TillProfile = load_profile(write_till(tmp_path, **kw))
-        desk = CashDesk(profile, open_store(profile))
+        desk = CashDesk(profile, open_recorder(profile))
         made.append(desk)
         return desk
 

@@ -100,9 +100,9 @@ def test_five_wrong_pins_lock_the_clerk_and_every_try_is_shown_to_the_manager(ti
 
 def test_the_lock_grows_and_the_right_pin_after_it_starts_afresh(tmp_path: Path) -> None:
     profile = load_profile(write_till(tmp_path))
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
 
-    open_store(profile).close()  # the journal exists
+    open_recorder(profile).close()  # the journal exists
     now = [datetime(2026, 11, 23, 10, 0, tzinfo=UTC)]
     guard = PinGuard(profile.resolved_journal_path, clock=lambda: now[0])
     roster = profile.roster

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cashier.cashdesk import CashDesk, open_store
+from cashier.cashdesk import CashDesk, open_recorder
 from cashier.clerks import Action, ManagerRules, Roster, SignInError
 from cashier.config import ProfileError, load_profile
 from cashier.drawer import Drawer
@@ -65,7 +65,7 @@ def test_a_restarted_till_continues_its_session(make_desk: Callable[..., CashDes
     desk.pay_in("5.00", "coins", clerk="101")
     desk.store.close()
     profile = load_profile(tmp_path / "till.toml")
-    again = Drawer(open_store(profile), profile.roster)
+    again = Drawer(open_recorder(profile), profile.roster)
     session = again.current()
     assert session is not None and session.id == opened.id and session.float == Decimal("75.00")
     assert again.balance(session).expected == Decimal("80.00")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 
 LIBFAKETIME = next((p for p in (Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
                                 Path("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
@@ -51,7 +51,7 @@ def test_a_clock_set_back_then_forward_keeps_the_drawer_and_its_report_whole(tmp
                 + D(cash["pay_ins"]) - D(cash["pay_outs"]))
     assert (D(cash["cash_sales"]), D(cash["expected"])) == (D("7.00"), expected)
     assert D(cash["over_short"]) == D(cash["counted"]) - D(cash["expected"]) == 0
-    store = JournalStore(journal, reader=True)
+    store = JournalRecorder(journal, reader=True)
     try:
         events = store.events()
         entries = sorted(store.search(kinds=["cash"]), key=lambda e: e.id)

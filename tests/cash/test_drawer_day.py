@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cashier.cashdesk import open_store
+from cashier.cashdesk import open_recorder
 from cashier.cli import main
 from cashier.config import load_profile
 from cashier.journal.model import Kind, State
@@ -47,7 +47,7 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
     assert cli("drawer", "open", "--float", "50.00", "--clerk", "102")[0] == 2  # one session per till
     assert cli("drawer", "open", "--float", "x", "--clerk", "102")[0] == 2
 
-    store = open_store(load_profile(till))
+    store = open_recorder(load_profile(till))
     cash_entry(store, "12.50", tendered="20.00")
     cash_entry(store, "30.00", clerk="102", tendered="30.00")
     cash_entry(store, "4.00", refund=True)
@@ -120,7 +120,7 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
 def test_report_exports(till: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                         monkeypatch: pytest.MonkeyPatch) -> None:
     run(capsys, monkeypatch, "drawer", "open", "--float", "10.00", "--clerk", "102")
-    store = open_store(load_profile(till))
+    store = open_recorder(load_profile(till))
     cash_entry(store, "3.00", tendered="5.00")
     store.close()
     assert run(capsys, monkeypatch, "drawer", "close", "--counted", "13.00", "--clerk", "102")[0] == 0

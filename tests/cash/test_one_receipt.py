@@ -11,7 +11,7 @@ from cashier.cashdesk import CashDesk
 from cashier.flows.cart import receipt_lines as pad_lines
 from cashier.flows.ticket import receipt_lines as flow_ticket_lines
 from cashier.journal.model import Entry, Kind, Op, State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket
 from ui.receipt import receipt_lines as screen_lines
 from ui.receipt import ticket_receipt_lines as screen_ticket_lines
@@ -29,7 +29,7 @@ def figures(lines: list[str]) -> list[str]:
     return [line for line in norm(lines) if line.split()[0] in FIGURES]
 
 
-def paid_ticket(store: JournalStore) -> Ticket:
+def paid_ticket(store: JournalRecorder) -> Ticket:
     """Two lines, 8.25 % tax added, a keyed tip, one card tender for the total."""
     ticket_id = store.create_ticket(actor="101", tax_rate=D("8.25"), tax_included=False, tip_mode="keyed")
     store.add_ticket_line(ticket_id, name="Coffee", quantity=2, unit_price=D("3.50"), actor="101")
@@ -44,7 +44,7 @@ def paid_ticket(store: JournalStore) -> Ticket:
     return Ticket.of(store.ticket(ticket_id))
 
 
-def loose_sale(store: JournalStore, kind: Kind = Kind.SALE) -> Entry:
+def loose_sale(store: JournalRecorder, kind: Kind = Kind.SALE) -> Entry:
     """A payment outside a ticket: 10.00, tax 0.83, tip 1.00 (approved 11.83)."""
     entry = store.create(kind, D("11.83"), actor="101", clerk="101", tip=D("1.00"), tax=D("0.83"),
                          card="6006491234567890123" if kind is Kind.GIFTCARD_SALE else "4111111111111111")

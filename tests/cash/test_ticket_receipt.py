@@ -10,7 +10,7 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-from cashier.cashdesk import open_store
+from cashier.cashdesk import open_recorder
 from cashier.config import load_profile
 from cashier.drawer import Drawer
 from tests.cash.conftest import write_till
@@ -25,7 +25,7 @@ KICK_PIN5 = b"\x1bp\x01"
 def _drawer(profile: Path) -> tuple[Decimal, list[str]]:
     """The open session's expected cash and its moves, read from the journal."""
     till = load_profile(profile)
-    store = open_store(till)
+    store = open_recorder(till)
     try:
         drawer = Drawer(store, till.roster)
         session = drawer.require_open()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cashier.config import ProfileError, load_profile
-from cashier.journal.store import JournalOpenError, JournalStore
+from cashier.journal.recorder import JournalOpenError, JournalRecorder
 from cashier.net import is_loopback_url
 from tests.flows.conftest import cashier
 
@@ -100,7 +100,7 @@ def _broken_journal(tmp_path: Path, kind: str) -> Path:
     elif kind == "text":
         path.write_text("these are the till's notes\n" * 50)
     elif kind == "truncated":
-        store = JournalStore(path)
+        store = JournalRecorder(path)
         store.close()
         data = path.read_bytes()
         path.write_bytes(data[:1000])
@@ -112,7 +112,7 @@ def _broken_journal(tmp_path: Path, kind: str) -> Path:
     elif kind == "directory":
         path.mkdir()
     elif kind == "readonly":
-        JournalStore(path).close()
+        JournalRecorder(path).close()
         path.chmod(0o400)
         path.parent.chmod(0o500)
     return path
@@ -147,7 +147,7 @@ def test_a_journal_that_cannot_be_opened_gives_one_line(tmp_path: Path, kind: st
 
 def test_a_locked_journal_names_the_lock(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
-    JournalStore(path).close()
+    JournalRecorder(path).close()
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("PRAGMA journal_mode = DELETE")
     holder.execute("BEGIN EXCLUSIVE")
@@ -155,7 +155,7 @@ def test_a_locked_journal_names_the_lock(tmp_path: Path) -> None:
 
     def open_it() -> None:
         try:
-            JournalStore(path, lock_timeout_s=0.3)
+            JournalRecorder(path, lock_timeout_s=0.3)
         except BaseException as exc:
             failure.append(exc)
 
@@ -191,7 +191,7 @@ def test_a_journal_on_a_read_only_mount_gives_one_line(tmp_path: Path) -> None:
         pytest.skip("cannot mount a tmpfs here")
     try:
         path = disk / "journal.sqlite"
-        JournalStore(path).close()
+        JournalRecorder(path).close()
         assert subprocess.run(["mount", "-o", "remount,ro", str(disk)],
                               capture_output=True).returncode == 0
         env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
@@ -213,7 +213,7 @@ def test_a_journal_file_alone_on_a_read_only_mount_gives_one_line(tmp_path: Path
     if os.geteuid() != 0:
         pytest.skip("needs root to mount (the read-only file case covers other users)")
     path = tmp_path / "journal.sqlite"
-    JournalStore(path).close()
+    JournalRecorder(path).close()
     if subprocess.run(["mount", "--bind", str(path), str(path)], capture_output=True).returncode:
         pytest.skip("cannot bind-mount here")
     try:

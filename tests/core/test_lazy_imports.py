@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = ("httpx", "keyring", "cashier.sandbox.app", "cashier.flows.base", "cashier.journal.store",
+HEAVY = ("httpx", "keyring", "cashier.sandbox.app", "cashier.flows.base", "cashier.journal.recorder",
          "cashier.host.client", "cashier.chargeapi.client")
 
 

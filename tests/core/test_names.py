@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import get_args
 
 import cashier
-from cashier.chargeapi.journaled import Movement
+from cashier.chargeapi.journaled import MovementResult
 from cashier.flows import base
 from cashier.journal import Entry, Kind, Op, Outcome, State, outcome_of
 
@@ -38,4 +38,4 @@ def test_a_movement_reports_the_one_outcome_word() -> None:
         entry = Entry(1, "t", Kind.CHARGE, state, Op.CHARGE, None, "k", None, "USD", zero, zero, zero,
                       zero, zero, zero, zero, None, None, None, None, None, None, None, None, None,
                       False, None, "x", "x", None, "d", 0, 0)
-        assert Movement(entry).outcome == word and word in get_args(Outcome)
+        assert MovementResult(entry).outcome == word and word in get_args(Outcome)

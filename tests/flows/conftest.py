@@ -21,7 +21,7 @@ from cashier.runtime import Runtime, open_runtime
 TRIGGER_MAX = Decimal("2000000.00")
 
 
-class Till:
+class SandboxTill:
     """One till: its runtime plus direct access to the sandbox's ledger and fault controls."""
 
     def __init__(self, runtime: Runtime, sandbox: Any) -> None:
@@ -51,10 +51,10 @@ class Till:
 
 @pytest.fixture
 async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
-    tills: list[Till] = []
+    tills: list[SandboxTill] = []
 
     async def make(option: str = "LG", *, till_number: int = 1, policy: RecoveryPolicy | None = None,
-                   journal: Path | None = None, sandbox: Any = None) -> Till:
+                   journal: Path | None = None, sandbox: Any = None) -> SandboxTill:
         if sandbox is None:
             sandbox, _ = make_sandbox(option, access_token=None)
         # the sandbox's amount triggers reach 1,000,000.00: above a real till's max_amount
@@ -62,7 +62,7 @@ async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIt
                                journal_path=journal or tmp_path / f"journal-{len(tills)}.sqlite",
                                max_amount=TRIGGER_MAX)
         rt = await open_runtime(profile, sandbox=sandbox, policy=policy)
-        till = Till(rt, sandbox)
+        till = SandboxTill(rt, sandbox)
         tills.append(till)
         return till
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cashier.errors import ValidationError
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.money import CURRENCIES, format_amount, max_amount, minor_units, parse_amount
 from tests.flows.conftest import cashier
 
@@ -68,7 +68,7 @@ def test_the_window_formats_from_the_core_table() -> None:
 def _entries(journal: Path) -> list[dict[str, Any]]:
     if not journal.exists():
         return []
-    store = JournalStore(journal, reader=True)
+    store = JournalRecorder(journal, reader=True)
     try:
         return store.all_rows()
     finally:

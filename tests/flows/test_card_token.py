@@ -62,10 +62,10 @@ async def test_sandbox_tokens_never_pass_for_card_numbers(make_till: Any) -> Non
 def test_a_hosts_luhn_valid_token_is_kept_with_no_digit_run(tmp_path: Path) -> None:
     """A processor's token may pass Luhn; the journal keeps it with its digits as letters, so no
     card number is at rest in any form, and reads it back whole (older ``~8_8`` rows too)."""
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
     from cashier.journal.tokens import decode_token
 
-    store = JournalStore(tmp_path / "j.sqlite")
+    store = JournalRecorder(tmp_path / "j.sqlite")
     try:
         entry = store.create("sale", D("1.00"), actor="1", token="4321000000001119")
         assert store.get(entry.id).token == "4321000000001119"

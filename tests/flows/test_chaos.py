@@ -23,7 +23,7 @@ from cashier.flows.base import RecoveryPolicy
 from cashier.flows.payments import sale
 from cashier.flows.recovery import recover, void
 from cashier.journal.model import State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.runtime import open_runtime
 from tests.flows.conftest import write_profile
 from tests.pans import card_numbers_in
@@ -109,7 +109,7 @@ async def test_chaos(serve_sandbox: Any, tmp_path: Path) -> None:
 
     with served.control() as control:
         ledger = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
-    store = JournalStore(journal, till_id="chaos")
+    store = JournalRecorder(journal, till_id="chaos")
     entries = {e.invoice: e for e in store.search(limit=100_000)}
     host_approved = {i: D(r["approvedAmount"]) for i, r in ledger.items() if r["state"] == "sale"}
     mine = {i: e.approved for i, e in entries.items() if e.state is State.APPROVED}
@@ -191,7 +191,7 @@ def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     with served.control() as control:
         ledger = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
-    store = JournalStore(journal, till_id="chaos")
+    store = JournalRecorder(journal, till_id="chaos")
     entries = {e.invoice: e for e in store.search(limit=100_000) if e.invoice}
     host = {i: D(r["approvedAmount"]) for i, r in ledger.items() if r["state"] == "sale"}
     mine = {i: e.approved for i, e in entries.items() if e.state is State.APPROVED}

@@ -96,12 +96,12 @@ async def test_ticket_changes_are_published_by_the_journal_not_the_flow(make_til
 
 
 async def test_drawer_moves_are_published_as_the_journal_records_them(tmp_path: Any) -> None:
-    from cashier.cashdesk import CashDesk, open_store
+    from cashier.cashdesk import CashDesk, open_recorder
     from cashier.config import load_profile
     from cashier.journal.drawer_rows import DrawerMoved
 
     profile = load_profile(None, journal_path=tmp_path / "journal.sqlite")
-    desk = CashDesk(profile, open_store(profile))
+    desk = CashDesk(profile, open_recorder(profile))
     try:
         bus = EventBus()
         moves: list[DrawerMoved] = []

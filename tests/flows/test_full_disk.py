@@ -17,7 +17,7 @@ import pytest
 
 from cashier.journal.aio import Journal
 from cashier.journal.model import State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import write_profile
 
 
@@ -83,7 +83,7 @@ def test_full_disk_after_the_request_left(serve_sandbox: Any, tmp_path: Path) ->
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:  # wait until the sale is journaled SENT
-            store = JournalStore(journal, reader=True)
+            store = JournalRecorder(journal, reader=True)
             sent = [e for e in store.unresolved() if e.state is State.SENT]
             store.close()
             if sent:
@@ -102,7 +102,7 @@ def test_full_disk_after_the_request_left(serve_sandbox: Any, tmp_path: Path) ->
         more.unlink()
         done = subprocess.run([*cli, "recover"], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
-        store = JournalStore(journal, reader=True)
+        store = JournalRecorder(journal, reader=True)
         nine = [e for e in store.search() if e.requested == D("9.00")]
         store.close()
         assert [e.state for e in nine] == [State.APPROVED]

@@ -32,7 +32,7 @@ import pytest
 from cashier.cli import main
 from cashier.journal.aio import Journal
 from cashier.journal.model import State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
 from tests.flows.conftest import write_profile
 from tests.pans import card_numbers_at_rest, card_numbers_in
@@ -236,7 +236,7 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
         """Entries and tickets: a refused ticket leaves no empty one behind."""
         if not journal.exists():
             return 0, 0
-        store = JournalStore(journal, reader=True)
+        store = JournalRecorder(journal, reader=True)
         try:
             return len(store.all_rows()), len(store.all_ticket_rows())
         finally:
@@ -342,7 +342,7 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     held = ledger()
     mine: dict[str, D] = {}
     for journal in journals:
-        store = JournalStore(journal, reader=True)
+        store = JournalRecorder(journal, reader=True)
         for entry in store.search(limit=100_000):
             if entry.invoice in mine:
                 discrepancies.append(f"invoice {entry.invoice} issued by both journals")
@@ -532,7 +532,7 @@ def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,  # 
         expected = "locked for" if n >= 5 else "wrong manager PIN"
         if code != 2 or expected not in err:
             discrepancies.append(f"guess {n + 1}: exit {code} {err.strip()}")
-    journal = JournalStore(tmp_path / "journal.sqlite", reader=True)
+    journal = JournalRecorder(tmp_path / "journal.sqlite", reader=True)
     tried = journal.conn.execute("SELECT count(*) FROM events WHERE type IN ('manager_pin_failed', "
                                  "'manager_pin_locked')").fetchone()[0]
     journal.close()

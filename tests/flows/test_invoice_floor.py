@@ -14,7 +14,7 @@ import pytest
 
 from cashier.errors import ValidationError
 from cashier.flows.invoices import highest_known
-from cashier.journal.store import INVOICES_PER_DAY, JournalStore
+from cashier.journal.recorder import INVOICES_PER_DAY, JournalRecorder
 from tests.flows.conftest import cashier, write_profile
 
 pytestmark = pytest.mark.socket
@@ -64,7 +64,7 @@ def test_replacing_the_journal_mid_day_never_reuses_an_invoice(serve_sandbox: An
 
 def test_floor_only_rises_and_binds_a_real_till_to_the_day(tmp_path: Path) -> None:
     moment = datetime(2026, 11, 23, 12, tzinfo=UTC)
-    store = JournalStore(tmp_path / "j.sqlite", invoice_time_floor=True, clock=lambda: moment)
+    store = JournalRecorder(tmp_path / "j.sqlite", invoice_time_floor=True, clock=lambda: moment)
     try:
         day = (moment.date() - datetime(2025, 1, 1).date()).days
         assert store.invoice_high_water() == 0
@@ -78,7 +78,7 @@ def test_floor_only_rises_and_binds_a_real_till_to_the_day(tmp_path: Path) -> No
                 store.raise_invoice_floor(bad)
     finally:
         store.close()
-    training = JournalStore(tmp_path / "t.sqlite")
+    training = JournalRecorder(tmp_path / "t.sqlite")
     try:
         assert training.allocate_invoice() == "0100000001"  # training tills keep 1, 2, 3...
     finally:

@@ -22,14 +22,14 @@ from typing import Any
 import pytest
 
 from cashier.journal.model import State
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import write_profile
 
 pytestmark = pytest.mark.socket
 CARD = ("--card", "4321000000001119", "--exp", "1230")
 
 
-class Till:
+class CliTill:
     """A till profile on a served sandbox, and its processes."""
 
     def __init__(self, served: Any, tmp: Path, name: str, *, number: int = 1, host_s: float = 10.0,
@@ -66,7 +66,7 @@ class Till:
         while time.monotonic() < deadline:
             if self.journal.exists():
                 try:
-                    store = JournalStore(self.journal, reader=True)
+                    store = JournalRecorder(self.journal, reader=True)
                     try:
                         sent = [e for e in store.unresolved() if e.state is State.SENT]
                     finally:
@@ -79,7 +79,7 @@ class Till:
         raise AssertionError("no payment went on the wire")
 
     def entries(self) -> dict[str, Any]:
-        store = JournalStore(self.journal, reader=True)
+        store = JournalRecorder(self.journal, reader=True)
         try:
             return {str(e.invoice): e for e in store.search(limit=10_000) if e.invoice}
         finally:
@@ -115,7 +115,7 @@ def test_concurrent_pays_of_one_ticket_charge_once(serve_sandbox: Any, tmp_path:
     """n processes pay one ticket of 111.01 at once: one card is charged, the others are refused
     with one line (exit 2) and never sent."""
     served = serve_sandbox("LG")
-    till = Till(served, tmp_path, "t")
+    till = CliTill(served, tmp_path, "t")
     made = till.run("ticket", "new", "--amount", "111.01")
     assert made.returncode == 1, made.stderr  # open: nothing paid yet
     ticket = str(json.loads(made.stdout)["ticket"])
@@ -135,8 +135,8 @@ def test_recover_cancel_and_a_restart_leave_a_slow_payment_to_its_owner(
     """While the host takes 5 s over a sale, ``recover`` (with the smallest grace), a restart's
     recovery and ``ticket cancel`` run: none settles it; the sale ends approved."""
     served = serve_sandbox("LG")
-    sale_till = Till(served, tmp_path, "sale", number=1)
-    ticket_till = Till(served, tmp_path, "ticket", number=2)
+    sale_till = CliTill(served, tmp_path, "sale", number=1)
+    ticket_till = CliTill(served, tmp_path, "ticket", number=2)
     made = ticket_till.run("ticket", "new", "--amount", "111.05")
     ticket = str(json.loads(made.stdout)["ticket"])
     recovered = sale_till.ready("recover", "--grace", "0")
@@ -169,7 +169,7 @@ def test_kill_9_then_recover_at_once_never_says_not_charged(serve_sandbox: Any,
     recover finds it approved."""
     served = serve_sandbox("LG")
     # the host's longest processing time is this test's trigger (5 s): the window stays short
-    till = Till(served, tmp_path, "k", host_s=2.0, longest_s=5.0)
+    till = CliTill(served, tmp_path, "k", host_s=2.0, longest_s=5.0)
     recovery = till.ready("recover", "--grace", "0")
     seller = till.start("sale", "--amount", "111.05", *CARD)
     invoice = till.wait_in_flight()
@@ -192,7 +192,7 @@ def test_the_tills_own_timeout_never_turns_a_charge_into_not_charged(serve_sandb
                                                                       tmp_path: Path) -> None:
     """``[timeouts] host_s = 1`` and a host that approves after 2 s: the sale ends approved."""
     served = serve_sandbox("LG")
-    till = Till(served, tmp_path, "slow", host_s=1.0)
+    till = CliTill(served, tmp_path, "slow", host_s=1.0)
     sold = till.run("sale", "--amount", "111.02", *CARD)
     assert sold.returncode == 0, sold.stdout + sold.stderr
     assert json.loads(sold.stdout)["outcome"] == "approved"
@@ -209,7 +209,7 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     from cashier.runtime import open_runtime
 
     served = serve_sandbox("LG")
-    till = Till(served, tmp_path, "c")
+    till = CliTill(served, tmp_path, "c")
     os.environ["CASHIER_ACCESS_TOKEN"] = till.env["CASHIER_ACCESS_TOKEN"]
     try:
         rt = await open_runtime(load_profile(till.profile))
@@ -228,7 +228,7 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     assert report.returncode == 0, report.stderr
     assert json.loads(report.stdout)["corrected"] == [
         {"invoice": invoice, "state": "approved", "approved": "12.00"}]
-    store = JournalStore(till.journal, reader=True)
+    store = JournalRecorder(till.journal, reader=True)
     notes = [n.data["_note"] for n in store.corrections()]
     counted = store.totals().amount("sale", "USD")
     store.close()

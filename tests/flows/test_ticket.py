@@ -42,10 +42,10 @@ def script(till: Any, option: str, **kw: Any) -> None:
 
 def open_drawer(profile: Any, float_amount: str = "100.00") -> Any:
     """Cash needs an open drawer session: opened through the real drawer, on its own connection."""
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
     from cashier.drawer import Drawer
 
-    store = open_store(profile)
+    store = open_recorder(profile)
     try:
         return Drawer(store, profile.roster).open(clerk=str(profile.clerk_id), float_amount=float_amount)
     finally:
@@ -53,10 +53,10 @@ def open_drawer(profile: Any, float_amount: str = "100.00") -> Any:
 
 
 def expected_cash(profile: Any) -> D:
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
     from cashier.drawer import Drawer
 
-    store = open_store(profile)
+    store = open_recorder(profile)
     try:
         drawer = Drawer(store, profile.roster)
         return drawer.balance(drawer.require_open()).expected
@@ -366,7 +366,7 @@ async def test_cash_without_an_open_drawer_is_refused_before_anything_is_journal
 
 
 async def test_cash_back_from_a_ticket_needs_an_open_drawer_too(make_till: Any) -> None:
-    from cashier.cashdesk import open_store
+    from cashier.cashdesk import open_recorder
     from cashier.drawer import Drawer
 
     till = await make_till("LG")
@@ -375,7 +375,7 @@ async def test_cash_back_from_a_ticket_needs_an_open_drawer_too(make_till: Any) 
     s = await new(till, ("Scarf", "15.00", 1))
     t = await s.pay(Tender("cash", D("20.00")))
     assert t.state == "paid" and expected_cash(profile) == D("35.00")
-    store = open_store(profile)
+    store = open_recorder(profile)
     try:
         assert Drawer(store, profile.roster).close("35.00", clerk="1").closed
     finally:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cashier.journal import Journal, JournalError, JournalStore, Kind, State
+from cashier.journal import Journal, JournalError, JournalRecorder, Kind, State
 from cashier.journal.schema import LATEST, MIGRATIONS, migrate, version_of
 
 
@@ -41,7 +41,7 @@ def test_migrate_v1_with_data_to_latest(tmp_path: Path) -> None:
     conn.execute(V1_ROW, ("authorization", "approved", "0100000003", 9000, 9000))
     conn.execute("INSERT INTO counters VALUES ('invoice', 3)")
     conn.close()
-    store = JournalStore(path, till_number=1)
+    store = JournalRecorder(path, till_number=1)
     assert version_of(store.conn) == LATEST
     assert store.get(1).approved == D("12.34") and store.get(1).batch_no == 0
     totals = store.totals()  # v3 backfilled the running totals from existing rows
@@ -60,7 +60,7 @@ def test_migrate_v2_with_jobs_to_latest(tmp_path: Path) -> None:
     conn.execute("INSERT INTO jobs(entry_id, kind, reason, next_at, created_at, created_by) VALUES "
                  "(1, 'void', '03', '2025-01-01', '2025-01-01', '7')")
     conn.close()
-    store = JournalStore(path)
+    store = JournalRecorder(path)
     assert [j.entry_id for j in store.pending_jobs()] == [1]
     assert store.totals().amount("sale") == D("7.00")  # voiding still counts until voided
     assert store.totals().unresolved == 1
@@ -80,16 +80,16 @@ def test_each_migration_step_is_atomic(tmp_path: Path) -> None:
 
 def test_newer_journal_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    JournalStore(path).close()
+    JournalRecorder(path).close()
     conn = sqlite3.connect(str(path))
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     conn.close()
     with pytest.raises(JournalError, match="newer than this program"):
-        JournalStore(path)
+        JournalRecorder(path)
 
 
 def _allocate(path: str, n: int) -> list[str]:
-    store = JournalStore(path, till_number=42)
+    store = JournalRecorder(path, till_number=42)
     out = [str(store.create(Kind.SALE, D("1.00"), actor="7").invoice) for _ in range(n)]
     store.close()
     return out
@@ -97,7 +97,7 @@ def _allocate(path: str, n: int) -> list[str]:
 
 def test_concurrent_allocation_across_processes_is_unique(tmp_path: Path) -> None:
     path = str(tmp_path / "j.sqlite")
-    JournalStore(path, till_number=42).close()
+    JournalRecorder(path, till_number=42).close()
     with ProcessPoolExecutor(4) as pool:
         results = list(pool.map(_allocate, [path] * 4, [60] * 4))
     invoices = [i for r in results for i in r]
@@ -107,7 +107,7 @@ def test_concurrent_allocation_across_processes_is_unique(tmp_path: Path) -> Non
 
 def _open_at(path: str, at: float) -> int:
     time.sleep(max(0.0, at - time.time()))
-    store = JournalStore(path, till_number=42)
+    store = JournalRecorder(path, till_number=42)
     version = version_of(store.conn)
     store.close()
     return version
@@ -125,8 +125,8 @@ def test_processes_opening_a_new_journal_at_once_all_open_it(tmp_path: Path) -> 
 CRASHER = """
 import sys
 from decimal import Decimal
-from cashier.journal import JournalStore, Kind
-s = JournalStore(sys.argv[1], till_number=5)
+from cashier.journal import JournalRecorder, Kind
+s = JournalRecorder(sys.argv[1], till_number=5)
 while True:
     e = s.create(Kind.SALE, Decimal("1.00"), actor="7", sent=True)
     print(e.invoice, flush=True)
@@ -145,7 +145,7 @@ def test_invoice_numbers_survive_a_kill_9(tmp_path: Path) -> None:
             seen.append(proc.stdout.readline().strip())
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    store = JournalStore(path, till_number=5)
+    store = JournalRecorder(path, till_number=5)
     assert store.integrity_check() == "ok"
     # every number a crashed process reported as committed is in the journal, none twice
     assert all(store.by_invoice(i) is not None for i in seen)
@@ -184,7 +184,7 @@ async def test_async_journal_keeps_the_loop_free(tmp_path: Path) -> None:
 
 
 async def test_totals_stay_fast_on_many_rows(tmp_path: Path) -> None:
-    store = JournalStore(tmp_path / "j.sqlite")
+    store = JournalRecorder(tmp_path / "j.sqlite")
     rows = [("t", "sale", "approved", f"{i:010d}", "USD", 100 + i % 50, 100 + i % 50,
              "2025-01-01T00:00:00.000+00:00", "2025-01-01T00:00:00.000+00:00", "2025-01-01")
             for i in range(20000)]
@@ -206,7 +206,7 @@ async def test_totals_stay_fast_on_many_rows(tmp_path: Path) -> None:
 def test_export_cli_style_json_is_valid(tmp_path: Path) -> None:
     from cashier.journal.export import export_json
 
-    store = JournalStore(tmp_path / "j.sqlite")
+    store = JournalRecorder(tmp_path / "j.sqlite")
     store.create(Kind.REFUND, D("3.00"), actor="7", original_invoice="0100000001")
     data = json.loads(export_json(store))
     assert data["entries"][0]["kind"] == "refund"

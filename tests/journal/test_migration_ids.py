@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import cashier.journal.schema as schema
-from cashier.journal import JournalStore
+from cashier.journal import JournalRecorder
 
 V4_ROWS = [  # kind, op, idempotency key, token, auth_code, as v4 code wrote them
     ("sale", "sale", None, "~12345678_90121119", "OK6FV2"),
@@ -47,7 +47,7 @@ def test_v5_moves_each_id_to_its_column_and_entries_read_as_before(tmp_path: Pat
     assert conn.execute("SELECT sql FROM sqlite_master WHERE name = 'entries_charge'").fetchone()[0] \
         .strip().endswith("entries(charge_id) WHERE kind = 'charge'")
     conn.close()
-    store = JournalStore(path, reader=True)
+    store = JournalRecorder(path, reader=True)
     try:
         read = [(e.token, e.auth_code) for e in (store.get(i) for i in range(1, len(V4_ROWS) + 1))]
     finally:

@@ -12,37 +12,37 @@ from pathlib import Path
 import pytest
 
 from cashier.errors import ValidationError
-from cashier.journal import JournalError, JournalStore, Kind, State, contains_pan
+from cashier.journal import JournalError, JournalRecorder, Kind, State, contains_pan
 from cashier.journal.export import export_csv, export_json
 from cashier.redact import luhn_ok
 from tests.pans import card_numbers_at_rest
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[JournalStore]:
-    s = JournalStore(tmp_path / "j.sqlite", till_id="till-3", till_number=3)
+def store(tmp_path: Path) -> Iterator[JournalRecorder]:
+    s = JournalRecorder(tmp_path / "j.sqlite", till_id="till-3", till_number=3)
     yield s
     s.close()
 
 
-def approved_sale(store: JournalStore, amount: str, **kw: object) -> int:
+def approved_sale(store: JournalRecorder, amount: str, **kw: object) -> int:
     e = store.create(Kind.SALE, D(amount), actor="7", sent=True, **kw)  # type: ignore[arg-type]
     store.transition(e.id, State.APPROVED, actor="7", approved=D(amount), auth_code="OK1")
     return e.id
 
 
-def test_durability_pragmas(store: JournalStore) -> None:
+def test_durability_pragmas(store: JournalRecorder) -> None:
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
-def test_invoice_is_till_prefix_plus_sequence_and_ten_digits(store: JournalStore) -> None:
+def test_invoice_is_till_prefix_plus_sequence_and_ten_digits(store: JournalRecorder) -> None:
     invoices = [store.create(Kind.SALE, D("1.00"), actor="7").invoice for _ in range(3)]
     assert invoices == ["0300000001", "0300000002", "0300000003"]
     assert all(i is not None and len(i) == 10 for i in invoices)
 
 
-def test_charge_entries_are_keyed_by_idempotency_key(store: JournalStore) -> None:
+def test_charge_entries_are_keyed_by_idempotency_key(store: JournalRecorder) -> None:
     e = store.create(Kind.CHARGE, D("5.00"), actor="7", idempotency_key="key-1")
     assert e.invoice is None
     assert store.by_idempotency_key("key-1") == e
@@ -54,7 +54,7 @@ def test_charge_entries_are_keyed_by_idempotency_key(store: JournalStore) -> Non
     assert store.create(Kind.SALE, D("1.00"), actor="7").invoice == "0300000001"
 
 
-def test_illegal_transitions_are_refused(store: JournalStore) -> None:
+def test_illegal_transitions_are_refused(store: JournalRecorder) -> None:
     e = store.create(Kind.SALE, D("3.00"), actor="7")
     with pytest.raises(JournalError, match="cannot move"):
         store.transition(e.id, State.VOIDED, actor="7")
@@ -65,7 +65,7 @@ def test_illegal_transitions_are_refused(store: JournalStore) -> None:
     assert store.get(e.id).state is State.DECLINED
 
 
-def test_every_change_is_an_event_with_actor_and_time(store: JournalStore) -> None:
+def test_every_change_is_an_event_with_actor_and_time(store: JournalRecorder) -> None:
     e = store.create(Kind.SALE, D("3.00"), actor="7", sent=True)
     store.transition(e.id, State.UNKNOWN, actor="7", message="no answer")
     store.transition(e.id, State.APPROVED, actor="recovery", approved=D("3.00"))
@@ -76,7 +76,7 @@ def test_every_change_is_an_event_with_actor_and_time(store: JournalStore) -> No
     assert all(re.match(r"\d{4}-\d\d-\d\dT", ev.at) for ev in events)
 
 
-def test_events_are_append_only(store: JournalStore) -> None:
+def test_events_are_append_only(store: JournalRecorder) -> None:
     store.create(Kind.SALE, D("3.00"), actor="7")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         store.conn.execute("UPDATE events SET actor = 'x'")
@@ -84,7 +84,7 @@ def test_events_are_append_only(store: JournalStore) -> None:
         store.conn.execute("DELETE FROM events")
 
 
-def test_projection_rebuilt_from_events_equals_live(store: JournalStore) -> None:
+def test_projection_rebuilt_from_events_equals_live(store: JournalRecorder) -> None:
     rng = random.Random(4)
     for i in range(300):
         kind = rng.choice([Kind.SALE, Kind.AUTHORIZATION, Kind.REFUND])
@@ -114,7 +114,7 @@ def test_projection_rebuilt_from_events_equals_live(store: JournalStore) -> None
     assert store.all_rows() == before
 
 
-def test_running_totals_follow_every_change(store: JournalStore) -> None:
+def test_running_totals_follow_every_change(store: JournalRecorder) -> None:
     a = approved_sale(store, "10.00")
     approved_sale(store, "2.50")
     auth = store.create(Kind.AUTHORIZATION, D("20.00"), actor="7", sent=True)
@@ -132,7 +132,7 @@ def test_running_totals_follow_every_change(store: JournalStore) -> None:
     assert (t.amount("capture"), t.amount("auth_open")) == (D("24.00"), D(0))
 
 
-def test_batch_close_moves_finished_entries_and_keeps_unresolved_open(store: JournalStore) -> None:
+def test_batch_close_moves_finished_entries_and_keeps_unresolved_open(store: JournalRecorder) -> None:
     approved_sale(store, "10.00")
     pending = store.create(Kind.SALE, D("4.00"), actor="7", sent=True)
     store.transition(pending.id, State.UNKNOWN, actor="7")
@@ -147,12 +147,12 @@ def test_batch_close_moves_finished_entries_and_keeps_unresolved_open(store: Jou
 
 def test_void_job_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    s = JournalStore(path)
+    s = JournalRecorder(path)
     e = s.create(Kind.SALE, D("8.00"), actor="7", sent=True)
     s.transition(e.id, State.UNKNOWN, actor="7")
     s.request_void(e.id, reason="01", actor="7")
     s.close()
-    s2 = JournalStore(path)
+    s2 = JournalRecorder(path)
     jobs = s2.pending_jobs()
     assert [(j.entry_id, j.reason, j.kind) for j in jobs] == [(e.id, "01", "void")]
     assert s2.get(e.id).state is State.VOIDING
@@ -163,7 +163,7 @@ def test_void_job_survives_reopen(tmp_path: Path) -> None:
     s2.close()
 
 
-def test_void_refused_for_declined_and_closed_batch(store: JournalStore) -> None:
+def test_void_refused_for_declined_and_closed_batch(store: JournalRecorder) -> None:
     e = store.create(Kind.SALE, D("3.00"), actor="7", sent=True)
     store.transition(e.id, State.DECLINED, actor="7")
     with pytest.raises(JournalError, match="cannot be voided"):
@@ -175,7 +175,7 @@ def test_void_refused_for_declined_and_closed_batch(store: JournalStore) -> None
 
 
 # ---- card data ---------------------------------------------------------------------------------
-def test_full_card_number_is_masked_in_card_field(store: JournalStore) -> None:
+def test_full_card_number_is_masked_in_card_field(store: JournalRecorder) -> None:
     e = store.create(Kind.SALE, D("1.00"), actor="7", card="4321 0000 0000 1119")
     assert e.card == "432100XXXXXX1119" and e.card_last4 == "1119"
     e = store.transition(e.id, State.SENT, actor="7", card="5432000000003332")
@@ -183,7 +183,7 @@ def test_full_card_number_is_masked_in_card_field(store: JournalStore) -> None:
 
 
 @pytest.mark.parametrize("field", ["message", "auth_code", "clerk", "response_code", "host_code"])
-def test_pan_in_any_text_field_is_refused(store: JournalStore, field: str) -> None:
+def test_pan_in_any_text_field_is_refused(store: JournalRecorder, field: str) -> None:
     e = store.create(Kind.SALE, D("1.00"), actor="7")
     with pytest.raises(ValidationError) as info:
         store.transition(e.id, State.SENT, actor="7", **{field: "card 4321-0000-0000-1119 used"})
@@ -198,7 +198,7 @@ def test_pan_in_any_text_field_is_refused(store: JournalStore, field: str) -> No
 
 def test_no_card_number_anywhere_in_the_file(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    s = JournalStore(path)
+    s = JournalRecorder(path)
     for i, pan in enumerate(["4321000000001119", "5432000000003332", "373400000002221"]):
         e = s.create(Kind.SALE, D("9.99"), actor="7", card=pan, token="8048471746471119",
                      sent=True)
@@ -214,7 +214,7 @@ def test_no_card_number_anywhere_in_the_file(tmp_path: Path) -> None:
     assert card_numbers_at_rest(tmp_path) == []
 
 
-def test_exports(store: JournalStore) -> None:
+def test_exports(store: JournalRecorder) -> None:
     approved_sale(store, "12.34", card="4321000000001119")
     import csv
     import io
@@ -228,7 +228,7 @@ def test_exports(store: JournalStore) -> None:
     assert rows[0]["invoice"] == "0300000001" and rows[0]["requested"] == "12.34"
 
 
-def test_searches_for_the_day_screen(store: JournalStore) -> None:
+def test_searches_for_the_day_screen(store: JournalRecorder) -> None:
     a = approved_sale(store, "12.34", card="4321000000001119")
     approved_sale(store, "5.00", card="5432000000003332")
     auth = store.create(Kind.AUTHORIZATION, D("40.00"), actor="7", sent=True)
@@ -247,7 +247,7 @@ def test_searches_for_the_day_screen(store: JournalStore) -> None:
         store.search(last4="11")
 
 
-def test_bad_amounts_are_refused_with_field(store: JournalStore) -> None:
+def test_bad_amounts_are_refused_with_field(store: JournalRecorder) -> None:
     with pytest.raises(ValidationError, match="requested"):
         store.create(Kind.SALE, D("-1"), actor="7")
     with pytest.raises(ValidationError, match="tip"):

@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from tests.cash.conftest import pin_hash
 from tests.flows.conftest import ServedSandbox
 from tests.store.conftest import add_manager, add_till, cashier
@@ -40,7 +40,7 @@ def test_sale_pushes_as_it_ends_then_totals_and_one_close(tmp_path: Path, serve_
         done = cashier("sale", "--amount", "15.50", "--card", "4321000000001119", "--exp", "1228",
                        env=env)
         assert done.returncode == 0, done.stderr
-        reader = JournalStore(journal, till_id="till-7", reader=True)
+        reader = JournalRecorder(journal, till_id="till-7", reader=True)
         events = reader.conn.execute("SELECT count(*) FROM events").fetchone()[0]
         pushed = reader.conn.execute("SELECT pushed_through FROM store_outbox").fetchone()[0]
         reader.close()

@@ -20,7 +20,7 @@ import pytest
 
 from cashier.config import STORE_KEYRING_SERVICE, TillProfile, load_profile
 from cashier.flows.payments import KeyedCard, refund, sale
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS
 from cashier.runtime import Runtime, open_runtime
 from cashier.store import outbox as outbox_module
@@ -75,7 +75,7 @@ async def sell(rt: Runtime, amounts: list[str], refund_first: bool = True) -> No
 
 def journal_rows(path: Path, till: str) -> tuple[str, list[tuple[Any, ...]], dict[str, int]]:
     """(journal id, its events as the store should hold them, its host-bucket totals)."""
-    store = JournalStore(path, till_id=till, reader=True)
+    store = JournalRecorder(path, till_id=till, reader=True)
     try:
         journal_id = store.conn.execute("SELECT journal_id FROM store_outbox").fetchone()[0]
         events = [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in store.conn.execute(
@@ -166,7 +166,7 @@ async def test_three_tills_survive_kill_cut_and_replace_then_close_once(
                 assert len(events) > 5 and stored == events, name
                 for key in expected_sums:
                     expected_sums[key] += sums[key]
-                reader = JournalStore(path, till_id=till, reader=True)
+                reader = JournalRecorder(path, till_id=till, reader=True)
                 invoices += [e["invoice"] for e in reader.all_rows() if e["invoice"]]
                 reader.close()
             assert conn.execute("SELECT count(*) FROM journals WHERE till_id = 'T3'").fetchone() == (2,)

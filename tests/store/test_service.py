@@ -136,9 +136,9 @@ def test_cli_sync_exit_3_when_the_store_is_away_and_bad_arguments(tmp_path: Path
                        f'journal_path = "{tmp_path / "j.sqlite"}"\n')
     env = {"PATH": "/usr/bin:/bin", "CASHIER_PROFILE": str(profile), "CASHIER_STORE_TOKEN": "t",
            "XDG_DATA_HOME": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    from cashier.journal.store import JournalStore
+    from cashier.journal.recorder import JournalRecorder
 
-    journal = JournalStore(tmp_path / "j.sqlite", till_id="T9")
+    journal = JournalRecorder(tmp_path / "j.sqlite", till_id="T9")
     journal.note(None, "drawer_open", actor="7")
     journal.close()
     away = cashier("store", "sync", env=env)

@@ -23,7 +23,7 @@ from cashier.cli import main
 from cashier.config import TillProfile, load_profile
 from cashier.drawer import Drawer
 from cashier.errors import ValidationError
-from cashier.journal.store import JournalStore
+from cashier.journal.recorder import JournalRecorder
 from cashier.updates.layout import Layout
 from cashier.updates.publish import init_keys, publish
 from cashier.updates.service import apply_update, blockers
@@ -83,7 +83,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 
 class Till(NamedTuple):
     layout: Layout
-    store: JournalStore
+    store: JournalRecorder
     profile: TillProfile
 
 
@@ -97,7 +97,7 @@ def till(tmp_path: Path) -> Iterator[Till]:
     (first / "cashier").chmod(0o755)
     layout.switch("0.1.0")
     profile = load_profile(write_till(tmp_path))
-    store = JournalStore(profile.resolved_journal_path, till_id=profile.till_id, till_number=1,
+    store = JournalRecorder(profile.resolved_journal_path, till_id=profile.till_id, till_number=1,
                          currency="USD", training=True)
     yield Till(layout, store, profile)
     store.close()
@@ -109,7 +109,7 @@ def source(url: str, keys: Path, layout: Layout, *, current: str = "0.1.0",
                         trusted_root=keys / "root.json", state=layout.state)
 
 
-def notes(store: JournalStore, type_: str) -> list[dict[str, object]]:
+def notes(store: JournalRecorder, type_: str) -> list[dict[str, object]]:
     return [e.data["_note"] for e in store.events() if e.type == type_]
 
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from cashier.flows.card_not_present import (
         CardNotPresentResult,
         Customer,
-        LinkOutcome,
+        LinkResult,
         LinkWatch,
         PaymentLink,
     )
@@ -54,7 +54,7 @@ TRAINING_CARDS = ("success", "card_declined", "insufficient_funds")
 class PhoneLinkPage(Page):
     nav_key = "Ctrl+8"
     result_shown = Signal(object)  # CardNotPresentResult, or None when nothing was sent
-    link_finished = Signal(object)  # LinkOutcome
+    link_finished = Signal(object)  # LinkResult
     customers_shown = Signal(object)  # list[Customer]
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
@@ -64,7 +64,7 @@ class PhoneLinkPage(Page):
         self.link: PaymentLink | None = None
         self.link_task: asyncio.Task[Any] | None = None
         self.link_cancel: asyncio.Event | None = None
-        self.link_outcome: LinkOutcome | None = None
+        self.link_outcome: LinkResult | None = None
         self.customers: list[Customer] = []
         self.result: CardNotPresentResult | None = None
         top = QHBoxLayout()
@@ -244,7 +244,7 @@ class PhoneLinkPage(Page):
         self._failed(exc)
         self._link_buttons()
 
-    def _link_done(self, outcome: LinkOutcome) -> None:
+    def _link_done(self, outcome: LinkResult) -> None:
         self.link_task = None  # called from inside the ending task: the watch is over
         self.link_outcome = outcome
         self.link = link = outcome.link

@@ -40,7 +40,7 @@ from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
 from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
-    from cashier.flows.qr import QrOutcome, QrPolling
+    from cashier.flows.qr import QrPolling, QrResult
     from ui.gui import Gui
     from ui.till import Till
 
@@ -51,7 +51,7 @@ PAID, CANCELLED, EXPIRED, REVERSED, NOT_CHARGED, CHECKING = (
 
 class QrPage(Page):
     nav_key = "Ctrl+4"
-    result_shown = Signal(object)  # QrOutcome, or None when nothing was sent
+    result_shown = Signal(object)  # QrResult, or None when nothing was sent
     status_shown = Signal(str)  # the flow's status: pending, paid, cancelling, cancelled, ...
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
@@ -63,7 +63,7 @@ class QrPage(Page):
         self.entry_id: int | None = None
         self.code = ""
         self.amount_value = Decimal(0)
-        self.outcome: QrOutcome | None = None
+        self.outcome: QrResult | None = None
         self.from_sale = False
         self._reverse_armed = False
         self.stack = QStackedWidget()
@@ -300,9 +300,9 @@ class QrPage(Page):
                 and not entry.unresolved):
             # recovery settled the payment on screen: show the real outcome
             from cashier.flows.base import FlowResult, outcome_of
-            from cashier.flows.qr import QrOutcome
+            from cashier.flows.qr import QrResult
 
-            self.show_result(QrOutcome(FlowResult(entry, outcome_of(entry), entry.message or ""),
+            self.show_result(QrResult(FlowResult(entry, outcome_of(entry), entry.message or ""),
                                        self.outcome.code))
 
     # ---- cashier's actions while the code is shown -----------------------------------------
@@ -339,7 +339,7 @@ class QrPage(Page):
         self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {exc}")
 
     # ---- the result ------------------------------------------------------------------------
-    def view_of(self, outcome: QrOutcome) -> str:
+    def view_of(self, outcome: QrResult) -> str:
         """Which end the journal entry records (the rule is the core's ``qr_end``)."""
         from cashier.entry_rules import qr_end  # loaded with the runtime (test_startup_imports)
 
@@ -353,7 +353,7 @@ class QrPage(Page):
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
 
-    def show_result(self, outcome: QrOutcome) -> None:
+    def show_result(self, outcome: QrResult) -> None:
         self.outcome = outcome
         self._reverse_armed = False
         entry = outcome.entry

@@ -44,7 +44,7 @@ from cashier.sandbox.chargeapi.resources import (
     subscriptions,
     tokens,
 )
-from cashier.sandbox.chargeapi.store import Req, expand, expand_paths, new_account
+from cashier.sandbox.chargeapi.state import Req, expand, expand_paths, new_account
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid, parse_body, parse_query
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from cashier.redact import luhn_ok
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

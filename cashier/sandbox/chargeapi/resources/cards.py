@@ -7,7 +7,7 @@ from typing import Any
 
 from cashier.redact import luhn_ok
 from cashier.sandbox.chargeapi.resources.common import customer_of, utc
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cashier.sandbox.chargeapi.resources.common import customer_of
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from cashier.sandbox.chargeapi.store import Req
+from cashier.sandbox.chargeapi.state import Req
 from cashier.sandbox.chargeapi.wire import ChargeApiFault, invalid
 
 

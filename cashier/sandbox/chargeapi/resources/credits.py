@@ -6,7 +6,7 @@ from typing import Any
 
 from cashier.sandbox.chargeapi.resources.cards import card_source, default_card, public_card
 from cashier.sandbox.chargeapi.resources.common import customer_of
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_currency,

@@ -6,7 +6,7 @@ from typing import Any
 
 from cashier.sandbox.chargeapi.resources.cards import card_source, save_card
 from cashier.sandbox.chargeapi.resources.common import payment_method_id, state_error
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

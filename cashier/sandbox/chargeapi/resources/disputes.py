@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cashier.sandbox.chargeapi.resources.common import state_error
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

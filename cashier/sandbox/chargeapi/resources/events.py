@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     render,
 )

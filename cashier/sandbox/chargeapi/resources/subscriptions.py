@@ -8,7 +8,7 @@ from typing import Any
 from cashier.sandbox.chargeapi.resources.cards import card_source, default_card, save_card
 from cashier.sandbox.chargeapi.resources.charges import make_charge
 from cashier.sandbox.chargeapi.resources.common import state_error, utc
-from cashier.sandbox.chargeapi.store import (
+from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
     as_bool,

@@ -181,11 +181,11 @@ def _check_ours(conn: sqlite3.Connection, path: Path, *, writer: bool = True) ->
                            "Cashier journal; point journal_path at the till's journal file")
 
 
-#: SQLite page cache per connection, in KiB (see ``JournalStore.__init__``).
+#: SQLite page cache per connection, in KiB (see ``JournalRecorder.__init__``).
 CACHE_KIB = 512
 
 
-class JournalStore(TicketRows, DrawerRows, ReportRows, OutboxRows):
+class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     """The journal on one connection. Not thread-safe: one thread owns each instance."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
