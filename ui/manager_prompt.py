@@ -39,7 +39,7 @@ def ask_manager(parent: QWidget, ctx: Any, action: Action, amount: Decimal = Dec
                                    question + "\n" + tr("Manager PIN:"), QLineEdit.EchoMode.Password)
     if not ok or not pin:
         return Approval(False, why=tr("Not done: a manager's PIN is needed."))
-    from cashier.pin_guard import PinGuard
+    from cashier.journal.pin_guard import PinGuard
 
     try:
         return Approval(True, PinGuard(ctx.journal.path).check(ctx.roster, None, pin,

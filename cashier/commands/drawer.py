@@ -40,7 +40,7 @@ def _clerk(desk: Any, args: argparse.Namespace) -> str:
 def _manager(desk: Any, args: argparse.Namespace) -> Any:
     """``--manager ID`` and the PIN on stdin: the only way a command gets a manager's approval
     (``--clerk`` says who works, never who approves); wrong PINs are journaled and lock."""
-    from cashier.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import PinGuard, command_name
 
     if not getattr(args, "manager", None):
         return None

@@ -37,7 +37,7 @@ def pin_failures_command(args: argparse.Namespace) -> int:
 
     from cashier.config import load_profile
     from cashier.errors import ValidationError
-    from cashier.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import PinGuard, command_name
 
     if not 1 <= args.limit <= 1000:
         raise ValidationError("--limit", "must be 1 to 1000")

@@ -88,7 +88,7 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
     manager_id = getattr(args, "manager", None)
     if not manager_id:
         return None
-    from cashier.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import PinGuard, command_name
 
     pin = sys.stdin.readline().strip()
     return PinGuard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name(args))

@@ -207,7 +207,7 @@ def batch_close_command(args: argparse.Namespace) -> int:
     from cashier.clerks import Action
     from cashier.commands.payments import print_json, run_with_runtime
     from cashier.flows.batch import BatchBlocked
-    from cashier.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import PinGuard, command_name
     from cashier.store.close import close_store_batch
 
     if not args.manager:

@@ -73,6 +73,14 @@ INVOICES_PER_DAY = 10_000
 OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
 
 
+def write_event(conn: sqlite3.Connection, entry_id: int | None, actor: str, type_: str,
+                data: Mapping[str, Any], at: str) -> None:
+    """THE writer of the ``events`` table (entries, notes, tickets, drawer moves, manager PIN
+    tries): every event is cleaned and serialised the same way, inside the caller's transaction."""
+    conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
+                 (entry_id, at, actor, type_, json.dumps(clean_data(data), sort_keys=True, default=str)))
+
+
 # ---- rows -------------------------------------------------------------------------------------
 def _stored_as_given(row: Mapping[str, Any], integer_columns: frozenset[str]) -> bool:
     """True when SQLite stores every value exactly as given (int in an INTEGER column, text in
@@ -315,10 +323,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
 
     def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                at: str) -> None:
-        """THE writer of the ``events`` table (entries, notes, tickets, drawer moves)."""
-        self.conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
-                          (entry_id, at, actor, type_,
-                           json.dumps(clean_data(data), sort_keys=True, default=str)))
+        write_event(self.conn, entry_id, actor, type_, data, at)
 
     @staticmethod
     def _check_actor(actor: str) -> str:

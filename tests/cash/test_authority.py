@@ -18,7 +18,7 @@ from cashier.clerks import Action
 from cashier.cli import main
 from cashier.config import load_profile
 from cashier.errors import ManagerNeeded
-from cashier.pin_guard import PinGuard, lock_seconds
+from cashier.journal.pin_guard import PinGuard, lock_seconds
 from tests.cash.conftest import write_till
 
 

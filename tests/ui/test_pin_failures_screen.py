@@ -15,7 +15,7 @@ from tests.ui.test_manager_prompt import CLERKS
 
 def test_wrong_pins_at_the_manager_screen_lock_and_are_shown(make_gui: Callable[..., Any],
                                                              ui: Any) -> None:
-    from cashier.pin_guard import PinGuard
+    from cashier.journal.pin_guard import PinGuard
     from ui.pages.manager import ManagerPage
 
     gui = make_gui(clerks=CLERKS, drawer_float=None)

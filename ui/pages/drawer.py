@@ -151,7 +151,7 @@ class DrawerPage(Page):
     def _manager(self) -> Any:
         """The manager PIN typed here (checked by the core's guard), else the clerk signed in
         with their own PIN (the core approves with it only when that clerk is a manager)."""
-        from cashier.pin_guard import PinGuard
+        from cashier.journal.pin_guard import PinGuard
 
         pin = self.manager_pin.text()
         if not pin:

@@ -84,7 +84,7 @@ class ManagerPage(Page):
         roster = self.till.profile.roster  # the manager PIN, or a manager clerk's on a till with clerks
         if not roster.enabled and roster.manager_pin_hash is None:
             return tr("No manager PIN is set in this till's profile (manager_pin_hash).")
-        from cashier.pin_guard import PinGuard
+        from cashier.journal.pin_guard import PinGuard
 
         try:
             PinGuard(self.till.profile.resolved_journal_path).check(roster, None, pin,
@@ -246,7 +246,7 @@ class ManagerPage(Page):
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
-        from cashier.pin_guard import PinGuard
+        from cashier.journal.pin_guard import PinGuard
 
         failures = PinGuard(self.till.profile.resolved_journal_path).failures(10)
         lines = [f"{format_time(f['at'])} · {tr('clerk')} {f['clerk']} · {f['command']}"

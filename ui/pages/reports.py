@@ -109,7 +109,7 @@ class ReportsPage(Page):
     def _pin_refused(self, pin: str) -> str | None:
         if self.gui is None or self.gui.cashdesk is None:
             return tr("Reports are not available: the journal could not be opened.")
-        from cashier.pin_guard import PinGuard
+        from cashier.journal.pin_guard import PinGuard
 
         try:
             PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window reports")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cashier.clerks import Clerk, Roster, SignInError
+from cashier.journal.recorder import write_event
 
 log = logging.getLogger(__name__)
 TRIES = 5
@@ -59,9 +60,8 @@ class PinGuard:
     def _write(self, conn: sqlite3.Connection, type_: str, key: str, **data: Any) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (NULL, ?, ?, ?, ?)",
-                         (self.clock().isoformat(timespec="milliseconds"), key, type_,
-                          json.dumps({"_note": {"clerk": key, **data}}, sort_keys=True)))
+            write_event(conn, None, key, type_, {"_note": {"clerk": key, **data}},
+                        self.clock().isoformat(timespec="milliseconds"))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
