@@ -776,6 +776,10 @@
       <translation>Totales del host: no disponibles en esta opción de procesamiento (solo diario).</translation>
     </message>
     <message>
+      <source>Recovery resolved %s; still open %s.</source>
+      <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
+    </message>
+    <message>
       <source>Choose a payment to void.</source>
       <translation>Elija un pago para anular.</translation>
     </message>
@@ -868,10 +872,6 @@
       <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
     </message>
     <message>
-      <source>Recovery resolved %s; still open %s.</source>
-      <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
-    </message>
-    <message>
       <source>Offline mode is on.</source>
       <translation>Modo fuera de línea activado.</translation>
     </message>
@@ -920,8 +920,20 @@
       <translation>Cuentas abiertas (fuera del lote)</translation>
     </message>
     <message>
+      <source>Corrected %s the host holds approved.</source>
+      <translation>Corregidos %s que el host tiene aprobados.</translation>
+    </message>
+    <message>
+      <source>%s in flight in another program, left to it.</source>
+      <translation>%s en curso en otro programa, se le dejan.</translation>
+    </message>
+    <message>
       <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
       <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
+    </message>
+    <message>
+      <source>Corrected: invoice {invoice} was {was}, the host holds it {now} (found by {who}).</source>
+      <translation>Corregido: la factura {invoice} estaba {was}, el host la tiene {now} (lo encontró {who}).</translation>
     </message>
     <message>
       <source>Batch %s closed.</source>
@@ -1408,8 +1420,8 @@
       <translation>Mostrar recibo</translation>
     </message>
     <message>
-      <source>Amount: at most {max}, the most the host accepts; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, lo máximo que acepta el host; no se tomó el dígito de más.</translation>
+      <source>Amount: at most {max}, this till's max_amount; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, el max_amount de esta caja; el dígito de más no se tomó.</translation>
     </message>
     <message>
       <source>PIN pad:</source>
@@ -2001,19 +2013,19 @@
     </message>
     <message>
       <source>update {0} installed</source>
-      <translation type="unfinished" />
+      <translation>actualización {0} instalada</translation>
     </message>
     <message>
       <source>update {0} failed its self-check</source>
-      <translation type="unfinished" />
+      <translation>la actualización {0} falló su autocomprobación</translation>
     </message>
     <message>
       <source>update {0} available</source>
-      <translation type="unfinished" />
+      <translation>actualización {0} disponible</translation>
     </message>
     <message>
       <source>update {0} ready</source>
-      <translation type="unfinished" />
+      <translation>actualización {0} lista</translation>
     </message>
     <message>
       <source>Backspace</source>
