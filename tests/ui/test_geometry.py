@@ -186,7 +186,6 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
     assert not problems, "\n".join(problems[:60])
 
 
-@pytest.mark.xfail(strict=False, reason="Sale layout is on branch counter")
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_sale_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: str) -> None:
     gui = make_gui(start=False)
