@@ -56,8 +56,9 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
                 window.grab().save(str(Path(shots) / name))
             problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, window)]
             problems += [f"{where}: {p}" for p in _outside(page, window)]
-            if page.scroll_area.horizontalScrollBar().maximum() > 0:
-                problems.append(f"{where}: scrolls sideways by {page.scroll_area.horizontalScrollBar().maximum()} px")
+            sideways = page.scroll_area.horizontalScrollBar().maximum()
+            if sideways > 0:
+                problems.append(f"{where}: scrolls sideways by {sideways} px")
             needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
                                      page.tip_field, page.tip]
             for w in needed:
