@@ -29,6 +29,8 @@ from cashier.printing.settings import PrinterSettings
 from cashier.text import profile_text
 
 APP_NAME = "cashier"
+#: Training's bound when its profile sets none: above every trigger amount of the test host.
+TRAINING_MAX_AMOUNT = Decimal("1000000.00")
 KEYRING_SERVICE = "cashier-host-api"
 STORE_KEYRING_SERVICE = "cashier-store"
 ProcessingOption = Literal["HD", "LG", "DCP", "DCC"]
@@ -228,7 +230,11 @@ class TillProfile(BaseSettings):
 
     @property
     def bounds(self) -> AmountBounds:
-        """The amounts a human can mean at this till (``cashier.money.AmountBounds``)."""
+        """The amounts a human can mean at this till (``cashier.money.AmountBounds``). Training
+        without a ``max_amount`` of its own lets the test host's trigger amounts through (a decline
+        is rehearsed with 999999.00): nothing real is charged there."""
+        if self.is_training and "max_amount" not in self.model_fields_set:
+            return AmountBounds(TRAINING_MAX_AMOUNT, self.largest_note)
         return AmountBounds(self.max_amount, self.largest_note)
 
     @classmethod

@@ -33,7 +33,7 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import CASH_NOTE, REMAINING, TicketRecord
+from cashier.journal.tickets import CASH_NOTE, REMAINING, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, quantum, round_money
 from cashier.text import free_text
 
@@ -261,9 +261,9 @@ class TicketSession:
         """The quick path, the same for the window and the command line: the tenders checked
         (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
         (unless the tip was already taken), then the tenders in turn until the ticket is paid or
-        a tender's outcome is being checked. The first tender refused (a tender of this ticket in
-        flight elsewhere, an amount past the till's bounds) is raised: nothing of this call was
-        sent. A later one stops there: raised, or told to ``refused`` with the ticket left open."""
+        a tender's outcome is being checked. A first tender refused because a tender of this
+        ticket is in flight elsewhere is raised (nothing of this call was sent); any other refused
+        tender stops there: raised, or told to ``refused`` with the ticket left open."""
         await check_tenders(self.ctx, tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
@@ -279,7 +279,7 @@ class TicketSession:
             try:
                 ticket = await self.pay(tender)
             except ValidationError as exc:
-                if refused is None or number == 0:
+                if refused is None or (number == 0 and isinstance(exc, TenderInFlight | EntryOwned)):
                     raise
                 refused(exc)
                 ticket = await self.refresh()

@@ -64,7 +64,9 @@ class Lease:
         """Take the lock (once) and return the token the journal records as the owner."""
         if self._file is None:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            handle = open(self.folder / f"{self.token}.lock", "w", encoding="ascii")  # noqa: SIM115
+            # owner-only, as every file beside the journal
+            fd = os.open(self.folder / f"{self.token}.lock", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            handle = open(fd, "w", encoding="ascii")  # noqa: SIM115
             if not _try_lock(handle):  # a fresh random name: nobody else can hold it
                 handle.close()
                 raise OSError(f"cannot lock the lease file of {self.token}")

@@ -236,7 +236,7 @@ async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
                 ).outcome == "approved"
         add_manager(store_dsn, "102", "2222")
         session = await asyncio.to_thread(manager_session, profile, "102", "2222")
-        with pytest.raises(ManagerNeeded, match="close batch needs a manager"):
+        with pytest.raises(ManagerNeeded, match="closing the batch needs a manager"):
             await close_store_batch(rt.ctx, profile, session=session)  # Alice is a cashier
         with psycopg.connect(store_dsn) as conn:
             assert conn.execute("SELECT count(*) FROM store_batches").fetchone() == (0,)

@@ -76,5 +76,6 @@ def test_training_starts_with_an_active_gift_card_and_host_refusals_are_words(ui
     QTest.keyClick(page.card_field, Qt.Key.Key_F2)
     ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
     pad.tap(CARD)  # the test gift card: not active yet
-    ui.until(lambda: page.result_title.text() == "Not done", what="refused")
-    assert page.result_text.text() == "This gift card is not active: activate it first (F3)."
+    ui.until(lambda: page.result_title.text() == "Balance: —", what="its state")
+    assert page.result_text.text().endswith("not activated — This gift card is not active: activate it "
+                                            "first (F3).")

@@ -174,7 +174,9 @@ class GiftCardPage(Page):
             state = {"active": tr("active"), "deactivated": tr("deactivated"),
                      "not activated": tr("not activated")}.get(outcome.state, outcome.state)
             why = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
-            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{why}")
+            then = (" — " + tr("This gift card is not active: activate it first (F3).")
+                    if outcome.state == "not activated" else "")
+            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{why}{then}")
             for line in outcome.history or ():
                 self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
             return
