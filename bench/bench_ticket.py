@@ -3,6 +3,9 @@
 - ``ticket_overhead_ms_p50``/``_p99``: flow and journal time of one ticket of 20 lines and three
   tenders (card, gift card, cash), host time excluded (the time spent inside the sandbox's ASGI
   app, measured at the transport, is taken off).
+- ``ticket_commits``: SQLite commits on the journal's writer connection per such ticket (its
+  floor: one before each send and one after each answer; goal at most tenders x 2 + 2 = 8),
+  counted from the statements SQLite runs (``COMMIT``, and any write outside a transaction).
 - ``ticket_loop_lag_p99_ms``: how late a 10 ms Qt timer fires in the window while a 50-line
   ticket is typed on the Sale screen (keys, +) and paid by card (the automatic virtual customer);
   measured in a child process, as ``bench_ui`` does.
@@ -25,7 +28,9 @@ import httpx
 
 from bench.bench_ui import FrameProbe, pct, training_window
 
+TENDERS = 3
 GOALS = {"ticket_overhead_ms_p50": ("<=", 3.0), "ticket_overhead_ms_p99": ("<=", 10.0),
+         "ticket_commits": ("<=", TENDERS * 2 + 2),
          "ticket_loop_lag_p99_ms": ("<=", 16.0)}
 ROOT = Path(__file__).resolve().parent.parent
 TICKETS = 60
@@ -49,6 +54,26 @@ class TimedTransport(httpx.AsyncBaseTransport):
             return response
         finally:
             self.host_s += time.perf_counter() - t
+
+
+class CommitCounter:
+    """Counts the commits SQLite makes on one connection: each ``COMMIT``/``END`` statement and
+    each write run outside a transaction (autocommit), as the statements start."""
+
+    WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.commits = 0
+        conn.set_trace_callback(self._statement)
+
+    def _statement(self, sql: str) -> None:
+        head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+        if head in ("COMMIT", "END") or (head in self.WRITES and not self.conn.in_transaction):
+            self.commits += 1
+
+    def stop(self) -> None:
+        self.conn.set_trace_callback(None)
 
 
 def _open_drawer(profile: Any) -> None:
@@ -82,9 +107,12 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     await activate(rt.ctx, gift, Decimal("999999.00"))
     settings = TicketSettings.of(profile)
     overhead: list[float] = []
+    commits: list[int] = []
+    counter = CommitCounter(rt.ctx.journal.store.conn)
     gift_kind = "gift"
     for i in range(TICKETS + 5):
         timed.host_s = 0.0
+        counter.commits = 0
         t = time.perf_counter()
         session = await TicketSession.start(rt.ctx, settings)
         for n in range(20):
@@ -97,13 +125,17 @@ async def _overhead(tmp: Path) -> dict[str, float]:
             gift_kind = "card"  # a sandbox without gift card sales yet: a second card stands in
         ticket = await session.pay(Tender("cash", Decimal("100.00")))
         elapsed = time.perf_counter() - t - timed.host_s
+        if i < 5:  # counted on the warm-up tickets only: the trace costs the timed ones nothing
+            commits.append(counter.commits)
+            if i == 4:
+                counter.stop()
         if ticket.state != "paid":
             await session.cancel()
         if i >= 5:
             overhead.append(elapsed * 1000)
     await rt.close()
     return {"ticket_overhead_ms_p50": statistics.median(overhead),
-            "ticket_overhead_ms_p99": pct(overhead, 0.99),
+            "ticket_overhead_ms_p99": pct(overhead, 0.99), "ticket_commits": float(max(commits)),
             "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "gift" else 0.0}
 
 

@@ -7,6 +7,7 @@ the field and the rule, before an invoice is taken.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -59,7 +60,10 @@ def currency_symbol(code: str) -> str | None:
     return currency(code).symbol
 
 
+@functools.lru_cache(maxsize=64)
 def quantum(code: str) -> Decimal:
+    """The currency's smallest step; cached (the currency table is fixed), as every amount read
+    from the journal goes through it."""
     return Decimal(1).scaleb(-minor_units(code))
 
 
@@ -234,7 +238,8 @@ def to_minor(amount: Decimal, currency: str = "USD") -> int:
 
 
 def from_minor(units: int, currency: str = "USD") -> Decimal:
-    return (Decimal(units).scaleb(-minor_units(currency))).quantize(quantum(currency))
+    # an integer times the step is exact and already has the step's exponent (1.25, 0.00)
+    return (Decimal(units) * quantum(currency)).quantize(quantum(currency))
 
 
 def round_money(amount: Decimal, currency: str = "USD") -> Decimal:
