@@ -257,13 +257,16 @@ class TicketSession:
     # ---- paying --------------------------------------------------------------------------------
     async def quick_pay(self, tenders: Sequence[Tender], *,
                         lines: Sequence[tuple[str, Decimal, int]] = (), tip: Decimal | None = None,
-                        refused: Callable[[ValidationError], None] | None = None) -> Ticket:
+                        refused: Callable[[ValidationError], None] | None = None,
+                        first_refusal_raises: bool = False) -> Ticket:
         """The quick path, the same for the window and the command line: the tenders checked
         (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
         (unless the tip was already taken), then the tenders in turn until the ticket is paid or
         a tender's outcome is being checked. A first tender refused because a tender of this
-        ticket is in flight elsewhere is raised (nothing of this call was sent); any other refused
-        tender stops there: raised, or told to ``refused`` with the ticket left open."""
+        ticket is in flight elsewhere is raised (nothing of this call was sent), and so is any
+        refused first tender with ``first_refusal_raises`` (the command line: exit 2, nothing
+        sent); any other refused tender stops there: raised, or told to ``refused`` with the
+        ticket left open."""
         await check_tenders(self.ctx, tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
@@ -279,7 +282,9 @@ class TicketSession:
             try:
                 ticket = await self.pay(tender)
             except ValidationError as exc:
-                if refused is None or (number == 0 and isinstance(exc, TenderInFlight | EntryOwned)):
+                first = number == 0 and (first_refusal_raises
+                                         or isinstance(exc, TenderInFlight | EntryOwned))
+                if refused is None or first:
                     raise
                 refused(exc)
                 ticket = await self.refresh()

@@ -177,8 +177,11 @@ def test_kill_9_then_recover_at_once_never_says_not_charged(serve_sandbox: Any,
     seller.communicate()
     go(recovery)
     out, err = recovery.communicate(timeout=120)
-    assert recovery.returncode == 3, out + err
-    assert till.entries()[invoice].state is State.UNKNOWN  # never "error"
+    if recovery.returncode == 0:  # a loaded machine: the host had finished before recover asked
+        assert till.entries()[invoice].state is State.APPROVED, out + err
+    else:
+        assert recovery.returncode == 3, out + err
+        assert till.entries()[invoice].state is State.UNKNOWN  # never "error"
     # asks until the host tells or its longest processing time has passed: approved when the
     # host finished the sale, not charged when it dropped it with the dead connection
     waited = till.run("recover", "--wait")
