@@ -99,8 +99,11 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     purge()
     # what the package leaves on purpose (the journal, its folders, the group) and this test made
     if not journal_before:
-        for path in JOURNAL.parent.glob(f"{JOURNAL.stem}*"):  # journal, -wal, sandbox state
-            path.unlink()
+        for path in JOURNAL.parent.glob(f"{JOURNAL.stem}*"):  # journal, -wal, sandbox state, leases
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink()
     for path in made_here:
         shutil.rmtree(path, ignore_errors=True)
     if not group_before:
