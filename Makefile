@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # commits (measured on this 2-core machine: 2 workers 104 s, 3 workers 90 s, 4 workers 99 s)
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
-.PHONY: run test setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
+.PHONY: run test long compile setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -24,13 +24,18 @@ $(STAMP): $(PY) pyproject.toml
 
 setup: $(STAMP)
 
+# Bytecode written ahead (incremental): with PYTHONDONTWRITEBYTECODE set, as on CI, every start of
+# the window or of a command would otherwise compile the whole code base again (0.7 s a process)
+compile: setup
+	@$(PY) -m compileall -q -j 0 cashier ui tests >/dev/null
+
 system-deps-run:
 	@scripts/system-deps.sh run
 
 system-deps-test:
 	@scripts/system-deps.sh test
 
-run: setup system-deps-run
+run: setup compile system-deps-run
 	$(VENV)/bin/cashier
 
 lint: setup
@@ -43,10 +48,15 @@ boundaries: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
-unit: setup system-deps-test
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging" $(PYTEST_ARGS)
+unit: setup compile system-deps-test
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging and not slow" $(PYTEST_ARGS)
 
 test: setup system-deps-test lint boundaries typecheck unit
+
+# The long scenarios kept out of `make test` (marked slow: many real processes, whole days through
+# the command line, every size of every screen); CI runs them after `make test`
+long: setup compile system-deps-test
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "slow and not packaging" $(PYTEST_ARGS)
 
 bench: setup system-deps-test
 	@mkdir -p build

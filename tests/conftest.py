@@ -11,6 +11,52 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
+#: The long scenarios ``make test`` leaves to ``make long`` (CI runs both), each with the sibling
+#: that keeps its rule in the quick run. One list, so what the quick run skips is read in one place.
+LONG = {
+    "tests/store/test_done_when.py::test_three_tills_survive_kill_cut_and_replace_then_close_once":
+        "three tills and the store killed, cut off and replaced (test_service keeps each rule)",
+    "tests/store/test_cli.py::test_sale_pushes_as_it_ends_then_totals_and_one_close":
+        "a store day through the command line (test_service keeps push, totals and close)",
+    "tests/store/test_authority.py::test_a_close_that_half_happened_says_so_and_a_plain_retry_records_it_once":
+        "a store close cut half-way (the store's authority tests keep the rules)",
+    "tests/flows/test_books_cli.py::test_a_real_tills_day_closes_with_gift_cards_and_a_tab_carried_over":
+        "a day of every kind through the command line (test_books keeps it in-process)",
+    "tests/flows/test_one_owner.py::test_kill_9_then_recover_at_once_never_says_not_charged":
+        "kill -9 then recover (test_ticket_cli's SIGKILL mid-ticket stays)",
+    "tests/flows/test_one_owner.py::test_concurrent_pays_of_one_ticket_charge_once[4]":
+        "four payers of one ticket (two stay)",
+    "tests/flows/test_one_owner.py::test_concurrent_pays_of_one_ticket_charge_once[8]":
+        "eight payers of one ticket (two stay)",
+    "tests/flows/test_chaos.py::test_chaos_concurrent_processes":
+        "rounds of racing payers, kills and recover (the hostile slice races too)",
+    "tests/ui/test_manager_store.py::test_store_part_shows_every_till_and_closes_once_for_the_store":
+        "the window's store part with a real store and PostgreSQL",
+    "tests/ui/test_geometry.py::test_every_screen_fits_each_till_screen[es]":
+        "every screen at every size in Spanish (English stays)",
+    "tests/ui/test_geometry.py::test_the_sale_screen_fits_each_till_screen[es]":
+        "the Sale screen at every size in Spanish (English stays)",
+    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es]":
+        "the Sale screen at every text size in Spanish (English stays)",
+    "tests/ui/test_contrast.py::test_every_label_and_field_is_readable[normal]":
+        "every label's contrast in the normal look (high contrast stays)",
+    "tests/sandbox/test_fuzz.py::test_vendor_schema_fuzz[1]": "two thirds of the operations fuzzed",
+    "tests/sandbox/test_fuzz.py::test_vendor_schema_fuzz[2]": "(the first third stays)",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    ids = {item.nodeid for item in items}
+    files = {nodeid.split("::")[0] for nodeid in ids}
+    stale = [n for n in LONG if n.split("::")[0] in files and n not in ids
+             and not config.getoption("keyword") and not config.getoption("deselect")
+             and not any("::" in arg for arg in config.args)]
+    if stale:  # a renamed test would silently come back into the quick run
+        raise pytest.UsageError(f"tests/conftest.py LONG names tests that do not exist: {stale}")
+    for item in items:
+        if item.nodeid in LONG:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

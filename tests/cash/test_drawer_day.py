@@ -17,6 +17,7 @@ from cashier.config import load_profile
 from cashier.journal.model import Kind, State
 from tests.cash.conftest import card_entry, cash_entry, write_till
 from tests.cash.loopback import LoopbackPrinter
+from tests.forked_cli import run_cashier
 
 
 @pytest.fixture
@@ -145,14 +146,12 @@ def test_the_commands_in_their_own_processes(till: Path, tmp_path: Path) -> None
     """As a script runs them: one JSON object on stdout, the exit code, one line on stderr."""
     import os
     import subprocess
-    import sys
 
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")},
            "CASHIER_PROFILE": str(till), "XDG_DATA_HOME": str(tmp_path / "data")}
 
     def cashier(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True,
-                              text=True, env=env, timeout=60)
+        return run_cashier(*args, env=env)
 
     opened = cashier("drawer", "open", "--float", "25.00", "--clerk", "101")
     assert opened.returncode == 0 and json.loads(opened.stdout)["float"] == "25.00"

@@ -16,6 +16,7 @@ import pytest
 from cashier.config import load_profile
 from cashier.flows.base import RecoveryPolicy
 from cashier.runtime import Runtime, open_runtime
+from tests.forked_cli import run_cashier
 
 #: A profile's max_amount that lets the sandbox's large amount triggers through (tests only).
 TRIGGER_MAX = Decimal("2000000.00")
@@ -76,7 +77,6 @@ class ServedSandbox:
 
     def __init__(self, option: str, tmp: Path) -> None:
         import subprocess
-        import sys
 
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cashier.cli", "sandbox", "serve", "--port", "0", "--option", option],
@@ -132,8 +132,7 @@ def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journ
 
 def cashier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Run the ``cashier`` command in its own process, as a script or a cashier would."""
-    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60)
+    return run_cashier(*args, env=env)
 
 
 @pytest.fixture

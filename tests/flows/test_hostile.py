@@ -39,10 +39,10 @@ from tests.pans import card_numbers_at_rest, card_numbers_in
 from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.socket
-INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "24"))
+INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "12"))
 #: rounds of several processes paying one ticket at once (issue 27)
 RACES = int(os.environ.get("CASHIER_HOSTILE_RACES", "1"))
-FAULTS = int(os.environ.get("CASHIER_HOSTILE_FAULTS", "8"))
+FAULTS = int(os.environ.get("CASHIER_HOSTILE_FAULTS", "4"))
 SEED = int(os.environ.get("CASHIER_HOSTILE_SEED", "20261123"))
 SALE_PATH = "/api/rest/v1/transactions/sale"
 STATUS_PATH = "/api/rest/v1/transactions/invoice"

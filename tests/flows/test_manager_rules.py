@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from decimal import Decimal as D
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from cashier.flows.recovery import void
 from cashier.flows.ticket import Tender, TicketSession, TicketSettings, refund_ticket
 from cashier.journal.model import Kind, State
 from tests.cash.conftest import pin_hash, write_till
+from tests.forked_cli import run_cashier
 
 CASHIER, MANAGER = 101, 102
 
@@ -139,8 +139,7 @@ def test_cli_void_needs_manager_with_pin_on_stdin(tmp_path: Path) -> None:
     env["CASHIER_PROFILE"] = str(write_till(tmp_path))
 
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "cashier.cli", *args], input=stdin,
-                              capture_output=True, text=True, env=env, timeout=60)
+        return run_cashier(*args, stdin=stdin, env=env)
 
     sold = run("sale", "--amount", "9.00")
     assert sold.returncode == 0, sold.stderr

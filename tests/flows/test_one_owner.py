@@ -24,6 +24,7 @@ import pytest
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import write_profile
+from tests.forked_cli import run_cashier
 
 pytestmark = pytest.mark.socket
 CARD = ("--card", "4321000000001119", "--exp", "1230")
@@ -57,8 +58,7 @@ class CliTill:
                                 stderr=subprocess.PIPE, text=True)
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "cashier.cli", "--profile", str(self.profile),
-                               *args], env=self.env, capture_output=True, text=True, timeout=120)
+        return run_cashier("--profile", str(self.profile), *args, env=self.env, timeout=120)
 
     def wait_in_flight(self, timeout_s: float = 30.0) -> str:
         """The invoice of the first entry on the wire (a process sent it), read from the journal."""

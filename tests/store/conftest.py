@@ -20,6 +20,7 @@ import pytest
 
 from cashier.store.localpg import LocalPostgres, free_port
 from cashier.store.schema import migrate
+from tests.forked_cli import run_cashier
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +49,8 @@ def store_dsn(pg_cluster: LocalPostgres) -> str:
 
 def cashier(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
             stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cashier.cli", *args], capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=ROOT, input=stdin)
+    """``cashier ARGS`` in its own process (forked from the worker's pre-imported server)."""
+    return run_cashier(*args, env=env, timeout=timeout, cwd=ROOT, stdin=stdin)
 
 
 class ServedStore:
