@@ -296,6 +296,9 @@ class CashDesk:
             return {"open": False, "printer": self.printer_status}
         balance = self.drawer.balance(session)
         return {"open": True, "session": session.id, "state": session.state,
+                # counted, waiting for a manager: no more moves until it closes
+                "waiting_for_manager": session.state == "counted",
+                "takes_moves": session.state == "open",
                 "opened_at": session.opened_at, "opened_by": session.opened_by,
                 "float": str(session.float), "cash_tickets": balance.cash_sales_count,
                 "cash_refund_tickets": balance.cash_refunds_count, "pay_ins": str(balance.pay_ins),

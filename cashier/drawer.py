@@ -60,6 +60,15 @@ class Balance:
     def expected(self) -> Decimal:
         return self.float + self.cash_sales - self.cash_refunds + self.pay_ins - self.pay_outs
 
+    def over_short(self, counted: Decimal) -> Decimal:
+        """What a count says against the journal: over (> 0), short (< 0) or balanced (0)."""
+        return counted - self.expected
+
+    def verdict(self, counted: Decimal) -> str:
+        """A count in one word: over, short or balanced."""
+        over_short = self.over_short(counted)
+        return "over" if over_short > 0 else "short" if over_short < 0 else "balanced"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseResult:
@@ -284,7 +293,7 @@ class Drawer:
         ``report`` builds the Z report for the session (``cashier.reports.z_report``), stored
         with the session so a reprint shows the figures of the close."""
         session, balance, value = self.count(counted, clerk=clerk, manager=manager)
-        over_short = value - balance.expected
+        over_short = balance.over_short(value)
         text = _reason(reason, required=over_short != 0)
         approvers: list[str] = []
         try:

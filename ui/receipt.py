@@ -61,7 +61,7 @@ def reason_text(reason: Any, currency: str = "USD") -> str:
     (``cashier.entry_rules.reason``); the host's own text stays in the journal's details."""
     if reason is None:
         return ""
-    if reason.case == "partial":
+    if reason.partial:
         return tr("Approved for only %s: collect the remaining %s another way.") % (
             format_money(reason.approved, currency), format_money(reason.rest, currency))
     words = {

@@ -64,6 +64,15 @@ class Figures:
         return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
                    ticket.remaining + tip)
 
+    @property
+    def due(self) -> bool:
+        """Something remains to pay: the tenders are ready."""
+        return self.remaining > 0
+
+    def is_remaining(self, amount: Decimal) -> bool:
+        """``amount`` is exactly what remains (the entry still holds the pre-filled figure)."""
+        return amount == self.remaining
+
 
 def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
                 count: int = 3) -> list[Decimal]:
@@ -467,6 +476,11 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     return plan
 
 
+def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:
+    """What a ``refund_plan`` gives back in all (what the manager approves)."""
+    return sum((part for _tender, part in plan), Decimal(0))
+
+
 async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
                         lines: list[int] | None = None, manager: Clerk | None = None) -> Ticket:
     """Money back from a paid ticket as ``refund_plan`` says: a card or gift card by a refund
@@ -475,7 +489,7 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
     from cashier.flows.payments import refund
 
     plan = refund_plan(await load(ctx, ticket_id), amount=amount, lines=lines)
-    total = sum((part for _tender, part in plan), Decimal(0))
+    total = plan_total(plan)
     approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):
         await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer

@@ -147,7 +147,7 @@ class GiftCardPage(Page):
             if op == "balance":
                 coro: Any = giftcards.balance(ctx, card, history=True)
             elif op == "activate":
-                coro = giftcards.activate(ctx, card, self.amount.value if self.amount.value > 0 else None)
+                coro = giftcards.activate(ctx, card, self.amount.value if self.amount.entered else None)
             elif op == "reload":
                 coro = giftcards.reload(ctx, card, self.amount.value)
             elif op == "deactivate":

@@ -194,7 +194,7 @@ class TabsPage(Page):
         self.message.setText(error_words(exc, self.till.currency))
 
     def open_tab(self) -> None:
-        if not self.till.ready or self.amount.value <= 0:
+        if not self.till.ready or not self.amount.entered:
             self.message.setText(tr("Amount: type the amount of the tab first."))
             return
         from cashier.flows.ticket import TicketSettings, open_tab
@@ -206,7 +206,7 @@ class TabsPage(Page):
 
     def add_to_tab(self) -> None:
         entry = self.selected()
-        if entry is None or self.amount.value <= 0:
+        if entry is None or not self.amount.entered:
             self.message.setText(tr("Choose a tab and type the amount to add."))
             return
         from cashier.flows.ticket import add_to_tab
@@ -224,7 +224,7 @@ class TabsPage(Page):
         from cashier.flows.ticket import close_tab
 
         tip: Decimal = self.amount.value
-        if tip <= 0 and self._no_tip_armed != entry.invoice:
+        if not self.amount.entered and self._no_tip_armed != entry.invoice:
             # never close a tab silently without the tip: no tip typed is asked once
             self._no_tip_armed = entry.invoice
             self.message.setText(tr("No tip typed: close tab %s for %s with no tip? Press F4 again "

@@ -1,7 +1,7 @@
 """Amount entry the way a till does it: each digit shifts in from the right as cents.
 
-"1", "2", "5", "0" gives 12.50; Backspace drops the last digit; Esc clears. The buffer holds
-digits only, so no text parsing (and no float) is ever involved.
+"1", "2", "5", "0" gives 12.50; Backspace drops the last digit; Esc clears. The digits and what
+they are worth are the core's (``cashier.money.CentsBuffer``): the window only shows them.
 """
 
 from __future__ import annotations
@@ -12,57 +12,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from cashier.errors import ValidationError
-from cashier.money import AmountBounds, minor_units, parse_amount
+from cashier.money import MAX_DIGITS as MAX_DIGITS  # the tests read it here too
+from cashier.money import AmountBounds, CentsBuffer, minor_units
 from ui.i18n import format_money, tr
-
-#: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.
-MAX_DIGITS = 12
-
-
-class CentsBuffer:
-    """Digits typed so far; the value is those digits read as minor units."""
-
-    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS,
-                 currency: str = "USD", bounds: AmountBounds | None = None) -> None:
-        self.minor_units = minor_units
-        self.max_digits = max_digits
-        self.currency = currency
-        #: the till's amounts a human can mean (``max_amount``); None: the host's limit only
-        self.bounds = bounds
-        self.digits = ""
-
-    def push(self, digit: str) -> bool:
-        """Add one digit (or "00"); False when refused: the core's amount rule decides."""
-        candidate = (self.digits + digit).lstrip("0")
-        if len(candidate) > self.max_digits or not (digit.isascii() and digit.isdigit()):
-            return False
-        typed = f"{Decimal(int(candidate or '0')).scaleb(-self.minor_units):f}"
-        try:
-            if self.bounds is not None:
-                self.bounds.parse(typed, self.currency, "amount", allow_zero=True)
-            else:
-                parse_amount(typed, self.currency, "amount", allow_zero=True)
-        except ValidationError:
-            return False
-        self.digits = candidate
-        return True
-
-    def backspace(self) -> None:
-        self.digits = self.digits[:-1]
-
-    def clear(self) -> None:
-        self.digits = ""
-
-    def set(self, amount: Decimal) -> None:
-        scaled = amount.scaleb(self.minor_units)
-        if scaled != scaled.to_integral_value() or scaled < 0:
-            raise ValueError("amount: must be positive with at most the currency's decimals")
-        self.digits = str(int(scaled)).lstrip("0")[: self.max_digits]
-
-    @property
-    def value(self) -> Decimal:
-        return Decimal(int(self.digits or "0")).scaleb(-self.minor_units)
 
 
 class AmountDisplay(QLabel):
@@ -86,6 +38,11 @@ class AmountDisplay(QLabel):
     @property
     def value(self) -> Decimal:
         return self.buffer.value
+
+    @property
+    def entered(self) -> bool:
+        """An amount was typed (more than zero): the screen may use it."""
+        return self.buffer.entered
 
     def refresh(self) -> None:
         self.setText(format_money(self.buffer.value, self.currency))
