@@ -36,7 +36,7 @@ from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
 from ui.pages.sale import SalePage
 from ui.receipt import reason_text, receipt_lines
-from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+from ui.widgets.amount import AmountPanel
 from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
@@ -89,13 +89,13 @@ class QrPage(Page):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(24)
         left = QVBoxLayout()
-        self.amount = AmountDisplay(self.till.currency)
+        self.amount_panel = AmountPanel(self.till.currency)
+        self.amount, self.keypad = self.amount_panel.display, self.amount_panel.keypad
         self.error_label = QLabel()
         self.error_label.setObjectName("ErrorText")
         self.error_label.setWordWrap(True)
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
-        left.addWidget(self.amount)
         left.addWidget(self.error_label)
         self.start_button = self.button(lambda: tr("Show QR code"), "F2", self.start_typed, "Tender")
         left.addWidget(self.start_button)
@@ -103,9 +103,8 @@ class QrPage(Page):
         left.addWidget(self.entry_hint)
         left.addStretch(1)
         row.addLayout(left, 3)
-        self.keypad = Keypad(self.amount)
-        right = QVBoxLayout()
-        right.addWidget(self.keypad)
+        right = QVBoxLayout()  # the amount and its keys: the same panel as on every money screen
+        right.addWidget(self.amount_panel)
         right.addStretch(1)
         row.addLayout(right, 2)
         self.stack.addWidget(page)
@@ -459,7 +458,7 @@ class QrPage(Page):
     # ---- keys and language -----------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         current = self.stack.currentWidget()
-        if current is self.entry_page and handle_amount_key(self.amount, event):
+        if current is self.entry_page and self.amount_panel.take_key(event):
             event.accept()
             return
         if current is self.waiting_page and event.key() == Qt.Key.Key_Escape:
@@ -474,8 +473,7 @@ class QrPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self.keypad.retranslate()
-        self.amount.refresh()
+        self.amount_panel.retranslate()
         self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
                                    "scans the code with their phone."))
         self.training_hint.setText(tr("Training tool: pays the code as a test customer's phone would."))

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from cashier.money import MAX_DIGITS as MAX_DIGITS  # the tests read it here too
 from cashier.money import AmountBounds, CentsBuffer, minor_units
@@ -137,3 +137,40 @@ class Keypad(QWidget):
             self.display.backspace()
         else:
             self.display.type_digit(key)
+
+
+class AmountPanel(QWidget):
+    """The one amount entry of the money screens (Sale, QR, Open tabs, Gift card): the big
+    amount, digits shifting in as cents (Backspace, Esc clears, Enter submits), and the on-screen
+    keys under it. The Sale screen shows its amount beside the ticket and hands it in
+    (``display``); the keys then go to whichever field ``aim`` names (the amount or the tip)."""
+
+    def __init__(self, currency: str = "USD", parent: QWidget | None = None, *,
+                 display: AmountDisplay | None = None, bounds: AmountBounds | None = None,
+                 caption: bool = False) -> None:
+        super().__init__(parent)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        #: what the amount is for (the screen words it); shown only when asked for
+        self.caption = QLabel()
+        self.caption.setObjectName("Breakdown")
+        self.caption.setWordWrap(True)
+        if caption:
+            col.addWidget(self.caption)
+        self.display = display if display is not None else AmountDisplay(currency, bounds=bounds)
+        if display is None:
+            col.addWidget(self.display)
+        self.keypad = Keypad(self.display)
+        col.addWidget(self.keypad)
+
+    def aim(self, display: AmountDisplay) -> None:
+        """The on-screen keys (and ``take_key``) go to ``display`` from now on."""
+        self.keypad.display = display
+
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key for the amount the keys aim at: True when it was the amount's."""
+        return handle_amount_key(self.keypad.display, event)
+
+    def retranslate(self) -> None:
+        self.keypad.retranslate()
+        self.display.refresh()

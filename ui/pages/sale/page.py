@@ -151,7 +151,7 @@ class SalePage(Page):
         if display is self.tip and not self.tip.isEnabled():
             return
         self.active = display
-        self.keypad.display = display
+        self.keypad_panel.entry.aim(display)
         for button, target in ((self.amount_field, self.amount), (self.tip_field, self.tip)):
             button.setChecked(target is display)
         display.setFocus()
