@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from ui.widgets.amount import MAX_DIGITS, AmountDisplay, CentsBuffer, Keypad
+from cashier.money import MAX_DIGITS, CentsBuffer
+from ui.widgets.amount import AmountDisplay, Keypad
 
 
 def test_digits_build_cents_like_a_till() -> None:

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from cashier.money import MAX_DIGITS as MAX_DIGITS  # the tests read it here too
 from cashier.money import AmountBounds, CentsBuffer, minor_units
 from ui.i18n import format_money, tr
 
