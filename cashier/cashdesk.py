@@ -202,11 +202,11 @@ class CashDesk:
         self._receipted_tickets.add(ticket_id)
         clerk = clerk or ticket.record.clerk or str(self.profile.clerk_id)
         cash = [t for t in ticket.tenders if t.kind == "cash" and t.amount > 0]
-        cards = [t for t in ticket.tenders if t.kind in ("card", "gift", "tab")
+        cards = [t for t in ticket.tenders if t.kind in ("card", "giftcard", "tab")
                  and t.outcome in ("approved", "partial")]
         if signature is None:
             rule = TicketSettings.of(self.profile)
-            signature = any(rule.wants_signature(t.amount) for t in cards if t.kind != "gift")
+            signature = any(rule.wants_signature(t.amount) for t in cards if t.kind != "giftcard")
         kick = bool(cash) and self._kicks()
         settings = self.profile.printer
         jobs: list[PrintJob] = []

@@ -24,10 +24,12 @@ from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
 #: The tenders of the report; every one is always present (zero when unused).
-TENDERS = ("card", "gift_card", "qr", "cash", "charge_api")
+TENDERS = ("card", "giftcard", "qr", "cash", "charge_api")  # the ticket's words (ticket_model)
 _TENDER_OF_KIND = {"sale": "card", "manual_sale": "card", "authorization": "card",
-                   "manual_authorization": "card", "giftcard_sale": "gift_card", "qr": "qr",
+                   "manual_authorization": "card", "giftcard_sale": "giftcard", "qr": "qr",
                    "cash": "cash", "charge": "charge_api"}
+#: How a tender reads on a printed or PDF report.
+_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "charge api"}
 _MONEY_STATES = ("approved", "captured")
 _UNRESOLVED = ("intent", "sent", "unknown", "voiding")
 
@@ -190,7 +192,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
                      ("Unresolved", str(report["unresolved"]))]),
-        ("By tender", [(t.replace("_", " "), pair(v)) for t, v in report["by_tender"].items()]),
+        ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),

@@ -11,7 +11,7 @@ from ui.i18n import format_money, tr
 
 WIDTH = 32
 #: A ticket tender's kind as the counter words it (translated where shown).
-TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
+TENDER_TITLES = {"card": "Card", "giftcard": "Gift card", "qr": "QR", "cash": "Cash"}
 
 
 def receipt_lines(entry: Any, company: str, till: str) -> list[str]:

@@ -17,9 +17,14 @@ from cashier.journal.model import Entry, Kind, Op, Outcome, State
 from cashier.journal.tickets import TicketRecord
 from cashier.money import quantum, tax_of
 
-TenderKind = Literal["card", "gift", "qr", "cash"]
-TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
-KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "gift", Kind.QR: "qr",
+#: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
+#: (docs/decisions.md, "One name per tender kind"); a keyed card is a card tender.
+TenderKind = Literal["card", "giftcard", "qr", "cash"]
+TENDER_KINDS: tuple[TenderKind, ...] = ("card", "giftcard", "qr", "cash")
+#: Earlier spellings still taken where a person types a tender (``cashier ticket --pay gift``) or
+#: an old journal holds one (a Z report stored before the names were one).
+OLD_TENDER_NAMES: dict[str, TenderKind] = {"gift": "giftcard", "gift_card": "giftcard"}
+KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "giftcard", Kind.QR: "qr",
                                    Kind.CASH: "cash", Kind.AUTHORIZATION: "tab"}
 
 

@@ -445,7 +445,7 @@ class SalePage(Page):
     def charge_card(self, purpose: str = "card") -> None:
         if self.stack.currentWidget() is not self.entry_page or not self._check_ready():
             return
-        self._tender("gift" if purpose == "gift card" else "card")
+        self._tender("giftcard" if purpose == "gift card" else "card")
 
     def charge_gift_card(self) -> None:
         # A gift card pays like a card: the PIN pad reads it (swipe or scan), the host decides.
@@ -617,7 +617,7 @@ class SalePage(Page):
 
     def _show_waiting(self, total: Decimal, kind: str) -> None:
         self.wait_amount.setText(format_money(total, self.till.currency))
-        titles = {"gift": tr("Paying by gift card"), "qr": tr("Paying by QR code"),
+        titles = {"giftcard": tr("Paying by gift card"), "qr": tr("Paying by QR code"),
                   "card": tr("Paying by card")}
         self.wait_title.setText(titles.get(kind, tr("Paying by card")))
         self.prompt_text.setText(tr("The customer scans the code on the PIN pad.") if kind == "qr"
