@@ -136,7 +136,7 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     await rt.close()
     return {"ticket_overhead_ms_p50": statistics.median(overhead),
             "ticket_overhead_ms_p99": pct(overhead, 0.99), "ticket_commits": float(max(commits)),
-            "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "gift" else 0.0}
+            "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "giftcard" else 0.0}
 
 
 def child(tmp: str) -> dict[str, float]:
