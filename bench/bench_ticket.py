@@ -108,7 +108,7 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     settings = TicketSettings.of(profile)
     overhead: list[float] = []
     commits: list[int] = []
-    counter = CommitCounter(rt.ctx.journal.store.conn)
+    counter = CommitCounter(rt.ctx.journal.recorder.conn)
     gift_kind = "giftcard"
     for i in range(TICKETS + 5):
         timed.host_s = 0.0

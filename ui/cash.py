@@ -168,5 +168,5 @@ def close_cash(gui: Gui) -> None:
         gui.printer_window.close()
     if gui.cashdesk is not None:
         gui.cashdesk.close()
-        gui.cashdesk.store.close()
+        gui.cashdesk.recorder.close()
         gui.cashdesk = None

@@ -82,7 +82,7 @@ def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
                       f"reprint with cashier receipt print", file=sys.stderr)
     finally:
         desk.close()
-        desk.store.close()
+        desk.recorder.close()
 
 
 def _receipt(rt: Any, ticket: Any) -> None:

@@ -37,7 +37,7 @@ def test_an_old_journals_z_report_reads_with_todays_names(make_desk: Callable[..
     old["by_tender"] = {("gift_card" if k == "giftcard" else k): v for k, v in old["by_tender"].items()}
     old["by_tender"]["gift_card"] = {"count": 2, "amount": "30.00"}
     old["refunds_by_tender"] = {"gift_card": {"count": 1, "amount": "5.00"}}
-    desk.store.conn.execute("UPDATE drawer_sessions SET report = ? WHERE id = ?",
+    desk.recorder.conn.execute("UPDATE drawer_sessions SET report = ? WHERE id = ?",
                             (json.dumps(old), closed.session.id))
     read = desk.drawer.stored_report(closed.session)
     assert read is not None and "gift_card" not in read["by_tender"]

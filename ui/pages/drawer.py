@@ -157,7 +157,7 @@ class DrawerPage(Page):
         if not pin:
             return getattr(self.till, "clerk", None)
         self.manager_pin.clear()
-        return PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window drawer")
+        return PinGuard(self.desk.recorder.path).check(self.desk.roster, None, pin, "window drawer")
 
     def _attempt(self, action: Any) -> Any:
         """Run one core action; every refusal becomes one line on the page."""

@@ -112,7 +112,7 @@ class ReportsPage(Page):
         from cashier.journal.pin_guard import PinGuard
 
         try:
-            PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window reports")
+            PinGuard(self.desk.recorder.path).check(self.desk.roster, None, pin, "window reports")
         except SignInError as exc:
             return error_words(exc, self.till.currency)
         return None
