@@ -151,13 +151,13 @@ class DrawerPage(Page):
     def _manager(self) -> Any:
         """The manager PIN typed here (checked by the core's guard), else the clerk signed in
         with their own PIN (the core approves with it only when that clerk is a manager)."""
-        from cashier.journal.pin_guard import PinGuard
+        from cashier.approvals import manager_by_pin
 
         pin = self.manager_pin.text()
         if not pin:
             return getattr(self.till, "clerk", None)
         self.manager_pin.clear()
-        return PinGuard(self.desk.recorder.path).check(self.desk.roster, None, pin, "window drawer")
+        return manager_by_pin(self.desk.recorder.path, self.desk.roster, pin, "window drawer")
 
     def _attempt(self, action: Any) -> Any:
         """Run one core action; every refusal becomes one line on the page."""
