@@ -151,11 +151,13 @@ class AmountPanel(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         #: what the amount is for (the screen words it); shown only when asked for
-        self.caption = QLabel()
+        self.caption = QLabel(self)
         self.caption.setObjectName("Breakdown")
         self.caption.setWordWrap(True)
         if caption:
             col.addWidget(self.caption)
+        else:
+            self.caption.hide()
         self.display = display if display is not None else AmountDisplay(currency, bounds=bounds)
         if display is None:
             col.addWidget(self.display)
