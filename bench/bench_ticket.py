@@ -108,8 +108,8 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     settings = TicketSettings.of(profile)
     overhead: list[float] = []
     commits: list[int] = []
-    counter = CommitCounter(rt.ctx.journal.store.conn)
-    gift_kind = "gift"
+    counter = CommitCounter(rt.ctx.journal.recorder.conn)
+    gift_kind = "giftcard"
     for i in range(TICKETS + 5):
         timed.host_s = 0.0
         counter.commits = 0
@@ -119,9 +119,9 @@ async def _overhead(tmp: Path) -> dict[str, float]:
             await session.add_line(f"Item {n}", Decimal("1.25"), 1 + n % 3)
         await session.pay(Tender("card", Decimal("10.00"), card=card))
         ticket = await session.pay(Tender(gift_kind, Decimal("10.00"),  # type: ignore[arg-type]
-                                          giftcard=gift if gift_kind == "gift" else None,
+                                          giftcard=gift if gift_kind == "giftcard" else None,
                                           card=card if gift_kind == "card" else None))
-        if ticket.tenders[-1].outcome != "approved" and gift_kind == "gift":
+        if ticket.tenders[-1].outcome != "approved" and gift_kind == "giftcard":
             gift_kind = "card"  # a sandbox without gift card sales yet: a second card stands in
         ticket = await session.pay(Tender("cash", Decimal("100.00")))
         elapsed = time.perf_counter() - t - timed.host_s
@@ -136,7 +136,7 @@ async def _overhead(tmp: Path) -> dict[str, float]:
     await rt.close()
     return {"ticket_overhead_ms_p50": statistics.median(overhead),
             "ticket_overhead_ms_p99": pct(overhead, 0.99), "ticket_commits": float(max(commits)),
-            "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "gift" else 0.0}
+            "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "giftcard" else 0.0}
 
 
 def child(tmp: str) -> dict[str, float]:

@@ -34,14 +34,14 @@ def open_recorder(profile: TillProfile) -> JournalRecorder:
 
 
 class CashDesk:
-    def __init__(self, profile: TillProfile, store: JournalRecorder, *,
+    def __init__(self, profile: TillProfile, recorder: JournalRecorder, *,
                  virtual: VirtualPrinter | None = None, printer: PrintQueue | None = None) -> None:
         self.profile = profile
         #: Called after each drawer close (the window checks for an update then).
         self.drawer_closed: list[Callable[[], None]] = []
-        self.store = store
+        self.recorder = recorder
         self.roster: Roster = profile.roster
-        self.drawer = Drawer(store, self.roster)
+        self.drawer = Drawer(recorder, self.roster)
         self.virtual = virtual if virtual is not None else (VirtualPrinter() if profile.is_training else None)
         self.printer = printer or PrintQueue.for_settings(profile.printer, virtual=self.virtual)
         self._receipted: set[int] = set()
@@ -57,7 +57,7 @@ class CashDesk:
         return lambda: self._listeners.remove(listener)
 
     def _published(self) -> None:
-        for change in self.store.take_changes():
+        for change in self.recorder.take_changes():
             for listener in list(self._listeners):
                 listener(change)
 
@@ -92,7 +92,7 @@ class CashDesk:
         """``cashier printer test``: a page to check the profile's width and code page."""
         if self.printer is None:
             raise DrawerRefused("printer: this till has no [printer] url in its profile")
-        lines = test_page_lines(company=self.profile.company_name, till_id=self.store.till_id,
+        lines = test_page_lines(company=self.profile.company_name, till_id=self.recorder.till_id,
                                 printer=self.printer.name, width=self.width)
         job = PrintJob(title="printer test", lines=lines)
         self._print(job)
@@ -107,19 +107,19 @@ class CashDesk:
 
     def find_entry(self, invoice: str) -> Entry:
         """A payment named by its invoice number, at this till."""
-        entry = self.store.by_invoice(invoice)
-        if entry is None or entry.till_id != self.store.till_id:
+        entry = self.recorder.by_invoice(invoice)
+        if entry is None or entry.till_id != self.recorder.till_id:
             raise DrawerRefused(f"ticket: no ticket or invoice {invoice} at this till")
         return entry
 
     def ticket(self, ticket_id: int) -> Ticket:
-        if self.store.ticket_till(ticket_id) != self.store.till_id:
+        if self.recorder.ticket_till(ticket_id) != self.recorder.till_id:
             raise DrawerRefused(f"ticket: no ticket {ticket_id} at this till")
-        return Ticket.of(self.store.ticket(ticket_id))
+        return Ticket.of(self.recorder.ticket(ticket_id))
 
     def cash_note(self, entry: Entry) -> tuple[Decimal | None, Decimal | None]:
         """(tendered, change) from the entry's cash note, when it has one."""
-        for event in reversed(self.store.events(entry.id)):
+        for event in reversed(self.recorder.events(entry.id)):
             note = event.data.get("_note", event.data)
             if isinstance(note, dict) and "tendered" in note:
                 change = note.get("change")
@@ -147,7 +147,7 @@ class CashDesk:
     def ticket_job(self, ticket: Ticket, *, copy: str = "customer", signature: bool = False,
                    kick: bool = False, reprint: bool = False) -> PrintJob:
         lines = ticket_receipt_lines(ticket, company=self.profile.company_name,
-                                     till_id=self.store.till_id, width=self.width, copy=copy,
+                                     till_id=self.recorder.till_id, width=self.width, copy=copy,
                                      signature=signature, language=self.language, reprint=reprint)
         return PrintJob(title=f"ticket {ticket.id}", lines=lines, kick=kick)
 
@@ -167,7 +167,7 @@ class CashDesk:
     def reprint_entry(self, entry_id: int, *, copy: str = "customer") -> tuple[str, PrintJob, bool]:
         """The window's reprint (Journal, F8): the receipt of the entry's ticket when it has one
         (a cash tender has no invoice), else the payment's own receipt."""
-        return self._reprint(self.store.get(entry_id), copy=copy)
+        return self._reprint(self.recorder.get(entry_id), copy=copy)
 
     def _reprint(self, entry: Entry, *, copy: str) -> tuple[str, PrintJob, bool]:
         if entry.ticket_id is not None:
@@ -202,11 +202,11 @@ class CashDesk:
         self._receipted_tickets.add(ticket_id)
         clerk = clerk or ticket.record.clerk or str(self.profile.clerk_id)
         cash = [t for t in ticket.tenders if t.kind == "cash" and t.amount > 0]
-        cards = [t for t in ticket.tenders if t.kind in ("card", "gift", "tab")
+        cards = [t for t in ticket.tenders if t.kind in ("card", "giftcard", "tab")
                  and t.outcome in ("approved", "partial")]
         if signature is None:
             rule = TicketSettings.of(self.profile)
-            signature = any(rule.wants_signature(t.amount) for t in cards if t.kind != "gift")
+            signature = any(rule.wants_signature(t.amount) for t in cards if t.kind != "giftcard")
         kick = bool(cash) and self._kicks()
         settings = self.profile.printer
         jobs: list[PrintJob] = []
@@ -296,6 +296,9 @@ class CashDesk:
             return {"open": False, "printer": self.printer_status}
         balance = self.drawer.balance(session)
         return {"open": True, "session": session.id, "state": session.state,
+                # counted, waiting for a manager: no more moves until it closes
+                "waiting_for_manager": session.state == "counted",
+                "takes_moves": session.state == "open",
                 "opened_at": session.opened_at, "opened_by": session.opened_by,
                 "float": str(session.float), "cash_tickets": balance.cash_sales_count,
                 "cash_refund_tickets": balance.cash_refunds_count, "pay_ins": str(balance.pay_ins),
@@ -305,7 +308,7 @@ class CashDesk:
     def close_drawer(self, counted: str | Decimal, *, clerk: str, reason: str | None = None,
                      manager: Clerk | None = None) -> CloseResult:
         result = self.drawer.close(counted, clerk=clerk, reason=reason, manager=manager,
-                                   report=lambda s: z_report(self.store, self.drawer, s))
+                                   report=lambda s: z_report(self.recorder, self.drawer, s))
         self._published()
         if result.closed and result.report is not None and self.profile.printer.z_report_at_close:
             self._print(PrintJob(title=f"Z report {result.session.id}",
@@ -317,7 +320,7 @@ class CashDesk:
 
     # ---- reports -----------------------------------------------------------------------------
     def x_report(self) -> dict[str, Any]:
-        return x_report(self.store, self.drawer)
+        return x_report(self.recorder, self.drawer)
 
     def z_report(self, session_id: int | None = None) -> dict[str, Any]:
         session = self.drawer.get(session_id) if session_id is not None else None
@@ -325,7 +328,7 @@ class CashDesk:
             stored = self.drawer.stored_report(session)
             if stored is not None:
                 return stored
-        return z_report(self.store, self.drawer, session)
+        return z_report(self.recorder, self.drawer, session)
 
     def print_report(self, report: dict[str, Any]) -> PrintJob:
         job = PrintJob(title=f"{report['type'].upper()} report", lines=report_text(report, self.width))

@@ -60,6 +60,15 @@ class Balance:
     def expected(self) -> Decimal:
         return self.float + self.cash_sales - self.cash_refunds + self.pay_ins - self.pay_outs
 
+    def over_short(self, counted: Decimal) -> Decimal:
+        """What a count says against the journal: over (> 0), short (< 0) or balanced (0)."""
+        return counted - self.expected
+
+    def verdict(self, counted: Decimal) -> str:
+        """A count in one word: over, short or balanced."""
+        over_short = self.over_short(counted)
+        return "over" if over_short > 0 else "short" if over_short < 0 else "balanced"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseResult:
@@ -136,27 +145,27 @@ def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str
 
 
 class Drawer:
-    """The cash drawer of one till, on the till's journal store."""
+    """The cash drawer of one till, on the till's journal (its recorder)."""
 
-    def __init__(self, store: JournalRecorder, roster: Roster) -> None:
-        self.store = store
+    def __init__(self, recorder: JournalRecorder, roster: Roster) -> None:
+        self.recorder = recorder
         self.roster = roster
-        self.currency = store.currency
+        self.currency = recorder.currency
 
     # ---- reading ---------------------------------------------------------------------------
     def current(self) -> Session | None:
         """The open (or counted, waiting for a manager) session of this till."""
-        row = self.store.drawer_current()
+        row = self.recorder.drawer_current()
         return None if row is None else _session(row)
 
     def get(self, session_id: int) -> Session:
-        row = self.store.drawer_session(session_id)
+        row = self.recorder.drawer_session(session_id)
         if row is None:
             raise DrawerRefused(f"session: no drawer session {session_id} at this till")
         return _session(row)
 
     def last_closed(self) -> Session | None:
-        row = self.store.drawer_last_closed()
+        row = self.recorder.drawer_last_closed()
         return None if row is None else _session(row)
 
     def require_open(self) -> Session:
@@ -168,8 +177,8 @@ class Drawer:
     def balance(self, session: Session) -> Balance:
         cur = session.currency
         until = session.closed_at or "9999"
-        cash = self.store.drawer_cash(session.till_id, session.opened_at, until)
-        moves = self.store.drawer_move_sums(session.id)
+        cash = self.recorder.drawer_cash(session.till_id, session.opened_at, until)
+        moves = self.recorder.drawer_move_sums(session.id)
         return Balance(float=session.float,
                        cash_sales=from_minor(cash.get("sale", (0, 0))[1], cur),
                        cash_sales_count=cash.get("sale", (0, 0))[0],
@@ -183,7 +192,7 @@ class Drawer:
         return [{"at": r["at"], "type": r["type"], "amount": str(from_minor(int(r["amount_minor"]),
                                                                             session.currency)),
                  "reason": r["reason"], "clerk": r["clerk"], "approved_by": r["approved_by"]}
-                for r in self.store.drawer_moves(session.id)]
+                for r in self.recorder.drawer_moves(session.id)]
 
     # ---- writing ---------------------------------------------------------------------------
     def _approver(self, action: Action, clerk: str, manager: Clerk | None,
@@ -202,11 +211,11 @@ class Drawer:
             raise DrawerRefused("float: give the float as one amount or counted by denomination")
         value = (count_denominations(counts, self.currency) if counts is not None
                  else parse_cash(float_amount or "", self.currency, "float"))
-        now = self.store.journal_now()
-        with self.store.drawer_tx():
-            session_id = self.store.drawer_open_session(clerk=clerk, float_amount=value,
+        now = self.recorder.journal_now()
+        with self.recorder.drawer_tx():
+            session_id = self.recorder.drawer_open_session(clerk=clerk, float_amount=value,
                                                         counts=counts or {}, at=now)
-            self.store.drawer_move(session_id, "float", clerk, amount=value, at=now)
+            self.recorder.drawer_move(session_id, "float", clerk, amount=value, at=now)
         return self.get(session_id)
 
     def _move(self, type_: str, clerk: str, *, amount: Decimal = Decimal(0), reason: str | None = None,
@@ -214,8 +223,8 @@ class Drawer:
         session = self.require_open()
         if session.state != "open":
             raise DrawerRefused("drawer: the session is counted and waiting for a manager to close it")
-        with self.store.drawer_tx():
-            self.store.drawer_move(session.id, type_, clerk, amount=amount, reason=reason,
+        with self.recorder.drawer_tx():
+            self.recorder.drawer_move(session.id, type_, clerk, amount=amount, reason=reason,
                                    approved_by=approved_by, entry_id=entry_id)
         return session
 
@@ -258,15 +267,15 @@ class Drawer:
         could type the expected figure back in)."""
         value = parse_cash(counted, self.currency, "counted")
         session = self.require_open()
-        last = self.store.drawer_last_move(session.id)
+        last = self.recorder.drawer_last_move(session.id)
         if last is not None and last == ("count", to_minor(value, self.currency), clerk):
             return session, self.balance(session), value  # the same count again: recorded once
-        counts = self.store.drawer_counts(session.id)
+        counts = self.recorder.drawer_counts(session.id)
         approver: str | None = None
         if counts and counts[-1] != to_minor(value, self.currency):
             approver = self._recount_approver(clerk, manager)
-        with self.store.drawer_tx():
-            self.store.drawer_move(session.id, "count", clerk, amount=value, approved_by=approver)
+        with self.recorder.drawer_tx():
+            self.recorder.drawer_move(session.id, "count", clerk, amount=value, approved_by=approver)
         return session, self.balance(session), value
 
     def _recount_approver(self, clerk: str, manager: Clerk | None) -> str:
@@ -284,7 +293,7 @@ class Drawer:
         ``report`` builds the Z report for the session (``cashier.reports.z_report``), stored
         with the session so a reprint shows the figures of the close."""
         session, balance, value = self.count(counted, clerk=clerk, manager=manager)
-        over_short = value - balance.expected
+        over_short = balance.over_short(value)
         text = _reason(reason, required=over_short != 0)
         approvers: list[str] = []
         try:
@@ -293,21 +302,21 @@ class Drawer:
                 if approver is not None and approver not in approvers:
                     approvers.append(approver)
         except ManagerNeeded as waiting:
-            self.store.drawer_mark_counted(session.id, counted=value, over_short=over_short, reason=text)
+            self.recorder.drawer_mark_counted(session.id, counted=value, over_short=over_short, reason=text)
             return CloseResult(self.get(session.id), balance, value, over_short, False, None,
                                waiting=str(waiting))
-        now = self.store.journal_now()
-        with self.store.drawer_tx():
-            self.store.drawer_close_session(session.id, clerk=clerk, at=now, expected=balance.expected,
+        now = self.recorder.journal_now()
+        with self.recorder.drawer_tx():
+            self.recorder.drawer_close_session(session.id, clerk=clerk, at=now, expected=balance.expected,
                                             counted=value, over_short=over_short, reason=text,
                                             approved_by=",".join(approvers) or None)
-            self.store.drawer_move(session.id, "close", clerk, amount=over_short.copy_abs(), reason=text,
+            self.recorder.drawer_move(session.id, "close", clerk, amount=over_short.copy_abs(), reason=text,
                                    approved_by=",".join(approvers) or None, at=now)
         closed = self.get(session.id)
         built = report(closed) if report is not None else None
         if built is not None:
-            self.store.drawer_save_report(session.id, built)
+            self.recorder.drawer_save_report(session.id, built)
         return CloseResult(closed, self.balance(closed), value, over_short, True, built)
 
     def stored_report(self, session: Session) -> dict[str, Any] | None:
-        return self.store.drawer_report(session.id)
+        return self.recorder.drawer_report(session.id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from cashier.journal.model import Entry, Kind, Op, State
 
@@ -93,6 +94,11 @@ class Reason:
     approved: Decimal | None = None
     rest: Decimal | None = None
 
+    @property
+    def partial(self) -> bool:
+        """Approved for less than asked: the rest is collected another way."""
+        return self.case == "partial"
+
 
 #: transaction.responseCode (decline-codes.yml) -> case
 _RESPONSE_CASES = {"D": "declined", "R": "referral", "f": "address_or_code"}
@@ -146,18 +152,39 @@ def reason(entry: Entry) -> Reason | None:
 QR_EXPIRED = "not paid in time"
 
 
-def qr_end(entry: Entry) -> str:
-    """How a QR payment ended, in the cases its screen shows: paid, reversed (paid, then given
-    back), expired (nobody paid in time), cancelled (before payment), checking, not_charged."""
+class QrEnd(StrEnum):
+    """How a QR payment ended, in the cases its screen shows (``qr_end``)."""
+
+    PAID = "paid"
+    CANCELLED = "cancelled"      # before payment
+    EXPIRED = "expired"          # nobody paid in time
+    REVERSED = "reversed"        # paid, then given back
+    NOT_CHARGED = "not_charged"
+    CHECKING = "checking"
+
+    @property
+    def paid(self) -> bool:
+        """The money is on the till: a receipt prints, a reversal may give it back."""
+        return self is QrEnd.PAID
+
+    @property
+    def checking(self) -> bool:
+        """The host has not told yet: the cashier may ask again."""
+        return self is QrEnd.CHECKING
+
+
+def qr_end(entry: Entry) -> QrEnd:
+    """How a QR payment ended: paid, reversed (paid, then given back), expired (nobody paid in
+    time), cancelled (before payment), checking, not charged."""
     if entry.state in (State.APPROVED, State.CAPTURED):
-        return "paid"
+        return QrEnd.PAID
     if entry.state is State.VOIDED:
         if entry.response_code == "T":
-            return "reversed"
-        return "expired" if QR_EXPIRED in (entry.message or "") else "cancelled"
+            return QrEnd.REVERSED
+        return QrEnd.EXPIRED if QR_EXPIRED in (entry.message or "") else QrEnd.CANCELLED
     if entry.unresolved:
-        return "checking"
-    return "not_charged"
+        return QrEnd.CHECKING
+    return QrEnd.NOT_CHARGED
 
 
 #: QR code statuses (``flows.qr.QrStatusChanged``) after which the code can no longer be cancelled.
@@ -182,3 +209,8 @@ def took_money(outcome: str) -> bool:
 def is_checking(outcome: str) -> bool:
     """A flow's outcome word that means the host's answer is not known yet."""
     return outcome == "unknown"
+
+
+def is_approved(outcome: str) -> bool:
+    """A flow's outcome word that means the payment was approved (not captured, not voided)."""
+    return outcome == "approved"

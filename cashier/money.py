@@ -312,3 +312,59 @@ def tax_of(subtotal: Decimal, rate: Decimal, included: bool, currency: str = "US
         return Decimal(0).quantize(quantum(currency))
     share = subtotal * rate / (100 + rate) if included else subtotal * rate / 100
     return round_money(share, currency)
+
+
+#: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.
+MAX_DIGITS = 12
+
+
+class CentsBuffer:
+    """An amount typed on a till's keys, each digit shifting in from the right as minor units
+    ("1", "2", "5", "0" is 12.50): digits only, so no text parsing and no float; the amount rule
+    (``parse_amount`` or the till's ``AmountBounds``) refuses a digit too many."""
+
+    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS,
+                 currency: str = "USD", bounds: AmountBounds | None = None) -> None:
+        self.minor_units = minor_units
+        self.max_digits = max_digits
+        self.currency = currency
+        #: the till's amounts a human can mean (``max_amount``); None: the host's limit only
+        self.bounds = bounds
+        self.digits = ""
+
+    def push(self, digit: str) -> bool:
+        """Add one digit (or "00"); False when refused: the core's amount rule decides."""
+        candidate = (self.digits + digit).lstrip("0")
+        if len(candidate) > self.max_digits or not (digit.isascii() and digit.isdigit()):
+            return False
+        typed = f"{Decimal(int(candidate or '0')).scaleb(-self.minor_units):f}"
+        try:
+            if self.bounds is not None:
+                self.bounds.parse(typed, self.currency, "amount", allow_zero=True)
+            else:
+                parse_amount(typed, self.currency, "amount", allow_zero=True)
+        except ValidationError:
+            return False
+        self.digits = candidate
+        return True
+
+    def backspace(self) -> None:
+        self.digits = self.digits[:-1]
+
+    def clear(self) -> None:
+        self.digits = ""
+
+    def set(self, amount: Decimal) -> None:
+        scaled = amount.scaleb(self.minor_units)
+        if scaled != scaled.to_integral_value() or scaled < 0:
+            raise ValueError("amount: must be positive with at most the currency's decimals")
+        self.digits = str(int(scaled)).lstrip("0")[: self.max_digits]
+
+    @property
+    def value(self) -> Decimal:
+        return Decimal(int(self.digits or "0")).scaleb(-self.minor_units)
+
+    @property
+    def entered(self) -> bool:
+        """Digits worth more than zero were typed (leading zeros are never kept)."""
+        return bool(self.digits)

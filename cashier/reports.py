@@ -24,10 +24,12 @@ from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
 #: The tenders of the report; every one is always present (zero when unused).
-TENDERS = ("card", "gift_card", "qr", "cash", "charge_api")
+TENDERS = ("card", "giftcard", "qr", "cash", "charge_api")  # the ticket's words (ticket_model)
 _TENDER_OF_KIND = {"sale": "card", "manual_sale": "card", "authorization": "card",
-                   "manual_authorization": "card", "giftcard_sale": "gift_card", "qr": "qr",
+                   "manual_authorization": "card", "giftcard_sale": "giftcard", "qr": "qr",
                    "cash": "cash", "charge": "charge_api"}
+#: How a tender reads on a printed or PDF report.
+_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "charge api"}
 _MONEY_STATES = ("approved", "captured")
 _UNRESOLVED = ("intent", "sent", "unknown", "voiding")
 
@@ -71,17 +73,17 @@ def _classify(kind: str, op: str | None, moved: bool, row: Any) -> tuple[str, st
     return None if tender is None else ("sale", tender, int(row["approved"]))
 
 
-def build_report(store: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
+def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
                  start: str, end: str) -> dict[str, Any]:
     """The report of this till's entries created in [start, end), with the session's cash."""
-    cur = store.currency
+    cur = recorder.currency
     by_tender = {t: _Sum() for t in TENDERS}
     refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
     refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
     by_brand: dict[str, _Sum] = defaultdict(_Sum)
     by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
     tax = tip = unresolved = 0
-    for row in store.report_groups(start, end):
+    for row in recorder.report_groups(start, end):
         n, state = int(row["n"]), row["state"]
         if state in _UNRESOLVED:
             unresolved += n
@@ -110,13 +112,13 @@ def build_report(store: JournalRecorder, drawer: Drawer, *, kind: str, session: 
             by_clerk[clerk]["tips"].add(n if row["tip"] else 0, int(row["tip"]))
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
-    tickets.count += store.report_ticket_count(start, end)
-    for row in store.report_ticket_tax(start, end):
+    tickets.count += recorder.report_ticket_count(start, end)
+    for row in recorder.report_ticket_tax(start, end):
         tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
                                bool(row["tax_included"]), cur), cur)
     report: dict[str, Any] = {
-        "type": kind, "till": store.till_id, "currency": cur, "from": start,
-        "training": bool(store.training),
+        "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
+        "training": bool(recorder.training),
         "to": session.closed_at if kind == "z" and session and session.closed_at else end.rstrip("~"),
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
@@ -157,7 +159,7 @@ def _clerk_name(drawer: Drawer, clerk: str) -> str:
     return ""
 
 
-def x_report(store: JournalRecorder, drawer: Drawer) -> dict[str, Any]:
+def x_report(recorder: JournalRecorder, drawer: Drawer) -> dict[str, Any]:
     """Now: the open session, or everything since the last close. Changes nothing."""
     session = drawer.current()
     if session is not None:
@@ -165,17 +167,18 @@ def x_report(store: JournalRecorder, drawer: Drawer) -> dict[str, Any]:
     else:
         last = drawer.last_closed()
         start = last.closed_at or "" if last else ""
-    return build_report(store, drawer, kind="x", session=session, start=start, end=iso(store.clock()) + "~")
+    return build_report(recorder, drawer, kind="x", session=session, start=start,
+                        end=iso(recorder.clock()) + "~")
 
 
-def z_report(store: JournalRecorder, drawer: Drawer, session: Session | None = None) -> dict[str, Any]:
+def z_report(recorder: JournalRecorder, drawer: Drawer, session: Session | None = None) -> dict[str, Any]:
     """A closed session's report: the one kept at its close, else built again from the journal."""
     session = session or drawer.last_closed()
     if session is None:
         raise DrawerRefused("session: no closed drawer session yet (a Z report comes with the close)")
     if session.state != "closed" or session.closed_at is None:
         raise DrawerRefused(f"session: drawer session {session.id} is not closed (use the X report)")
-    return build_report(store, drawer, kind="z", session=session, start=session.opened_at,
+    return build_report(recorder, drawer, kind="z", session=session, start=session.opened_at,
                         end=session.closed_at)
 
 
@@ -190,7 +193,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
                      ("Unresolved", str(report["unresolved"]))]),
-        ("By tender", [(t.replace("_", " "), pair(v)) for t, v in report["by_tender"].items()]),
+        ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),

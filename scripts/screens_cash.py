@@ -38,7 +38,7 @@ async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
     await shoot(w, "drawer-closed-no-session")
     page.float_amount.set_value(Decimal("100.00"))
     page.open_drawer()
-    store = desk.store
+    store = desk.recorder
     for amount, tendered in (("42.50", "50.00"), ("18.25", "20.00")):
         ticket_id = store.create_ticket(actor="101", tax_rate=Decimal(0), tax_included=False,
                                         tip_mode="none")

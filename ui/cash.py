@@ -83,7 +83,7 @@ def _ticket_changed(gui: Gui, event: Any) -> None:
     """A ticket paid: its one receipt through the cash desk (and the drawer kick for cash)."""
     from cashier.flows.ticket import TicketChanged
 
-    if gui.cashdesk is None or not isinstance(event, TicketChanged) or event.ticket.state != "paid":
+    if gui.cashdesk is None or not isinstance(event, TicketChanged) or not event.ticket.is_paid:
         return
     try:
         gui.cashdesk.ticket_done(event.ticket.id, clerk=event.ticket.record.clerk)
@@ -168,5 +168,5 @@ def close_cash(gui: Gui) -> None:
         gui.printer_window.close()
     if gui.cashdesk is not None:
         gui.cashdesk.close()
-        gui.cashdesk.store.close()
+        gui.cashdesk.recorder.close()
         gui.cashdesk = None

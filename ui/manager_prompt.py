@@ -39,10 +39,9 @@ def ask_manager(parent: QWidget, ctx: Any, action: Action, amount: Decimal = Dec
                                    question + "\n" + tr("Manager PIN:"), QLineEdit.EchoMode.Password)
     if not ok or not pin:
         return Approval(False, why=tr("Not done: a manager's PIN is needed."))
-    from cashier.journal.pin_guard import PinGuard
+    from cashier.approvals import manager_by_pin
 
     try:
-        return Approval(True, PinGuard(ctx.journal.path).check(ctx.roster, None, pin,
-                                                               f"window {action.value}"))
+        return Approval(True, manager_by_pin(ctx.journal.path, ctx.roster, pin, f"window {action.value}"))
     except SignInError as exc:
         return Approval(False, why=error_words(exc))

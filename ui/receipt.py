@@ -11,7 +11,7 @@ from ui.i18n import format_money, tr
 
 WIDTH = 32
 #: A ticket tender's kind as the counter words it (translated where shown).
-TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
+TENDER_TITLES = {"card": "Card", "giftcard": "Gift card", "qr": "QR", "cash": "Cash"}
 
 
 def receipt_lines(entry: Any, company: str, till: str) -> list[str]:
@@ -61,7 +61,7 @@ def reason_text(reason: Any, currency: str = "USD") -> str:
     (``cashier.entry_rules.reason``); the host's own text stays in the journal's details."""
     if reason is None:
         return ""
-    if reason.case == "partial":
+    if reason.partial:
         return tr("Approved for only %s: collect the remaining %s another way.") % (
             format_money(reason.approved, currency), format_money(reason.rest, currency))
     words = {

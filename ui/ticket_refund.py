@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import ValidationError
-from cashier.flows.ticket import Ticket, refund_plan
+from cashier.flows.ticket import Ticket, plan_total, refund_plan
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.receipt import TENDER_TITLES
@@ -74,7 +74,7 @@ class TicketRefundDialog(QDialog):
 
     @property
     def total(self) -> Decimal:
-        return sum((part for _tender, part in self.plan), Decimal(0))
+        return plan_total(self.plan)
 
     def update_plan(self) -> None:
         try:
@@ -90,4 +90,4 @@ class TicketRefundDialog(QDialog):
             f"{format_money(part, self.currency)}" for t, part in self.plan)
         self.summary.setText(tr("Goes back: %s (%s)") % (format_money(self.total, self.currency), where))
         self.error.setText("")
-        self.refund_button.setEnabled(self.total > 0)
+        self.refund_button.setEnabled(bool(self.plan))  # the plan holds only parts that go back

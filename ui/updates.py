@@ -56,12 +56,12 @@ class UpdateWatcher:
                 return
             desk = self.gui.cashdesk
             try:
-                program = switch_when_quiet(found, self.layout, desk.store, self.gui.profile.roster)
+                program = switch_when_quiet(found, self.layout, desk.recorder, self.gui.profile.roster)
             except UpdateWaiting:
                 self.show(tr("update {0} ready").format(found.version), "warn")
                 return
             ok, why = await asyncio.to_thread(self_check, program)
-            outcome = confirm(found, self.layout, desk.store, ok, why)
+            outcome = confirm(found, self.layout, desk.recorder, ok, why)
             if outcome.applied:
                 self.show(tr("update {0} installed").format(outcome.applied), "ok")
             else:

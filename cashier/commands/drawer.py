@@ -45,7 +45,7 @@ def _manager(desk: Any, args: argparse.Namespace) -> Any:
     if not getattr(args, "manager", None):
         return None
     pin = sys.stdin.readline().strip()
-    return PinGuard(desk.store.path).check(desk.roster, args.manager, pin, command_name(args))
+    return PinGuard(desk.recorder.path).check(desk.roster, args.manager, pin, command_name(args))
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:
@@ -67,7 +67,7 @@ def _run(args: argparse.Namespace, action: Any) -> int:
         if desk.printer is not None:
             desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
         desk.close()
-        desk.store.close()
+        desk.recorder.close()
 
 
 def _session_out(session: Any, **extra: Any) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def _pay(kind: str) -> Any:
             manager = _manager(desk, args)
             do = desk.pay_in if kind == "pay_in" else desk.pay_out
             session = do(args.amount, args.reason, clerk=clerk, manager=manager)
-            amount = parse_cash(args.amount, desk.store.currency, "amount")
+            amount = parse_cash(args.amount, desk.recorder.currency, "amount")
             _out({"session": session.id, "type": kind, "amount": str(amount), "reason": args.reason,
                   "clerk": clerk, "approved_by": str(manager.id) if manager else None})
             return EXIT_DONE

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 
-def _store(args: argparse.Namespace) -> Any:
+def _recorder(args: argparse.Namespace) -> Any:
     from cashier.config import load_profile
     from cashier.journal.recorder import JournalRecorder
 
@@ -24,11 +24,11 @@ def export_command(args: argparse.Namespace) -> int:
     to_file = args.output not in (None, "-")
     if to_file:  # refused before the journal is read
         check_output(args.output, force=args.force)
-    store = _store(args)
+    recorder = _recorder(args)
     try:
-        text = export_json(store) if args.format == "json" else export_csv(store)
+        text = export_json(recorder) if args.format == "json" else export_csv(recorder)
     finally:
-        store.close()
+        recorder.close()
     if not to_file:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
         return 0
@@ -40,11 +40,11 @@ def export_command(args: argparse.Namespace) -> int:
 def unresolved_command(args: argparse.Namespace) -> int:
     import json
 
-    store = _store(args)
+    recorder = _recorder(args)
     try:
-        rows = [e.as_dict() for e in store.unresolved()]
+        rows = [e.as_dict() for e in recorder.unresolved()]
     finally:
-        store.close()
+        recorder.close()
     print(json.dumps({"unresolved": rows}, sort_keys=True))
     return 0 if not rows else 3
 

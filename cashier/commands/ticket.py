@@ -52,13 +52,13 @@ def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
         tender = parse_tender(text, currency)
         if tender.kind == "card" and (card is not None or token is not None):
             tender = replace(tender, card=card, token=token)
-        elif tender.kind == "gift" and gift is not None:
+        elif tender.kind == "giftcard" and gift is not None:
             tender = replace(tender, giftcard=gift)
         out.append(tender)
     if (card is not None or token is not None) and not any(t.kind == "card" for t in out):
         raise ValidationError("--card", "goes with a card tender (--pay card)")
-    if gift is not None and not any(t.kind == "gift" for t in out):
-        raise ValidationError("--gift-card", "goes with a gift tender (--pay gift)")
+    if gift is not None and not any(t.kind == "giftcard" for t in out):
+        raise ValidationError("--gift-card", "goes with a giftcard tender (--pay giftcard)")
     return out
 
 
@@ -82,7 +82,7 @@ def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
                       f"reprint with cashier receipt print", file=sys.stderr)
     finally:
         desk.close()
-        desk.store.close()
+        desk.recorder.close()
 
 
 def _receipt(rt: Any, ticket: Any) -> None:
@@ -138,7 +138,7 @@ def pay_command(args: argparse.Namespace) -> int:
     ticket_id = _ticket_id(args.ticket)
     tenders = _tenders(args, load_profile(getattr(args, "profile", None)).currency)
     if not tenders:
-        raise ValidationError("--pay", "give at least one tender: card, gift, qr or cash=AMOUNT")
+        raise ValidationError("--pay", "give at least one tender: card, giftcard, qr or cash=AMOUNT")
 
     async def body(rt: Any) -> int:
         await check_tenders(rt.ctx, tenders)
@@ -230,13 +230,14 @@ def list_command(args: argparse.Namespace) -> int:
 
 def _tender_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pay", action="append", metavar="TENDER",
-                   help="card[=AMOUNT] | gift[=AMOUNT] | qr[=AMOUNT] | cash=TENDERED; repeat, "
-                        "applied in order; without an amount a tender takes what remains")
+                   help="card[=AMOUNT] | giftcard[=AMOUNT] | qr[=AMOUNT] | cash=TENDERED; repeat, "
+                        "applied in order; without an amount a tender takes what remains (gift: "
+                        "the old spelling of giftcard, still taken)")
     p.add_argument("--card", help="keyed card number for the card tender (never stored); "
                                   + CARD_STDIN_HELP)
     p.add_argument("--exp", help="its expiry, MMYY")
     p.add_argument("--token", help="a card token for the card tender")
-    p.add_argument("--gift-card", help="gift card number for the gift tender (else the PIN pad reads it)")
+    p.add_argument("--gift-card", help="gift card number for the giftcard tender (else the PIN pad reads it)")
 
 
 def register(subparsers: Any) -> None:

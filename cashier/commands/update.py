@@ -103,11 +103,11 @@ def apply_command(args: argparse.Namespace) -> int:
                                               "package (no versions folder beside it)")
 
     def run() -> int:
-        store = open_recorder(profile)
+        recorder = open_recorder(profile)
         try:
-            outcome = apply_update(source, layout, store, profile.roster)
+            outcome = apply_update(source, layout, recorder, profile.roster)
         finally:
-            store.close()
+            recorder.close()
         _print(outcome.as_dict())
         return EXIT_WAITING if outcome.rolled_back else EXIT_DONE
 

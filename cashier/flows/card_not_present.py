@@ -87,6 +87,16 @@ class LinkResult:
     paid: list[Entry] = field(default_factory=list)
     attempts: list[LinkChargeSeen] = field(default_factory=list)
 
+    @property
+    def paid_by_link(self) -> bool:
+        """The customer paid the link (its charge is the last of ``paid``)."""
+        return self.reason == "paid"
+
+    @property
+    def ended_unpaid(self) -> bool:
+        """The watch ended without a payment: cancelled, deactivated or out of time."""
+        return self.reason in ("cancelled", "deactivated", "timeout")
+
 
 @dataclass(frozen=True)
 class SavedCard:

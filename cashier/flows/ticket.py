@@ -27,6 +27,7 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Kind, Op, State
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
+from cashier.journal.ticket_model import OLD_TENDER_NAMES
 from cashier.journal.ticket_model import TENDER_KINDS as TENDER_KINDS
 from cashier.journal.ticket_model import TenderKind as TenderKind
 from cashier.journal.ticket_model import TenderView as TenderView
@@ -63,6 +64,15 @@ class Figures:
             return cls(typed, zero, tip, typed + tip, zero, typed + tip)
         return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
                    ticket.remaining + tip)
+
+    @property
+    def due(self) -> bool:
+        """Something remains to pay: the tenders are ready."""
+        return self.remaining > 0
+
+    def is_remaining(self, amount: Decimal) -> bool:
+        """``amount`` is exactly what remains (the entry still holds the pre-filled figure)."""
+        return amount == self.remaining
 
 
 def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
@@ -103,16 +113,18 @@ class Tender:
             raise ValidationError("tender", f"must be one of {', '.join(TENDER_KINDS)}")
         if (self.card is not None or self.token is not None) and self.kind != "card":
             raise ValidationError("card", "a keyed card or token goes with a card tender")
-        if self.giftcard is not None and self.kind != "gift":
-            raise ValidationError("gift_card", "a gift card number goes with a gift tender")
+        if self.giftcard is not None and self.kind != "giftcard":
+            raise ValidationError("gift_card", "a gift card number goes with a giftcard tender")
 
 
 def parse_tender(text: str, currency: str = "USD") -> Tender:
-    """``card``, ``card=12.50``, ``gift``, ``qr=5``, ``cash=20``: the command line's tender."""
+    """``card``, ``card=12.50``, ``giftcard`` (or its old spelling ``gift``), ``qr=5``, ``cash=20``:
+    the command line's tender."""
     kind, _, amount = text.strip().partition("=")
     kind = kind.strip().lower()
+    kind = OLD_TENDER_NAMES.get(kind, kind)
     if kind not in TENDER_KINDS:
-        raise ValidationError("--pay", f"{kind!r} is not a tender: use card, gift, qr or cash[=AMOUNT]")
+        raise ValidationError("--pay", f"{kind!r} is not a tender: use card, giftcard, qr or cash[=AMOUNT]")
     if kind == "cash" and not amount:
         raise ValidationError("cash", "give the amount the customer hands over: cash=20.00")
     value = parse_amount(amount, currency, field=f"--pay {kind}") if amount else None
@@ -315,7 +327,7 @@ class TicketSession:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind == "card":
             await self._card(ticket, amount, tender)
-        elif tender.kind == "gift":
+        elif tender.kind == "giftcard":
             await sale(self.ctx, amount, ticket_id=self.id,
                        giftcard=tender.giftcard or GiftCard())
         else:
@@ -467,6 +479,11 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     return plan
 
 
+def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:
+    """What a ``refund_plan`` gives back in all (what the manager approves)."""
+    return sum((part for _tender, part in plan), Decimal(0))
+
+
 async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | None = None,
                         lines: list[int] | None = None, manager: Clerk | None = None) -> Ticket:
     """Money back from a paid ticket as ``refund_plan`` says: a card or gift card by a refund
@@ -475,7 +492,7 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
     from cashier.flows.payments import refund
 
     plan = refund_plan(await load(ctx, ticket_id), amount=amount, lines=lines)
-    total = sum((part for _tender, part in plan), Decimal(0))
+    total = plan_total(plan)
     approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):
         await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer

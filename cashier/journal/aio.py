@@ -111,10 +111,10 @@ class Journal:
             for listener in list(self._change_listeners):
                 listener(change)
 
-    def _changes(self, store: JournalRecorder) -> list[Any]:
+    def _changes(self, recorder: JournalRecorder) -> list[Any]:
         """On the writer's thread: what the last write changed besides entries, as published
         (a ticket read once however many of its rows moved)."""
-        changes = store.take_changes()
+        changes = recorder.take_changes()
         if not self._change_listeners:
             return []
         out: list[Any] = []
@@ -123,7 +123,7 @@ class Journal:
             if isinstance(change, TicketWritten):
                 if change.ticket_id not in tickets:
                     tickets.add(change.ticket_id)
-                    out.append(TicketChanged(Ticket.of(store.ticket(change.ticket_id))))
+                    out.append(TicketChanged(Ticket.of(recorder.ticket(change.ticket_id))))
             else:
                 out.append(change)
         return out
@@ -133,21 +133,21 @@ class Journal:
         """Run a write that moves an entry; also read back, on the writer's thread, every other
         entry the same commit moved, and the other changes to publish after them."""
         def run() -> tuple[T, list[Entry], list[Any]]:
-            store = self.store
+            recorder = self.recorder
             try:
                 result = fn(*args, **kw)
             finally:
-                changes = self._changes(store)
+                changes = self._changes(recorder)
             written = result[0] if isinstance(result, tuple) else result
-            others = [i for i in store.take_moved() if i != getattr(written, "id", None)]
-            return result, [store.get(i) for i in others] if self._listeners else [], changes
+            others = [i for i in recorder.take_moved() if i != getattr(written, "id", None)]
+            return result, [recorder.get(i) for i in others] if self._listeners else [], changes
 
         return await self._write_only(run)
 
     # ---- plumbing -----------------------------------------------------------------------------
     @property
-    def store(self) -> JournalRecorder:
-        """The writer store; only for code already running on the writer thread (tests, tools)."""
+    def recorder(self) -> JournalRecorder:
+        """The writer's recorder; only for code already running on the writer thread (tests, tools)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
         return self._writer
@@ -162,11 +162,11 @@ class Journal:
     async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
         def run() -> tuple[T, list[Any]]:
-            store = self.store
+            recorder = self.recorder
             try:
                 result = fn(*args, **kw)
             finally:
-                changes = self._changes(store)
+                changes = self._changes(recorder)
             return result, changes
 
         result, changes = await self._write_only(run)
@@ -182,11 +182,11 @@ class Journal:
 
     # ---- invoice numbers ------------------------------------------------------------------------
     async def invoice_high_water(self) -> int:
-        high: int = await self._write(self.store.invoice_high_water)
+        high: int = await self._write(self.recorder.invoice_high_water)
         return high
 
     async def raise_invoice_floor(self, sequence: int) -> None:
-        await self._write(self.store.raise_invoice_floor, sequence)
+        await self._write(self.recorder.raise_invoice_floor, sequence)
 
     async def confirm_invoices(self) -> None:
         """Before this process's first invoice: learn from the host what it may still hold, so
@@ -197,7 +197,7 @@ class Journal:
             if self._invoices_confirmed:
                 return
             high = await self.invoice_high_water()
-            start: int = max(high, await self._write(self.store.time_floor))
+            start: int = max(high, await self._write(self.recorder.time_floor))
             learned = await self.invoice_check(start)
             if learned > high:
                 await self.raise_invoice_floor(learned)
@@ -207,31 +207,31 @@ class Journal:
     async def create(self, kind: Kind | str, requested: Decimal, *, actor: str, **kw: Any) -> Entry:
         if Kind(kind) in INVOICED_KINDS and kw.get("invoice") is None:
             await self.confirm_invoices()
-        return self._publish(*await self._write_entry(self.store.create, kind, requested, actor=actor,
+        return self._publish(*await self._write_entry(self.recorder.create, kind, requested, actor=actor,
                                                       **kw))
 
     async def transition(self, entry_id: int, state: State | str, *, actor: str,
                          event: str | None = None, **changes: Any) -> Entry:
-        return self._publish(*await self._write_entry(self.store.transition, entry_id, state,
+        return self._publish(*await self._write_entry(self.recorder.transition, entry_id, state,
                                                       actor=actor, event=event, **changes))
 
     async def allocate_invoice(self) -> str:
         await self.confirm_invoices()
-        invoice: str = await self._write(self.store.allocate_invoice)
+        invoice: str = await self._write(self.recorder.allocate_invoice)
         return invoice
 
     async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
-        await self._write(self.store.note, entry_id, type_, actor=actor, **data)
+        await self._write(self.recorder.note, entry_id, type_, actor=actor, **data)
 
     async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
-        (entry, job), mirrored, changes = await self._write_entry(self.store.request_void, entry_id,
+        (entry, job), mirrored, changes = await self._write_entry(self.recorder.request_void, entry_id,
                                                                   reason=reason, actor=actor)
         self._publish(entry, mirrored, changes)
         return entry, job
 
     async def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
                       **changes: Any) -> Entry:
-        return self._publish(*await self._write_entry(self.store.correct, entry_id, state,
+        return self._publish(*await self._write_entry(self.recorder.correct, entry_id, state,
                                                       actor=actor, found_by=found_by, **changes))
 
     async def open_batch_settled(self) -> list[Entry]:
@@ -244,7 +244,7 @@ class Journal:
 
     async def claim(self, entry_id: int) -> Entry:
         """This process takes the entry before settling it (``EntryOwned`` while its owner lives)."""
-        entry: Entry = await self._write(self.store.claim, entry_id)
+        entry: Entry = await self._write(self.recorder.claim, entry_id)
         return entry
 
     async def owned_elsewhere(self, entry_id: int) -> str | None:
@@ -253,42 +253,42 @@ class Journal:
         return owner
 
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
-        return await self._write(self.store.job_retry, job_id, error=error, delay_s=delay_s)
+        return await self._write(self.recorder.job_retry, job_id, error=error, delay_s=delay_s)
 
     async def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
                          **changes: Any) -> Entry:
-        return self._publish(*await self._write_entry(self.store.finish_job, job_id, outcome=outcome,
+        return self._publish(*await self._write_entry(self.recorder.finish_job, job_id, outcome=outcome,
                                                       actor=actor, state=state, **changes))
 
     async def close_batch(self, *, actor: str, override: bool, summary: dict[str, Any],
                           through_event: int | None = None) -> int:
-        return await self._write(self.store.close_batch, actor=actor, override=override,
+        return await self._write(self.recorder.close_batch, actor=actor, override=override,
                                  summary=summary, through_event=through_event)
 
     async def require_cash_drawer(self) -> None:
         """Raises ``ValidationError`` when this till has no open drawer session (cash refused)."""
-        await self._write(self.store.require_cash_drawer)
+        await self._write(self.recorder.require_cash_drawer)
 
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                             tip_mode: str) -> int:
-        return await self._write(self.store.create_ticket, actor=actor, tax_rate=tax_rate,
+        return await self._write(self.recorder.create_ticket, actor=actor, tax_rate=tax_rate,
                                  tax_included=tax_included, tip_mode=tip_mode)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
                               actor: str) -> TicketRecord:
-        return await self._write(self.store.add_ticket_line, ticket_id, name=name, quantity=quantity,
+        return await self._write(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
                                  unit_price=unit_price, actor=actor)
 
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
-        return await self._write(self.store.remove_ticket_line, ticket_id, line_id, actor=actor)
+        return await self._write(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
 
     async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                              actor: str) -> TicketRecord:
-        return await self._write(self.store.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
+        return await self._write(self.recorder.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
 
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
-        return await self._write(self.store.close_ticket, ticket_id, state, actor=actor)
+        return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 
     async def ticket(self, ticket_id: int) -> TicketRecord:
         record: TicketRecord = await self._read("ticket", ticket_id)

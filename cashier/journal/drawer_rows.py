@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from cashier.errors import DrawerRefused, ValidationError
+from cashier.journal.ticket_model import OLD_TENDER_NAMES
 from cashier.money import to_minor
 
 if TYPE_CHECKING:
@@ -109,8 +110,10 @@ class DrawerRows:
             (session_id,))]
 
     def drawer_report(self, session_id: int) -> dict[str, Any] | None:
+        """The session's Z report as stored at its close; one stored before the tender kinds had
+        one name each reads with today's names (``gift_card`` is ``giftcard``)."""
         row = self.conn.execute("SELECT report FROM drawer_sessions WHERE id = ?", (session_id,)).fetchone()
-        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+        return None if row is None or row[0] is None else current_tender_names(dict(json.loads(row[0])))
 
     # ---- writes --------------------------------------------------------------------------------
     @contextmanager
@@ -169,3 +172,13 @@ class DrawerRows:
     def drawer_save_report(self, session_id: int, report: dict[str, Any]) -> None:
         self.conn.execute("UPDATE drawer_sessions SET report = ? WHERE id = ?",
                           (json.dumps(report, sort_keys=True), session_id))
+
+
+def current_tender_names(report: dict[str, Any]) -> dict[str, Any]:
+    """A stored report's tender sections under today's tender names (an old journal's
+    ``gift_card`` reads ``giftcard``); the rest as stored."""
+    for section in ("by_tender", "refunds_by_tender"):
+        tenders = report.get(section)
+        if isinstance(tenders, dict):
+            report[section] = {OLD_TENDER_NAMES.get(name, name): value for name, value in tenders.items()}
+    return report

@@ -29,20 +29,20 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _ticket(store: JournalRecorder, ticket_id: int) -> dict[str, Any]:
+def _ticket(recorder: JournalRecorder, ticket_id: int) -> dict[str, Any]:
     """A ticket as ``cashier ticket show`` prints it: lines, totals and each tender."""
-    return Ticket.of(store.ticket(ticket_id)).as_dict()
+    return Ticket.of(recorder.ticket(ticket_id)).as_dict()
 
 
-def export_json(store: JournalRecorder, *, with_events: bool = True) -> str:
+def export_json(recorder: JournalRecorder, *, with_events: bool = True) -> str:
     data: dict[str, Any] = {
-        "till_id": store.till_id, "exported_at": iso(utc_now()),
-        "entries": [_plain(r) for r in store.all_rows()],
-        "tickets": [_ticket(store, int(r["id"])) for r in store.all_ticket_rows()],
+        "till_id": recorder.till_id, "exported_at": iso(utc_now()),
+        "entries": [_plain(r) for r in recorder.all_rows()],
+        "tickets": [_ticket(recorder, int(r["id"])) for r in recorder.all_ticket_rows()],
     }
     if with_events:
         data["events"] = [{"id": e.id, "entry_id": e.entry_id, "at": e.at, "actor": e.actor,
-                           "type": e.type, "data": e.data} for e in store.events()]
+                           "type": e.type, "data": e.data} for e in recorder.events()]
     return json.dumps(data, indent=1, sort_keys=True, default=str)
 
 
@@ -50,9 +50,9 @@ def export_json(store: JournalRecorder, *, with_events: bool = True) -> str:
 _NUMBERS = (*_AMOUNTS, "id", "ticket_id", "attempts", "batch_no")
 
 
-def export_csv(store: JournalRecorder) -> str:
+def export_csv(recorder: JournalRecorder) -> str:
     """One row per entry, spreadsheet-safe (``cashier.text.write_csv``)."""
-    rows = [_plain(r) for r in store.all_rows()]
+    rows = [_plain(r) for r in recorder.all_rows()]
     if not rows:
         return ""
     header = list(rows[0])

@@ -13,13 +13,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, Op, Outcome, State
 from cashier.journal.tickets import TicketRecord
 from cashier.money import quantum, tax_of
 
-TenderKind = Literal["card", "gift", "qr", "cash"]
-TENDER_KINDS: tuple[TenderKind, ...] = ("card", "gift", "qr", "cash")
-KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "gift", Kind.QR: "qr",
+#: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
+#: (docs/decisions.md, "One name per tender kind"); a keyed card is a card tender.
+TenderKind = Literal["card", "giftcard", "qr", "cash"]
+TENDER_KINDS: tuple[TenderKind, ...] = ("card", "giftcard", "qr", "cash")
+#: Earlier spellings still taken where a person types a tender (``cashier ticket --pay gift``) or
+#: an old journal holds one (a Z report stored before the names were one).
+OLD_TENDER_NAMES: dict[str, TenderKind] = {"gift": "giftcard", "gift_card": "giftcard"}
+KIND_OF_ENTRY: dict[Kind, str] = {Kind.SALE: "card", Kind.GIFTCARD_SALE: "giftcard", Kind.QR: "qr",
                                    Kind.CASH: "cash", Kind.AUTHORIZATION: "tab"}
 
 
@@ -61,6 +66,30 @@ class TenderView:
     tendered: Decimal | None = None
     change: Decimal | None = None
     tip: Decimal = Decimal(0)
+
+    @property
+    def is_approved(self) -> bool:
+        """Approved in full (cash taken counts: it is journaled approved)."""
+        return self.outcome == "approved"
+
+    @property
+    def is_partial(self) -> bool:
+        """Approved for less than asked: the rest remains on the ticket."""
+        return self.outcome == "partial"
+
+    @property
+    def is_declined(self) -> bool:
+        return self.outcome == "declined"
+
+    @property
+    def is_cash(self) -> bool:
+        """Cash is taken, not approved: the counter words it so."""
+        return self.kind == "cash"
+
+    @property
+    def flow_outcome(self) -> Outcome:
+        """The tender as the one outcome word a flow reports (a partial approval is approved)."""
+        return "approved" if self.is_partial else self.outcome  # type: ignore[return-value]
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": str(self.amount),
@@ -164,6 +193,16 @@ class Ticket:
         return self.state == "paid"
 
     @property
+    def money_taken(self) -> bool:
+        """A tender applied money: cancelling gives it back (asked first, a manager approves)."""
+        return self.paid > 0
+
+    @property
+    def gives_change(self) -> bool:
+        """Cash over what remained: the counter says "give the change"."""
+        return self.change > 0
+
+    @property
     def cash_taken(self) -> Decimal:
         """Cash the ticket's tenders took (what a cancel gives back in cash)."""
         return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))
@@ -172,6 +211,11 @@ class Ticket:
         """What the ticket's refunds gave back, leaving out the refund entries in ``excluding``
         (those already there before a refund, to say what that refund gave back)."""
         return sum((e.approved for e in self.refunds if e.id not in excluding), Decimal(0))
+
+    def gave_back_all(self, asked: Decimal, excluding: Collection[int] = ()) -> bool:
+        """A refund of ``asked`` went back whole (else part of it was refused); ``excluding`` as
+        for ``given_back``."""
+        return self.given_back(excluding) == asked
 
     def tip_for(self, amount: Decimal) -> Decimal:
         """The tip journaled on a tender of ``amount``: the tender that pays what remains carries

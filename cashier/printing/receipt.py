@@ -44,7 +44,7 @@ LANGUAGES = ("en", *WORDS)
 _TITLES = {Kind.CASH: "CASH", Kind.SALE: "SALE", Kind.MANUAL_SALE: "SALE", Kind.REFUND: "REFUND",
            Kind.GIFTCARD_SALE: "GIFT CARD", Kind.QR: "QR PAYMENT", Kind.CHARGE: "CHARGE",
            Kind.AUTHORIZATION: "TAB", Kind.MANUAL_AUTHORIZATION: "TAB"}
-_TENDER_TITLES = {"card": "CARD", "gift": "GIFT CARD", "qr": "QR PAYMENT", "cash": "CASH", "tab": "TAB"}
+_TENDER_TITLES = {"card": "CARD", "giftcard": "GIFT CARD", "qr": "QR PAYMENT", "cash": "CASH", "tab": "TAB"}
 
 
 def word(text: str, language: str) -> str:

@@ -21,14 +21,14 @@ from cashier.updates.versions import Published
 ACTOR = "system"
 
 
-def blockers(store: JournalRecorder, roster: Roster) -> list[str]:
+def blockers(recorder: JournalRecorder, roster: Roster) -> list[str]:
     """What a switch waits for, in words for the one line the till prints (empty: go ahead)."""
     waits = []
-    if store.unresolved():
+    if recorder.unresolved():
         waits.append("the open payment to finish")
-    if store.ticket_ids(open_only=True, limit=1):
+    if recorder.ticket_ids(open_only=True, limit=1):
         waits.append("the open ticket to be closed")
-    if Drawer(store, roster).current() is not None:
+    if Drawer(recorder, roster).current() is not None:
         waits.append("the drawer to be closed")
     return waits
 
@@ -51,36 +51,36 @@ def prepare(source: UpdateSource, layout: Layout) -> Published | None:
     return found
 
 
-def switch_when_quiet(found: Published, layout: Layout, store: JournalRecorder, roster: Roster) -> Path:
+def switch_when_quiet(found: Published, layout: Layout, recorder: JournalRecorder, roster: Roster) -> Path:
     """Make ``found`` current unless the till is busy (UpdateWaiting); returns the program to
     self-check."""
-    waits = blockers(store, roster)
+    waits = blockers(recorder, roster)
     if waits:
         raise UpdateWaiting(found.version, waits)
     before = layout.switch(found.version)
-    store.note(None, "update_installed", actor=ACTOR, version=found.version, previous=before or "")
+    recorder.note(None, "update_installed", actor=ACTOR, version=found.version, previous=before or "")
     return layout.current_link / "cashier"
 
 
-def confirm(found: Published, layout: Layout, store: JournalRecorder, ok: bool, why: str) -> UpdateResult:
+def confirm(found: Published, layout: Layout, recorder: JournalRecorder, ok: bool, why: str) -> UpdateResult:
     """After the self-check: keep the new version, or roll back to the previous one (journaled)."""
     if not ok:
         back = layout.roll_back()
         layout.mark_failed(found.version)
-        store.note(None, "update_rolled_back", actor=ACTOR, version=found.version, back_to=back,
+        recorder.note(None, "update_rolled_back", actor=ACTOR, version=found.version, back_to=back,
                    reason=why)
         return UpdateResult(applied=None, rolled_back=found.version, current=back)
     layout.prune()
     return UpdateResult(applied=found.version, rolled_back=None, current=found.version)
 
 
-def apply_update(source: UpdateSource, layout: Layout, store: JournalRecorder, roster: Roster, *,
+def apply_update(source: UpdateSource, layout: Layout, recorder: JournalRecorder, roster: Roster, *,
                  checker: Callable[[Path], tuple[bool, str]] = self_check) -> UpdateResult:
     """The whole step, for the command line. Raises UpdateRefused (nothing changed),
     UpdateUnreachable, or UpdateWaiting (a verified version is ready; the till is busy)."""
     found = prepare(source, layout)
     if found is None:
         return UpdateResult(applied=None, rolled_back=None, current=layout.current())
-    program = switch_when_quiet(found, layout, store, roster)
+    program = switch_when_quiet(found, layout, recorder, roster)
     ok, why = checker(program)
-    return confirm(found, layout, store, ok, why)
+    return confirm(found, layout, recorder, ok, why)

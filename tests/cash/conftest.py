@@ -102,4 +102,4 @@ def make_desk(tmp_path: Path) -> Iterator[Callable[..., CashDesk]]:
     yield make
     for desk in made:
         desk.close()
-        desk.store.close()
+        desk.recorder.close()

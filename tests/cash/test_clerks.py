@@ -63,7 +63,7 @@ def test_a_restarted_till_continues_its_session(make_desk: Callable[..., CashDes
     desk = make_desk()
     opened = desk.open(clerk="101", float_amount="75.00")
     desk.pay_in("5.00", "coins", clerk="101")
-    desk.store.close()
+    desk.recorder.close()
     profile = load_profile(tmp_path / "till.toml")
     again = Drawer(open_recorder(profile), profile.roster)
     session = again.current()
@@ -75,4 +75,4 @@ def test_a_restarted_till_continues_its_session(make_desk: Callable[..., CashDes
         again.pay_in("1.005", "x", clerk="102")
     with pytest.raises(DrawerRefused, match="more than the drawer"):
         again.pay_out("500.00", "x", clerk="102", manager=profile.roster.get("102"))
-    again.store.close()
+    again.recorder.close()

@@ -55,8 +55,8 @@ def loose_sale(store: JournalRecorder, kind: Kind = Kind.SALE) -> Entry:
 def test_a_ticket_reads_the_same_on_paper_on_screen_on_the_pad_and_in_a_reprint(
         make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk()
-    ticket = paid_ticket(desk.store)
-    company, till = desk.profile.company_name, desk.store.till_id
+    ticket = paid_ticket(desk.recorder)
+    company, till = desk.profile.company_name, desk.recorder.till_id
     printer = desk.ticket_job(ticket).lines
     screen = screen_ticket_lines(ticket, company, till)
     pad = flow_ticket_lines(ticket, company, till)
@@ -73,9 +73,9 @@ def test_a_ticket_reads_the_same_on_paper_on_screen_on_the_pad_and_in_a_reprint(
 def test_a_payment_reads_the_same_on_paper_on_screen_and_on_the_pad(
         make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk()
-    entry = loose_sale(desk.store)
+    entry = loose_sale(desk.recorder)
     printer = desk.receipt_job(entry).lines
-    screen = screen_lines(entry, desk.profile.company_name, desk.store.till_id)
+    screen = screen_lines(entry, desk.profile.company_name, desk.recorder.till_id)
     pad = pad_lines(entry)
     assert norm(screen) == norm(printer)
     # the pad prints the same rows from the title on, one label and value a line
@@ -90,20 +90,20 @@ def test_a_payment_reads_the_same_on_paper_on_screen_and_on_the_pad(
 
 def test_a_gift_card_is_masked_one_way_everywhere(make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk()
-    entry = loose_sale(desk.store, Kind.GIFTCARD_SALE)
+    entry = loose_sale(desk.recorder, Kind.GIFTCARD_SALE)
     texts = ["\n".join(desk.receipt_job(entry).lines),
-             "\n".join(screen_lines(entry, "", desk.store.till_id)), "\n".join(pad_lines(entry))]
+             "\n".join(screen_lines(entry, "", desk.recorder.till_id)), "\n".join(pad_lines(entry))]
     for text in texts:
         assert "**** 0123" in text and "6006491234567890123" not in text and "649123" not in text
 
 
 def test_a_refund_slip_names_its_ticket_and_its_lines(make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk()
-    ticket = paid_ticket(desk.store)
+    ticket = paid_ticket(desk.recorder)
     card = ticket.tenders[0]
-    refund = desk.store.create(Kind.REFUND, D("7.00"), actor="101", clerk="101", op=Op.REFUND,
+    refund = desk.recorder.create(Kind.REFUND, D("7.00"), actor="101", clerk="101", op=Op.REFUND,
                                original_invoice=card.invoice, ticket_id=ticket.id)
-    refund = desk.store.transition(refund.id, State.APPROVED, actor="101", approved=D("7.00"))
+    refund = desk.recorder.transition(refund.id, State.APPROVED, actor="101", approved=D("7.00"))
     slip = norm(desk.receipt_job(refund).lines)
     assert f"Ticket {ticket.id} Clerk 101" in slip and "2x Coffee 7.00" in slip and "Cake 4.00" in slip
     assert "REFUND" in slip and "Total 7.00 USD" in slip
@@ -111,7 +111,7 @@ def test_a_refund_slip_names_its_ticket_and_its_lines(make_desk: Callable[..., C
 
 def test_receipts_speak_the_tills_language(make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk()
-    entry = loose_sale(desk.store)
+    entry = loose_sale(desk.recorder)
     english = norm(desk.receipt_job(entry).lines)
     desk.language = "es"
     spanish = norm(desk.receipt_job(entry).lines)

@@ -48,7 +48,7 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
     desk = make_desk(printer_url=loopback.url)
     desk.open(clerk="101", float_amount="100.00")
     assert loopback.wait_jobs(1) and loopback.jobs.pop(0) == KICK_BYTES  # the float goes in
-    entry = cash_entry(desk.store, "12.50", tendered="20.00", ticket=True)
+    entry = cash_entry(desk.recorder, "12.50", tendered="20.00", ticket=True)
     assert entry.ticket_id is not None and entry.invoice is None  # cash has no invoice
     desk.ticket_done(entry.ticket_id, clerk="101")
     assert loopback.wait_jobs(1)
@@ -67,7 +67,7 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
 def test_card_receipt_never_carries_the_card_number(make_desk: Callable[..., CashDesk],
                                                     loopback: LoopbackPrinter) -> None:
     desk = make_desk(printer_url=loopback.url)
-    entry = card_entry(desk.store, "40.00", tip="4.00", ticket=True)
+    entry = card_entry(desk.recorder, "40.00", tip="4.00", ticket=True)
     assert entry.ticket_id is not None
     desk.ticket_done(entry.ticket_id, clerk="101", signature=True)
     assert loopback.wait_jobs(2)
@@ -89,7 +89,7 @@ def test_a_job_with_a_card_number_is_refused() -> None:
 def test_lines_fit_a_58mm_printer(make_desk: Callable[..., CashDesk]) -> None:
     desk = make_desk(extra="")
     desk.profile.printer.width = 32
-    entry = card_entry(desk.store, "1234.56", brand="AMERICAN EXPRESS CORPORATE")
+    entry = card_entry(desk.recorder, "1234.56", brand="AMERICAN EXPRESS CORPORATE")
     job = desk.receipt_job(entry, copy="merchant", signature=True)
     assert job.lines and all(len(line) <= 32 for line in job.lines)
     assert any(line.endswith("**** 1111") for line in job.lines)
@@ -104,12 +104,12 @@ def test_refusing_printer_never_blocks_and_the_ticket_can_be_reprinted(
 
     desk = make_desk(printer_url=refusing_url())
     desk.open(clerk="101", float_amount="50.00")
-    entry = cash_entry(desk.store, "9.99", tendered="10.00", ticket=True)
+    entry = cash_entry(desk.recorder, "9.99", tendered="10.00", ticket=True)
     assert entry.ticket_id is not None
     desk.ticket_done(entry.ticket_id, clerk="101")
     assert desk.printer is not None and desk.printer.wait_idle(5)
     assert desk.printer_status.startswith("offline:") and "Connection refused" in desk.printer_status
-    assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
+    assert desk.recorder.get(entry.id).state == "approved"  # the ticket completed anyway
     # the reprint from the journal, on the same refusing printer: not printed, exit 3
     monkeypatch.setenv("CASHIER_PROFILE", str(tmp_path / "till.toml"))
     assert main(["receipt", "print", str(entry.ticket_id)]) == 3
@@ -161,7 +161,7 @@ def test_a_qr_payment_code_prints_as_a_qr_code(make_desk: Callable[..., CashDesk
     from cashier.journal.model import Kind
 
     desk = make_desk(printer_url=loopback.url)
-    entry = desk.store.create(Kind.QR, Decimal("9.00"), actor="101", clerk="101")
+    entry = desk.recorder.create(Kind.QR, Decimal("9.00"), actor="101", clerk="101")
     job = desk.receipt_job(entry, qr="https://pay.example/q/ABC123")
     assert desk.printer is not None and desk.printer.submit(job) and desk.printer.wait_idle(5)
     assert loopback.wait_jobs(1)
@@ -202,7 +202,7 @@ def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_c
         desk = make_desk(printer_url=printer.url)
         desk.open(clerk="101", float_amount="50.00")
         assert printer.wait_jobs(1) and printer.jobs.pop(0) == KICK_BYTES  # the float goes in
-        entry = cash_entry(desk.store, "9.99", tendered="20.00", ticket=True)
+        entry = cash_entry(desk.recorder, "9.99", tendered="20.00", ticket=True)
         assert entry.ticket_id is not None
         desk.ticket_done(entry.ticket_id, clerk="101")
         assert desk.printer is not None and desk.printer.wait_idle(5)
@@ -212,7 +212,7 @@ def test_out_of_paper_shows_still_opens_the_drawer_and_clears_when_the_roll_is_c
         assert printer.wait_jobs(1)
         assert printer.jobs == [KICK_BYTES]
         assert [r.printed for r in desk.printer.results] == [True, False]  # the float's kick, the receipt
-        assert desk.store.get(entry.id).state == "approved"  # the ticket completed anyway
+        assert desk.recorder.get(entry.id).state == "approved"  # the ticket completed anyway
         desk.no_sale("customer needs change", clerk="101")  # a bare kick: no paper needed
         assert desk.printer.wait_idle(5) and printer.wait_jobs(2)
         assert printer.jobs[1] == KICK_BYTES and desk.printer.state == "out_of_paper"  # still out
@@ -232,7 +232,7 @@ def test_paper_low_still_prints_and_says_so(make_desk: Callable[..., CashDesk]) 
     printer = LoopbackPrinter(paper="low")
     try:
         desk = make_desk(printer_url=printer.url)
-        entry = card_entry(desk.store, "12.00", ticket=True)
+        entry = card_entry(desk.recorder, "12.00", ticket=True)
         assert entry.ticket_id is not None
         desk.ticket_done(entry.ticket_id, clerk="101")
         assert desk.printer is not None and desk.printer.wait_idle(5)
@@ -247,7 +247,7 @@ def test_a_printer_that_never_answers_is_asked_once(make_desk: Callable[..., Cas
     try:
         desk = make_desk(printer_url=printer.url)
         for amount in ("1.00", "2.00", "3.00"):
-            entry = card_entry(desk.store, amount, ticket=True)
+            entry = card_entry(desk.recorder, amount, ticket=True)
             assert entry.ticket_id is not None
             desk.ticket_done(entry.ticket_id, clerk="101")
         assert desk.printer is not None and desk.printer.wait_idle(10)

@@ -25,10 +25,10 @@ def _ticket(store: Any, price: str, rate: str, *, close: str | None = "paid") ->
 def test_the_reports_carry_the_tickets_tax_and_say_training(make_desk: Any) -> None:
     desk = make_desk()
     desk.open(clerk="101", float_amount="50.00")
-    paid = [_ticket(desk.store, "5.00", "8.25"), _ticket(desk.store, "12.50", "8.25"),
-            _ticket(desk.store, "3.00", "0")]
-    _ticket(desk.store, "7.00", "8.25", close="cancelled")
-    _ticket(desk.store, "9.00", "8.25", close=None)  # still open: charged nothing yet
+    paid = [_ticket(desk.recorder, "5.00", "8.25"), _ticket(desk.recorder, "12.50", "8.25"),
+            _ticket(desk.recorder, "3.00", "0")]
+    _ticket(desk.recorder, "7.00", "8.25", close="cancelled")
+    _ticket(desk.recorder, "9.00", "8.25", close=None)  # still open: charged nothing yet
     tax = sum((t.tax for t in paid), Decimal(0))
     assert tax == Decimal("2.89")  # 0.83 + 2.06: rounded per ticket, as each ticket shows it
     report = desk.x_report()

@@ -185,7 +185,7 @@ async def test_totals_count_charge_api_money_honestly(make_till: Any) -> None:
     assert t.amount("charge_capture") == Decimal("20.00") and t.amount("charge_sale") == Decimal("10.00")
     assert t.amount("charge_refund") == Decimal("4.00") and t.count("charge_refund") == 1
     assert t.amount("sale") == 0 and t.amount("capture") == 0  # the host's batch is another matter
-    store = till.journal.store  # the projection and totals stay a fold of the events
+    store = till.journal.recorder  # the projection and totals stay a fold of the events
     _, folded = await till.journal._write(store.replay)
     assert folded == await till.journal._write(store.live_totals)
 

@@ -112,11 +112,11 @@ async def test_drawer_moves_are_published_as_the_journal_records_them(tmp_path: 
         assert [(m.type, m.amount, m.session_id) for m in moves] == [
             ("float", Decimal("50.00"), session.id), ("pay_in", Decimal("5.00"), session.id)]
         # recorded by the journal's one writer of events, once each
-        types = [e.type for e in desk.store.events() if e.type.startswith("drawer_")]
+        types = [e.type for e in desk.recorder.events() if e.type.startswith("drawer_")]
         assert types == ["drawer_float", "drawer_pay_in"]
         with pytest.raises(Exception, match="reason"):
             desk.pay_in("5.00", "", clerk="101")
-        assert len(moves) == 2 and desk.store.take_changes() == []  # a refusal publishes nothing
+        assert len(moves) == 2 and desk.recorder.take_changes() == []  # a refusal publishes nothing
     finally:
         desk.close()
-        desk.store.close()
+        desk.recorder.close()

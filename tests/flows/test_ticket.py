@@ -147,11 +147,11 @@ async def test_gift_card_short_then_card(make_till: Any, option: str) -> None:
     gift = GiftCard("2664654648774")
     assert (await activate(till.ctx, gift, D("15.00"))).outcome == "approved"
     s = await new(till, ("Jacket", "40.00", 1))
-    t = await s.pay(Tender("gift", giftcard=gift))
+    t = await s.pay(Tender("giftcard", giftcard=gift))
     assert (t.tenders[0].kind, t.tenders[0].outcome, t.tenders[0].amount, t.remaining) == (
-        "gift", "partial", D("15.00"), D("25.00"))
+        "giftcard", "partial", D("15.00"), D("25.00"))
     t = await s.pay(card(option))
-    assert t.state == "paid" and [x.kind for x in t.tenders] == ["gift", "card"]
+    assert t.state == "paid" and [x.kind for x in t.tenders] == ["giftcard", "card"]
     gift_entry = (await till.journal.search(kinds=["giftcard_sale"]))[0]
     assert gift_entry.ticket_id == t.id and gift_entry.card and "2664654648774" not in gift_entry.card
 
@@ -313,7 +313,7 @@ async def test_refund_from_a_ticket_goes_back_to_its_tenders(make_till: Any, opt
     gift = GiftCard("2664654648774")
     await activate(till.ctx, gift, D("10.00"))
     s = await new(till, ("Boots", "60.00", 1), ("Socks", "10.00", 1), tax_rate=D("10"))
-    await s.pay(Tender("gift", giftcard=gift))
+    await s.pay(Tender("giftcard", giftcard=gift))
     await s.pay(card(option, amount=D("50.00")))
     t = await s.pay(Tender("cash", D("20.00")))
     assert (t.state, t.total, t.change) == ("paid", D("77.00"), D("3.00"))

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from ui.widgets.amount import MAX_DIGITS, AmountDisplay, CentsBuffer, Keypad
+from cashier.money import MAX_DIGITS, CentsBuffer
+from ui.widgets.amount import AmountDisplay, Keypad
 
 
 def test_digits_build_cents_like_a_till() -> None:
@@ -93,3 +94,36 @@ def test_keypad_targets_are_touch_sized(qtbot: Any) -> None:
     qtbot.waitExposed(pad)
     for button in pad.keys.values():
         assert button.height() >= 44 and button.width() >= 44
+
+
+def test_the_money_screens_share_one_amount_panel_and_its_keys(ui: Any, make_gui: Any) -> None:
+    """Sale, QR, Open tabs and Gift card type their amount in the one panel: real key presses and
+    the on-screen keys build the same cents on each."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.pages.giftcard import GiftCardPage
+    from ui.pages.qr import QrPage
+    from ui.pages.sale import SalePage
+    from ui.pages.tabs import TabsPage
+    from ui.widgets.amount import AmountPanel
+
+    gui = make_gui(start=False)
+    sale = gui.window.go(SalePage)
+    assert isinstance(sale.keypad_panel.entry, AmountPanel) and sale.keypad is sale.keypad_panel.entry.keypad
+    for screen in (QrPage, TabsPage, GiftCardPage):
+        page = gui.window.go(screen)
+        panel = page.amount_panel
+        assert isinstance(panel, AmountPanel) and page.amount is panel.display and page.keypad is panel.keypad
+        page.amount.setFocus()
+        QApplication.processEvents()
+        QTest.keyClicks(page.amount, "1250")
+        assert page.amount.value == Decimal("12.50"), screen.__name__
+        QTest.keyClick(page.amount, Qt.Key.Key_Backspace)
+        assert page.amount.value == Decimal("1.25"), screen.__name__
+        QTest.keyClick(page.amount, Qt.Key.Key_Escape)
+        assert page.amount.value == 0 and not page.amount.entered, screen.__name__
+        page.keypad.keys["7"].click()
+        page.keypad.keys["00"].click()
+        assert page.amount.value == Decimal("7.00") and page.amount.entered, screen.__name__
+        page.keypad.clear_button.click()
+        assert page.amount.value == 0, screen.__name__

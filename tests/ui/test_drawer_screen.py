@@ -50,7 +50,7 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     assert session is not None and session.float == Decimal("100.00") and session.opened_by == "101"
 
     # a cash ticket (as the ticket writes it): receipt and drawer kick on the virtual printer
-    entry = cash_entry(desk.store, "42.50", clerk="101", tendered="50.00", ticket=True)
+    entry = cash_entry(desk.recorder, "42.50", clerk="101", tendered="50.00", ticket=True)
     desk.ticket_done(entry.ticket_id, clerk="101")
     printer = gui.printer_window
     ui.until(lambda: len(printer.jobs) >= 2, what="the receipt after the float's kick")
@@ -155,7 +155,7 @@ def test_a_card_sale_prints_its_receipt_on_the_virtual_printer(make_gui: Callabl
     printer = gui.printer_window
     ui.until(lambda: printer.jobs, what="the receipt on the virtual printer")
     paper = printer.paper.toPlainText()
-    entry = gui.cashdesk.store.search(limit=1)[0]
+    entry = gui.cashdesk.recorder.search(limit=1)[0]
     assert entry.state == "approved" and str(entry.invoice) in paper and "12.50" in paper
     assert f"Ticket {entry.ticket_id}" in paper and "PAID" in paper  # the ticket's one receipt
     assert f"**** {entry.card_last4}" in paper and "[drawer opens]" not in paper
@@ -240,13 +240,13 @@ def test_the_status_bar_says_out_of_paper_and_clears_with_a_new_roll(
         desk, pill = gui.cashdesk, gui.printer_pill
         ui.until(lambda: pill.text() == "Printer: ready", what="the printer pill")
         assert printer.wait_jobs(1) and printer.jobs.pop(0) == KICK_BYTES  # the float's kick
-        entry = cash_entry(desk.store, "4.20", clerk="101", tendered="5.00", ticket=True)
+        entry = cash_entry(desk.recorder, "4.20", clerk="101", tendered="5.00", ticket=True)
         desk.ticket_done(entry.ticket_id, clerk="101")
         ui.until(lambda: "out of paper" in pill.text(), what="out of paper in the status bar")
         assert pill.text() == "Printer: out of paper — load a roll, then reprint from the journal"
         assert pill.property("level") == "bad" and "paper roll is out" in pill.toolTip()
         assert printer.jobs == [KICK_BYTES]  # the drawer still opened for the change
-        assert desk.store.get(entry.id).state == "approved"
+        assert desk.recorder.get(entry.id).state == "approved"
         printer.paper = "low"  # a roll put in, nearly done already
         ui.until(lambda: "paper low" in pill.text(), what="paper low in the status bar")
         assert pill.property("level") == "warn"

@@ -136,7 +136,9 @@ class Page(QWidget):
 
         def done(_report: Any) -> None:
             self.check_button.setEnabled(True)
-            if self.last_outcome() == "unknown":
+            from cashier.entry_rules import is_checking  # loaded with the runtime
+
+            if is_checking(self.last_outcome() or ""):
                 self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
         self.till.run(recover(self.till.ctx), "recovery", done=done)
 

@@ -151,13 +151,13 @@ class DrawerPage(Page):
     def _manager(self) -> Any:
         """The manager PIN typed here (checked by the core's guard), else the clerk signed in
         with their own PIN (the core approves with it only when that clerk is a manager)."""
-        from cashier.journal.pin_guard import PinGuard
+        from cashier.approvals import manager_by_pin
 
         pin = self.manager_pin.text()
         if not pin:
             return getattr(self.till, "clerk", None)
         self.manager_pin.clear()
-        return PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window drawer")
+        return manager_by_pin(self.desk.recorder.path, self.desk.roster, pin, "window drawer")
 
     def _attempt(self, action: Any) -> Any:
         """Run one core action; every refusal becomes one line on the page."""
@@ -194,13 +194,13 @@ class DrawerPage(Page):
                     + tr("float") + f" {format_money(Decimal(status['float']), self.till.currency)} · "
                     + tr("cash tickets") + f" {status['cash_tickets']} · " + tr("no sales")
                     + f" {status['no_sales']}")
-            if status["state"] == "counted":
+            if status["waiting_for_manager"]:
                 text += " · " + tr("counted, waiting for a manager")
         else:
             text = tr("No drawer is open. Count the float and open the drawer.")
         self.state_line.setText(text)
         self.open_box.setEnabled(not is_open)
-        self.move_box.setEnabled(is_open and status.get("state") == "open")
+        self.move_box.setEnabled(is_open and bool(status.get("takes_moves")))
         self.close_box.setEnabled(is_open)
         self.close_button.setEnabled(is_open and self._counted is not None)
 
@@ -248,9 +248,9 @@ class DrawerPage(Page):
             return
         _session, balance, value = done
         self._counted = value
-        over_short = value - balance.expected
+        over_short = balance.over_short(value)
         cur = self.till.currency
-        word = tr("over") if over_short > 0 else tr("short") if over_short < 0 else tr("balanced")
+        word = {"over": tr("over"), "short": tr("short"), "balanced": tr("balanced")}[balance.verdict(value)]
         self.result.setText(tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
                             + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
         if over_short:

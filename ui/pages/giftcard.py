@@ -24,7 +24,7 @@ from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, reason_text, state_name
-from ui.widgets.amount import AmountDisplay, Keypad
+from ui.widgets.amount import AmountPanel
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -53,10 +53,9 @@ class GiftCardPage(Page):
         left.addWidget(self.card_label)
         left.addWidget(self.card_field)
         left.addWidget(self.card_shown)
-        self.amount_label = QLabel()
-        self.amount = AmountDisplay(till.currency)
-        left.addWidget(self.amount_label)
-        left.addWidget(self.amount)
+        self.amount_panel = AmountPanel(till.currency, caption=True)
+        self.amount_label = self.amount_panel.caption
+        self.amount, self.keypad = self.amount_panel.display, self.amount_panel.keypad
         grid = QGridLayout()
         self.balance_button = self.button(lambda: tr("Balance"), "F2", lambda: self.act("balance"), "Primary")
         self.activate_button = self.button(lambda: tr("Activate"), "F3", lambda: self.act("activate"))
@@ -82,9 +81,8 @@ class GiftCardPage(Page):
         left.addWidget(self.history)
         left.addStretch(1)
         row.addLayout(left, 3)
-        self.keypad = Keypad(self.amount)
-        right = QVBoxLayout()
-        right.addWidget(self.keypad)
+        right = QVBoxLayout()  # the amount and its keys: the same panel as on every money screen
+        right.addWidget(self.amount_panel)
         right.addStretch(1)
         row.addLayout(right, 2)
         self.layout_.addLayout(row, 1)
@@ -98,8 +96,7 @@ class GiftCardPage(Page):
         self.card_label.setText(
             tr("Gift card number: type or scan, then Enter (empty: the PIN pad reads it)"))
         self.amount_label.setText(tr("Amount (activate, reload)"))
-        self.keypad.retranslate()
-        self.amount.refresh()
+        self.amount_panel.retranslate()
         self._show_card()
 
     def entered(self) -> None:
@@ -147,7 +144,7 @@ class GiftCardPage(Page):
             if op == "balance":
                 coro: Any = giftcards.balance(ctx, card, history=True)
             elif op == "activate":
-                coro = giftcards.activate(ctx, card, self.amount.value if self.amount.value > 0 else None)
+                coro = giftcards.activate(ctx, card, self.amount.value if self.amount.entered else None)
             elif op == "reload":
                 coro = giftcards.reload(ctx, card, self.amount.value)
             elif op == "deactivate":

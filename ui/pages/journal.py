@@ -413,7 +413,7 @@ class JournalPage(Page):
         amount = format_money(e.refunded or e.requested, e.currency) if e is not None else ""
         what = tr("Charge API refund") + (f" {result.charge_id}" if result.charge_id else "")
         state = state_name(str(e.state)) if e is not None else result.outcome
-        note = "" if result.outcome == "approved" else result.message
+        note = "" if rules().is_approved(result.outcome) else result.message
         self.message.setText(f"{what}: {state} {amount}. {note}".strip())
         self.refresh()
 
@@ -495,7 +495,7 @@ class JournalPage(Page):
         def done(after: Any) -> None:
             back = after.given_back(excluding=before)
             cur = self.till.currency
-            if back == total:
+            if after.gave_back_all(total, excluding=before):
                 self.message.setText(tr("Ticket %s: %s refunded.") % (after.id, format_money(back, cur)))
             else:  # part of it refused: say how much of what was asked went back
                 self.message.setText(tr("Ticket %s: %s of %s refunded; the rest was not.")

@@ -84,11 +84,10 @@ class ManagerPage(Page):
         roster = self.till.profile.roster  # the manager PIN, or a manager clerk's on a till with clerks
         if not roster.enabled and roster.manager_pin_hash is None:
             return tr("No manager PIN is set in this till's profile (manager_pin_hash).")
-        from cashier.journal.pin_guard import PinGuard
+        from cashier.approvals import manager_by_pin
 
         try:
-            PinGuard(self.till.profile.resolved_journal_path).check(roster, None, pin,
-                                                                    "window manager screen")
+            manager_by_pin(self.till.profile.resolved_journal_path, roster, pin, "window manager screen")
         except SignInError as exc:
             return tr("Manager PIN: not accepted.") if "locked" not in str(exc) else str(exc)
         return None
@@ -246,9 +245,9 @@ class ManagerPage(Page):
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
-        from cashier.journal.pin_guard import PinGuard
+        from cashier.approvals import pin_failures
 
-        failures = PinGuard(self.till.profile.resolved_journal_path).failures(10)
+        failures = pin_failures(self.till.profile.resolved_journal_path, 10)
         lines = [f"{format_time(f['at'])} · {tr('clerk')} {f['clerk']} · {f['command']}"
                  + (" · " + tr("locked") if f["locked"] else "") for f in failures]
         self.pin_failures_view.setText(tr("Failed manager PINs") + ": "

@@ -155,7 +155,7 @@ class PhoneLinkPage(Page):
             return
         amount = self.amount.value
         try:
-            if amount <= 0:
+            if not self.amount.entered:
                 raise CashierError(tr("Amount: type the amount first (it must be greater than zero)."))
             card = card_not_present.CardDetails.parse(self.number.text(), self.expiry.text(), self.cvc.text(),
                                             self.postal.text())
@@ -210,7 +210,7 @@ class PhoneLinkPage(Page):
 
         if not self._usable() or self.watching:
             return
-        if self.amount.value <= 0:
+        if not self.amount.entered:
             self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.link_outcome = None
@@ -248,14 +248,14 @@ class PhoneLinkPage(Page):
         self.link_task = None  # called from inside the ending task: the watch is over
         self.link_outcome = outcome
         self.link = link = outcome.link
-        if outcome.reason == "paid":
+        if outcome.paid_by_link:
             entry = outcome.paid[-1]
             self.result_title.setText(tr("Approved: paid by link"))
             self.result_text.setText(f"{format_money(entry.approved, entry.currency)}  {entry.card or ''}  "
                                      f"{tr('Charge')}: {entry.auth_code}")
             self._outcome_style("approved")
             self.amount.clear()
-        elif outcome.reason in ("cancelled", "deactivated", "timeout"):
+        elif outcome.ended_unpaid:
             self.result_title.setText(tr("Link deactivated: not paid") if link.active is False
                                       else tr("The link may still be active: deactivate it again"))
             self._outcome_style("cancelled" if not link.active else "unknown")
@@ -393,7 +393,7 @@ class PhoneLinkPage(Page):
         customer = self.selected_customer()
         if customer is None or not self._usable():
             return
-        if self.amount.value <= 0:
+        if not self.amount.entered:
             self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.charge_customer_button.setEnabled(False)
@@ -417,20 +417,23 @@ class PhoneLinkPage(Page):
         parts = []
         entry = result.entry
         if entry is not None:
-            parts.append(format_money(entry.approved if entry.approved > 0 else entry.requested,
-                                      entry.currency))
+            from cashier.entry_rules import shown_amount  # loaded with the runtime
+
+            parts.append(format_money(shown_amount(entry), entry.currency))
         if result.card:
             parts.append(result.card)
         if result.charge_id:
             parts.append(f"{tr('Charge')}: {result.charge_id}")
-        if result.outcome != "approved" and result.message:
+        from cashier.entry_rules import is_approved, is_checking  # loaded with the runtime
+
+        if not is_approved(result.outcome) and result.message:
             parts.append(result.message)
-        if result.outcome == "unknown":
+        if is_checking(result.outcome):
             parts.append(tr("Do not take the payment another way: recovery finds out what happened."))
         self.result_text.setText("  ".join(parts))
         self.charge_button.setEnabled(True)
         self._customer_buttons()
-        if result.outcome == "approved":
+        if is_approved(result.outcome):
             self.amount.clear()
         self.result_shown.emit(result)
 

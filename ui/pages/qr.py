@@ -36,17 +36,15 @@ from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
 from ui.pages.sale import SalePage
 from ui.receipt import reason_text, receipt_lines
-from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+from ui.widgets.amount import AmountPanel
 from ui.widgets.qrcode import ScanCode
 
 if TYPE_CHECKING:
+    from cashier.entry_rules import QrEnd
     from cashier.flows.qr import QrPolling, QrResult
     from ui.gui import Gui
     from ui.till import Till
 
-#: What the result screen calls each end of a QR payment (see ``QrPage.view_of``).
-PAID, CANCELLED, EXPIRED, REVERSED, NOT_CHARGED, CHECKING = (
-    "paid", "cancelled", "expired", "reversed", "not_charged", "checking")
 
 
 class QrPage(Page):
@@ -91,13 +89,13 @@ class QrPage(Page):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(24)
         left = QVBoxLayout()
-        self.amount = AmountDisplay(self.till.currency)
+        self.amount_panel = AmountPanel(self.till.currency)
+        self.amount, self.keypad = self.amount_panel.display, self.amount_panel.keypad
         self.error_label = QLabel()
         self.error_label.setObjectName("ErrorText")
         self.error_label.setWordWrap(True)
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
-        left.addWidget(self.amount)
         left.addWidget(self.error_label)
         self.start_button = self.button(lambda: tr("Show QR code"), "F2", self.start_typed, "Tender")
         left.addWidget(self.start_button)
@@ -105,9 +103,8 @@ class QrPage(Page):
         left.addWidget(self.entry_hint)
         left.addStretch(1)
         row.addLayout(left, 3)
-        self.keypad = Keypad(self.amount)
-        right = QVBoxLayout()
-        right.addWidget(self.keypad)
+        right = QVBoxLayout()  # the amount and its keys: the same panel as on every money screen
+        right.addWidget(self.amount_panel)
         right.addStretch(1)
         row.addLayout(right, 2)
         self.stack.addWidget(page)
@@ -207,7 +204,7 @@ class QrPage(Page):
     def start_typed(self) -> None:
         if self.stack.currentWidget() is not self.entry_page or self.busy:
             return
-        if self.amount.value <= 0:
+        if not self.amount.entered:
             self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.from_sale = False
@@ -248,7 +245,7 @@ class QrPage(Page):
         if not isinstance(exc, CashierError):
             raise exc
         self.outcome = None
-        self._show_title(tr("Not sent"), NOT_CHARGED)
+        self._show_title(tr("Not sent"), "error")
         self.result_amount.setText(format_money(self.amount_value, self.till.currency))
         self.result_details.setText("")
         self.result_message.setText(error_words(exc, self.till.currency))
@@ -296,7 +293,7 @@ class QrPage(Page):
 
     def _payment_changed(self, entry: Any) -> None:
         if (self.stack.currentWidget() is self.result_page and self.outcome is not None
-                and self.outcome.entry.id == entry.id and self.outcome.outcome == "unknown"
+                and self.outcome.entry.id == entry.id and self._checking(self.outcome)
                 and not entry.unresolved):
             # recovery settled the payment on screen: show the real outcome
             from cashier.flows.base import FlowResult, outcome_of
@@ -339,16 +336,15 @@ class QrPage(Page):
         self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {exc}")
 
     # ---- the result ------------------------------------------------------------------------
-    def view_of(self, outcome: QrResult) -> str:
+    def view_of(self, outcome: QrResult) -> QrEnd:
         """Which end the journal entry records (the rule is the core's ``qr_end``)."""
         from cashier.entry_rules import qr_end  # loaded with the runtime (test_startup_imports)
 
         return qr_end(outcome.entry)
 
-    def _show_title(self, text: str, view: str) -> None:
+    def _show_title(self, text: str, style_key: str) -> None:
+        """The result's title, coloured as the outcome's style (approved, cancelled, error...)."""
         self.result_title.setText(text)
-        style_key = {PAID: "approved", REVERSED: "cancelled", EXPIRED: "cancelled",
-                     CANCELLED: "cancelled", NOT_CHARGED: "error", CHECKING: "unknown"}.get(view, view)
         self.result_page.setProperty("outcome", style_key)
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
@@ -357,15 +353,18 @@ class QrPage(Page):
         self.outcome = outcome
         self._reverse_armed = False
         entry = outcome.entry
+        from cashier.entry_rules import QrEnd, shown_amount  # loaded with the runtime
+
         view = self.view_of(outcome)
-        titles = {PAID: tr("Approved: paid by QR code"), CANCELLED: tr("Cancelled: not charged"),
-                  EXPIRED: tr("Expired: not paid in time, not charged"),
-                  REVERSED: tr("Reversed: the payment was given back"),
-                  NOT_CHARGED: tr("Not charged"), CHECKING: tr("Checking with the host…")}
-        self._show_title(titles[view], view)
+        titles = {QrEnd.PAID: tr("Approved: paid by QR code"), QrEnd.CANCELLED: tr("Cancelled: not charged"),
+                  QrEnd.EXPIRED: tr("Expired: not paid in time, not charged"),
+                  QrEnd.REVERSED: tr("Reversed: the payment was given back"),
+                  QrEnd.NOT_CHARGED: tr("Not charged"), QrEnd.CHECKING: tr("Checking with the host…")}
+        styles = {QrEnd.PAID: "approved", QrEnd.REVERSED: "cancelled", QrEnd.EXPIRED: "cancelled",
+                  QrEnd.CANCELLED: "cancelled", QrEnd.NOT_CHARGED: "error", QrEnd.CHECKING: "unknown"}
+        self._show_title(titles[view], styles[view])
         cur = entry.currency
-        self.result_amount.setText(format_money(entry.approved if entry.approved > 0 else entry.requested,
-                                                cur))
+        self.result_amount.setText(format_money(shown_amount(entry), cur))
         details = [f"{tr('Invoice')}: {entry.invoice or '-'}"]
         if entry.tax:
             details.append(f"{tr('Tax')}: {format_money(entry.tax, cur)}")
@@ -374,11 +373,11 @@ class QrPage(Page):
         if entry.auth_code:
             details.append(f"{tr('Approval code')}: {entry.auth_code}")
         self.result_details.setText("\n".join(details))
-        messages = {CANCELLED: tr("The code was cancelled at the host and can no longer be paid."),
-                    EXPIRED: tr("The customer did not pay within the wait; the code was cancelled "
+        messages = {QrEnd.CANCELLED: tr("The code was cancelled at the host and can no longer be paid."),
+                    QrEnd.EXPIRED: tr("The customer did not pay within the wait; the code was cancelled "
                                 "at the host."),
-                    REVERSED: tr("The customer's payment was reversed at the host."),
-                    CHECKING: tr("The host has not answered yet. Recovery keeps asking; the journal "
+                    QrEnd.REVERSED: tr("The customer's payment was reversed at the host."),
+                    QrEnd.CHECKING: tr("The host has not answered yet. Recovery keeps asking; the journal "
                                  "shows the outcome when it is known. Do not take the payment "
                                  "another way.")}
         from cashier.entry_rules import reason  # loaded with the runtime (test_startup_imports)
@@ -390,17 +389,26 @@ class QrPage(Page):
         self.new_button.setFocus()
         self.result_shown.emit(outcome)
 
-    def _result_buttons(self, view: str | None) -> None:
-        self.print_button.setEnabled(view == PAID)
-        self.reverse_button.setVisible(view == PAID)
-        self.reverse_button.setEnabled(view == PAID)
+    def _result_buttons(self, view: QrEnd | None) -> None:
+        paid = view is not None and view.paid
+        self.print_button.setEnabled(paid)
+        self.reverse_button.setVisible(paid)
+        self.reverse_button.setEnabled(paid)
         self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), GIVE_BACK))
-        self.check_button.setVisible(view == CHECKING)
+        self.check_button.setVisible(view is not None and view.checking)
         self.check_button.setEnabled(True)
+
+    @staticmethod
+    def _checking(outcome: QrResult) -> bool:
+        from cashier.entry_rules import is_checking  # loaded with the runtime (test_startup_imports)
+
+        return is_checking(outcome.outcome)
 
     def reverse(self) -> None:
         """Two presses: a reversal gives money back, so the first press only asks to confirm."""
-        if self.outcome is None or self.outcome.outcome != "approved" or self.busy:
+        from cashier.entry_rules import is_approved  # loaded with the runtime (test_startup_imports)
+
+        if self.outcome is None or not is_approved(self.outcome.outcome) or self.busy:
             return
         if not self._reverse_armed:
             self._reverse_armed = True
@@ -450,7 +458,7 @@ class QrPage(Page):
     # ---- keys and language -----------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         current = self.stack.currentWidget()
-        if current is self.entry_page and handle_amount_key(self.amount, event):
+        if current is self.entry_page and self.amount_panel.take_key(event):
             event.accept()
             return
         if current is self.waiting_page and event.key() == Qt.Key.Key_Escape:
@@ -465,8 +473,7 @@ class QrPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self.keypad.retranslate()
-        self.amount.refresh()
+        self.amount_panel.retranslate()
         self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
                                    "scans the code with their phone."))
         self.training_hint.setText(tr("Training tool: pays the code as a test customer's phone would."))

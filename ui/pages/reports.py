@@ -109,10 +109,10 @@ class ReportsPage(Page):
     def _pin_refused(self, pin: str) -> str | None:
         if self.gui is None or self.gui.cashdesk is None:
             return tr("Reports are not available: the journal could not be opened.")
-        from cashier.journal.pin_guard import PinGuard
+        from cashier.approvals import manager_by_pin
 
         try:
-            PinGuard(self.desk.store.path).check(self.desk.roster, None, pin, "window reports")
+            manager_by_pin(self.desk.recorder.path, self.desk.roster, pin, "window reports")
         except SignInError as exc:
             return error_words(exc, self.till.currency)
         return None

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -23,7 +22,7 @@ from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
-from ui.widgets.amount import AmountDisplay, Keypad, handle_amount_key
+from ui.widgets.amount import AmountPanel
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -60,14 +59,10 @@ class TabsPage(Page):
         left.addWidget(self.empty)
         row.addLayout(left, 3)
         right = QVBoxLayout()
-        self.field_label = QLabel()
-        self.field_label.setObjectName("Breakdown")
-        self.field_label.setWordWrap(True)
-        right.addWidget(self.field_label)
-        self.amount = AmountDisplay(till.currency)
-        right.addWidget(self.amount)
-        self.keypad = Keypad(self.amount)
-        right.addWidget(self.keypad)
+        self.amount_panel = AmountPanel(till.currency, caption=True)
+        self.field_label = self.amount_panel.caption
+        self.amount, self.keypad = self.amount_panel.display, self.amount_panel.keypad
+        right.addWidget(self.amount_panel)
         grid = QGridLayout()  # under the tabs, so the keypad and the actions both fit at 1024x768
         # side by side under the tabs: the key under the text, so both fit in long languages
         self.open_button = self.button(lambda: tr("Open tab"), "F2", self.open_tab, "Primary",
@@ -99,8 +94,7 @@ class TabsPage(Page):
         super().retranslate()
         self.table.setHorizontalHeaderLabels([tr("Invoice"), tr("Opened"), tr("Card"), tr("Authorized")])
         self.field_label.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
-        self.keypad.retranslate()
-        self.amount.refresh()
+        self.amount_panel.retranslate()
         self._fill()
 
     def entered(self) -> None:
@@ -139,7 +133,7 @@ class TabsPage(Page):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table and event.type() == QEvent.Type.KeyPress \
-                and isinstance(event, QKeyEvent) and handle_amount_key(self.amount, event):
+                and isinstance(event, QKeyEvent) and self.amount_panel.take_key(event):
             self.amount.setFocus()
             return True
         if watched is self.table and event.type() == QEvent.Type.FocusIn \
@@ -194,7 +188,7 @@ class TabsPage(Page):
         self.message.setText(error_words(exc, self.till.currency))
 
     def open_tab(self) -> None:
-        if not self.till.ready or self.amount.value <= 0:
+        if not self.till.ready or not self.amount.entered:
             self.message.setText(tr("Amount: type the amount of the tab first."))
             return
         from cashier.flows.ticket import TicketSettings, open_tab
@@ -206,7 +200,7 @@ class TabsPage(Page):
 
     def add_to_tab(self) -> None:
         entry = self.selected()
-        if entry is None or self.amount.value <= 0:
+        if entry is None or not self.amount.entered:
             self.message.setText(tr("Choose a tab and type the amount to add."))
             return
         from cashier.flows.ticket import add_to_tab
@@ -224,7 +218,7 @@ class TabsPage(Page):
         from cashier.flows.ticket import close_tab
 
         tip: Decimal = self.amount.value
-        if tip <= 0 and self._no_tip_armed != entry.invoice:
+        if not self.amount.entered and self._no_tip_armed != entry.invoice:
             # never close a tab silently without the tip: no tip typed is asked once
             self._no_tip_armed = entry.invoice
             self.message.setText(tr("No tip typed: close tab %s for %s with no tip? Press F4 again "

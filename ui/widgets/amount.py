@@ -1,7 +1,7 @@
 """Amount entry the way a till does it: each digit shifts in from the right as cents.
 
-"1", "2", "5", "0" gives 12.50; Backspace drops the last digit; Esc clears. The buffer holds
-digits only, so no text parsing (and no float) is ever involved.
+"1", "2", "5", "0" gives 12.50; Backspace drops the last digit; Esc clears. The digits and what
+they are worth are the core's (``cashier.money.CentsBuffer``): the window only shows them.
 """
 
 from __future__ import annotations
@@ -10,59 +10,10 @@ from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from cashier.errors import ValidationError
-from cashier.money import AmountBounds, minor_units, parse_amount
+from cashier.money import AmountBounds, CentsBuffer, minor_units
 from ui.i18n import format_money, tr
-
-#: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.
-MAX_DIGITS = 12
-
-
-class CentsBuffer:
-    """Digits typed so far; the value is those digits read as minor units."""
-
-    def __init__(self, minor_units: int = 2, max_digits: int = MAX_DIGITS,
-                 currency: str = "USD", bounds: AmountBounds | None = None) -> None:
-        self.minor_units = minor_units
-        self.max_digits = max_digits
-        self.currency = currency
-        #: the till's amounts a human can mean (``max_amount``); None: the host's limit only
-        self.bounds = bounds
-        self.digits = ""
-
-    def push(self, digit: str) -> bool:
-        """Add one digit (or "00"); False when refused: the core's amount rule decides."""
-        candidate = (self.digits + digit).lstrip("0")
-        if len(candidate) > self.max_digits or not (digit.isascii() and digit.isdigit()):
-            return False
-        typed = f"{Decimal(int(candidate or '0')).scaleb(-self.minor_units):f}"
-        try:
-            if self.bounds is not None:
-                self.bounds.parse(typed, self.currency, "amount", allow_zero=True)
-            else:
-                parse_amount(typed, self.currency, "amount", allow_zero=True)
-        except ValidationError:
-            return False
-        self.digits = candidate
-        return True
-
-    def backspace(self) -> None:
-        self.digits = self.digits[:-1]
-
-    def clear(self) -> None:
-        self.digits = ""
-
-    def set(self, amount: Decimal) -> None:
-        scaled = amount.scaleb(self.minor_units)
-        if scaled != scaled.to_integral_value() or scaled < 0:
-            raise ValueError("amount: must be positive with at most the currency's decimals")
-        self.digits = str(int(scaled)).lstrip("0")[: self.max_digits]
-
-    @property
-    def value(self) -> Decimal:
-        return Decimal(int(self.digits or "0")).scaleb(-self.minor_units)
 
 
 class AmountDisplay(QLabel):
@@ -86,6 +37,11 @@ class AmountDisplay(QLabel):
     @property
     def value(self) -> Decimal:
         return self.buffer.value
+
+    @property
+    def entered(self) -> bool:
+        """An amount was typed (more than zero): the screen may use it."""
+        return self.buffer.entered
 
     def refresh(self) -> None:
         self.setText(format_money(self.buffer.value, self.currency))
@@ -180,3 +136,42 @@ class Keypad(QWidget):
             self.display.backspace()
         else:
             self.display.type_digit(key)
+
+
+class AmountPanel(QWidget):
+    """The one amount entry of the money screens (Sale, QR, Open tabs, Gift card): the big
+    amount, digits shifting in as cents (Backspace, Esc clears, Enter submits), and the on-screen
+    keys under it. The Sale screen shows its amount beside the ticket and hands it in
+    (``display``); the keys then go to whichever field ``aim`` names (the amount or the tip)."""
+
+    def __init__(self, currency: str = "USD", parent: QWidget | None = None, *,
+                 display: AmountDisplay | None = None, bounds: AmountBounds | None = None,
+                 caption: bool = False) -> None:
+        super().__init__(parent)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        #: what the amount is for (the screen words it); shown only when asked for
+        self.caption = QLabel(self)
+        self.caption.setObjectName("Breakdown")
+        self.caption.setWordWrap(True)
+        if caption:
+            col.addWidget(self.caption)
+        else:
+            self.caption.hide()
+        self.display = display if display is not None else AmountDisplay(currency, bounds=bounds)
+        if display is None:
+            col.addWidget(self.display)
+        self.keypad = Keypad(self.display)
+        col.addWidget(self.keypad)
+
+    def aim(self, display: AmountDisplay) -> None:
+        """The on-screen keys (and ``take_key``) go to ``display`` from now on."""
+        self.keypad.display = display
+
+    def take_key(self, event: QKeyEvent) -> bool:
+        """A key for the amount the keys aim at: True when it was the amount's."""
+        return handle_amount_key(self.keypad.display, event)
+
+    def retranslate(self) -> None:
+        self.keypad.retranslate()
+        self.display.refresh()

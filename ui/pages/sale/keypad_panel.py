@@ -1,5 +1,6 @@
 """The Sale screen's right side: which field the keys go to (the amount, F5, or the keyed tip,
-F7) and the on-screen keypad for touch."""
+F7) and the shared amount panel's keys for touch (``ui.widgets.amount.AmountPanel``; the amount
+itself is shown beside the ticket)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
-from ui.widgets.amount import AmountDisplay, Keypad
+from ui.widgets.amount import AmountDisplay, AmountPanel
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,8 +45,9 @@ class KeypadPanel(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             fields.addWidget(b)
         col.addLayout(fields)
-        self.keypad = Keypad(amount)
-        col.addWidget(self.keypad)
+        self.entry = AmountPanel(amount.currency, display=amount)
+        self.keypad = self.entry.keypad
+        col.addWidget(self.entry)
         # how to type, said on the amount itself (a tooltip and for screen readers): a paragraph
         # under the keys made the screen taller than 768 px in Spanish at 125 % text
         self.ready_hint = hint()
@@ -54,7 +56,7 @@ class KeypadPanel(QWidget):
         col.addStretch(1)
 
     def retranslate(self) -> None:
-        self.keypad.retranslate()
+        self.entry.retranslate()
         # its key under the word: the column is as narrow as three keys
         self.keypad.clear_button.setText(labelled(tr("Clear"), "Esc", stacked=True))
         self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "

@@ -151,7 +151,7 @@ class SalePage(Page):
         if display is self.tip and not self.tip.isEnabled():
             return
         self.active = display
-        self.keypad.display = display
+        self.keypad_panel.entry.aim(display)
         for button, target in ((self.amount_field, self.amount), (self.tip_field, self.tip)):
             button.setChecked(target is display)
         display.setFocus()
@@ -192,7 +192,7 @@ class SalePage(Page):
         return Figures.of(self.ticket, typed=typed, keyed_tip=self._keyed_tip())
 
     def _amount_changed(self) -> None:
-        if self.prefilled and self.amount.value != self.figures().remaining:
+        if self.prefilled and not self.figures().is_remaining(self.amount.value):
             self.prefilled = False  # edited (Backspace, the keypad): it is the amount typed now
         self._update_totals()
 
@@ -210,7 +210,7 @@ class SalePage(Page):
         figures = self.figures()
         self.ticket_panel.show_figures(figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
                                        paid_shown=bool(t and t.tenders))
-        has_amount = figures.remaining > 0
+        has_amount = figures.due
         busy = self._busy()
         for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
             b.setEnabled(not busy)  # with nothing to pay, the key says so (see _check_ready)
@@ -219,7 +219,7 @@ class SalePage(Page):
         self.payment_panel.show_cash_offers(
             cash_offers(figures.remaining, self.till.profile.ticket.notes, self.till.currency),
             enabled=has_amount and not busy and on_entry)
-        self.add_line_button.setEnabled(self.amount.value > 0 and not self.prefilled and not busy)
+        self.add_line_button.setEnabled(self.amount.entered and not self.prefilled and not busy)
         open_ticket = t is not None and t.is_open
         self.remove_line_button.setEnabled(bool(open_ticket and t.lines and not t.lines_locked)
                                            and not busy)
@@ -247,9 +247,9 @@ class SalePage(Page):
         """What remains (with a keyed tip) in the entry: typing replaces it, F2 charges it all."""
         t = self.ticket
         self.prefilled = False
-        remaining = self.figures().remaining
-        if t is not None and t.is_open and t.lines and remaining > 0:
-            self.amount.set_value(remaining)
+        figures = self.figures()
+        if t is not None and t.is_open and t.lines and figures.due:
+            self.amount.set_value(figures.remaining)
             self.prefilled = True
         else:
             self.amount.clear()
@@ -312,7 +312,7 @@ class SalePage(Page):
                 self.description.clear()
                 self.scanned = ""
                 self.prefilled = False
-            elif key == Qt.Key.Key_Backspace and self.amount.value == 0 and self.description.text():
+            elif key == Qt.Key.Key_Backspace and not self.amount.entered and self.description.text():
                 self.description.backspace()
                 return True
             elif text and text.isprintable() and not text.isdigit() and key not in (
@@ -360,7 +360,7 @@ class SalePage(Page):
         if not self._can_start() or self.prefilled:
             return
         price = self.amount.value
-        if price <= 0:
+        if not self.amount.entered:
             self.error_label.setText(tr("Amount: type the line's price first (it must be greater "
                                         "than zero)."))
             return
@@ -386,7 +386,7 @@ class SalePage(Page):
         if not self._can_start():
             return
         paid = self.ticket.paid
-        if paid > 0 and self._cancel_armed != (self.ticket.id, paid):
+        if self.ticket.money_taken and self._cancel_armed != (self.ticket.id, paid):
             # money already taken goes back: ask once, naming the ticket and the amount
             self._cancel_armed = (self.ticket.id, paid)
             self._say("partial", tr("Cancel ticket {id}? {paid} already paid goes back (card, gift card "
@@ -395,7 +395,8 @@ class SalePage(Page):
                                                        paid=format_money(paid, self.till.currency)))
             return
         self._cancel_armed = None
-        approval = ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, paid) if paid > 0 else None
+        approval = (ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, paid)
+                    if self.ticket.money_taken else None)
         if approval is not None and not approval.go:
             self._say("partial", approval.why)
             return
@@ -436,7 +437,7 @@ class SalePage(Page):
     def _check_ready(self) -> bool:
         if not self._can_start():
             return False
-        if self.figures().remaining <= 0:
+        if not self.figures().due:
             self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
             return False
         return True
@@ -444,7 +445,7 @@ class SalePage(Page):
     def charge_card(self, purpose: str = "card") -> None:
         if self.stack.currentWidget() is not self.entry_page or not self._check_ready():
             return
-        self._tender("gift" if purpose == "gift card" else "card")
+        self._tender("giftcard" if purpose == "gift card" else "card")
 
     def charge_gift_card(self) -> None:
         # A gift card pays like a card: the PIN pad reads it (swipe or scan), the host decides.
@@ -521,8 +522,8 @@ class SalePage(Page):
         entry = None
         if tender is not None:
             entry = self._entry_of(tender)
-        result = FlowResult(entry, tender.outcome if tender.outcome != "partial" else "approved",
-                            entry.message or "") if entry is not None and tender is not None else None
+        result = FlowResult(entry, tender.flow_outcome, entry.message or ""
+                            ) if entry is not None and tender is not None else None
         if result is not None and is_checking(result.outcome):
             self.show_result(result)
             return
@@ -536,15 +537,15 @@ class SalePage(Page):
         remaining = format_money(ticket.remaining, cur)
         if tender is None:
             self._say("declined", tr("Nothing was charged. Remaining {rest}.").format(rest=remaining))
-        elif tender.outcome == "partial":
+        elif tender.is_partial:
             self._say("partial", tr("PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining "
                                     "balance {rest}: choose another tender.").format(
                 got=format_money(tender.amount, cur), asked=format_money(tender.requested, cur),
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)), rest=remaining))
-        elif tender.outcome == "approved" and tender.kind == "cash":  # cash is taken, not approved
+        elif tender.is_approved and tender.is_cash:  # cash is taken, not approved
             self._say("paid-part", tr("Cash taken: {got}. Remaining {rest}.").format(
                 got=format_money(tender.amount, cur), rest=remaining))
-        elif tender.outcome == "approved":
+        elif tender.is_approved:
             self._say("paid-part", tr("{what} approved: {got}. Remaining {rest}.").format(
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)),
                 got=format_money(tender.amount, cur), rest=remaining))
@@ -616,7 +617,7 @@ class SalePage(Page):
 
     def _show_waiting(self, total: Decimal, kind: str) -> None:
         self.wait_amount.setText(format_money(total, self.till.currency))
-        titles = {"gift": tr("Paying by gift card"), "qr": tr("Paying by QR code"),
+        titles = {"giftcard": tr("Paying by gift card"), "qr": tr("Paying by QR code"),
                   "card": tr("Paying by card")}
         self.wait_title.setText(titles.get(kind, tr("Paying by card")))
         self.prompt_text.setText(tr("The customer scans the code on the PIN pad.") if kind == "qr"
@@ -635,7 +636,7 @@ class SalePage(Page):
         if prompt is not None:
             self.prompt_text.setText(tr("Customer sees:") + " " + describe_prompt(prompt))
             amount = getattr(prompt, "amount", None)
-            if prompt.kind == "card" and isinstance(amount, Decimal) and amount > 0:
+            if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
                 # the pad's amount (with the tip the customer chose) is the one on screen too
                 self.wait_amount.setText(format_money(amount, self.till.currency))
         self.terminal_line.setText(tr("PIN pad:") + " " + terminal_state_name(event.state))
@@ -731,7 +732,7 @@ class SalePage(Page):
         self.result = result
         entry = result.entry
         outcome = result.outcome
-        from cashier.entry_rules import is_cancelled, is_checking, reason, took_money
+        from cashier.entry_rules import is_cancelled, is_checking, reason, shown_amount, took_money
 
         cancelled = is_cancelled(entry)
         view = "cancelled" if cancelled else outcome
@@ -745,24 +746,24 @@ class SalePage(Page):
                   "voiding": tr("Voiding…"), "captured": tr("Captured")}
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
         change = ticket.change if ticket is not None else Decimal(0)
+        gives_change = ticket is not None and ticket.gives_change
         title = titles.get(view, state_name(outcome))
-        if change > 0:
+        if gives_change:
             title = tr("Paid: give the change")
             message = ""  # the change is on screen in large type; the journal keeps the note
         self.result_title.setText(title)
-        self.result_page.setProperty("outcome", "approved" if view == "captured" else view)
+        self.result_page.setProperty("outcome", {"captured": "approved"}.get(view, view))  # its colour
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
         cur = entry.currency
-        shown = ticket.total if ticket is not None else (
-            entry.approved if entry.approved > 0 else entry.requested)
+        shown = ticket.total if ticket is not None else shown_amount(entry)
         self.result_amount.setText(format_money(shown, cur))
-        self.change_due.setVisible(change > 0)
+        self.change_due.setVisible(gives_change)
         self.change_due.setText(tr("Change due: {change}").format(change=format_money(change, cur)))
         details = []
         if ticket is not None:
             details.append(f"{tr('Ticket')}: {ticket.id}")
-            details += [tender_text(t, cur) for t in ticket.tenders if t.outcome != "declined"]
+            details += [tender_text(t, cur) for t in ticket.tenders if not t.is_declined]
         else:
             details.append(f"{tr('Invoice')}: {entry.invoice or '-'}")
         if entry.tip or (ticket is not None and ticket.tip):

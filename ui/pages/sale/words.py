@@ -7,8 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from ui.i18n import format_money, tr
-
-TENDER_TITLES = {"card": "Card", "gift": "Gift card", "qr": "QR", "cash": "Cash"}
+from ui.receipt import TENDER_TITLES as TENDER_TITLES  # the one table of the tender kinds' titles
 
 
 def tender_text(tender: Any, currency: str) -> str:
