@@ -48,22 +48,23 @@ boundaries: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
+# pytest keeps the test modules it rewrites for assertions only when bytecode may be written
 unit: setup compile system-deps-test
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging and not slow" $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging and not slow" $(PYTEST_ARGS)
 
 test: setup system-deps-test lint boundaries typecheck unit
 
 # The long scenarios kept out of `make test` (marked slow: many real processes, whole days through
 # the command line, every size of every screen); CI runs them after `make test`
 long: setup compile system-deps-test
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "slow and not packaging" $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "slow and not packaging" $(PYTEST_ARGS)
 
 bench: setup system-deps-test
 	@mkdir -p build
 	QT_QPA_PLATFORM=offscreen $(PY) -m bench
 
 fuzz: setup
-	CASHIER_FUZZ_EXAMPLES=200 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/sandbox/test_fuzz.py tests/sandbox/test_longtail_fuzz.py
+	CASHIER_FUZZ_EXAMPLES=200 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/sandbox/test_fuzz.py tests/sandbox/test_longtail_fuzz.py tests/chargeapi/test_wire.py
 
 chaos: setup
 	CASHIER_CHAOS_SALES=5000 CASHIER_CHAOS_ROUNDS=30 QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider --timeout=0 tests/flows/test_chaos.py
