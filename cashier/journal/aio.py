@@ -229,10 +229,12 @@ class Journal:
         self._publish(entry, mirrored, changes)
         return entry, job
 
-    async def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
-                      **changes: Any) -> Entry:
-        return self._publish(*await self._write_entry(self.store.correct, entry_id, state,
-                                                      actor=actor, found_by=found_by, **changes))
+    async def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
+                      found_by: str, **changes: Any) -> Entry | None:
+        """``JournalRecorder.correct``: None when another path moved the entry meanwhile."""
+        corrected, moved, other = await self._write_entry(
+            self.store.correct, entry_id, state, was=was, actor=actor, found_by=found_by, **changes)
+        return None if corrected is None else self._publish(corrected, moved, other)
 
     async def open_batch_settled(self) -> list[Entry]:
         found: list[Entry] = await self._read("open_batch_settled")
@@ -240,6 +242,10 @@ class Journal:
 
     async def corrections(self) -> list[Event]:
         found: list[Event] = await self._read("corrections")
+        return found
+
+    async def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:
+        found: tuple[int, Decimal] = await self._read("batch_corrections", batch_no)
         return found
 
     async def claim(self, entry_id: int) -> Entry:

@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -24,9 +24,11 @@ from cashier.journal.card_guard import guard_text, masked_card
 from cashier.journal.drawer_rows import DrawerRows
 from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
+    CORRECTIONS,
     INVOICED_KINDS,
     UNRESOLVED,
     UNRESOLVED_SQL,
+    ClockMoved,
     Entry,
     Event,
     Job,
@@ -99,6 +101,29 @@ def _job(row: sqlite3.Row) -> Job:
                state=row["state"], attempts=row["attempts"], next_at=row["next_at"],
                last_error=row["last_error"], created_at=row["created_at"],
                created_by=row["created_by"])
+
+
+#: Buckets of money given back: a correction moving them changes the net the other way.
+_GIVEN_BACK = frozenset({"refund", "cash_refund", "charge_refund"})
+
+
+def _net(part: tuple[str, str, int] | None) -> int:
+    """What one entry's bucket adds to the net (minor units): refunds count negative."""
+    if part is None:
+        return 0
+    return -part[2] if part[0] in _GIVEN_BACK else part[2]
+
+
+def corrections_figure(data: Iterable[Mapping[str, Any]], currency: str) -> tuple[int, Decimal]:
+    """(count, money moved) of correction events' data: what every report shows of them. The
+    money is signed: what the corrections added to the net (a sale the host voided after all
+    takes its amount off, a refund it voided puts it back)."""
+    count, amount = 0, Decimal(0)
+    for item in data:
+        note = item.get("_note") or {}
+        count += 1
+        amount += Decimal(str(note.get("amount") or "0"))
+    return count, amount.quantize(quantum(currency))
 
 
 def utc_now() -> datetime:
@@ -296,6 +321,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             self._clock_noted = True
             self._event(None, "system", "clock_moved",
                         {"_note": {"by_s": round(jump), "clock": iso(wall), "journal": last}}, now)
+            self._changes.append(ClockMoved(round(jump), iso(wall), last))  # the status bar
         return now
 
     def journal_now(self) -> str:
@@ -307,9 +333,11 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         journal), when more than ``CLOCK_JUMP_S`` and not yet journaled; else None."""
         mono = time.monotonic()
         anchor = getattr(self, "_clock_anchor", None)
+        if not self.conn.in_transaction:  # a read: the next write journals a jump, against the
+            if anchor is None:            # anchor of the last write (a read never moves it)
+                self._clock_anchor = (wall, mono)
+            return None
         self._clock_anchor = (wall, mono)
-        if not self.conn.in_transaction:
-            return None  # journaled by the next write, inside its transaction
         jump = None
         if anchor is not None:
             drift = (wall - anchor[0]).total_seconds() - (mono - anchor[1])
@@ -608,36 +636,42 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
 
-    def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
-                **changes: Any) -> Entry:
-        """The host is the truth, later too: an entry recorded as error or declined that the host
-        reports approved is corrected, one ``corrected`` event with both states and who found it
-        (a correction is no transition of the payment's life: the journal had it wrong)."""
+    def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
+                found_by: str, **changes: Any) -> Entry | None:
+        """The host is the truth, later too: an entry the host holds otherwise than the journal
+        (``CORRECTIONS``) is corrected, one ``corrected`` event with both states and who found it
+        (a correction is no transition of the payment's life: the journal had it wrong). ``was``
+        is the state the comparison saw: an entry another path moved meanwhile is left alone
+        (None). The note carries the money the correction moved, for every report."""
         new_state = State(state)
         self._check_actor(actor)
         guard_text("found_by", found_by)
+        if new_state not in CORRECTIONS.get(was, frozenset()):
+            raise JournalError(f"state: a correction cannot move {was} to {new_state}")
         with self._tx() as conn:
             row = self._row(entry_id)
-            was = State(row["state"])
-            if was not in (State.ERROR, State.DECLINED) or new_state not in (State.APPROVED,
-                                                                             State.CAPTURED):
-                raise JournalError(f"state: a correction moves an error or declined entry to "
-                                   f"approved, not {was} to {new_state}")
+            if State(row["state"]) is not was:
+                return None  # another path moved it since the host was asked: asked next time
             self._take(row)
             cols = self._columns(row, changes)
             now = self._now()
             cols.update(state=str(new_state), updated_at=now)
+            if new_state in (State.DECLINED, State.ERROR):
+                cols["approved_minor"] = 0  # nothing approved: the host holds it not charged
+            moved = _net(contribution({**dict(row), **cols})) - _net(contribution(dict(row)))
             self._apply(conn, row, cols, actor, "corrected", now)
             self._event(entry_id, actor, "correction",
                         {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
-                                   "invoice": row["invoice"]}}, now)
+                                   "invoice": row["invoice"],
+                                   "amount": str(money(moved, str(row["currency"])))}}, now)
             return _entry(self._row(entry_id))
 
     def open_batch_settled(self) -> list[Entry]:
-        """Entries of the open batch the journal holds as not charged (error, declined): compared
-        with the host by recovery and before a close."""
-        rows = self.conn.execute("SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL "
-                                 "AND state IN ('error', 'declined') ORDER BY id")
+        """Every entry of the open batch not in flight that the host numbers by invoice: compared
+        with the host by recovery and before a close (the host is the truth, later too)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL AND state IN "
+            "('approved', 'captured', 'error', 'declined', 'voided') ORDER BY id")
         return [_entry(r) for r in rows]
 
     def corrections(self) -> list[Event]:
@@ -645,6 +679,14 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         rows = self.conn.execute("SELECT * FROM events WHERE type = 'correction' ORDER BY id")
         return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
                       type=r["type"], data=json.loads(r["data"])) for r in rows]
+
+    def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:
+        """How many corrections the entries of a batch had, and what they added to the net (the
+        batch close shows them)."""
+        rows = self.conn.execute(
+            "SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id "
+            "WHERE v.type = 'correction' AND e.batch_no = ?", (batch_no,))
+        return corrections_figure((json.loads(r[0]) for r in rows), self.currency)
 
     def take_moved(self) -> list[int]:
         """The ids of the entries the last write moved, each once, in the order they moved."""

@@ -23,7 +23,7 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
+from tests.flows.conftest import void_elsewhere, write_profile
 
 pytestmark = pytest.mark.socket
 CARD = ("--card", "4321000000001119", "--exp", "1230")
@@ -33,11 +33,12 @@ class CliTill:
     """A till profile on a served sandbox, and its processes."""
 
     def __init__(self, served: Any, tmp: Path, name: str, *, number: int = 1, host_s: float = 10.0,
-                 extra: tuple[str, ...] = (), longest_s: float | None = None) -> None:
+                 extra: tuple[str, ...] = (), longest_s: float | None = None,
+                 option: str = "LG") -> None:
         self.served = served
         self.journal = tmp / f"{name}.sqlite"
         self.profile = write_profile(tmp / f"{name}.toml", host_url=served.api, journal=self.journal,
-                                     till_number=number, host_s=host_s, extra=extra,
+                                     option=option, till_number=number, host_s=host_s, extra=extra,
                                      host_longest_s=longest_s)
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
         self.env["CASHIER_ACCESS_TOKEN"] = "OWNER-TOKEN"
@@ -236,6 +237,29 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     counted = store.totals().amount("sale", "USD")
     store.close()
     assert notes == [{"was": "error", "now": "approved", "found_by": "recovery",
-                      "invoice": invoice}]
+                      "invoice": invoice, "amount": "12.00"}]
     assert counted == D("12.00")
     till.assert_journal_is_host()
+
+
+def test_a_sale_another_process_voided_at_the_host_is_corrected_and_reported(
+        serve_sandbox: Any, tmp_path: Path) -> None:
+    """Two approved sales; another till's process voids the second at the host; ``recover``
+    corrects it (the host is the truth, later too), the X report and the batch close count it."""
+    served = serve_sandbox("HD")
+    till = CliTill(served, tmp_path, "h", number=1, option="HD")
+    other = CliTill(served, tmp_path, "o", number=2, option="HD")
+    sold = [till.run("sale", "--amount", amount, *CARD) for amount in ("5.00", "7.00")]
+    assert all(s.returncode == 0 for s in sold), [s.stderr for s in sold]
+    invoice = json.loads(sold[1].stdout)["invoice"]
+    void_elsewhere(other.profile, invoice, other.env)
+    recovered = till.run("recover")
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    assert json.loads(recovered.stdout)["corrected"] == [
+        {"invoice": invoice, "state": "voided", "approved": "7.00"}]
+    report = till.run("report", "x")
+    assert json.loads(report.stdout)["corrections"] == {"count": 1, "amount": "-7.00"}, report.stderr
+    till.assert_journal_is_host()
+    closed = till.run("batch", "close")  # matches the host: the voided sale is out of both
+    assert closed.returncode == 0, closed.stdout + closed.stderr
+    assert json.loads(closed.stdout)["corrections"] == {"count": 1, "amount": "-7.00"}

@@ -1,0 +1,65 @@
+"""Issue 27: the window and a command line on one journal at the same time, with real processes.
+
+The window (in this process, real keys) pays a ticket by card on a socket sandbox whose host takes
+5 s (the 111.05 trigger); meanwhile ``cashier`` processes pay, cancel and recover the same ticket
+on the same journal. The command lines are refused with one line (or leave the payment to its
+owner), nothing is charged twice, and afterwards the journal says what the host holds."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cashier.journal.model import State
+from tests.flows.conftest import ServedSandbox
+from tests.flows.test_one_owner import CARD, CliTill, _one_line, go
+from tests.ui.test_sale_screen import _key, _line, _result, _sale
+
+pytestmark = pytest.mark.socket
+
+
+def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_ticket(
+        ui: Any, make_gui: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    served = ServedSandbox("LG", tmp_path)
+    try:
+        till = CliTill(served, tmp_path, "shared")  # the command lines' profile on the journal
+        monkeypatch.setenv("CASHIER_ACCESS_TOKEN", till.env["CASHIER_ACCESS_TOKEN"])
+        gui = make_gui(training=False, till_id="chaos", till_number=1, processing_option="LG",
+                       terminal_id="1742", host_url=served.api, journal_path=till.journal,
+                       pinpad=False, drawer_float=None)
+        page = _sale(gui)
+        _line(page, ui, "Hamper", "11105")  # 111.05: the host approves after 5 s
+        ticket = str(page.ticket.id)
+        # started and imported now: the race is between the commands, not process start-ups
+        procs = {"pay": till.ready("ticket", "pay", ticket, "--pay", "card", *CARD),
+                 "cancel": till.ready("ticket", "cancel", ticket),
+                 "recover": till.ready("recover", "--grace", "0")}
+        _key(page, Qt.Key.Key_F2)  # the window charges the card
+        ui.until(lambda: any(e.state is State.SENT for e in till.entries().values()),
+                 what="the window's payment on the wire")
+        go(*procs.values())
+        ui.until(lambda: all(p.poll() is not None for p in procs.values()), timeout_s=60,
+                 what="the command lines")
+        done = {name: (p.returncode, *p.communicate()) for name, p in procs.items()}
+        for name in ("pay", "cancel"):  # refused at once with one line, nothing sent
+            code, out, err = done[name]
+            assert code == 2 and not out and _one_line(err), (name, code, out, err)
+        code, out, err = done["recover"]
+        assert code == 3, (code, out, err)  # in flight in the window: left to its owner
+        assert [e["state"] for e in json.loads(out)["in_flight"]] == ["sent"]
+        result = _result(ui, page)
+        assert result.outcome == "approved" and page.ticket.state == "paid"
+        ledger = till.assert_journal_is_host()
+        charged = [r for r in ledger.values() if r["state"] == "sale"]
+        assert [Decimal(r["approvedAmount"]) for r in charged] == [Decimal("111.05")]
+        # and afterwards a command line sees the ticket paid: nothing more to charge
+        again = till.run("ticket", "pay", ticket, "--pay", "card", *CARD)
+        assert again.returncode == 2 and _one_line(again.stderr), again.stdout + again.stderr
+        till.assert_journal_is_host()
+    finally:
+        served.stop()
