@@ -185,7 +185,9 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
         after = await run_void_job(ctx, job, actor="recovery")
         (report.still_open if after.unresolved else report.resolved).append(after)
     await _recover_charges(ctx, report)
-    report.corrected = await compare_with_host(ctx, found_by="recovery")
+    # what this run just resolved is what the host said a moment ago: not asked twice
+    report.corrected = await compare_with_host(ctx, found_by="recovery",
+                                               skip=frozenset(e.id for e in report.resolved))
     return report
 
 
@@ -195,7 +197,8 @@ COMPARE_AT_ONCE = 8
 _BATCHED_FLAGS = frozenset({"S", "C"})
 
 
-async def compare_with_host(ctx: FlowContext, *, found_by: str) -> list[Entry]:
+async def compare_with_host(ctx: FlowContext, *, found_by: str,
+                            skip: frozenset[int] = frozenset()) -> list[Entry]:
     """The host is the truth, later too: every entry of the open batch the host numbers (approved,
     captured, error, declined, voided) is asked again, and one the host holds otherwise is
     corrected, journaled with both states and who found it; every total counts it from then on.
@@ -204,7 +207,8 @@ async def compare_with_host(ctx: FlowContext, *, found_by: str) -> list[Entry]:
     another till (a store close) or the gateway closed. A batch takes every open sale and refund,
     so it is read as voided only when an older sale or refund of this batch is still open at the
     host; an open tab is never batched, so a tab the host no longer knows was voided."""
-    entries = [e for e in await ctx.journal.open_batch_settled() if _compared(e)]
+    entries = [e for e in await ctx.journal.open_batch_settled()
+               if _compared(e) and e.id not in skip]
     gate = asyncio.Semaphore(COMPARE_AT_ONCE)
 
     async def ask(entry: Entry) -> TransactionResult | HostError | None:

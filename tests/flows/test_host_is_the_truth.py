@@ -59,7 +59,7 @@ async def test_a_sale_another_till_voided_is_corrected_and_every_report_counts_i
     assert x["corrections"] == {"count": 1, "amount": "-7.00"}
     assert x["by_tender"]["card"] == {"count": 1, "amount": "5.00"}
     text = report_text(x, 42)
-    assert any(line.startswith("Corrections") and line.endswith("1 / -7.00") for line in text), text
+    assert any(line.strip().startswith("Corrections") and line.endswith("1 / -7.00") for line in text), text
     assert "summary,corrections,1,-7.00" in report_csv(x).splitlines()
     assert b"Corrections" in report_pdf(x) and b"1 / -7.00" in report_pdf(x)
 
