@@ -5,7 +5,10 @@ Seeded and bounded (``CASHIER_HOSTILE_INPUTS``, ``CASHIER_HOSTILE_FAULTS``,
 exit 2, one line on stderr, nothing on stdout, nothing sent and nothing journaled. Every fault
 round sells on a real-till profile while the sandbox drops, times out or resets, or the journal's
 writer fails after the request left; halfway the journal file is replaced by a new one. At the
-end the host's ledger and the journals must agree, nobody's charge amended, nothing unresolved.
+end the host's ledger and the journals must agree, nobody's charge amended, nothing unresolved:
+several processes pay one ticket at once (``CASHIER_HOSTILE_RACES``), and another till voids
+sales at the host behind the selling till's back (``CASHIER_HOSTILE_VOIDS``), which ``recover``
+must correct.
 Printed: inputs tried, faults injected, discrepancies found (goal 0) and card numbers found at
 rest (goal 0).
 """
