@@ -22,7 +22,7 @@ from cashier.journal.tickets import TicketRecord, TicketWritten
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
-#: Told of every other committed change: ``TicketChanged`` and ``DrawerMoved``.
+#: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[Any], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
 
@@ -92,7 +92,8 @@ class Journal:
 
     def subscribe_changes(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener`` with every other committed change: a ticket's (``TicketChanged``,
-        the ticket as it now reads) and each drawer move (``DrawerMoved``)."""
+        the ticket as it now reads), each drawer move (``DrawerMoved``) and a clock jump
+        (``ClockMoved``)."""
         self._change_listeners.append(listener)
         return lambda: self._change_listeners.remove(listener)
 
