@@ -62,3 +62,34 @@ def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_tic
         assert [Decimal(r["approvedAmount"]) for r in charged] == [Decimal("111.05")]
     finally:
         served.stop()
+
+
+def test_a_command_lines_payment_in_flight_refuses_the_windows(
+        ui: Any, make_gui: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other way round: ``cashier ticket pay`` has the window's ticket at the host (5 s); the
+    window's F2 is refused with one line and sends nothing; the card is charged once."""
+    served = ServedSandbox("LG", tmp_path)
+    try:
+        till = CliTill(served, tmp_path, "shared")
+        monkeypatch.setenv("CASHIER_ACCESS_TOKEN", till.env["CASHIER_ACCESS_TOKEN"])
+        gui = make_gui(training=False, till_id="chaos", till_number=1, processing_option="LG",
+                       terminal_id="1742", host_url=served.api, journal_path=till.journal,
+                       pinpad=False, drawer_float=None)
+        page = _sale(gui)
+        _line(page, ui, "Hamper", "11105")
+        payer = till.start("ticket", "pay", str(page.ticket.id), "--pay", "card", *CARD)
+        ui.until(lambda: any(e.state is State.SENT for e in till.entries().values()),
+                 what="the command line's payment on the wire")
+        _key(page, Qt.Key.Key_F2)
+        ui.until(lambda: page.task is not None and page.task.done(), what="the window's refusal")
+        refusal = page.error_label.text()
+        assert "in flight" in refusal and "\n" not in refusal, refusal
+        assert len(till.entries()) == 1  # the window journaled and sent nothing
+        ui.until(lambda: payer.poll() is not None, timeout_s=60, what="the command line")
+        out, err = payer.communicate()
+        assert payer.returncode == 0 and json.loads(out)["state"] == "paid", err
+        ledger = till.assert_journal_is_host()
+        assert [Decimal(r["approvedAmount"]) for r in ledger.values() if r["state"] == "sale"] == [
+            Decimal("111.05")]
+    finally:
+        served.stop()
