@@ -239,6 +239,8 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         #: What committed writes changed besides entries (drawer moves, tickets), in order, for
         #: the journal's one publisher (``take_changes``).
         self._changes: list[Any] = []
+        #: A clock jump seen and not yet journaled (the next write transaction journals it).
+        self._jump_seen: ClockMoved | None = None
         self.invoice_time_floor = invoice_time_floor
         self.lock_timeout_s = lock_timeout_s
         try:
@@ -289,12 +291,17 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def _tx(self) -> Iterator[sqlite3.Connection]:
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
         changes = len(self._changes)
+        seen = self._jump_seen
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
+                self._now()
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
             del self._changes[changes:]  # nothing of a rolled-back write is published
+            if seen is not None and self._jump_seen is None:
+                self._jump_seen = seen  # nor journaled: the next write journals it
             raise
         self.conn.execute("COMMIT")
 
@@ -309,7 +316,8 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         back (by hand, a dead RTC battery, a bad time server) does not reorder money: every move
         is stamped no earlier than the last one, so it falls in the drawer session open when it
         happened and the business date never goes back. A jump of more than ``CLOCK_JUMP_S``
-        either way is journaled once (``clock_moved``) for the status bar and the manager."""
+        either way is journaled once (``clock_moved``) by the next write transaction, for the
+        status bar and the manager; a read that sees it first keeps it for that write."""
         wall = self.clock()
         now = iso(wall)
         row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
@@ -319,24 +327,31 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             now = last
         if jump is not None:
             self._clock_noted = True
-            self._event(None, "system", "clock_moved",
-                        {"_note": {"by_s": round(jump), "clock": iso(wall), "journal": last}}, now)
-            self._changes.append(ClockMoved(round(jump), iso(wall), last))  # the status bar
+            self._jump_seen = ClockMoved(round(jump), iso(wall), last)
+        if self.conn.in_transaction:
+            self._journal_jump(now)
         return now
+
+    def _journal_jump(self, now: str) -> None:
+        """Inside a write: journal the jump seen since the last one, and hand it to the journal's
+        publisher (the status bar)."""
+        seen = self._jump_seen
+        if seen is None:
+            return
+        self._jump_seen = None
+        self._event(None, "system", "clock_moved",
+                    {"_note": {"by_s": seen.by_s, "clock": seen.clock, "journal": seen.journal}}, now)
+        self._changes.append(seen)
 
     def journal_now(self) -> str:
         """The journal's time for a write of another table in the same transaction (the drawer)."""
         return self._now()
 
     def _clock_jump(self, wall: datetime, last: str | None) -> float | None:
-        """Seconds the wall clock moved against this process's monotonic clock (or behind the
-        journal), when more than ``CLOCK_JUMP_S`` and not yet journaled; else None."""
+        """Seconds the wall clock moved against this process's monotonic clock since it was last
+        read (or behind the journal), when more than ``CLOCK_JUMP_S``; else None."""
         mono = time.monotonic()
         anchor = getattr(self, "_clock_anchor", None)
-        if not self.conn.in_transaction:  # a read: the next write journals a jump, against the
-            if anchor is None:            # anchor of the last write (a read never moves it)
-                self._clock_anchor = (wall, mono)
-            return None
         self._clock_anchor = (wall, mono)
         jump = None
         if anchor is not None:
