@@ -80,11 +80,13 @@ store: setup
 
 # Bad inputs and faults through the command line and a socket sandbox (seeded, bounded); prints
 # inputs tried, faults injected, discrepancies found and card numbers found at rest (goals 0);
-# then a hostile till against the store (PostgreSQL) and guessed manager PINs (issue #26).
+# races of processes on one ticket and sales another till voids at the host (issue #27, which
+# recover must correct); then a hostile till against the store (PostgreSQL) and guessed manager
+# PINs (issue #26).
 HOSTILE_SEED ?= 20261123
 hostile: setup
 	CASHIER_HOSTILE_INPUTS=400 CASHIER_HOSTILE_FAULTS=150 CASHIER_HOSTILE_AUTHORITY=400 \
-	  CASHIER_HOSTILE_RACES=10 CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
+	  CASHIER_HOSTILE_RACES=10 CASHIER_HOSTILE_VOIDS=10 CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
 	  QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -s -p no:cacheprovider --timeout=0 tests/flows/test_hostile.py
 
 screens: setup system-deps-test

@@ -17,7 +17,7 @@ from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
-from cashier.journal.recorder import JournalRecorder, iso
+from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
 from cashier.money import from_minor, tax_of, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
@@ -116,6 +116,7 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     for row in recorder.report_ticket_tax(start, end):
         tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
                                bool(row["tax_included"]), cur), cur)
+    corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
         "training": bool(recorder.training),
@@ -134,6 +135,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
                      for c, v in sorted(by_clerk.items())},
         "open_authorizations": opened.out(cur),
         "unresolved": unresolved,
+        # entries the host held otherwise than the journal had them: how many, and the money the
+        # corrections added to the net (signed: a sale voided at the host takes its amount off)
+        "corrections": {"count": corrected, "amount": str(corrected_amount)},
         "cash": None,
     }
     if session is not None:
@@ -192,7 +196,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Tax", report["tax"]), ("Tips", report["tips"]),
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
-                     ("Unresolved", str(report["unresolved"]))]),
+                     ("Unresolved", str(report["unresolved"])),
+                     ("Corrections", pair(report["corrections"]))]),
         ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
@@ -236,7 +241,7 @@ def report_csv(report: dict[str, Any]) -> str:
         rows.append(["summary", name, report[name], ""])
     for name in ("net", "gross", "tax", "tips"):
         rows.append(["summary", name, "", report[name]])
-    for name in ("refunds", "voids", "open_authorizations"):
+    for name in ("refunds", "voids", "open_authorizations", "corrections"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.journal.model import ClockMoved
 from ui.i18n import format_money, tr
 from ui.pages.base import FitButton, Page, labelled
 from ui.pages.sale import terminal_state_name
@@ -141,8 +142,11 @@ class MainWindow(QMainWindow):
         self.recovery_pill = Pill()
         self.offline_pill = Pill()
         self.training_pill = Pill()
+        self.clock_pill = Pill()  # the clock jumped (the core journals it and says by how much)
+        self.clock_pill.setVisible(False)
+        self.clock_moved: ClockMoved | None = None
         for pill in (self.host_pill, self.terminal_pill, self.recovery_pill, self.offline_pill,
-                     self.training_pill):
+                     self.training_pill, self.clock_pill):
             self.status.addPermanentWidget(pill)
         self.recovery_report: Any = None
         self.close_question: QMessageBox | None = None
@@ -151,6 +155,7 @@ class MainWindow(QMainWindow):
         till.status_changed.connect(self.refresh_status)
         till.recovery_finished.connect(self.show_recovery)
         till.start_failed.connect(self._start_failed)
+        till.bridge.on(ClockMoved, self.show_clock_moved)
         self.retranslate()
 
     # ---- pages ----------------------------------------------------------------------------
@@ -242,6 +247,21 @@ class MainWindow(QMainWindow):
         self.offline_banner.setVisible(s.offline)
         self.training_pill.set(tr("Training") if s.training else tr("Live"), "ok")
         self.training_pill.setVisible(not s.training)
+        self._word_clock()
+
+    def show_clock_moved(self, moved: ClockMoved) -> None:
+        """The clock jumped: say so until the window closes (money kept the journal's time)."""
+        self.clock_moved = moved
+        self._word_clock()
+
+    def _word_clock(self) -> None:
+        moved = self.clock_moved
+        if moved is None:
+            return
+        text = (tr("Clock moved back %s: check the date and time") if moved.back
+                else tr("Clock moved forward %s: check the date and time")) % moved.span
+        self.clock_pill.set(text, "warn")
+        self.clock_pill.setVisible(True)
 
     def _start_failed(self, message: str) -> None:
         self.start_error = tr("The till could not start:") + " " + message

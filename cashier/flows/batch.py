@@ -36,6 +36,10 @@ class Reconciliation:
     #: Authorizations not yet captured: the host leaves them out of its batch, and so does the
     #: journal's close (they stay in the open batch); the manager captures, voids or carries them over.
     open_tabs: tuple[Entry, ...] = ()
+    #: Corrections of this batch's entries (the host held them otherwise than the journal had
+    #: them): how many, and what they added to the net (signed).
+    corrections: int = 0
+    corrected_amount: Decimal = Decimal("0.00")
 
     @property
     def net_amount(self) -> Decimal:
@@ -59,7 +63,8 @@ class Reconciliation:
                         "refund_amount": str(self.refund_amount), "refund_count": self.refund_count,
                         "net_amount": str(self.net_amount), "net_count": self.net_count},
             "unresolved": self.unresolved, "matches": self.matches, "host": None,
-            "open_tabs": [{"invoice": t.invoice, "amount": str(t.approved)} for t in self.open_tabs]}
+            "open_tabs": [{"invoice": t.invoice, "amount": str(t.approved)} for t in self.open_tabs],
+            "corrections": {"count": self.corrections, "amount": str(self.corrected_amount)}}
         if self.host is not None:
             h = self.host
             out["host"] = {"sale_amount": str(h.sale_amount), "sale_count": h.sale_count,
@@ -75,6 +80,7 @@ def _today() -> str:
 async def reconcile(ctx: FlowContext) -> Reconciliation:
     totals = await ctx.journal.totals(0)
     cur = ctx.journal.currency
+    corrections, corrected_amount = await ctx.journal.batch_corrections(0)
     host = None
     if ctx.client.option == "HD":
         host = (await ctx.client.batch_totals(_today(), inclusive=True)).batch or BatchResponse()
@@ -90,7 +96,8 @@ async def reconcile(ctx: FlowContext) -> Reconciliation:
         refund_amount=sum((totals.amount(b, cur) for b in HOST_BATCH_REFUND_BUCKETS), Decimal("0.00")),
         refund_count=sum(totals.count(b, cur) for b in HOST_BATCH_REFUND_BUCKETS),
         unresolved=totals.unresolved, host=host,
-        open_tabs=tuple(await ctx.journal.open_authorizations()))
+        open_tabs=tuple(await ctx.journal.open_authorizations()),
+        corrections=corrections, corrected_amount=corrected_amount)
 
 
 def open_tabs_text(rec: Reconciliation, currency: str) -> str:
@@ -116,8 +123,8 @@ async def close_batch(ctx: FlowContext, *, override: bool = False,
     approver = ctx.approval(Action.CLOSE_BATCH, Decimal(0), manager)
     from cashier.flows.recovery import compare_with_host
 
-    # every entry of the batch the journal holds as not charged is asked again first: a payment
-    # the host approved later is corrected before the totals are compared and closed
+    # every entry of the batch is asked again first: one the host holds otherwise (approved
+    # later, voided by another till) is corrected before the totals are compared and closed
     await compare_with_host(ctx, found_by="batch close")
     rec = await reconcile(ctx)
     if rec.open_tabs and not carry_over:

@@ -171,7 +171,7 @@ class EventBus:
 
     def follow(self, journal: Journal) -> Callable[[], None]:
         """Publish a ``PaymentChanged`` for every entry the journal writes, and the journal's
-        other changes as they come (``TicketChanged``, ``DrawerMoved``): done once, where the
+        other changes as they come (``TicketChanged``, ``DrawerMoved``, ``ClockMoved``): done once, where the
         runtime opens, so every change reaches the window the same way."""
         entries = journal.subscribe(lambda entry: self.publish(PaymentChanged(entry)))
         changes = journal.subscribe_changes(self.publish)

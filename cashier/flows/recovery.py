@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
 from cashier.flows.base import (
     APPROVED_CODES,
-    NEW_MONEY_OPS,
+    DECLINED_CODES,
     FlowContext,
     FlowResult,
     _age_s,
@@ -26,6 +27,7 @@ from cashier.flows.base import (
 )
 from cashier.flows.events import Progress
 from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
+from cashier.host.models.transactions import TransactionResult
 from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
 from cashier.redact import redact
@@ -183,36 +185,98 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
         after = await run_void_job(ctx, job, actor="recovery")
         (report.still_open if after.unresolved else report.resolved).append(after)
     await _recover_charges(ctx, report)
-    report.corrected = await compare_with_host(ctx, found_by="recovery")
+    # what this run just resolved is what the host said a moment ago: not asked twice
+    report.corrected = await compare_with_host(ctx, found_by="recovery",
+                                               skip=frozenset(e.id for e in report.resolved))
     return report
 
 
-async def compare_with_host(ctx: FlowContext, *, found_by: str) -> list[Entry]:
-    """The host is the truth, later too: every entry of the open batch the journal holds as not
-    charged (error, declined) is asked again, and one the host holds approved is corrected
-    (journaled with both states and who found it; every total counts it from then on)."""
+#: How many invoices a comparison with the host asks about at once.
+COMPARE_AT_ONCE = 8
+#: Sale flags of a transaction the host holds in its open batch (a sale or captured tab, a refund).
+_BATCHED_FLAGS = frozenset({"S", "C"})
+
+
+async def compare_with_host(ctx: FlowContext, *, found_by: str,
+                            skip: frozenset[int] = frozenset()) -> list[Entry]:
+    """The host is the truth, later too: every entry of the open batch the host numbers (approved,
+    captured, error, declined, voided) is asked again, and one the host holds otherwise is
+    corrected, journaled with both states and who found it; every total counts it from then on.
+
+    "Invoice Not Found" for a charged entry means voided at the host, or settled in a batch that
+    another till (a store close) or the gateway closed. A batch takes every open sale and refund,
+    so it is read as voided only when an older sale or refund of this batch is still open at the
+    host; an open tab is never batched, so a tab the host no longer knows was voided."""
+    entries = [e for e in await ctx.journal.open_batch_settled()
+               if _compared(e) and e.id not in skip]
+    gate = asyncio.Semaphore(COMPARE_AT_ONCE)
+
+    async def ask(entry: Entry) -> TransactionResult | HostError | None:
+        async with gate:
+            try:
+                return await ctx.client.invoice_status(str(entry.invoice))
+            except InvoiceNotFound:
+                return None
+            except HostError as exc:  # unreachable or undecided: asked next time
+                return exc
+
+    answers = await asyncio.gather(*(ask(e) for e in entries))
+    open_at_host = [e.id for e, answer in zip(entries, answers, strict=True)
+                    if isinstance(answer, TransactionResult)
+                    and answer.response_code in APPROVED_CODES
+                    and (answer.transaction.sale_flag or "").upper() in _BATCHED_FLAGS]
+    oldest_open = min(open_at_host, default=None)
     corrected: list[Entry] = []
-    for entry in await ctx.journal.open_batch_settled():
-        if (entry.invoice is None or entry.kind is Kind.CASH or kind_resolver(entry.kind) is not None
-                or entry.op not in NEW_MONEY_OPS or entry.approved > 0):
+    for entry, answer in zip(entries, answers, strict=True):
+        if isinstance(answer, HostError):
             continue
-        try:
-            result = await ctx.client.invoice_status(entry.invoice)
-        except HostError:  # not found agrees with "not charged"; unreachable: asked next time
+        held = _host_holds(entry, answer, oldest_open)
+        if held is None:
             continue
-        total = result.amount.total if result.amount is not None else None
-        code = result.response_code
-        if code not in APPROVED_CODES or not total:
-            continue
-        tip = result.amount.tip if result.amount is not None else None
-        extra = {"tip": tip} if tip else {}
-        log.warning("invoice %s: the journal said %s, the host holds it approved: corrected",
-                    entry.invoice, entry.state)
-        corrected.append(await ctx.journal.correct(
-            entry.id, State.APPROVED, actor=found_by, found_by=found_by, approved=total,
-            response_code=code, message=f"corrected: the host holds it approved (the journal "
-                                        f"said {entry.state})", **extra, **_card_fields(result)))
+        state, changes = held
+        log.warning("invoice %s: the journal said %s, the host holds it %s: corrected",
+                    entry.invoice, entry.state, state)
+        after = await ctx.journal.correct(
+            entry.id, state, was=entry.state, actor=found_by, found_by=found_by,
+            message=f"corrected: the host holds it {state} (the journal said {entry.state})",
+            **changes)
+        if after is not None:
+            corrected.append(after)
     return corrected
+
+
+def _compared(entry: Entry) -> bool:
+    """A card transaction or refund GET /transactions/invoice tells (gift cards and QR payments
+    have their own status requests; cash and the Charge API never reach this host)."""
+    return (entry.invoice is not None and entry.kind not in (Kind.CASH, Kind.CHARGE)
+            and kind_resolver(entry.kind) is None)
+
+
+_CHARGED = (State.APPROVED, State.CAPTURED)
+_TABS = (Kind.AUTHORIZATION, Kind.MANUAL_AUTHORIZATION)
+
+
+def _host_holds(entry: Entry, answer: TransactionResult | None,
+                oldest_open: int | None) -> tuple[State, dict[str, Any]] | None:
+    """The state (and fields) the host holds ``entry`` in, when the journal says otherwise."""
+    if answer is None:
+        if entry.state not in _CHARGED:
+            return None  # not found agrees with not charged, and with voided
+        open_tab = entry.kind in _TABS and entry.state is State.APPROVED
+        if open_tab or (oldest_open is not None and oldest_open < entry.id):
+            return State.VOIDED, {"host_code": "9815,0"}
+        return None  # perhaps settled in a batch closed elsewhere: not a void we can tell
+    code = answer.response_code
+    total = answer.amount.total if answer.amount is not None else None
+    if code in APPROVED_CODES and total:
+        if entry.state in _CHARGED:
+            return None
+        tip = answer.amount.tip if answer.amount is not None else None
+        return State.APPROVED, {"approved": total, "response_code": code,
+                                **({"tip": tip} if tip else {}), **_card_fields(answer)}
+    if entry.state not in _CHARGED or not code:
+        return None
+    return (State.DECLINED if code in DECLINED_CODES else State.ERROR), {"response_code": code}
 
 
 async def _recover_charges(ctx: FlowContext, report: RecoveryReport) -> None:

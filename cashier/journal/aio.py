@@ -22,7 +22,7 @@ from cashier.journal.tickets import TicketRecord, TicketWritten
 
 T = TypeVar("T")
 Listener = Callable[[Entry], None]
-#: Told of every other committed change: ``TicketChanged`` and ``DrawerMoved``.
+#: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[Any], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
 
@@ -92,7 +92,8 @@ class Journal:
 
     def subscribe_changes(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener`` with every other committed change: a ticket's (``TicketChanged``,
-        the ticket as it now reads) and each drawer move (``DrawerMoved``)."""
+        the ticket as it now reads), each drawer move (``DrawerMoved``) and a clock jump
+        (``ClockMoved``)."""
         self._change_listeners.append(listener)
         return lambda: self._change_listeners.remove(listener)
 
@@ -229,10 +230,12 @@ class Journal:
         self._publish(entry, mirrored, changes)
         return entry, job
 
-    async def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
-                      **changes: Any) -> Entry:
-        return self._publish(*await self._write_entry(self.recorder.correct, entry_id, state,
-                                                      actor=actor, found_by=found_by, **changes))
+    async def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
+                      found_by: str, **changes: Any) -> Entry | None:
+        """``JournalRecorder.correct``: None when another path moved the entry meanwhile."""
+        corrected, moved, other = await self._write_entry(
+            self.recorder.correct, entry_id, state, was=was, actor=actor, found_by=found_by, **changes)
+        return None if corrected is None else self._publish(corrected, moved, other)
 
     async def open_batch_settled(self) -> list[Entry]:
         found: list[Entry] = await self._read("open_batch_settled")
@@ -240,6 +243,10 @@ class Journal:
 
     async def corrections(self) -> list[Event]:
         found: list[Event] = await self._read("corrections")
+        return found
+
+    async def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:
+        found: tuple[int, Decimal] = await self._read("batch_corrections", batch_no)
         return found
 
     async def claim(self, entry_id: int) -> Entry:

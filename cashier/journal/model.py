@@ -88,6 +88,17 @@ TRANSITIONS: dict[State, frozenset[State]] = {
     State.VOIDED: frozenset(),
 }
 
+#: What a correction may do (``JournalRecorder.correct``): no step of a payment's life, but the
+#: journal's record set to what the host holds (the host is the truth, later too). Not charged ->
+#: charged, and charged -> not charged (voided, declined or in error at the host).
+CORRECTIONS: dict[State, frozenset[State]] = {
+    State.ERROR: frozenset({State.APPROVED, State.CAPTURED}),
+    State.DECLINED: frozenset({State.APPROVED, State.CAPTURED}),
+    State.VOIDED: frozenset({State.APPROVED, State.CAPTURED}),
+    State.APPROVED: frozenset({State.VOIDED, State.DECLINED, State.ERROR}),
+    State.CAPTURED: frozenset({State.VOIDED, State.DECLINED, State.ERROR}),
+}
+
 #: Kinds the Host API numbers by invoice; the others (Charge API) are keyed by idempotency key.
 INVOICED_KINDS = frozenset(k for k in Kind if k not in (Kind.CHARGE, Kind.CASH))
 
@@ -216,6 +227,35 @@ class Totals:
 
     def count(self, bucket: str, currency: str = "USD") -> int:
         return self.buckets.get((bucket, currency), (0, Decimal(0)))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockMoved:
+    """The wall clock jumped more than ``recorder.CLOCK_JUMP_S`` either way (journaled once as
+    ``clock_moved``): the journal publishes it for the status bar; money keeps the journal's time."""
+
+    by_s: int  # signed: negative when the clock went back
+    clock: str  # the wall clock's time then
+    journal: str | None  # the journal's last time then
+
+    @property
+    def back(self) -> bool:
+        return self.by_s < 0
+
+    @property
+    def span(self) -> str:
+        """How far, in days, hours and minutes: "1 d 2 h", "1 h 05 min", "4 min"."""
+        minutes = abs(self.by_s) // 60
+        days, rest = divmod(minutes, 24 * 60)
+        hours, mins = divmod(rest, 60)
+        if days:
+            return f"{days} d {hours} h"
+        return f"{hours} h {mins:02d} min" if hours else f"{mins} min"
+
+    @property
+    def words(self) -> str:
+        """One line for the command line and the logs (the window words it in its language)."""
+        return f"the clock moved {'back' if self.back else 'forward'} {self.span}"
 
 
 def money(minor: int | None, currency: str) -> Decimal:

@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -24,9 +24,11 @@ from cashier.journal.card_guard import guard_text, masked_card
 from cashier.journal.drawer_rows import DrawerRows
 from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
+    CORRECTIONS,
     INVOICED_KINDS,
     UNRESOLVED,
     UNRESOLVED_SQL,
+    ClockMoved,
     Entry,
     Event,
     Job,
@@ -99,6 +101,29 @@ def _job(row: sqlite3.Row) -> Job:
                state=row["state"], attempts=row["attempts"], next_at=row["next_at"],
                last_error=row["last_error"], created_at=row["created_at"],
                created_by=row["created_by"])
+
+
+#: Buckets of money given back: a correction moving them changes the net the other way.
+_GIVEN_BACK = frozenset({"refund", "cash_refund", "charge_refund"})
+
+
+def _net(part: tuple[str, str, int] | None) -> int:
+    """What one entry's bucket adds to the net (minor units): refunds count negative."""
+    if part is None:
+        return 0
+    return -part[2] if part[0] in _GIVEN_BACK else part[2]
+
+
+def corrections_figure(data: Iterable[Mapping[str, Any]], currency: str) -> tuple[int, Decimal]:
+    """(count, money moved) of correction events' data: what every report shows of them. The
+    money is signed: what the corrections added to the net (a sale the host voided after all
+    takes its amount off, a refund it voided puts it back)."""
+    count, amount = 0, Decimal(0)
+    for item in data:
+        note = item.get("_note") or {}
+        count += 1
+        amount += Decimal(str(note.get("amount") or "0"))
+    return count, amount.quantize(quantum(currency))
 
 
 def utc_now() -> datetime:
@@ -214,6 +239,8 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         #: What committed writes changed besides entries (drawer moves, tickets), in order, for
         #: the journal's one publisher (``take_changes``).
         self._changes: list[Any] = []
+        #: A clock jump seen and not yet journaled (the next write transaction journals it).
+        self._jump_seen: ClockMoved | None = None
         self.invoice_time_floor = invoice_time_floor
         self.lock_timeout_s = lock_timeout_s
         try:
@@ -264,12 +291,17 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def _tx(self) -> Iterator[sqlite3.Connection]:
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
         changes = len(self._changes)
+        seen = self._jump_seen
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
+                self._now()
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
             del self._changes[changes:]  # nothing of a rolled-back write is published
+            if seen is not None and self._jump_seen is None:
+                self._jump_seen = seen  # nor journaled: the next write journals it
             raise
         self.conn.execute("COMMIT")
 
@@ -284,7 +316,8 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         back (by hand, a dead RTC battery, a bad time server) does not reorder money: every move
         is stamped no earlier than the last one, so it falls in the drawer session open when it
         happened and the business date never goes back. A jump of more than ``CLOCK_JUMP_S``
-        either way is journaled once (``clock_moved``) for the status bar and the manager."""
+        either way is journaled once (``clock_moved``) by the next write transaction, for the
+        status bar and the manager; a read that sees it first keeps it for that write."""
         wall = self.clock()
         now = iso(wall)
         row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
@@ -294,22 +327,32 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             now = last
         if jump is not None:
             self._clock_noted = True
-            self._event(None, "system", "clock_moved",
-                        {"_note": {"by_s": round(jump), "clock": iso(wall), "journal": last}}, now)
+            self._jump_seen = ClockMoved(round(jump), iso(wall), last)
+        if self.conn.in_transaction:
+            self._journal_jump(now)
         return now
+
+    def _journal_jump(self, now: str) -> None:
+        """Inside a write: journal the jump seen since the last one, and hand it to the journal's
+        publisher (the status bar)."""
+        seen = self._jump_seen
+        if seen is None:
+            return
+        self._jump_seen = None
+        self._event(None, "system", "clock_moved",
+                    {"_note": {"by_s": seen.by_s, "clock": seen.clock, "journal": seen.journal}}, now)
+        self._changes.append(seen)
 
     def journal_now(self) -> str:
         """The journal's time for a write of another table in the same transaction (the drawer)."""
         return self._now()
 
     def _clock_jump(self, wall: datetime, last: str | None) -> float | None:
-        """Seconds the wall clock moved against this process's monotonic clock (or behind the
-        journal), when more than ``CLOCK_JUMP_S`` and not yet journaled; else None."""
+        """Seconds the wall clock moved against this process's monotonic clock since it was last
+        read (or behind the journal), when more than ``CLOCK_JUMP_S``; else None."""
         mono = time.monotonic()
         anchor = getattr(self, "_clock_anchor", None)
         self._clock_anchor = (wall, mono)
-        if not self.conn.in_transaction:
-            return None  # journaled by the next write, inside its transaction
         jump = None
         if anchor is not None:
             drift = (wall - anchor[0]).total_seconds() - (mono - anchor[1])
@@ -608,36 +651,42 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self._apply(conn, original, {"refunded_minor": refunded, "updated_at": now}, actor,
                     "refunded", now)
 
-    def correct(self, entry_id: int, state: State | str, *, actor: str, found_by: str,
-                **changes: Any) -> Entry:
-        """The host is the truth, later too: an entry recorded as error or declined that the host
-        reports approved is corrected, one ``corrected`` event with both states and who found it
-        (a correction is no transition of the payment's life: the journal had it wrong)."""
+    def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
+                found_by: str, **changes: Any) -> Entry | None:
+        """The host is the truth, later too: an entry the host holds otherwise than the journal
+        (``CORRECTIONS``) is corrected, one ``corrected`` event with both states and who found it
+        (a correction is no transition of the payment's life: the journal had it wrong). ``was``
+        is the state the comparison saw: an entry another path moved meanwhile is left alone
+        (None). The note carries the money the correction moved, for every report."""
         new_state = State(state)
         self._check_actor(actor)
         guard_text("found_by", found_by)
+        if new_state not in CORRECTIONS.get(was, frozenset()):
+            raise JournalError(f"state: a correction cannot move {was} to {new_state}")
         with self._tx() as conn:
             row = self._row(entry_id)
-            was = State(row["state"])
-            if was not in (State.ERROR, State.DECLINED) or new_state not in (State.APPROVED,
-                                                                             State.CAPTURED):
-                raise JournalError(f"state: a correction moves an error or declined entry to "
-                                   f"approved, not {was} to {new_state}")
+            if State(row["state"]) is not was:
+                return None  # another path moved it since the host was asked: asked next time
             self._take(row)
             cols = self._columns(row, changes)
             now = self._now()
             cols.update(state=str(new_state), updated_at=now)
+            if new_state in (State.DECLINED, State.ERROR):
+                cols["approved_minor"] = 0  # nothing approved: the host holds it not charged
+            moved = _net(contribution({**dict(row), **cols})) - _net(contribution(dict(row)))
             self._apply(conn, row, cols, actor, "corrected", now)
             self._event(entry_id, actor, "correction",
                         {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
-                                   "invoice": row["invoice"]}}, now)
+                                   "invoice": row["invoice"],
+                                   "amount": str(money(moved, str(row["currency"])))}}, now)
             return _entry(self._row(entry_id))
 
     def open_batch_settled(self) -> list[Entry]:
-        """Entries of the open batch the journal holds as not charged (error, declined): compared
-        with the host by recovery and before a close."""
-        rows = self.conn.execute("SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL "
-                                 "AND state IN ('error', 'declined') ORDER BY id")
+        """Every entry of the open batch not in flight that the host numbers by invoice: compared
+        with the host by recovery and before a close (the host is the truth, later too)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entries WHERE batch_no = 0 AND invoice IS NOT NULL AND state IN "
+            "('approved', 'captured', 'error', 'declined', 'voided') ORDER BY id")
         return [_entry(r) for r in rows]
 
     def corrections(self) -> list[Event]:
@@ -645,6 +694,14 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         rows = self.conn.execute("SELECT * FROM events WHERE type = 'correction' ORDER BY id")
         return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
                       type=r["type"], data=json.loads(r["data"])) for r in rows]
+
+    def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:
+        """How many corrections the entries of a batch had, and what they added to the net (the
+        batch close shows them)."""
+        rows = self.conn.execute(
+            "SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id "
+            "WHERE v.type = 'correction' AND e.batch_no = ?", (batch_no,))
+        return corrections_figure((json.loads(r[0]) for r in rows), self.currency)
 
     def take_moved(self) -> list[int]:
         """The ids of the entries the last write moved, each once, in the order they moved."""

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from typing import Any
 
 _QUERY = """
 SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
@@ -29,6 +31,12 @@ WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < 
 GROUP BY t.id
 """
 
+#: The corrections of this till's entries created in the window (whenever they were found).
+_CORRECTIONS_QUERY = """
+SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id
+WHERE v.type = 'correction' AND e.till_id = ? AND e.created_at >= ? AND e.created_at < ?
+"""
+
 
 class ReportRows:
     """The reports' half of ``JournalRecorder`` (mixed in; same connection)."""
@@ -47,3 +55,9 @@ class ReportRows:
     def report_ticket_tax(self, start: str, end: str) -> list[sqlite3.Row]:
         """Each ticket paid in [start, end): its tax rule and subtotal (minor units)."""
         return list(self.conn.execute(_TICKET_TAX_QUERY, (self.till_id, start, end)))
+
+    def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
+        """The correction events of this till's entries created in [start, end): a report counts
+        the money where it was taken, so its corrections are those of its entries."""
+        return [json.loads(r[0]) for r in self.conn.execute(_CORRECTIONS_QUERY,
+                                                             (self.till_id, start, end))]

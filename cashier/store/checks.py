@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.journal.model import TRANSITIONS, Kind, State
+from cashier.journal.model import CORRECTIONS, TRANSITIONS, Kind, State
 
 #: The most a push body may hold: a chunk of 500 journal events is a few hundred KiB.
 MAX_BODY = 1024 * 1024
@@ -146,9 +146,10 @@ def check_created(fields: Mapping[str, Any], where: str) -> None:
 
 
 def check_change(before: Mapping[str, Any], change: Mapping[str, Any], after: Mapping[str, Any],
-                 where: str) -> None:
+                 where: str, *, corrected: bool = False) -> None:
     """A later event on a known entry: no rewrite of what it was created as, a move its state
-    machine allows, and no approval beyond what was asked with its tip."""
+    machine allows (or, for a ``corrected`` event, a correction the journal allows: the host held
+    it otherwise), and no approval beyond what was asked with its tip."""
     for name in IMMUTABLE:
         if name in change and before.get(name) is not None and change[name] != before.get(name):
             raise HistoryRewritten(f"{where}.{name}", "was fixed when the entry was created: a "
@@ -157,8 +158,9 @@ def check_change(before: Mapping[str, Any], change: Mapping[str, Any], after: Ma
     if kind not in _PAYMENT_KINDS:
         return
     old, new = before.get("state"), change.get("state")
+    allowed = CORRECTIONS if corrected else TRANSITIONS
     if new is not None and old in _STATES and (
-            new not in _STATES or State(new) not in TRANSITIONS[State(old)]):
+            new not in _STATES or State(new) not in allowed.get(State(old), frozenset())):
         raise ValidationError(f"{where}.state", f"cannot move an entry from {old} to {new}")
     if after.get("state") in (State.INTENT.value, State.DECLINED.value) and \
             _amount(after, "approved_minor", where):

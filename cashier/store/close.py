@@ -214,7 +214,8 @@ async def close_store_batch(ctx: FlowContext, profile: Any, *, session: str,
         net = rec.host.net_amount if not rec.matches else rec.net_amount
         await ctx.client.batch_submit(_today(), inclusive=True, net_amount=net)
         submitted = True
-    summary = {"store": {k: rec.store[k] for k in ("sales", "refunds", "net", "tips")},
+    summary = {"store": {k: rec.store[k] for k in ("sales", "refunds", "net", "tips", "corrections")
+                         if k in rec.store},
                "host_submitted": submitted, "problems": rec.problems}
     close = {"through": rec.totals["through"], "override": bool(rec.problems), "summary": summary}
     await ctx.journal.note(None, SUBMITTED, actor=actor, **close)

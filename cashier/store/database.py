@@ -24,7 +24,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
-from cashier.journal.recorder import SEQUENCE_DIGITS
+from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
@@ -389,7 +389,7 @@ class StoreDatabase:
             elif e.entry_id in known and data:
                 before = known[e.entry_id][1]
                 after = {**before, **data}
-                check_change(before, data, after, where)
+                check_change(before, data, after, where, corrected=e.type == "corrected")
                 check_invoice(after, number, where)
                 known[e.entry_id] = (known[e.entry_id][0], after)
             elif e.entry_id not in known:
@@ -441,6 +441,13 @@ class StoreDatabase:
                     "GROUP BY till_id, bucket, currency, card_type, unresolved",
                     (list(TICKET_DONE_STATES), *args))
                 rows = await cur.fetchall()
+                # the corrections of these entries (the host held them otherwise than the till
+                # had journaled them): counted per till and for the store
+                await cur.execute(
+                    "SELECT e.till_id, v.data FROM events v JOIN entries e ON e.till_id = "
+                    "v.till_id AND e.journal_id = v.journal_id AND e.entry_id = v.entry_id "
+                    f"WHERE v.type = 'correction' AND NOT e.training AND e.{where}", args)
+                corrections = await cur.fetchall()
                 await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
                                   "ORDER BY till_id")
                 tills = await cur.fetchall()
@@ -449,7 +456,7 @@ class StoreDatabase:
                 last_close = await self._last_close(conn)
             finally:
                 await conn.execute("COMMIT")
-        return summarise(rows, tills, marks, last_close, business_date)
+        return summarise(rows, tills, marks, last_close, business_date, corrections)
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
@@ -494,17 +501,22 @@ def _money(minor: int, currency: str) -> str:
 
 def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, Any]],
               marks: Sequence[Mapping[str, Any]], last_close: dict[str, Any] | None,
-              business_date: str | None) -> dict[str, Any]:
+              business_date: str | None,
+              corrections: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The totals answer: the store and each till with sales, refunds, tips, by tender and card
-    brand, unresolved, open tickets and last seen; ``through`` is what the figures cover."""
+    brand, unresolved, open tickets, corrections and last seen; ``through`` is what the figures
+    cover."""
     currency = next((str(r["currency"]) for r in rows), "USD")
 
     def blank() -> dict[str, Any]:
         return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
-                "unresolved": 0, "open_tickets": 0}
+                "unresolved": 0, "open_tickets": 0, "corrections": []}
 
     acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
     store = blank()
+    for c in corrections:
+        for target in (acc.setdefault(str(c["till_id"]), blank()), store):
+            target["corrections"].append(c["data"])
     for r in rows:
         n, minor, tip = int(r["n"]), int(r["minor"] or 0), int(r["tip"] or 0)
         for target in (acc.setdefault(str(r["till_id"]), blank()), store):
@@ -534,13 +546,15 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
     def shown(t: dict[str, Any]) -> dict[str, Any]:
         def pair(p: list[int]) -> dict[str, Any]:
             return {"count": p[0], "amount": _money(p[1], currency)}
+        corrected, corrected_amount = corrections_figure(t["corrections"], currency)
         return {"sales": pair(t["sales"]), "refunds": pair(t["refunds"]),
                 "net": _money(t["sales"][1] - t["refunds"][1], currency),
                 "tips": _money(t["tips"], currency),
                 "by_tender": {k: pair(v) for k, v in sorted(t["by_tender"].items())},
                 "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
                                   for k, v in sorted(t["by_card_brand"].items())},
-                "unresolved": t["unresolved"], "open_tickets": t["open_tickets"]}
+                "unresolved": t["unresolved"], "open_tickets": t["open_tickets"],
+                "corrections": {"count": corrected, "amount": str(corrected_amount)}}
 
     seen = {str(t["till_id"]): t for t in tills}
     through: dict[str, dict[str, int]] = {}

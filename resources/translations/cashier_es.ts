@@ -264,10 +264,6 @@
       <translation>No hay cajón abierto. Cuente el fondo y abra el cajón.</translation>
     </message>
     <message>
-      <source>over</source>
-      <translation>sobrante</translation>
-    </message>
-    <message>
       <source>Open drawer</source>
       <translation>Abrir cajón</translation>
     </message>
@@ -306,6 +302,10 @@
     <message>
       <source>Drawer opened (no sale)</source>
       <translation>Cajón abierto (sin venta)</translation>
+    </message>
+    <message>
+      <source>over</source>
+      <translation>sobrante</translation>
     </message>
     <message>
       <source>short</source>
@@ -916,12 +916,16 @@
       <translation>bloqueado</translation>
     </message>
     <message>
+      <source>Corrections (the host held them otherwise)</source>
+      <translation>Correcciones (el host las tenía de otro modo)</translation>
+    </message>
+    <message>
       <source>Open tabs (not in the batch)</source>
       <translation>Cuentas abiertas (fuera del lote)</translation>
     </message>
     <message>
-      <source>Corrected %s the host holds approved.</source>
-      <translation>Corregidos %s que el host tiene aprobados.</translation>
+      <source>Corrected %s to what the host holds.</source>
+      <translation>Corregidos %s según lo que tiene el host.</translation>
     </message>
     <message>
       <source>%s in flight in another program, left to it.</source>
@@ -2074,6 +2078,14 @@
     <message>
       <source>Live</source>
       <translation>Real</translation>
+    </message>
+    <message>
+      <source>Clock moved back %s: check the date and time</source>
+      <translation>El reloj retrocedió %s: revise la fecha y la hora</translation>
+    </message>
+    <message>
+      <source>Clock moved forward %s: check the date and time</source>
+      <translation>El reloj avanzó %s: revise la fecha y la hora</translation>
     </message>
     <message>
       <source>The till could not start:</source>

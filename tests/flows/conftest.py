@@ -141,3 +141,28 @@ def env(tmp_path: Path) -> dict[str, str]:
     out = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     out["XDG_DATA_HOME"] = str(tmp_path / "data")
     return out
+
+
+#: Another till's program on the same host: voids an invoice there (argv: profile, invoice).
+_OTHER_TILL_VOIDS = """
+import asyncio, sys
+from cashier.config import load_profile
+from cashier.runtime import open_runtime
+
+async def main() -> None:
+    rt = await open_runtime(load_profile(sys.argv[1]))
+    try:
+        await rt.client.void(sys.argv[2])
+    finally:
+        await rt.close()
+
+asyncio.run(main())
+"""
+
+
+def void_elsewhere(profile: Path, invoice: str, env: dict[str, str]) -> None:
+    """Another till's process (``profile``) voids ``invoice`` at the host, behind the back of the
+    till that sold it: what ``recover`` and the close must find and correct (issue 27)."""
+    done = subprocess.run([sys.executable, "-c", _OTHER_TILL_VOIDS, str(profile), invoice],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

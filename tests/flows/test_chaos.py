@@ -26,7 +26,7 @@ from cashier.flows.recovery import recover, void
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.runtime import open_runtime
-from tests.flows.conftest import write_profile
+from tests.flows.conftest import void_elsewhere, write_profile
 from tests.forked_cli import run_cashier
 from tests.pans import card_numbers_in
 
@@ -153,8 +153,9 @@ ROUNDS = int(os.environ.get("CASHIER_CHAOS_ROUNDS", "1"))
 
 def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
     """Issue 27: each round, 2 to 4 processes pay one ticket at once (the host takes 1 s), a
-    ``recover`` runs beside them, and sometimes a payer is killed with SIGKILL. After ``recover
-    --wait``: no ticket is charged more than its total, and for every invoice journal = host."""
+    ``recover`` runs beside them, sometimes a payer is killed with SIGKILL, and sometimes another
+    till voids one of this till's sales at the host. After ``recover --wait``: every such void is
+    corrected, no ticket is charged more than its total, and for every invoice journal = host."""
     rng = random.Random(SEED + 27)
     served = serve_sandbox("LG")
     journal = tmp_path / "owners.sqlite"
@@ -163,7 +164,10 @@ def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     env["CASHIER_ACCESS_TOKEN"] = "CHAOS-TOKEN"
     cli = [sys.executable, "-m", "cashier.cli", "--profile", str(profile)]
+    other = write_profile(tmp_path / "other.toml", host_url=served.api, till_number=2,
+                          journal=tmp_path / "other.sqlite")  # another till on the same host
     tickets: list[str] = []
+    gone: list[str] = []
     kills = refused = 0
     for _ in range(ROUNDS):
         made = run_cashier(*cli[3:], "ticket", "new", "--amount", "111.01", env=env, timeout=120)
@@ -186,6 +190,8 @@ def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
             refused += proc.returncode == 2
         _out, err = recovery.communicate(timeout=120)
         assert recovery.returncode in (0, 3) and "Traceback" not in err, err
+        if rng.random() < 0.3:  # another till voids one of this till's sales at the host
+            gone += _void_behind_its_back(rng, journal, other, env, gone)
     done = run_cashier(*cli[3:], "recover", "--wait", env=env, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     with served.control() as control:
@@ -200,7 +206,30 @@ def test_chaos_concurrent_processes(serve_sandbox: Any, tmp_path: Path) -> None:
         if entry.state is State.APPROVED:
             charged[entry.ticket_id] = charged.get(entry.ticket_id, D(0)) + entry.approved
     assert all(amount <= D("111.01") for amount in charged.values()), charged
+    # the host is the truth, later too: each void behind the till's back was corrected (by the
+    # next round's recover or the last one), journaled with both states
+    corrected = {n.data["_note"]["invoice"]: n.data["_note"] for n in store.corrections()}
+    assert all(corrected.get(i, {}).get("now") == "voided" for i in gone), (gone, corrected)
     assert store.unresolved() == [] and store.integrity_check() == "ok"
     store.close()
     print(f"chaos (processes): {ROUNDS} rounds, {len(entries)} invoices, {len(mine)} charged, "
-          f"{refused} second pays refused, {kills} payers killed")
+          f"{refused} second pays refused, {kills} payers killed, {len(gone)} sales voided by "
+          f"another till and corrected")
+
+
+def _void_behind_its_back(rng: random.Random, journal: Path, other: Path, env: dict[str, str],
+                          gone: list[str]) -> list[str]:
+    """Another till's process voids one of this till's charged invoices at the host (never the
+    oldest: a sale still open there tells a void from a batch settled elsewhere)."""
+    store = JournalRecorder(journal, reader=True)
+    try:
+        charged = sorted((e.id, str(e.invoice)) for e in store.search(limit=100_000)
+                         if e.state is State.APPROVED and e.invoice)
+    finally:
+        store.close()
+    left = [invoice for _id, invoice in charged[1:] if invoice not in gone]
+    if not left:
+        return []
+    invoice = rng.choice(left)
+    void_elsewhere(other, invoice, env)
+    return [invoice]

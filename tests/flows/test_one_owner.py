@@ -23,7 +23,7 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
+from tests.flows.conftest import void_elsewhere, write_profile
 from tests.forked_cli import run_cashier
 
 pytestmark = pytest.mark.socket
@@ -34,11 +34,12 @@ class CliTill:
     """A till profile on a served sandbox, and its processes."""
 
     def __init__(self, served: Any, tmp: Path, name: str, *, number: int = 1, host_s: float = 10.0,
-                 extra: tuple[str, ...] = (), longest_s: float | None = None) -> None:
+                 extra: tuple[str, ...] = (), longest_s: float | None = None,
+                 option: str = "LG") -> None:
         self.served = served
         self.journal = tmp / f"{name}.sqlite"
         self.profile = write_profile(tmp / f"{name}.toml", host_url=served.api, journal=self.journal,
-                                     till_number=number, host_s=host_s, extra=extra,
+                                     option=option, till_number=number, host_s=host_s, extra=extra,
                                      host_longest_s=longest_s)
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
         self.env["CASHIER_ACCESS_TOKEN"] = "OWNER-TOKEN"
@@ -236,6 +237,37 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     counted = store.totals().amount("sale", "USD")
     store.close()
     assert notes == [{"was": "error", "now": "approved", "found_by": "recovery",
-                      "invoice": invoice}]
+                      "invoice": invoice, "amount": "12.00"}]
     assert counted == D("12.00")
     till.assert_journal_is_host()
+
+
+async def test_a_sale_another_process_voided_at_the_host_is_corrected_and_reported(
+        serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two approved sales; another till's process voids the second at the host; a ``cashier
+    recover`` process corrects it (the host is the truth, later too) and the batch close counts
+    the correction and matches the host."""
+    from cashier.config import load_profile
+    from cashier.flows.payments import KeyedCard, sale
+    from cashier.runtime import open_runtime
+
+    served = serve_sandbox("HD")
+    till = CliTill(served, tmp_path, "h", number=1, option="HD")
+    other = CliTill(served, tmp_path, "o", number=2, option="HD")
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", till.env["CASHIER_ACCESS_TOKEN"])
+    rt = await open_runtime(load_profile(till.profile))  # this till sells (then exits)
+    try:
+        sold = [await sale(rt.ctx, D(a), card=KeyedCard(CARD[1], CARD[3])) for a in ("5.00", "7.00")]
+    finally:
+        await rt.close()
+    assert [s.outcome for s in sold] == ["approved", "approved"]
+    invoice = str(sold[1].entry.invoice)
+    void_elsewhere(other.profile, invoice, other.env)
+    recovered = till.run("recover")
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    assert json.loads(recovered.stdout)["corrected"] == [
+        {"invoice": invoice, "state": "voided", "approved": "7.00"}]
+    till.assert_journal_is_host()
+    closed = till.run("batch", "close")  # matches the host: the voided sale is out of both
+    assert closed.returncode == 0, closed.stdout + closed.stderr
+    assert json.loads(closed.stdout)["corrections"] == {"count": 1, "amount": "-7.00"}

@@ -254,6 +254,52 @@ async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
         await rt.close()
 
 
+async def test_a_correction_reaches_the_stores_totals_and_its_close(
+        serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: a sale another till voided at the host is corrected by the till's ``recover``;
+    the store takes the corrected event (a move no payment makes by itself) and its totals, for
+    the till and for the store, count the correction; the store close matches the host."""
+    from cashier.flows.recovery import recover
+    from cashier.store.close import store_totals
+
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
+    store = serve_store()
+    sandbox = HostSandbox(SandboxConfig(option="HD", access_token=None))
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    profile = load_profile(None, training=False, till_id="T1", till_number=1, processing_option="HD",
+                           host_url="http://127.0.0.1:1/api/rest/v1", store_url=store.url,
+                           journal_path=tmp_path / "T1.sqlite")
+    other = load_profile(None, training=False, till_id="T2", till_number=2, processing_option="HD",
+                         host_url="http://127.0.0.1:1/api/rest/v1", journal_path=tmp_path / "T2.sqlite")
+    transport = httpx.ASGITransport(app=sandbox.asgi)
+    rt = await open_runtime(profile, transport=transport)
+    elsewhere = await open_runtime(other, transport=transport)
+    card = KeyedCard("4321000000001119", "1228")
+    try:
+        assert (await sale(rt.ctx, Decimal("8.00"), card=card)).outcome == "approved"
+        gone = (await sale(rt.ctx, Decimal("5.00"), card=card)).entry
+        assert push_pending(profile, 5.0) is not None  # the store first saw it approved
+        await elsewhere.ctx.client.void(str(gone.invoice))
+        assert [e.invoice for e in (await recover(rt.ctx)).corrected] == [gone.invoice]
+        assert push_pending(profile, 5.0) is not None
+        mine = (await asyncio.to_thread(store_totals, profile))["tills"]["T1"]
+        assert mine["corrections"] == {"count": 1, "amount": "-5.00"}
+        assert mine["sales"] == {"count": 1, "amount": "8.00"}
+        add_manager(store_dsn, "4", "4444")
+        session = await asyncio.to_thread(manager_session, profile, "4", "4444")
+        whole = await asyncio.to_thread(store_totals, profile, None, None, session)
+        assert whole["store"]["corrections"] == {"count": 1, "amount": "-5.00"}
+        batch_no, rec = await close_store_batch(rt.ctx, profile, session=session)
+        assert batch_no == 1 and rec.matches and not rec.problems
+        with psycopg.connect(store_dsn) as conn:
+            row = conn.execute("SELECT summary FROM store_batches").fetchone()
+        assert row is not None and row[0]["store"]["corrections"] == {"count": 1, "amount": "-5.00"}
+    finally:
+        await elsewhere.close()
+        await rt.close()
+
+
 def test_migrations_are_idempotent_and_a_newer_database_is_refused(store_dsn: str) -> None:
     assert migrate(store_dsn) == LATEST
     with psycopg.connect(store_dsn) as conn:

@@ -193,3 +193,6 @@ def test_manager_screen_shows_a_correction_the_host_made(ui: Any, make_gui: Any)
     ui.until(lambda: "Corrected 1" in manager.unresolved_message.text(), what="corrected")
     ui.until(lambda: str(entry.invoice) in manager.corrections_hint.text(), what="listed")
     assert ui.run(ctx.journal.get(entry.id)).state is State.APPROVED
+    manager.reconcile_button.click()  # the batch totals count it too
+    ui.until(lambda: "Corrections (the host held them otherwise): 1  $9.00" in manager.totals.text(),
+             what="the correction in the batch totals")

@@ -165,7 +165,7 @@ class ManagerPage(Page):
         u.addLayout(urow)
         self.unresolved_message = hint()
         u.addWidget(self.unresolved_message)
-        self.corrections_hint = hint()  # payments the host held approved after all (issue 27)
+        self.corrections_hint = hint()  # payments the host held otherwise after all (issue 27)
         u.addWidget(self.corrections_hint)
         grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
@@ -303,6 +303,9 @@ class ManagerPage(Page):
                  f"{tr('Refunds')}: {rec.refund_count}  {format_money(rec.refund_amount, cur)}",
                  f"{tr('Net')}: {format_money(rec.net_amount, cur)}",
                  f"{tr('Unresolved')}: {rec.unresolved}"]
+        if rec.corrections:
+            lines.append(f"{tr('Corrections (the host held them otherwise)')}: {rec.corrections}  "
+                         f"{format_money(rec.corrected_amount, cur)}")
         if rec.open_tabs:
             lines.append(f"{tr('Open tabs (not in the batch)')}: {len(rec.open_tabs)}")
         if rec.host is None:
@@ -382,7 +385,7 @@ class ManagerPage(Page):
             text = tr("Recovery resolved %s; still open %s.") % (len(report.resolved),
                                                                   len(report.still_open))
             if report.corrected:
-                text += " " + tr("Corrected %s the host holds approved.") % len(report.corrected)
+                text += " " + tr("Corrected %s to what the host holds.") % len(report.corrected)
             if report.in_flight:
                 text += " " + tr("%s in flight in another program, left to it.") % len(report.in_flight)
             self.unresolved_message.setText(text)
@@ -618,6 +621,10 @@ class StorePart(QGroupBox):
                  f"{tr('Net')} {format_money(Decimal(s['net']), cur)}; {tr('Tips')} "
                  f"{format_money(Decimal(s['tips']), cur)}; {tr('Unresolved')} {s['unresolved']}",
                  f"{tr('By tender')}: {tenders}", f"{tr('By card brand')}: {brands}"]
+        fixed = s.get("corrections") or {}
+        if fixed.get("count"):
+            lines.append(f"{tr('Corrections (the host held them otherwise)')}: {fixed['count']}  "
+                         f"{format_money(Decimal(fixed['amount']), cur)}")
         if data.get("last_close"):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
