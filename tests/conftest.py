@@ -28,6 +28,12 @@ LONG = {
         "four payers of one ticket (two stay)",
     "tests/flows/test_one_owner.py::test_concurrent_pays_of_one_ticket_charge_once[8]":
         "eight payers of one ticket (two stay)",
+    "tests/flows/test_one_owner.py::test_a_sale_another_process_voided_at_the_host_is_corrected_and_reported":
+        "another till's void and the close as processes (test_host_is_the_truth keeps it in-process)",
+    "tests/ui/test_window_and_command_line.py::test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_ticket":
+        "the window paying while three command lines race it (the other way round stays)",
+    "tests/store/test_service.py::test_a_correction_reaches_the_stores_totals_and_its_close":
+        "a correction through a real store (the till's reports keep it in the quick run)",
     "tests/flows/test_chaos.py::test_chaos_concurrent_processes":
         "rounds of racing payers, kills and recover (the hostile slice races too)",
     "tests/ui/test_manager_store.py::test_store_part_shows_every_till_and_closes_once_for_the_store":
