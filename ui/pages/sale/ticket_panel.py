@@ -75,26 +75,40 @@ class TicketPanel(QWidget):
             row.addWidget(b)
         col.addLayout(row)
         self.ticket_id: int | None = None
+        self._rows: list[tuple[int, str, str]] = []  # (line id, name, amount) as shown
+        self._tenders: list[str] = []
 
     def show_ticket(self, ticket: Any) -> None:
-        """Redraw the lines and tenders from the core's ``Ticket`` (None: a new ticket)."""
+        """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
+        that changed are written: a line added to a long ticket costs one row, not the table."""
         cur = self.currency
         self.ticket_id = ticket.id if ticket is not None else None
         self._title()
-        self.lines_list.setRowCount(0)
-        self.tenders_list.clear()
-        if ticket is None:
-            return
-        self.lines_list.setRowCount(len(ticket.lines))
-        for row, line in enumerate(ticket.lines):
-            name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-            amount = QTableWidgetItem(format_money(line.amount, cur))
-            amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.lines_list.setItem(row, 0, QTableWidgetItem(name))
-            self.lines_list.setItem(row, 1, amount)
-        self.lines_list.scrollToBottom()
-        for t in ticket.tenders:
-            self.tenders_list.addItem(tender_text(t, cur))
+        rows = [] if ticket is None else [
+            (line.id, f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name,
+             format_money(line.amount, cur)) for line in ticket.lines]
+        same = 0
+        for shown, row in zip(self._rows, rows, strict=False):
+            if shown != row:
+                break
+            same += 1
+        if same < len(self._rows) or len(rows) != len(self._rows):
+            self.lines_list.setRowCount(same)  # the rows from the first change on are redrawn
+            self.lines_list.setRowCount(len(rows))
+            for index in range(same, len(rows)):
+                _line_id, name, money = rows[index]
+                amount = QTableWidgetItem(money)
+                amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.lines_list.setItem(index, 0, QTableWidgetItem(name))
+                self.lines_list.setItem(index, 1, amount)
+            self._rows = rows
+            if len(rows) > same:
+                self.lines_list.scrollToBottom()
+        tenders = [] if ticket is None else [tender_text(t, cur) for t in ticket.tenders]
+        if tenders != self._tenders:
+            self.tenders_list.clear()
+            self.tenders_list.addItems(tenders)
+            self._tenders = tenders
 
     def show_figures(self, figures: Any, *, tax_shown: bool, paid_shown: bool) -> None:
         """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here."""
