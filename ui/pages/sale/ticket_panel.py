@@ -4,6 +4,7 @@ with the tip keyed but not yet taken, its tenders) and its two actions (remove a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -75,7 +76,8 @@ class TicketPanel(QWidget):
             row.addWidget(b)
         col.addLayout(row)
         self.ticket_id: int | None = None
-        self._rows: list[tuple[int, str, str]] = []  # (line id, name, amount) as shown
+        self._line_ids: list[int] = []  # the lines shown, by id
+        self._style = ""  # how money was formatted when they were drawn
         self._tenders: list[str] = []
 
     def show_ticket(self, ticket: Any) -> None:
@@ -84,25 +86,29 @@ class TicketPanel(QWidget):
         cur = self.currency
         self.ticket_id = ticket.id if ticket is not None else None
         self._title()
-        rows = [] if ticket is None else [
-            (line.id, f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name,
-             format_money(line.amount, cur)) for line in ticket.lines]
+        # a line never changes once written (it is added or removed), so its id says whether
+        # its row is still right; the money format (the language) redraws them all
+        lines = () if ticket is None else ticket.lines
+        style = format_money(Decimal("1234.5"), cur)
         same = 0
-        for shown, row in zip(self._rows, rows, strict=False):
-            if shown != row:
-                break
-            same += 1
-        if same < len(self._rows) or len(rows) != len(self._rows):
+        if style == self._style:
+            for shown, line in zip(self._line_ids, lines, strict=False):
+                if shown != line.id:
+                    break
+                same += 1
+        if same < len(self._line_ids) or len(lines) != len(self._line_ids):
             self.lines_list.setRowCount(same)  # the rows from the first change on are redrawn
-            self.lines_list.setRowCount(len(rows))
-            for index in range(same, len(rows)):
-                _line_id, name, money = rows[index]
-                amount = QTableWidgetItem(money)
+            self.lines_list.setRowCount(len(lines))
+            for index in range(same, len(lines)):
+                line = lines[index]
+                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
+                amount = QTableWidgetItem(format_money(line.amount, cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.lines_list.setItem(index, 0, QTableWidgetItem(name))
                 self.lines_list.setItem(index, 1, amount)
-            self._rows = rows
-            if len(rows) > same:
+            self._line_ids = [line.id for line in lines]
+            self._style = style
+            if len(lines) > same:
                 self.lines_list.scrollToBottom()
         tenders = [] if ticket is None else [tender_text(t, cur) for t in ticket.tenders]
         if tenders != self._tenders:
