@@ -39,7 +39,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _options_parser() -> _Parser:
+    """The options that come before any sub-command (all the window's start takes)."""
     parser = _Parser(prog="cashier", description="Cashier: the payment counter.")
     parser.add_argument("--version", action="store_true", help="print version, till and profile hash")
     parser.add_argument("--profile", help="till profile TOML (default: env CASHIER_PROFILE, "
@@ -47,6 +48,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--smoke", action="store_true",
                         help="open the window offscreen in training mode, run one sale, exit")
     parser.add_argument("--verbose", "-v", action="store_true", help="log more")
+    return parser
+
+
+def parse_arguments(raw: Sequence[str]) -> argparse.Namespace:
+    """The command line read. With no sub-command named (the window's start) the sub-commands'
+    modules are not loaded at all: the first key waits on nothing it does not use."""
+    if not {"-h", "--help"} & set(raw):
+        args, rest = _options_parser().parse_known_args(raw)
+        if not rest:
+            return args
+    return build_parser().parse_args(raw)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _options_parser()
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name in COMMAND_MODULES:
         try:
@@ -110,7 +126,7 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
     if bad is not None:  # before anything is parsed, opened or written
         print(f"cashier: error: {bad}: is not valid UTF-8 text; nothing was done", file=sys.stderr)
         return 2
-    args = build_parser().parse_args(raw)
+    args = parse_arguments(raw)
     setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
     try:
         if args.version:

@@ -1,8 +1,9 @@
 """Start the window on the qasync loop (Qt is imported here, never in cashier/).
 
 Start-up order matters for the first paint: Qt, the profile, the window; ``show()``; and only
-then, on the loop, the runtime (journal, client, embedded sandbox), start-up recovery and the
-training PIN pad. Nothing heavy is imported before the window is on screen.
+then, on the loop, the runtime (journal, client, embedded sandbox; its modules imported on a
+thread of their own, so the first key is taken meanwhile), start-up recovery and the training
+PIN pad. Nothing heavy is imported before the window is on screen.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ method starts one flow from ``cashier.flows`` and returns its task.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -21,6 +22,15 @@ if TYPE_CHECKING:
     from cashier.runtime import Runtime
 
 log = logging.getLogger("ui.till")
+#: What opening the runtime and the counter's first sale import (loaded off the window's thread).
+RUNTIME_MODULES = ("cashier.runtime", "cashier.flows.ticket", "cashier.flows.recovery")
+#: ...and what a training till's embedded host adds.
+TRAINING_MODULES = ("cashier.sandbox.app", "cashier.sandbox.core", "cashier.sandbox.host_giftcards")
+
+
+def _load_modules(names: tuple[str, ...]) -> None:
+    for name in names:
+        importlib.import_module(name)
 
 
 @dataclass
@@ -64,6 +74,10 @@ class Till(QObject):
     async def start(self, *, transport: Any = None, sandbox: Any = None, recover: bool = True,
                     poll_s: float = 15.0) -> None:
         """Open journal, client (and sandbox in training), then run start-up recovery."""
+        # the runtime's modules load on a thread of their own: the window keeps taking keys
+        # meanwhile (the first digit typed is not held up by a second of imports on its loop)
+        await asyncio.to_thread(_load_modules, RUNTIME_MODULES + (
+            TRAINING_MODULES if self.profile.is_training and sandbox is None else ()))
         from cashier.runtime import open_runtime
 
         try:

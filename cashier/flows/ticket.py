@@ -21,6 +21,8 @@ from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
+from cashier.flows.figures import Figures as Figures
+from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
@@ -35,58 +37,10 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import CASH_NOTE, REMAINING, TenderInFlight, TicketRecord
-from cashier.money import check_tip, parse_amount, quantum, round_money
+from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
-
-
-# ---- what the counter shows ----------------------------------------------------------------------
-@dataclass(frozen=True)
-class Figures:
-    """What the counter shows of a ticket before anything more is journaled: the ticket (or, with
-    no line yet, the amount typed) plus a tip keyed but not yet taken. Remaining is what a tender
-    for "all that remains" charges, so the screen and the charge agree."""
-
-    subtotal: Decimal
-    tax: Decimal
-    tip: Decimal
-    total: Decimal
-    paid: Decimal
-    remaining: Decimal
-
-    @classmethod
-    def of(cls, ticket: Ticket | None, *, typed: Decimal = Decimal(0),
-           keyed_tip: Decimal = Decimal(0)) -> Figures:
-        zero = Decimal(0)
-        tip = zero if ticket is not None and ticket.tip_asked else keyed_tip
-        if ticket is None or not ticket.lines:
-            return cls(typed, zero, tip, typed + tip, zero, typed + tip)
-        return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
-                   ticket.remaining + tip)
-
-    @property
-    def due(self) -> bool:
-        """Something remains to pay: the tenders are ready."""
-        return self.remaining > 0
-
-    def is_remaining(self, amount: Decimal) -> bool:
-        """``amount`` is exactly what remains (the entry still holds the pre-filled figure)."""
-        return amount == self.remaining
-
-
-def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
-                count: int = 3) -> list[Decimal]:
-    """The quick cash amounts after "Exact": for each note, the fewest of it that cover what
-    remains, above what remains (20, 50, 100 for 18.35 with notes 5 to 100), smallest first."""
-    if remaining <= 0:
-        return []
-    offers: set[Decimal] = set()
-    for note in notes:
-        covered = (remaining / note).to_integral_value(rounding="ROUND_CEILING") * note
-        if covered > remaining:
-            offers.add(covered.quantize(quantum(currency)))
-    return sorted(offers)[:count]
 
 
 def _remaining(record: TicketRecord) -> Decimal:
@@ -181,11 +135,11 @@ class TicketSession:
         """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
         drawer), so a refused one leaves nothing journaled."""
         await check_tenders(ctx, tenders)
-        ticket_id = await ctx.journal.create_ticket(
+        record = await ctx.journal.create_ticket(
             actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
             tip_mode=settings.tip_mode)
-        session = cls(ctx, ticket_id, settings)
-        await session.refresh()
+        session = cls(ctx, record.id, settings)
+        await session.refresh(record)
         return session
 
     @classmethod

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -21,10 +24,62 @@ from cashier.journal.ticket_model import Ticket, TicketChanged
 from cashier.journal.tickets import TicketRecord, TicketWritten
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Listener = Callable[[Entry], None]
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[Any], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
+#: Ticket lines held open on the writer are committed after this pause without another write...
+LINES_IDLE_S = 0.2
+#: ...or this long after the first of them, whichever comes first (a scanner that never pauses).
+LINES_LONGEST_S = 1.0
+
+
+class LineFlusher:
+    """Commits the ticket lines the writer holds open once the typing pauses (a thread of its
+    own, not the event loop: a write on another connection of this process, such as the cash
+    desk's on the window's thread, waits for the lines' lock and must not wait on the loop)."""
+
+    def __init__(self, flush: Callable[[], None]) -> None:
+        self._flush = flush
+        self._cond = threading.Condition()
+        self._first: float | None = None
+        self._last = 0.0
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def poke(self) -> None:
+        """A write left lines held: flush them after the pause (started on first use)."""
+        with self._cond:
+            self._last = time.monotonic()
+            if self._first is None:
+                self._first = self._last
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="journal-lines", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._first is None and not self._closed:
+                    self._cond.wait()
+                if self._closed or self._first is None:
+                    return
+                due = min(self._last + LINES_IDLE_S, self._first + LINES_LONGEST_S)
+                wait = due - time.monotonic()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                self._first = None
+            self._flush()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join()
 
 
 class Journal:
@@ -51,6 +106,7 @@ class Journal:
         self._reader: JournalRecorder | None = None
         self._listeners: list[Listener] = []
         self._change_listeners: list[ChangeListener] = []
+        self._lines = LineFlusher(self._flush_lines)
 
     @classmethod
     async def open(cls, path: str | Path, **kw: Any) -> Journal:
@@ -62,11 +118,13 @@ class Journal:
         loop = asyncio.get_running_loop()
         self._writer = await loop.run_in_executor(
             self._writer_pool, functools.partial(JournalRecorder, self.path, **self._kw))
+        self._writer.hold_lines = True  # lines commit with the next write (``_lines_tx``)
         self._reader = await loop.run_in_executor(
             self._reader_pool, functools.partial(JournalRecorder, self.path, reader=True, **self._kw))
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
+        self._lines.close()  # the writer's close commits the lines still held
         if self._reader is not None:
             await loop.run_in_executor(self._reader_pool, self._reader.close)
         if self._writer is not None:
@@ -112,9 +170,10 @@ class Journal:
             for listener in list(self._change_listeners):
                 listener(change)
 
-    def _changes(self, recorder: JournalRecorder) -> list[Any]:
+    def _changes(self, recorder: JournalRecorder, written: Any = None) -> list[Any]:
         """On the writer's thread: what the last write changed besides entries, as published
-        (a ticket read once however many of its rows moved)."""
+        (a ticket read once however many of its rows moved; not at all when the write itself
+        returned it, ``written``)."""
         changes = recorder.take_changes()
         if not self._change_listeners:
             return []
@@ -124,7 +183,9 @@ class Journal:
             if isinstance(change, TicketWritten):
                 if change.ticket_id not in tickets:
                     tickets.add(change.ticket_id)
-                    out.append(TicketChanged(Ticket.of(recorder.ticket(change.ticket_id))))
+                    record = written if isinstance(written, TicketRecord) \
+                        and written.id == change.ticket_id else recorder.ticket(change.ticket_id)
+                    out.append(TicketChanged(Ticket.of(record)))
             else:
                 out.append(change)
         return out
@@ -157,17 +218,33 @@ class Journal:
         """Run ``fn`` on the writer's thread; publishes nothing (the caller does)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
-        return await asyncio.get_running_loop().run_in_executor(
+        result = await asyncio.get_running_loop().run_in_executor(
             self._writer_pool, functools.partial(fn, *args, **kw))
+        if self._writer.lines_held:
+            self._lines.poke()
+        return result
+
+    def _flush_lines(self) -> None:
+        """On the flusher's thread: the writer's thread commits the lines it holds."""
+        writer = self._writer
+        if writer is None or not writer.lines_held:
+            return
+        try:
+            self._writer_pool.submit(writer.flush_lines).result()
+        except RuntimeError:
+            pass  # the journal closed meanwhile: its close committed them
+        except Exception:  # a full disk: the next write commits them, or says why it cannot
+            log.warning("journal: ticket lines not yet committed", exc_info=True)
 
     async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
         def run() -> tuple[T, list[Any]]:
             recorder = self.recorder
+            result: Any = None
             try:
                 result = fn(*args, **kw)
             finally:
-                changes = self._changes(recorder)
+                changes = self._changes(recorder, result)
             return result, changes
 
         result, changes = await self._write_only(run)
@@ -278,9 +355,14 @@ class Journal:
 
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
-                            tip_mode: str) -> int:
-        return await self._write(self.recorder.create_ticket, actor=actor, tax_rate=tax_rate,
-                                 tax_included=tax_included, tip_mode=tip_mode)
+                            tip_mode: str) -> TicketRecord:
+        """A new ticket, as written (read on the writer's connection: no second hop)."""
+        def run() -> TicketRecord:
+            recorder = self.recorder
+            return recorder.ticket(recorder.create_ticket(actor=actor, tax_rate=tax_rate,
+                                                    tax_included=tax_included, tip_mode=tip_mode))
+
+        return await self._write(run)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
                               actor: str) -> TicketRecord:
@@ -297,12 +379,19 @@ class Journal:
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 
+    async def _ticket_read(self, name: str, *args: Any, **kw: Any) -> Any:
+        """A ticket read: on the writer's own connection while it holds lines not yet committed
+        (the reader's cannot see them), else on the reader's."""
+        if self._writer is not None and self._writer.lines_held:
+            return await self._write_only(getattr(self._writer, name), *args, **kw)
+        return await self._read(name, *args, **kw)
+
     async def ticket(self, ticket_id: int) -> TicketRecord:
-        record: TicketRecord = await self._read("ticket", ticket_id)
+        record: TicketRecord = await self._ticket_read("ticket", ticket_id)
         return record
 
     async def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:
-        ids: list[int] = await self._read("ticket_ids", open_only=open_only, limit=limit)
+        ids: list[int] = await self._ticket_read("ticket_ids", open_only=open_only, limit=limit)
         return ids
 
     # ---- reads (own connection, own thread) ----------------------------------------------------

@@ -243,6 +243,12 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self._jump_seen: ClockMoved | None = None
         self.invoice_time_floor = invoice_time_floor
         self.lock_timeout_s = lock_timeout_s
+        #: Ticket lines (and a new ticket) are held in an open transaction until the next write
+        #: commits them, or ``flush_lines`` (the async journal's writer sets it and flushes after
+        #: a short pause; see ``TicketRows._lines_tx``). Off: each line commits on its own.
+        self.hold_lines = False
+        #: True while such a transaction is open.
+        self.lines_held = False
         try:
             self._open(reader)
         except JournalError:
@@ -284,26 +290,54 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if str(col["type"]).upper() == "INTEGER")
 
     def close(self) -> None:
+        self.flush_lines()
         self.conn.close()
 
     # ---- plumbing -----------------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write, committed (FULL) at its end. Ticket lines held open (``hold_lines``) are
+        in the same transaction and commit with it: the write is a savepoint inside it, so a
+        refused write leaves the held lines as they were."""
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
         changes = len(self._changes)
         seen = self._jump_seen
-        self.conn.execute("BEGIN IMMEDIATE")
+        held = self.lines_held
+        self.conn.execute("SAVEPOINT write" if held else "BEGIN IMMEDIATE")
         try:
             if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
                 self._now()
             yield self.conn
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._undo("write" if held else None)
             del self._changes[changes:]  # nothing of a rolled-back write is published
             if seen is not None and self._jump_seen is None:
                 self._jump_seen = seen  # nor journaled: the next write journals it
             raise
+        if held:
+            self.conn.execute("RELEASE write")
         self.conn.execute("COMMIT")
+        self.lines_held = False
+
+    def _undo(self, savepoint: str | None) -> None:
+        """Roll back a write: to its savepoint when it joined held lines (they stay held), else
+        the whole transaction (also when SQLite already gave up the transaction: a full disk)."""
+        if savepoint is not None and self.conn.in_transaction:
+            try:
+                self.conn.execute(f"ROLLBACK TO {savepoint}")
+                self.conn.execute(f"RELEASE {savepoint}")
+                return
+            except sqlite3.Error:
+                pass
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+        self.lines_held = False
+
+    def flush_lines(self) -> None:
+        """Commit ticket lines held open (``hold_lines``); nothing when none are held."""
+        if self.lines_held:
+            self.conn.execute("COMMIT")
+            self.lines_held = False
 
     def take_changes(self) -> list[Any]:
         """What the committed writes since the last call changed besides entries (``DrawerMoved``,

@@ -94,8 +94,13 @@ class TicketRows:
     training: bool
     _changes: list[Any]
 
+    hold_lines: bool
+    lines_held: bool
+    _moved: list[int]
+
     if TYPE_CHECKING:  # provided by JournalRecorder
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _undo(self, savepoint: str | None) -> None: ...
         def _now(self) -> str: ...
         def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                    at: str) -> None: ...
@@ -105,15 +110,33 @@ class TicketRows:
 
     @contextmanager
     def _lines_tx(self) -> Iterator[sqlite3.Connection]:
-        """A ticket's lines are not money: their commit skips the fsync (WAL, synchronous NORMAL).
-        The next money commit (a tender's intent, FULL) syncs the log with them in it, so every
-        line is durable before anything is sent; a crash before that loses typed lines only."""
-        self.conn.execute("PRAGMA synchronous = NORMAL")
+        """A ticket's lines are not money. With ``hold_lines`` (the async journal's writer) they
+        are written into one open transaction (each line a savepoint in it) that the next write
+        commits with it (a tender's intent: one commit, FULL, before anything is sent) or the
+        journal's writer flushes after a short pause; a crash before that loses the lines typed
+        since, never money. Without it (a command's own recorder) each line commits at once,
+        without the fsync (WAL, synchronous NORMAL)."""
+        if not self.hold_lines:
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self._tx() as conn:
+                    yield conn
+            finally:
+                self.conn.execute("PRAGMA synchronous = FULL")
+            return
+        self._moved.clear()
+        changes = len(self._changes)
+        if not self.lines_held:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.lines_held = True
+        self.conn.execute("SAVEPOINT line")
         try:
-            with self._tx() as conn:
-                yield conn
-        finally:
-            self.conn.execute("PRAGMA synchronous = FULL")
+            yield self.conn
+        except BaseException:
+            self._undo("line")
+            del self._changes[changes:]
+            raise
+        self.conn.execute("RELEASE line")
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                       tip_mode: str) -> int:

@@ -186,7 +186,7 @@ class SalePage(Page):
     def figures(self) -> Any:
         """What the ticket panel shows: the core's figures for the ticket, the amount typed (with
         no line yet) and the keyed tip."""
-        from cashier.flows.ticket import Figures
+        from cashier.flows.figures import Figures
 
         typed = Decimal(0) if self.prefilled else self.amount.value
         return Figures.of(self.ticket, typed=typed, keyed_tip=self._keyed_tip())
@@ -204,7 +204,7 @@ class SalePage(Page):
 
     def _update_totals(self) -> None:
         """The ticket panel: what the core's figures say; the tenders as they may be used."""
-        from cashier.flows.ticket import cash_offers
+        from cashier.flows.figures import cash_offers
 
         t = self.ticket
         figures = self.figures()

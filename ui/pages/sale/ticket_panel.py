@@ -4,6 +4,7 @@ with the tip keyed but not yet taken, its tenders) and its two actions (remove a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -75,26 +76,45 @@ class TicketPanel(QWidget):
             row.addWidget(b)
         col.addLayout(row)
         self.ticket_id: int | None = None
+        self._line_ids: list[int] = []  # the lines shown, by id
+        self._style = ""  # how money was formatted when they were drawn
+        self._tenders: list[str] = []
 
     def show_ticket(self, ticket: Any) -> None:
-        """Redraw the lines and tenders from the core's ``Ticket`` (None: a new ticket)."""
+        """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
+        that changed are written: a line added to a long ticket costs one row, not the table."""
         cur = self.currency
         self.ticket_id = ticket.id if ticket is not None else None
         self._title()
-        self.lines_list.setRowCount(0)
-        self.tenders_list.clear()
-        if ticket is None:
-            return
-        self.lines_list.setRowCount(len(ticket.lines))
-        for row, line in enumerate(ticket.lines):
-            name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-            amount = QTableWidgetItem(format_money(line.amount, cur))
-            amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.lines_list.setItem(row, 0, QTableWidgetItem(name))
-            self.lines_list.setItem(row, 1, amount)
-        self.lines_list.scrollToBottom()
-        for t in ticket.tenders:
-            self.tenders_list.addItem(tender_text(t, cur))
+        # a line never changes once written (it is added or removed), so its id says whether
+        # its row is still right; the money format (the language) redraws them all
+        lines = () if ticket is None else ticket.lines
+        style = format_money(Decimal("1234.5"), cur)
+        same = 0
+        if style == self._style:
+            for shown, line in zip(self._line_ids, lines, strict=False):
+                if shown != line.id:
+                    break
+                same += 1
+        if same < len(self._line_ids) or len(lines) != len(self._line_ids):
+            self.lines_list.setRowCount(same)  # the rows from the first change on are redrawn
+            self.lines_list.setRowCount(len(lines))
+            for index in range(same, len(lines)):
+                line = lines[index]
+                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
+                amount = QTableWidgetItem(format_money(line.amount, cur))
+                amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.lines_list.setItem(index, 0, QTableWidgetItem(name))
+                self.lines_list.setItem(index, 1, amount)
+            self._line_ids = [line.id for line in lines]
+            self._style = style
+            if len(lines) > same:
+                self.lines_list.scrollToBottom()
+        tenders = [] if ticket is None else [tender_text(t, cur) for t in ticket.tenders]
+        if tenders != self._tenders:
+            self.tenders_list.clear()
+            self.tenders_list.addItems(tenders)
+            self._tenders = tenders
 
     def show_figures(self, figures: Any, *, tax_shown: bool, paid_shown: bool) -> None:
         """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here."""

@@ -1,0 +1,91 @@
+"""Ticket lines are group-committed (docs/decisions.md, "Lines are group-committed"): the till's
+journal holds a new ticket and its lines in one open transaction until a tender's intent commits
+them with it, the pause after typing, or the journal's close. Another connection (another
+process) sees which."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from decimal import Decimal as D
+from pathlib import Path
+
+import pytest
+
+import cashier.flows.ticket  # noqa: F401  (registers the ticket's remaining rule with the journal)
+from cashier.errors import ValidationError
+from cashier.journal import Journal, Kind, Op
+from cashier.journal import aio as journal_aio
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """A second connection on the journal, as another process has (read only)."""
+    Path(tmp_path / "j.sqlite").touch()
+    conn = sqlite3.connect(f"file:{tmp_path / 'j.sqlite'}?mode=ro", uri=True)
+    yield conn
+    conn.close()
+
+
+def _lines_seen(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM ticket_lines").fetchone()[0])
+
+
+async def _ticket_with_lines(journal: Journal, count: int) -> int:
+    ticket = await journal.create_ticket(actor="1", tax_rate=D(0), tax_included=False, tip_mode="none")
+    for n in range(count):
+        record = await journal.add_ticket_line(ticket.id, name=f"Item {n}", quantity=1,
+                                               unit_price=D("1.00"), actor="1")
+    assert len(record.lines) == count and len((await journal.ticket(ticket.id)).lines) == count
+    return ticket.id
+
+
+async def test_lines_commit_with_the_tender_intent_in_one_commit(
+        tmp_path: Path, outside: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 60.0)  # no pause flush during the test
+    monkeypatch.setattr(journal_aio, "LINES_LONGEST_S", 60.0)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 3)
+        assert _lines_seen(outside) == 0  # held: this process sees them, no other one yet
+        commits: list[str] = []
+        journal.recorder.conn.set_trace_callback(
+            lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+        await journal.create(Kind.CASH, D("3.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        journal.recorder.conn.set_trace_callback(None)
+        assert len(commits) == 1 and _lines_seen(outside) == 3  # the tender's commit carried them
+    finally:
+        await journal.close()
+
+
+async def test_a_refused_tender_keeps_the_lines_and_the_close_commits_them(
+        tmp_path: Path, outside: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 60.0)
+    monkeypatch.setattr(journal_aio, "LINES_LONGEST_S", 60.0)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 2)
+        with pytest.raises(ValidationError, match="remains"):  # 5.00 on a ticket of 2.00
+            await journal.create(Kind.CASH, D("5.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        assert _lines_seen(outside) == 0
+        assert len((await journal.ticket(ticket_id)).lines) == 2  # the refusal undid only itself
+    finally:
+        await journal.close()
+    assert _lines_seen(outside) == 2
+
+
+async def test_a_pause_in_the_typing_commits_the_lines(
+        tmp_path: Path, outside: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 0.01)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        await _ticket_with_lines(journal, 2)
+        deadline = time.monotonic() + 20
+        while _lines_seen(outside) < 2:  # the flusher's commit, awaited (no fixed wait)
+            assert time.monotonic() < deadline, "the held lines were never committed"
+            await asyncio.sleep(0.01)
+        assert not journal.recorder.lines_held
+    finally:
+        await journal.close()
