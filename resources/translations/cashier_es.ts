@@ -1720,6 +1720,10 @@
       <translation>Responder un formulario</translation>
     </message>
     <message>
+      <source>Test cards: double-click to tap</source>
+      <translation>Tarjetas de prueba: doble clic para acercar</translation>
+    </message>
+    <message>
       <source>Automatic customer (taps the selected card, no tip)</source>
       <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
     </message>
@@ -1730,10 +1734,6 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
-    </message>
-    <message>
-      <source>Test cards: double-click to tap</source>
-      <translation>Tarjetas de prueba: doble clic para acercar</translation>
     </message>
     <message>
       <source>Trigger amounts</source>
@@ -1778,6 +1778,10 @@
     <message>
       <source>Please sign in the box first.</source>
       <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Test cards</source>
+      <translation>Tarjetas de prueba</translation>
     </message>
     <message>
       <source>Automatic customer</source>

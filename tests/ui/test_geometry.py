@@ -1,7 +1,7 @@
 """Every screen fits the tills' screens: 1024x768 at 100 % and 125 % text and 1280x800 at 150 %,
 in English and Spanish. Nothing lies outside its window (a page may scroll up and down, never
-sideways), no control is drawn over another, and no button or label is narrower (or, wrapped,
-shorter) than its text: a clipped or elided word fails. The window, every page (the Manager and
+sideways: its scroll bar is checked too), no control is drawn over another, and no button or
+label is narrower (or, wrapped, shorter) than its text: a clipped or elided word fails. The window, every page (the Manager and
 Reports screens unlocked too), the refund dialog, the training PIN pad and the virtual printer."""
 
 from __future__ import annotations
@@ -170,6 +170,9 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
                 _unlock(ui, page)
                 _settle(ui)
             problems += [f"{where} {name}: {p}" for p in layout_problems(window)]
+            sideways = page.scroll_area.horizontalScrollBar().maximum()
+            if sideways > 0:
+                problems.append(f"{where} {name}: scrolls sideways by {sideways} px")
             if isinstance(page, ManagerPage | ReportsPage):
                 page.lock()
         for other in (gui.pinpad, gui.printer_window):
