@@ -1,8 +1,9 @@
 """Every screen fits the tills' screens: 1024x768 at 100 % and 125 % text and 1280x800 at 150 %,
 in English and Spanish. Nothing lies outside its window (a page may scroll up and down, never
 sideways: its scroll bar is checked too), no control is drawn over another, and no button or
-label is narrower (or, wrapped, shorter) than its text: a clipped or elided word fails. The window, every page (the Manager and
-Reports screens unlocked too), the refund dialog, the training PIN pad and the virtual printer."""
+label is narrower (or, wrapped, shorter) than its text: a clipped or elided word fails. The
+window, every page (the Manager and Reports screens unlocked too), the refund dialog, the
+training PIN pad and the virtual printer."""
 
 from __future__ import annotations
 
