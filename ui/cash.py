@@ -134,8 +134,14 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
         return
     free = area if area is not None else main.screen().availableGeometry()
 
-    def frame(w: QWidget) -> QSize:  # what a window manager adds around a window (title, border)
-        return w.frameGeometry().size() - w.geometry().size()
+    def frame(w: QWidget) -> QSize:
+        """What a window manager adds around a window (title, border). A window shown a moment
+        ago has no frame yet (the window manager adds it later): the till's, shown long before,
+        stands for it, or the pad's title bar ended up under the printer's and the till's bottom
+        off the screen (seen under openbox at 1280x800)."""
+        own = w.frameGeometry().size() - w.geometry().size()
+        known = main.frameGeometry().size() - main.geometry().size()
+        return own if own.width() or own.height() else known
 
     main_frame = frame(main)
     if free.width() < main.minimumWidth() + main_frame.width() \
