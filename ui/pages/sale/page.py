@@ -61,7 +61,6 @@ class SalePage(Page):
         self.prefilled = False  # the entry shows what remains (typing replaces it)
         self.scanned = ""  # digits as typed, for a barcode scanner acting as a keyboard
         self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
-        self._replace_on_digit = False  # a refused amount: the next digit starts a new one
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self.stack = QStackedWidget()
@@ -297,10 +296,10 @@ class SalePage(Page):
         key, text = event.key(), event.text()
         if self.active is self.amount:
             if text and text.isdigit() and text.isascii():
-                if self.prefilled or self._replace_on_digit:
-                    # typing replaces what remains (a part of it, for a split) or a refused amount
+                if self.prefilled:
+                    # typing replaces what remains (a part of it, for a split); a refused amount
+                    # starts over by itself (AmountDisplay.show_refused)
                     self.prefilled = False
-                    self._replace_on_digit = False
                     self.amount.clear()
                 self.scanned += text
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Insert):
@@ -509,7 +508,7 @@ class SalePage(Page):
         starts a new amount rather than adding to the refused one."""
         self.stack.setCurrentWidget(self.entry_page)
         self._failed(exc)
-        self._replace_on_digit = True
+        self.amount.show_refused()
 
     def _tender_done(self, answer: Any) -> None:
         from cashier.entry_rules import is_checking
