@@ -1524,6 +1524,14 @@
       <translation>Nuevo ticket</translation>
     </message>
     <message>
+      <source>taken</source>
+      <translation>recibido</translation>
+    </message>
+    <message>
+      <source>approved</source>
+      <translation>aprobado</translation>
+    </message>
+    <message>
       <source>idle</source>
       <translation>en reposo</translation>
     </message>
@@ -1570,10 +1578,6 @@
     <message>
       <source>printing</source>
       <translation>imprimiendo</translation>
-    </message>
-    <message>
-      <source>approved</source>
-      <translation>aprobado</translation>
     </message>
     <message>
       <source>PARTIAL</source>

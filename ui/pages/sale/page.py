@@ -736,8 +736,10 @@ class SalePage(Page):
         view = "cancelled" if cancelled else outcome
         # why it ended, in the cashier's words; the host's own text stays in the journal's details
         message = reason_text(reason(entry), entry.currency)
-        if not message and took_money(outcome):
-            message = result.message or ""  # the core's own note, e.g. "already approved"
+        if not message and took_money(outcome) and not (self.ticket is not None and self.ticket.is_paid):
+            # the core's own note, e.g. "already approved"; a paid ticket's tenders are listed
+            # below it (cash tendered and change said once, not again as "cash tendered 12.50")
+            message = result.message or ""
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
                   "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
@@ -745,6 +747,9 @@ class SalePage(Page):
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
         change = ticket.change if ticket is not None else Decimal(0)
         title = titles.get(view, state_name(outcome))
+        if ticket is not None and view == "approved" and all(
+                t.kind == "cash" for t in ticket.tenders if t.outcome in ("approved", "partial")):
+            title = tr("Paid")  # cash is taken, not approved
         if change > 0:
             title = tr("Paid: give the change")
             message = ""  # the change is on screen in large type; the journal keeps the note
