@@ -46,3 +46,5 @@ class FrontWhileNeeded:
         # a window the trainer chose to look at (active) stays where it is
         if self.overlapping() and not self.window.isActiveWindow():
             self.window.lower()
+            if self.covers is not None and self.covers.isActiveWindow():
+                self.covers.raise_()  # the window manager may keep a lowered window over it

@@ -298,7 +298,10 @@ class PinPadWindow(QWidget):
         self._result_timer.stop()  # a new prompt ends the result on screen
         self._resting = None
         self.show_prompt(prompt)
-        self.front.come_forward(linger=False)  # the customer is asked: the trainer must see it
+        if prompt is not None:
+            self.front.come_forward(linger=False)  # the customer is asked: the trainer must see it
+        else:  # taken back (the cashier cancelled): unless an outcome comes to say first
+            self.front.step_back_later()
         if self.auto.isChecked():
             QTimer.singleShot(self.auto_delay_ms, self.auto_answer)
 

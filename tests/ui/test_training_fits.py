@@ -60,6 +60,9 @@ def test_no_screen_scrolls_sideways_beside_the_training_windows(ui: Any, make_gu
                                     f"{w.frameGeometry()} runs off the screen")
             problems += [f"{where} {w.objectName()}: {p}" for w in (pad, printer)
                          for p in layout_problems(w)]
+            if width == 1024 and not (pad.front.overlapping() and printer.front.overlapping()):
+                # no room beside a till that fits 1024: the pad and printer lie over its edge
+                problems.append(f"{where}: the till is narrowed for a column beside it")
             for index, page in enumerate(window.pages):
                 window.show_page(index)
                 _settle(ui)
