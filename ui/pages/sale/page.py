@@ -572,7 +572,7 @@ class SalePage(Page):
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)
         self.notice.setText(text)
-        self.notice.setVisible(bool(text))
+        self.notice.setVisible(bool(text) and not self.error_label.text())
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
