@@ -1,7 +1,7 @@
 """Issue 22, the Sale screen fits: 1024x768 at 100 % and 125 % text and 1280x800 at 150 %, in
 English and Spanish, with lines, a keyed tip, a notice and a refusal on it: every control inside
-the window (no sideways or downward scrolling), no one-line label or button narrower than its text, the keypad,
-Tip and Clear in sight. ``SALE_SHOTS=dir`` also saves each state as PNG to look at."""
+the window (no sideways or downward scrolling), no one-line label or button narrower than its
+text, the keypad, Tip and Clear in sight. ``SALE_SHOTS=dir`` also saves each state as PNG to look at."""
 
 from __future__ import annotations
 
