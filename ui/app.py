@@ -43,7 +43,20 @@ class TillGui(Gui):
         from ui.signin import retranslate_sign_in
 
         retranslate_sign_in(self)  # the sign-in panel and Sign out key live outside the pages
+        self._place_again()  # longer words may need a wider window
         return ok
+
+    def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:
+        super().set_theme(high_contrast, font_scale)
+        self._place_again()  # larger text needs a wider window
+
+    def _place_again(self) -> None:
+        """Training's three windows placed again for the till's new look (beside each other
+        while the screens still fit, the pad and printer over the till's edge when not)."""
+        if self.pinpad is not None or self.printer_window is not None:
+            from ui.cash import place_training_windows
+
+            place_training_windows(self)
 
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
@@ -68,9 +81,10 @@ class TillGui(Gui):
 
             self.pinpad.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # no focus taken
             self.pinpad.show()
-            from ui.cash import show_virtual_printer
+            from ui.cash import place_training_windows, show_virtual_printer
 
             show_virtual_printer(self)
+            place_training_windows(self)
         # the training windows never keep the keyboard: the till's first key reaches its screen
         self.window.take_keyboard()
 

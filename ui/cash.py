@@ -103,7 +103,7 @@ def _payment_changed(gui: Gui, entry: Any) -> None:
 
 
 def show_virtual_printer(gui: Gui) -> None:
-    """Training: the virtual printer window, placed to the right of the PIN pad window."""
+    """Training: the virtual printer window (``place_training_windows`` puts it under the pad)."""
     from ui.printer_window import VirtualPrinterWindow
 
     desk = gui.cashdesk
@@ -115,50 +115,67 @@ def show_virtual_printer(gui: Gui) -> None:
 
     window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # the till keeps the keyboard
     gui.printer_window = window
-    place_training_windows(gui)
     window.show()
 
 
 def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
     """Training: the till's window on the left, the PIN pad (narrow) over the virtual printer in
-    a column on the right, side by side within the screen's free area and not on each other."""
+    a column on the right, side by side within the screen's free area when the till's screens
+    still fit beside the column (none scrolls sideways at the text size now). On a smaller screen
+    (1024 wide, or large text) the till takes the whole width and the column lies over its right
+    edge: the pad and the printer come to the front only while they have something to show."""
+    from ui.window import MainWindow
+
     pad, printer = gui.pinpad, gui.printer_window
-    main = cast("QWidget", gui.window)  # the Shell the pages see is this window
+    main = gui.window  # the Shell the pages see is this window
+    assert isinstance(main, MainWindow)
     column = [w for w in (pad, printer) if w is not None]
     if not column:
         return
     free = area if area is not None else main.screen().availableGeometry()
 
-    def frame(w: QWidget) -> QSize:  # what a window manager adds around a window (title, border)
-        return w.frameGeometry().size() - w.geometry().size()
+    def frame(w: QWidget) -> QSize:
+        """What a window manager adds around a window (title, border). A window shown a moment
+        ago has no frame yet (the window manager adds it later): the till's, shown long before,
+        stands for it, or the pad's title bar ended up under the printer's and the till's bottom
+        off the screen (seen under openbox at 1280x800)."""
+        own = w.frameGeometry().size() - w.geometry().size()
+        known = main.frameGeometry().size() - main.geometry().size()
+        return own if own.width() or own.height() else known
 
-    if pad is not None:
-        pad.set_compact(True)
-    width = max(w.minimumSizeHint().width() + frame(w).width() for w in column)
     main_frame = frame(main)
-    main_width = free.width() - width
-    if main_width < main.minimumWidth() + main_frame.width():
-        # a screen too small for a column beside the till: the pad wide, the printer beside it
+    if free.width() < main.minimumWidth() + main_frame.width() \
+            or free.height() < main.minimumHeight() + main_frame.height():
+        # a screen smaller than the till's window: nothing to fit it in; the pad wide, the
+        # printer beside it, wherever the window manager put them
+        main.fit_within(None)
         if pad is not None:
             pad.set_compact(False)
             if printer is not None:
                 printer.move(pad.frameGeometry().right() + 12, pad.frameGeometry().top())
         return
+    if pad is not None:
+        pad.set_compact(True)
+    width = max(w.minimumSizeHint().width() + frame(w).width() for w in column)
+    beside = free.width() - width - main_frame.width()  # the till's width beside the column
+    overlap = beside < main.width_needed()
     main.move(free.topLeft())
-    main.resize(main_width - main_frame.width(), free.height() - main_frame.height())
+    main.resize(free.width() - main_frame.width() if overlap else beside,
+                free.height() - main_frame.height())
+    main.fit_within(free)  # a screen that grows once shown widens the till, never scrolls sideways
     # the pad gets two thirds (at least what it needs), the printer the rest
     pad_height = 0 if pad is None else free.height() if printer is None else max(
         pad.minimumSizeHint().height() + frame(pad).height(), free.height() * 2 // 3)
     printer_height = free.height() - pad_height
     top = free.top()
-    x = free.left() + main_width
-    if pad is not None:
-        pad.move(x, top)
-        pad.resize(width - frame(pad).width(), pad_height - frame(pad).height())
-        top += pad_height
-    if printer is not None:
-        printer.move(x, top)
-        printer.resize(width - frame(printer).width(), printer_height - frame(printer).height())
+    x = free.right() + 1 - width
+    for w, height in ((pad, pad_height), (printer, printer_height)):
+        if w is None:
+            continue
+        w.move(x, top)
+        w.resize(width - frame(w).width(), height - frame(w).height())
+        top += height
+        w.front.covers = main  # over the till's window (when it is): in front only with news
 
 
 def close_cash(gui: Gui) -> None:

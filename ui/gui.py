@@ -68,6 +68,8 @@ class Gui:
             self.cashdesk.language = self.language.code
         if self.pinpad is not None:
             self.pinpad.retranslate()
+        if self.printer_window is not None:
+            self.printer_window.retranslate()
         return ok
 
     def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:

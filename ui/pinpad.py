@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import ValidationError
 from cashier.money import parse_amount, round_money
+from ui.front import FrontWhileNeeded
 from ui.i18n import format_money, tr
 from ui.widgets.qrcode import ScanCode
 
@@ -123,6 +124,8 @@ class PinPadWindow(QWidget):
         self._result_timer.setSingleShot(True)
         self._result_timer.timeout.connect(self._result_read)
         self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
+        #: over the till's window (a small screen): in front only while the customer has news
+        self.front = FrontWhileNeeded(self, RESULT_MS)
         self.resize(760, 640)
         outer = QHBoxLayout(self)
         self.outer = outer
@@ -295,6 +298,10 @@ class PinPadWindow(QWidget):
         self._result_timer.stop()  # a new prompt ends the result on screen
         self._resting = None
         self.show_prompt(prompt)
+        if prompt is not None:
+            self.front.come_forward(linger=False)  # the customer is asked: the trainer must see it
+        else:  # taken back (the cashier cancelled): unless an outcome comes to say first
+            self.front.step_back_later()
         if self.auto.isChecked():
             QTimer.singleShot(self.auto_delay_ms, self.auto_answer)
 
@@ -326,6 +333,7 @@ class PinPadWindow(QWidget):
                 self._resting = dict(event.display)
                 return
             self.show_prompt(None, event.display)
+            self.front.step_back_later()  # unless an outcome comes to say first
 
     def _payment_outcome(self, entry: Any) -> None:
         """The outcome of the card this customer presented, on the pad for a few seconds (as a
@@ -346,12 +354,14 @@ class PinPadWindow(QWidget):
         self.text.setText("")
         self.idle_page.setText("")
         self.stack.setCurrentWidget(self.idle_page)
+        self.front.come_forward(linger=False)
         self._result_timer.start(self.result_ms)
 
     def _result_read(self) -> None:
         resting, self._resting = self._resting, None
         if self.prompt is None or self.prompt.done:
             self.show_prompt(None, resting)
+            self.front.step_back()
 
     def show_prompt(self, prompt: Any, display: dict[str, Any] | None = None) -> None:
         self.prompt = prompt
@@ -492,7 +502,14 @@ class PinPadWindow(QWidget):
         self.triggers_box.setVisible(not compact)
         self.compact = compact
         self._label_auto()
+        self._title_cards()
         self.outer.activate()
+
+    def _title_cards(self) -> None:
+        # a group box title never wraps: the long one made the narrow pad 507 px wide in Spanish
+        explained = tr("Test cards: double-click to tap")
+        self.cards_box.setTitle(tr("Test cards") if self.compact else explained)
+        self.cards.setToolTip(explained)
 
     def _label_auto(self) -> None:
         explained = tr("Automatic customer (taps the selected card, no tip)")
@@ -503,7 +520,7 @@ class PinPadWindow(QWidget):
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
         self._label_auto()
-        self.cards_box.setTitle(tr("Test cards: double-click to tap"))
+        self._title_cards()
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))
         self.insert_button.setText(tr("Insert card"))

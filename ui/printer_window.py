@@ -10,12 +10,15 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from cashier.printing.layout import PrintJob
+from ui.front import FrontWhileNeeded
 from ui.i18n import tr
 
 #: the paper kept on screen: about the last dozen receipts. A trainee looks at the receipt just
 #: printed; 3,000 lines held several MB more of text layout for nothing (bench: RSS growth 6.7 MB
 #: per 1,000 sales with 3,000 lines, 1.3 MB with 300).
 MAX_LINES = 300
+#: over the till's window (a small screen): how long a receipt just printed stays in front (ms)
+RECEIPT_SHOWN_MS = 5000
 
 
 class _Relay(QObject):
@@ -30,10 +33,10 @@ class VirtualPrinterWindow(QWidget):
         self.setObjectName("VirtualPrinter")
         # it shows what the printer does; the keyboard stays with the cashier's window
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
-        self.setWindowTitle(tr("Receipt printer (training)"))
         col = QVBoxLayout(self)
-        self.caption = QLabel(tr("Each receipt as the printer would print it."))
+        self.caption = QLabel()
         self.caption.setObjectName("Hint")
+        self.caption.setWordWrap(True)  # the paper sets the width: at large text the words wrap
         self.paper = QPlainTextEdit()
         self.paper.setReadOnly(True)
         self.paper.setMaximumBlockCount(MAX_LINES)  # a till runs all day: keep the recent paper
@@ -53,12 +56,19 @@ class VirtualPrinterWindow(QWidget):
         col.addWidget(self.caption)
         col.addWidget(self.paper, 1)
         self.jobs: list[PrintJob] = []
+        self.front = FrontWhileNeeded(self, RECEIPT_SHOWN_MS)
         self._relay = _Relay()
         self._relay.job.connect(self.show_job, Qt.ConnectionType.QueuedConnection)
         virtual.listen(self._relay.job.emit)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("Receipt printer (training)"))
+        self.caption.setText(tr("Each receipt as the printer would print it."))
 
     def show_job(self, job: PrintJob) -> None:
         self.jobs = [*self.jobs[-49:], job]
         self.paper.appendPlainText(job.text + "\n")
         bar = self.paper.verticalScrollBar()
         bar.setValue(bar.maximum())
+        self.front.come_forward(linger=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -152,6 +152,9 @@ class MainWindow(QMainWindow):
         self.close_question: QMessageBox | None = None
         self._close_when_free = False
         self.start_error = ""
+        #: the screen area the window may widen into rather than scroll a screen sideways (set by
+        #: training's placement beside the PIN pad and printer windows); None: it keeps its size
+        self.fit_area: QRect | None = None
         till.status_changed.connect(self.refresh_status)
         till.recovery_finished.connect(self.show_recovery)
         till.start_failed.connect(self._start_failed)
@@ -179,6 +182,49 @@ class MainWindow(QMainWindow):
 
     def finish_nav(self) -> None:
         self.nav_col.addStretch(1)
+        for page in self.pages:
+            page.scroll_area.horizontalScrollBar().rangeChanged.connect(
+                lambda _low, _high: QTimer.singleShot(0, self._fit_sideways))
+        self.stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self._fit_sideways))
+
+    # ---- width: no screen scrolls sideways ---------------------------------------------------
+    def width_needed(self) -> int:
+        """The window's width (without its frame) at which none of its screens scrolls sideways
+        at the text size now, as their layouts say. A screen that grows once it is shown (a line
+        that appears on entering) is caught by ``fit_within`` instead."""
+        self.nav.ensurePolished()
+        widest = 0
+        for page in self.pages:
+            page.ensurePolished()
+            content = page.scroll_area.widget()
+            if content is None:
+                continue
+            scroller = page.scroll_area
+            widest = max(widest, content.minimumSizeHint().width()
+                         + scroller.verticalScrollBar().sizeHint().width() + 2 * scroller.frameWidth())
+        return max(self.minimumWidth(), self.nav_scroll.minimumSizeHint().width() + widest)
+
+    def fit_within(self, area: QRect | None) -> None:
+        """From now on, a screen that would scroll sideways widens the window instead, as far as
+        ``area`` (the screen's free area) allows. None: the window keeps the size it is given."""
+        self.fit_area = area
+        self._fit_sideways()
+
+    def _fit_sideways(self) -> None:
+        area = self.fit_area
+        page = self.stack.currentWidget()
+        if area is None or not isinstance(page, Page) or not self.isVisible():
+            return
+        short = page.scroll_area.horizontalScrollBar().maximum()
+        if short <= 0:
+            return
+        frame = self.frameGeometry().width() - self.width()
+        width = min(self.width() + short, area.width() - frame)
+        if width <= self.width():
+            return  # as wide as the screen already: the screen's own layout must fit
+        if self.frameGeometry().left() + width + frame > area.right() + 1:
+            self.move(area.left(), self.frameGeometry().top())
+        self.resize(width, self.height())
 
     def show_page(self, index: int) -> None:
         self.stack.setCurrentIndex(index)

@@ -203,6 +203,12 @@ class Ticket:
         return self.change > 0
 
     @property
+    def paid_in_cash_only(self) -> bool:
+        """Every tender that took money was cash: the counter says "Paid", not "Approved"."""
+        taking = [t for t in self.tenders if t.is_approved or t.is_partial]
+        return bool(taking) and all(t.is_cash for t in taking)
+
+    @property
     def cash_taken(self) -> Decimal:
         """Cash the ticket's tenders took (what a cancel gives back in cash)."""
         return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))

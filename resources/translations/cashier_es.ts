@@ -1528,6 +1528,14 @@
       <translation>Nuevo ticket</translation>
     </message>
     <message>
+      <source>taken</source>
+      <translation>recibido</translation>
+    </message>
+    <message>
+      <source>approved</source>
+      <translation>aprobado</translation>
+    </message>
+    <message>
       <source>idle</source>
       <translation>en reposo</translation>
     </message>
@@ -1574,10 +1582,6 @@
     <message>
       <source>printing</source>
       <translation>imprimiendo</translation>
-    </message>
-    <message>
-      <source>approved</source>
-      <translation>aprobado</translation>
     </message>
     <message>
       <source>PARTIAL</source>
@@ -1724,6 +1728,10 @@
       <translation>Responder un formulario</translation>
     </message>
     <message>
+      <source>Test cards: double-click to tap</source>
+      <translation>Tarjetas de prueba: doble clic para acercar</translation>
+    </message>
+    <message>
       <source>Automatic customer (taps the selected card, no tip)</source>
       <translation>Cliente automático (acerca la tarjeta elegida, sin propina)</translation>
     </message>
@@ -1734,10 +1742,6 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
-    </message>
-    <message>
-      <source>Test cards: double-click to tap</source>
-      <translation>Tarjetas de prueba: doble clic para acercar</translation>
     </message>
     <message>
       <source>Trigger amounts</source>
@@ -1782,6 +1786,10 @@
     <message>
       <source>Please sign in the box first.</source>
       <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Test cards</source>
+      <translation>Tarjetas de prueba</translation>
     </message>
     <message>
       <source>Automatic customer</source>

@@ -1,13 +1,18 @@
 """Every screen fits the tills' screens: 1024x768 at 100 % and 125 % text and 1280x800 at 150 %,
-in English and Spanish. Nothing lies outside its window (a page may scroll up and down, never
-sideways), no control is drawn over another, and no button or label is narrower (or, wrapped,
-shorter) than its text: a clipped or elided word fails. The window, every page (the Manager and
-Reports screens unlocked too), the refund dialog, the training PIN pad and the virtual printer."""
+in English and Spanish, with training's PIN pad and printer windows placed on that screen (every
+window within it; at 1024 wide they lie over the till's edge). Every screen and every tab of it:
+nothing lies outside its window (a page may scroll up and down, never
+sideways: its scroll bar is checked too), no control is drawn over another, and no button or
+label is narrower (or, wrapped, shorter) than its text: a clipped or elided word fails. The
+window, every page (the Manager and Reports screens unlocked too), the refund dialog, the
+training PIN pad and the virtual printer."""
 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QTabWidget,
     QWidget,
 )
 
@@ -114,6 +120,24 @@ def _window_fits(window: QWidget, size: tuple[int, int]) -> list[str]:
     return []
 
 
+def _shot(gui: Any, name: str) -> None:
+    """``SCREEN_SHOTS=dir``: the screen as a trainer sees it (the pad and printer drawn over the
+    till's window where they lie), saved as PNG to look at."""
+    shots = os.environ.get("SCREEN_SHOTS")
+    if not shots:
+        return
+    from PySide6.QtGui import QPainter, QPixmap
+
+    canvas = QPixmap(1280, 800)
+    canvas.fill()
+    painter = QPainter(canvas)
+    for w in gui.windows():
+        painter.drawPixmap(w.geometry().topLeft(), w.grab())
+    painter.end()
+    Path(shots).mkdir(parents=True, exist_ok=True)
+    canvas.save(str(Path(shots) / f"{name.replace(' ', '-')}.png"))
+
+
 def _settle(ui: Any) -> None:
     """Let the layouts finish: a shown page, a new text size and nested scroll areas each take a
     round of posted layout requests."""
@@ -143,6 +167,7 @@ def _a_ticket(ui: Any, gui: Any) -> Any:
 def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: str) -> None:
     """All but the Sale screen (its own test below): the main window page by page, the Manager and
     Reports screens locked and unlocked, the refund dialog, the PIN pad and printer windows."""
+    from ui.cash import place_training_windows
     from ui.pages.manager import ManagerPage
     from ui.pages.reports import ReportsPage
     from ui.pages.sale import SalePage
@@ -156,9 +181,17 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
     for size, scale in SIZES:
         where = f"{size[0]}x{size[1]} {round(scale * 100)} %"
         gui.set_theme(high_contrast=False, font_scale=scale)
-        window.resize(*size)
+        # the screen as training places its three windows on it (a live till has the whole
+        # screen; training's till is never narrower than its screens need: the same test)
+        screen = QRect(0, 0, *size)
+        place_training_windows(gui, screen)
         ui.spin(0.02)
         problems += [f"{where}: {p}" for p in _window_fits(window, size)]
+        problems += [f"{where}: {w.objectName() or type(w).__name__} runs off the screen"
+                     for w in gui.windows() if not screen.contains(w.frameGeometry())]
+        if size[0] == 1024 and not (gui.pinpad.front.overlapping()
+                                    and gui.printer_window.front.overlapping()):
+            problems.append(f"{where}: the till is narrowed for a column beside it")
         for index, page in enumerate(window.pages):
             if isinstance(page, SalePage):
                 continue
@@ -169,7 +202,17 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
                 problems += [f"{where} {name} locked: {p}" for p in layout_problems(window)]
                 _unlock(ui, page)
                 _settle(ui)
-            problems += [f"{where} {name}: {p}" for p in layout_problems(window)]
+            for tabs, tab in [(t, i) for t in page.findChildren(QTabWidget)
+                              for i in range(t.count())] or [(None, 0)]:
+                if tabs is not None:  # every tab of a screen with tabs
+                    tabs.setCurrentIndex(tab)
+                    _settle(ui)
+                shown = f"{name} tab {tab}" if tabs is not None else name
+                _shot(gui, f"{language}-{size[0]}x{size[1]}-{round(scale * 100)}-{shown}")
+                problems += [f"{where} {shown}: {p}" for p in layout_problems(window)]
+                sideways = page.scroll_area.horizontalScrollBar().maximum()
+                if sideways > 0:
+                    problems.append(f"{where} {shown}: scrolls sideways by {sideways} px")
             if isinstance(page, ManagerPage | ReportsPage):
                 page.lock()
         for other in (gui.pinpad, gui.printer_window):

@@ -94,3 +94,31 @@ def test_quick_cash_keys_exact_and_the_next_notes_up(ui: Any, make_gui: Any) -> 
     QTest.keyClick(page.amount, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # Alt+E: exact
     _result(ui, page)
     assert (page.ticket.paid, page.ticket.change) == (Decimal("7.00"), Decimal("0"))
+
+
+def test_a_refused_amount_is_marked_and_the_keypad_starts_a_new_one(ui: Any, make_gui: Any) -> None:
+    """The refusal shows on the amount itself, and the on-screen keypad (touch) starts a new amount
+    too rather than adding to the refused one."""
+    gui = make_gui(drawer_float=None)
+    page = _sale(gui)
+    _keys(page, "1250")
+    _key(page, Qt.Key.Key_F11)
+    ui.until(lambda: page.task is not None and page.task.done(), what="refused")
+    assert "drawer" in page.error_label.text()
+    assert page.amount.value == Decimal("12.50") and page.amount.property("refused") == "true"
+    QTest.mouseClick(page.keypad.keys["7"], Qt.MouseButton.LeftButton)
+    assert page.amount.value == Decimal("0.07") and page.amount.property("refused") == "false"
+    QTest.mouseClick(page.keypad.keys["5"], Qt.MouseButton.LeftButton)
+    assert page.amount.value == Decimal("0.75")  # the new amount is added to as usual
+
+
+def test_a_cash_sale_is_paid_not_approved_and_said_once(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    page = _sale(gui)
+    _keys(page, "1250")
+    _key(page, Qt.Key.Key_F11)
+    _result(ui, page)
+    assert page.result_title.text() == "Paid"
+    details = page.result_details.text()
+    assert "Cash  $12.50  taken  tendered $12.50, change $0.00" in details and "approved" not in details
+    assert "tendered" not in page.result_message.text()  # the core's note is not said again

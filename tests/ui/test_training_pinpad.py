@@ -108,3 +108,4 @@ def test_at_1280x800_the_three_training_windows_sit_side_by_side(ui: Any, make_g
     for a, b in ((0, 1), (0, 2), (1, 2)):
         assert not frames[a].intersects(frames[b]), (frames[a], frames[b])
     assert gui.pinpad.auto.text() == "Automatic customer"  # the narrow pad's short label
+    assert not gui.pinpad.front.overlapping()  # beside the till: never brought over it

@@ -82,7 +82,9 @@ class Page(QWidget):
         self.scroll_area.setWidget(self.content)
         outer.addWidget(self.scroll_area)
         self.layout_ = QVBoxLayout(self.content)
-        self.layout_.setContentsMargins(24, 16, 24, 16)
+        # 12 at the sides: 24 made the Open tabs and Gift card screens scroll sideways by 19 and
+        # 24 px at 1024x768 in Spanish at 125 % text
+        self.layout_.setContentsMargins(12, 16, 12, 16)
         self.layout_.setSpacing(12)
         self.heading = QLabel()
         self.heading.setObjectName("PageTitle")

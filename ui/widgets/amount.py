@@ -32,6 +32,9 @@ class AmountDisplay(QLabel):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumHeight(96)
         self.setAccessibleName(tr("Amount"))
+        #: a refused amount on screen: the next digit (keyboard or keypad) starts a new amount
+        self.start_over = False
+        self.setProperty("refused", "false")
         self.refresh()
 
     @property
@@ -47,22 +50,44 @@ class AmountDisplay(QLabel):
         self.setText(format_money(self.buffer.value, self.currency))
         self.changed.emit(self.buffer.value)
 
+    def show_refused(self) -> None:
+        """The amount was refused (its tender said why): it stays in sight, marked, and is not
+        added to; the next digit starts a new amount."""
+        self.start_over = True
+        self._mark(True)
+
+    def _mark(self, refused: bool) -> None:
+        if self.property("refused") != ("true" if refused else "false"):
+            self.setProperty("refused", "true" if refused else "false")
+            self.style().unpolish(self)
+            self.style().polish(self)
+
     def type_digit(self, digit: str) -> None:
+        if self.start_over and digit.isdigit():
+            self.buffer.clear()
         if self.buffer.push(digit):
+            self.start_over = False
+            self._mark(False)
             self.refresh()
         elif digit.isdigit():
             self.refused.emit()
 
     def backspace(self) -> None:
         self.buffer.backspace()
-        self.refresh()
+        self._settled()
 
     def clear(self) -> None:
         self.buffer.clear()
-        self.refresh()
+        self._settled()
 
     def set_value(self, amount: Decimal) -> None:
         self.buffer.set(amount)
+        self._settled()
+
+    def _settled(self) -> None:
+        """Edited or replaced: no longer the refused amount."""
+        self.start_over = False
+        self._mark(False)
         self.refresh()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

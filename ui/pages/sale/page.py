@@ -61,7 +61,6 @@ class SalePage(Page):
         self.prefilled = False  # the entry shows what remains (typing replaces it)
         self.scanned = ""  # digits as typed, for a barcode scanner acting as a keyboard
         self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
-        self._replace_on_digit = False  # a refused amount: the next digit starts a new one
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self.stack = QStackedWidget()
@@ -297,10 +296,10 @@ class SalePage(Page):
         key, text = event.key(), event.text()
         if self.active is self.amount:
             if text and text.isdigit() and text.isascii():
-                if self.prefilled or self._replace_on_digit:
-                    # typing replaces what remains (a part of it, for a split) or a refused amount
+                if self.prefilled:
+                    # typing replaces what remains (a part of it, for a split); a refused amount
+                    # starts over by itself (AmountDisplay.show_refused)
                     self.prefilled = False
-                    self._replace_on_digit = False
                     self.amount.clear()
                 self.scanned += text
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Insert):
@@ -510,7 +509,7 @@ class SalePage(Page):
         starts a new amount rather than adding to the refused one."""
         self.stack.setCurrentWidget(self.entry_page)
         self._failed(exc)
-        self._replace_on_digit = True
+        self.amount.show_refused()
 
     def _tender_done(self, answer: Any) -> None:
         from cashier.entry_rules import is_checking
@@ -574,7 +573,7 @@ class SalePage(Page):
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)
         self.notice.setText(text)
-        self.notice.setVisible(bool(text))
+        self.notice.setVisible(bool(text) and not self.error_label.text())
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
@@ -738,8 +737,10 @@ class SalePage(Page):
         view = "cancelled" if cancelled else outcome
         # why it ended, in the cashier's words; the host's own text stays in the journal's details
         message = reason_text(reason(entry), entry.currency)
-        if not message and took_money(outcome):
-            message = result.message or ""  # the core's own note, e.g. "already approved"
+        if not message and took_money(outcome) and not (self.ticket is not None and self.ticket.is_paid):
+            # the core's own note, e.g. "already approved"; a paid ticket's tenders are listed
+            # below it (cash tendered and change said once, not again as "cash tendered 12.50")
+            message = result.message or ""
         titles = {"approved": tr("Approved"), "declined": tr("Declined"),
                   "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
                   "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
@@ -748,6 +749,8 @@ class SalePage(Page):
         change = ticket.change if ticket is not None else Decimal(0)
         gives_change = ticket is not None and ticket.gives_change
         title = titles.get(view, state_name(outcome))
+        if ticket is not None and ticket.paid_in_cash_only and took_money(outcome):
+            title = tr("Paid")  # cash is taken, not approved
         if gives_change:
             title = tr("Paid: give the change")
             message = ""  # the change is on screen in large type; the journal keeps the note

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -81,6 +81,20 @@ class FitAmountDisplay(AmountDisplay):
         painter.end()
 
 
+class ErrorLine(QLabel):
+    """The screen's refusal line; ``said`` tells whether it says something now."""
+
+    said = Signal(bool)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.said.emit(bool(text))
+
+    def clear(self) -> None:
+        super().clear()
+        self.said.emit(False)
+
+
 class PaymentPanel(QWidget):
     """What is typed and how it is paid. The tenders are a row of their own (``tenders``) that the
     screen puts under all three panels: side by side with them they do not fit 1024 px."""
@@ -121,10 +135,14 @@ class PaymentPanel(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setVisible(False)
         col.addWidget(self.notice)
-        self.error_label = QLabel()
+        self.error_label = ErrorLine()
         self.error_label.setObjectName("Hint")
         self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
         self.error_label.setWordWrap(True)
+        # one thing said at a time: a refusal covers the notice until it is cleared (both at once
+        # did not fit the column at 125 % and 150 % text)
+        self.error_label.said.connect(
+            lambda refused: self.notice.setVisible(not refused and bool(self.notice.text())))
         col.addWidget(self.error_label)
         self.add_line_button = page.button(lambda: tr("Add line"), "Ins", page.add_line)
         self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -155,6 +173,20 @@ class PaymentPanel(QWidget):
         for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             row.addWidget(b)
+
+    def hasHeightForWidth(self) -> bool:
+        """Its height does not follow its width for the screen's grid: the grid asked the wrapped
+        notice's height at the column's narrowest and the Sale screen scrolled down by 46 to 156
+        px whenever a notice or an error showed. Its minimum height is what it needs at the width
+        it has (``minimumSizeHint``): the screen scrolls only when that does not fit."""
+        return False
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is not None and self.width() > 0:
+            hint.setHeight(max(hint.height(), layout.heightForWidth(self.width())))
+        return hint
 
     def _offer_text(self, i: int) -> Callable[[], str]:
         return lambda: format_money(self.offers[i], self.currency) if i < len(self.offers) else "—"

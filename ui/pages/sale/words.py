@@ -13,7 +13,8 @@ from ui.receipt import TENDER_TITLES as TENDER_TITLES  # the one table of the te
 def tender_text(tender: Any, currency: str) -> str:
     """One tender as the ticket panel and the result list it."""
     what = tr(TENDER_TITLES.get(tender.kind, tender.kind))
-    outcome = {"approved": tr("approved"), "partial": tr("PARTIAL"), "declined": tr("declined"),
+    taken = tr("taken") if tender.kind == "cash" else tr("approved")  # cash is taken, not approved
+    outcome = {"approved": taken, "partial": tr("PARTIAL"), "declined": tr("declined"),
                "error": tr("not charged"), "unknown": tr("checking"), "voided": tr("voided"),
                "returned": tr("given back")}.get(tender.outcome, tender.outcome)
     card = f"…{tender.card[-4:]}" if tender.card else ""

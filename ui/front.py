@@ -1,0 +1,50 @@
+"""Training's PIN pad and printer windows on a screen too small to set them beside the till's
+window: they lie over its right edge, and come to the front only while they have something to
+show (a prompt for the customer, a result, a receipt), then step back behind the till's window
+so its screen is whole again. Nothing here takes the keyboard: raising a window never activates it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
+
+
+class FrontWhileNeeded:
+    """``window`` comes to the front over ``covers`` (the till's window it lies over, set by the
+    placement; None beside it) and steps back ``linger_ms`` after its last news."""
+
+    def __init__(self, window: QWidget, linger_ms: int) -> None:
+        self.window = window
+        self.covers: QWidget | None = None
+        self.linger_ms = linger_ms
+        self._timer = QTimer(window)  # goes with its window
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.step_back)
+
+    def overlapping(self) -> bool:
+        covers = self.covers
+        return (covers is not None and self.window.isVisible() and covers.isVisible()
+                and self.window.frameGeometry().intersects(covers.frameGeometry()))
+
+    def come_forward(self, *, linger: bool) -> None:
+        """News for whoever looks: in front of the till's window (for ``linger_ms`` when
+        ``linger``, else until ``step_back_later``)."""
+        self._timer.stop()
+        if self.overlapping():
+            self.window.raise_()
+            if linger:
+                self._timer.start(self.linger_ms)
+
+    def step_back_later(self) -> None:
+        self._timer.start(self.linger_ms)
+
+    def stay(self) -> None:
+        """Something new is on its way: no stepping back now."""
+        self._timer.stop()
+
+    def step_back(self) -> None:
+        # a window the trainer chose to look at (active) stays where it is
+        if self.overlapping() and not self.window.isActiveWindow():
+            self.window.lower()
+            if self.covers is not None and self.covers.isActiveWindow():
+                self.covers.raise_()  # the window manager may keep a lowered window over it
