@@ -42,10 +42,10 @@ from tests.pans import card_numbers_at_rest, card_numbers_in
 from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.socket
-INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "12"))
+INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "8"))
 #: rounds of several processes paying one ticket at once (issue 27)
 RACES = int(os.environ.get("CASHIER_HOSTILE_RACES", "1"))
-FAULTS = int(os.environ.get("CASHIER_HOSTILE_FAULTS", "4"))
+FAULTS = int(os.environ.get("CASHIER_HOSTILE_FAULTS", "2"))
 #: sales another till voids at the host behind the selling till's back (issue 27: the host is the
 #: truth, later too: ``recover`` corrects them)
 HOST_VOIDS = int(os.environ.get("CASHIER_HOSTILE_VOIDS", "1"))
