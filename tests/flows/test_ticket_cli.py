@@ -115,9 +115,13 @@ def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str
                              "new", "--item", "Lamp=30.00", "--pay", "cash=10", "--pay", "card"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20
-    while not _card_entry_sent(journal):
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
+    with served.control() as control:
+        # killed once the request reached the host (the pad waits for the customer), not merely
+        # once it was journaled as sent: a kill between the two is a sale the host never had
+        while not (_card_entry_sent(journal) and control.get("/_sandbox/terminals/1742").json()
+                   .get("state") == "waiting for card"):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+            time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     # the customer taps at the pad; the host approves what the till never heard (waited for on
