@@ -163,7 +163,9 @@ class PinPadWindow(QWidget):
         self.cards = QListWidget()
         self.cards.setWordWrap(True)
         self.cards.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.cards.itemActivated.connect(lambda item: self.tap(str(item.data(Qt.ItemDataRole.UserRole))))
+        # a double-click selects the row, then taps it as the one rule says (a gift card request
+        # gets a gift card)
+        self.cards.itemActivated.connect(lambda _item: self.tap(self.default_card()))
         cards_col.addWidget(self.cards)
         side.addWidget(self.cards_box, 3)
         self.triggers_box = QGroupBox()
@@ -276,15 +278,15 @@ class PinPadWindow(QWidget):
             self.triggers.addItem(f"{amount}: {effect}")
 
     def default_card(self) -> str:
-        item = self.cards.currentItem()
-        if item is not None:
-            return str(item.data(Qt.ItemDataRole.UserRole))
-        purpose = getattr(self.prompt, "purpose", "") or ""
-        if purpose.startswith("gift"):  # the active training gift card: a gift card pays at once
-            from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
+        """The card Tap, Insert and the automatic customer present (the sandbox's rule: a gift
+        card request gets a gift card whatever test card is selected)."""
+        from cashier.sandbox.host_giftcards import training_customer_card
 
-            return TRAINING_GIFT_CARD
-        return "4321000000001119"
+        item = self.cards.currentItem()
+        selected = str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+        gift_card_sale = self.till.ready and bool(self.till.ctx.pinpad.wants_gift_card)
+        return training_customer_card(selected, purpose=str(getattr(self.prompt, "purpose", "") or ""),
+                                      gift_card_sale=gift_card_sale)
 
     # ---- the terminal's side ---------------------------------------------------------------
     def attach(self) -> None:

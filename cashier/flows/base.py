@@ -118,25 +118,28 @@ class PinPad:
     never sent to the pad to come back as a host error journaled for $0.00)."""
 
     holder: str | None = None
+    #: The holder reads a gift card: the wire does not say so (a gift card sale on the pad is a
+    #: plain sale), so a training pad asks here which card its customer presents.
+    wants_gift_card: bool = False
 
     @property
     def busy(self) -> bool:
         return self.holder is not None
 
     @contextlib.contextmanager
-    def reserve(self, what: str, needed: bool = True) -> Iterator[None]:
+    def reserve(self, what: str, needed: bool = True, *, gift_card: bool = False) -> Iterator[None]:
         """Hold the pad for ``what`` while the block runs (a no-op when ``needed`` is False: a
-        keyed card or a token never touches the pad)."""
+        keyed card or a token never touches the pad); ``gift_card`` when it reads a gift card."""
         if not needed:
             yield
             return
         if self.holder is not None:
             raise PinPadBusy(self.holder)
-        self.holder = what
+        self.holder, self.wants_gift_card = what, gift_card
         try:
             yield
         finally:
-            self.holder = None
+            self.holder, self.wants_gift_card = None, False
 
 
 @dataclass

@@ -242,7 +242,7 @@ Send = Callable[[str, Card | None], Awaitable[GiftCardResult]]
 async def _run(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Decimal | None,
                send: Send) -> GiftCardFlowResult:
     """One gift card request, holding the PIN pad while the card is read on it."""
-    with ctx.pinpad.reserve(f"a {kind.value.replace('_', ' ')}", card.on_pad):
+    with ctx.pinpad.reserve(f"a {kind.value.replace('_', ' ')}", card.on_pad, gift_card=True):
         return await _run_request(ctx, kind, card, amount, send)
 
 
@@ -409,7 +409,7 @@ async def balance(ctx: FlowContext, card: GiftCard, *, history: bool = True) -> 
     """Not a money movement (a fee may apply): a journal note with its own invoice, no entry."""
     require(ctx, "giftcard_balance")
     _check_card(ctx, card)
-    with ctx.pinpad.reserve("a gift card balance", card.on_pad):
+    with ctx.pinpad.reserve("a gift card balance", card.on_pad, gift_card=True):
         invoice = await ctx.journal.allocate_invoice()
         if card.on_pad:
             ctx.bus.publish(DevicePrompt(0, "Present the gift card on the PIN pad"))

@@ -112,7 +112,7 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
     spends the card's balance and approves partially when it is short.
     """
     on_pad = card is None and token is None and (giftcard is None or giftcard.on_pad)
-    with ctx.pinpad.reserve(f"a sale of {amount}", on_pad):
+    with ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=giftcard is not None):
         return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=invoice,
                            prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                            giftcard=giftcard)
@@ -122,12 +122,13 @@ async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | 
                            card: KeyedCard | None = None, token: str | None = None,
                            prompt_tip: bool = False,
                            tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
-                           ticket_id: int | None = None) -> FlowResult:
-    """A card sale for a caller that already holds the PIN pad (a ticket's card tender, which
-    journals "tip asked" only once the pad is its own)."""
+                           ticket_id: int | None = None,
+                           giftcard: GiftCard | None = None) -> FlowResult:
+    """A card (or gift card) sale for a caller that already holds the PIN pad (a ticket's card
+    or gift card tender, which journals "tip asked" only once the pad is its own)."""
     return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
                        prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
-                       giftcard=None)
+                       giftcard=giftcard)
 
 
 async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,

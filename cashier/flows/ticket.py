@@ -24,7 +24,7 @@ from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.figures import Figures as Figures
 from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
-from cashier.flows.payments import KeyedCard, sale, sale_on_held_pad
+from cashier.flows.payments import KeyedCard, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Kind, Op, State
 
@@ -279,11 +279,8 @@ class TicketSession:
             await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
         elif amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
-        elif tender.kind == "card":
+        elif tender.kind in ("card", "giftcard"):
             await self._card(ticket, amount, tender)
-        elif tender.kind == "giftcard":
-            await sale(self.ctx, amount, ticket_id=self.id,
-                       giftcard=tender.giftcard or GiftCard())
         else:
             from cashier.flows.qr import pay as qr_pay
 
@@ -292,13 +289,18 @@ class TicketSession:
         return await self._close_if_paid(ticket)
 
     async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
-        """A card tender holds the PIN pad before anything of it is journaled (issue 13 item 7):
-        refused while another payment waits on the pad, with the tip still to be asked."""
-        with self.ctx.pinpad.reserve(f"a sale of {amount}", tender.card is None and tender.token is None):
-            await self._card_on_held_pad(ticket, amount, tender)
+        """A card or gift card tender holds the PIN pad before anything of it is journaled (issue
+        13 item 7): refused while another payment waits on the pad, with the tip still to be
+        asked. A gift card read on the pad takes the tip as a card does (the pad asks it once,
+        or the tip already taken rides on it), so the ticket's total and tip say what it charged."""
+        gift = (tender.giftcard or GiftCard()) if tender.kind == "giftcard" else None
+        on_pad = tender.card is None and tender.token is None and (gift is None or gift.on_pad)
+        with self.ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=gift is not None):
+            await self._card_on_held_pad(ticket, amount, tender, gift)
 
-    async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
-        ask_tip = self._asks_tip_on_pad(ticket)
+    async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender,
+                                gift: GiftCard | None) -> None:
+        ask_tip = self._asks_tip_on_pad(ticket) and (gift is None or gift.on_pad)
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
                                                   actor=self.ctx.actor)
@@ -309,11 +311,13 @@ class TicketSession:
             tip = ticket.tip_for(amount)
         result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
                                         token=tender.token, prompt_tip=ask_tip,
-                                        tip_presets=self.settings.tip_presets, ticket_id=self.id)
+                                        tip_presets=self.settings.tip_presets, ticket_id=self.id,
+                                        giftcard=gift)
         entry = result.entry
         if ask_tip and entry.tip > 0:
             await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
-        if (result.outcome == "approved" and self.settings.wants_signature(entry.approved)
+        if (gift is None and result.outcome == "approved"  # a gift card tender is not signed
+                and self.settings.wants_signature(entry.approved)
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
 

@@ -28,6 +28,7 @@ from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field,
 from cashier.sandbox.host_tokens import gift_key_of, issue_gift_token, token_not_found, universal_for_key
 from cashier.sandbox.shared import GIFT_PREFIX, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
+    DEFAULT_CARD,
     TerminalBusy,
     TerminalCancelled,
     TerminalTimeout,
@@ -42,6 +43,17 @@ EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
 TRAINING_GIFT_CARD = "2664650000000050"
 TRAINING_GIFT_BALANCE = Decimal("50.00")
 DISCOUNT_PERCENTAGE = Decimal(0)
+
+
+def training_customer_card(selected: str | None, *, purpose: str, gift_card_sale: bool) -> str:
+    """The card the training pad's customer presents: the test card selected in its list (the
+    test Visa when none is), except that a gift card request gets a gift card: the selected one
+    when it is a gift card, else the active training gift card. A ``/giftcards/*`` prompt's
+    ``purpose`` says it is one; a gift card sale on the pad is a plain sale on the wire, so the
+    till says it (``gift_card_sale``: its ``PinPad.wants_gift_card``)."""
+    if gift_card_sale or purpose.startswith("gift"):
+        return selected if selected is not None and is_gift_card(selected) else TRAINING_GIFT_CARD
+    return selected if selected is not None else DEFAULT_CARD
 
 
 def _cards(state: Any) -> dict[str, dict[str, Any]]:

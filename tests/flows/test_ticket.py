@@ -156,6 +156,40 @@ async def test_gift_card_short_then_card(make_till: Any, option: str) -> None:
     assert gift_entry.ticket_id == t.id and gift_entry.card and "2664654648774" not in gift_entry.card
 
 
+async def test_a_gift_card_read_on_the_pad_carries_the_pad_tip_on_the_ticket(make_till: Any) -> None:
+    """Issue 22: the LG pad asked a tip for a gift card tender and the card was charged 11.50,
+    while the ticket said total 10.00 and tip 0.00. The tip is the ticket's, as for a card."""
+    from cashier.flows.giftcards import GiftCard, activate
+
+    till = await make_till("LG")
+    assert (await activate(till.ctx, GiftCard("2664654648774"), D("20.00"))).outcome == "approved"
+    s = await new(till, ("Scarf", "10.00", 1), tip_mode="pad")
+    script(till, "LG", card="2664654648774", tip=D("1.50"))  # the customer taps the gift card
+    t = await s.pay(Tender("giftcard"))
+    assert (t.state, t.tip, t.total, t.paid, t.remaining) == (
+        "paid", D("1.50"), D("11.50"), D("11.50"), D("0.00"))
+    assert [(x.kind, x.amount, x.tip) for x in t.tenders] == [("giftcard", D("11.50"), D("1.50"))]
+    receipt = receipt_lines(t, width=32)
+    assert any(line.startswith("Tip") and line.endswith("1.50") for line in receipt)
+    assert any(line.startswith("Total") and "11.50" in line for line in receipt)
+    gift = await till.journal.get(t.tenders[0].entry_id)
+    assert (gift.kind, gift.approved, gift.tip) == (Kind.GIFTCARD_SALE, D("11.50"), D("1.50"))
+
+
+async def test_a_gift_card_tender_without_pad_tips_is_never_asked_a_tip(make_till: Any) -> None:
+    """With no tip on the pad the gift card tender says "no tip" (as a card tender does), so the
+    LG gateway does not ask one the ticket would not count."""
+    from cashier.flows.giftcards import GiftCard, activate
+
+    till = await make_till("LG")
+    await activate(till.ctx, GiftCard("2664654648774"), D("20.00"))
+    s = await new(till, ("Scarf", "10.00", 1))
+    script(till, "LG", card="2664654648774", tip=D("1.50"))  # a pad that asked would add 1.50
+    t = await s.pay(Tender("giftcard"))
+    assert (t.state, t.tip, t.total, t.paid) == ("paid", D("0"), D("10.00"), D("10.00"))
+    assert [(x.kind, x.amount, x.tip) for x in t.tenders] == [("giftcard", D("10.00"), D("0"))]
+
+
 @pytest.mark.parametrize("option", ["LG", "DCP", "DCC"])
 async def test_keyed_tip_is_not_asked_again(make_till: Any, option: str) -> None:
     till = await make_till(option)

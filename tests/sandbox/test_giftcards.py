@@ -10,8 +10,9 @@ import pytest
 from cashier.host.errors import HostError
 from cashier.host.models.common import Card, Token
 from cashier.sandbox.app import HostSandbox
-from cashier.sandbox.host_giftcards import card_key, redeem
+from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD, card_key, redeem, training_customer_card
 from cashier.sandbox.shared import is_gift_card
+from cashier.sandbox.terminals import DEFAULT_CARD
 from tests.sandbox.test_devices import check_all, record_answers
 from tests.sandbox.vendor import host_call
 
@@ -24,6 +25,18 @@ def keyed_gift(number: str = GIFT) -> Card:
 
 def by_token(token: str) -> Card:
     return Card(token=Token(value=token))
+
+
+def test_the_training_customer_presents_a_gift_card_for_a_gift_card_request() -> None:
+    """Issue 22: a Visa selected in the training pad's list was presented for a gift card sale."""
+    visa = "4321000000001119"
+    assert training_customer_card(visa, purpose="sale", gift_card_sale=True) == TRAINING_GIFT_CARD
+    balance = training_customer_card(visa, purpose="giftcard balance", gift_card_sale=False)
+    assert balance == TRAINING_GIFT_CARD
+    assert training_customer_card(None, purpose="sale", gift_card_sale=True) == TRAINING_GIFT_CARD
+    assert training_customer_card(GIFT, purpose="sale", gift_card_sale=True) == GIFT  # a gift card row
+    assert training_customer_card(visa, purpose="sale", gift_card_sale=False) == visa
+    assert training_customer_card(None, purpose="sale", gift_card_sale=False) == DEFAULT_CARD
 
 
 async def test_full_lifecycle_with_cancel_restoring_the_previous_balance(make_sandbox) -> None:  # type: ignore[no-untyped-def]

@@ -227,6 +227,61 @@ def test_tip_on_the_pad_shows_the_same_amount_on_both_screens(ui: Any, make_gui:
     assert page.ticket.total == Decimal("45.25") and page.ticket.state == "paid"
 
 
+def test_f3_gift_card_with_the_pad_tip_shows_what_it_charged(ui: Any, make_gui: Any) -> None:
+    """Issue 22: the gift card was charged 11.50 with a 1.50 tip chosen on the pad, while the
+    result said $10.00 and "Tip: $0.00". Both screens and the receipt say what was charged."""
+    from cashier.journal.model import Kind
+    from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
+
+    gui = make_gui(tip_mode="pad")
+    page = _sale(gui)
+    assert page.tip_mode() == TIP_PAD
+    _keys(page, "1000")
+    _key(page, Qt.Key.Key_F3)
+    _prompt(ui, gui, "tip")
+    QTest.keyClicks(gui.pinpad.tip_other, "1.50")  # the customer types a tip on the pad
+    QTest.mouseClick(gui.pinpad.tip_other_button, Qt.MouseButton.LeftButton)
+    _prompt(ui, gui, "card")
+    assert page.wait_amount.text() == "$11.50"
+    QTest.mouseClick(gui.pinpad.tap_button, Qt.MouseButton.LeftButton)  # the training gift card
+    result = _result(ui, page)
+    assert result.entry.kind is Kind.GIFTCARD_SALE and result.entry.card.endswith(TRAINING_GIFT_CARD[-4:])
+    assert (result.entry.approved, page.ticket.tip, page.ticket.total) == (
+        Decimal("11.50"), Decimal("1.50"), Decimal("11.50"))
+    assert page.result_amount.text() == "$11.50"
+    assert "Tip: $1.50" in page.result_details.text().splitlines()
+    receipt = page.receipt()
+    assert any(line.startswith("Tip") and line.endswith("1.50") for line in receipt)
+    assert any(line.startswith("Total") and "11.50" in line for line in receipt)
+
+
+def test_f3_with_a_visa_selected_on_the_pad_charges_a_gift_card(ui: Any, make_gui: Any) -> None:
+    """Issue 22: with the test Visa selected in the training pad's list, a gift card request
+    presented the Visa (...1119). A gift card request gets a gift card, unless a gift card row
+    is the one selected."""
+    from cashier.journal.model import Kind
+    from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
+
+    gui = make_gui()
+    pad = gui.pinpad
+    visa = next(pad.cards.item(i) for i in range(pad.cards.count())
+                if pad.cards.item(i).data(Qt.ItemDataRole.UserRole) == "4321000000001119")
+    pad.cards.scrollToItem(visa)
+    QTest.mouseClick(pad.cards.viewport(), Qt.MouseButton.LeftButton,
+                     pos=pad.cards.visualItemRect(visa).center())  # the trainer selects the Visa
+    assert pad.cards.currentItem() is visa
+    page = _sale(gui)
+    _keys(page, "1000")
+    _key(page, Qt.Key.Key_F3)
+    _prompt(ui, gui, "card")
+    QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
+    result = _result(ui, page)
+    assert result.entry.kind is Kind.GIFTCARD_SALE and result.outcome == "approved"
+    assert result.entry.card.endswith(TRAINING_GIFT_CARD[-4:]) and "1119" not in result.entry.card
+    assert [t.kind for t in page.ticket.tenders] == ["giftcard"]
+    assert ui.run(gui.till.ctx.journal.search(kinds=["sale"])) == []  # the Visa was not charged
+
+
 def test_basket_on_the_lg_pin_pad(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
