@@ -12,10 +12,15 @@ class CashierError(Exception):
 class ValidationError(CashierError, ValueError):
     """Bad input, caught before anything is sent; names the field and the rule it breaks."""
 
-    def __init__(self, field: str, rule: str) -> None:
+    def __init__(self, field: str, rule: str, **params: object) -> None:
+        """With ``params``, ``rule`` is a template (``"must be at most {limit}"``): the message
+        reads it filled in, and a window can say the template in its own language
+        (``template``, ``params``)."""
         self.field = field
-        self.rule = rule
-        super().__init__(f"{field}: {rule}")
+        self.template = rule
+        self.params = params
+        self.rule = rule.format(**params) if params else rule
+        super().__init__(f"{field}: {self.rule}")
 
 
 class DrawerRefused(CashierError):

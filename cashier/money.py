@@ -95,7 +95,7 @@ class AmountBounds:
         """``value`` (already a valid amount) within ``max_amount``; else one line naming it."""
         limit = self.ceiling(code)
         if value > limit:
-            raise ValidationError(field, f"must be at most {limit} (this till's max_amount)")
+            raise ValidationError(field, "must be at most {limit} (this till's max_amount)", limit=limit)
         return value
 
     def parse(self, value: Decimal | str | int, code: str, field: str, *,
@@ -109,9 +109,10 @@ class AmountBounds:
         self.check(tendered, code, field)
         over = tendered - remaining
         if over > self.largest_note:
-            raise ValidationError(field, f"{tendered} is more than the {remaining} that remains by "
-                                         f"{over}: at most {self.largest_note} (this till's "
-                                         "largest_note) over")
+            raise ValidationError(field, "{tendered} is more than the {remaining} that remains by "
+                                         "{over}: at most {largest_note} (this till's largest_note) "
+                                         "over", tendered=tendered, remaining=remaining, over=over,
+                                  largest_note=self.largest_note)
         return tendered
 
 
@@ -195,8 +196,8 @@ def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
     """Decision: a tip larger than the amount it is on is refused (almost always a keying slip,
     1250 for 12.50); amount and tip together must stay within the host's limit."""
     if tip > amount:
-        raise ValidationError("tip", f"must not be more than the amount ({amount}): a larger tip "
-                                     "is almost always a typing slip; key it again")
+        raise ValidationError("tip", "must not be more than the amount ({amount}): a larger tip "
+                                     "is almost always a typing slip; key it again", amount=amount)
     if amount + tip > max_amount(currency):
         raise ValidationError("tip", f"amount and tip together must be at most {max_amount(currency)}")
     return tip

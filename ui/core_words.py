@@ -19,7 +19,8 @@ def _field_names() -> dict[str, str]:
     return {"amount": tr("Amount"), "tip": tr("Tip"), "tax": tr("Tax"), "pin": tr("PIN"),
             "manager": tr("Manager"), "clerk": tr("Clerk"), "reason": tr("Reason"),
             "float": tr("Float"), "counted": tr("Counted cash"), "card": tr("Card"),
-            "invoice": tr("Invoice"), "ticket": tr("Ticket"), "line": tr("Line")}
+            "invoice": tr("Invoice"), "ticket": tr("Ticket"), "line": tr("Line"),
+            "cash": tr("Cash")}
 
 
 def _rules() -> dict[str, str]:
@@ -37,7 +38,55 @@ def _rules() -> dict[str, str]:
         "must use the digits 0-9 only (full-width or other-script digits are refused)":
             tr("must use the digits 0-9 only (full-width or other-script digits are refused)"),
         "has no lines: add an item or an amount first": tr("has no lines: add an item or an amount first"),
+        # the counter's refusals with figures in them (``ValidationError.template``)
+        "open the drawer first: there is no open cash drawer session at this till":
+            tr("open the drawer first: there is no open cash drawer session at this till"),
+        "the drawer is counted and waiting for a manager to close it: open the drawer again first":
+            tr("the drawer is counted and waiting for a manager to close it: open the drawer "
+               "again first"),
+        "ticket {ticket} is {state}, not open": tr("ticket {ticket} is {state}, not open"),
+        "a tender has been applied: cancel the ticket to change its lines":
+            tr("a tender has been applied: cancel the ticket to change its lines"),
+        "there is no such line on the ticket": tr("there is no such line on the ticket"),
+        "a ticket has at most {most} lines": tr("a ticket has at most {most} lines"),
+        "the ticket's total must be at most {limit}": tr("the ticket's total must be at most {limit}"),
+        "the tip was already taken for this ticket": tr("the tip was already taken for this ticket"),
+        "key the tip before the first tender": tr("key the tip before the first tender"),
+        "ticket {ticket}: a tender is still being checked with the host: wait for its outcome":
+            tr("ticket {ticket}: a tender is still being checked with the host: wait for its "
+               "outcome"),
+        "a tender is still being checked with the host: wait for its outcome before another tender":
+            tr("a tender is still being checked with the host: wait for its outcome before "
+               "another tender"),
+        "must be at most {limit} (this till's max_amount)":
+            tr("must be at most {limit} (this till's max_amount)"),
+        "{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} "
+        "(this till's largest_note) over":
+            tr("{tendered} is more than the {remaining} that remains by {over}: at most "
+               "{largest_note} (this till's largest_note) over"),
+        "must not be more than the amount ({amount}): a larger tip is almost always a typing "
+        "slip; key it again":
+            tr("must not be more than the amount ({amount}): a larger tip is almost always a "
+               "typing slip; key it again"),
     }
+
+
+def _ticket_states() -> dict[str, str]:
+    return {"paid": tr("paid"), "cancelled": tr("cancelled"), "open": tr("open"),
+            "unknown": tr("unknown")}
+
+
+def _filled(rule: str, params: dict[str, object], currency: str) -> str:
+    """A rule's figures in the window's words: amounts as money, a ticket's state translated."""
+    shown: dict[str, str] = {}
+    for name, value in params.items():
+        if isinstance(value, Decimal):
+            shown[name] = format_money(value, currency)
+        elif name == "state":
+            shown[name] = _ticket_states().get(str(value), str(value))
+        else:
+            shown[name] = str(value)
+    return rule.format(**shown)
 
 
 def _sign_in() -> dict[str, str]:
@@ -100,10 +149,10 @@ def error_words(exc: BaseException, currency: str = "USD") -> str:
         if words is not None:
             return words
     if isinstance(exc, ValidationError):
-        rule = _rules().get(exc.rule)
+        rule = _rules().get(exc.template)
         if rule is not None:
             field = _field_names().get(exc.field, exc.field.replace("_", " ").capitalize())
-            return f"{field}: {rule}"
+            return f"{field}: {_filled(rule, exc.params, currency)}"
     return say(str(exc))
 
 

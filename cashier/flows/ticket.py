@@ -168,7 +168,8 @@ class TicketSession:
     def _open(self) -> Ticket:
         if self.ticket is None or self.ticket.state != "open":
             state = self.ticket.state if self.ticket else "unknown"
-            raise ValidationError("ticket", f"ticket {self.id} is {state}, not open")
+            raise ValidationError("ticket", "ticket {ticket} is {state}, not open", ticket=self.id,
+                                  state=state)
         return self.ticket
 
     # ---- lines ---------------------------------------------------------------------------------
@@ -178,10 +179,10 @@ class TicketSession:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
         line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
-            raise ValidationError("line", f"a ticket has at most {MAX_LINES} lines")
+            raise ValidationError("line", "a ticket has at most {most} lines", most=MAX_LINES)
         limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + line.amount > limit:
-            raise ValidationError("line", f"the ticket's total must be at most {limit}")
+            raise ValidationError("line", "the ticket's total must be at most {limit}", limit=limit)
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
                                                         actor=self.ctx.actor)
@@ -212,7 +213,7 @@ class TicketSession:
         check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
         limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
-            raise ValidationError("tip", f"the ticket's total must be at most {limit}")
+            raise ValidationError("tip", "the ticket's total must be at most {limit}", limit=limit)
         return await self.refresh(await self.ctx.journal.set_ticket_tip(self.id, tip, how="keyed",
                                                                         actor=self.ctx.actor))
 
@@ -241,8 +242,8 @@ class TicketSession:
             ticket = await self.key_tip(tip)
         for number, tender in enumerate(tenders):
             if number == 0 and ticket.checking:
-                raise ValidationError("ticket", f"ticket {ticket.id}: a tender is still being checked "
-                                                "with the host: wait for its outcome")
+                raise ValidationError("ticket", "ticket {ticket}: a tender is still being checked "
+                                                "with the host: wait for its outcome", ticket=ticket.id)
             if not ticket.is_open or ticket.checking:
                 break
             try:

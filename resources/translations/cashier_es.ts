@@ -76,6 +76,10 @@
       <translation>Línea</translation>
     </message>
     <message>
+      <source>Cash</source>
+      <translation>Efectivo</translation>
+    </message>
+    <message>
       <source>must be greater than zero</source>
       <translation>debe ser mayor que cero</translation>
     </message>
@@ -110,6 +114,78 @@
     <message>
       <source>has no lines: add an item or an amount first</source>
       <translation>no tiene líneas: añada primero un artículo o un importe</translation>
+    </message>
+    <message>
+      <source>open the drawer first: there is no open cash drawer session at this till</source>
+      <translation>abra primero el cajón: no hay ninguna sesión de cajón abierta en esta caja</translation>
+    </message>
+    <message>
+      <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>
+      <translation>el cajón está contado y espera a que un encargado lo cierre: abra de nuevo el cajón primero</translation>
+    </message>
+    <message>
+      <source>ticket {ticket} is {state}, not open</source>
+      <translation>el tique {ticket} está {state}, no abierto</translation>
+    </message>
+    <message>
+      <source>a tender has been applied: cancel the ticket to change its lines</source>
+      <translation>ya se aplicó un pago: anule el tique para cambiar sus líneas</translation>
+    </message>
+    <message>
+      <source>there is no such line on the ticket</source>
+      <translation>esa línea no está en el tique</translation>
+    </message>
+    <message>
+      <source>a ticket has at most {most} lines</source>
+      <translation>un tique tiene como máximo {most} líneas</translation>
+    </message>
+    <message>
+      <source>the ticket's total must be at most {limit}</source>
+      <translation>el total del tique debe ser como máximo {limit}</translation>
+    </message>
+    <message>
+      <source>the tip was already taken for this ticket</source>
+      <translation>la propina de este tique ya se tomó</translation>
+    </message>
+    <message>
+      <source>key the tip before the first tender</source>
+      <translation>teclee la propina antes del primer pago</translation>
+    </message>
+    <message>
+      <source>ticket {ticket}: a tender is still being checked with the host: wait for its outcome</source>
+      <translation>tique {ticket}: un pago se está comprobando aún con el host: espere su resultado</translation>
+    </message>
+    <message>
+      <source>a tender is still being checked with the host: wait for its outcome before another tender</source>
+      <translation>un pago se está comprobando aún con el host: espere su resultado antes de otro pago</translation>
+    </message>
+    <message>
+      <source>must be at most {limit} (this till's max_amount)</source>
+      <translation>debe ser como máximo {limit} (max_amount de esta caja)</translation>
+    </message>
+    <message>
+      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} (this till's largest_note) over</source>
+      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (largest_note de esta caja)</translation>
+    </message>
+    <message>
+      <source>must not be more than the amount ({amount}): a larger tip is almost always a typing slip; key it again</source>
+      <translation>no debe ser mayor que el importe ({amount}): una propina mayor casi siempre es un error al teclear; vuelva a teclearla</translation>
+    </message>
+    <message>
+      <source>paid</source>
+      <translation>pagado</translation>
+    </message>
+    <message>
+      <source>cancelled</source>
+      <translation>anulado</translation>
+    </message>
+    <message>
+      <source>open</source>
+      <translation>abierto</translation>
+    </message>
+    <message>
+      <source>unknown</source>
+      <translation>desconocido</translation>
     </message>
     <message>
       <source>No clerk of this till has that PIN.</source>
@@ -1136,10 +1212,6 @@
       <translation>sin tarjeta guardada</translation>
     </message>
     <message>
-      <source>paid</source>
-      <translation>pagado</translation>
-    </message>
-    <message>
       <source>declined</source>
       <translation>rechazado</translation>
     </message>
@@ -1494,10 +1566,6 @@
     <message>
       <source>QR</source>
       <translation>QR</translation>
-    </message>
-    <message>
-      <source>Cash</source>
-      <translation>Efectivo</translation>
     </message>
     <message>
       <source>No tip</source>

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -117,3 +118,32 @@ def test_no_z_report_yet_leaves_the_x_report_key_down(ui: Any, make_gui: Any) ->
     assert reports.message.text()  # no drawer closed yet: said, and the X report stays
     assert reports.x_button.isChecked() and not reports.z_button.isChecked()
     assert reports.report is not None and reports.report["type"] == "x"
+
+
+def test_the_core_refusals_at_the_counter_are_said_in_spanish(ui: Any, make_gui: Any) -> None:
+    """A core refusal with figures in it (``ValidationError.template``) reaches the Spanish window
+    translated, its amounts as money; the command line keeps the core's English line."""
+    from cashier.errors import ValidationError
+    from cashier.money import AmountBounds
+    from ui.core_words import error_words
+
+    gui = make_gui(drawer_float=None)
+    gui.set_language("es")
+    page = _sale(gui)
+    QTest.keyClicks(page.amount, "400")
+    QTest.keyClick(page.amount, Qt.Key.Key_F11)  # cash with no drawer open
+    expected = (ES["Cash"] + ": "
+                + ES["open the drawer first: there is no open cash drawer session at this till"])
+    ui.until(lambda: page.error_label.text() == expected, what="the refusal in Spanish")
+
+    with pytest.raises(ValidationError) as over:
+        AmountBounds(max_amount=Decimal("10000.00"), largest_note=Decimal("100.00")).check_cash(
+            Decimal("200.00"), Decimal("25.45"), "USD")
+    assert str(over.value) == ("cash: 200.00 is more than the 25.45 that remains by 174.55: at most "
+                               "100.00 (this till's largest_note) over")
+    said = error_words(over.value, "USD")
+    assert said.startswith(ES["Cash"] + ": $200.00 supera en $174.55 los $25.45"), said
+    gui.set_language("en")
+    assert error_words(over.value, "USD") == ("Cash: $200.00 is more than the $25.45 that remains "
+                                              "by $174.55: at most $100.00 (this till's "
+                                              "largest_note) over")
