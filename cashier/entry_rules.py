@@ -59,6 +59,14 @@ def is_cancelled(entry: Entry) -> bool:
     return said is not None and said.case == "cancelled"
 
 
+def shown_state(entry: Entry) -> str:
+    """The state a list shows: cash is taken (or given back), never "approved" by a bank; every
+    other entry shows its journal state."""
+    if entry.kind == "cash" and entry.state is State.APPROVED:
+        return "given_back" if entry.op is Op.REFUND else "taken"
+    return str(entry.state)
+
+
 def shown_amount(entry: Entry) -> Decimal:
     """The amount a list shows for an entry: what moved (captured with the tip, approved, refunded)
     or, when nothing did, what was asked."""

@@ -43,7 +43,7 @@ def kind_name(kind: str) -> str:
              "giftcard_allocate": tr("Gift card allocation"), "giftcard_cashback": tr("Gift card cash-out"),
              "giftcard_deactivate": tr("Gift card deactivation"),
              "giftcard_reactivate": tr("Gift card reactivation"), "giftcard_sale": tr("Gift card sale"),
-             "qr": tr("QR payment"), "charge": tr("Card-not-present charge")}
+             "qr": tr("QR payment"), "charge": tr("Card-not-present charge"), "cash": tr("Cash")}
     return names.get(kind, kind)
 
 
@@ -52,7 +52,8 @@ def state_name(state: str) -> str:
     names = {"intent": tr("Starting"), "sent": tr("Sent, waiting for the host"),
              "approved": tr("Approved"), "declined": tr("Declined"),
              "error": tr("Not charged (error)"), "unknown": tr("Checking with the host"),
-             "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured")}
+             "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured"),
+             "taken": tr("Taken"), "given_back": tr("Given back")}
     return names.get(state, state)
 
 

@@ -1952,6 +1952,14 @@
       <translation>Anulando</translation>
     </message>
     <message>
+      <source>Taken</source>
+      <translation>Cobrado</translation>
+    </message>
+    <message>
+      <source>Given back</source>
+      <translation>Devuelto</translation>
+    </message>
+    <message>
       <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
       <translation>Rechazada por el banco de la tarjeta. Pida otra tarjeta u otra forma de pago.</translation>
     </message>

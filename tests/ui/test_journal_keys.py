@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.test_counter_window import _approved_sale, _entries, _go
+from tests.ui.test_counter_window import _approved_sale, _entries, _go, _until_entry
 from ui.pages.journal import JournalPage
 
 
@@ -50,3 +50,20 @@ def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: An
     QTest.keyClicks(table, "3")  # typing on a row searches again
     assert QApplication.focusWidget() is search
     assert search.text().endswith("3")
+
+
+def test_a_cash_row_reads_cash_taken_not_a_bank_approval(ui: Any, make_gui: Any) -> None:
+    """Cash is taken at the till: the Journal says "Cash" and "Taken", never "cash" "Approved"."""
+    from tests.ui.test_counter_window import _keys_to
+    from ui.pages.sale import SalePage
+
+    gui = make_gui()
+    sale: SalePage = _go(gui, SalePage)
+    _keys_to(gui.window)
+    QTest.keyClicks(sale.amount, "500")
+    QTest.keyClick(sale.amount, Qt.Key.Key_F11)
+    _until_entry(ui, gui, lambda e: str(e.kind) == "cash", "the cash entry")
+    journal: JournalPage = _go(gui, JournalPage)
+    ui.until(lambda: len(journal.entries) == 1 and journal.table.item(0, 5) is not None,
+             what="the row")
+    assert (journal.table.item(0, 2).text(), journal.table.item(0, 5).text()) == ("Cash", "Taken")

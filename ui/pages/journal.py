@@ -274,7 +274,7 @@ class JournalPage(Page):
             amount = rules().shown_amount(e)
             values = [format_time(e.created_at), e.invoice or "", kind_name(str(e.kind)),
                       e.card or (f"…{e.card_last4}" if e.card_last4 else ""),
-                      format_money(amount, e.currency), state_name(str(e.state)), self._notes(e)]
+                      format_money(amount, e.currency), state_name(rules().shown_state(e)), self._notes(e)]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(v)
                 if c == 6 and v:
