@@ -66,4 +66,6 @@ def test_a_cash_row_reads_cash_taken_not_a_bank_approval(ui: Any, make_gui: Any)
     journal: JournalPage = _go(gui, JournalPage)
     ui.until(lambda: len(journal.entries) == 1 and journal.table.item(0, 5) is not None,
              what="the row")
-    assert (journal.table.item(0, 2).text(), journal.table.item(0, 5).text()) == ("Cash", "Taken")
+    kind, state = journal.table.item(0, 2), journal.table.item(0, 5)
+    assert kind is not None and state is not None
+    assert (kind.text(), state.text()) == ("Cash", "Taken")
