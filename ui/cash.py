@@ -176,6 +176,7 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
         w.resize(width - frame(w).width(), height - frame(w).height())
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news
+    main.covered_right = width if overlap else 0
 
 
 def close_cash(gui: Gui) -> None:

@@ -109,3 +109,35 @@ def test_at_1280x800_the_three_training_windows_sit_side_by_side(ui: Any, make_g
         assert not frames[a].intersects(frames[b]), (frames[a], frames[b])
     assert gui.pinpad.auto.text() == "Automatic customer"  # the narrow pad's short label
     assert not gui.pinpad.front.overlapping()  # beside the till: never brought over it
+
+
+def test_at_1024_the_payment_screen_keeps_its_words_and_cancel_clear_of_the_pad(
+        ui: Any, make_gui: Any) -> None:
+    """On a small screen the pad lies over the till's right edge and comes forward while the
+    customer is asked: the amount, the pad's words and Cancel [Esc] stay left of it."""
+    from PySide6.QtCore import QRect
+
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    place_training_windows(gui, QRect(0, 0, 1024, 768))
+    ui.spin(0.05)
+    pad = gui.pinpad
+    assert pad.front.overlapping()
+    page = gui.window.go(SalePage)
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    QTest.keyClicks(page.amount, "1250")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    ui.spin(0.05)
+    covered = pad.frameGeometry()
+    for widget in (page.wait_amount, page.prompt_text, page.cancel_button):
+        seen = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
+        assert not seen.intersects(covered), (widget.objectName() or type(widget).__name__, seen,
+                                              covered)
+    pad.tap("4321000000001119")  # the customer taps: the result shows while the pad says so
+    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
+    for widget in (page.result_title, page.result_amount):
+        seen = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
+        assert not seen.intersects(covered), (type(widget).__name__, seen, covered)

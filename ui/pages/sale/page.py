@@ -16,7 +16,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -623,6 +623,7 @@ class SalePage(Page):
                                  else tr("Sending to the PIN pad…"))
         self.terminal_line.setText("")
         self.cancel_button.setEnabled(kind != "qr")
+        self._clear_of_the_pad(self.waiting_page, 32)
         self.stack.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
 
@@ -788,9 +789,22 @@ class SalePage(Page):
         self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
+        self._clear_of_the_pad(self.result_page, 32)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
+
+    def _clear_of_the_pad(self, page: QWidget, margin: int) -> None:
+        """Training on a small screen: the PIN pad comes to the front over the window's right
+        edge while the customer is asked and while the result shows, so this screen's words and
+        buttons stay left of it (seen at 1024x768: the amount and Cancel [Esc] under the pad)."""
+        window = self.window()
+        covered = int(getattr(window, "covered_right", 0))
+        gap = window.width() - self.stack.mapTo(window, QPoint(self.stack.width(), 0)).x()
+        layout = page.layout()
+        if layout is not None:
+            m = layout.contentsMargins()
+            layout.setContentsMargins(m.left(), m.top(), margin + max(0, covered - gap), m.bottom())
 
     def last_outcome(self) -> str | None:
         return None if self.result is None else str(self.result.outcome)
