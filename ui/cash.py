@@ -174,6 +174,7 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
             continue
         w.move(x, top)
         w.resize(width - frame(w).width(), height - frame(w).height())
+        w.front.placed = w.size()
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news
     main.covered_right = width if overlap else 0

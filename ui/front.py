@@ -5,7 +5,7 @@ so its screen is whole again. Nothing here takes the keyboard: raising a window 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
 
@@ -16,6 +16,9 @@ class FrontWhileNeeded:
     def __init__(self, window: QWidget, linger_ms: int) -> None:
         self.window = window
         self.covers: QWidget | None = None
+        #: the size the placement gave the window: a page that needs more (the pad's tip page)
+        #: grows it for its time, and the window goes back to this size once the page is gone
+        self.placed: QSize | None = None
         self.linger_ms = linger_ms
         self._timer = QTimer(window)  # goes with its window
         self._timer.setSingleShot(True)
@@ -34,6 +37,12 @@ class FrontWhileNeeded:
             self.window.raise_()
             if linger:
                 self._timer.start(self.linger_ms)
+
+    def back_to_placed_size(self) -> None:
+        """The window as placed again (after the layout has let go of a larger page)."""
+        placed = self.placed
+        if placed is not None:
+            QTimer.singleShot(0, lambda: self.window.resize(placed))
 
     def step_back_later(self) -> None:
         self._timer.start(self.linger_ms)

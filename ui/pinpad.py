@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -254,6 +255,21 @@ class PinPadWindow(QWidget):
         self.form_col = QVBoxLayout(form)
         self.form_page = form
         self.stack.addWidget(form)
+        self.stack.currentChanged.connect(self._only_the_shown_page_counts)
+        self._only_the_shown_page_counts()
+
+    def _only_the_shown_page_counts(self, *_: object) -> None:
+        """The pad is as large as the page it shows, not its largest page (a stack asks for the
+        largest by default): the narrow pad grows for the tip page and takes its place again."""
+        shown = self.stack.currentWidget()
+        for i in range(self.stack.count()):
+            page = self.stack.widget(i)
+            if page is None:
+                continue
+            policy = QSizePolicy.Policy.Preferred if page is shown else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(policy, policy)
+            page.adjustSize()
+        self.stack.adjustSize()
 
     def _fill_lists(self) -> None:
         from cashier.redact import mask_pan
@@ -356,6 +372,7 @@ class PinPadWindow(QWidget):
         self.text.setText("")
         self.idle_page.setText("")
         self.stack.setCurrentWidget(self.idle_page)
+        self.front.back_to_placed_size()
         self.front.come_forward(linger=False)
         self._result_timer.start(self.result_ms)
 
@@ -379,6 +396,7 @@ class PinPadWindow(QWidget):
                 if isinstance(form.get("header"), dict) else texts.get("text", "")))
             self.idle_page.setText(tr("Waiting for the cashier"))
             self.stack.setCurrentWidget(self.idle_page)
+            self.front.back_to_placed_size()
             return
         texts = prompt.texts or {}
         self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
@@ -509,6 +527,8 @@ class PinPadWindow(QWidget):
 
     def _title_cards(self) -> None:
         # a group box title never wraps: the long one made the narrow pad 507 px wide in Spanish
+        self.card_hint.setText(tr("Or double-click a test card below.") if self.compact
+                               else tr("Or double-click a test card on the right."))
         explained = tr("Test cards: double-click to tap")
         self.cards_box.setTitle(tr("Test cards") if self.compact else explained)
         self.cards.setToolTip(explained)
@@ -526,7 +546,6 @@ class PinPadWindow(QWidget):
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))
         self.insert_button.setText(tr("Insert card"))
-        self.card_hint.setText(tr("Or double-click a test card on the right."))
         self.tip_other_button.setText(tr("Other tip"))
         self.sign_clear.setText(tr("Clear"))
         self.sign_done.setText(tr("Done signing"))

@@ -1824,10 +1824,6 @@
       <translation>Insertar tarjeta</translation>
     </message>
     <message>
-      <source>Or double-click a test card on the right.</source>
-      <translation>O haga doble clic en una tarjeta de prueba a la derecha.</translation>
-    </message>
-    <message>
       <source>Other tip</source>
       <translation>Otra propina</translation>
     </message>
@@ -1854,6 +1850,14 @@
     <message>
       <source>Please sign in the box first.</source>
       <translation>Firme primero en el recuadro.</translation>
+    </message>
+    <message>
+      <source>Or double-click a test card below.</source>
+      <translation>O haga doble clic en una tarjeta de prueba debajo.</translation>
+    </message>
+    <message>
+      <source>Or double-click a test card on the right.</source>
+      <translation>O haga doble clic en una tarjeta de prueba a la derecha.</translation>
     </message>
     <message>
       <source>Test cards</source>

@@ -141,3 +141,34 @@ def test_at_1024_the_payment_screen_keeps_its_words_and_cancel_clear_of_the_pad(
     for widget in (page.result_title, page.result_amount):
         seen = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
         assert not seen.intersects(covered), (type(widget).__name__, seen, covered)
+
+
+def test_at_1024_the_pad_grows_for_the_tip_then_goes_back_over_its_own_place(
+        ui: Any, make_gui: Any) -> None:
+    """The tip page needs more height than the narrow pad's place: it grows for it (covering the
+    printer while the customer chooses), then takes its placed size again."""
+    from PySide6.QtCore import QRect
+
+    from ui.cash import place_training_windows
+
+    gui = make_gui(tip_mode="pad")
+    place_training_windows(gui, QRect(0, 0, 1024, 768))
+    ui.spin(0.05)
+    pad = gui.pinpad
+    placed = pad.size()
+    assert pad.front.placed == placed
+    page = gui.window.go(SalePage)
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    QTest.keyClicks(page.amount, "1250")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
+    ui.spin(0.05)
+    grown = pad.height() > placed.height()
+    pad.tip_buttons.itemAt(3).widget().click()  # no tip
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.tap_button.click()
+    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="result")
+    ui.until(lambda: pad.size() == placed, what="the pad back to its placed size")
+    assert grown, "the tip page fits the narrow pad now: this test no longer shows the return"
+    assert not pad.frameGeometry().intersects(gui.printer_window.frameGeometry())
