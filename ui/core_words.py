@@ -90,7 +90,20 @@ def _filled(rule: str, params: dict[str, object], currency: str) -> str:
 
 
 def _sign_in() -> dict[str, str]:
+    """Whole core lines a cashier or a manager meets at the drawer and the counter."""
     return {
+        "drawer: no open drawer session (open one with a float first)":
+            tr("No drawer is open: open it with a float first."),
+        "drawer: a session is already open at this till (close it before opening another)":
+            tr("A drawer is already open at this till: close it before opening another."),
+        "drawer: the session is counted and waiting for a manager to close it":
+            tr("The drawer is counted and waits for a manager to close it."),
+        "reason: is required (say what the cash is for)":
+            tr("Reason: say what the cash is for."),
+        "printer: this till has no [printer] url in its profile":
+            tr("This till has no receipt printer in its profile."),
+        "session: no closed drawer session yet (a Z report comes with the close)":
+            tr("No drawer has been closed yet: a Z report comes with the close."),
         "pin: no clerk of this till has that PIN": tr("No clerk of this till has that PIN."),
         "pin: no manager of this till has that PIN": tr("No manager of this till has that PIN."),
         "pin: wrong manager PIN": tr("Wrong manager PIN."),

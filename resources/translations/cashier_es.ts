@@ -188,6 +188,30 @@
       <translation>desconocido</translation>
     </message>
     <message>
+      <source>No drawer is open: open it with a float first.</source>
+      <translation>No hay ningún cajón abierto: ábralo primero con un fondo.</translation>
+    </message>
+    <message>
+      <source>A drawer is already open at this till: close it before opening another.</source>
+      <translation>Ya hay un cajón abierto en esta caja: ciérrelo antes de abrir otro.</translation>
+    </message>
+    <message>
+      <source>The drawer is counted and waits for a manager to close it.</source>
+      <translation>El cajón está contado y espera a que un encargado lo cierre.</translation>
+    </message>
+    <message>
+      <source>Reason: say what the cash is for.</source>
+      <translation>Motivo: diga para qué es el efectivo.</translation>
+    </message>
+    <message>
+      <source>This till has no receipt printer in its profile.</source>
+      <translation>Esta caja no tiene impresora de tiques en su perfil.</translation>
+    </message>
+    <message>
+      <source>No drawer has been closed yet: a Z report comes with the close.</source>
+      <translation>Aún no se ha cerrado ningún cajón: el informe Z llega con el cierre.</translation>
+    </message>
+    <message>
       <source>No clerk of this till has that PIN.</source>
       <translation>Ningún cajero de esta caja tiene ese PIN.</translation>
     </message>

@@ -123,7 +123,7 @@ def test_no_z_report_yet_leaves_the_x_report_key_down(ui: Any, make_gui: Any) ->
 def test_the_core_refusals_at_the_counter_are_said_in_spanish(ui: Any, make_gui: Any) -> None:
     """A core refusal with figures in it (``ValidationError.template``) reaches the Spanish window
     translated, its amounts as money; the command line keeps the core's English line."""
-    from cashier.errors import ValidationError
+    from cashier.errors import DrawerRefused, ValidationError
     from cashier.money import AmountBounds
     from ui.core_words import error_words
 
@@ -143,7 +143,11 @@ def test_the_core_refusals_at_the_counter_are_said_in_spanish(ui: Any, make_gui:
                                "100.00 (this till's largest_note) over")
     said = error_words(over.value, "USD")
     assert said.startswith(ES["Cash"] + ": $200.00 supera en $174.55 los $25.45"), said
+    with pytest.raises(DrawerRefused) as closed:  # the drawer's own refusal, as the core says it
+        gui.cashdesk.drawer.require_open()
+    assert error_words(closed.value) == ES["No drawer is open: open it with a float first."]
     gui.set_language("en")
+    assert error_words(closed.value) == "No drawer is open: open it with a float first."
     assert error_words(over.value, "USD") == ("Cash: $200.00 is more than the $25.45 that remains "
                                               "by $174.55: at most $100.00 (this till's "
                                               "largest_note) over")

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
 
 from cashier.clerks import SignInError
-from cashier.errors import DrawerRefused, ManagerNeeded
+from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
+from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
@@ -164,10 +165,11 @@ class DrawerPage(Page):
         try:
             return action()
         except ManagerNeeded as exc:
-            self.say(str(exc) + " — " + tr("type the manager PIN and press again."), "warn")
+            self.say(error_words(exc, self.till.currency) + " — "
+                     + tr("type the manager PIN and press again."), "warn")
             self.manager_pin.setFocus()
-        except (DrawerRefused, SignInError) as exc:
-            self.say(str(exc), "bad")
+        except (DrawerRefused, SignInError, ValidationError) as exc:
+            self.say(error_words(exc, self.till.currency), "bad")
         return None
 
     def say(self, text: str, level: str = "ok") -> None:
