@@ -214,6 +214,10 @@ class MainWindow(QMainWindow):
         self._fit_sideways()
 
     def _fit_sideways(self) -> None:
+        from shiboken6 import isValid
+
+        if not isValid(self) or not isValid(self.stack):
+            return  # a check queued just before the window was deleted (a test's, or a close)
         area = self.fit_area
         page = self.stack.currentWidget()
         if area is None or not isinstance(page, Page) or not self.isVisible():
