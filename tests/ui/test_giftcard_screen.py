@@ -40,6 +40,8 @@ def test_scanned_card_reload_then_balance_with_history(ui: Any, make_gui: Any) -
     ui.until(lambda: page.result_title.text().startswith("Balance:")
              and page.result_title.text() != before, what="new balance")
     assert "$35.00" in page.result_title.text()
+    shown = page.card_shown.text().split(" ", 1)[1]  # the card masked one way on the screen
+    assert CARD not in page.result_text.text() and shown in page.result_text.text()
     assert page.history.count() >= 2
     assert any("25.00" in page.history.item(i).text() for i in range(page.history.count()))
 

@@ -173,7 +173,10 @@ class GiftCardPage(Page):
             why = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
             then = (" — " + tr("This gift card is not active: activate it first (F3).")
                     if outcome.state == "not activated" else "")
-            self.result_text.setText(f"{tr('Card')}: {outcome.card or '-'}  {state}{why}{then}")
+            # one masking on the screen: the number typed, masked as the card line above shows it;
+            # the host's own masked form only for a card read on the pad
+            card = mask_pan(self.number) if self.number else (outcome.card or "-")
+            self.result_text.setText(f"{tr('Card')}: {card}  {state}{why}{then}")
             for line in outcome.history or ():
                 self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
             return
