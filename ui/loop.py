@@ -15,7 +15,7 @@ import contextvars
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimerEvent
 from PySide6.QtCore import QEventLoop as QtEventLoop
 from qasync import QEventLoop, _SimpleTimer
 
@@ -40,6 +40,21 @@ class _Timers(_SimpleTimer):  # type: ignore[misc]
         if self.table.get(timer_id) is handle:
             del self.table[timer_id]
             self.killTimer(timer_id)
+
+    def timerEvent(self, event: QTimerEvent) -> None:
+        """qasync's, made safe for a timer whose handle is no longer in the table. qasync deletes
+        the entry after running the callback, and raised KeyError (seen by the crash reporter)
+        when it was gone: a timer event Qt still delivered after its handle was cancelled and
+        the timer killed, or a handle cancelled while its own callback ran. The entry leaves the
+        table before the callback runs; a cancel after that has nothing to forget."""
+        timer_id = event.timerId()
+        self.killTimer(timer_id)
+        handle = self.table.pop(timer_id, None)
+        if handle is None or handle.cancelled() or self._stopped:
+            return
+        if isinstance(handle, _TimerHandle):
+            handle.timer = None
+        handle._run()
 
     def pending(self) -> int:
         """Timers still registered (tests and the memory bench)."""

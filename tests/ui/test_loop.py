@@ -80,3 +80,22 @@ def test_every_step_runs_with_the_loop_running(ui: Any) -> None:
     task.cancel()
     ui.run(asyncio.gather(task, return_exceptions=True))
     assert steps > 200 and errors == []
+
+
+def test_a_timer_cancelled_by_its_own_callback_is_no_error(ui: Any) -> None:
+    # qasync deleted the timer's entry after the callback ran: the callback's own cancel had
+    # already dropped it, and the KeyError reached the crash reporter (seen in a real race)
+    loop = ui.loop
+    ran: list[str] = []
+    handles: list[asyncio.Handle] = []
+
+    def callback() -> None:
+        ran.append("ran")
+        handles[0].cancel()
+
+    handles.append(loop.call_later(0, callback))
+    later = loop.call_later(0.01, ran.append, "later")
+    ui.spin(0.05)
+    assert ran == ["ran", "later"]
+    assert not later.cancelled()
+    assert loop.pending_timers() == 0
