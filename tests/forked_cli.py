@@ -8,6 +8,11 @@ locks, own exit code, its own environment, stdin and working folder), which is w
 check. Tests that signal, time or race processes start them cold with ``subprocess`` as before,
 so the command's own start is still run by the suite.
 
+The servers the tests talk to over a socket (``cashier sandbox serve``, ``cashier store serve``)
+are forked the same way by ``start_cashier``: a real process listening on a real socket, whose
+output the test reads through named pipes as it would through ``subprocess.PIPE``, and which it
+signals by pid. Their cold start stays tested where it is the point (tests/sandbox/test_serve.py).
+
 Run as ``python -m tests.forked_cli``: the server reads one JSON request per line on stdin and
 answers one JSON line on stdout.
 """
@@ -30,20 +35,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # what the command imports on its paths: imported once in the server, before any fork
 PRELOAD = ("cashier.cli", "cashier.flows.payments", "cashier.runtime", "cashier.sandbox.app",
-           "cashier.flows.ticket", "cashier.host.client", "cashier.journal.aio")
+           "cashier.flows.ticket", "cashier.host.client", "cashier.journal.aio",
+           "cashier.commands.sandbox", "cashier.commands.store", "cashier.store.app",
+           "cashier.store.database", "cashier.store.schema", "uvicorn", "uvicorn.config",
+           "uvicorn.server", "uvicorn.protocols.http.h11_impl", "uvicorn.lifespan.on")
 
 
-def _child(request: Mapping[str, Any], out: int, err: int, stdin: int) -> None:
-    """In the forked process: become the command, then exit with its code."""
+def _child(request: Mapping[str, Any], out: int, err: int, stdin: int,
+           line_buffered: bool = False) -> None:
+    """In the forked process: become the command, then exit with its code. A server's output is
+    line-buffered, as ``PYTHONUNBUFFERED`` would have it: its test reads it line by line."""
     os.dup2(stdin, 0)
     os.dup2(out, 1)
     os.dup2(err, 2)
     os.environ.clear()
     os.environ.update(request["env"])
     os.chdir(request["cwd"])
+    buffering = 1 if line_buffered else -1
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stdin
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=buffering)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=buffering)  # noqa: SIM115
     sys.argv = ["cashier", *request["args"]]
     code = 1
     try:
@@ -63,39 +74,81 @@ def _child(request: Mapping[str, Any], out: int, err: int, stdin: int) -> None:
         os._exit(code)
 
 
+def _run(request: dict[str, Any]) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
+        Path(paths[0]).write_text(request["input"] or "", encoding="utf-8")
+        fds = [os.open(paths[0], os.O_RDONLY),
+               os.open(paths[1], os.O_WRONLY | os.O_CREAT, 0o600),
+               os.open(paths[2], os.O_WRONLY | os.O_CREAT, 0o600)]
+        pid = os.fork()
+        if pid == 0:
+            _child(request, fds[1], fds[2], fds[0])
+        for fd in fds:
+            os.close(fd)
+        status = _wait(pid, request["timeout"])
+        timed_out = status is None
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            status = os.waitpid(pid, 0)[1]
+        return {"returncode": os.waitstatus_to_exitcode(status),
+                "stdout": Path(paths[1]).read_text(encoding="utf-8", errors="replace"),
+                "stderr": Path(paths[2]).read_text(encoding="utf-8", errors="replace"),
+                "timed_out": timed_out}
+
+
+def _wait(pid: int, timeout: float) -> int | None:
+    """The child's wait status, or None when it still runs after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.002)
+
+
+#: started children still running: pid -> the read ends that keep their pipes open
+_STARTED: dict[int, list[int]] = {}
+
+
+def _start(request: dict[str, Any]) -> dict[str, Any]:
+    """Fork a long-running command whose stdout and stderr are named pipes. The server holds a
+    read end of each until the child is reaped, so the child's writes never fail for want of a
+    reader while the test opens its own."""
+    folder = tempfile.mkdtemp(prefix="forked-cli-")
+    fifos = [os.path.join(folder, n) for n in ("out", "err")]
+    for fifo in fifos:
+        os.mkfifo(fifo, 0o600)
+    held = [os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) for fifo in fifos]
+    pid = os.fork()
+    if pid == 0:
+        writers = [os.open(fifo, os.O_WRONLY) for fifo in fifos]
+        _child(request, writers[0], writers[1], os.open(os.devnull, os.O_RDONLY),
+               line_buffered=True)
+    _STARTED[pid] = held
+    return {"pid": pid, "stdout": fifos[0], "stderr": fifos[1]}
+
+
+def _reap(request: dict[str, Any]) -> dict[str, Any]:
+    pid = request["pid"]
+    status = _wait(pid, request["timeout"])
+    if status is None:
+        return {"returncode": None}
+    for fd in _STARTED.pop(pid, []):
+        os.close(fd)
+    return {"returncode": os.waitstatus_to_exitcode(status)}
+
+
 def _serve() -> None:
     for name in PRELOAD:
         __import__(name)
     channel_in, channel_out = sys.stdin.buffer, sys.stdout.buffer
+    handlers = {"run": _run, "start": _start, "wait": _reap}
     for line in channel_in:
         request = json.loads(line)
-        with tempfile.TemporaryDirectory() as folder:
-            paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
-            Path(paths[0]).write_text(request["input"] or "", encoding="utf-8")
-            fds = [os.open(paths[0], os.O_RDONLY),
-                   os.open(paths[1], os.O_WRONLY | os.O_CREAT, 0o600),
-                   os.open(paths[2], os.O_WRONLY | os.O_CREAT, 0o600)]
-            pid = os.fork()
-            if pid == 0:
-                _child(request, fds[1], fds[2], fds[0])
-            for fd in fds:
-                os.close(fd)
-            deadline = time.monotonic() + request["timeout"]
-            status: int | None = None
-            while status is None:
-                done, raw = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    status = raw
-                elif time.monotonic() > deadline:
-                    os.kill(pid, signal.SIGKILL)
-                    status = os.waitpid(pid, 0)[1]
-                    request["timed_out"] = True
-                else:
-                    time.sleep(0.002)
-            answer = {"returncode": os.waitstatus_to_exitcode(status),
-                      "stdout": Path(paths[1]).read_text(encoding="utf-8", errors="replace"),
-                      "stderr": Path(paths[2]).read_text(encoding="utf-8", errors="replace"),
-                      "timed_out": bool(request.get("timed_out"))}
+        answer = handlers[request.get("op", "run")](request)
         channel_out.write(json.dumps(answer).encode() + b"\n")
         channel_out.flush()
 
@@ -107,10 +160,7 @@ class _Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.lock = threading.Lock()
 
-    def run(self, args: list[str], env: Mapping[str, str], stdin: str | None, timeout: float,
-            cwd: Path) -> subprocess.CompletedProcess[str]:
-        request = {"args": args, "env": dict(env), "input": stdin, "timeout": timeout,
-                   "cwd": str(cwd)}
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         with self.lock:
             if self.proc is None or self.proc.poll() is not None:
                 server_env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
@@ -125,12 +175,65 @@ class _Server:
             line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError("the cashier fork server died")
-        answer = json.loads(line)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def run(self, args: list[str], env: Mapping[str, str], stdin: str | None, timeout: float,
+            cwd: Path) -> subprocess.CompletedProcess[str]:
+        answer = self.ask({"op": "run", "args": args, "env": dict(env), "input": stdin,
+                           "timeout": timeout, "cwd": str(cwd)})
         if answer["timed_out"]:
             raise subprocess.TimeoutExpired(["cashier", *args], timeout, answer["stdout"],
                                             answer["stderr"])
         return subprocess.CompletedProcess(["cashier", *args], answer["returncode"],
                                            answer["stdout"], answer["stderr"])
+
+
+class ForkedProcess:
+    """A long-running ``cashier`` command forked by the server, with the parts of
+    ``subprocess.Popen`` the tests use: ``pid``, ``stdout``/``stderr`` (text, read as pipes),
+    ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill`` and ``returncode``."""
+
+    def __init__(self, args: list[str], env: Mapping[str, str], cwd: Path) -> None:
+        self.args = ["cashier", *args]
+        answer = _SERVER.ask({"op": "start", "args": args, "env": dict(env), "input": None,
+                              "cwd": str(cwd)})
+        self.pid: int = answer["pid"]
+        self.returncode: int | None = None
+        # opened in the order the child opens them (each open waits for the child's)
+        self.stdout = open(answer["stdout"], encoding="utf-8", errors="replace")  # noqa: SIM115
+        self.stderr = open(answer["stderr"], encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._folder = Path(answer["stdout"]).parent
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self._reaped(_SERVER.ask({"op": "wait", "pid": self.pid, "timeout": 0}))
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            limit = 3600.0 if timeout is None else timeout
+            self._reaped(_SERVER.ask({"op": "wait", "pid": self.pid, "timeout": limit}))
+            if self.returncode is None:
+                raise subprocess.TimeoutExpired(self.args, limit)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def _reaped(self, answer: dict[str, Any]) -> None:
+        if answer["returncode"] is not None:
+            self.returncode = int(answer["returncode"])
+            for fifo in ("out", "err"):
+                (self._folder / fifo).unlink(missing_ok=True)
+            self._folder.rmdir()
 
 
 _SERVER = _Server()
@@ -142,6 +245,14 @@ def run_cashier(*args: str, env: Mapping[str, str] | None = None, stdin: str | N
     from the worker's pre-imported server; same results as ``python -m cashier.cli ARGS``)."""
     return _SERVER.run(list(args), os.environ if env is None else env, stdin, timeout,
                        Path.cwd() if cwd is None else cwd)
+
+
+def start_cashier(*args: str, env: Mapping[str, str] | None = None,
+                  cwd: Path | None = None) -> ForkedProcess:
+    """``cashier ARGS`` left running in a process of its own (a server a test talks to over a
+    socket), forked from the worker's pre-imported server."""
+    return ForkedProcess(list(args), os.environ if env is None else env,
+                         Path.cwd() if cwd is None else cwd)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import pytest
 from cashier.config import load_profile
 from cashier.flows.base import RecoveryPolicy
 from cashier.runtime import Runtime, open_runtime
-from tests.forked_cli import run_cashier
+from tests.forked_cli import run_cashier, start_cashier
 
 #: A profile's max_amount that lets the sandbox's large amount triggers through (tests only).
 TRIGGER_MAX = Decimal("2000000.00")
@@ -73,20 +73,16 @@ async def make_till(make_sandbox: Callable[..., Any], tmp_path: Path) -> AsyncIt
 
 
 class ServedSandbox:
-    """``cashier sandbox serve --port 0`` in a subprocess: a host over a real socket."""
+    """``cashier sandbox serve --port 0`` in a process of its own: a host over a real socket
+    (forked from the worker's pre-imported command: ``tests.forked_cli.start_cashier``)."""
 
     def __init__(self, option: str, tmp: Path) -> None:
-        import subprocess
-
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cashier.cli", "sandbox", "serve", "--port", "0", "--option", option],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp))
-        assert self.proc.stdout is not None
+        self.proc = start_cashier("sandbox", "serve", "--port", "0", "--option", option, cwd=tmp)
         line = self.proc.stdout.readline()
         if "listening on" not in line:
             self.proc.kill()
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise RuntimeError(f"sandbox did not start: {line!r} {err}")
+            self.proc.wait(10)
+            raise RuntimeError(f"sandbox did not start: {line!r} {self.proc.stderr.read()}")
         self.url = line.strip().split("listening on ", 1)[1]
         self.api = self.url + "/api/rest/v1"
 

@@ -4,11 +4,9 @@ database per test, and ``cashier store serve`` over a real socket that a test ca
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -20,7 +18,7 @@ import pytest
 
 from cashier.store.localpg import LocalPostgres, free_port
 from cashier.store.schema import migrate
-from tests.forked_cli import run_cashier
+from tests.forked_cli import ForkedProcess, run_cashier, start_cashier
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,22 +52,19 @@ def cashier(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
 
 
 class ServedStore:
-    """``cashier store serve`` in a subprocess; ``kill()`` is a crash, ``start()`` a restart on
-    the same port (the tills' profiles keep their ``store_url``)."""
+    """``cashier store serve`` in a process of its own (forked: ``start_cashier``); ``kill()`` is
+    a crash, ``start()`` a restart on the same port (the tills' profiles keep their
+    ``store_url``)."""
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: ForkedProcess | None = None
 
     def start(self) -> ServedStore:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cashier.cli", "store", "serve", "--database", self.dsn,
-             "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            cwd=ROOT, env=env)
-        assert self.proc.stdout is not None
+        self.proc = start_cashier("store", "serve", "--database", self.dsn,
+                                  "--port", str(self.port), cwd=ROOT)
         deadline = time.monotonic() + 30
         line = ""
         while time.monotonic() < deadline:
@@ -78,8 +73,8 @@ class ServedStore:
                 break
         if line.strip() != f"store listening on {self.url}":
             self.proc.kill()
-            raise AssertionError(f"store did not start: {line!r} "
-                                 f"{self.proc.stderr.read() if self.proc.stderr else ''}")
+            self.proc.wait(10)
+            raise AssertionError(f"store did not start: {line!r} {self.proc.stderr.read()}")
         return self
 
     def kill(self) -> None:
@@ -89,8 +84,9 @@ class ServedStore:
 
     def stop(self) -> int:
         assert self.proc is not None
-        if self.proc.poll() is not None:
-            return int(self.proc.returncode)
+        ended = self.proc.poll()
+        if ended is not None:
+            return ended
         self.proc.send_signal(signal.SIGTERM)
         try:
             return self.proc.wait(15)
