@@ -58,6 +58,8 @@ def _child(request: Mapping[str, Any], out: int, err: int, stdin: int,
     sys.argv = ["cashier", *request["args"]]
     code = 1
     try:
+        if request.get("after_a_line"):  # started and imported, it runs once told to (a race)
+            sys.stdin.readline()
         from cashier.cli import main
 
         code = main(request["args"])
@@ -114,21 +116,22 @@ _STARTED: dict[int, list[int]] = {}
 
 
 def _start(request: dict[str, Any]) -> dict[str, Any]:
-    """Fork a long-running command whose stdout and stderr are named pipes. The server holds a
-    read end of each until the child is reaped, so the child's writes never fail for want of a
-    reader while the test opens its own."""
+    """Fork a long-running command whose stdout and stderr (and stdin, when asked) are named
+    pipes. The server holds a read end of stdout and stderr until the child is reaped, so the
+    child's writes never fail for want of a reader while the test opens its own."""
     folder = tempfile.mkdtemp(prefix="forked-cli-")
-    fifos = [os.path.join(folder, n) for n in ("out", "err")]
+    fifos = [os.path.join(folder, n) for n in ("out", "err", "in")]
     for fifo in fifos:
         os.mkfifo(fifo, 0o600)
-    held = [os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) for fifo in fifos]
+    held = [os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) for fifo in fifos[:2]]
     pid = os.fork()
     if pid == 0:
-        writers = [os.open(fifo, os.O_WRONLY) for fifo in fifos]
-        _child(request, writers[0], writers[1], os.open(os.devnull, os.O_RDONLY),
-               line_buffered=True)
+        writers = [os.open(fifo, os.O_WRONLY) for fifo in fifos[:2]]
+        stdin = os.open(fifos[2] if request["stdin"] else os.devnull, os.O_RDONLY)
+        _child(request, writers[0], writers[1], stdin, line_buffered=True)
     _STARTED[pid] = held
-    return {"pid": pid, "stdout": fifos[0], "stderr": fifos[1]}
+    return {"pid": pid, "stdout": fifos[0], "stderr": fifos[1],
+            "stdin": fifos[2] if request["stdin"] else None}
 
 
 def _reap(request: dict[str, Any]) -> dict[str, Any]:
@@ -191,19 +194,32 @@ class _Server:
 
 class ForkedProcess:
     """A long-running ``cashier`` command forked by the server, with the parts of
-    ``subprocess.Popen`` the tests use: ``pid``, ``stdout``/``stderr`` (text, read as pipes),
-    ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill`` and ``returncode``."""
+    ``subprocess.Popen`` the tests use: ``pid``, ``stdin``/``stdout``/``stderr`` (text, used as
+    pipes), ``poll``, ``wait``, ``communicate``, ``send_signal``, ``terminate``, ``kill`` and
+    ``returncode``. ``after_a_line``: the command waits for a line on its stdin before it runs
+    (processes made ready, then released together: the race is between the commands)."""
 
-    def __init__(self, args: list[str], env: Mapping[str, str], cwd: Path) -> None:
+    def __init__(self, args: list[str], env: Mapping[str, str], cwd: Path,
+                 after_a_line: bool = False) -> None:
         self.args = ["cashier", *args]
         answer = _SERVER.ask({"op": "start", "args": args, "env": dict(env), "input": None,
-                              "cwd": str(cwd)})
+                              "cwd": str(cwd), "stdin": after_a_line,
+                              "after_a_line": after_a_line})
         self.pid: int = answer["pid"]
         self.returncode: int | None = None
         # opened in the order the child opens them (each open waits for the child's)
         self.stdout = open(answer["stdout"], encoding="utf-8", errors="replace")  # noqa: SIM115
         self.stderr = open(answer["stderr"], encoding="utf-8", errors="replace")  # noqa: SIM115
+        self.stdin = (open(answer["stdin"], "w", encoding="utf-8")  # noqa: SIM115
+                      if answer["stdin"] else None)
         self._folder = Path(answer["stdout"]).parent
+
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        if self.stdin is not None and not self.stdin.closed:
+            self.stdin.close()
+        out, err = self.stdout.read(), self.stderr.read()
+        self.wait(timeout)
+        return out, err
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -231,7 +247,7 @@ class ForkedProcess:
     def _reaped(self, answer: dict[str, Any]) -> None:
         if answer["returncode"] is not None:
             self.returncode = int(answer["returncode"])
-            for fifo in ("out", "err"):
+            for fifo in ("out", "err", "in"):
                 (self._folder / fifo).unlink(missing_ok=True)
             self._folder.rmdir()
 
@@ -247,12 +263,13 @@ def run_cashier(*args: str, env: Mapping[str, str] | None = None, stdin: str | N
                        Path.cwd() if cwd is None else cwd)
 
 
-def start_cashier(*args: str, env: Mapping[str, str] | None = None,
-                  cwd: Path | None = None) -> ForkedProcess:
-    """``cashier ARGS`` left running in a process of its own (a server a test talks to over a
-    socket), forked from the worker's pre-imported server."""
+def start_cashier(*args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None,
+                  after_a_line: bool = False) -> ForkedProcess:
+    """``cashier ARGS`` started in a process of its own and left running (a server a test talks
+    to over a socket, or one of several racing commands), forked from the worker's pre-imported
+    server."""
     return ForkedProcess(list(args), os.environ if env is None else env,
-                         Path.cwd() if cwd is None else cwd)
+                         Path.cwd() if cwd is None else cwd, after_a_line)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
 from tests.flows.conftest import void_elsewhere, write_profile
+from tests.forked_cli import start_cashier
 from tests.pans import card_numbers_at_rest, card_numbers_in
 from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
 
@@ -327,14 +328,13 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
         code, out, err = run(["--profile", str(profiles[1]), "ticket", "new", "--amount", "111.01"])
         ticket = str(json.loads(out)["ticket"]) if out else ""
         n = rng.choice((2, 3, 4))
-        procs = [subprocess.Popen([sys.executable, "-m", "cashier.cli", "--profile", str(profiles[1]),
-                                   "ticket", "pay", ticket, "--pay", "card", "--card", TEST_CARDS[0],
-                                   "--exp", "1230"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(n)]
+        procs = [start_cashier("--profile", str(profiles[1]), "ticket", "pay", ticket, "--pay",
+                               "card", "--card", TEST_CARDS[0], "--exp", "1230", env=env)
+                 for _ in range(n)]
         codes = []
         for proc in procs:
             out, err = proc.communicate(timeout=120)
-            codes.append(proc.returncode)
+            codes.append(proc.wait())
             outputs.append(out + err)
         injected += 1
         if sorted(codes) != [0] + [2] * (n - 1):

@@ -13,7 +13,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from decimal import Decimal as D
 from pathlib import Path
@@ -24,7 +23,7 @@ import pytest
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import void_elsewhere, write_profile
-from tests.forked_cli import run_cashier
+from tests.forked_cli import ForkedProcess, run_cashier, start_cashier
 
 pytestmark = pytest.mark.socket
 CARD = ("--card", "4321000000001119", "--exp", "1230")
@@ -44,19 +43,13 @@ class CliTill:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
         self.env["CASHIER_ACCESS_TOKEN"] = "OWNER-TOKEN"
 
-    def start(self, *args: str) -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, "-m", "cashier.cli", "--profile", str(self.profile),
-                                 *args], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+    def start(self, *args: str) -> ForkedProcess:
+        return start_cashier("--profile", str(self.profile), *args, env=self.env)
 
-    def ready(self, *args: str) -> subprocess.Popen[str]:
+    def ready(self, *args: str) -> ForkedProcess:
         """A ``cashier`` process started and imported, that runs ``args`` once ``go`` is called:
         the race is then between the commands, not between process start-ups."""
-        script = ("import sys\nimport cashier.runtime, cashier.flows.recovery, cashier.flows.ticket\n"
-                  "from cashier.cli import main\nsys.stdin.readline()\nsys.exit(main(sys.argv[1:]))\n")
-        return subprocess.Popen([sys.executable, "-c", script, "--profile", str(self.profile), *args],
-                                env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        return start_cashier("--profile", str(self.profile), *args, env=self.env, after_a_line=True)
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return run_cashier("--profile", str(self.profile), *args, env=self.env, timeout=120)
@@ -99,7 +92,7 @@ class CliTill:
         return ledger
 
 
-def go(*procs: subprocess.Popen[str]) -> None:
+def go(*procs: ForkedProcess) -> None:
     for proc in procs:
         assert proc.stdin is not None
         proc.stdin.write("\n")
