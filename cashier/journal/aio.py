@@ -52,8 +52,9 @@ class LineFlusher:
         """A write left lines held: flush them after the pause (started on first use)."""
         with self._cond:
             self._last = time.monotonic()
-            if self._first is None:
-                self._first = self._last
+            if self._first is not None:
+                return  # already counting down: it sees the later ``_last`` when its wait ends
+            self._first = self._last
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="journal-lines", daemon=True)
                 self._thread.start()

@@ -44,7 +44,7 @@ from cashier.journal.outbox_rows import OutboxRows
 from cashier.journal.report_rows import ReportRows
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import TicketRows, TicketWritten
+from cashier.journal.tickets import TicketRecord, TicketRows, TicketWritten
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -249,6 +249,10 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self.hold_lines = False
         #: True while such a transaction is open.
         self.lines_held = False
+        self._held_tickets: dict[int, TicketRecord] = {}
+        #: The journal's latest time while that transaction is open (it holds the write lock:
+        #: no other connection adds an event), so ``_now`` does not ask SQLite at every line.
+        self._held_last_at: str | None = None
         try:
             self._open(reader)
         except JournalError:
@@ -300,6 +304,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         in the same transaction and commit with it: the write is a savepoint inside it, so a
         refused write leaves the held lines as they were."""
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
+        self._forget_held()  # this write may change any ticket: read them afresh
         changes = len(self._changes)
         seen = self._jump_seen
         held = self.lines_held
@@ -318,10 +323,12 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             self.conn.execute("RELEASE write")
         self.conn.execute("COMMIT")
         self.lines_held = False
+        self._forget_held()
 
     def _undo(self, savepoint: str | None) -> None:
         """Roll back a write: to its savepoint when it joined held lines (they stay held), else
         the whole transaction (also when SQLite already gave up the transaction: a full disk)."""
+        self._forget_held()  # what was held may be undone: read afresh
         if savepoint is not None and self.conn.in_transaction:
             try:
                 self.conn.execute(f"ROLLBACK TO {savepoint}")
@@ -338,6 +345,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         if self.lines_held:
             self.conn.execute("COMMIT")
             self.lines_held = False
+            self._forget_held()
+
+    def _forget_held(self) -> None:
+        """The held-lines transaction's held values no longer hold (it ended, or a write that
+        may change anything runs)."""
+        self._held_tickets.clear()
+        self._held_last_at = None
 
     def take_changes(self) -> list[Any]:
         """What the committed writes since the last call changed besides entries (``DrawerMoved``,
@@ -354,11 +368,15 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         status bar and the manager; a read that sees it first keeps it for that write."""
         wall = self.clock()
         now = iso(wall)
-        row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
-        last = None if row is None else str(row[0])
+        last = self._held_last_at if self.lines_held else None
+        if last is None:
+            row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
+            last = None if row is None else str(row[0])
         jump = self._clock_jump(wall, last)
         if last is not None and now < last:
             now = last
+        if self.lines_held:  # every event of the transaction is stamped with such a time
+            self._held_last_at = now
         if jump is not None:
             self._clock_noted = True
             self._jump_seen = ClockMoved(round(jump), iso(wall), last)

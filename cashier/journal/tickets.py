@@ -7,10 +7,11 @@ a replay shows who added what. The money is in the entries (``entries.ticket_id`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,9 @@ class TicketRecord:
     entries: tuple[Entry, ...]
     #: entry id -> (tendered, change) for cash tenders
     cash: dict[int, tuple[Decimal, Decimal]]
+    #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
+    #: changes, so the write's published ticket and the session's are made once, not per reader.
+    view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +101,17 @@ class TicketRows:
     hold_lines: bool
     lines_held: bool
     _moved: list[int]
+    #: Tickets as read or written inside the open held-lines transaction (``_lines_tx``): that
+    #: transaction holds the write lock, so nothing but its own lines can change them; a line
+    #: then extends the ticket instead of reading it again (a 20-line ticket read 20 times was
+    #: the ticket's largest cost). Emptied when the transaction ends and by any other write.
+    _held_tickets: dict[int, TicketRecord]
 
     if TYPE_CHECKING:  # provided by JournalRecorder
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _undo(self, savepoint: str | None) -> None: ...
         def _now(self) -> str: ...
+        def _forget_held(self) -> None: ...
         def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                    at: str) -> None: ...
         @staticmethod
@@ -128,6 +138,7 @@ class TicketRows:
         changes = len(self._changes)
         if not self.lines_held:
             self.conn.execute("BEGIN IMMEDIATE")
+            self._forget_held()  # only what this transaction reads or writes is held
             self.lines_held = True
         self.conn.execute("SAVEPOINT line")
         try:
@@ -171,8 +182,14 @@ class TicketRows:
         self._check_actor(actor)
         name = free_text("name", name)
         with self._lines_tx() as conn:
-            row = self._open_ticket_row(ticket_id)
-            minor = self._minor("unit_price", unit_price, row["currency"])
+            held = self._held_tickets.get(ticket_id) if self.lines_held else None
+            if held is None:
+                currency = self._open_ticket_row(ticket_id)["currency"]
+            elif held.state != "open":  # the held ticket is the row as it stands
+                raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
+            else:
+                currency = held.currency
+            minor = self._minor("unit_price", unit_price, currency)
             cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
                                "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
             line_id = int(cur.lastrowid or 0)
@@ -182,10 +199,21 @@ class TicketRows:
                         {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
                          "unit_price": str(unit_price)}, now)
             self._changes.append(TicketWritten(ticket_id))
-        return self.ticket(ticket_id)
+        if held is None:
+            return self._hold_ticket(self.ticket(ticket_id))
+        # the line as ``ticket`` reads it back: the text as stored, the price from minor units
+        line = TicketLine(line_id, name, quantity, money(minor, currency))
+        return self._hold_ticket(dataclasses.replace(held, lines=(*held.lines, line)))
+
+    def _hold_ticket(self, record: TicketRecord) -> TicketRecord:
+        """Keep ``record`` while the held-lines transaction that wrote it stays open."""
+        if self.lines_held:
+            self._held_tickets[record.id] = record
+        return record
 
     def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         self._check_actor(actor)
+        self._held_tickets.pop(ticket_id, None)
         with self._lines_tx() as conn:
             self._open_ticket_row(ticket_id)
             cur = conn.execute("UPDATE ticket_lines SET removed = 1 WHERE id = ? AND ticket_id = ? "
@@ -243,6 +271,10 @@ class TicketRows:
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
+        if self.lines_held:
+            held = self._held_tickets.get(ticket_id)
+            if held is not None:
+                return held
         row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
         if row is None:
             raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
