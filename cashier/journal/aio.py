@@ -388,7 +388,13 @@ class Journal:
         return await self._read(name, *args, **kw)
 
     async def ticket(self, ticket_id: int) -> TicketRecord:
-        record: TicketRecord = await self._ticket_read("ticket", ticket_id)
+        """The ticket as the journal holds it now. The writer answers when it holds the ticket
+        (its last write of it, checked against other connections' commits there): no full read."""
+        writer = self._writer
+        if writer is not None and (writer.lines_held or writer.holds_ticket(ticket_id)):
+            held: TicketRecord = await self._write_only(writer.ticket, ticket_id)
+            return held
+        record: TicketRecord = await self._read("ticket", ticket_id)
         return record
 
     async def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:

@@ -7,6 +7,7 @@ projection row and the running totals together, so the three can never disagree.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -44,7 +45,7 @@ from cashier.journal.outbox_rows import OutboxRows
 from cashier.journal.report_rows import ReportRows
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import TicketRecord, TicketRows, TicketWritten
+from cashier.journal.tickets import TicketRecord, TicketRows
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -249,9 +250,17 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self.hold_lines = False
         #: True while such a transaction is open.
         self.lines_held = False
+        #: Tickets as this connection last wrote or read them (``TicketRows.ticket``): kept by
+        #: the writes that know how they change them, dropped by any other write, and all dropped
+        #: once another connection has committed (``PRAGMA data_version``), so a ticket is read
+        #: in full once, not after every write of it (a line, a tender, its answer).
         self._held_tickets: dict[int, TicketRecord] = {}
-        #: The journal's latest time while that transaction is open (it holds the write lock:
-        #: no other connection adds an event), so ``_now`` does not ask SQLite at every line.
+        #: Inside a write: the held tickets as they were when it began (``_tx``).
+        self._held_before: dict[int, TicketRecord] = {}
+        self._writing = False
+        self._data_version: int | None = None
+        #: The journal's latest time while held lines keep a transaction open (it holds the
+        #: write lock: no other connection adds an event), so ``_now`` does not ask at every line.
         self._held_last_at: str | None = None
         try:
             self._open(reader)
@@ -304,54 +313,71 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         in the same transaction and commit with it: the write is a savepoint inside it, so a
         refused write leaves the held lines as they were."""
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
-        self._forget_held()  # this write may change any ticket: read them afresh
         changes = len(self._changes)
         seen = self._jump_seen
         held = self.lines_held
         self.conn.execute("SAVEPOINT write" if held else "BEGIN IMMEDIATE")
+        if not held:
+            self._check_data_version()  # under the write lock: nobody commits meanwhile
+        # only what this write keeps (the tickets it knows how it changed) stays held
+        before, self._held_tickets = self._held_tickets, {}
+        self._held_before = before
+        self._writing = True
         try:
             if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
                 self._now()
             yield self.conn
         except BaseException:
-            self._undo("write" if held else None)
+            self._writing = False
+            whole = self._undo("write" if held else None)
+            # undone to where it began: the tickets as held then, unless held lines went too
+            self._held_tickets = {} if whole and held else before
+            self._held_before = {}
             del self._changes[changes:]  # nothing of a rolled-back write is published
             if seen is not None and self._jump_seen is None:
                 self._jump_seen = seen  # nor journaled: the next write journals it
             raise
+        self._writing = False
+        self._held_before = {}
         if held:
             self.conn.execute("RELEASE write")
         self.conn.execute("COMMIT")
         self.lines_held = False
-        self._forget_held()
+        self._held_last_at = None
 
-    def _undo(self, savepoint: str | None) -> None:
+    def _undo(self, savepoint: str | None) -> bool:
         """Roll back a write: to its savepoint when it joined held lines (they stay held), else
-        the whole transaction (also when SQLite already gave up the transaction: a full disk)."""
-        self._forget_held()  # what was held may be undone: read afresh
+        the whole transaction (also when SQLite already gave up the transaction: a full disk).
+        True when the whole transaction went (held lines with it)."""
+        self._held_last_at = None
         if savepoint is not None and self.conn.in_transaction:
             try:
                 self.conn.execute(f"ROLLBACK TO {savepoint}")
                 self.conn.execute(f"RELEASE {savepoint}")
-                return
+                return False
             except sqlite3.Error:
                 pass
         if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
+        if self.lines_held:
+            self._held_tickets.clear()  # they held lines that are gone
         self.lines_held = False
+        return True
 
     def flush_lines(self) -> None:
         """Commit ticket lines held open (``hold_lines``); nothing when none are held."""
         if self.lines_held:
             self.conn.execute("COMMIT")
             self.lines_held = False
-            self._forget_held()
+            self._held_last_at = None
 
-    def _forget_held(self) -> None:
-        """The held-lines transaction's held values no longer hold (it ended, or a write that
-        may change anything runs)."""
-        self._held_tickets.clear()
-        self._held_last_at = None
+    def _check_data_version(self) -> None:
+        """Drop every held ticket once another connection has committed (another process, the
+        cash desk's connection): the journal may then hold them otherwise."""
+        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._data_version:
+            self._held_tickets.clear()
+            self._data_version = version
 
     def take_changes(self) -> list[Any]:
         """What the committed writes since the last call changed besides entries (``DrawerMoved``,
@@ -565,11 +591,14 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
+            entry = _entry({**stored, "id": entry_id}) if _stored_as_given(
+                stored, self._integer_columns) else _entry(self._row(entry_id))
             if ticket_id is not None:
-                self._changes.append(TicketWritten(ticket_id))
-            if _stored_as_given(stored, self._integer_columns):
-                return _entry({**stored, "id": entry_id})
-            return _entry(self._row(entry_id))
+                self._ticket_written(ticket_id)
+                before = self._held_before.get(ticket_id)
+                if before is not None:  # the newest entry comes last, as a read orders them
+                    self._hold(dataclasses.replace(before, entries=(*before.entries, entry)))
+            return entry
 
     def transition(self, entry_id: int, state: State | str, *, actor: str, event: str | None = None,
                    **changes: Any) -> Entry:
@@ -596,7 +625,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 cols["attempts"] = int(row["attempts"]) + 1
             new, propagated = self._apply(conn, row, cols, actor, event or str(state), now)
             if not propagated and _stored_as_given(cols, self._integer_columns):
-                return _entry(new)
+                moved = _entry(new)
+                if moved.ticket_id is not None:  # its ticket held with it, as it now reads
+                    before = self._held_before.get(moved.ticket_id)
+                    if before is not None:
+                        self._hold(dataclasses.replace(before, entries=tuple(
+                            moved if e.id == moved.id else e for e in before.entries)))
+                return moved
             return _entry(self._row(entry_id))
 
     def _columns(self, row: sqlite3.Row, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -633,7 +668,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             data["_from"] = old["state"]
         self._event(entry_id, actor, type_, data, now)
         if old.get("ticket_id") is not None:
-            self._changes.append(TicketWritten(int(old["ticket_id"])))
+            self._ticket_written(int(old["ticket_id"]))
         sets = ", ".join(f"{k} = ?" for k in cols)
         conn.execute(f"UPDATE entries SET {sets} WHERE id = ?", (*cols.values(), entry_id))
         before, after = contribution(old), contribution(new)
@@ -769,7 +804,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if entry_id is not None:  # a tender's note (cash tendered) changes what its ticket shows
                 row = conn.execute("SELECT ticket_id FROM entries WHERE id = ?", (entry_id,)).fetchone()
                 if row is not None and row[0] is not None:
-                    self._changes.append(TicketWritten(int(row[0])))
+                    self._ticket_written(int(row[0]))
 
     # ---- owners: one process per payment in flight ----------------------------------------------
     @property

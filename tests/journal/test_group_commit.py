@@ -120,3 +120,29 @@ async def test_the_ticket_held_with_its_lines_reads_as_the_rows_do(
         assert fresh.ticket(ticket_id) == paid and paid.lines == held.lines
     finally:
         fresh.close()
+
+
+async def test_a_ticket_held_by_the_writer_is_read_again_once_another_connection_wrote_it(
+        tmp_path: Path) -> None:
+    """The writer holds the tickets it wrote (no full read after each write), but another
+    process's commit drops them: its change is what the next read and write see."""
+    from cashier.journal.recorder import JournalRecorder
+
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 2)
+        await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        assert journal.recorder.holds_ticket(ticket_id)  # as the tender's write left it
+        other = await asyncio.to_thread(JournalRecorder, tmp_path / "j.sqlite")  # another process
+        try:
+            await asyncio.to_thread(other.add_ticket_line, ticket_id, name="Elsewhere", quantity=1,
+                                    unit_price=D("4.00"), actor="2")
+            await asyncio.to_thread(other.close_ticket, ticket_id, "cancelled", actor="2")
+        finally:
+            await asyncio.to_thread(other.close)
+        seen = await journal.ticket(ticket_id)
+        assert seen.state == "cancelled" and [line.name for line in seen.lines][-1] == "Elsewhere"
+        with pytest.raises(ValidationError, match="cancelled"):
+            await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+    finally:
+        await journal.close()
