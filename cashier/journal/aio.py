@@ -377,6 +377,17 @@ class Journal:
                              actor: str) -> TicketRecord:
         return await self._write(self.recorder.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
 
+    async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
+                          change: Decimal, tip: Decimal | None, actor: str, message: str,
+                          close_if: Callable[[TicketRecord], bool] | None = None,
+                          ) -> tuple[Entry, TicketRecord]:
+        """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
+        (entry, record), mirrored, changes = await self._write_entry(
+            self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
+            actor=actor, message=message, close_if=close_if)
+        self._publish(entry, mirrored, changes)
+        return entry, record
+
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 

@@ -45,7 +45,7 @@ from cashier.journal.outbox_rows import OutboxRows
 from cashier.journal.report_rows import ReportRows
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import TicketRecord, TicketRows
+from cashier.journal.tickets import CASH_NOTE, TicketRecord, TicketRows
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -311,7 +311,12 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One write, committed (FULL) at its end. Ticket lines held open (``hold_lines``) are
         in the same transaction and commit with it: the write is a savepoint inside it, so a
-        refused write leaves the held lines as they were."""
+        refused write leaves the held lines as they were. A write inside another's (``cash_tender``)
+        is a savepoint in that one's transaction and commits with it."""
+        if self._writing:
+            with self._part_of_write():
+                yield self.conn
+            return
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
         changes = len(self._changes)
         seen = self._jump_seen
@@ -344,6 +349,26 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self.conn.execute("COMMIT")
         self.lines_held = False
         self._held_last_at = None
+
+    @contextmanager
+    def _part_of_write(self) -> Iterator[None]:
+        """One write of several that commit together: a savepoint, the tickets held as the
+        enclosing write had them so far (the same rule as ``_tx``: only what it keeps stays)."""
+        changes = len(self._changes)
+        before, self._held_tickets = self._held_tickets, {}
+        enclosing, self._held_before = self._held_before, before
+        self.conn.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK TO part")
+            self.conn.execute("RELEASE part")
+            self._held_tickets = before
+            del self._changes[changes:]
+            raise
+        finally:
+            self._held_before = enclosing
+        self.conn.execute("RELEASE part")
 
     def _undo(self, savepoint: str | None) -> bool:
         """Roll back a write: to its savepoint when it joined held lines (they stay held), else
@@ -804,7 +829,32 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if entry_id is not None:  # a tender's note (cash tendered) changes what its ticket shows
                 row = conn.execute("SELECT ticket_id FROM entries WHERE id = ?", (entry_id,)).fetchone()
                 if row is not None and row[0] is not None:
-                    self._ticket_written(int(row[0]))
+                    ticket_id = int(row[0])
+                    self._ticket_written(ticket_id)
+                    before = self._held_before.get(ticket_id)
+                    if type_ == CASH_NOTE and before is not None:  # as ``ticket`` reads it back
+                        cash = (Decimal(str(data["tendered"])), Decimal(str(data["change"])))
+                        self._hold_changed(ticket_id, cash={**before.cash, entry_id: cash})
+
+    def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
+                    tip: Decimal | None, actor: str, message: str,
+                    close_if: Callable[[TicketRecord], bool] | None = None,
+                    ) -> tuple[Entry, TicketRecord]:
+        """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
+        (approved: the cash is in the hand), what was tendered and the change; and the ticket
+        closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
+        whole, with nothing journaled, when the drawer is not open or the cash exceeds what
+        remains. Returns the entry and the ticket as it now reads."""
+        with self._tx():
+            self._held_tickets = dict(self._held_before)  # nothing written yet: all still hold
+            self.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
+            entry = self.create(Kind.CASH, applied, actor=actor, op=Op.SALE, clerk=actor, tip=tip,
+                                ticket_id=ticket_id, message=message)
+            entry = self.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
+            self.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
+            if close_if is not None and close_if(self.ticket(ticket_id)):
+                self.close_ticket(ticket_id, "paid", actor=actor)
+            return entry, self.ticket(ticket_id)
 
     # ---- owners: one process per payment in flight ----------------------------------------------
     @property
