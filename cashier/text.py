@@ -60,6 +60,8 @@ def clean_data(value: Any) -> Any:
     """Every string in a JSON-like value cleaned (keys too): an event's data, a note."""
     if isinstance(value, str):
         return clean_text(value)
+    if value is None or isinstance(value, int | float):  # most of a row: no text, no ABC check
+        return value
     if isinstance(value, Mapping):
         return {clean_text(str(k)): clean_data(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
