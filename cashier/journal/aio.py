@@ -404,6 +404,11 @@ class Journal:
         owner: str | None = await self._read("owned_elsewhere", entry_id)
         return owner
 
+    async def owned_elsewhere_among(self, entry_ids: list[int]) -> dict[int, str]:
+        """``owned_elsewhere`` for many entries in one read: id -> the live owner's token."""
+        owners: dict[int, str] = await self._read("owned_elsewhere_among", entry_ids)
+        return owners
+
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
         return await self._write(self.recorder.job_retry, job_id, error=error, delay_s=delay_s)
 

@@ -881,6 +881,22 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             return None
         return owner
 
+    def owned_elsewhere_among(self, entry_ids: Sequence[int]) -> dict[int, str]:
+        """``owned_elsewhere`` for many entries in one read (recovery's list): entry id ->
+        the token of the other live process that has it in flight."""
+        me = lease_for(self.path).token
+        owners: dict[int, str] = {}
+        for start in range(0, len(entry_ids), 500):  # within SQLite's bound on parameters
+            chunk = list(entry_ids[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            owners.update((int(r[0]), str(r[1])) for r in self.conn.execute(
+                f"SELECT o.entry_id, o.owner FROM entry_owners o JOIN entries e ON e.id = o.entry_id "
+                f"WHERE o.entry_id IN ({marks}) AND e.state IN {UNRESOLVED_SQL}", chunk))
+        lives: dict[str, bool] = {}  # one question to the OS per owner, not per entry
+        for token in set(owners.values()) - {me}:
+            lives[token] = alive(self.path, token)
+        return {i: token for i, token in owners.items() if token != me and lives[token]}
+
     def _take(self, row: sqlite3.Row) -> None:
         """Inside a write: this process becomes the entry's owner, refused (``EntryOwned``) while
         the entry is in flight in another process that still lives."""
