@@ -60,6 +60,20 @@ def clean_data(value: Any) -> Any:
     """Every string in a JSON-like value cleaned (keys too): an event's data, a note."""
     if isinstance(value, str):
         return clean_text(value)
+    if value is None or isinstance(value, int | float):  # most of a row: no text, no ABC check
+        return value
+    if type(value) is dict:  # an event's data: plain text (a column name, a code) kept as is,
+        out: dict[str, Any] = {}  # as ``clean_text`` would, without a call per key and value
+        for key, item in value.items():
+            if not (type(key) is str and key.isascii() and key.isprintable()):
+                key = clean_text(str(key))
+            if type(item) is str:
+                out[key] = item if item.isascii() and item.isprintable() else clean_text(item)
+            elif item is None or type(item) is int:
+                out[key] = item
+            else:
+                out[key] = clean_data(item)
+        return out
     if isinstance(value, Mapping):
         return {clean_text(str(k)): clean_data(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -148,7 +162,7 @@ def free_text(field: str, text: str) -> str:
     card number in any dress. Checked on the raw text too: a control character between digits
     must not hide one."""
     cleaned = clean_text(text)
-    if has_card_number(text) or has_card_number(cleaned):
+    if has_card_number(text) or (cleaned != text and has_card_number(cleaned)):
         raise ValidationError(field, CARD_RULE)
     return cleaned
 

@@ -130,9 +130,9 @@ class Cart:
         await self._sync()
 
     async def _sync(self) -> None:
-        wanted = self.wanted()
         if not self.pad:
-            return
+            return  # no pad shows lines (Host Direct): nothing to lay out
+        wanted = self.wanted()
         client = self.ctx.client
         try:
             grows = self.in_sync and len(wanted) > len(self.shown) and wanted[:len(self.shown)] == self.shown

@@ -158,7 +158,8 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     # (below); an entry another live process has in flight is its own (it is left as it is)
     entries = [e for e in await ctx.journal.unresolved()
                if e.state is not State.VOIDING and e.kind is not Kind.CHARGE]
-    owned = [e for e in entries if await ctx.journal.owned_elsewhere(e.id) is not None]
+    elsewhere = await ctx.journal.owned_elsewhere_among([e.id for e in entries])
+    owned = [e for e in entries if e.id in elsewhere]
     report.in_flight.extend(owned)
     entries = [e for e in entries if e not in owned]
     total = len(entries)

@@ -36,7 +36,7 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import CASH_NOTE, REMAINING, TenderInFlight, TicketRecord
+from cashier.journal.tickets import REMAINING, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text
 
@@ -48,6 +48,13 @@ def _remaining(record: TicketRecord) -> Decimal:
 
 
 REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
+
+
+def _paid_in_full(record: TicketRecord) -> bool:
+    """The ticket closes as paid: open, with lines, nothing remaining, no tender in doubt."""
+    ticket = Ticket.of(record)
+    return ticket.state == "open" and bool(ticket.lines) and ticket.remaining == 0 \
+        and not ticket.checking
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -276,9 +283,12 @@ class TicketSession:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
             self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
-            await self.ctx.journal.require_cash_drawer()
-            await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
-        elif amount > remaining:
+            ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            if ticket.state == "paid":  # the cash paid the rest: closed in the same commit
+                await self.basket.clear()
+                return ticket
+            return await self._close_if_paid(ticket)
+        if amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind in ("card", "giftcard"):
             await self._card(ticket, amount, tender)
@@ -322,22 +332,23 @@ class TicketSession:
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> None:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> Ticket:
+        """Cash taken in one commit (the drawer checked there too), the ticket closed with it
+        when that pays the rest."""
         applied = min(tendered, remaining)
         change = tendered - applied
-        entry = await self.ctx.journal.create(
-            Kind.CASH, applied, actor=self.ctx.actor, op=Op.SALE, clerk=self.ctx.actor, tip=tip or None,
-            ticket_id=self.id, message=f"cash tendered {tendered}, change {change}")
-        await self.ctx.move(entry, State.APPROVED, approved=applied)
-        await self.ctx.journal.note(entry.id, CASH_NOTE, actor=self.ctx.actor,
-                                    tendered=str(tendered), change=str(change))
+        _entry, record = await self.ctx.journal.cash_tender(
+            self.id, applied, tendered=tendered, change=change, tip=tip or None,
+            actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
+            close_if=_paid_in_full)
+        return await self.refresh(record)
 
     async def settle(self) -> Ticket:
         """After recovery told a tender's outcome: the ticket re-read, and closed if now paid."""
         return await self._close_if_paid(await self.refresh())
 
     async def _close_if_paid(self, ticket: Ticket) -> Ticket:
-        if ticket.state == "open" and ticket.lines and ticket.remaining == 0 and not ticket.checking:
+        if _paid_in_full(ticket.record):
             record = await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
             await self.basket.clear()
             return await self.refresh(record)

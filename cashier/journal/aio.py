@@ -8,12 +8,14 @@ which WAL lets run beside the writer.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import functools
 import logging
+import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,8 +54,9 @@ class LineFlusher:
         """A write left lines held: flush them after the pause (started on first use)."""
         with self._cond:
             self._last = time.monotonic()
-            if self._first is None:
-                self._first = self._last
+            if self._first is not None:
+                return  # already counting down: it sees the later ``_last`` when its wait ends
+            self._first = self._last
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="journal-lines", daemon=True)
                 self._thread.start()
@@ -82,6 +85,75 @@ class LineFlusher:
             self._thread.join()
 
 
+class Lane:
+    """One thread that runs the calls given to it in order: the writer's, or the reader's.
+
+    Leaner than a ``ThreadPoolExecutor`` behind ``run_in_executor`` (a ticket makes some thirty
+    calls; the pool's bookkeeping and its future chained to the loop's doubled each hop's cost):
+    the caller's loop future is resolved straight from this thread. A call whose caller was
+    cancelled before it started is skipped, as the pool did."""
+
+    _STOP = object()
+
+    def __init__(self, name: str) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is self._STOP:
+                return
+            fn, done = item
+            done(fn)
+
+    async def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on this lane's thread; its result or exception comes back here."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def settle(outcome: Callable[[], None]) -> None:
+            if not future.done():
+                outcome()
+
+        def done(call: Callable[[], T]) -> None:
+            if future.cancelled():
+                return  # its caller gave up before it began: never run
+            try:
+                result = call()
+            except BaseException as exc:  # handed to the caller as it is
+                error = exc
+                outcome = functools.partial(settle, lambda: future.set_exception(error))
+            else:
+                outcome = functools.partial(settle, lambda: future.set_result(result))
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for it
+                loop.call_soon_threadsafe(outcome)
+
+        self._queue.put((fn, done))
+        return await future
+
+    def submit(self, fn: Callable[[], T]) -> concurrent.futures.Future[T]:
+        """Run ``fn`` on this lane's thread, for a caller on another thread (the line flusher)."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def done(call: Callable[[], T]) -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(call())
+            except BaseException as exc:
+                future.set_exception(exc)
+
+        self._queue.put((fn, done))
+        return future
+
+    def shutdown(self) -> None:
+        """Run what was given, then end the thread."""
+        self._queue.put(self._STOP)
+        self._thread.join()
+
+
 class Journal:
     """Async facade over two ``JournalRecorder`` instances (writer, reader), one thread each."""
 
@@ -100,8 +172,8 @@ class Journal:
         self.invoice_check: InvoiceCheck | None = None
         self._invoices_confirmed = False
         self._confirm_lock = asyncio.Lock()
-        self._writer_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-writer")
-        self._reader_pool = ThreadPoolExecutor(1, thread_name_prefix="journal-reader")
+        self._writer_lane = Lane("journal-writer")
+        self._reader_lane = Lane("journal-reader")
         self._writer: JournalRecorder | None = None
         self._reader: JournalRecorder | None = None
         self._listeners: list[Listener] = []
@@ -115,23 +187,21 @@ class Journal:
         return journal
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._writer = await loop.run_in_executor(
-            self._writer_pool, functools.partial(JournalRecorder, self.path, **self._kw))
+        self._writer = await self._writer_lane.call(
+            functools.partial(JournalRecorder, self.path, **self._kw))
         self._writer.hold_lines = True  # lines commit with the next write (``_lines_tx``)
-        self._reader = await loop.run_in_executor(
-            self._reader_pool, functools.partial(JournalRecorder, self.path, reader=True, **self._kw))
+        self._reader = await self._reader_lane.call(
+            functools.partial(JournalRecorder, self.path, reader=True, **self._kw))
 
     async def close(self) -> None:
-        loop = asyncio.get_running_loop()
         self._lines.close()  # the writer's close commits the lines still held
         if self._reader is not None:
-            await loop.run_in_executor(self._reader_pool, self._reader.close)
+            await self._reader_lane.call(self._reader.close)
         if self._writer is not None:
-            await loop.run_in_executor(self._writer_pool, self._writer.close)
+            await self._writer_lane.call(self._writer.close)
         self._reader = self._writer = None
-        self._writer_pool.shutdown(wait=True)
-        self._reader_pool.shutdown(wait=True)
+        self._writer_lane.shutdown()
+        self._reader_lane.shutdown()
 
     async def __aenter__(self) -> Journal:
         if self._writer is None:
@@ -218,8 +288,7 @@ class Journal:
         """Run ``fn`` on the writer's thread; publishes nothing (the caller does)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
-        result = await asyncio.get_running_loop().run_in_executor(
-            self._writer_pool, functools.partial(fn, *args, **kw))
+        result = await self._writer_lane.call(functools.partial(fn, *args, **kw))
         if self._writer.lines_held:
             self._lines.poke()
         return result
@@ -230,7 +299,7 @@ class Journal:
         if writer is None or not writer.lines_held:
             return
         try:
-            self._writer_pool.submit(writer.flush_lines).result()
+            self._writer_lane.submit(writer.flush_lines).result()
         except RuntimeError:
             pass  # the journal closed meanwhile: its close committed them
         except Exception:  # a full disk: the next write commits them, or says why it cannot
@@ -255,8 +324,7 @@ class Journal:
         if self._reader is None:
             raise RuntimeError("journal is not open")
         fn = getattr(self._reader, name)
-        return await asyncio.get_running_loop().run_in_executor(
-            self._reader_pool, functools.partial(fn, *args, **kw))
+        return await self._reader_lane.call(functools.partial(fn, *args, **kw))
 
     # ---- invoice numbers ------------------------------------------------------------------------
     async def invoice_high_water(self) -> int:
@@ -336,6 +404,11 @@ class Journal:
         owner: str | None = await self._read("owned_elsewhere", entry_id)
         return owner
 
+    async def owned_elsewhere_among(self, entry_ids: list[int]) -> dict[int, str]:
+        """``owned_elsewhere`` for many entries in one read: id -> the live owner's token."""
+        owners: dict[int, str] = await self._read("owned_elsewhere_among", entry_ids)
+        return owners
+
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
         return await self._write(self.recorder.job_retry, job_id, error=error, delay_s=delay_s)
 
@@ -376,6 +449,17 @@ class Journal:
                              actor: str) -> TicketRecord:
         return await self._write(self.recorder.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
 
+    async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
+                          change: Decimal, tip: Decimal | None, actor: str, message: str,
+                          close_if: Callable[[TicketRecord], bool] | None = None,
+                          ) -> tuple[Entry, TicketRecord]:
+        """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
+        (entry, record), mirrored, changes = await self._write_entry(
+            self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
+            actor=actor, message=message, close_if=close_if)
+        self._publish(entry, mirrored, changes)
+        return entry, record
+
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 
@@ -387,7 +471,13 @@ class Journal:
         return await self._read(name, *args, **kw)
 
     async def ticket(self, ticket_id: int) -> TicketRecord:
-        record: TicketRecord = await self._ticket_read("ticket", ticket_id)
+        """The ticket as the journal holds it now. The writer answers when it holds the ticket
+        (its last write of it, checked against other connections' commits there): no full read."""
+        writer = self._writer
+        if writer is not None and (writer.lines_held or writer.holds_ticket(ticket_id)):
+            held: TicketRecord = await self._write_only(writer.ticket, ticket_id)
+            return held
+        record: TicketRecord = await self._read("ticket", ticket_id)
         return record
 
     async def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:

@@ -7,6 +7,7 @@ projection row and the running totals together, so the three can never disagree.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -44,7 +45,7 @@ from cashier.journal.outbox_rows import OutboxRows
 from cashier.journal.report_rows import ReportRows
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import TicketRows, TicketWritten
+from cashier.journal.tickets import CASH_NOTE, TicketRecord, TicketRows
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -249,6 +250,18 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         self.hold_lines = False
         #: True while such a transaction is open.
         self.lines_held = False
+        #: Tickets as this connection last wrote or read them (``TicketRows.ticket``): kept by
+        #: the writes that know how they change them, dropped by any other write, and all dropped
+        #: once another connection has committed (``PRAGMA data_version``), so a ticket is read
+        #: in full once, not after every write of it (a line, a tender, its answer).
+        self._held_tickets: dict[int, TicketRecord] = {}
+        #: Inside a write: the held tickets as they were when it began (``_tx``).
+        self._held_before: dict[int, TicketRecord] = {}
+        self._writing = False
+        self._data_version: int | None = None
+        #: The journal's latest time while held lines keep a transaction open (it holds the
+        #: write lock: no other connection adds an event), so ``_now`` does not ask at every line.
+        self._held_last_at: str | None = None
         try:
             self._open(reader)
         except JournalError:
@@ -298,46 +311,98 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One write, committed (FULL) at its end. Ticket lines held open (``hold_lines``) are
         in the same transaction and commit with it: the write is a savepoint inside it, so a
-        refused write leaves the held lines as they were."""
+        refused write leaves the held lines as they were. A write inside another's (``cash_tender``)
+        is a savepoint in that one's transaction and commits with it."""
+        if self._writing:
+            with self._part_of_write():
+                yield self.conn
+            return
         self._moved.clear()  # ``take_moved`` answers for the last transaction only
         changes = len(self._changes)
         seen = self._jump_seen
         held = self.lines_held
         self.conn.execute("SAVEPOINT write" if held else "BEGIN IMMEDIATE")
+        if not held:
+            self._check_data_version()  # under the write lock: nobody commits meanwhile
+        # only what this write keeps (the tickets it knows how it changed) stays held
+        before, self._held_tickets = self._held_tickets, {}
+        self._held_before = before
+        self._writing = True
         try:
             if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
                 self._now()
             yield self.conn
         except BaseException:
-            self._undo("write" if held else None)
+            self._writing = False
+            whole = self._undo("write" if held else None)
+            # undone to where it began: the tickets as held then, unless held lines went too
+            self._held_tickets = {} if whole and held else before
+            self._held_before = {}
             del self._changes[changes:]  # nothing of a rolled-back write is published
             if seen is not None and self._jump_seen is None:
                 self._jump_seen = seen  # nor journaled: the next write journals it
             raise
+        self._writing = False
+        self._held_before = {}
         if held:
             self.conn.execute("RELEASE write")
         self.conn.execute("COMMIT")
         self.lines_held = False
+        self._held_last_at = None
 
-    def _undo(self, savepoint: str | None) -> None:
+    @contextmanager
+    def _part_of_write(self) -> Iterator[None]:
+        """One write of several that commit together: a savepoint, the tickets held as the
+        enclosing write had them so far (the same rule as ``_tx``: only what it keeps stays)."""
+        changes = len(self._changes)
+        before, self._held_tickets = self._held_tickets, {}
+        enclosing, self._held_before = self._held_before, before
+        self.conn.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK TO part")
+            self.conn.execute("RELEASE part")
+            self._held_tickets = before
+            del self._changes[changes:]
+            raise
+        finally:
+            self._held_before = enclosing
+        self.conn.execute("RELEASE part")
+
+    def _undo(self, savepoint: str | None) -> bool:
         """Roll back a write: to its savepoint when it joined held lines (they stay held), else
-        the whole transaction (also when SQLite already gave up the transaction: a full disk)."""
+        the whole transaction (also when SQLite already gave up the transaction: a full disk).
+        True when the whole transaction went (held lines with it)."""
+        self._held_last_at = None
         if savepoint is not None and self.conn.in_transaction:
             try:
                 self.conn.execute(f"ROLLBACK TO {savepoint}")
                 self.conn.execute(f"RELEASE {savepoint}")
-                return
+                return False
             except sqlite3.Error:
                 pass
         if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
+        if self.lines_held:
+            self._held_tickets.clear()  # they held lines that are gone
         self.lines_held = False
+        return True
 
     def flush_lines(self) -> None:
         """Commit ticket lines held open (``hold_lines``); nothing when none are held."""
         if self.lines_held:
             self.conn.execute("COMMIT")
             self.lines_held = False
+            self._held_last_at = None
+
+    def _check_data_version(self) -> None:
+        """Drop every held ticket once another connection has committed (another process, the
+        cash desk's connection): the journal may then hold them otherwise."""
+        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._data_version:
+            self._held_tickets.clear()
+            self._data_version = version
 
     def take_changes(self) -> list[Any]:
         """What the committed writes since the last call changed besides entries (``DrawerMoved``,
@@ -354,11 +419,15 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         status bar and the manager; a read that sees it first keeps it for that write."""
         wall = self.clock()
         now = iso(wall)
-        row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
-        last = None if row is None else str(row[0])
+        last = self._held_last_at if self.lines_held else None
+        if last is None:
+            row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
+            last = None if row is None else str(row[0])
         jump = self._clock_jump(wall, last)
         if last is not None and now < last:
             now = last
+        if self.lines_held:  # every event of the transaction is stamped with such a time
+            self._held_last_at = now
         if jump is not None:
             self._clock_noted = True
             self._jump_seen = ClockMoved(round(jump), iso(wall), last)
@@ -547,11 +616,14 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
+            entry = _entry({**stored, "id": entry_id}) if _stored_as_given(
+                stored, self._integer_columns) else _entry(self._row(entry_id))
             if ticket_id is not None:
-                self._changes.append(TicketWritten(ticket_id))
-            if _stored_as_given(stored, self._integer_columns):
-                return _entry({**stored, "id": entry_id})
-            return _entry(self._row(entry_id))
+                self._ticket_written(ticket_id)
+                before = self._held_before.get(ticket_id)
+                if before is not None:  # the newest entry comes last, as a read orders them
+                    self._hold(dataclasses.replace(before, entries=(*before.entries, entry)))
+            return entry
 
     def transition(self, entry_id: int, state: State | str, *, actor: str, event: str | None = None,
                    **changes: Any) -> Entry:
@@ -578,7 +650,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 cols["attempts"] = int(row["attempts"]) + 1
             new, propagated = self._apply(conn, row, cols, actor, event or str(state), now)
             if not propagated and _stored_as_given(cols, self._integer_columns):
-                return _entry(new)
+                moved = _entry(new)
+                if moved.ticket_id is not None:  # its ticket held with it, as it now reads
+                    before = self._held_before.get(moved.ticket_id)
+                    if before is not None:
+                        self._hold(dataclasses.replace(before, entries=tuple(
+                            moved if e.id == moved.id else e for e in before.entries)))
+                return moved
             return _entry(self._row(entry_id))
 
     def _columns(self, row: sqlite3.Row, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -615,7 +693,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             data["_from"] = old["state"]
         self._event(entry_id, actor, type_, data, now)
         if old.get("ticket_id") is not None:
-            self._changes.append(TicketWritten(int(old["ticket_id"])))
+            self._ticket_written(int(old["ticket_id"]))
         sets = ", ".join(f"{k} = ?" for k in cols)
         conn.execute(f"UPDATE entries SET {sets} WHERE id = ?", (*cols.values(), entry_id))
         before, after = contribution(old), contribution(new)
@@ -751,7 +829,32 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             if entry_id is not None:  # a tender's note (cash tendered) changes what its ticket shows
                 row = conn.execute("SELECT ticket_id FROM entries WHERE id = ?", (entry_id,)).fetchone()
                 if row is not None and row[0] is not None:
-                    self._changes.append(TicketWritten(int(row[0])))
+                    ticket_id = int(row[0])
+                    self._ticket_written(ticket_id)
+                    before = self._held_before.get(ticket_id)
+                    if type_ == CASH_NOTE and before is not None:  # as ``ticket`` reads it back
+                        cash = (Decimal(str(data["tendered"])), Decimal(str(data["change"])))
+                        self._hold_changed(ticket_id, cash={**before.cash, entry_id: cash})
+
+    def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
+                    tip: Decimal | None, actor: str, message: str,
+                    close_if: Callable[[TicketRecord], bool] | None = None,
+                    ) -> tuple[Entry, TicketRecord]:
+        """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
+        (approved: the cash is in the hand), what was tendered and the change; and the ticket
+        closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
+        whole, with nothing journaled, when the drawer is not open or the cash exceeds what
+        remains. Returns the entry and the ticket as it now reads."""
+        with self._tx():
+            self._held_tickets = dict(self._held_before)  # nothing written yet: all still hold
+            self.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
+            entry = self.create(Kind.CASH, applied, actor=actor, op=Op.SALE, clerk=actor, tip=tip,
+                                ticket_id=ticket_id, message=message)
+            entry = self.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
+            self.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
+            if close_if is not None and close_if(self.ticket(ticket_id)):
+                self.close_ticket(ticket_id, "paid", actor=actor)
+            return entry, self.ticket(ticket_id)
 
     # ---- owners: one process per payment in flight ----------------------------------------------
     @property
@@ -777,6 +880,22 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         if owner is None or owner == lease_for(self.path).token or not alive(self.path, owner):
             return None
         return owner
+
+    def owned_elsewhere_among(self, entry_ids: Sequence[int]) -> dict[int, str]:
+        """``owned_elsewhere`` for many entries in one read (recovery's list): entry id ->
+        the token of the other live process that has it in flight."""
+        me = lease_for(self.path).token
+        owners: dict[int, str] = {}
+        for start in range(0, len(entry_ids), 500):  # within SQLite's bound on parameters
+            chunk = list(entry_ids[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            owners.update((int(r[0]), str(r[1])) for r in self.conn.execute(
+                f"SELECT o.entry_id, o.owner FROM entry_owners o JOIN entries e ON e.id = o.entry_id "
+                f"WHERE o.entry_id IN ({marks}) AND e.state IN {UNRESOLVED_SQL}", chunk))
+        lives: dict[str, bool] = {}  # one question to the OS per owner, not per entry
+        for token in set(owners.values()) - {me}:
+            lives[token] = alive(self.path, token)
+        return {i: token for i, token in owners.items() if token != me and lives[token]}
 
     def _take(self, row: sqlite3.Row) -> None:
         """Inside a write: this process becomes the entry's owner, refused (``EntryOwned``) while

@@ -140,6 +140,16 @@ class Ticket:
 
     @classmethod
     def of(cls, record: TicketRecord) -> Ticket:
+        """The ticket of ``record``, made once per record (a record never changes)."""
+        if record.view:
+            made: Ticket = record.view[0]
+            return made
+        ticket = cls._made_of(record)
+        record.view.append(ticket)
+        return ticket
+
+    @classmethod
+    def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
         subtotal = sum((line.amount for line in record.lines), Decimal(0))
         tax = tax_of(subtotal, record.tax_rate, record.tax_included, cur)

@@ -7,10 +7,11 @@ a replay shows who added what. The money is in the entries (``entries.ticket_id`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,9 @@ class TicketRecord:
     entries: tuple[Entry, ...]
     #: entry id -> (tendered, change) for cash tenders
     cash: dict[int, tuple[Decimal, Decimal]]
+    #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
+    #: changes, so the write's published ticket and the session's are made once, not per reader.
+    view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +101,20 @@ class TicketRows:
     hold_lines: bool
     lines_held: bool
     _moved: list[int]
+    #: Tickets held as written (see ``JournalRecorder``): a line extends the held ticket, a
+    #: tender adds its entry, an answer replaces it, instead of reading the ticket again after
+    #: each (a 20-line ticket read in full at every line was the ticket's largest cost).
+    _held_tickets: dict[int, TicketRecord]
+    _held_before: dict[int, TicketRecord]
+    _held_last_at: str | None
+    #: True inside a write's body (``_tx``, ``_lines_tx``): a ticket read there is not held.
+    _writing: bool
 
     if TYPE_CHECKING:  # provided by JournalRecorder
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _undo(self, savepoint: str | None) -> None: ...
+        def _undo(self, savepoint: str | None) -> bool: ...
         def _now(self) -> str: ...
+        def _check_data_version(self) -> None: ...
         def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
                    at: str) -> None: ...
         @staticmethod
@@ -128,14 +141,19 @@ class TicketRows:
         changes = len(self._changes)
         if not self.lines_held:
             self.conn.execute("BEGIN IMMEDIATE")
+            self._check_data_version()  # under the write lock: nobody commits meanwhile
+            self._held_last_at = None
             self.lines_held = True
         self.conn.execute("SAVEPOINT line")
+        self._writing = True
         try:
             yield self.conn
         except BaseException:
             self._undo("line")
             del self._changes[changes:]
             raise
+        finally:
+            self._writing = False
         self.conn.execute("RELEASE line")
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
@@ -154,7 +172,7 @@ class TicketRows:
             self._event(None, actor, "ticket_created",
                         {"ticket": ticket_id, "tax_rate": str(tax_rate),
                          "tax_included": tax_included, "tip_mode": tip_mode}, now)
-            self._changes.append(TicketWritten(ticket_id))
+            self._ticket_written(ticket_id)
             return ticket_id
 
     def _open_ticket_row(self, ticket_id: int) -> Any:
@@ -171,8 +189,14 @@ class TicketRows:
         self._check_actor(actor)
         name = free_text("name", name)
         with self._lines_tx() as conn:
-            row = self._open_ticket_row(ticket_id)
-            minor = self._minor("unit_price", unit_price, row["currency"])
+            held = self._held_tickets.get(ticket_id)  # inside the lines' transaction: current
+            if held is None:
+                currency = self._open_ticket_row(ticket_id)["currency"]
+            elif held.state != "open":  # the held ticket is the row as it stands
+                raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
+            else:
+                currency = held.currency
+            minor = self._minor("unit_price", unit_price, currency)
             cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
                                "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
             line_id = int(cur.lastrowid or 0)
@@ -181,8 +205,43 @@ class TicketRows:
             self._event(None, actor, "ticket_line_added",
                         {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
                          "unit_price": str(unit_price)}, now)
-            self._changes.append(TicketWritten(ticket_id))
-        return self.ticket(ticket_id)
+            self._ticket_written(ticket_id)
+        if held is None:  # the lines' transaction holds the lock: as read now, it stays so
+            return self._hold(self.ticket(ticket_id))
+        # the line as ``ticket`` reads it back: the text as stored, the price from minor units
+        line = TicketLine(line_id, name, quantity, money(minor, currency))
+        return self._hold(dataclasses.replace(held, lines=(*held.lines, line)))
+
+    #: Tickets held at most (the open ones of a till are few; the oldest goes first).
+    HELD_TICKETS = 16
+
+    def _hold(self, record: TicketRecord) -> TicketRecord:
+        """Hold ``record`` as the ticket now reads (the async journal's writer only: the one
+        connection that writes the till's tickets all day)."""
+        if self.hold_lines:
+            self._held_tickets.pop(record.id, None)
+            self._held_tickets[record.id] = record
+            if len(self._held_tickets) > self.HELD_TICKETS:
+                del self._held_tickets[next(iter(self._held_tickets))]
+        return record
+
+    def _ticket_written(self, ticket_id: int) -> None:
+        """Inside a write that changed ticket ``ticket_id``: published once committed, and no
+        longer held as it was (the write holds it anew if it knows how it changed)."""
+        self._held_tickets.pop(ticket_id, None)
+        self._changes.append(TicketWritten(ticket_id))
+
+    def holds_ticket(self, ticket_id: int) -> bool:
+        """Whether this connection holds the ticket as last written (a hint for the async
+        journal, from another thread: ``ticket`` checks it is still so)."""
+        return ticket_id in self._held_tickets
+
+    def _held_ticket(self, ticket_id: int) -> TicketRecord | None:
+        """The held ticket, as the journal holds it now (checked against other connections'
+        commits when no write of ours holds the lock)."""
+        if not self.conn.in_transaction:
+            self._check_data_version()
+        return self._held_tickets.get(ticket_id)
 
     def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         self._check_actor(actor)
@@ -195,8 +254,9 @@ class TicketRows:
             now = self._now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
             self._event(None, actor, "ticket_line_removed", {"ticket": ticket_id, "line": line_id}, now)
-            self._changes.append(TicketWritten(ticket_id))
-        return self.ticket(ticket_id)
+            self._ticket_written(ticket_id)
+        record = self.ticket(ticket_id)
+        return self._hold(record) if self.lines_held else record
 
     def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                        actor: str) -> TicketRecord:
@@ -210,7 +270,8 @@ class TicketRows:
                          (minor, now, ticket_id))
             self._event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
                         now)
-            self._changes.append(TicketWritten(ticket_id))
+            self._ticket_written(ticket_id)
+            self._hold_changed(ticket_id, tip=money(minor, row["currency"]), tip_asked=True)
         return self.ticket(ticket_id)
 
     def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
@@ -223,8 +284,16 @@ class TicketRows:
             conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
                          (state, now, now, ticket_id))
             self._event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
-            self._changes.append(TicketWritten(ticket_id))
+            self._ticket_written(ticket_id)
+            self._hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
+
+    def _hold_changed(self, ticket_id: int, **changes: Any) -> None:
+        """Inside a write that changed ticket ``ticket_id`` as ``changes`` say (fields of
+        ``TicketRecord``): the ticket held when the write began, so changed, is held again."""
+        before = self._held_before.get(ticket_id)
+        if before is not None:
+            self._hold(dataclasses.replace(before, **changes))
 
     def _check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its
@@ -235,14 +304,17 @@ class TicketRows:
             "ORDER BY id LIMIT 1", (ticket_id,)).fetchone()
         if busy is not None:
             raise TenderInFlight(ticket_id, busy["invoice"], busy["state"])
-        if REMAINING:
-            remaining = REMAINING[0](self.ticket(ticket_id))
+        if REMAINING:  # the ticket as this write found it (held), else read
+            remaining = REMAINING[0](self._held_before.get(ticket_id) or self.ticket(ticket_id))
             if amount > remaining:
                 raise ValidationError("ticket", f"ticket {ticket_id}: at most the {remaining} that "
                                                 "remains (another payment was taken meanwhile)")
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
+        held = self._held_ticket(ticket_id)
+        if held is not None:
+            return held
         row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
         if row is None:
             raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
@@ -262,12 +334,15 @@ class TicketRows:
                                         "AND type = ?", (*cash_ids, CASH_NOTE)):
                 note = json.loads(ev["data"]).get("_note", {})
                 cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
-        return TicketRecord(
+        record = TicketRecord(
             id=int(row["id"]), state=row["state"], currency=cur, tax_rate=Decimal(row["tax_rate"]),
             tax_included=bool(row["tax_included"]), tip_mode=row["tip_mode"],
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
             closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash)
+        # a read inside a write may precede a change of that write: only a read between writes
+        # (or between held lines, whose transaction keeps the lock) is held as it is
+        return record if self._writing else self._hold(record)
 
     def ticket_till(self, ticket_id: int) -> str | None:
         """The till a ticket was started at (None: no such ticket in this journal)."""

@@ -94,6 +94,33 @@ async def test_split_card_and_cash_with_change(make_till: Any, option: str) -> N
     assert "Cash tendered" in text and "1.80" in text and "13.20" in text and "4321000000001119" not in text
 
 
+async def test_cash_that_pays_the_rest_is_one_commit_with_the_close(make_till: Any) -> None:
+    """The cash tender, what was tendered and the ticket's close are one write (one commit);
+    with no open drawer the same write is refused whole and nothing is journaled."""
+    till = await make_till("HD")
+    s = await new(till, ("Coffee", "3.50", 2))
+    conn = till.journal.recorder.conn  # the writer's: it sees the held line too
+
+    def rows() -> tuple[int, int]:
+        return (conn.execute("SELECT count(*) FROM events").fetchone()[0],
+                conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    before = rows()
+    with pytest.raises(ValidationError, match="drawer"):
+        await s.pay(Tender("cash", D("10.00")))
+    assert rows() == before and s.ticket is not None and s.ticket.state == "open"
+    open_drawer(till.rt.profile)
+    commits: list[str] = []
+    till.journal.recorder.conn.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    t = await s.pay(Tender("cash", D("10.00")))
+    till.journal.recorder.conn.set_trace_callback(None)
+    assert (t.state, t.change, len(commits)) == ("paid", D("3.00"), 1)
+    assert t == await load(till.ctx, t.id)  # as the journal reads it afresh
+    kinds = [e.type for e in await till.journal.events()][-4:]
+    assert kinds == ["created", "approved", "cash_tendered", "ticket_paid"]
+
+
 @pytest.mark.parametrize("option", OPTIONS)
 async def test_partial_approval_then_another_tender(make_till: Any, option: str) -> None:
     till = await make_till(option)

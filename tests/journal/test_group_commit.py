@@ -89,3 +89,60 @@ async def test_a_pause_in_the_typing_commits_the_lines(
         assert not journal.recorder.lines_held
     finally:
         await journal.close()
+
+
+async def test_the_ticket_held_with_its_lines_reads_as_the_rows_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While lines are held the writer extends the ticket it holds instead of reading it again:
+    after lines added, one removed, one refused and a tender, each read equals the rows' own."""
+    from cashier.journal.recorder import JournalRecorder
+
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 60.0)
+    monkeypatch.setattr(journal_aio, "LINES_LONGEST_S", 60.0)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 3)
+        removed = (await journal.ticket(ticket_id)).lines[1].id
+        await journal.remove_ticket_line(ticket_id, removed, actor="1")
+        with pytest.raises(ValidationError, match="minor units"):  # refused inside the savepoint
+            await journal.add_ticket_line(ticket_id, name="Odd", quantity=1, unit_price=D("1.005"),
+                                          actor="1")
+        held = await journal.add_ticket_line(ticket_id, name="Last", quantity=2,
+                                             unit_price=D("2.50"), actor="1")
+        assert journal.recorder.lines_held and held == await journal.ticket(ticket_id)
+        assert [line.name for line in held.lines] == ["Item 0", "Item 2", "Last"]
+        await journal.create(Kind.CASH, D("7.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        paid = await journal.ticket(ticket_id)
+    finally:
+        await journal.close()
+    fresh = JournalRecorder(tmp_path / "j.sqlite", reader=True)
+    try:
+        assert fresh.ticket(ticket_id) == paid and paid.lines == held.lines
+    finally:
+        fresh.close()
+
+
+async def test_a_ticket_held_by_the_writer_is_read_again_once_another_connection_wrote_it(
+        tmp_path: Path) -> None:
+    """The writer holds the tickets it wrote (no full read after each write), but another
+    process's commit drops them: its change is what the next read and write see."""
+    from cashier.journal.recorder import JournalRecorder
+
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 2)
+        await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        assert journal.recorder.holds_ticket(ticket_id)  # as the tender's write left it
+        other = await asyncio.to_thread(JournalRecorder, tmp_path / "j.sqlite")  # another process
+        try:
+            await asyncio.to_thread(other.add_ticket_line, ticket_id, name="Elsewhere", quantity=1,
+                                    unit_price=D("4.00"), actor="2")
+            await asyncio.to_thread(other.close_ticket, ticket_id, "cancelled", actor="2")
+        finally:
+            await asyncio.to_thread(other.close)
+        seen = await journal.ticket(ticket_id)
+        assert seen.state == "cancelled" and [line.name for line in seen.lines][-1] == "Elsewhere"
+        with pytest.raises(ValidationError, match="cancelled"):
+            await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+    finally:
+        await journal.close()
