@@ -149,9 +149,13 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     from ui.cash import install_cash, open_cashdesk
 
     gui.cashdesk = open_cashdesk(profile)
-    for page_cls in all_pages():
-        window.add_page(page_cls(till, gui))
-    window.finish_nav()
+    window.add_pages(all_pages(), lambda cls: cls(till, gui))  # Sale now, the others when needed
+    from ui.pages.qr import QrPage
+    from ui.pages.sale import SalePage
+
+    # the Sale screen's quick QR tender opens the QR screen (built then, the first time)
+    window.page(SalePage).qr_requested.connect(
+        lambda amount, tax: window.page(QrPage).start_from_sale(amount, tax))
     install_cash(gui)
     reporter = CrashReporter(window, show_dialog=show_dialogs)
     till.tasks.on_error = reporter.report
@@ -179,11 +183,11 @@ def _first_key_probe(gui: Gui, started: float) -> None:
 
     from ui.pages.sale import SalePage
 
-    sale = next((p for p in gui.window.pages if isinstance(p, SalePage)), None)
+    sale: SalePage = gui.window.page(SalePage)
     timer = QTimer(sale)
 
     def tick() -> None:
-        if sale is None or not sale.isVisible():
+        if not sale.isVisible():
             return
         if sale.amount.entered:
             timer.stop()

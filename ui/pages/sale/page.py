@@ -75,13 +75,14 @@ class SalePage(Page):
         till.recovery_finished.connect(lambda _report: self._resume_open_ticket())
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Sale")
 
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self) -> None:
         """The ticket, what is typed, the keypad side by side; the tenders in a row under them."""
-        page = QWidget()
+        page = QWidget(self.stack)
         grid = QGridLayout(page)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(12)
