@@ -246,7 +246,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         closed = asyncio.Event()
         app.lastWindowClosed.connect(closed.set)
         gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
-        gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
+        gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(_start_up(gui), "start-up"))
         from ui.updates import watch_updates
 
         gui.updates = watch_updates(gui)
@@ -255,6 +255,13 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     door.close()
     lock.release()
     return 0
+
+
+async def _start_up(gui: TillGui) -> None:
+    """The runtime started after the first paint; then the screens not built yet, one at a time
+    while the loop is idle (the first visit of each is then instant)."""
+    await gui.start()
+    gui.window.build_rest_later()
 
 
 async def _smoke(gui: TillGui, timeout_s: float = 60.0) -> int:
