@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
 
 
 def test_only_the_sale_screen_is_built_at_start_and_a_late_screen_takes_the_look_of_the_moment(
@@ -40,7 +41,7 @@ def test_building_a_screen_after_the_window_is_shown_opens_no_window(ui: Any, ma
 
     class Watch(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Show and watched.isWidgetType() and watched.isWindow():
+            if event.type() == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
                 shown.append(type(watched).__name__)
             return False
 
