@@ -190,11 +190,11 @@ class MainWindow(QMainWindow):
                 shortcut.activated.connect(lambda i=index: self.show_page(i))
             self._label_nav(index)
         self.nav_col.addStretch(1)
-        self.stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self._fit_sideways))
         if classes:
             self.nav_buttons[0].setChecked(True)
             self._page_at(0)
             self.stack.setCurrentIndex(0)
+        self.stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self._fit_sideways))
 
     def _page_at(self, index: int) -> Page:
         """The screen at ``index``, built now if it was not yet (in the language, contrast and
