@@ -149,9 +149,13 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     from ui.cash import install_cash, open_cashdesk
 
     gui.cashdesk = open_cashdesk(profile)
-    for page_cls in all_pages():
-        window.add_page(page_cls(till, gui))
-    window.finish_nav()
+    window.add_pages(all_pages(), lambda cls: cls(till, gui))  # Sale now, the others when needed
+    from ui.pages.qr import QrPage
+    from ui.pages.sale import SalePage
+
+    # the Sale screen's quick QR tender opens the QR screen (built then, the first time)
+    window.page(SalePage).qr_requested.connect(
+        lambda amount, tax: window.page(QrPage).start_from_sale(amount, tax))
     install_cash(gui)
     reporter = CrashReporter(window, show_dialog=show_dialogs)
     till.tasks.on_error = reporter.report
@@ -179,11 +183,11 @@ def _first_key_probe(gui: Gui, started: float) -> None:
 
     from ui.pages.sale import SalePage
 
-    sale = next((p for p in gui.window.pages if isinstance(p, SalePage)), None)
+    sale: SalePage = gui.window.page(SalePage)
     timer = QTimer(sale)
 
     def tick() -> None:
-        if sale is None or not sale.isVisible():
+        if not sale.isVisible():
             return
         if sale.amount.entered:
             timer.stop()
@@ -242,7 +246,7 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         closed = asyncio.Event()
         app.lastWindowClosed.connect(closed.set)
         gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
-        gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(gui.start(), "start-up"))
+        gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(_start_up(gui), "start-up"))
         from ui.updates import watch_updates
 
         gui.updates = watch_updates(gui)
@@ -251,6 +255,13 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
     door.close()
     lock.release()
     return 0
+
+
+async def _start_up(gui: TillGui) -> None:
+    """The runtime started after the first paint; then the screens not built yet, one at a time
+    while the loop is idle (the first visit of each is then instant)."""
+    await gui.start()
+    gui.window.build_rest_later()
 
 
 async def _smoke(gui: TillGui, timeout_s: float = 60.0) -> int:

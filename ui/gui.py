@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QApplication, QStatusBar, QWidget
+    from PySide6.QtWidgets import QApplication, QStackedWidget, QStatusBar, QWidget
 
     from cashier.config import TillProfile
     from ui.pinpad import PinPadWindow
@@ -29,9 +29,14 @@ class Shell(Protocol):
     def status(self) -> QStatusBar: ...
 
     @property
+    def stack(self) -> QStackedWidget: ...
+
+    @property
     def closed(self) -> Any: ...
 
     def go(self, cls: type[Any]) -> Any: ...
+
+    def page(self, cls: type[Any]) -> Any: ...
 
     def retranslate(self) -> None: ...
 

@@ -267,6 +267,8 @@ class PinPadWindow(QWidget):
             if page is None:
                 continue
             policy = QSizePolicy.Policy.Preferred if page is shown else QSizePolicy.Policy.Ignored
+            if page.sizePolicy().horizontalPolicy() == policy and page is not shown:
+                continue  # hidden and already out of the count: nothing to lay out again
             page.setSizePolicy(policy, policy)
             page.adjustSize()
         self.stack.adjustSize()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
@@ -133,7 +134,9 @@ class MainWindow(QMainWindow):
         right.addWidget(self.stack, 1)
         row.addLayout(right, 1)
         self.setCentralWidget(central)
-        self.pages: list[Page] = []
+        self._classes: list[type[Page]] = []
+        self._built: list[Page | None] = []
+        self._make_page: Callable[[type[Page]], Page] | None = None
         self.nav_buttons: list[QPushButton] = []
         self.status = QStatusBar()
         self.setStatusBar(self.status)
@@ -164,37 +167,85 @@ class MainWindow(QMainWindow):
         till.bridge.on(ClockMoved, self.show_clock_moved)
         self.retranslate()
 
-    # ---- pages ----------------------------------------------------------------------------
-    def add_page(self, page: Page) -> None:
-        index = len(self.pages)
-        self.pages.append(page)
-        self.stack.addWidget(page)
-        button = FitButton()
-        button.setCheckable(True)
-        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        button.clicked.connect(lambda _=False, i=index: self.show_page(i))
-        self.nav_group.addButton(button)
-        self.nav_col.addWidget(button)
-        self.nav_buttons.append(button)
-        if page.nav_key:
-            shortcut = QShortcut(QKeySequence(page.nav_key), self)
-            shortcut.activated.connect(lambda i=index: self.show_page(i))
-        if index == 0:
-            button.setChecked(True)
-        self._label_nav(index)
-
-    def finish_nav(self) -> None:
+    # ---- pages: each screen is built the first time it is shown or asked for ------------------
+    def add_pages(self, classes: Sequence[type[Page]], make: Callable[[type[Page]], Page]) -> None:
+        """The screens in navigation order, ``make`` building one. Only the first (Sale) is built
+        now; each other one the first time it is shown or asked for (``page``, ``go``,
+        ``pages``): building all ten cost ~0.3 s before the window could open."""
+        self._make_page = make
+        for cls in classes:
+            index = len(self._classes)
+            self._classes.append(cls)
+            self._built.append(None)
+            self.stack.addWidget(QWidget())  # holds the screen's place (its index) until built
+            button = FitButton()
+            button.setCheckable(True)
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            button.clicked.connect(lambda _=False, i=index: self.show_page(i))
+            self.nav_group.addButton(button)
+            self.nav_col.addWidget(button)
+            self.nav_buttons.append(button)
+            if cls.nav_key:
+                shortcut = QShortcut(QKeySequence(cls.nav_key), self)
+                shortcut.activated.connect(lambda i=index: self.show_page(i))
+            self._label_nav(index)
         self.nav_col.addStretch(1)
-        for page in self.pages:
+        if classes:
+            self.nav_buttons[0].setChecked(True)
+            self._page_at(0)
+            self.stack.setCurrentIndex(0)
+        self.stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self._fit_sideways))
+
+    def _page_at(self, index: int) -> Page:
+        """The screen at ``index``, built now if it was not yet (in the language, contrast and
+        text size of the moment: it translates itself as it is built, the theme is the app's)."""
+        page = self._built[index]
+        if page is None:
+            assert self._make_page is not None, "add_pages first"
+            page = self._make_page(self._classes[index])
+            self._built[index] = page
+            holder = self.stack.widget(index)
+            assert holder is not None
+            self.stack.insertWidget(index, page)
+            self.stack.removeWidget(holder)
+            holder.deleteLater()
             page.scroll_area.horizontalScrollBar().rangeChanged.connect(
                 lambda _low, _high: QTimer.singleShot(0, self._fit_sideways))
-        self.stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self._fit_sideways))
+        return page
+
+    @property
+    def pages(self) -> list[Page]:
+        """Every screen, in navigation order (those not built yet are built now)."""
+        return [self._page_at(i) for i in range(len(self._classes))]
+
+    def built_pages(self) -> list[Page]:
+        """The screens built so far (one never built has nothing open, nothing to translate)."""
+        return [page for page in self._built if page is not None]
+
+    def build_rest_later(self) -> None:
+        """The screens not built yet, one per pass of the event loop when it is idle, so the
+        first visit of each is instant and no key waits long behind one."""
+        rest = [i for i, page in enumerate(self._built) if page is None]
+        if not rest:
+            return
+
+        def next_one() -> None:
+            from shiboken6 import isValid
+
+            if isValid(self) and self._built[rest[0]] is None:
+                self._page_at(rest[0])
+            rest.pop(0)
+            if rest:
+                QTimer.singleShot(0, next_one)
+
+        QTimer.singleShot(0, next_one)
 
     # ---- width: no screen scrolls sideways ---------------------------------------------------
     def width_needed(self) -> int:
         """The window's width (without its frame) at which none of its screens scrolls sideways
-        at the text size now, as their layouts say. A screen that grows once it is shown (a line
-        that appears on entering) is caught by ``fit_within`` instead."""
+        at the text size now, as their layouts say (every screen is built for it). A screen
+        that grows once it is shown (a line that appears on entering) is caught by
+        ``fit_within`` instead."""
         self.nav.ensurePolished()
         widest = 0
         for page in self.pages:
@@ -234,26 +285,31 @@ class MainWindow(QMainWindow):
         self.resize(width, self.height())
 
     def show_page(self, index: int) -> None:
+        page = self._page_at(index)
         self.stack.setCurrentIndex(index)
         self.nav_buttons[index].setChecked(True)
         self.nav_scroll.ensureWidgetVisible(self.nav_buttons[index], 0, 0)
-        self.pages[index].entered()
+        page.entered()
 
-    def page(self, cls: type[Page]) -> Any:
-        for page in self.pages:
-            if isinstance(page, cls):
-                return page
+    def _index_of(self, cls: type[Page]) -> int:
+        for index, page_cls in enumerate(self._classes):
+            if issubclass(page_cls, cls):
+                return index
         raise LookupError(cls.__name__)
 
+    def page(self, cls: type[Page]) -> Any:
+        """The screen of class ``cls`` (built now if it was not yet)."""
+        return self._page_at(self._index_of(cls))
+
     def go(self, cls: type[Page]) -> Any:
-        page = self.page(cls)
-        self.show_page(self.pages.index(page))
-        return page
+        index = self._index_of(cls)
+        self.show_page(index)
+        return self._page_at(index)
 
     def _label_nav(self, index: int) -> None:
-        page = self.pages[index]
-        self.nav_buttons[index].setText(labelled(page.title(), page.nav_key.replace("+", " "), stacked=True))
-        self.nav_buttons[index].setToolTip(page.nav_key)
+        cls = self._classes[index]
+        self.nav_buttons[index].setText(labelled(cls.title(), cls.nav_key.replace("+", " "), stacked=True))
+        self.nav_buttons[index].setToolTip(cls.nav_key)
 
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -266,8 +322,9 @@ class MainWindow(QMainWindow):
                                         "entries are marked TRAINING"))
         self.offline_banner.setText(tr("OFFLINE MODE — payments are stored and sent when the "
                                        "gateway is back online"))
-        for i, page in enumerate(self.pages):
+        for page in self.built_pages():
             page.retranslate()
+        for i in range(len(self._classes)):
             self._label_nav(i)
         if self.recovery_report is not None:
             self.show_recovery(self.recovery_report)
@@ -342,7 +399,7 @@ class MainWindow(QMainWindow):
         """What payment is under way (the PIN pad's holder, or a page's own), if any."""
         if self.till.ready and self.till.ctx.pinpad.busy:
             return str(self.till.ctx.pinpad.holder)
-        for page in self.pages:
+        for page in self.built_pages():
             what = page.open_payment()
             if what:
                 return what
@@ -379,7 +436,7 @@ class MainWindow(QMainWindow):
         if box.clickedButton() is not self.cancel_and_close:
             return
         self._close_when_free = True
-        for page in self.pages:
+        for page in self.built_pages():
             page.cancel_open_payment()
         if self.till.ready and self.till.ctx.pinpad.busy:
             from cashier.flows.pinpad import cancel_prompt

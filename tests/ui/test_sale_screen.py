@@ -335,3 +335,27 @@ def test_bad_amount_gets_a_clear_error_and_nothing_is_sent(ui: Any, make_gui: An
     assert page.stack.currentWidget() is page.entry_page
     assert ui.run(gui.till.runtime.journal.search()) == []
     assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
+
+
+def test_the_amounts_column_fits_the_widest_amount_as_lines_come_and_go(ui: Any, make_gui: Any) -> None:
+    """The amounts' column is kept as wide as its widest amount line by line (not measured again
+    over every row for each line added): a long amount widens it, and it narrows once that line
+    is removed; every amount is shown whole."""
+    gui = make_gui()
+    page = _sale(gui)
+    table = page.lines_list
+
+    def fits_every_amount() -> bool:
+        width = table.horizontalHeader().sectionSize(1)
+        return all(table.sizeHintForIndex(table.model().index(row, 1)).width() <= width
+                   for row in range(table.rowCount()))
+
+    for name, digits in (("tea", "250"), ("cake", "475")):
+        _line(page, ui, name, digits)
+    narrow = table.horizontalHeader().sectionSize(1)
+    assert narrow > 0 and fits_every_amount()
+    _line(page, ui, "safe", "98765432")
+    assert table.horizontalHeader().sectionSize(1) > narrow and fits_every_amount()
+    _key(page, Qt.Key.Key_Delete)  # the last line goes
+    ui.until(lambda: table.rowCount() == 2, what="the line removed")
+    assert table.horizontalHeader().sectionSize(1) == narrow and fits_every_amount()

@@ -121,7 +121,8 @@ class DrawerPage(Page):
         self.retranslate()
         self.refresh()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Drawer")
 
     def retranslate(self) -> None:

@@ -88,7 +88,8 @@ class GiftCardPage(Page):
         self.layout_.addLayout(row, 1)
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Gift card")
 
     def retranslate(self) -> None:

@@ -135,7 +135,8 @@ class JournalPage(Page):
         self.retranslate()
         self._selected()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Journal")
 
     def retranslate(self) -> None:

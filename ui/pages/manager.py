@@ -64,7 +64,8 @@ class ManagerPage(Page):
         till.bridge.payment_changed.connect(self._changed)
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Manager")
 
     # ---- the lock --------------------------------------------------------------------------

@@ -96,8 +96,11 @@ class PhoneLinkPage(Page):
         till.bridge.on((events.LinkChargeSeen, events.LinkStatus), self._flow_event)
         till.started.connect(self._started)
         self.retranslate()
+        if till.ready:  # built after the till started (a screen is built when first shown)
+            self._started()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         # short enough for the navigation column; no "&" (a button would read it as a mnemonic)
         return tr("Phone/link")
 

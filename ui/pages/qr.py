@@ -73,13 +73,10 @@ class QrPage(Page):
 
         till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
         till.bridge.payment_changed.connect(self._payment_changed)
-        if gui is not None:
-            for page in gui.window.pages:
-                if isinstance(page, SalePage):
-                    page.qr_requested.connect(self.start_from_sale)
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("QR payment")
 
     # ---- entry (when opened from the navigation) -------------------------------------------

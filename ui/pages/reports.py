@@ -91,7 +91,8 @@ class ReportsPage(Page):
         self.idle = IdleLock(self, self.lock, seconds)
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Reports")
 
     def retranslate(self) -> None:

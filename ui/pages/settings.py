@@ -42,14 +42,17 @@ class SettingsPage(Page):
         form.addRow(self.font_label, self.font_size)
         self.layout_.addLayout(form)
         self.pinpad_button = self.button(lambda: tr("Show the customer PIN pad"), "", self.show_pinpad)
-        self.pinpad_button.setVisible(till.profile.is_training)
         self.layout_.addWidget(self.pinpad_button)
+        # shown only once inside the screen: a widget without a parent shown is a window of its
+        # own, for a moment (it took the keyboard from the till when built after start-up)
+        self.pinpad_button.setVisible(till.profile.is_training)
         self.note = hint()
         self.layout_.addWidget(self.note)
         self.layout_.addStretch(1)
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Settings")
 
     def retranslate(self) -> None:

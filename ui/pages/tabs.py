@@ -87,7 +87,8 @@ class TabsPage(Page):
         self.retranslate()
         self._selected()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Open tabs")
 
     def retranslate(self) -> None:

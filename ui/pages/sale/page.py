@@ -63,6 +63,7 @@ class SalePage(Page):
         self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
+        self._figures_memo: tuple[Any, Decimal, Decimal, Any] | None = None
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
@@ -75,13 +76,14 @@ class SalePage(Page):
         till.recovery_finished.connect(lambda _report: self._resume_open_ticket())
         self.retranslate()
 
-    def title(self) -> str:
+    @classmethod
+    def title(cls) -> str:
         return tr("Sale")
 
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self) -> None:
         """The ticket, what is typed, the keypad side by side; the tenders in a row under them."""
-        page = QWidget()
+        page = QWidget(self.stack)
         grid = QGridLayout(page)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(12)
@@ -188,7 +190,13 @@ class SalePage(Page):
         from cashier.flows.figures import Figures
 
         typed = Decimal(0) if self.prefilled else self.amount.value
-        return Figures.of(self.ticket, typed=typed, keyed_tip=self._keyed_tip())
+        keyed_tip = self._keyed_tip()
+        memo = self._figures_memo  # the same ticket and entry: the same figures (a ticket is frozen)
+        if memo is not None and memo[0] is self.ticket and memo[1] == typed and memo[2] == keyed_tip:
+            return memo[3]
+        figures = Figures.of(self.ticket, typed=typed, keyed_tip=keyed_tip)
+        self._figures_memo = (self.ticket, typed, keyed_tip, figures)
+        return figures
 
     def _amount_changed(self) -> None:
         if self.prefilled and not self.figures().is_remaining(self.amount.value):
@@ -207,14 +215,14 @@ class SalePage(Page):
 
         t = self.ticket
         figures = self.figures()
+        busy = self._busy()
+        on_entry = self.stack.currentWidget() is self.entry_page
         self.ticket_panel.show_figures(figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
                                        paid_shown=bool(t and t.tenders))
         has_amount = figures.due
-        busy = self._busy()
         for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
             b.setEnabled(not busy)  # with nothing to pay, the key says so (see _check_ready)
             b.setProperty("ready", has_amount)
-        on_entry = self.stack.currentWidget() is self.entry_page
         self.payment_panel.show_cash_offers(
             cash_offers(figures.remaining, self.till.profile.ticket.notes, self.till.currency),
             enabled=has_amount and not busy and on_entry)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QLocale, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -152,6 +152,7 @@ class PaymentPanel(QWidget):
         self.exact_button = page.button(lambda: tr("Exact"), EXACT_KEY, lambda: page.quick_cash(None),
                                         "QuickCash", stacked=True)
         self.offers: list[Decimal] = []
+        self._offers_shown: tuple[object, ...] = ()
         self.note_buttons: list[QPushButton] = []
         for i, key in enumerate(NOTE_KEYS):
             b = page.button(self._offer_text(i), key, self._offer_slot(page, i), "QuickCash",
@@ -198,7 +199,12 @@ class PaymentPanel(QWidget):
         return pay
 
     def show_cash_offers(self, offers: list[Decimal], enabled: bool) -> None:
-        """The quick cash keys for what remains (the core's ``cash_offers``)."""
+        """The quick cash keys for what remains (the core's ``cash_offers``); the same offers in
+        the same language are not labelled again."""
+        shown = (offers, enabled, QLocale().name())
+        if shown == self._offers_shown:
+            return
+        self._offers_shown = shown
         self.offers = offers
         for i, (b, key) in enumerate(zip(self.note_buttons, NOTE_KEYS, strict=True)):
             b.setText(labelled(self._offer_text(i)(), key, True))

@@ -3,11 +3,11 @@ with the tip keyed but not yet taken, its tenders) and its two actions (remove a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
@@ -26,6 +26,19 @@ from ui.pages.sale.words import tender_text
 FIGURES = ("subtotal", "tax", "tip", "total", "paid", "remaining")
 
 
+class LinesTable(QTableWidget):
+    """The ticket's lines; ``restyled`` is called when its font or style changed (text size,
+    contrast), which changes how wide its amounts are."""
+
+    restyled: Callable[[], None] | None = None
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if self.restyled is not None and event.type() in (QEvent.Type.FontChange,
+                                                          QEvent.Type.StyleChange):
+            self.restyled()
+
+
 class TicketPanel(QWidget):
     def __init__(self, currency: str, actions: Sequence[QPushButton]) -> None:
         super().__init__()
@@ -35,7 +48,7 @@ class TicketPanel(QWidget):
         self.title = QLabel()
         self.title.setObjectName("Breakdown")
         col.addWidget(self.title)
-        self.lines_list = QTableWidget(0, 2)
+        self.lines_list = LinesTable(0, 2)
         self.lines_list.setObjectName("TicketLines")
         self.lines_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.lines_list.horizontalHeader().setVisible(False)
@@ -47,7 +60,10 @@ class TicketPanel(QWidget):
         self.lines_list.setMinimumHeight(60)
         header = self.lines_list.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # the amounts' column as wide as its widest amount, kept by hand: Qt's ResizeToContents
+        # measured every row again for each line added (a 200-line ticket's 200th line was 2.5
+        # times as slow as its first)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         col.addWidget(self.lines_list, 3)
         grid = QGridLayout()
         grid.setVerticalSpacing(2)
@@ -78,6 +94,9 @@ class TicketPanel(QWidget):
         self.ticket_id: int | None = None
         self._line_ids: list[int] = []  # the lines shown, by id
         self._style = ""  # how money was formatted when they were drawn
+        self._amount_width = 0  # the widest amount shown (the amounts' column is that wide)
+        self._figures_shown: tuple[Any, ...] = ()
+        self.lines_list.restyled = lambda: self._fit_amounts(0)
         self._tenders: list[str] = []
 
     def show_ticket(self, ticket: Any) -> None:
@@ -97,6 +116,7 @@ class TicketPanel(QWidget):
                     break
                 same += 1
         if same < len(self._line_ids) or len(lines) != len(self._line_ids):
+            removed = same < len(self._line_ids)
             self.lines_list.setRowCount(same)  # the rows from the first change on are redrawn
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
@@ -108,6 +128,7 @@ class TicketPanel(QWidget):
                 self.lines_list.setItem(index, 1, amount)
             self._line_ids = [line.id for line in lines]
             self._style = style
+            self._fit_amounts(0 if removed else same)
             if len(lines) > same:
                 self.lines_list.scrollToBottom()
         tenders = [] if ticket is None else [tender_text(t, cur) for t in ticket.tenders]
@@ -116,8 +137,25 @@ class TicketPanel(QWidget):
             self.tenders_list.addItems(tenders)
             self._tenders = tenders
 
+    def _fit_amounts(self, first: int) -> None:
+        """The amounts' column as wide as its widest amount: the rows from ``first`` on are
+        measured (0: all of them, after a row went or the text size changed)."""
+        table = self.lines_list
+        widest = self._amount_width if first else 0
+        for row in range(first, table.rowCount()):
+            widest = max(widest, table.sizeHintForIndex(table.model().index(row, 1)).width())
+        if widest != self._amount_width or not first:
+            self._amount_width = widest
+            table.horizontalHeader().resizeSection(1, widest)
+
     def show_figures(self, figures: Any, *, tax_shown: bool, paid_shown: bool) -> None:
-        """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here."""
+        """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here.
+        Typing, adding a line and the ticket's answer each ask again (~8 times a line): the
+        same figures in the same language are not formatted again."""
+        drawn = (figures, tax_shown, paid_shown, QLocale().name())
+        if drawn == self._figures_shown:
+            return
+        self._figures_shown = drawn
         for key, (_name, value) in self.sum_labels.items():
             value.setText(format_money(getattr(figures, key), self.currency))
         for key, shown in (("tax", tax_shown), ("paid", paid_shown)):
