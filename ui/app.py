@@ -116,24 +116,6 @@ def drop_imported_sources() -> None:
     resident memory in the window for lines nobody shows. Dropped once the imports are done; a
     traceback reads the lines it needs again from disk."""
     linecache.clearcache()
-    release_freed_heap()
-
-
-def release_freed_heap() -> None:
-    """glibc keeps the pages freed inside its heaps (the sources just dropped, the start's
-    passing objects, the arena of the thread that imported the runtime) as the process's own
-    until it is asked to trim: ~2.5 MB of the window's resident memory that nothing uses, still
-    held after a thousand sales. Asked after each start step (half a millisecond); elsewhere
-    (another C library, another system) there is nothing to ask."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
-        return
-    trim(0)
 
 
 def build_gui(profile: TillProfile, app: QApplication | None = None, *,
