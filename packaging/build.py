@@ -96,7 +96,8 @@ def project_version() -> str:
 def freeze_key() -> str:
     """A hash of everything PyInstaller reads: the same key means the same frozen folder."""
     digest = hashlib.sha256(requirements_key().encode())
-    files = [ROOT / "packaging" / "cashier.spec", ROOT / "packaging" / "entry.py"]
+    files = [ROOT / "packaging" / "cashier.spec", ROOT / "packaging" / "entry.py",
+             ROOT / "packaging" / "icu_data.py"]  # the spec runs it on ICU's data
     for folder in ("cashier", "ui", "resources"):
         files += sorted(p for p in (ROOT / folder).rglob("*")
                         if p.is_file() and "__pycache__" not in p.parts)
