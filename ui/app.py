@@ -103,13 +103,6 @@ class TillGui(Gui):
         self.window.close()
 
 
-def keep_httpx_cli_out() -> None:
-    """httpx imports its command line (rich, pygments, click: ~5 MB) whenever those are installed;
-    the till never uses it, so the window's process marks it absent before httpx loads."""
-    if "httpx" not in sys.modules:
-        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-
-
 def drop_imported_sources() -> None:
     """PySide6's import hook reads the whole source of every module imported after it (looking
     for "PySide6" in the text) through ``linecache``, which then keeps all of it: ~10 MB of
@@ -121,7 +114,6 @@ def drop_imported_sources() -> None:
 def build_gui(profile: TillProfile, app: QApplication | None = None, *,
               show_dialogs: bool = True) -> TillGui:
     """Application, theme, language, window and every page (nothing started yet)."""
-    keep_httpx_cli_out()
     from PySide6.QtWidgets import QApplication
 
     from ui.errors import CrashReporter

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("httpx", "keyring", "cashier.sandbox.app", "cashier.flows.base", "cashier.journal.recorder",
-         "cashier.host.client", "cashier.chargeapi.client")
+         "cashier.host.client", "cashier.chargeapi.client", "rich", "click", "pygments")
 
 
 def _loaded(script: str, tmp: Path, **env: str) -> list[str]:
@@ -38,3 +38,5 @@ def test_a_live_till_with_its_token_in_the_environment_loads_no_sandbox_nor_keyr
     loaded = _loaded(script, tmp_path, CASHIER_ACCESS_TOKEN="t")
     assert "cashier.host.client" in loaded and "httpx" in loaded  # the probe really ran the till
     assert "cashier.sandbox.app" not in loaded and "keyring" not in loaded
+    # httpx's own command line (installed here with the test tools) is never loaded by the till
+    assert not {"rich", "click", "pygments"} & set(loaded), loaded
