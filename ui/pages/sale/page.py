@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import Action
+from cashier.flows.figures import FiguresOfTheLastAsked
 from ui import keys
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
@@ -63,7 +64,7 @@ class SalePage(Page):
         self._waiting_for_all = False  # the tender on the PIN pad takes all that remains
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
-        self._figures_memo: tuple[Any, Decimal, Decimal, Any] | None = None
+        self._figures = FiguresOfTheLastAsked()
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
@@ -187,16 +188,8 @@ class SalePage(Page):
     def figures(self) -> Any:
         """What the ticket panel shows: the core's figures for the ticket, the amount typed (with
         no line yet) and the keyed tip."""
-        from cashier.flows.figures import Figures
-
         typed = Decimal(0) if self.prefilled else self.amount.value
-        keyed_tip = self._keyed_tip()
-        memo = self._figures_memo  # the same ticket and entry: the same figures (a ticket is frozen)
-        if memo is not None and memo[0] is self.ticket and memo[1] == typed and memo[2] == keyed_tip:
-            return memo[3]
-        figures = Figures.of(self.ticket, typed=typed, keyed_tip=keyed_tip)
-        self._figures_memo = (self.ticket, typed, keyed_tip, figures)
-        return figures
+        return self._figures.of(self.ticket, typed=typed, keyed_tip=self._keyed_tip())
 
     def _amount_changed(self) -> None:
         if self.prefilled and not self.figures().is_remaining(self.amount.value):
