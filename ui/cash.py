@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QObject, QRect, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
+from ui.core_words import printer_words
 from ui.i18n import tr
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def install_cash(gui: Gui) -> None:
             pill.setVisible(False)
             return
         pill.setVisible(True)
-        pill.setToolTip(gui.cashdesk.printer_status)
+        pill.setToolTip(printer_words(gui.cashdesk.printer_status))  # said again each poll
         if state == "ready":
             pill.set(tr("Printer: ready"), "ok")
         elif state == "paper_low":

@@ -30,7 +30,7 @@ def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callabl
     assert not page.message.visibleRegion().isEmpty()  # in sight at 1024x768, not below the fold
 
     QTest.keyClick(page.reason, Qt.Key.Key_F6)  # pay in with nothing typed
-    assert page.message.text().startswith("amount") and page.message.property("level") == "bad"
+    assert page.message.text().startswith("Amount") and page.message.property("level") == "bad"
     QTest.keyClicks(page.move_amount, "2000")
     QTest.keyClick(page.move_amount, Qt.Key.Key_F6)  # no reason
     assert "reason" in page.message.text().lower() and "\n" not in page.message.text()

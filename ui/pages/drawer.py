@@ -7,6 +7,7 @@ appears only after the clerk's count is recorded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
-from ui.core_words import error_words
+from ui.core_words import error_words, manager_words, printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
@@ -126,6 +127,8 @@ class DrawerPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
+        if hasattr(self, "manager_hint"):  # built: the drawer's state line in the new language
+            self.refresh()
         self.open_box.setTitle(tr("Open the drawer"))
         self.float_label.setText(tr("Float"))
         self.move_box.setTitle(tr("Cash in and out"))
@@ -165,15 +168,18 @@ class DrawerPage(Page):
         try:
             return action()
         except ManagerNeeded as exc:
-            self.say(error_words(exc, self.till.currency) + " — "
+            needed = exc
+            self.say(lambda: error_words(needed, self.till.currency) + " — "
                      + tr("type the manager PIN and press again."), "warn")
             self.manager_pin.setFocus()
         except (DrawerRefused, SignInError, ValidationError) as exc:
-            self.say(error_words(exc, self.till.currency), "bad")
+            refusal = exc
+            self.say(lambda: error_words(refusal, self.till.currency), "bad")
         return None
 
-    def say(self, text: str, level: str = "ok") -> None:
-        self.message.setText(text)
+    def say(self, words: Callable[[], str], level: str = "ok") -> None:
+        """One line of what came of the last action (said again after a language switch)."""
+        self.say_in(self.message, words)
         self.message.setProperty("level", level)
         self.message.style().unpolish(self.message)
         self.message.style().polish(self.message)
@@ -212,8 +218,11 @@ class DrawerPage(Page):
         session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
         if session is not None:
             shown = format_money(session.float, self.till.currency)
-            self.say(tr("Drawer open with a float of") + f" {shown}. "
-                     + tr("The drawer opened: put the float in."))
+            status = self._printer_trouble()
+            self.say(lambda: tr("Drawer open with a float of") + f" {shown}. "
+                     + (tr("The drawer opened: put the float in.") if not status else
+                        printer_words(status) + " " + tr("Open the drawer with its key.")),
+                     "warn" if status else "ok")
             self.float_amount.clear()
             self._counted = None
             self.result.clear()
@@ -230,16 +239,28 @@ class DrawerPage(Page):
             return do(amount, reason, clerk=self.clerk, manager=self._manager())
 
         if self._attempt(act) is not None:
-            done = {"pay_in": tr("Paid in"), "pay_out": tr("Paid out"),
-                    "no_sale": tr("Drawer opened (no sale)")}
-            text = done[kind]
-            if kind != "no_sale":
-                text += f" {format_money(amount, self.till.currency)}"
-            self.say(f"{text}: {reason.strip()}. " + tr("Done: the drawer opened and the move is "
-                                                          "in the journal."))
+            def words() -> str:
+                text = {"pay_in": tr("Paid in"), "pay_out": tr("Paid out"),
+                        "no_sale": tr("Drawer opened (no sale)")}[kind]
+                if kind != "no_sale":
+                    text += f" {format_money(amount, self.till.currency)}"
+                if status:
+                    return (f"{text}: {reason.strip()}. " + tr("The move is in the journal.") + " "
+                            + printer_words(status) + " " + tr("Open the drawer with its key."))
+                return f"{text}: {reason.strip()}. " + tr("Done: the drawer opened and the move is "
+                                                          "in the journal.")
+            status = self._printer_trouble()
+            self.say(words, "warn" if status else "ok")
             self.move_amount.clear()
             self.reason.clear()
         self.refresh()
+
+    def _printer_trouble(self) -> str:
+        """The printer's status line when it is known not to print (the drawer kick goes through
+        it, so the drawer may not have opened); "" when it prints or the till has none."""
+        if self.desk.printer_state in ("offline", "out_of_paper", "error"):
+            return str(self.desk.printer_status)
+        return ""
 
     def count(self) -> None:
         """The blind count: recorded first, then expected and over/short are shown."""
@@ -252,20 +273,24 @@ class DrawerPage(Page):
         self._counted = value
         over_short = balance.over_short(value)
         cur = self.till.currency
-        word = {"over": tr("over"), "short": tr("short"), "balanced": tr("balanced")}[balance.verdict(value)]
-        self.result.setText(tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
-                            + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
+
+        def words() -> str:
+            word = {"over": tr("over"), "short": tr("short"),
+                    "balanced": tr("balanced")}[balance.verdict(value)]
+            return (tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
+                    + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
+        self.say_in(self.result, words)
         if over_short:
             self.close_reason.setFocus()
-            self.say(tr("Count recorded.") + " " + tr("Say why the drawer is over or short."))
+            self.say(lambda: tr("Count recorded.") + " " + tr("Say why the drawer is over or short."))
         else:
             self.close_button.setFocus()
-            self.say(tr("Count recorded."))
+            self.say(lambda: tr("Count recorded."))
         self.refresh()
 
     def close_drawer(self) -> None:
         if self._counted is None:
-            self.say(tr("Count the drawer first."), "bad")
+            self.say(lambda: tr("Count the drawer first."), "bad")
             return
         counted = self._counted
         result = self._attempt(lambda: self.desk.close_drawer(counted, clerk=self.clerk,
@@ -274,13 +299,20 @@ class DrawerPage(Page):
         if result is None:
             return
         if not result.closed:
-            self.say(str(result.waiting) + " — " + tr("type the manager PIN and press Close again."), "warn")
+            needed = result.needed
+
+            def waiting() -> str:
+                why = (manager_words(needed, self.till.currency) if needed is not None
+                       else str(result.waiting))
+                return why + " — " + tr("type the manager PIN and press Close again.")
+            self.say(waiting, "warn")
             self.manager_pin.setFocus()
             self.refresh()
             return
         self.last_close = result
         cur = self.till.currency
-        self.say(tr("Drawer closed.") + " " + tr("Over/short") + f" {format_money(result.over_short, cur)}. "
+        self.say(lambda: tr("Drawer closed.") + " " + tr("Over/short")
+                 + f" {format_money(result.over_short, cur)}. "
                  + tr("The Z report is on the Reports screen."))
         self._counted = None
         self.counted.clear()
