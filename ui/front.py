@@ -56,4 +56,9 @@ class FrontWhileNeeded:
         if self.overlapping() and not self.window.isActiveWindow():
             self.window.lower()
             if self.covers is not None and self.covers.isActiveWindow():
-                self.covers.raise_()  # the window manager may keep a lowered window over it
+                # openbox let the pad stay over the till after a cancelled payment (its second
+                # one, every time): it ignored both restack requests. Asking it to activate the
+                # window that has the keyboard already is what it obeys: it raises the till (and
+                # the keyboard stays where it was)
+                self.covers.raise_()
+                self.covers.activateWindow()
