@@ -469,6 +469,7 @@ class PinPadWindow(QWidget):
             self._card_presented = True
             self.reset_card()  # the next customer starts from the default card
             self.show_prompt(None)
+            self._keys_back_to_the_till()
 
     def reset_card(self) -> None:
         self.cards.setCurrentRow(-1)
@@ -505,11 +506,21 @@ class PinPadWindow(QWidget):
         elif how == "press":
             prompt.press(value)
         self.show_prompt(None)
+        self._keys_back_to_the_till()
 
     def customer_cancels(self) -> None:
         if self.prompt is not None:
             self.prompt.cancel()
             self.show_prompt(None)
+            self._keys_back_to_the_till()
+
+    def _keys_back_to_the_till(self) -> None:
+        """The trainer clicked the pad to answer for the customer: the keyboard goes back to
+        the till's window, or the cashier's next key (Return for a new sale) went to the pad
+        (seen under openbox: the result stayed, the pad stayed in front)."""
+        till = self.front.covers
+        if till is not None and self.isActiveWindow():
+            till.activateWindow()
 
     def set_compact(self, compact: bool) -> None:
         """Narrow, for a column beside the till's window: the test cards under the pad's screen,

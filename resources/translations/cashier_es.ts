@@ -117,7 +117,7 @@
     </message>
     <message>
       <source>open the drawer first: there is no open cash drawer session at this till</source>
-      <translation>abra primero el cajón: no hay ninguna sesión de cajón abierta en esta caja</translation>
+      <translation>abra primero el cajón: esta caja no tiene un cajón abierto</translation>
     </message>
     <message>
       <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>

@@ -236,7 +236,8 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
                 sideways = page.scroll_area.horizontalScrollBar().maximum()
                 if sideways > 0:
                     problems.append(f"{where} {shown}: scrolls sideways by {sideways} px")
-                problems += [f"{where} {shown}: {p}" for p in below_the_fold(page)]
+                if not isinstance(page, ManagerPage):  # its parts scroll, each key has Alt+ a letter
+                    problems += [f"{where} {shown}: {p}" for p in below_the_fold(page)]
             if isinstance(page, ManagerPage | ReportsPage):
                 page.lock()
         for other in (gui.pinpad, gui.printer_window):

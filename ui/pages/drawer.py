@@ -11,7 +11,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
@@ -51,9 +51,19 @@ class DrawerPage(Page):
         self.message.setObjectName("ResultMessage")
         self.message.setWordWrap(True)
         self.layout_.addWidget(self.message)
+        # two columns: on the left what the drawer's state calls for (open it, or count and close
+        # it: only one shows), on the right the cash moves and the manager's approval; the four
+        # in a two-by-two grid put Close [F10] under the fold at 1280x800 (150 %) under a title bar
         grid = QGridLayout()
         grid.setSpacing(12)
         self.layout_.addLayout(grid)
+        left, right = QVBoxLayout(), QVBoxLayout()
+        left.setSpacing(12)
+        right.setSpacing(12)
+        grid.addLayout(left, 0, 0)
+        grid.addLayout(right, 0, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
 
         self.open_box = TitledBox()
         col = QGridLayout(self.open_box)
@@ -63,7 +73,7 @@ class DrawerPage(Page):
         col.addWidget(self.float_label, 0, 0)
         col.addWidget(self.float_amount, 0, 1)
         col.addWidget(self.open_button, 1, 0, 1, 2)
-        grid.addWidget(self.open_box, 0, 0)
+        left.addWidget(self.open_box)
 
         self.move_box = TitledBox()
         col = QGridLayout(self.move_box)
@@ -84,7 +94,7 @@ class DrawerPage(Page):
         row.addWidget(self.pay_out_button, 0, 1)
         row.addWidget(self.no_sale_button, 1, 0, 1, 2)
         col.addLayout(row, 2, 0, 1, 2)
-        grid.addWidget(self.move_box, 0, 1)
+        right.addWidget(self.move_box)
 
         self.close_box = TitledBox()
         col = QGridLayout(self.close_box)
@@ -105,7 +115,8 @@ class DrawerPage(Page):
         col.addWidget(self.close_reason_label, 3, 0, 1, 2)  # above its field: a long label
         col.addWidget(self.close_reason, 4, 0, 1, 2)
         col.addWidget(self.close_button, 5, 0, 1, 2)
-        grid.addWidget(self.close_box, 1, 0)
+        left.addWidget(self.close_box)
+        left.addStretch(1)
 
         self.manager_box = TitledBox()
         col = QGridLayout(self.manager_box)
@@ -115,7 +126,8 @@ class DrawerPage(Page):
         self.manager_hint = hint()
         col.addWidget(self.manager_pin, 0, 0)
         col.addWidget(self.manager_hint, 1, 0)
-        grid.addWidget(self.manager_box, 1, 1)
+        right.addWidget(self.manager_box)
+        right.addStretch(1)
 
         self.layout_.addStretch(1)
         self._counted: Decimal | None = None
@@ -208,8 +220,10 @@ class DrawerPage(Page):
             text = tr("No drawer is open. Count the float and open the drawer.")
         self.state_line.setText(text)
         self.open_box.setEnabled(not is_open)
+        self.open_box.setVisible(not is_open)
         self.move_box.setEnabled(is_open and bool(status.get("takes_moves")))
         self.close_box.setEnabled(is_open)
+        self.close_box.setVisible(is_open)
         self.close_button.setEnabled(is_open and self._counted is not None)
 
     # ---- actions -------------------------------------------------------------------------------

@@ -57,6 +57,10 @@ class TabsPage(Page):
         left.addWidget(self.table, 1)
         self.empty = hint()
         left.addWidget(self.empty)
+        # what the amount is for, under the tabs: above the keys its three lines put Clear [Esc]
+        # under the fold at 1280x800 (150 %) under a title bar
+        self.amount_hint = hint()
+        left.addWidget(self.amount_hint)
         row.addLayout(left, 3)
         right = QVBoxLayout()
         self.amount_panel = AmountPanel(till.currency, caption=True)
@@ -93,7 +97,8 @@ class TabsPage(Page):
     def retranslate(self) -> None:
         super().retranslate()
         self.table.setHorizontalHeaderLabels([tr("Invoice"), tr("Opened"), tr("Card"), tr("Authorized")])
-        self.field_label.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
+        self.field_label.setText(tr("Amount"))
+        self.amount_hint.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
         self.amount_panel.retranslate()
         self._fill()
 
