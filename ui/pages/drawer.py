@@ -241,6 +241,8 @@ class DrawerPage(Page):
             self._counted = None
             self.result.clear()
         self.refresh()
+        if session is not None:  # the float's box is gone: the keys go to the cash moves
+            self.move_amount.setFocus()
 
     def cash_move(self, kind: str) -> None:
         reason = self.reason.text()
@@ -333,4 +335,5 @@ class DrawerPage(Page):
         self.close_reason.clear()
         self.result.clear()
         self.refresh()
+        self.float_amount.setFocus()  # the count's box is gone: the next float is typed here
 
