@@ -58,7 +58,8 @@ def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callabl
 
 def test_after_the_float_the_keys_go_to_the_cash_moves(make_gui: Callable[..., Any], ui: Any) -> None:
     """Tried as a hurried cashier under openbox: once the drawer opened its box is gone, and the
-    amount typed next (a pay-in) went nowhere. The keys follow to the cash moves."""
+    amount typed next (a pay-in) went nowhere; after a pay-in the next amount went into the
+    reason. The keys follow to the cash moves' amount."""
     from ui.pages.drawer import DrawerPage
 
     gui = make_gui(drawer_float=None)
@@ -76,3 +77,8 @@ def test_after_the_float_the_keys_go_to_the_cash_moves(make_gui: Callable[..., A
     QTest.keyClicks(w.focusWidget(), "change")
     QTest.keyClick(w.focusWidget(), Qt.Key.Key_F6)
     assert page.message.text().startswith("Paid in $20.00: change. Done"), page.message.text()
+    QTest.keyClicks(w.focusWidget(), "500")  # the next move, straight away: its amount first
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_Tab)
+    QTest.keyClicks(w.focusWidget(), "lunch")
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F7)
+    assert page.message.text().startswith("Paid out $5.00: lunch. Done"), page.message.text()

@@ -269,6 +269,7 @@ class DrawerPage(Page):
             self.say(words, "warn" if status else "ok")
             self.move_amount.clear()
             self.reason.clear()
+            self.move_amount.setFocus()  # the next move starts with its amount, not in the reason
         self.refresh()
 
     def _printer_trouble(self) -> str:
