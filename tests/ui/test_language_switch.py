@@ -26,15 +26,15 @@ def _keys_to(window: Any) -> None:
 
 def _switch_language(gui: Any, back_key: Qt.Key, to: str) -> None:
     """Ctrl+7 (Settings), the language list one step (Down: Español, Up: English), then the
-    screen's own Ctrl key back: as a cashier does it."""
+    screen's own Ctrl key back: as a cashier does it, no click (Settings gives the list the keys)."""
     from ui.pages.settings import SettingsPage
 
     window = gui.window
     QTest.keyClick(window.focusWidget() or window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)
     settings = window.page(SettingsPage)
     assert window.stack.currentWidget() is settings
-    settings.language.setFocus()
-    QTest.keyClick(settings.language, Qt.Key.Key_Down if to == "es" else Qt.Key.Key_Up)
+    assert window.focusWidget() is settings.language  # the keys are on the language list
+    QTest.keyClick(window.focusWidget(), Qt.Key.Key_Down if to == "es" else Qt.Key.Key_Up)
     assert gui.language.code == to
     QTest.keyClick(window.focusWidget() or window, back_key, Qt.KeyboardModifier.ControlModifier)
 
