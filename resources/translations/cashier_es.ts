@@ -1896,6 +1896,86 @@
       <translation>Responder un formulario</translation>
     </message>
     <message>
+      <source>approved (amount triggers apply)</source>
+      <translation>aprobada (se aplican los importes de prueba)</translation>
+    </message>
+    <message>
+      <source>Diners, approved (amount triggers apply)</source>
+      <translation>Diners, aprobada (se aplican los importes de prueba)</translation>
+    </message>
+    <message>
+      <source>tapped (contactless): S, online PIN required; inserted: approved</source>
+      <translation>acercada (sin contacto): S, pide PIN en línea; insertada: aprobada</translation>
+    </message>
+    <message>
+      <source>timeout: HTTP 504, error 9951</source>
+      <translation>tiempo agotado: HTTP 504, error 9951</translation>
+    </message>
+    <message>
+      <source>error 9401</source>
+      <translation>error 9401</translation>
+    </message>
+    <message>
+      <source>demo host error</source>
+      <translation>error del host de demostración</translation>
+    </message>
+    <message>
+      <source>timeout response: HTTP 504, error 9951</source>
+      <translation>respuesta de tiempo agotado: HTTP 504, error 9951</translation>
+    </message>
+    <message>
+      <source>hosted card form error</source>
+      <translation>error del formulario de tarjeta alojado</translation>
+    </message>
+    <message>
+      <source>original credit transfer (OCT) Visa</source>
+      <translation>transferencia de crédito original (OCT) Visa</translation>
+    </message>
+    <message>
+      <source>original credit transfer (OCT) Mastercard</source>
+      <translation>transferencia de crédito original (OCT) Mastercard</translation>
+    </message>
+    <message>
+      <source>approved (A)</source>
+      <translation>aprobada (A)</translation>
+    </message>
+    <message>
+      <source>voice referral (R)</source>
+      <translation>referencia por voz (R)</translation>
+    </message>
+    <message>
+      <source>declined (D)</source>
+      <translation>rechazada (D)</translation>
+    </message>
+    <message>
+      <source>refund declined (D)</source>
+      <translation>devolución rechazada (D)</translation>
+    </message>
+    <message>
+      <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
+      <translation>aprobación parcial (P) de la mitad del importe pedido, con ALLOWPARTIALAUTH; rechazada (D) sin él; también una captura, autorización incremental o factura aumentada que pida 219.00 más</translation>
+    </message>
+    <message>
+      <source>approved after XX seconds</source>
+      <translation>aprobada tras XX segundos</translation>
+    </message>
+    <message>
+      <source>error after XX seconds</source>
+      <translation>error tras XX segundos</translation>
+    </message>
+    <message>
+      <source>referral after XX seconds</source>
+      <translation>referencia tras XX segundos</translation>
+    </message>
+    <message>
+      <source>declined after XX seconds</source>
+      <translation>rechazada tras XX segundos</translation>
+    </message>
+    <message>
+      <source>approved on a prepaid card with a balance of 43.34</source>
+      <translation>aprobada en una tarjeta prepago con saldo de 43.34</translation>
+    </message>
+    <message>
       <source>Test cards: double-click to tap</source>
       <translation>Tarjetas de prueba: doble clic para acercar</translation>
     </message>

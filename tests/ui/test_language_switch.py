@@ -83,6 +83,9 @@ def test_gift_card_balance_and_drawer_lines_follow_the_language(ui: Any, make_gu
     assert page.result_title.text() == ES["Balance"] + ": —"
     assert ES["not activated"] in page.result_text.text()
     assert ES["This gift card is not active: activate it first (F3)."] in page.result_text.text()
+    cards = [gui.pinpad.cards.item(i).text() for i in range(gui.pinpad.cards.count())]
+    assert cards[0].endswith("1119 — " + ES["approved (amount triggers apply)"])  # the sandbox's words too
+    assert not any("approved (" in line for line in cards)
 
     QTest.keyClick(window.focusWidget(), Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
     drawer: DrawerPage = window.page(DrawerPage)
