@@ -75,3 +75,30 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
     finally:
         gui.set_theme(font_scale=1.0)
     assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_result_beside_the_pad_does_not_scroll_sideways_at_1024(ui: Any, make_gui: Any,
+                                                                    language: str) -> None:
+    """Tried as a hurried cashier under openbox at 1024x768: the card's waiting screen and a cash
+    sale's change (paid with the next note up, Alt+1) scrolled sideways, the pad over their right."""
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    gui.set_language(language)
+    place_training_windows(gui, QRect(0, TITLE_BAR, 1024, 768 - TITLE_BAR))
+    page = _sale(gui)
+    _line(page, ui, "Coffee", "500")
+    QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_F2)  # the card first: the pad waits
+    ui.until(lambda: gui.pinpad.prompt is not None, what="the card prompt")
+    ui.spin(0.05)
+    assert page.scroll_area.horizontalScrollBar().maximum() == 0  # while the pad asks
+    QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_Escape)
+    ui.until(lambda: page.stack.currentWidget() is page.entry_page and page.task.done(),
+             what="cancelled")
+    QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
+    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
+    ui.spin(0.05)
+    assert page.change_due.isVisible() and "$5.00" in page.change_due.text()
+    assert page.scroll_area.horizontalScrollBar().maximum() == 0
+    assert not layout_problems(page.result_page, page.window())

@@ -710,6 +710,10 @@ class SalePage(Page):
         self.result_details = QLabel()
         self.result_details.setObjectName("Breakdown")
         self.result_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # wrapped: at 1024 wide the PIN pad lies over the result's right side, and a long tender
+        # line ("Cash $5.00 taken tendered $10.00, change $5.00") made the screen scroll sideways
+        for label in (self.result_title, self.change_due, self.result_details):
+            label.setWordWrap(True)
         self.result_message = hint()
         col.addWidget(self.result_title)
         col.addWidget(self.change_due)
@@ -725,10 +729,15 @@ class SalePage(Page):
         buttons = QGridLayout()  # two a row: four side by side made the screen wider than 1024 px
         # Return is handled by keyPressEvent: a window-wide Return shortcut would swallow the
         # entry's Return (the quick path: type an amount, press Return, the card is charged)
-        self.new_button = self.button(lambda: tr("New sale") + "  [Return]", "", self.new_sale, "Primary")
-        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
-        self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt)
-        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
+        # the key under the words: at 1024 wide the PIN pad lies over the result's right side,
+        # and two Spanish buttons side by side made the screen scroll sideways
+        self.new_button = self.button(lambda: tr("New sale") + "\n[Return]", "", self.new_sale, "Primary",
+                                      stacked=True)
+        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt,
+                                        stacked=True)
+        self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt,
+                                               stacked=True)
+        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now, stacked=True)
         for i, b in enumerate((self.new_button, self.print_button, self.show_receipt_button,
                                self.check_button)):
             buttons.addWidget(b, i // 2, i % 2)
