@@ -220,15 +220,13 @@ def printer_words(status: str) -> str:
     """The printer's status line (``cashier.printing.queue``: the state, then the device's own
     words, ``offline: tcp://...: [Errno 111] Connection refused``) in the window's words."""
     state, _, detail = status.partition(": ")
-    if state == "out_of_paper":
-        return tr("The printer is out of paper: load a roll.")
-    if state == "offline":
-        return tr("The printer does not answer (%s).") % detail if detail else tr(
-            "The printer does not answer.")
-    if state == "error":
-        return tr("The printer failed (%s).") % detail
-    if state == "paper_low":
-        return tr("The printer's paper is low: change the roll soon.")
-    if state == "ready":
-        return tr("The printer is ready.")
-    return say(status)
+    words: dict[str, Callable[[], str]] = {
+        "ready": lambda: tr("The printer is ready."),
+        "paper_low": lambda: tr("The printer's paper is low: change the roll soon."),
+        "out_of_paper": lambda: tr("The printer is out of paper: load a roll."),
+        "offline": lambda: (tr("The printer does not answer (%s).") % detail if detail
+                            else tr("The printer does not answer.")),
+        "error": lambda: tr("The printer failed (%s).") % detail,
+    }
+    said = words.get(state)
+    return said() if said is not None else say(status)

@@ -128,6 +128,18 @@ def test_a_reprint_on_a_printer_that_does_not_answer_is_said_in_spanish(ui: Any,
              what="the status bar's printer line in Spanish")
     _switch_language(gui, Qt.Key.Key_5, "en")
     assert journal.message.text().startswith("Could not print: The printer does not answer (")
+    # the drawer's kick goes through that printer: a pay-in says the drawer may not have opened
+    from ui.pages.drawer import DrawerPage
+
+    QTest.keyClick(window.focusWidget() or window, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    drawer: DrawerPage = window.page(DrawerPage)
+    QTest.keyClicks(drawer.move_amount, "2000")
+    QTest.keyClicks(drawer.reason, "change")
+    QTest.keyClick(drawer.reason, Qt.Key.Key_F6)
+    said = drawer.message.text()
+    assert said.startswith("Paid in $20.00: change. The move is in the journal. The printer does "
+                           "not answer (") and said.endswith("Open the drawer with its key."), said
+    assert drawer.message.property("level") == "warn"
 
 
 def test_the_training_sandbox_refusal_and_store_lines_in_spanish(ui: Any, make_gui: Any) -> None:

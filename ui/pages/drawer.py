@@ -275,9 +275,7 @@ class DrawerPage(Page):
     def _printer_trouble(self) -> str:
         """The printer's status line when it is known not to print (the drawer kick goes through
         it, so the drawer may not have opened); "" when it prints or the till has none."""
-        if self.desk.printer_state in ("offline", "out_of_paper", "error"):
-            return str(self.desk.printer_status)
-        return ""
+        return str(self.desk.printer_trouble)
 
     def count(self) -> None:
         """The blind count: recorded first, then expected and over/short are shown."""
