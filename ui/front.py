@@ -5,8 +5,14 @@ so its screen is whole again. Nothing here takes the keyboard: raising a window 
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QWidget
+
+#: the windows in front with news now: one stepping back must not bury another (the printer's
+#: step back after a cash sale's receipt raised the till over the pad asking for the next card)
+_IN_FRONT: weakref.WeakSet[FrontWhileNeeded] = weakref.WeakSet()
 
 
 class FrontWhileNeeded:
@@ -35,6 +41,7 @@ class FrontWhileNeeded:
         self._timer.stop()
         if self.overlapping():
             self.window.raise_()
+            _IN_FRONT.add(self)
             if linger:
                 self._timer.start(self.linger_ms)
 
@@ -52,6 +59,7 @@ class FrontWhileNeeded:
         self._timer.stop()
 
     def step_back(self) -> None:
+        _IN_FRONT.discard(self)
         # a window the trainer chose to look at (active) stays where it is
         if self.overlapping() and not self.window.isActiveWindow():
             self.window.lower()
@@ -62,3 +70,6 @@ class FrontWhileNeeded:
                 # the keyboard stays where it was)
                 self.covers.raise_()
                 self.covers.activateWindow()
+                for other in list(_IN_FRONT):  # another with news stays over the till
+                    if other.overlapping():
+                        other.window.raise_()

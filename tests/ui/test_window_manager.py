@@ -1,6 +1,7 @@
 """Training's PIN pad under a real window manager (Xvfb and openbox, what the issue's cashier
 used): after a cancelled payment the pad steps back behind the till's window, every time (openbox
-ignored the pad's lower() and the till's raise() from the second payment on). Offscreen Qt has no
+ignored the pad's lower() and the till's raise() from the second payment on), and the printer
+stepping back after a receipt leaves the pad in front while it asks for the next card. Offscreen Qt has no
 stacking to look at: the outer test starts Xvfb and openbox and runs the inner one on them, with
 real key presses; the stacking is what the window manager publishes (_NET_CLIENT_LIST_STACKING)."""
 
@@ -92,3 +93,17 @@ def test_inner_the_pad_steps_back_after_each_cancel(ui: Any, make_gui: Any) -> N
         ui.until(lambda: _stacking(ids)[-1:] == ["till"], timeout_s=8,
                  what=f"payment {payment}: the pad behind the till")
         assert window.isActiveWindow()  # the keyboard stays with the till
+    # a cash sale's receipt brings the printer forward; the next card's prompt brings the pad:
+    # the printer stepping back (5 s later) must leave the pad over the till while it asks
+    printer = gui.printer_window
+    ids[int(printer.winId())] = "printer"
+    QTest.keyClick(window.focusWidget(), Qt.Key.Key_F11)  # the 12.50 in cash
+    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="paid in cash")
+    ui.until(lambda: _stacking(ids)[-1:] == ["printer"], what="the receipt in front")
+    QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return)  # a new sale, charged by card at once
+    QTest.keyClicks(window.focusWidget(), "500")
+    QTest.keyClick(window.focusWidget(), Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="the next prompt")
+    ui.until(lambda: not printer.front._timer.isActive(), timeout_s=10, what="the printer's step back")
+    ui.spin(0.5)
+    assert _stacking(ids)[-1:] == ["pad"], _stacking(ids)
