@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ui.cash")
 PRINTER_POLL_MS = 1000
+#: how long a window manager takes to frame a window just shown (training's placement asks again)
+FRAME_SETTLE_MS = 300
 
 
 def open_cashdesk(profile: TillProfile) -> Any:
@@ -175,6 +177,10 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
             continue
         w.move(x, top)
         w.resize(width - frame(w).width(), height - frame(w).height())
+        if (w.frameGeometry().size() - w.geometry().size()).isNull():
+            # no frame yet: the window manager puts the one it adds above the spot asked for
+            # (openbox: the pad's title bar off the top of the screen); asked again once it is on
+            QTimer.singleShot(FRAME_SETTLE_MS, lambda w=w, at=(x, top): w.move(*at))
         w.front.placed = w.size()
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news

@@ -1,7 +1,8 @@
 """Training's PIN pad under a real window manager (Xvfb and openbox, what the issue's cashier
 used): after a cancelled payment the pad steps back behind the till's window, every time (openbox
 ignored the pad's lower() and the till's raise() from the second payment on), and the printer
-stepping back after a receipt leaves the pad in front while it asks for the next card. Offscreen Qt has no
+stepping back after a receipt leaves the pad in front while it asks for the next card; every
+window's title bar is on the screen. Offscreen Qt has no
 stacking to look at: the outer test starts Xvfb and openbox and runs the inner one on them, with
 real key presses; the stacking is what the window manager publishes (_NET_CLIENT_LIST_STACKING)."""
 
@@ -72,13 +73,15 @@ def _stacking(window_ids: dict[int, str]) -> list[str]:
 
 @pytest.mark.skipif(os.environ.get(INNER) != "1", reason="run by the test above, under openbox")
 def test_inner_the_pad_steps_back_after_each_cancel(ui: Any, make_gui: Any) -> None:
-    from ui.cash import place_training_windows
     from ui.pages.sale import SalePage
 
     gui = make_gui()
     window, pad = gui.window, gui.pinpad
-    place_training_windows(gui)  # the screen's own 1024x768: the pad lies over the till's edge
+    # placed by the window itself on the screen's own 1024x768: the pad over the till's edge
     ui.until(lambda: pad.isVisible() and pad.front.overlapping(), what="the pad over the till")
+    # each window's title bar on the screen (the pad's was above its top under openbox)
+    ui.until(lambda: all(w.frameGeometry().top() >= 0 and w.frameGeometry().height() > w.height()
+                         for w in (pad, gui.printer_window)), timeout_s=5, what="the title bars")
     window.activateWindow()
     assert QTest.qWaitForWindowActive(window, 5000)
     ids = {int(window.winId()): "till", int(pad.winId()): "pad"}
