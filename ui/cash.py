@@ -177,10 +177,12 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
             continue
         w.move(x, top)
         w.resize(width - frame(w).width(), height - frame(w).height())
+        w.front.placed_at = (x, top)
         if (w.frameGeometry().size() - w.geometry().size()).isNull():
             # no frame yet: the window manager puts the one it adds above the spot asked for
-            # (openbox: the pad's title bar off the top of the screen); asked again once it is on
-            QTimer.singleShot(FRAME_SETTLE_MS, lambda w=w, at=(x, top): w.move(*at))
+            # (openbox: the pad's title bar off the top of the screen); asked again once it is
+            # on, where the latest placement put it (a new text size may have placed it since)
+            QTimer.singleShot(FRAME_SETTLE_MS, w, lambda w=w: w.move(*w.front.placed_at))  # goes with w
         w.front.placed = w.size()
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news

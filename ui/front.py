@@ -25,10 +25,13 @@ class FrontWhileNeeded:
         #: the size the placement gave the window: a page that needs more (the pad's tip page)
         #: grows it for its time, and the window goes back to this size once the page is gone
         self.placed: QSize | None = None
+        #: where the placement put the window's frame (x, y)
+        self.placed_at: tuple[int, int] = (0, 0)
         self.linger_ms = linger_ms
         self._timer = QTimer(window)  # goes with its window
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.step_back)
+        window.destroyed.connect(lambda: _IN_FRONT.discard(self))  # a closed window has no news
 
     def overlapping(self) -> bool:
         covers = self.covers
@@ -71,5 +74,5 @@ class FrontWhileNeeded:
                 self.covers.raise_()
                 self.covers.activateWindow()
                 for other in list(_IN_FRONT):  # another with news stays over the till
-                    if other.overlapping():
+                    if other is not self and other.covers is self.covers and other.overlapping():
                         other.window.raise_()
