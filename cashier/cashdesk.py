@@ -72,6 +72,14 @@ class CashDesk:
         return self.printer.status if self.printer is not None else "none"
 
     @property
+    def printer_trouble(self) -> str:
+        """The printer's status line while it is known not to print (a drawer kick sent through
+        it may not have opened the drawer); "" while it prints, or when the till has none."""
+        if self.printer is None or self.printer.printing:
+            return ""
+        return self.printer.status
+
+    @property
     def printer_state(self) -> str:
         """For the status bar: the state alone (``none`` when the till has no printer)."""
         return self.printer.state if self.printer is not None else "none"

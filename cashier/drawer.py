@@ -12,7 +12,7 @@ the session is open: op ``sale`` (cash taken, ``approved`` = tendered minus chan
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -80,6 +80,8 @@ class CloseResult:
     report: dict[str, Any] | None
     #: why the session is not closed yet (a manager is needed), else None
     waiting: str | None = None
+    #: the same refusal with its action and amount, for a window to say in its own language
+    needed: ManagerNeeded | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         b = self.balance
@@ -304,7 +306,7 @@ class Drawer:
         except ManagerNeeded as waiting:
             self.recorder.drawer_mark_counted(session.id, counted=value, over_short=over_short, reason=text)
             return CloseResult(self.get(session.id), balance, value, over_short, False, None,
-                               waiting=str(waiting))
+                               waiting=str(waiting), needed=waiting)
         now = self.recorder.journal_now()
         with self.recorder.drawer_tx():
             self.recorder.drawer_close_session(session.id, clerk=clerk, at=now, expected=balance.expected,

@@ -11,6 +11,10 @@ if [ "${1:-test}" = "test" ] || [ "${1:-test}" = "store" ]; then
 fi
 if [ "${1:-test}" = "test" ]; then
   want+=(faketime libfaketime)  # clocks set back and forward under real processes (issue 27)
+  # training's windows under a real window manager (make long): a virtual screen, openbox and
+  # xprop to read its stacking, with the xcb libraries the window needs there
+  want+=(xvfb openbox x11-utils libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0
+         libxcb-randr0 libxcb-shape0 libxcb-render-util0 libxcb-image0 libxcb-xinerama0)
 fi
 if [ "${1:-test}" = "run" ]; then
   want+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-randr0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QObject, QRect, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
+from ui.core_words import printer_words
 from ui.i18n import tr
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ui.cash")
 PRINTER_POLL_MS = 1000
+#: how long a window manager takes to frame a window just shown (training's placement asks again)
+FRAME_SETTLE_MS = 300
 
 
 def open_cashdesk(profile: TillProfile) -> Any:
@@ -61,7 +64,7 @@ def install_cash(gui: Gui) -> None:
             pill.setVisible(False)
             return
         pill.setVisible(True)
-        pill.setToolTip(gui.cashdesk.printer_status)
+        pill.setToolTip(printer_words(gui.cashdesk.printer_status))  # said again each poll
         if state == "ready":
             pill.set(tr("Printer: ready"), "ok")
         elif state == "paper_low":
@@ -174,6 +177,12 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
             continue
         w.move(x, top)
         w.resize(width - frame(w).width(), height - frame(w).height())
+        w.front.placed_at = (x, top)
+        if (w.frameGeometry().size() - w.geometry().size()).isNull():
+            # no frame yet: the window manager puts the one it adds above the spot asked for
+            # (openbox: the pad's title bar off the top of the screen); asked again once it is
+            # on, where the latest placement put it (a new text size may have placed it since)
+            QTimer.singleShot(FRAME_SETTLE_MS, w, lambda w=w: w.move(*w.front.placed_at))  # goes with w
         w.front.placed = w.size()
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news

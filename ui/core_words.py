@@ -9,6 +9,7 @@ approve); a refusal it has no words for is shown as the core said it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 
 from cashier.errors import ManagerNeeded, ValidationError
@@ -169,12 +170,63 @@ def error_words(exc: BaseException, currency: str = "USD") -> str:
     return say(str(exc))
 
 
+def _line_patterns() -> list[tuple[str, Callable[[re.Match[str]], str]]]:
+    """Core lines with a figure or a name in them (a printer's address, a store's lock), as
+    patterns: the figure is kept, the words are the window's."""
+    states = _ticket_states() | {"pending": tr("pending"), "expired": tr("expired"),
+                                 "reversed": tr("reversed")}
+    return [
+        (r"manager: (\S+) is not a manager", lambda m: tr("Clerk %s is not a manager.") % m[1]),
+        (r"pin: (?:this PIN prompt|clerk \S+) is locked for (\d+) s after (\d+) wrong PINs",
+         lambda m: tr("Too many wrong PINs (%s): try again in %s s.") % (m[2], m[1])),
+        # the store service's refusals (``cashier.store``)
+        (r"store: pin: not accepted for this store manager",
+         lambda m: tr("The store did not accept this manager number and PIN.")),
+        (r"store: manager (\S+): locked for (\d+) s after (\d+) wrong PINs",
+         lambda m: tr("Store manager %s is locked for %s s after %s wrong PINs.")
+         % (m[1], m[2], m[3])),
+        (r"store: cannot reach (\S+) \((\w+)\)",
+         lambda m: tr("The store service cannot be reached (%s, %s).") % (m[1], m[2])),
+        (r"store: (\d+) \(the store service or its database is away\)",
+         lambda m: tr("The store service or its database is away (%s).") % m[1]),
+        (r"store: answered (\d+) without JSON",
+         lambda m: tr("The store service gave an answer the till cannot read (%s).") % m[1]),
+        # the training sandbox's customer phone (``cashier.flows.qr.training_customer_pays``)
+        (r"qrCode: the payment is (\w+); this code can no longer be used to pay",
+         lambda m: tr("The code is %s: it can no longer be paid.") % states.get(m[1], m[1])),
+        (r"qrCode: no such QR code", lambda m: tr("The sandbox does not know this code.")),
+    ]
+
+
 def say(text: str) -> str:
-    """A core line ("pin: no manager of this till has that PIN") as a sentence."""
+    """A core line ("pin: no manager of this till has that PIN") as a sentence: a whole line the
+    window knows, or a line pattern with its figures kept; else the line as the core said it (its
+    field name is the profile's or the command line's)."""
     known = _sign_in().get(text)
     if known is not None:
         return known
-    match = re.fullmatch(r"manager: (\S+) is not a manager", text)
-    if match:
-        return tr("Clerk %s is not a manager.") % match.group(1)
-    return text  # as the core said it: its field name is the profile's or the command line's
+    for pattern, words in _line_patterns():
+        match = re.fullmatch(pattern, text)
+        if match:
+            return words(match)
+    field, colon, rule = text.partition(": ")  # a refusal passed on as its line (the drawer's)
+    said = _rules().get(rule) if colon and "{" not in rule else None
+    if said is not None:
+        return f"{_field_names().get(field, field.replace('_', ' ').capitalize())}: {said}"
+    return text
+
+
+def printer_words(status: str) -> str:
+    """The printer's status line (``cashier.printing.queue``: the state, then the device's own
+    words, ``offline: tcp://...: [Errno 111] Connection refused``) in the window's words."""
+    state, _, detail = status.partition(": ")
+    words: dict[str, Callable[[], str]] = {
+        "ready": lambda: tr("The printer is ready."),
+        "paper_low": lambda: tr("The printer's paper is low: change the roll soon."),
+        "out_of_paper": lambda: tr("The printer is out of paper: load a roll."),
+        "offline": lambda: (tr("The printer does not answer (%s).") % detail if detail
+                            else tr("The printer does not answer.")),
+        "error": lambda: tr("The printer failed (%s).") % detail,
+    }
+    said = words.get(state)
+    return said() if said is not None else say(status)

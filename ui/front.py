@@ -5,8 +5,14 @@ so its screen is whole again. Nothing here takes the keyboard: raising a window 
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QWidget
+
+#: the windows in front with news now: one stepping back must not bury another (the printer's
+#: step back after a cash sale's receipt raised the till over the pad asking for the next card)
+_IN_FRONT: weakref.WeakSet[FrontWhileNeeded] = weakref.WeakSet()
 
 
 class FrontWhileNeeded:
@@ -19,10 +25,13 @@ class FrontWhileNeeded:
         #: the size the placement gave the window: a page that needs more (the pad's tip page)
         #: grows it for its time, and the window goes back to this size once the page is gone
         self.placed: QSize | None = None
+        #: where the placement put the window's frame (x, y)
+        self.placed_at: tuple[int, int] = (0, 0)
         self.linger_ms = linger_ms
         self._timer = QTimer(window)  # goes with its window
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.step_back)
+        window.destroyed.connect(lambda: _IN_FRONT.discard(self))  # a closed window has no news
 
     def overlapping(self) -> bool:
         covers = self.covers
@@ -35,6 +44,7 @@ class FrontWhileNeeded:
         self._timer.stop()
         if self.overlapping():
             self.window.raise_()
+            _IN_FRONT.add(self)
             if linger:
                 self._timer.start(self.linger_ms)
 
@@ -52,8 +62,17 @@ class FrontWhileNeeded:
         self._timer.stop()
 
     def step_back(self) -> None:
+        _IN_FRONT.discard(self)
         # a window the trainer chose to look at (active) stays where it is
         if self.overlapping() and not self.window.isActiveWindow():
             self.window.lower()
             if self.covers is not None and self.covers.isActiveWindow():
-                self.covers.raise_()  # the window manager may keep a lowered window over it
+                # openbox let the pad stay over the till after a cancelled payment (its second
+                # one, every time): it ignored both restack requests. Asking it to activate the
+                # window that has the keyboard already is what it obeys: it raises the till (and
+                # the keyboard stays where it was)
+                self.covers.raise_()
+                self.covers.activateWindow()
+                for other in list(_IN_FRONT):  # another with news stays over the till
+                    if other is not self and other.covers is self.covers and other.overlapping():
+                        other.window.raise_()

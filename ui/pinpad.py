@@ -105,6 +105,39 @@ class SignaturePad(QWidget):
         painter.end()
 
 
+def _trigger_words() -> dict[str, str]:
+    """What the sandbox's test cards and amounts do (``cashier.sandbox.triggers``, for people),
+    in the window's language; one the window has no words for is listed as the sandbox says it."""
+    return {
+        "approved (amount triggers apply)": tr("approved (amount triggers apply)"),
+        "Diners, approved (amount triggers apply)": tr("Diners, approved (amount triggers apply)"),
+        "tapped (contactless): S, online PIN required; inserted: approved":
+            tr("tapped (contactless): S, online PIN required; inserted: approved"),
+        "timeout: HTTP 504, error 9951": tr("timeout: HTTP 504, error 9951"),
+        "error 9401": tr("error 9401"),
+        "demo host error": tr("demo host error"),
+        "timeout response: HTTP 504, error 9951": tr("timeout response: HTTP 504, error 9951"),
+        "hosted card form error": tr("hosted card form error"),
+        "original credit transfer (OCT) Visa": tr("original credit transfer (OCT) Visa"),
+        "original credit transfer (OCT) Mastercard": tr("original credit transfer (OCT) Mastercard"),
+        "approved (A)": tr("approved (A)"),
+        "voice referral (R)": tr("voice referral (R)"),
+        "declined (D)": tr("declined (D)"),
+        "refund declined (D)": tr("refund declined (D)"),
+        "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) "
+        "without it; also a capture, incremental authorization or raised invoice seeking 219.00 "
+        "more": tr("partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
+                   "declined (D) without it; also a capture, incremental authorization or raised "
+                   "invoice seeking 219.00 more"),
+        "approved after XX seconds": tr("approved after XX seconds"),
+        "error after XX seconds": tr("error after XX seconds"),
+        "referral after XX seconds": tr("referral after XX seconds"),
+        "declined after XX seconds": tr("declined after XX seconds"),
+        "approved on a prepaid card with a balance of 43.34":
+            tr("approved on a prepaid card with a balance of 43.34"),
+    }
+
+
 class PinPadWindow(QWidget):
     """A second window: the customer's side of the counter."""
 
@@ -279,7 +312,8 @@ class PinPadWindow(QWidget):
 
         self.cards.clear()
         for card in TEST_CARDS:
-            item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {card.triggers}")
+            said = _trigger_words().get(card.triggers, card.triggers)
+            item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {said}")
             item.setData(Qt.ItemDataRole.UserRole, card.number)
             self.cards.addItem(item)
         from cashier.sandbox.host_giftcards import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
@@ -293,7 +327,7 @@ class PinPadWindow(QWidget):
         self.cards.addItem(gift)
         self.triggers.clear()
         for amount, effect in AMOUNT_TRIGGERS:
-            self.triggers.addItem(f"{amount}: {effect}")
+            self.triggers.addItem(f"{amount}: {_trigger_words().get(effect, effect)}")
 
     def default_card(self) -> str:
         """The card Tap, Insert and the automatic customer present (the sandbox's rule: a gift
@@ -471,6 +505,7 @@ class PinPadWindow(QWidget):
             self._card_presented = True
             self.reset_card()  # the next customer starts from the default card
             self.show_prompt(None)
+            self._keys_back_to_the_till()
 
     def reset_card(self) -> None:
         self.cards.setCurrentRow(-1)
@@ -507,11 +542,21 @@ class PinPadWindow(QWidget):
         elif how == "press":
             prompt.press(value)
         self.show_prompt(None)
+        self._keys_back_to_the_till()
 
     def customer_cancels(self) -> None:
         if self.prompt is not None:
             self.prompt.cancel()
             self.show_prompt(None)
+            self._keys_back_to_the_till()
+
+    def _keys_back_to_the_till(self) -> None:
+        """The trainer clicked the pad to answer for the customer: the keyboard goes back to
+        the till's window, or the cashier's next key (Return for a new sale) went to the pad
+        (seen under openbox: the result stayed, the pad stayed in front)."""
+        till = self.front.covers
+        if till is not None and self.isActiveWindow():
+            till.activateWindow()
 
     def set_compact(self, compact: bool) -> None:
         """Narrow, for a column beside the till's window: the test cards under the pad's screen,

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.journal.model import ClockMoved
+from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.pages.base import FitButton, Page, labelled
 from ui.pages.sale import terminal_state_name
@@ -334,7 +335,9 @@ class MainWindow(QMainWindow):
     def refresh_status(self) -> None:
         s = self.till.status
         if not s.started:
-            self.host_pill.set(self.start_error or tr("Starting…"), "bad" if self.start_error else "warn")
+            self.host_pill.set(tr("The till could not start:") + " " + say(self.start_error)
+                               if self.start_error else tr("Starting…"),
+                               "bad" if self.start_error else "warn")
         elif s.host_reachable is False:
             self.host_pill.set(tr("Host: not reachable"), "bad")
         else:
@@ -374,7 +377,7 @@ class MainWindow(QMainWindow):
         self.clock_pill.setVisible(True)
 
     def _start_failed(self, message: str) -> None:
-        self.start_error = tr("The till could not start:") + " " + message
+        self.start_error = message  # worded (in the window's language) by refresh_status
         self.refresh_status()
 
     def show_recovery(self, report: Any) -> None:
@@ -448,7 +451,7 @@ class MainWindow(QMainWindow):
         self._close_when_free = False  # the payment goes on: ask again rather than vanish
         what = self.open_payment()
         if what is not None:
-            self._ask_close(what + " — " + tr("Could not cancel:") + f" {exc}")
+            self._ask_close(what + " — " + tr("Could not cancel:") + " " + error_words(exc))
 
     def _try_close(self) -> None:
         """Close once the cancelled payment has ended (its outcome is journaled first)."""

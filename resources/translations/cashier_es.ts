@@ -117,7 +117,7 @@
     </message>
     <message>
       <source>open the drawer first: there is no open cash drawer session at this till</source>
-      <translation>abra primero el cajón: no hay ninguna sesión de cajón abierta en esta caja</translation>
+      <translation>abra primero el cajón: esta caja no tiene un cajón abierto</translation>
     </message>
     <message>
       <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>
@@ -256,12 +256,40 @@
       <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
     </message>
     <message>
+      <source>The printer is out of paper: load a roll.</source>
+      <translation>La impresora no tiene papel: ponga un rollo.</translation>
+    </message>
+    <message>
+      <source>The printer's paper is low: change the roll soon.</source>
+      <translation>Queda poco papel en la impresora: cambie el rollo pronto.</translation>
+    </message>
+    <message>
+      <source>The printer is ready.</source>
+      <translation>La impresora está lista.</translation>
+    </message>
+    <message>
       <source>%s of %s needs a manager's approval.</source>
       <translation>%s de %s necesita la aprobación de un gerente.</translation>
     </message>
     <message>
-      <source>Clerk %s is not a manager.</source>
-      <translation>El cajero %s no es gerente.</translation>
+      <source>pending</source>
+      <translation>pendiente</translation>
+    </message>
+    <message>
+      <source>expired</source>
+      <translation>vencido</translation>
+    </message>
+    <message>
+      <source>reversed</source>
+      <translation>revertido</translation>
+    </message>
+    <message>
+      <source>The printer does not answer.</source>
+      <translation>La impresora no responde.</translation>
+    </message>
+    <message>
+      <source>The printer failed (%s).</source>
+      <translation>La impresora falló (%s).</translation>
     </message>
     <message>
       <source>A refund</source>
@@ -296,6 +324,46 @@
       <translation>Un sobrante/faltante</translation>
     </message>
     <message>
+      <source>The store did not accept this manager number and PIN.</source>
+      <translation>La tienda no aceptó este número de gerente y PIN.</translation>
+    </message>
+    <message>
+      <source>The sandbox does not know this code.</source>
+      <translation>El sandbox no conoce este código.</translation>
+    </message>
+    <message>
+      <source>The printer does not answer (%s).</source>
+      <translation>La impresora no responde (%s).</translation>
+    </message>
+    <message>
+      <source>Clerk %s is not a manager.</source>
+      <translation>El cajero %s no es gerente.</translation>
+    </message>
+    <message>
+      <source>Too many wrong PINs (%s): try again in %s s.</source>
+      <translation>Demasiados PIN incorrectos (%s): intente de nuevo en %s s.</translation>
+    </message>
+    <message>
+      <source>Store manager %s is locked for %s s after %s wrong PINs.</source>
+      <translation>El gerente de tienda %s está bloqueado %s s tras %s PIN incorrectos.</translation>
+    </message>
+    <message>
+      <source>The store service cannot be reached (%s, %s).</source>
+      <translation>No se puede contactar el servicio de la tienda (%s, %s).</translation>
+    </message>
+    <message>
+      <source>The store service or its database is away (%s).</source>
+      <translation>El servicio de la tienda o su base de datos no está disponible (%s).</translation>
+    </message>
+    <message>
+      <source>The store service gave an answer the till cannot read (%s).</source>
+      <translation>El servicio de la tienda dio una respuesta que la caja no puede leer (%s).</translation>
+    </message>
+    <message>
+      <source>The code is %s: it can no longer be paid.</source>
+      <translation>El código está %s: ya no se puede pagar.</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>Algo salió mal</translation>
     </message>
@@ -320,16 +388,16 @@
       <translation>Preguntando al host…</translation>
     </message>
     <message>
+      <source>Still no answer from the host; recovery keeps trying.</source>
+      <translation>El host sigue sin responder; la recuperación continúa.</translation>
+    </message>
+    <message>
       <source>Receipt printed on the PIN pad.</source>
       <translation>Recibo impreso en la terminal.</translation>
     </message>
     <message>
       <source>Could not print:</source>
       <translation>No se pudo imprimir:</translation>
-    </message>
-    <message>
-      <source>Still no answer from the host; recovery keeps trying.</source>
-      <translation>El host sigue sin responder; la recuperación continúa.</translation>
     </message>
     <message>
       <source>Drawer</source>
@@ -392,16 +460,16 @@
       <translation>El cajón no está disponible: no se pudo abrir el diario.</translation>
     </message>
     <message>
-      <source>Paid in</source>
-      <translation>Entrada registrada</translation>
+      <source>no sales</source>
+      <translation>aperturas sin venta</translation>
     </message>
     <message>
-      <source>Paid out</source>
-      <translation>Salida registrada</translation>
+      <source>counted, waiting for a manager</source>
+      <translation>contado, esperando al gerente</translation>
     </message>
     <message>
-      <source>Drawer opened (no sale)</source>
-      <translation>Cajón abierto (sin venta)</translation>
+      <source>Done: the drawer opened and the move is in the journal.</source>
+      <translation>Hecho: el cajón se abrió y el movimiento está en el diario.</translation>
     </message>
     <message>
       <source>over</source>
@@ -416,6 +484,10 @@
       <translation>cuadrado</translation>
     </message>
     <message>
+      <source>counted</source>
+      <translation>contado</translation>
+    </message>
+    <message>
       <source>Count recorded.</source>
       <translation>Arqueo registrado.</translation>
     </message>
@@ -424,56 +496,56 @@
       <translation>Primero cuente el cajón.</translation>
     </message>
     <message>
-      <source>The Z report is on the Reports screen.</source>
-      <translation>El informe Z está en la pantalla Informes.</translation>
-    </message>
-    <message>
-      <source>no sales</source>
-      <translation>aperturas sin venta</translation>
-    </message>
-    <message>
-      <source>counted, waiting for a manager</source>
-      <translation>contado, esperando al gerente</translation>
-    </message>
-    <message>
-      <source>The drawer opened: put the float in.</source>
-      <translation>El cajón se abrió: ponga el fondo.</translation>
-    </message>
-    <message>
-      <source>Done: the drawer opened and the move is in the journal.</source>
-      <translation>Hecho: el cajón se abrió y el movimiento está en el diario.</translation>
-    </message>
-    <message>
-      <source>counted</source>
-      <translation>contado</translation>
-    </message>
-    <message>
-      <source>Say why the drawer is over or short.</source>
-      <translation>Indique por qué sobra o falta dinero en el cajón.</translation>
-    </message>
-    <message>
       <source>type the manager PIN and press Close again.</source>
       <translation>teclee el PIN del gerente y pulse Cerrar otra vez.</translation>
     </message>
     <message>
-      <source>type the manager PIN and press again.</source>
-      <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
+      <source>The Z report is on the Reports screen.</source>
+      <translation>El informe Z está en la pantalla Informes.</translation>
     </message>
     <message>
-      <source>Drawer open with a float of</source>
-      <translation>Cajón abierto con un fondo de</translation>
+      <source>Paid in</source>
+      <translation>Entrada registrada</translation>
+    </message>
+    <message>
+      <source>Paid out</source>
+      <translation>Salida registrada</translation>
+    </message>
+    <message>
+      <source>Drawer opened (no sale)</source>
+      <translation>Cajón abierto (sin venta)</translation>
+    </message>
+    <message>
+      <source>Open the drawer with its key.</source>
+      <translation>Abra el cajón con su llave.</translation>
     </message>
     <message>
       <source>Expected</source>
       <translation>Esperado</translation>
     </message>
     <message>
-      <source>Over/short</source>
-      <translation>Sobrante/faltante</translation>
+      <source>Say why the drawer is over or short.</source>
+      <translation>Indique por qué sobra o falta dinero en el cajón.</translation>
+    </message>
+    <message>
+      <source>type the manager PIN and press again.</source>
+      <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
     </message>
     <message>
       <source>cash tickets</source>
       <translation>tickets en efectivo</translation>
+    </message>
+    <message>
+      <source>Drawer open with a float of</source>
+      <translation>Cajón abierto con un fondo de</translation>
+    </message>
+    <message>
+      <source>The drawer opened: put the float in.</source>
+      <translation>El cajón se abrió: ponga el fondo.</translation>
+    </message>
+    <message>
+      <source>Over/short</source>
+      <translation>Sobrante/faltante</translation>
     </message>
     <message>
       <source>Drawer closed.</source>
@@ -488,6 +560,10 @@
       <translation>Cajón abierto desde</translation>
     </message>
     <message>
+      <source>The move is in the journal.</source>
+      <translation>El movimiento está en el diario.</translation>
+    </message>
+    <message>
       <source>Gift card</source>
       <translation>Tarjeta de regalo</translation>
     </message>
@@ -498,14 +574,6 @@
     <message>
       <source>Amount (activate, reload)</source>
       <translation>Importe (activar, recargar)</translation>
-    </message>
-    <message>
-      <source>Working…</source>
-      <translation>Procesando…</translation>
-    </message>
-    <message>
-      <source>Not done</source>
-      <translation>No realizado</translation>
     </message>
     <message>
       <source>Balance</source>
@@ -536,8 +604,12 @@
       <translation>Cancelar la última operación</translation>
     </message>
     <message>
-      <source>No gift card request to cancel in this session.</source>
-      <translation>No hay operación de tarjeta de regalo que cancelar en esta sesión.</translation>
+      <source>Working…</source>
+      <translation>Procesando…</translation>
+    </message>
+    <message>
+      <source>Not done</source>
+      <translation>No realizado</translation>
     </message>
     <message>
       <source>Card:</source>
@@ -546,14 +618,6 @@
     <message>
       <source>read on the PIN pad</source>
       <translation>se lee en la terminal</translation>
-    </message>
-    <message>
-      <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
-      <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
-    </message>
-    <message>
-      <source>Not sent</source>
-      <translation>No enviado</translation>
     </message>
     <message>
       <source>active</source>
@@ -566,6 +630,18 @@
     <message>
       <source>not activated</source>
       <translation>sin activar</translation>
+    </message>
+    <message>
+      <source>No gift card request to cancel in this session.</source>
+      <translation>No hay operación de tarjeta de regalo que cancelar en esta sesión.</translation>
+    </message>
+    <message>
+      <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
+      <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Not sent</source>
+      <translation>No enviado</translation>
     </message>
     <message>
       <source>Journal</source>
@@ -590,26 +666,6 @@
     <message>
       <source>Refund amount</source>
       <translation>Importe a devolver</translation>
-    </message>
-    <message>
-      <source>Not sent: nothing was given back.</source>
-      <translation>No enviado: no se devolvió nada.</translation>
-    </message>
-    <message>
-      <source>The receipt is in the journal; try again when the PIN pad is free.</source>
-      <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
-    </message>
-    <message>
-      <source>Charge API refund</source>
-      <translation>Reembolso por la API de cargos</translation>
-    </message>
-    <message>
-      <source>Refunding…</source>
-      <translation>Devolviendo…</translation>
-    </message>
-    <message>
-      <source>Voiding…</source>
-      <translation>Anulando…</translation>
     </message>
     <message>
       <source>Search</source>
@@ -660,6 +716,10 @@
       <translation>Notas</translation>
     </message>
     <message>
+      <source>Not sent: nothing was given back.</source>
+      <translation>No enviado: no se devolvió nada.</translation>
+    </message>
+    <message>
       <source>TRAINING</source>
       <translation>ENTRENAMIENTO</translation>
     </message>
@@ -668,24 +728,24 @@
       <translation>aprobación parcial</translation>
     </message>
     <message>
+      <source>The receipt is in the journal; try again when the PIN pad is free.</source>
+      <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
+    </message>
+    <message>
+      <source>Charge API refund</source>
+      <translation>Reembolso por la API de cargos</translation>
+    </message>
+    <message>
+      <source>Refunding…</source>
+      <translation>Devolviendo…</translation>
+    </message>
+    <message>
+      <source>Voiding…</source>
+      <translation>Anulando…</translation>
+    </message>
+    <message>
       <source>Printing the receipt…</source>
       <translation>Imprimiendo el recibo…</translation>
-    </message>
-    <message>
-      <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
-      <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
-    </message>
-    <message>
-      <source>Void invoice %s (%s)? Press %s again to confirm.</source>
-      <translation>¿Anular la factura %s (%s)? Pulse %s otra vez para confirmar.</translation>
-    </message>
-    <message>
-      <source>Nothing found: no entry matches this search.</source>
-      <translation>Nada encontrado: ningún registro coincide con esta búsqueda.</translation>
-    </message>
-    <message>
-      <source>No entries yet.</source>
-      <translation>Todavía no hay registros.</translation>
     </message>
     <message>
       <source>refunded</source>
@@ -726,6 +786,22 @@
     <message>
       <source>Host text</source>
       <translation>Texto del host</translation>
+    </message>
+    <message>
+      <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
+      <translation>¿Devolver %s de la factura %s a la tarjeta%s? Pulse F6 otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Void invoice %s (%s)? Press %s again to confirm.</source>
+      <translation>¿Anular la factura %s (%s)? Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Nothing found: no entry matches this search.</source>
+      <translation>Nada encontrado: ningún registro coincide con esta búsqueda.</translation>
+    </message>
+    <message>
+      <source>No entries yet.</source>
+      <translation>Todavía no hay registros.</translation>
     </message>
     <message>
       <source>Receipt printed.</source>
@@ -772,24 +848,12 @@
       <translation>Configuración de la caja</translation>
     </message>
     <message>
-      <source>Closing the batch…</source>
-      <translation>Cerrando el lote…</translation>
-    </message>
-    <message>
-      <source>Asking the host about every open payment…</source>
-      <translation>Consultando al host cada pago abierto…</translation>
-    </message>
-    <message>
       <source>Store</source>
       <translation>Tienda</translation>
     </message>
     <message>
       <source>Store manager number</source>
       <translation>Número del gerente de tienda</translation>
-    </message>
-    <message>
-      <source>Closing the store's batch…</source>
-      <translation>Cerrando el lote de la tienda…</translation>
     </message>
     <message>
       <source>Unlock</source>
@@ -876,12 +940,12 @@
       <translation>Totales del host: no disponibles en esta opción de procesamiento (solo diario).</translation>
     </message>
     <message>
-      <source>Recovery resolved %s; still open %s.</source>
-      <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
+      <source>Closing the batch…</source>
+      <translation>Cerrando el lote…</translation>
     </message>
     <message>
-      <source>Choose a payment to void.</source>
-      <translation>Elija un pago para anular.</translation>
+      <source>Asking the host about every open payment…</source>
+      <translation>Consultando al host cada pago abierto…</translation>
     </message>
     <message>
       <source>Sign in to the store</source>
@@ -924,24 +988,12 @@
       <translation>Caja de entrenamiento: muestra la tienda pero nunca cierra su lote.</translation>
     </message>
     <message>
-      <source>This till is not linked to a store service (store_url).</source>
-      <translation>Esta caja no está conectada a un servicio de tienda (store_url).</translation>
-    </message>
-    <message>
-      <source>Asking the store…</source>
-      <translation>Consultando a la tienda…</translation>
-    </message>
-    <message>
       <source>This till only. A store manager signs in to see every till and to close the store's batch.</source>
       <translation>Solo esta caja. Un gerente de tienda inicia sesión para ver todas las cajas y cerrar el lote de la tienda.</translation>
     </message>
     <message>
-      <source>Updated %s</source>
-      <translation>Actualizado %s</translation>
-    </message>
-    <message>
-      <source>A store manager signs in first: the store checks the PIN.</source>
-      <translation>Primero inicia sesión un gerente de tienda: la tienda comprueba el PIN.</translation>
+      <source>Closing the store's batch…</source>
+      <translation>Cerrando el lote de la tienda…</translation>
     </message>
     <message>
       <source>Manager PIN: not accepted.</source>
@@ -968,20 +1020,20 @@
       <translation>El diario y el host NO coinciden.</translation>
     </message>
     <message>
-      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
-      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+      <source>Recovery resolved %s; still open %s.</source>
+      <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
     </message>
     <message>
-      <source>Offline mode is on.</source>
-      <translation>Modo fuera de línea activado.</translation>
+      <source>Choose a payment to void.</source>
+      <translation>Elija un pago para anular.</translation>
     </message>
     <message>
-      <source>Back online.</source>
-      <translation>De nuevo en línea.</translation>
+      <source>This till is not linked to a store service (store_url).</source>
+      <translation>Esta caja no está conectada a un servicio de tienda (store_url).</translation>
     </message>
     <message>
-      <source>Store manager %s signed in: every till's figures.</source>
-      <translation>Gerente de tienda %s con sesión iniciada: las cifras de todas las cajas.</translation>
+      <source>Asking the store…</source>
+      <translation>Consultando a la tienda…</translation>
     </message>
     <message>
       <source>never</source>
@@ -1004,8 +1056,12 @@
       <translation>Último lote de la tienda: %s</translation>
     </message>
     <message>
-      <source>Store batch %s closed: one batch for every till.</source>
-      <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
+      <source>Updated %s</source>
+      <translation>Actualizado %s</translation>
+    </message>
+    <message>
+      <source>A store manager signs in first: the store checks the PIN.</source>
+      <translation>Primero inicia sesión un gerente de tienda: la tienda comprueba el PIN.</translation>
     </message>
     <message>
       <source>clerk</source>
@@ -1024,6 +1080,26 @@
       <translation>Cuentas abiertas (fuera del lote)</translation>
     </message>
     <message>
+      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+    </message>
+    <message>
+      <source>Offline mode is on.</source>
+      <translation>Modo fuera de línea activado.</translation>
+    </message>
+    <message>
+      <source>Back online.</source>
+      <translation>De nuevo en línea.</translation>
+    </message>
+    <message>
+      <source>Store manager %s signed in: every till's figures.</source>
+      <translation>Gerente de tienda %s con sesión iniciada: las cifras de todas las cajas.</translation>
+    </message>
+    <message>
+      <source>Store batch %s closed: one batch for every till.</source>
+      <translation>Lote de la tienda %s cerrado: un lote para todas las cajas.</translation>
+    </message>
+    <message>
       <source>Corrected %s to what the host holds.</source>
       <translation>Corregidos %s según lo que tiene el host.</translation>
     </message>
@@ -1032,12 +1108,12 @@
       <translation>%s en curso en otro programa, se le dejan.</translation>
     </message>
     <message>
-      <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
-      <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
-    </message>
-    <message>
       <source>Corrected: invoice {invoice} was {was}, the host holds it {now} (found by {who}).</source>
       <translation>Corregido: la factura {invoice} estaba {was}, el host la tiene {now} (lo encontró {who}).</translation>
+    </message>
+    <message>
+      <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
+      <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
     </message>
     <message>
       <source>Batch %s closed.</source>
@@ -1046,54 +1122,6 @@
     <message>
       <source>Phone/link</source>
       <translation>Tel./enlace</translation>
-    </message>
-    <message>
-      <source>Charging the card…</source>
-      <translation>Cobrando la tarjeta…</translation>
-    </message>
-    <message>
-      <source>Creating the payment link…</source>
-      <translation>Creando el enlace de pago…</translation>
-    </message>
-    <message>
-      <source>Waiting for the customer to pay the link…</source>
-      <translation>Esperando a que el cliente pague el enlace…</translation>
-    </message>
-    <message>
-      <source>Send the address to the customer or let them scan the code.</source>
-      <translation>Envíe la dirección al cliente o deje que escanee el código.</translation>
-    </message>
-    <message>
-      <source>Training: the test customer is paying the link…</source>
-      <translation>Práctica: el cliente de prueba está pagando el enlace…</translation>
-    </message>
-    <message>
-      <source>Deactivating the link…</source>
-      <translation>Desactivando el enlace…</translation>
-    </message>
-    <message>
-      <source>Link deactivated</source>
-      <translation>Enlace desactivado</translation>
-    </message>
-    <message>
-      <source>Looking up the customer…</source>
-      <translation>Buscando al cliente…</translation>
-    </message>
-    <message>
-      <source>Charging the saved card…</source>
-      <translation>Cobrando la tarjeta guardada…</translation>
-    </message>
-    <message>
-      <source>Declined</source>
-      <translation>Rechazado</translation>
-    </message>
-    <message>
-      <source>Not charged (error)</source>
-      <translation>No cobrado (error)</translation>
-    </message>
-    <message>
-      <source>Checking with the Charge API…</source>
-      <translation>Consultando con la API de cargos…</translation>
     </message>
     <message>
       <source>Phone order</source>
@@ -1144,6 +1172,10 @@
       <translation>Cobrar tarjeta</translation>
     </message>
     <message>
+      <source>Charging the card…</source>
+      <translation>Cobrando la tarjeta…</translation>
+    </message>
+    <message>
       <source>Create payment link</source>
       <translation>Crear enlace de pago</translation>
     </message>
@@ -1160,12 +1192,28 @@
       <translation>Importe: teclee primero el importe (debe ser mayor que cero).</translation>
     </message>
     <message>
-      <source>Approved: paid by link</source>
-      <translation>Aprobado: pagado por enlace</translation>
+      <source>Creating the payment link…</source>
+      <translation>Creando el enlace de pago…</translation>
     </message>
     <message>
-      <source>Link active</source>
-      <translation>Enlace activo</translation>
+      <source>Waiting for the customer to pay the link…</source>
+      <translation>Esperando a que el cliente pague el enlace…</translation>
+    </message>
+    <message>
+      <source>Send the address to the customer or let them scan the code.</source>
+      <translation>Envíe la dirección al cliente o deje que escanee el código.</translation>
+    </message>
+    <message>
+      <source>Training: the test customer is paying the link…</source>
+      <translation>Práctica: el cliente de prueba está pagando el enlace…</translation>
+    </message>
+    <message>
+      <source>Deactivating the link…</source>
+      <translation>Desactivando el enlace…</translation>
+    </message>
+    <message>
+      <source>Link deactivated</source>
+      <translation>Enlace desactivado</translation>
     </message>
     <message>
       <source>Find</source>
@@ -1184,12 +1232,12 @@
       <translation>Cobrar tarjeta predeterminada</translation>
     </message>
     <message>
-      <source>Customers found:</source>
-      <translation>Clientes encontrados:</translation>
+      <source>Looking up the customer…</source>
+      <translation>Buscando al cliente…</translation>
     </message>
     <message>
-      <source>Do not take the payment another way: recovery finds out what happened.</source>
-      <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
+      <source>Charging the saved card…</source>
+      <translation>Cobrando la tarjeta guardada…</translation>
     </message>
     <message>
       <source>The till is still starting; try again in a moment.</source>
@@ -1200,16 +1248,40 @@
       <translation>Esta caja no tiene API de cargos: configure charge_api_url en su perfil.</translation>
     </message>
     <message>
-      <source>Payment link for</source>
-      <translation>Enlace de pago por</translation>
+      <source>Approved: paid by link</source>
+      <translation>Aprobado: pagado por enlace</translation>
     </message>
     <message>
-      <source>The Charge API is not answering; still watching…</source>
-      <translation>La API de cargos no responde; se sigue vigilando…</translation>
+      <source>Link active</source>
+      <translation>Enlace activo</translation>
+    </message>
+    <message>
+      <source>Customers found:</source>
+      <translation>Clientes encontrados:</translation>
+    </message>
+    <message>
+      <source>Do not take the payment another way: recovery finds out what happened.</source>
+      <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
     </message>
     <message>
       <source>Training test cards:</source>
       <translation>Tarjetas de prueba (práctica):</translation>
+    </message>
+    <message>
+      <source>Payment link for</source>
+      <translation>Enlace de pago por</translation>
+    </message>
+    <message>
+      <source>no saved card</source>
+      <translation>sin tarjeta guardada</translation>
+    </message>
+    <message>
+      <source>declined</source>
+      <translation>rechazado</translation>
+    </message>
+    <message>
+      <source>The Charge API is not answering; still watching…</source>
+      <translation>La API de cargos no responde; se sigue vigilando…</translation>
     </message>
     <message>
       <source>Charge</source>
@@ -1232,12 +1304,16 @@
       <translation>La API de cargos no confirmó la desactivación.</translation>
     </message>
     <message>
-      <source>no saved card</source>
-      <translation>sin tarjeta guardada</translation>
+      <source>Declined</source>
+      <translation>Rechazado</translation>
     </message>
     <message>
-      <source>declined</source>
-      <translation>rechazado</translation>
+      <source>Not charged (error)</source>
+      <translation>No cobrado (error)</translation>
+    </message>
+    <message>
+      <source>Checking with the Charge API…</source>
+      <translation>Consultando con la API de cargos…</translation>
     </message>
     <message>
       <source>default card</source>
@@ -1252,16 +1328,40 @@
       <translation>un pago QR de %s</translation>
     </message>
     <message>
-      <source>Asking the host for a QR code…</source>
-      <translation>Pidiendo un código QR al host…</translation>
+      <source>Waiting for the customer</source>
+      <translation>Esperando al cliente</translation>
+    </message>
+    <message>
+      <source>Paid</source>
+      <translation>Pagado</translation>
     </message>
     <message>
       <source>Cancelling the code…</source>
       <translation>Cancelando el código…</translation>
     </message>
     <message>
-      <source>Training: the test customer's phone is paying…</source>
-      <translation>Práctica: el teléfono del cliente de prueba está pagando…</translation>
+      <source>Cancelled</source>
+      <translation>Cancelado</translation>
+    </message>
+    <message>
+      <source>Reversed</source>
+      <translation>Revertido</translation>
+    </message>
+    <message>
+      <source>Checking with the host…</source>
+      <translation>Consultando con el host…</translation>
+    </message>
+    <message>
+      <source>The customer scans the code with their phone and pays there.</source>
+      <translation>El cliente escanea el código con su teléfono y paga ahí.</translation>
+    </message>
+    <message>
+      <source>The code is being cancelled at the host; it can no longer be paid once this ends.</source>
+      <translation>El código se está cancelando en el host; al terminar ya no se podrá pagar.</translation>
+    </message>
+    <message>
+      <source>The host's answer is not clear yet; do not take the payment another way.</source>
+      <translation>La respuesta del host aún no es clara; no cobre de otra forma.</translation>
     </message>
     <message>
       <source>Approved: paid by QR code</source>
@@ -1284,10 +1384,6 @@
       <translation>No cobrado</translation>
     </message>
     <message>
-      <source>Checking with the host…</source>
-      <translation>Consultando con el host…</translation>
-    </message>
-    <message>
       <source>The code was cancelled at the host and can no longer be paid.</source>
       <translation>El código se canceló en el host y ya no se puede pagar.</translation>
     </message>
@@ -1304,16 +1400,8 @@
       <translation>El host aún no responde. La recuperación sigue preguntando; el diario muestra el resultado cuando se conozca. No cobre de otra forma.</translation>
     </message>
     <message>
-      <source>Reversing at the host…</source>
-      <translation>Revirtiendo en el host…</translation>
-    </message>
-    <message>
       <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer scans the code with their phone.</source>
       <translation>Escriba el importe (1 2 5 0 = 12.50) y luego Enter o F2: el cliente escanea el código con su teléfono.</translation>
-    </message>
-    <message>
-      <source>Training tool: pays the code as a test customer's phone would.</source>
-      <translation>Herramienta de práctica: paga el código como lo haría el teléfono de un cliente de prueba.</translation>
     </message>
     <message>
       <source>Show QR code</source>
@@ -1344,56 +1432,44 @@
       <translation>Consultar ahora</translation>
     </message>
     <message>
-      <source>Waiting for the customer</source>
-      <translation>Esperando al cliente</translation>
+      <source>Asking the host for a QR code…</source>
+      <translation>Pidiendo un código QR al host…</translation>
     </message>
     <message>
-      <source>Paid</source>
-      <translation>Pagado</translation>
+      <source>Training: the test customer's phone is paying…</source>
+      <translation>Práctica: el teléfono del cliente de prueba está pagando…</translation>
     </message>
     <message>
-      <source>Cancelled</source>
-      <translation>Cancelado</translation>
-    </message>
-    <message>
-      <source>Reversed</source>
-      <translation>Revertido</translation>
-    </message>
-    <message>
-      <source>The customer scans the code with their phone and pays there.</source>
-      <translation>El cliente escanea el código con su teléfono y paga ahí.</translation>
-    </message>
-    <message>
-      <source>The code is being cancelled at the host; it can no longer be paid once this ends.</source>
-      <translation>El código se está cancelando en el host; al terminar ya no se podrá pagar.</translation>
-    </message>
-    <message>
-      <source>The host's answer is not clear yet; do not take the payment another way.</source>
-      <translation>La respuesta del host aún no es clara; no cobre de otra forma.</translation>
+      <source>Reversing at the host…</source>
+      <translation>Revirtiendo en el host…</translation>
     </message>
     <message>
       <source>Training: the test customer paid; the till sees it at its next status check.</source>
       <translation>Práctica: el cliente de prueba pagó; la caja lo verá en su próxima consulta de estado.</translation>
     </message>
     <message>
+      <source>Confirm: give back</source>
+      <translation>Confirmar: devolver</translation>
+    </message>
+    <message>
+      <source>Training tool: pays the code as a test customer's phone would.</source>
+      <translation>Herramienta de práctica: paga el código como lo haría el teléfono de un cliente de prueba.</translation>
+    </message>
+    <message>
       <source>Training: the sandbox refused the payment:</source>
       <translation>Práctica: el simulador rechazó el pago:</translation>
     </message>
     <message>
-      <source>Could not reverse:</source>
-      <translation>No se pudo revertir:</translation>
+      <source>Paid with</source>
+      <translation>Pagado con</translation>
     </message>
     <message>
       <source>Give back the QR payment of %s, invoice %s? Press %s again to confirm.</source>
       <translation>¿Devolver el pago QR de %s, factura %s? Pulse %s otra vez para confirmar.</translation>
     </message>
     <message>
-      <source>Confirm: give back</source>
-      <translation>Confirmar: devolver</translation>
-    </message>
-    <message>
-      <source>Paid with</source>
-      <translation>Pagado con</translation>
+      <source>Could not reverse:</source>
+      <translation>No se pudo revertir:</translation>
     </message>
     <message>
       <source>Reports</source>
@@ -1406,10 +1482,6 @@
     <message>
       <source>Reports are not available: the journal could not be opened.</source>
       <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
-    </message>
-    <message>
-      <source>Sent to the receipt printer.</source>
-      <translation>Enviado a la impresora de recibos.</translation>
     </message>
     <message>
       <source>X report</source>
@@ -1432,6 +1504,10 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
+      <source>Sent to the receipt printer.</source>
+      <translation>Enviado a la impresora de recibos.</translation>
+    </message>
+    <message>
       <source>Saved:</source>
       <translation>Guardado:</translation>
     </message>
@@ -1452,22 +1528,6 @@
       <translation>Artículo</translation>
     </message>
     <message>
-      <source>Paying by gift card</source>
-      <translation>Pago con tarjeta de regalo</translation>
-    </message>
-    <message>
-      <source>Paying by QR code</source>
-      <translation>Pago con código QR</translation>
-    </message>
-    <message>
-      <source>Paying by card</source>
-      <translation>Pago con tarjeta</translation>
-    </message>
-    <message>
-      <source>Cancelling on the PIN pad…</source>
-      <translation>Cancelando en la terminal…</translation>
-    </message>
-    <message>
       <source>Voided</source>
       <translation>Anulado</translation>
     </message>
@@ -1484,10 +1544,6 @@
       <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
     </message>
     <message>
-      <source>Show the receipt on screen instead.</source>
-      <translation>Muestre el recibo en pantalla.</translation>
-    </message>
-    <message>
       <source>Remove line</source>
       <translation>Quitar línea</translation>
     </message>
@@ -1496,64 +1552,24 @@
       <translation>Anular ticket</translation>
     </message>
     <message>
-      <source>Amount: type the line's price first (it must be greater than zero).</source>
-      <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
-    </message>
-    <message>
-      <source>The customer scans the code on the PIN pad.</source>
-      <translation>El cliente escanea el código en la terminal.</translation>
-    </message>
-    <message>
-      <source>Sending to the PIN pad…</source>
-      <translation>Enviando a la terminal…</translation>
-    </message>
-    <message>
-      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
-      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
-    </message>
-    <message>
-      <source>Could not cancel:</source>
-      <translation>No se pudo cancelar:</translation>
+      <source>Cancelling on the PIN pad…</source>
+      <translation>Cancelando en la terminal…</translation>
     </message>
     <message>
       <source>Show receipt</source>
       <translation>Mostrar recibo</translation>
     </message>
     <message>
-      <source>Amount: at most {max}, this till's max_amount; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, el max_amount de esta caja; el dígito de más no se tomó.</translation>
+      <source>Show the receipt on screen instead.</source>
+      <translation>Muestre el recibo en pantalla.</translation>
     </message>
     <message>
-      <source>PIN pad:</source>
-      <translation>Terminal:</translation>
-    </message>
-    <message>
-      <source>Present card</source>
-      <translation>Presente la tarjeta</translation>
-    </message>
-    <message>
-      <source>Change due: {change}</source>
-      <translation>Cambio a entregar: {change}</translation>
-    </message>
-    <message>
-      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
-      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
-      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
+      <source>Amount: type the line's price first (it must be greater than zero).</source>
+      <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
     </message>
     <message>
       <source>Nothing was charged. Remaining {rest}.</source>
       <translation>No se cobró nada. Pendiente {rest}.</translation>
-    </message>
-    <message>
-      <source>Customer sees:</source>
-      <translation>El cliente ve:</translation>
-    </message>
-    <message>
-      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
-      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
     </message>
     <message>
       <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
@@ -1568,12 +1584,72 @@
       <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
     </message>
     <message>
+      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
+      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Paying by card</source>
+      <translation>Pago con tarjeta</translation>
+    </message>
+    <message>
+      <source>The customer scans the code on the PIN pad.</source>
+      <translation>El cliente escanea el código en la terminal.</translation>
+    </message>
+    <message>
+      <source>Sending to the PIN pad…</source>
+      <translation>Enviando a la terminal…</translation>
+    </message>
+    <message>
+      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
+      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Amount: at most {max}, this till's max_amount; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, el max_amount de esta caja; el dígito de más no se tomó.</translation>
+    </message>
+    <message>
       <source>The ticket stays open: remaining {rest}.</source>
       <translation>El ticket sigue abierto: queda {rest}.</translation>
     </message>
     <message>
-      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
-      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
+      <source>PIN pad:</source>
+      <translation>Terminal:</translation>
+    </message>
+    <message>
+      <source>Present card</source>
+      <translation>Presente la tarjeta</translation>
+    </message>
+    <message>
+      <source>Could not cancel:</source>
+      <translation>No se pudo cancelar:</translation>
+    </message>
+    <message>
+      <source>Change due: {change}</source>
+      <translation>Cambio a entregar: {change}</translation>
+    </message>
+    <message>
+      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
+      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
+      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
+    </message>
+    <message>
+      <source>Paying by gift card</source>
+      <translation>Pago con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Paying by QR code</source>
+      <translation>Pago con código QR</translation>
+    </message>
+    <message>
+      <source>Customer sees:</source>
+      <translation>El cliente ve:</translation>
+    </message>
+    <message>
+      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
+      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
     </message>
     <message>
       <source>Line name (type letters), then the price and +</source>
@@ -1732,14 +1808,6 @@
       <translation>Importe: la cuenta a abrir, lo que se añade o la propina al cerrar</translation>
     </message>
     <message>
-      <source>Opening the tab: the customer presents the card on the PIN pad…</source>
-      <translation>Abriendo la cuenta: el cliente presenta la tarjeta en la terminal…</translation>
-    </message>
-    <message>
-      <source>Adding to the tab…</source>
-      <translation>Añadiendo a la cuenta…</translation>
-    </message>
-    <message>
       <source>Open tab</source>
       <translation>Abrir cuenta</translation>
     </message>
@@ -1764,6 +1832,18 @@
       <translation>No hay cuentas abiertas.</translation>
     </message>
     <message>
+      <source>Opening the tab: the customer presents the card on the PIN pad…</source>
+      <translation>Abriendo la cuenta: el cliente presenta la tarjeta en la terminal…</translation>
+    </message>
+    <message>
+      <source>Adding to the tab…</source>
+      <translation>Añadiendo a la cuenta…</translation>
+    </message>
+    <message>
+      <source>Tab %s: %s authorized; the tip may be up to %s.</source>
+      <translation>Cuenta %s: %s autorizado; la propina puede ser de hasta %s.</translation>
+    </message>
+    <message>
       <source>Amount: type the amount of the tab first.</source>
       <translation>Importe: teclee primero el importe de la cuenta.</translation>
     </message>
@@ -1778,10 +1858,6 @@
     <message>
       <source>Closing tab %s: %s plus tip %s…</source>
       <translation>Cerrando la cuenta %s: %s más propina %s…</translation>
-    </message>
-    <message>
-      <source>Tab %s: %s authorized; the tip may be up to %s.</source>
-      <translation>Cuenta %s: %s autorizado; la propina puede ser de hasta %s.</translation>
     </message>
     <message>
       <source>No tip typed: close tab %s for %s with no tip? Press F4 again to confirm, or type the tip first.</source>
@@ -1818,6 +1894,86 @@
     <message>
       <source>Answer a form</source>
       <translation>Responder un formulario</translation>
+    </message>
+    <message>
+      <source>approved (amount triggers apply)</source>
+      <translation>aprobada (se aplican los importes de prueba)</translation>
+    </message>
+    <message>
+      <source>Diners, approved (amount triggers apply)</source>
+      <translation>Diners, aprobada (se aplican los importes de prueba)</translation>
+    </message>
+    <message>
+      <source>tapped (contactless): S, online PIN required; inserted: approved</source>
+      <translation>acercada (sin contacto): S, pide PIN en línea; insertada: aprobada</translation>
+    </message>
+    <message>
+      <source>timeout: HTTP 504, error 9951</source>
+      <translation>tiempo agotado: HTTP 504, error 9951</translation>
+    </message>
+    <message>
+      <source>error 9401</source>
+      <translation>error 9401</translation>
+    </message>
+    <message>
+      <source>demo host error</source>
+      <translation>error del host de demostración</translation>
+    </message>
+    <message>
+      <source>timeout response: HTTP 504, error 9951</source>
+      <translation>respuesta de tiempo agotado: HTTP 504, error 9951</translation>
+    </message>
+    <message>
+      <source>hosted card form error</source>
+      <translation>error del formulario de tarjeta alojado</translation>
+    </message>
+    <message>
+      <source>original credit transfer (OCT) Visa</source>
+      <translation>transferencia de crédito original (OCT) Visa</translation>
+    </message>
+    <message>
+      <source>original credit transfer (OCT) Mastercard</source>
+      <translation>transferencia de crédito original (OCT) Mastercard</translation>
+    </message>
+    <message>
+      <source>approved (A)</source>
+      <translation>aprobada (A)</translation>
+    </message>
+    <message>
+      <source>voice referral (R)</source>
+      <translation>referencia por voz (R)</translation>
+    </message>
+    <message>
+      <source>declined (D)</source>
+      <translation>rechazada (D)</translation>
+    </message>
+    <message>
+      <source>refund declined (D)</source>
+      <translation>devolución rechazada (D)</translation>
+    </message>
+    <message>
+      <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
+      <translation>aprobación parcial (P) de la mitad del importe pedido, con ALLOWPARTIALAUTH; rechazada (D) sin él; también una captura, autorización incremental o factura aumentada que pida 219.00 más</translation>
+    </message>
+    <message>
+      <source>approved after XX seconds</source>
+      <translation>aprobada tras XX segundos</translation>
+    </message>
+    <message>
+      <source>error after XX seconds</source>
+      <translation>error tras XX segundos</translation>
+    </message>
+    <message>
+      <source>referral after XX seconds</source>
+      <translation>referencia tras XX segundos</translation>
+    </message>
+    <message>
+      <source>declined after XX seconds</source>
+      <translation>rechazada tras XX segundos</translation>
+    </message>
+    <message>
+      <source>approved on a prepaid card with a balance of 43.34</source>
+      <translation>aprobada en una tarjeta prepago con saldo de 43.34</translation>
     </message>
     <message>
       <source>Test cards: double-click to tap</source>
@@ -2200,10 +2356,6 @@
       <translation>El reloj avanzó %s: revise la fecha y la hora</translation>
     </message>
     <message>
-      <source>The till could not start:</source>
-      <translation>La caja no pudo arrancar:</translation>
-    </message>
-    <message>
       <source>Recovery at start-up resolved</source>
       <translation>La recuperación al arrancar resolvió</translation>
     </message>
@@ -2242,6 +2394,10 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>The till could not start:</source>
+      <translation>La caja no pudo arrancar:</translation>
     </message>
   </context>
 </TS>

@@ -30,7 +30,7 @@ def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callabl
     assert not page.message.visibleRegion().isEmpty()  # in sight at 1024x768, not below the fold
 
     QTest.keyClick(page.reason, Qt.Key.Key_F6)  # pay in with nothing typed
-    assert page.message.text().startswith("amount") and page.message.property("level") == "bad"
+    assert page.message.text().startswith("Amount") and page.message.property("level") == "bad"
     QTest.keyClicks(page.move_amount, "2000")
     QTest.keyClick(page.move_amount, Qt.Key.Key_F6)  # no reason
     assert "reason" in page.message.text().lower() and "\n" not in page.message.text()
@@ -54,3 +54,31 @@ def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callabl
     drawer = gui.cashdesk.drawer
     counts = [m for m in drawer.moves(drawer.require_open()) if m["type"] == "count"]
     assert counts[0]["approved_by"] is None and counts[1]["approved_by"]  # the recount: a manager
+
+
+def test_after_the_float_the_keys_go_to_the_cash_moves(make_gui: Callable[..., Any], ui: Any) -> None:
+    """Tried as a hurried cashier under openbox: once the drawer opened its box is gone, and the
+    amount typed next (a pay-in) went nowhere; after a pay-in the next amount went into the
+    reason. The keys follow to the cash moves' amount."""
+    from ui.pages.drawer import DrawerPage
+
+    gui = make_gui(drawer_float=None)
+    w = gui.window
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    QTest.keyClick(w.focusWidget() or w, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    page: DrawerPage = w.page(DrawerPage)
+    assert w.focusWidget() is page.float_amount
+    QTest.keyClicks(page.float_amount, "10000")
+    QTest.keyClick(page.float_amount, Qt.Key.Key_F5)
+    assert not page.open_box.isVisible() and page.close_box.isVisible()
+    QTest.keyClicks(w.focusWidget(), "2000")
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_Tab)
+    QTest.keyClicks(w.focusWidget(), "change")
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F6)
+    assert page.message.text().startswith("Paid in $20.00: change. Done"), page.message.text()
+    QTest.keyClicks(w.focusWidget(), "500")  # the next move, straight away: its amount first
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_Tab)
+    QTest.keyClicks(w.focusWidget(), "lunch")
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F7)
+    assert page.message.text().startswith("Paid out $5.00: lunch. Done"), page.message.text()

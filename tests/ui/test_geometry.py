@@ -33,8 +33,11 @@ from PySide6.QtWidgets import (
 from ui.pages.base import bold_extra
 from ui.theme import FONT_SCALES
 
-#: (window size, text size): what the tills' screens are, at the text sizes cashiers choose.
+#: (screen size, text size): what the tills' screens are, at the text sizes cashiers choose.
 SIZES = [((1024, 768), 1.0), ((1024, 768), 1.25), ((1280, 800), 1.5)]
+#: what a window manager's title bar takes of the screen's height (openbox's is 23 px at its
+#: default theme, other managers' up to 30): the windows are placed in what is left
+TITLE_BAR = 30
 #: What a cashier reads or presses; containers (frames, group boxes, scroll areas) hold them.
 LEAVES = (QAbstractButton, QLabel, QLineEdit, QComboBox, QAbstractItemView)
 
@@ -113,6 +116,24 @@ def layout_problems(root: QWidget, window: QWidget | None = None) -> list[str]:
     return problems
 
 
+def below_the_fold(page: Any) -> list[str]:
+    """A screen's keys a cashier must scroll down to reach (its page at the top, as it opens):
+    a page may scroll for a long list, never to reach an action (Drawer's Close [F10] was under
+    the fold at 1280x800 under a title bar)."""
+    viewport = page.scroll_area.viewport()
+    view = viewport.rect()
+    out = []
+    for w in page.content.findChildren(QAbstractButton):
+        if not w.isVisible() or w.width() == 0 or isinstance(w.parentWidget(), QAbstractScrollArea) \
+                or any(isinstance(a, QAbstractItemView | QComboBox) for a in _ancestors(w, page)):
+            continue
+        rect = QRect(w.mapTo(viewport, QPoint(0, 0)), w.size())
+        if rect.bottom() > view.bottom() + 1:
+            out.append(f"{type(w).__name__} {_name(w)!r} is {rect.bottom() - view.bottom()} px under "
+                       "the fold")
+    return out
+
+
 def _window_fits(window: QWidget, size: tuple[int, int]) -> list[str]:
     """The window took the size asked (a layout that needs more makes it larger, off the screen)."""
     if window.width() > size[0] or window.height() > size[1]:
@@ -184,9 +205,11 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
         # the screen as training places its three windows on it (a live till has the whole
         # screen; training's till is never narrower than its screens need: the same test)
         screen = QRect(0, 0, *size)
-        place_training_windows(gui, screen)
+        # what a window manager leaves of it: the screen less a title bar (offscreen draws none)
+        free = screen.adjusted(0, TITLE_BAR, 0, 0)
+        place_training_windows(gui, free)
         ui.spin(0.02)
-        problems += [f"{where}: {p}" for p in _window_fits(window, size)]
+        problems += [f"{where}: {p}" for p in _window_fits(window, (free.width(), free.height()))]
         problems += [f"{where}: {w.objectName() or type(w).__name__} runs off the screen"
                      for w in gui.windows() if not screen.contains(w.frameGeometry())]
         if size[0] == 1024 and not (gui.pinpad.front.overlapping()
@@ -213,6 +236,8 @@ def test_every_screen_fits_each_till_screen(ui: Any, make_gui: Any, language: st
                 sideways = page.scroll_area.horizontalScrollBar().maximum()
                 if sideways > 0:
                     problems.append(f"{where} {shown}: scrolls sideways by {sideways} px")
+                if not isinstance(page, ManagerPage):  # its parts scroll, each key has Alt+ a letter
+                    problems += [f"{where} {shown}: {p}" for p in below_the_fold(page)]
             if isinstance(page, ManagerPage | ReportsPage):
                 page.lock()
         for other in (gui.pinpad, gui.printer_window):

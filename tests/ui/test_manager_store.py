@@ -81,7 +81,7 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         qtbot.keyClicks(part.manager_id, "102")
         qtbot.keyClicks(part.manager_pin, "9999")
         qtbot.keyClick(part.manager_pin, Qt.Key.Key_Return)
-        ui.until(lambda: "not accepted" in part.message.text(), what="the wrong store PIN")
+        ui.until(lambda: "did not accept" in part.message.text(), what="the wrong store PIN")
         assert part.session is None
         qtbot.keyClicks(part.manager_pin, "2222")
         qtbot.keyClick(part.manager_pin, Qt.Key.Key_Return)
@@ -143,7 +143,7 @@ def test_store_part_says_when_the_store_is_away_and_training_never_closes(
     qtbot.keyClicks(manager.pin, "1234")
     qtbot.keyClick(manager.pin, Qt.Key.Key_Return)
     part = manager.store_part
-    ui.until(lambda: "cannot reach" in part.status.text(), what="the store-away line")
+    ui.until(lambda: "cannot be reached" in part.status.text(), what="the store-away line")
     assert not part.close_button.isEnabled()
     assert part.message.text() == "Training till: it shows the store but never closes its batch."
     qtbot.keyClick(gui.window, Qt.Key.Key_W, Qt.KeyboardModifier.AltModifier)  # does nothing

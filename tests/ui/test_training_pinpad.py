@@ -172,3 +172,29 @@ def test_at_1024_the_pad_grows_for_the_tip_then_goes_back_over_its_own_place(
     ui.until(lambda: pad.size() == placed, what="the pad back to its placed size")
     assert grown, "the tip page fits the narrow pad now: this test no longer shows the return"
     assert not pad.frameGeometry().intersects(gui.printer_window.frameGeometry())
+
+
+def test_the_trainer_clicks_the_pad_then_the_cashier_keys_go_to_the_till(ui: Any, make_gui: Any) -> None:
+    """Tried as a hurried cashier under openbox (issue 22): the trainer clicked Tap card on the
+    pad, and the cashier's Return for a new sale went to the pad. Answering for the customer
+    gives the keyboard back to the till's window."""
+    from PySide6.QtCore import QRect
+
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    place_training_windows(gui, QRect(0, 0, 1024, 768))
+    window, pad = gui.window, gui.pinpad
+    page = window.go(SalePage)
+    window.activateWindow()
+    assert QTest.qWaitForWindowActive(window, 2000)
+    QTest.keyClicks(page.amount, "850")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    pad.activateWindow()  # the trainer's click on the pad's window...
+    assert QTest.qWaitForWindowActive(pad, 2000)
+    QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)  # ...on Tap card
+    assert QTest.qWaitForWindowActive(window, 2000)  # the keyboard is the till's again
+    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
+    QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return)  # the cashier's next key: a new sale
+    assert page.stack.currentWidget() is page.entry_page and page.ticket is None

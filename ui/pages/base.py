@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
@@ -17,12 +17,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.core_words import error_words
 from ui.i18n import tr
 from ui.widgets.hint import hint as hint  # the pages import it from here too
 
 if TYPE_CHECKING:
     from ui.gui import Gui
     from ui.till import Till
+
+
+class Sayable(Protocol):
+    """A widget that shows one text (a label, a pill)."""
+
+    def text(self) -> str: ...
+
+    def setText(self, text: str, /) -> None: ...
 
 
 class FitButton(QPushButton):
@@ -85,13 +94,17 @@ class Page(QWidget):
         outer.addWidget(self.scroll_area)
         self.layout_ = QVBoxLayout(self.content)
         # 12 at the sides: 24 made the Open tabs and Gift card screens scroll sideways by 19 and
-        # 24 px at 1024x768 in Spanish at 125 % text
-        self.layout_.setContentsMargins(12, 16, 12, 16)
+        # 24 px at 1024x768 in Spanish at 125 % text; 10 above and below: 16 put their Clear [Esc]
+        # 5 px under the fold at 1280x800 (150 %) under a window manager's title bar
+        self.layout_.setContentsMargins(12, 10, 12, 10)
         self.layout_.setSpacing(12)
         self.heading = QLabel()
         self.heading.setObjectName("PageTitle")
         self.layout_.addWidget(self.heading)
         self._buttons: list[tuple[QPushButton, Callable[[], str], str]] = []
+        #: texts built at run time (a result, a refusal, a notice) and how to word them again:
+        #: id of the widget -> (widget, words, the text shown)
+        self._said: dict[int, tuple[Sayable, Callable[[], str], str]] = {}
 
     @classmethod
     def title(cls) -> str:
@@ -101,6 +114,29 @@ class Page(QWidget):
         self.heading.setText(self.title())
         for button, text, keys in self._buttons:
             button.setText(labelled(text(), keys, bool(button.property("stacked"))))
+        self.say_again()
+
+    def say_in(self, widget: Sayable, words: Callable[[], str]) -> None:
+        """Show ``words()`` in ``widget``, and word it again after a language switch while the
+        widget still shows it: a text built from a result at run time is no retranslate's, and
+        the cashier who switches language mid-sale reads what is on screen in the new one."""
+        text = words()
+        widget.setText(text)
+        self._said[id(widget)] = (widget, words, text)
+
+    def say_refusal(self, widget: Sayable, exc: BaseException) -> None:
+        """A core refusal in ``widget`` in the cashier's words (again after a language switch;
+        ``exc`` is bound here, as an ``except`` clause's name does not outlive its block)."""
+        self.say_in(widget, lambda: error_words(exc, self.till.currency))
+
+    def say_again(self) -> None:
+        """Every run-time text still on screen, in the current language (a widget whose text was
+        replaced or cleared since is left as it is)."""
+        for key, (widget, words, shown) in list(self._said.items()):
+            if widget.text() != shown:
+                del self._said[key]
+                continue
+            self.say_in(widget, words)
 
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
@@ -147,19 +183,21 @@ class Page(QWidget):
                 self.result_message.setText(tr("Still no answer from the host; recovery keeps trying."))
         self.till.run(recover(self.till.ctx), "recovery", done=done)
 
-    def print_on_pad(self, lines: list[str], fallback_hint: str = "") -> None:
+    def print_on_pad(self, lines: list[str], fallback_hint: Callable[[], str] | None = None) -> None:
         """Print a receipt on the PIN pad printer; on failure say why (and what to do instead)."""
         from cashier.flows.pinpad import print_receipt
 
         self.print_button.setEnabled(False)
 
         def printed(_: Any) -> None:
-            self.result_message.setText(tr("Receipt printed on the PIN pad."))
+            self.say_in(self.result_message, lambda: tr("Receipt printed on the PIN pad."))
             self.print_button.setEnabled(True)
 
         def failed(exc: BaseException) -> None:
-            message = tr("Could not print:") + f" {exc}"
-            self.result_message.setText(f"{message}. {fallback_hint}" if fallback_hint else message)
+            def words() -> str:
+                message = tr("Could not print:") + " " + error_words(exc, self.till.currency)
+                return f"{message.rstrip('.')}. {fallback_hint()}" if fallback_hint else message
+            self.say_in(self.result_message, words)
             self.print_button.setEnabled(True)
 
         self.till.run(print_receipt(self.till.ctx, lines), "print", done=printed, failed=failed)

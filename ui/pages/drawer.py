@@ -7,14 +7,15 @@ appears only after the clerk's count is recorded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
-from ui.core_words import error_words
+from ui.core_words import error_words, manager_words, printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, TitledBox, hint
 from ui.widgets.amount import AmountDisplay
@@ -50,9 +51,19 @@ class DrawerPage(Page):
         self.message.setObjectName("ResultMessage")
         self.message.setWordWrap(True)
         self.layout_.addWidget(self.message)
+        # two columns: on the left what the drawer's state calls for (open it, or count and close
+        # it: only one shows), on the right the cash moves and the manager's approval; the four
+        # in a two-by-two grid put Close [F10] under the fold at 1280x800 (150 %) under a title bar
         grid = QGridLayout()
         grid.setSpacing(12)
         self.layout_.addLayout(grid)
+        left, right = QVBoxLayout(), QVBoxLayout()
+        left.setSpacing(12)
+        right.setSpacing(12)
+        grid.addLayout(left, 0, 0)
+        grid.addLayout(right, 0, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
 
         self.open_box = TitledBox()
         col = QGridLayout(self.open_box)
@@ -62,7 +73,7 @@ class DrawerPage(Page):
         col.addWidget(self.float_label, 0, 0)
         col.addWidget(self.float_amount, 0, 1)
         col.addWidget(self.open_button, 1, 0, 1, 2)
-        grid.addWidget(self.open_box, 0, 0)
+        left.addWidget(self.open_box)
 
         self.move_box = TitledBox()
         col = QGridLayout(self.move_box)
@@ -83,7 +94,7 @@ class DrawerPage(Page):
         row.addWidget(self.pay_out_button, 0, 1)
         row.addWidget(self.no_sale_button, 1, 0, 1, 2)
         col.addLayout(row, 2, 0, 1, 2)
-        grid.addWidget(self.move_box, 0, 1)
+        right.addWidget(self.move_box)
 
         self.close_box = TitledBox()
         col = QGridLayout(self.close_box)
@@ -104,7 +115,8 @@ class DrawerPage(Page):
         col.addWidget(self.close_reason_label, 3, 0, 1, 2)  # above its field: a long label
         col.addWidget(self.close_reason, 4, 0, 1, 2)
         col.addWidget(self.close_button, 5, 0, 1, 2)
-        grid.addWidget(self.close_box, 1, 0)
+        left.addWidget(self.close_box)
+        left.addStretch(1)
 
         self.manager_box = TitledBox()
         col = QGridLayout(self.manager_box)
@@ -114,7 +126,8 @@ class DrawerPage(Page):
         self.manager_hint = hint()
         col.addWidget(self.manager_pin, 0, 0)
         col.addWidget(self.manager_hint, 1, 0)
-        grid.addWidget(self.manager_box, 1, 1)
+        right.addWidget(self.manager_box)
+        right.addStretch(1)
 
         self.layout_.addStretch(1)
         self._counted: Decimal | None = None
@@ -127,6 +140,8 @@ class DrawerPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
+        if hasattr(self, "manager_hint"):  # built: the drawer's state line in the new language
+            self.refresh()
         self.open_box.setTitle(tr("Open the drawer"))
         self.float_label.setText(tr("Float"))
         self.move_box.setTitle(tr("Cash in and out"))
@@ -166,15 +181,18 @@ class DrawerPage(Page):
         try:
             return action()
         except ManagerNeeded as exc:
-            self.say(error_words(exc, self.till.currency) + " — "
+            needed = exc
+            self.say(lambda: error_words(needed, self.till.currency) + " — "
                      + tr("type the manager PIN and press again."), "warn")
             self.manager_pin.setFocus()
         except (DrawerRefused, SignInError, ValidationError) as exc:
-            self.say(error_words(exc, self.till.currency), "bad")
+            refusal = exc
+            self.say(lambda: error_words(refusal, self.till.currency), "bad")
         return None
 
-    def say(self, text: str, level: str = "ok") -> None:
-        self.message.setText(text)
+    def say(self, words: Callable[[], str], level: str = "ok") -> None:
+        """One line of what came of the last action (said again after a language switch)."""
+        self.say_in(self.message, words)
         self.message.setProperty("level", level)
         self.message.style().unpolish(self.message)
         self.message.style().polish(self.message)
@@ -203,8 +221,10 @@ class DrawerPage(Page):
             text = tr("No drawer is open. Count the float and open the drawer.")
         self.state_line.setText(text)
         self.open_box.setEnabled(not is_open)
+        self.open_box.setVisible(not is_open)
         self.move_box.setEnabled(is_open and bool(status.get("takes_moves")))
         self.close_box.setEnabled(is_open)
+        self.close_box.setVisible(is_open)
         self.close_button.setEnabled(is_open and self._counted is not None)
 
     # ---- actions -------------------------------------------------------------------------------
@@ -213,12 +233,17 @@ class DrawerPage(Page):
         session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
         if session is not None:
             shown = format_money(session.float, self.till.currency)
-            self.say(tr("Drawer open with a float of") + f" {shown}. "
-                     + tr("The drawer opened: put the float in."))
+            status = self._printer_trouble()
+            self.say(lambda: tr("Drawer open with a float of") + f" {shown}. "
+                     + (tr("The drawer opened: put the float in.") if not status else
+                        printer_words(status) + " " + tr("Open the drawer with its key.")),
+                     "warn" if status else "ok")
             self.float_amount.clear()
             self._counted = None
             self.result.clear()
         self.refresh()
+        if session is not None:  # the float's box is gone: the keys go to the cash moves
+            self.move_amount.setFocus()
 
     def cash_move(self, kind: str) -> None:
         reason = self.reason.text()
@@ -231,16 +256,27 @@ class DrawerPage(Page):
             return do(amount, reason, clerk=self.clerk, manager=self._manager())
 
         if self._attempt(act) is not None:
-            done = {"pay_in": tr("Paid in"), "pay_out": tr("Paid out"),
-                    "no_sale": tr("Drawer opened (no sale)")}
-            text = done[kind]
-            if kind != "no_sale":
-                text += f" {format_money(amount, self.till.currency)}"
-            self.say(f"{text}: {reason.strip()}. " + tr("Done: the drawer opened and the move is "
-                                                          "in the journal."))
+            def words() -> str:
+                text = {"pay_in": tr("Paid in"), "pay_out": tr("Paid out"),
+                        "no_sale": tr("Drawer opened (no sale)")}[kind]
+                if kind != "no_sale":
+                    text += f" {format_money(amount, self.till.currency)}"
+                if status:
+                    return (f"{text}: {reason.strip()}. " + tr("The move is in the journal.") + " "
+                            + printer_words(status) + " " + tr("Open the drawer with its key."))
+                return f"{text}: {reason.strip()}. " + tr("Done: the drawer opened and the move is "
+                                                          "in the journal.")
+            status = self._printer_trouble()
+            self.say(words, "warn" if status else "ok")
             self.move_amount.clear()
             self.reason.clear()
+            self.move_amount.setFocus()  # the next move starts with its amount, not in the reason
         self.refresh()
+
+    def _printer_trouble(self) -> str:
+        """The printer's status line when it is known not to print (the drawer kick goes through
+        it, so the drawer may not have opened); "" when it prints or the till has none."""
+        return str(self.desk.printer_trouble)
 
     def count(self) -> None:
         """The blind count: recorded first, then expected and over/short are shown."""
@@ -253,20 +289,24 @@ class DrawerPage(Page):
         self._counted = value
         over_short = balance.over_short(value)
         cur = self.till.currency
-        word = {"over": tr("over"), "short": tr("short"), "balanced": tr("balanced")}[balance.verdict(value)]
-        self.result.setText(tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
-                            + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
+
+        def words() -> str:
+            word = {"over": tr("over"), "short": tr("short"),
+                    "balanced": tr("balanced")}[balance.verdict(value)]
+            return (tr("Expected") + f" {format_money(balance.expected, cur)} · " + tr("counted")
+                    + f" {format_money(value, cur)} · {word} {format_money(abs(over_short), cur)}")
+        self.say_in(self.result, words)
         if over_short:
             self.close_reason.setFocus()
-            self.say(tr("Count recorded.") + " " + tr("Say why the drawer is over or short."))
+            self.say(lambda: tr("Count recorded.") + " " + tr("Say why the drawer is over or short."))
         else:
             self.close_button.setFocus()
-            self.say(tr("Count recorded."))
+            self.say(lambda: tr("Count recorded."))
         self.refresh()
 
     def close_drawer(self) -> None:
         if self._counted is None:
-            self.say(tr("Count the drawer first."), "bad")
+            self.say(lambda: tr("Count the drawer first."), "bad")
             return
         counted = self._counted
         result = self._attempt(lambda: self.desk.close_drawer(counted, clerk=self.clerk,
@@ -275,17 +315,25 @@ class DrawerPage(Page):
         if result is None:
             return
         if not result.closed:
-            self.say(str(result.waiting) + " — " + tr("type the manager PIN and press Close again."), "warn")
+            needed = result.needed
+
+            def waiting() -> str:
+                why = (manager_words(needed, self.till.currency) if needed is not None
+                       else str(result.waiting))
+                return why + " — " + tr("type the manager PIN and press Close again.")
+            self.say(waiting, "warn")
             self.manager_pin.setFocus()
             self.refresh()
             return
         self.last_close = result
         cur = self.till.currency
-        self.say(tr("Drawer closed.") + " " + tr("Over/short") + f" {format_money(result.over_short, cur)}. "
+        self.say(lambda: tr("Drawer closed.") + " " + tr("Over/short")
+                 + f" {format_money(result.over_short, cur)}. "
                  + tr("The Z report is on the Reports screen."))
         self._counted = None
         self.counted.clear()
         self.close_reason.clear()
         self.result.clear()
         self.refresh()
+        self.float_amount.setFocus()  # the count's box is gone: the next float is typed here
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import CashierError, ValidationError
 from cashier.redact import mask_pan
-from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -116,8 +115,8 @@ class GiftCardPage(Page):
             try:
                 GiftCard(number=text)
             except ValidationError as exc:
-                self.result_title.setText(tr("Not sent"))
-                self.result_text.setText(error_words(exc, self.till.currency))
+                self.say_in(self.result_title, lambda: tr("Not sent"))
+                self.say_refusal(self.result_text, exc)
                 return
             self.number = text
         self._show_card()
@@ -157,7 +156,7 @@ class GiftCardPage(Page):
         except Exception as exc:
             self._failed(exc)
             return
-        self.result_title.setText(tr("Working…"))
+        self.say_in(self.result_title, lambda: tr("Working…"))
         self.result_text.clear()
         self.history.clear()
         self.till.run(coro, f"gift card {op}", done=self._done, failed=self._failed)
@@ -167,17 +166,12 @@ class GiftCardPage(Page):
 
         cur = self.till.currency
         if isinstance(outcome, Balance):
-            self.result_title.setText(tr("Balance") + ": " + (format_money(outcome.balance, cur)
-                                                              if outcome.balance is not None else "—"))
-            state = {"active": tr("active"), "deactivated": tr("deactivated"),
-                     "not activated": tr("not activated")}.get(outcome.state, outcome.state)
-            why = f" ({outcome.deactivation_reason})" if outcome.deactivation_reason else ""
-            then = (" — " + tr("This gift card is not active: activate it first (F3).")
-                    if outcome.state == "not activated" else "")
             # one masking on the screen: the number typed, masked as the card line above shows it;
             # the host's own masked form only for a card read on the pad
             card = mask_pan(self.number) if self.number else (outcome.card or "-")
-            self.result_text.setText(f"{tr('Card')}: {card}  {state}{why}{then}")
+            self.say_in(self.result_title, lambda: tr("Balance") + ": " + (
+                format_money(outcome.balance, cur) if outcome.balance is not None else "—"))
+            self.say_in(self.result_text, lambda: self._balance_words(outcome, card))
             for line in outcome.history or ():
                 self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
             return
@@ -186,32 +180,47 @@ class GiftCardPage(Page):
         self._cancel_armed = None
         self.last_what = kind_name(str(entry.kind))
         self.last_amount = format_money(entry.approved or entry.requested, entry.currency)
-        self.result_title.setText(f"{kind_name(str(entry.kind))}: {state_name(str(entry.state))}")
-        parts = [f"{tr('Invoice')}: {entry.invoice}"]
-        if outcome.balance is not None:
-            parts.append(f"{tr('Balance')}: {format_money(outcome.balance, cur)}")
-        from cashier.entry_rules import reason  # loaded with the runtime (see test_startup_imports)
+        self.say_in(self.result_title,
+                    lambda: f"{kind_name(str(entry.kind))}: {state_name(str(entry.state))}")
 
-        said = reason_text(reason(entry), entry.currency)
-        if said:
-            parts.append(said)
-        self.result_text.setText("  ".join(parts))
+        def words() -> str:
+            parts = [f"{tr('Invoice')}: {entry.invoice}"]
+            if outcome.balance is not None:
+                parts.append(f"{tr('Balance')}: {format_money(outcome.balance, cur)}")
+            from cashier.entry_rules import reason  # loaded with the runtime (test_startup_imports)
+
+            said = reason_text(reason(entry), entry.currency)
+            if said:
+                parts.append(said)
+            return "  ".join(parts)
+        self.say_in(self.result_text, words)
         self.amount.clear()
+
+    @staticmethod
+    def _balance_words(balance: Any, card: str) -> str:
+        """The balance's card line: the card, its state (and why), what to do when inactive."""
+        state = {"active": tr("active"), "deactivated": tr("deactivated"),
+                 "not activated": tr("not activated")}.get(balance.state, balance.state)
+        why = f" ({balance.deactivation_reason})" if balance.deactivation_reason else ""
+        then = (" — " + tr("This gift card is not active: activate it first (F3).")
+                if balance.state == "not activated" else "")
+        return f"{tr('Card')}: {card}  {state}{why}{then}"
 
     def _failed(self, exc: BaseException) -> None:
         if not isinstance(exc, CashierError):
             raise exc
-        self.result_title.setText(tr("Not done"))
-        self.result_text.setText(error_words(exc, self.till.currency))
+        self.say_in(self.result_title, lambda: tr("Not done"))
+        self.say_refusal(self.result_text, exc)
 
     def cancel_last(self) -> None:
         """Undo this till's last gift card request (the flow checks it is the card's last)."""
         if not self.till.ready or not self.last_invoice:
-            self.result_text.setText(tr("No gift card request to cancel in this session."))
+            self.say_in(self.result_text,
+                        lambda: tr("No gift card request to cancel in this session."))
             return
         if self._cancel_armed != self.last_invoice:
             self._cancel_armed = self.last_invoice
-            self.result_text.setText(
+            self.say_in(self.result_text, lambda:
                 tr("Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.")
                 % (self.last_what, self.last_invoice, self.last_amount, GIVE_BACK))
             return

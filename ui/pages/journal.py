@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
 from cashier.money import parse_shown_amount
-from ui.core_words import error_words
+from ui.core_words import printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
 from ui.manager_prompt import ask_manager
@@ -197,7 +197,7 @@ class JournalPage(Page):
         """Esc: a refund or void asked about is not sent (the next press asks again)."""
         self._refund_armed = None
         self._armed = None
-        self.message.setText(tr("Not sent: nothing was given back."))
+        self.say_in(self.message, lambda: tr("Not sent: nothing was given back."))
 
     def _search_key(self) -> None:
         self.search_text.setFocus()
@@ -247,7 +247,7 @@ class JournalPage(Page):
         try:
             filters = self.filters()
         except CashierError as exc:
-            self.search_error.setText(error_words(exc, self.till.currency))
+            self.say_refusal(self.search_error, exc)
             return
         self.search_error.clear()
 
@@ -259,13 +259,14 @@ class JournalPage(Page):
             if self.entries and searched and self.selected() is None:
                 self.table.selectRow(0)  # the first found row, ready for F6, F8, F9 or Down
             if not self.entries:
-                self.search_error.setText(tr("Nothing found: no entry matches this search.") if searched
-                                          else tr("No entries yet."))
+                self.say_in(self.search_error,
+                            lambda: tr("Nothing found: no entry matches this search.") if searched
+                            else tr("No entries yet."))
 
         def failed(exc: BaseException) -> None:
             if not isinstance(exc, CashierError):
                 raise exc
-            self.search_error.setText(error_words(exc, self.till.currency))
+            self.say_refusal(self.search_error, exc)
         self.till.run(self.till.ctx.journal.search(**filters), "journal search", done=got, failed=failed)
 
     def _fill(self) -> None:
@@ -340,7 +341,7 @@ class JournalPage(Page):
 
     def _disarm_refund(self) -> None:
         if self._refund_armed is not None:  # Esc or another amount: what was asked is not sent
-            self.message.setText(tr("Not sent: nothing was given back."))
+            self.say_in(self.message, lambda: tr("Not sent: nothing was given back."))
         self._refund_armed = None
 
     # ---- the entry in full ------------------------------------------------------------------
@@ -379,49 +380,57 @@ class JournalPage(Page):
             try:
                 _what, job, _queued = desk.reprint_entry(e.id)
             except CashierError as exc:
-                self.message.setText(error_words(exc, self.till.currency))
+                self.say_refusal(self.message, exc)
                 return
             self.reprint_button.setEnabled(False)
-            self.message.setText(tr("Printing the receipt…"))
+            self.say_in(self.message, lambda: tr("Printing the receipt…"))
 
             def said(result: Any) -> None:
                 self.reprint_button.setEnabled(True)
                 if result is not None and result.printed:
-                    self.message.setText(tr("Receipt printed."))
+                    self.say_in(self.message, lambda: tr("Receipt printed."))
                 else:
                     status = result.error if result is not None else desk.printer_status
-                    self.message.setText(tr("Could not print:") + f" {status}. "
-                                         + tr("The receipt is in the journal; print it again later."))
+                    self.say_in(self.message, lambda: tr("Could not print:") + " "
+                                + printer_words(status).rstrip(".") + ". "
+                                + tr("The receipt is in the journal; print it again later."))
             self.till.run(asyncio.to_thread(desk.wait_printed, job), "reprint", done=said)
             return
         if e.invoice is None:
             return
         p = self.till.profile
         self.print_on_pad(receipt_lines(e, p.company_name, p.till_id),
-                          tr("The receipt is in the journal; try again when the PIN pad is free."))
+                          lambda: tr("The receipt is in the journal; try again when the PIN pad is "
+                                     "free."))
 
     # ---- actions ---------------------------------------------------------------------------
     def _done(self, result: Any) -> None:
         e = result.entry
-        amount = format_money(e.approved or e.requested, e.currency)
-        said = reason_text(rules().reason(e), e.currency)
-        self.message.setText(f"{kind_name(str(e.kind))} {e.invoice}: {state_name(str(e.state))} "
-                             f"{amount}. {said}".strip())
+
+        def words() -> str:
+            amount = format_money(e.approved or e.requested, e.currency)
+            said = reason_text(rules().reason(e), e.currency)
+            return (f"{kind_name(str(e.kind))} {e.invoice}: {state_name(str(e.state))} "
+                    f"{amount}. {said}".strip())
+        self.say_in(self.message, words)
         self.refresh()
 
     def _charge_done(self, result: Any) -> None:
         e = result.entry
-        amount = format_money(e.refunded or e.requested, e.currency) if e is not None else ""
-        what = tr("Charge API refund") + (f" {result.charge_id}" if result.charge_id else "")
-        state = state_name(str(e.state)) if e is not None else result.outcome
-        note = "" if rules().is_approved(result.outcome) else result.message
-        self.message.setText(f"{what}: {state} {amount}. {note}".strip())
+
+        def words() -> str:
+            amount = format_money(e.refunded or e.requested, e.currency) if e is not None else ""
+            what = tr("Charge API refund") + (f" {result.charge_id}" if result.charge_id else "")
+            state = state_name(str(e.state)) if e is not None else result.outcome
+            note = "" if rules().is_approved(result.outcome) else result.message
+            return f"{what}: {state} {amount}. {note}".strip()
+        self.say_in(self.message, words)
         self.refresh()
 
     def _failed(self, exc: BaseException) -> None:
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(error_words(exc, self.till.currency))
+        self.say_refusal(self.message, exc)
         self._selected()
 
     def refund(self) -> None:
@@ -434,8 +443,9 @@ class JournalPage(Page):
             self._refund_armed = (e.id, amount)
             what = e.invoice or e.auth_code or ""
             card = f" ({e.card})" if e.card else ""
-            self.message.setText(tr("Refund %s of invoice %s to the card%s? Press F6 again to confirm.")
-                                 % (format_money(amount, e.currency), what, card))
+            self.say_in(self.message, lambda: tr("Refund %s of invoice %s to the card%s? Press F6 again "
+                                                 "to confirm.")
+                        % (format_money(amount, e.currency), what, card))
             return
         self._refund_armed = None
         if rules().is_charge_api(e):
@@ -443,10 +453,10 @@ class JournalPage(Page):
 
             approval = ask_manager(self, self.till.ctx, Action.REFUND, amount)
             if not approval.go:
-                self.message.setText(approval.why)
+                self.say_in(self.message, lambda: approval.why)
                 return
             self.refund_button.setEnabled(False)
-            self.message.setText(tr("Refunding…"))
+            self.say_in(self.message, lambda: tr("Refunding…"))
             self.till.run(refund_charge(self.till.ctx, e, amount, manager=approval.manager),
                           "charge refund", done=self._charge_done, failed=self._failed)
             return
@@ -454,10 +464,10 @@ class JournalPage(Page):
 
         approval = ask_manager(self, self.till.ctx, Action.REFUND, amount)
         if not approval.go:
-            self.message.setText(approval.why)
+            self.say_in(self.message, lambda: approval.why)
             return
         self.refund_button.setEnabled(False)
-        self.message.setText(tr("Refunding…"))
+        self.say_in(self.message, lambda: tr("Refunding…"))
         self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice),
                              manager=approval.manager), "refund",
                       done=self._done, failed=self._failed)
@@ -488,19 +498,20 @@ class JournalPage(Page):
         ticket, lines, total = dialog.ticket, dialog.chosen_lines(), dialog.total
         approval = ask_manager(self, self.till.ctx, Action.REFUND, total)
         if not approval.go:
-            self.message.setText(approval.why)
+            self.say_in(self.message, lambda: approval.why)
             return
         before = {e.id for e in ticket.refunds}
-        self.message.setText(tr("Refunding…"))
+        self.say_in(self.message, lambda: tr("Refunding…"))
 
         def done(after: Any) -> None:
             back = after.given_back(excluding=before)
             cur = self.till.currency
             if after.gave_back_all(total, excluding=before):
-                self.message.setText(tr("Ticket %s: %s refunded.") % (after.id, format_money(back, cur)))
+                self.say_in(self.message, lambda: tr("Ticket %s: %s refunded.")
+                            % (after.id, format_money(back, cur)))
             else:  # part of it refused: say how much of what was asked went back
-                self.message.setText(tr("Ticket %s: %s of %s refunded; the rest was not.")
-                                     % (after.id, format_money(back, cur), format_money(total, cur)))
+                self.say_in(self.message, lambda: tr("Ticket %s: %s of %s refunded; the rest was not.")
+                            % (after.id, format_money(back, cur), format_money(total, cur)))
             self.refresh()
         self.till.run(refund_ticket(self.till.ctx, ticket.id, lines=lines, manager=approval.manager),
                       "ticket refund", done=done, failed=self._failed)
@@ -513,13 +524,13 @@ class JournalPage(Page):
         if self._armed != e.id:
             self._armed = e.id
             if rules().is_charge_api(e):
-                self.message.setText(tr("Give back all of charge %s (%s)? Press %s again to confirm.")
-                                     % (e.auth_code, format_money(rules().refundable_amount(e),
-                                                                  e.currency), GIVE_BACK))
+                self.say_in(self.message, lambda: tr("Give back all of charge %s (%s)? Press %s again "
+                                                     "to confirm.")
+                            % (e.auth_code, format_money(rules().refundable_amount(e), e.currency),
+                               GIVE_BACK))
                 return
-            self.message.setText(tr("Void invoice %s (%s)? Press %s again to confirm.")
-                                 % (e.invoice, format_money(rules().shown_amount(e), e.currency),
-                                    GIVE_BACK))
+            self.say_in(self.message, lambda: tr("Void invoice %s (%s)? Press %s again to confirm.")
+                        % (e.invoice, format_money(rules().shown_amount(e), e.currency), GIVE_BACK))
             return
         self._armed = None
         if rules().is_charge_api(e):  # no void on the Charge API: a full refund (releases an auth)
@@ -527,10 +538,10 @@ class JournalPage(Page):
 
             approval = ask_manager(self, self.till.ctx, Action.REFUND, rules().refundable_amount(e))
             if not approval.go:
-                self.message.setText(approval.why)
+                self.say_in(self.message, lambda: approval.why)
                 return
             self.void_button.setEnabled(False)
-            self.message.setText(tr("Refunding…"))
+            self.say_in(self.message, lambda: tr("Refunding…"))
             self.till.run(refund_charge(self.till.ctx, e, manager=approval.manager),
                           "charge give back", done=self._charge_done, failed=self._failed)
             return
@@ -538,10 +549,10 @@ class JournalPage(Page):
 
         approval = ask_manager(self, self.till.ctx, Action.VOID, e.approved)
         if not approval.go:
-            self.message.setText(approval.why)
+            self.say_in(self.message, lambda: approval.why)
             return
         self.void_button.setEnabled(False)
-        self.message.setText(tr("Voiding…"))
+        self.say_in(self.message, lambda: tr("Voiding…"))
         self.till.run(void(self.till.ctx, str(e.invoice), manager=approval.manager), "void",
                       done=self._done, failed=self._failed)
 

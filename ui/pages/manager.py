@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import Action, SignInError
-from ui.core_words import error_words
+from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
@@ -90,7 +90,7 @@ class ManagerPage(Page):
         try:
             manager_by_pin(self.till.profile.resolved_journal_path, roster, pin, "window manager screen")
         except SignInError as exc:
-            return tr("Manager PIN: not accepted.") if "locked" not in str(exc) else str(exc)
+            return tr("Manager PIN: not accepted.") if "locked" not in str(exc) else say(str(exc))
         return None
 
     def _opened(self) -> None:
@@ -329,36 +329,40 @@ class ManagerPage(Page):
                 self._show_totals()
                 self._close_armed = True
                 cur = self.till.currency
-                text = (tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be "
-                           "undone. Press Alt+B again to confirm.")
-                        % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
-                           format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
                 self._carry_over = bool(rec.open_tabs)
-                if rec.open_tabs:
-                    tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}"
-                                     for t in rec.open_tabs[:5])
-                    text += " " + (tr("%s open tab(s) are not in this batch (%s): capture or void them on "
-                                      "Open tabs, or press Alt+B again to carry them over to the next "
-                                      "batch.") % (len(rec.open_tabs), tabs))
-                self.batch_message.setText(text)
+
+                def words() -> str:
+                    text = (tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It "
+                               "cannot be undone. Press Alt+B again to confirm.")
+                            % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
+                               format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
+                    if rec.open_tabs:
+                        tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}"
+                                         for t in rec.open_tabs[:5])
+                        text += " " + (tr("%s open tab(s) are not in this batch (%s): capture or void "
+                                          "them on Open tabs, or press Alt+B again to carry them over "
+                                          "to the next batch.") % (len(rec.open_tabs), tabs))
+                    return text
+                self.say_in(self.batch_message, words)
             self.till.run(reconcile(self.till.ctx), "reconcile", done=ask, failed=self._batch_failed)
             return
         self._close_armed = False
         approval = ask_manager(self, self.till.ctx, Action.CLOSE_BATCH)
         if not approval.go:
-            self.batch_message.setText(approval.why)
+            self.say_in(self.batch_message, lambda: approval.why)
             return
-        self.batch_message.setText(tr("Closing the batch…"))
+        self.say_in(self.batch_message, lambda: tr("Closing the batch…"))
 
         def done(outcome: Any) -> None:
             batch_no, rec = outcome
             self.reconciliation = rec
             self._show_totals()
             self.override_button.setVisible(False)
-            self.batch_message.setText(
+            self.say_in(self.batch_message, lambda: (
                 tr("Batch %s closed.") % batch_no + " " + tr("Sales") +
                 f": {rec.sale_count} {format_money(rec.sale_amount, self.till.currency)}; " +
-                tr("Refunds") + f": {rec.refund_count} {format_money(rec.refund_amount, self.till.currency)}")
+                tr("Refunds") + f": {rec.refund_count} "
+                f"{format_money(rec.refund_amount, self.till.currency)}"))
             self.refresh()
         self.till.run(close_batch(self.till.ctx, override=override,
                                   manager_id=MANAGER_ACTOR if override else None,
@@ -374,41 +378,44 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.batch_message.setText(error_words(exc, self.till.currency))
+        self.say_refusal(self.batch_message, exc)
         self.override_button.setVisible(isinstance(exc, BatchBlocked))
 
     def run_recovery(self) -> None:
         from cashier.flows.recovery import recover
 
-        self.unresolved_message.setText(tr("Asking the host about every open payment…"))
+        self.say_in(self.unresolved_message, lambda: tr("Asking the host about every open payment…"))
 
         def done(report: Any) -> None:
-            text = tr("Recovery resolved %s; still open %s.") % (len(report.resolved),
-                                                                  len(report.still_open))
-            if report.corrected:
-                text += " " + tr("Corrected %s to what the host holds.") % len(report.corrected)
-            if report.in_flight:
-                text += " " + tr("%s in flight in another program, left to it.") % len(report.in_flight)
-            self.unresolved_message.setText(text)
+            def words() -> str:
+                text = tr("Recovery resolved %s; still open %s.") % (len(report.resolved),
+                                                                      len(report.still_open))
+                if report.corrected:
+                    text += " " + tr("Corrected %s to what the host holds.") % len(report.corrected)
+                if report.in_flight:
+                    text += " " + (tr("%s in flight in another program, left to it.")
+                                   % len(report.in_flight))
+                return text
+            self.say_in(self.unresolved_message, words)
             self.refresh()
         self.till.run(recover(self.till.ctx), "recovery", done=done, failed=self._unresolved_failed)
 
     def void_selected(self) -> None:
         rows = self.unresolved_table.selectionModel().selectedRows()
         if not rows or rows[0].row() >= len(self.unresolved):
-            self.unresolved_message.setText(tr("Choose a payment to void."))
+            self.say_in(self.unresolved_message, lambda: tr("Choose a payment to void."))
             return
         entry = self.unresolved[rows[0].row()]
         from cashier.flows.recovery import void
 
         approval = ask_manager(self, self.till.ctx, Action.VOID, entry.approved)
         if not approval.go:
-            self.unresolved_message.setText(approval.why)
+            self.say_in(self.unresolved_message, lambda: approval.why)
             return
 
         def done(result: Any) -> None:
-            self.unresolved_message.setText(f"{entry.invoice}: {state_name(str(result.entry.state))} "
-                                            f"{result.message}")
+            self.say_in(self.unresolved_message, lambda: f"{entry.invoice}: "
+                        f"{state_name(str(result.entry.state))} {result.message}")
             self.refresh()
         self.till.run(void(self.till.ctx, str(entry.invoice), manager=approval.manager), "void",
                       done=done, failed=self._unresolved_failed)
@@ -418,7 +425,7 @@ class ManagerPage(Page):
 
         if not isinstance(exc, CashierError):
             raise exc
-        self.unresolved_message.setText(error_words(exc, self.till.currency))
+        self.say_refusal(self.unresolved_message, exc)
 
     def set_mode(self, offline: bool) -> None:
         from cashier.flows.pinpad import set_offline
@@ -426,7 +433,8 @@ class ManagerPage(Page):
         def done(_result: Any) -> None:
             self.till.status.offline = offline
             self.till.status_changed.emit()
-            self.mode_message.setText(tr("Offline mode is on.") if offline else tr("Back online."))
+            self.say_in(self.mode_message,
+                        lambda: tr("Offline mode is on.") if offline else tr("Back online."))
 
         def failed(exc: BaseException) -> None:
             from cashier.errors import CashierError
@@ -434,7 +442,7 @@ class ManagerPage(Page):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.mode_message.setText(error_words(exc, self.till.currency))
+            self.say_refusal(self.mode_message, exc)
         self.till.run(set_offline(self.till.ctx, offline, manager_id=MANAGER_ACTOR), "mode",
                       done=done, failed=failed)
 
@@ -445,7 +453,7 @@ class ManagerPage(Page):
             self.terminal_view.setPlainText(json.dumps(info, indent=1, default=str)[:4000])
 
         def failed(exc: BaseException) -> None:
-            self.terminal_view.setPlainText(str(exc))
+            self.terminal_view.setPlainText(error_words(exc, self.till.currency))
         self.till.run(terminal_info(self.till.ctx), "terminal info", done=done, failed=failed)
 
 
@@ -522,7 +530,8 @@ class StorePart(QGroupBox):
 
         def done(session: Any) -> None:
             self.session = str(session)
-            self.message.setText(tr("Store manager %s signed in: every till's figures.") % manager_id)
+            self.page.say_in(self.message,
+                             lambda: tr("Store manager %s signed in: every till's figures.") % manager_id)
             self._show_sign_in()
             self.refresh()
 
@@ -531,7 +540,7 @@ class StorePart(QGroupBox):
 
             if not isinstance(exc, CashierError):
                 raise exc
-            self.message.setText(str(exc))
+            self.page.say_refusal(self.message, exc)
         self.page.till.run(asyncio.to_thread(sign_in_manager, profile, manager_id, pin),
                            "store sign-in", done=done, failed=failed)
 
@@ -583,17 +592,18 @@ class StorePart(QGroupBox):
             self._fetching = False
             if not isinstance(exc, CashierError):
                 raise exc
-            self.status.setText(error_words(exc, self.page.till.currency))
+            self.page.say_refusal(self.status, exc)
         self.page.till.run(asyncio.to_thread(store_totals, profile, None, None, self.session),
                            "store totals", done=done, failed=failed)
 
     def _show(self) -> None:
         if not self.linked:
-            self.status.setText(tr("This till is not linked to a store service (store_url)."))
+            self.page.say_in(self.status,
+                             lambda: tr("This till is not linked to a store service (store_url)."))
             return
         data = self.totals
         if data is None:
-            self.status.setText(tr("Asking the store…"))
+            self.page.say_in(self.status, lambda: tr("Asking the store…"))
             return
         cur = (data["store"] or {}).get("currency") or self.page.till.currency
         tills = data["tills"]
@@ -610,7 +620,7 @@ class StorePart(QGroupBox):
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "
                                     "and to close the store's batch."))
-            self.status.setText(tr("Updated %s") % format_time(datetime.now(UTC).isoformat()))
+            self._say_updated()
             return
         tenders = "; ".join(f"{kind_name(k)} {v['count']} {format_money(Decimal(v['amount']), cur)}"
                             for k, v in s["by_tender"].items()) or "–"
@@ -629,26 +639,32 @@ class StorePart(QGroupBox):
         if data.get("last_close"):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
-        self.status.setText(tr("Updated %s") % format_time(datetime.now(UTC).isoformat()))
+        self._say_updated()
+
+    def _say_updated(self) -> None:
+        at = datetime.now(UTC).isoformat()
+        self.page.say_in(self.status, lambda: tr("Updated %s") % format_time(at))
 
     def close_store(self, override: bool = False) -> None:
         from cashier.store.close import close_store_batch
 
         till = self.page.till
         if self.session is None:
-            self.message.setText(tr("A store manager signs in first: the store checks the PIN."))
+            self.page.say_in(self.message,
+                             lambda: tr("A store manager signs in first: the store checks the PIN."))
             return
         approval = ask_manager(self.page, till.ctx, Action.CLOSE_BATCH)
         if not approval.go:
-            self.message.setText(approval.why)
+            self.page.say_in(self.message, lambda: approval.why)
             return
-        self.message.setText(tr("Closing the store's batch…"))
+        self.page.say_in(self.message, lambda: tr("Closing the store's batch…"))
 
         def done(outcome: Any) -> None:
             batch_no, rec = outcome
             self.reconciliation = rec
             self.override_button.setVisible(False)
-            self.message.setText(tr("Store batch %s closed: one batch for every till.") % batch_no)
+            self.page.say_in(self.message,
+                             lambda: tr("Store batch %s closed: one batch for every till.") % batch_no)
             self.refresh()
 
         def failed(exc: BaseException) -> None:
@@ -658,7 +674,7 @@ class StorePart(QGroupBox):
 
             if not isinstance(exc, CashierError | HostError):
                 raise exc
-            self.message.setText(error_words(exc, self.page.till.currency))
+            self.page.say_refusal(self.message, exc)
             self.override_button.setVisible(isinstance(exc, BatchBlocked))
         till.run(close_store_batch(till.ctx, till.profile, session=self.session, override=override,
                                    manager_id=MANAGER_ACTOR if override else None,

@@ -13,6 +13,7 @@ it, F4 charges the customer's default card.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
@@ -167,7 +168,7 @@ class PhoneLinkPage(Page):
             return
         self.clear_card()  # the number leaves the screen before the request goes
         self.charge_button.setEnabled(False)
-        self._working(tr("Charging the card…"))
+        self._working(lambda: tr("Charging the card…"))
         self.till.run(card_not_present.phone_order(self.till.ctx, amount, card, currency=self.till.currency,
                                          authorize_only=self.authorize_only.isChecked()),
                       "phone order", done=self.show_result, failed=self._failed)
@@ -219,7 +220,7 @@ class PhoneLinkPage(Page):
         self.link_outcome = None
         self.link_charges.clear()
         self.create_link_button.setEnabled(False)
-        self._working(tr("Creating the payment link…"))
+        self._working(lambda: tr("Creating the payment link…"))
         self.till.run(card_not_present.create_link(self.till.ctx, self.amount.value,
                                                    currency=self.till.currency,
                                                    name=self.till.profile.company_name),
@@ -231,9 +232,11 @@ class PhoneLinkPage(Page):
         self.link = link
         self.scan.show_code(link.url)
         self.link_url.setText(link.url)
-        self.link_status.setText(tr("Waiting for the customer to pay the link…"))
-        self.result_title.setText(tr("Payment link for") + " " + format_money(link.amount, link.currency))
-        self.result_text.setText(tr("Send the address to the customer or let them scan the code."))
+        self.say_in(self.link_status, lambda: tr("Waiting for the customer to pay the link…"))
+        self.say_in(self.result_title,
+                    lambda: tr("Payment link for") + " " + format_money(link.amount, link.currency))
+        self.say_in(self.result_text,
+                    lambda: tr("Send the address to the customer or let them scan the code."))
         self._outcome_style("unknown")
         self.link_cancel = asyncio.Event()
         self.link_task = self.till.run(
@@ -253,18 +256,20 @@ class PhoneLinkPage(Page):
         self.link = link = outcome.link
         if outcome.paid_by_link:
             entry = outcome.paid[-1]
-            self.result_title.setText(tr("Approved: paid by link"))
-            self.result_text.setText(f"{format_money(entry.approved, entry.currency)}  {entry.card or ''}  "
+            self.say_in(self.result_title, lambda: tr("Approved: paid by link"))
+            self.say_in(self.result_text,
+                        lambda: f"{format_money(entry.approved, entry.currency)}  {entry.card or ''}  "
                                      f"{tr('Charge')}: {entry.auth_code}")
             self._outcome_style("approved")
             self.amount.clear()
         elif outcome.ended_unpaid:
-            self.result_title.setText(tr("Link deactivated: not paid") if link.active is False
+            self.say_in(self.result_title, lambda: tr("Link deactivated: not paid") if link.active is False
                                       else tr("The link may still be active: deactivate it again"))
             self._outcome_style("cancelled" if not link.active else "unknown")
-            self.result_text.setText(tr("The customer can no longer pay this link.") if not link.active
+            self.say_in(self.result_text,
+                        lambda: tr("The customer can no longer pay this link.") if not link.active
                                      else tr("The Charge API did not confirm the deactivation."))
-        self.link_status.setText(tr("Link active") if link.active else tr("Link deactivated"))
+        self.say_in(self.link_status, lambda: tr("Link active") if link.active else tr("Link deactivated"))
         if not link.active:
             self.scan.show_code("")  # a finished link is never left on screen to be scanned
         self._link_buttons()
@@ -277,7 +282,7 @@ class PhoneLinkPage(Page):
         if self.link is None or not self.watching or not self.training:
             return
         self.pays_button.setEnabled(False)
-        self.link_status.setText(tr("Training: the test customer is paying the link…"))
+        self.say_in(self.link_status, lambda: tr("Training: the test customer is paying the link…"))
         self.till.run(card_not_present.training_customer_pays_link(self.till.ctx, self.link),
                       "training link pays",
                       failed=self._failed)
@@ -288,7 +293,7 @@ class PhoneLinkPage(Page):
         if self.link is None:
             return
         self.deactivate_button.setEnabled(False)
-        self.link_status.setText(tr("Deactivating the link…"))
+        self.say_in(self.link_status, lambda: tr("Deactivating the link…"))
         if self.watching and self.link_cancel is not None:
             self.link_cancel.set()  # the watch deactivates it and looks once more for a payment
             return
@@ -297,7 +302,7 @@ class PhoneLinkPage(Page):
 
     def _deactivated(self, link: PaymentLink) -> None:
         self.link = link
-        self.link_status.setText(tr("Link deactivated"))
+        self.say_in(self.link_status, lambda: tr("Link deactivated"))
         self.scan.show_code("")
         self._link_buttons()
 
@@ -350,7 +355,7 @@ class PhoneLinkPage(Page):
 
         if not self._usable():
             return
-        self._working(tr("Looking up the customer…"))
+        self._working(lambda: tr("Looking up the customer…"))
         self.till.run(card_not_present.find_customers(self.till.ctx, self.customer_query.text()),
                       "find customer",
                       done=self._show_customers, failed=self._failed)
@@ -374,7 +379,7 @@ class PhoneLinkPage(Page):
                 else tr("no saved card")))
         if self.customers:
             self.customer_list.setCurrentRow(0)
-        self.result_title.setText(tr("Customers found:") + f" {len(self.customers)}")
+        self.say_in(self.result_title, lambda: tr("Customers found:") + f" {len(self.customers)}")
         self.result_text.setText("")
         self._outcome_style("")
         self._customer_buttons()
@@ -404,7 +409,7 @@ class PhoneLinkPage(Page):
             self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.charge_customer_button.setEnabled(False)
-        self._working(tr("Charging the saved card…"))
+        self._working(lambda: tr("Charging the saved card…"))
         self.till.run(card_not_present.charge_customer(self.till.ctx, customer, self.amount.value,
                                              currency=self.till.currency),
                       "charge customer", done=self.show_result, failed=self._failed)
@@ -417,41 +422,43 @@ class PhoneLinkPage(Page):
     # ---- results ---------------------------------------------------------------------------
     def show_result(self, result: CardNotPresentResult) -> None:
         self.result = result
-        titles = {"approved": tr("Approved"), "declined": tr("Declined"),
-                  "error": tr("Not charged (error)"), "unknown": tr("Checking with the Charge API…")}
-        self.result_title.setText(titles.get(result.outcome, result.outcome))
+        self.say_in(self.result_title, lambda: {
+            "approved": tr("Approved"), "declined": tr("Declined"), "error": tr("Not charged (error)"),
+            "unknown": tr("Checking with the Charge API…")}.get(result.outcome, result.outcome))
         self._outcome_style(result.outcome)
-        parts = []
-        entry = result.entry
-        if entry is not None:
-            from cashier.entry_rules import shown_amount  # loaded with the runtime
-
-            parts.append(format_money(shown_amount(entry), entry.currency))
-        if result.card:
-            parts.append(result.card)
-        if result.charge_id:
-            parts.append(f"{tr('Charge')}: {result.charge_id}")
         from cashier.entry_rules import is_approved, is_checking  # loaded with the runtime
 
-        if not is_approved(result.outcome) and result.message:
-            parts.append(result.message)
-        if is_checking(result.outcome):
-            parts.append(tr("Do not take the payment another way: recovery finds out what happened."))
-        self.result_text.setText("  ".join(parts))
+        def words() -> str:
+            parts = []
+            entry = result.entry
+            if entry is not None:
+                from cashier.entry_rules import shown_amount  # loaded with the runtime
+
+                parts.append(format_money(shown_amount(entry), entry.currency))
+            if result.card:
+                parts.append(result.card)
+            if result.charge_id:
+                parts.append(f"{tr('Charge')}: {result.charge_id}")
+            if not is_approved(result.outcome) and result.message:
+                parts.append(result.message)
+            if is_checking(result.outcome):
+                parts.append(tr("Do not take the payment another way: recovery finds out what happened."))
+            return "  ".join(parts)
+        self.say_in(self.result_text, words)
         self.charge_button.setEnabled(True)
         self._customer_buttons()
         if is_approved(result.outcome):
             self.amount.clear()
         self.result_shown.emit(result)
 
-    def _working(self, text: str) -> None:
-        self.result_title.setText(text)
+    def _working(self, words: Callable[[], str]) -> None:
+        self.say_in(self.result_title, words)
         self.result_text.setText("")
         self._outcome_style("")
 
     def _not_sent(self, exc: BaseException | str) -> None:
-        self.result_title.setText(tr("Not sent"))
-        self.result_text.setText(error_words(exc, self.till.currency)
+        self.say_in(self.result_title, lambda: tr("Not sent"))
+        self.say_in(self.result_text, lambda: error_words(exc, self.till.currency)
                                  if isinstance(exc, BaseException) else exc)
         self._outcome_style("error")
         self.result_shown.emit(None)
@@ -480,7 +487,7 @@ class PhoneLinkPage(Page):
             self.link_charges.addItem(f"{format_money(event.amount, self.till.currency)}  {state}  "
                                       f"{event.card or ''}  {event.failure or ''}".strip())
         elif isinstance(event, LinkStatus) and event.status == "unreachable":
-            self.link_status.setText(tr("The Charge API is not answering; still watching…"))
+            self.say_in(self.link_status, lambda: tr("The Charge API is not answering; still watching…"))
 
     # ---- plumbing --------------------------------------------------------------------------
     @property

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
-from ui.core_words import error_words
+from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint, labelled
@@ -202,7 +202,8 @@ class QrPage(Page):
         if self.stack.currentWidget() is not self.entry_page or self.busy:
             return
         if not self.amount.entered:
-            self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
+            self.say_in(self.error_label,
+                        lambda: tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.from_sale = False
         self.start(self.amount.value, Decimal(0))
@@ -211,7 +212,7 @@ class QrPage(Page):
         if self.busy:
             return
         if not self.till.ready:
-            self.error_label.setText(tr("The till is still starting; try again in a moment."))
+            self.say_in(self.error_label, lambda: tr("The till is still starting; try again in a moment."))
             self.stack.setCurrentWidget(self.entry_page)
             return
         from cashier.flows import qr
@@ -224,7 +225,7 @@ class QrPage(Page):
         self.cancel_event = asyncio.Event()
         self.scan.show_code("")
         self.wait_amount.setText(format_money(amount, self.till.currency))
-        self.wait_title.setText(tr("Asking the host for a QR code…"))
+        self.say_in(self.wait_title, lambda: tr("Asking the host for a QR code…"))
         self.wait_text.setText("")
         self.wait_invoice.setText("")
         training = self.till.runtime is not None and self.till.runtime.sandbox is not None
@@ -245,7 +246,7 @@ class QrPage(Page):
         self._show_title(tr("Not sent"), "error")
         self.result_amount.setText(format_money(self.amount_value, self.till.currency))
         self.result_details.setText("")
-        self.result_message.setText(error_words(exc, self.till.currency))
+        self.say_refusal(self.result_message, exc)
         self._result_buttons(None)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
@@ -262,24 +263,15 @@ class QrPage(Page):
             self.entry_id = event.entry_id
             self.code = event.code
             self.scan.show_code(event.code)
-            self.wait_invoice.setText(f"{tr('Invoice')}: {event.invoice}")
+            self.say_in(self.wait_invoice, lambda: f"{tr('Invoice')}: {event.invoice}")
             self.customer_pays_button.setEnabled(True)
         elif isinstance(event, QrStatusChanged) and event.entry_id == self.entry_id:
             self._show_status(event.status)
 
     def _show_status(self, status: str) -> None:
         if self.stack.currentWidget() is self.waiting_page:
-            titles = {"pending": tr("Waiting for the customer"),
-                      "paid": tr("Paid"), "cancelling": tr("Cancelling the code…"),
-                      "cancelled": tr("Cancelled"), "reversed": tr("Reversed"),
-                      "unknown": tr("Checking with the host…")}
-            texts = {"pending": tr("The customer scans the code with their phone and pays there."),
-                     "cancelling": tr("The code is being cancelled at the host; it can no longer be "
-                                      "paid once this ends."),
-                     "unknown": tr("The host's answer is not clear yet; do not take the payment "
-                                   "another way.")}
-            self.wait_title.setText(titles.get(status, status))
-            self.wait_text.setText(texts.get(status, ""))
+            self.say_in(self.wait_title, lambda: self._status_words(status)[0])
+            self.say_in(self.wait_text, lambda: self._status_words(status)[1])
             from cashier.entry_rules import qr_can_cancel, qr_can_customer_pay
 
             if not qr_can_customer_pay(status):
@@ -287,6 +279,20 @@ class QrPage(Page):
             if not qr_can_cancel(status):
                 self.cancel_button.setEnabled(False)
         self.status_shown.emit(status)
+
+    @staticmethod
+    def _status_words(status: str) -> tuple[str, str]:
+        """The code's status while the customer pays: a title and what it means."""
+        titles = {"pending": tr("Waiting for the customer"),
+                  "paid": tr("Paid"), "cancelling": tr("Cancelling the code…"),
+                  "cancelled": tr("Cancelled"), "reversed": tr("Reversed"),
+                  "unknown": tr("Checking with the host…")}
+        texts = {"pending": tr("The customer scans the code with their phone and pays there."),
+                 "cancelling": tr("The code is being cancelled at the host; it can no longer be "
+                                  "paid once this ends."),
+                 "unknown": tr("The host's answer is not clear yet; do not take the payment "
+                               "another way.")}
+        return titles.get(status, status), texts.get(status, "")
 
     def _payment_changed(self, entry: Any) -> None:
         if (self.stack.currentWidget() is self.result_page and self.outcome is not None
@@ -307,7 +313,7 @@ class QrPage(Page):
         self.cancel_event.set()
         self.cancel_button.setEnabled(False)
         self.customer_pays_button.setEnabled(False)
-        self.wait_title.setText(tr("Cancelling the code…"))
+        self.say_in(self.wait_title, lambda: tr("Cancelling the code…"))
 
     def customer_pays(self) -> None:
         """Training only: the sandbox's customer phone pays the code on screen."""
@@ -315,7 +321,7 @@ class QrPage(Page):
         if not self.code or runtime is None or runtime.sandbox is None or not self.busy:
             return
         self.customer_pays_button.setEnabled(False)
-        self.training_hint.setText(tr("Training: the test customer's phone is paying…"))
+        self.say_in(self.training_hint, lambda: tr("Training: the test customer's phone is paying…"))
         from cashier.flows.qr import training_customer_pays
 
         self.till.run(training_customer_pays(runtime.sandbox, self.code), "training customer pays",
@@ -324,13 +330,15 @@ class QrPage(Page):
     def _customer_paid(self, answer: tuple[int, str]) -> None:
         status, text = answer
         if status == 200:
-            self.training_hint.setText(tr("Training: the test customer paid; the till sees it at its "
-                                          "next status check."))
+            self.say_in(self.training_hint, lambda: tr("Training: the test customer paid; the till "
+                                                       "sees it at its next status check."))
         else:
-            self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {text}")
+            self.say_in(self.training_hint,
+                        lambda: tr("Training: the sandbox refused the payment:") + " " + say(text))
 
     def _customer_failed(self, exc: BaseException) -> None:
-        self.training_hint.setText(tr("Training: the sandbox refused the payment:") + f" {exc}")
+        self.say_in(self.training_hint,
+                    lambda: tr("Training: the sandbox refused the payment:") + " " + error_words(exc))
 
     # ---- the result ------------------------------------------------------------------------
     def view_of(self, outcome: QrResult) -> QrEnd:
@@ -379,7 +387,7 @@ class QrPage(Page):
                                  "another way.")}
         from cashier.entry_rules import reason  # loaded with the runtime (test_startup_imports)
 
-        self.result_message.setText(messages.get(view, reason_text(reason(entry), cur)))
+        self.say_in(self.result_message, lambda: messages.get(view, reason_text(reason(entry), cur)))
         self.scan.show_code("")  # a finished code is never left on screen to be scanned
         self._result_buttons(view)
         self.stack.setCurrentWidget(self.result_page)
@@ -410,16 +418,16 @@ class QrPage(Page):
         if not self._reverse_armed:
             self._reverse_armed = True
             entry = self.outcome.entry
-            self.result_message.setText(tr("Give back the QR payment of %s, invoice %s? Press %s again "
-                                           "to confirm.") % (format_money(entry.approved, entry.currency),
-                                                             entry.invoice, GIVE_BACK))
+            self.say_in(self.result_message, lambda: tr("Give back the QR payment of %s, invoice %s? "
+                                                        "Press %s again to confirm.")
+                        % (format_money(entry.approved, entry.currency), entry.invoice, GIVE_BACK))
             self.reverse_button.setText(labelled(tr("Confirm: give back"), GIVE_BACK))
             return
         from cashier.flows import qr
 
         self._reverse_armed = False
         self.reverse_button.setEnabled(False)
-        self.result_message.setText(tr("Reversing at the host…"))
+        self.say_in(self.result_message, lambda: tr("Reversing at the host…"))
         self.task = self.till.run(qr.cancel(self.till.ctx, str(self.outcome.entry.invoice)),
                                   "qr reversal", done=self.show_result, failed=self._reverse_failed)
 
@@ -427,7 +435,8 @@ class QrPage(Page):
         if not isinstance(exc, CashierError):
             raise exc
         self.reverse_button.setEnabled(True)
-        self.result_message.setText(tr("Could not reverse:") + f" {exc}")
+        self.say_in(self.result_message,
+                    lambda: tr("Could not reverse:") + " " + error_words(exc, self.till.currency))
 
     def last_outcome(self) -> str | None:
         return None if self.outcome is None else str(self.outcome.outcome)
@@ -473,7 +482,9 @@ class QrPage(Page):
         self.amount_panel.retranslate()
         self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
                                    "scans the code with their phone."))
-        self.training_hint.setText(tr("Training tool: pays the code as a test customer's phone would."))
+        if id(self.training_hint) not in self._said:  # else the sandbox's last answer, said again
+            self.say_in(self.training_hint,
+                        lambda: tr("Training tool: pays the code as a test customer's phone would."))
         if self.outcome is not None and self.stack.currentWidget() is self.result_page:
             self.show_result(self.outcome)
 

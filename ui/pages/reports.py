@@ -156,7 +156,7 @@ class ReportsPage(Page):
         try:
             self._show(self.desk.z_report())
         except DrawerRefused as exc:
-            self.message.setText(error_words(exc, self.till.currency))
+            self.say_refusal(self.message, exc)
             self._mark_shown()  # no Z report: the key of the report still on screen stays down
             return
         self.shown_button = self.z_button
@@ -172,7 +172,7 @@ class ReportsPage(Page):
         if self.report is None:
             return
         self.desk.print_report(self.report)
-        self.message.setText(tr("Sent to the receipt printer."))
+        self.say_in(self.message, lambda: tr("Sent to the receipt printer."))
 
     def export_dir(self) -> Path:
         return self.till.profile.resolved_journal_path.parent / "reports"
@@ -191,5 +191,5 @@ class ReportsPage(Page):
         path = folder / name
         data = report_csv(self.report).encode("utf-8") if fmt == "csv" else report_pdf(self.report)
         write_output(str(path), data, force=True, field="report")  # owner-only, atomic
-        self.message.setText(tr("Saved:") + f" {path}")
+        self.say_in(self.message, lambda: tr("Saved:") + f" {path}")
         return path

@@ -71,6 +71,14 @@ class SettingsPage(Page):
                 self.language.setCurrentIndex(index)
                 self.language.blockSignals(False)
 
+    def entered(self) -> None:
+        """The keyboard on the language list: Ctrl+7 then Down (or Up) changes the language,
+        with no click first (a hurried cashier's Down did nothing)."""
+        self.language.setFocus()
+
+    def take_focus(self) -> None:
+        self.language.setFocus()
+
     def _show_prefs(self) -> None:
         """The contrast and text size as the till was left (saved beside the journal)."""
         assert self.gui is not None

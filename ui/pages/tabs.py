@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
-from ui.core_words import error_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -57,6 +57,10 @@ class TabsPage(Page):
         left.addWidget(self.table, 1)
         self.empty = hint()
         left.addWidget(self.empty)
+        # what the amount is for, under the tabs: above the keys its three lines put Clear [Esc]
+        # under the fold at 1280x800 (150 %) under a title bar
+        self.amount_hint = hint()
+        left.addWidget(self.amount_hint)
         row.addLayout(left, 3)
         right = QVBoxLayout()
         self.amount_panel = AmountPanel(till.currency, caption=True)
@@ -94,7 +98,8 @@ class TabsPage(Page):
     def retranslate(self) -> None:
         super().retranslate()
         self.table.setHorizontalHeaderLabels([tr("Invoice"), tr("Opened"), tr("Card"), tr("Authorized")])
-        self.field_label.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
+        self.field_label.setText(tr("Amount"))
+        self.amount_hint.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
         self.amount_panel.retranslate()
         self._fill()
 
@@ -165,8 +170,10 @@ class TabsPage(Page):
             self.empty.setText("")
 
     # ---- actions (each one flow) -----------------------------------------------------------
-    def _busy(self, text: str) -> None:
-        self.message.setText(text)
+    def _busy(self, words: Callable[[], str] | None) -> None:
+        """Buttons off while a flow runs; ``words`` say what it does (None: the line stays)."""
+        if words is not None:
+            self.say_in(self.message, words)
         for b in (self.open_button, self.add_button, self.capture_button):
             b.setEnabled(False)
 
@@ -174,7 +181,7 @@ class TabsPage(Page):
         from cashier.entry_rules import reason  # loaded with the runtime (see test_startup_imports)
 
         e = result.entry
-        self.message.setText(f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
+        self.say_in(self.message, lambda: f"{tr('Invoice')} {e.invoice}: {state_name(str(e.state))} "
                              f"{format_money(e.captured or e.approved, e.currency)} "
                              f"{reason_text(reason(e), e.currency)}".strip())
         self.amount.clear()
@@ -186,15 +193,15 @@ class TabsPage(Page):
         self._selected()
         if not isinstance(exc, CashierError):
             raise exc
-        self.message.setText(error_words(exc, self.till.currency))
+        self.say_refusal(self.message, exc)
 
     def open_tab(self) -> None:
         if not self.till.ready or not self.amount.entered:
-            self.message.setText(tr("Amount: type the amount of the tab first."))
+            self.say_in(self.message, lambda: tr("Amount: type the amount of the tab first."))
             return
         from cashier.flows.ticket import TicketSettings, open_tab
 
-        self._busy(tr("Opening the tab: the customer presents the card on the PIN pad…"))
+        self._busy(lambda: tr("Opening the tab: the customer presents the card on the PIN pad…"))
         settings = TicketSettings.of(self.till.profile)  # an open tab is a ticket
         self.till.run(open_tab(self.till.ctx, settings, self.amount.value), "open tab",
                       done=self._done, failed=self._failed)
@@ -202,11 +209,11 @@ class TabsPage(Page):
     def add_to_tab(self) -> None:
         entry = self.selected()
         if entry is None or not self.amount.entered:
-            self.message.setText(tr("Choose a tab and type the amount to add."))
+            self.say_in(self.message, lambda: tr("Choose a tab and type the amount to add."))
             return
         from cashier.flows.ticket import add_to_tab
 
-        self._busy(tr("Adding to the tab…"))
+        self._busy(lambda: tr("Adding to the tab…"))
         self.till.run(add_to_tab(self.till.ctx, str(entry.invoice), self.amount.value), "add to tab",
                       done=self._done, failed=self._failed)
 
@@ -214,7 +221,7 @@ class TabsPage(Page):
         """Close the selected tab for its authorized amount plus the tip typed (0: no tip)."""
         entry = self.selected()
         if entry is None:
-            self.message.setText(tr("Choose a tab to close."))
+            self.say_in(self.message, lambda: tr("Choose a tab to close."))
             return
         from cashier.flows.ticket import close_tab
 
@@ -222,14 +229,15 @@ class TabsPage(Page):
         if not self.amount.entered and self._no_tip_armed != entry.invoice:
             # never close a tab silently without the tip: no tip typed is asked once
             self._no_tip_armed = entry.invoice
-            self.message.setText(tr("No tip typed: close tab %s for %s with no tip? Press F4 again "
+            self.say_in(self.message,
+                        lambda: tr("No tip typed: close tab %s for %s with no tip? Press F4 again "
                                     "to confirm, or type the tip first.")
                                  % (entry.invoice, format_money(entry.approved, entry.currency)))
             return
         self._no_tip_armed = None
-        self.message.setText(tr("Closing tab %s: %s plus tip %s…") % (
+        self.say_in(self.message, lambda: tr("Closing tab %s: %s plus tip %s…") % (
             entry.invoice, format_money(entry.approved, entry.currency),
             format_money(tip, entry.currency)))
-        self._busy(self.message.text())
+        self._busy(None)
         self.till.run(close_tab(self.till.ctx, str(entry.invoice), tip), "capture",
                       done=self._done, failed=self._failed)

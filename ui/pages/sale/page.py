@@ -12,6 +12,7 @@ The quick path stays: type an amount, press Return, the card is charged.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -228,8 +229,8 @@ class SalePage(Page):
 
     def _too_long(self) -> None:
         cur = self.till.currency  # the core's one bound (the profile's max_amount), in its currency
-        self.error_label.setText(tr("Amount: at most {max}, this till's max_amount; the extra "
-                                    "digit was not taken.").format(
+        self.say_in(self.error_label, lambda: tr("Amount: at most {max}, this till's max_amount; the "
+                                                 "extra digit was not taken.").format(
             max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
     def _show_ticket(self, ticket: Any) -> None:
@@ -361,8 +362,8 @@ class SalePage(Page):
             return
         price = self.amount.value
         if not self.amount.entered:
-            self.error_label.setText(tr("Amount: type the line's price first (it must be greater "
-                                        "than zero)."))
+            self.say_in(self.error_label, lambda: tr("Amount: type the line's price first (it must be "
+                                                     "greater than zero)."))
             return
         name = self.description.text().strip() or tr("Item")
         self.description.clear()
@@ -389,25 +390,26 @@ class SalePage(Page):
         if self.ticket.money_taken and self._cancel_armed != (self.ticket.id, paid):
             # money already taken goes back: ask once, naming the ticket and the amount
             self._cancel_armed = (self.ticket.id, paid)
-            self._say("partial", tr("Cancel ticket {id}? {paid} already paid goes back (card, gift card "
-                                    "and QR tenders voided, cash given back). Press F12 again to "
-                                    "confirm.").format(id=self.ticket.id,
-                                                       paid=format_money(paid, self.till.currency)))
+            ticket_id = self.ticket.id
+            self._say("partial", lambda: tr(
+                "Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders "
+                "voided, cash given back). Press F12 again to confirm.").format(
+                id=ticket_id, paid=format_money(paid, self.till.currency)))
             return
         self._cancel_armed = None
         approval = (ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, paid)
                     if self.ticket.money_taken else None)
         if approval is not None and not approval.go:
-            self._say("partial", approval.why)
+            self._say("partial", lambda: approval.why)
             return
         manager = approval.manager if approval is not None else None
 
         async def cancel() -> Any:
             ticket = await self.session.cancel(manager=manager)
             self._show_ticket(ticket)
-            self._say("cancelled", tr("Ticket cancelled: approved tenders voided, cash given back "
-                                      "({cash}).").format(cash=format_money(ticket.cash_taken,
-                                                                            self.till.currency)))
+            self._say("cancelled", lambda: tr("Ticket cancelled: approved tenders voided, cash given "
+                                              "back ({cash}).").format(
+                cash=format_money(ticket.cash_taken, self.till.currency)))
             self.session = None
             self.ticket = None
             self._show_ticket(None)
@@ -429,7 +431,7 @@ class SalePage(Page):
 
     def _can_start(self) -> bool:
         if not self.till.ready:
-            self.error_label.setText(tr("The till is still starting; try again in a moment."))
+            self.say_in(self.error_label, lambda: tr("The till is still starting; try again in a moment."))
             return False
         return not self._busy()
 
@@ -438,7 +440,8 @@ class SalePage(Page):
         if not self._can_start():
             return False
         if not self.figures().due:
-            self.error_label.setText(tr("Amount: type the amount first (it must be greater than zero)."))
+            self.say_in(self.error_label,
+                        lambda: tr("Amount: type the amount first (it must be greater than zero)."))
             return False
         return True
 
@@ -533,48 +536,52 @@ class SalePage(Page):
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
+        tone = ("declined" if tender is None else "partial" if tender.is_partial
+                else "paid-part" if tender.is_approved else "declined")
+        self._say(tone, lambda: self._tender_words(ticket, tender, entry))
+        self.result = result
+
+    def _tender_words(self, ticket: Any, tender: Any, entry: Any) -> str:
+        """What came of a tender that left the ticket open, in the window's language."""
         cur = self.till.currency
         remaining = format_money(ticket.remaining, cur)
         if tender is None:
-            self._say("declined", tr("Nothing was charged. Remaining {rest}.").format(rest=remaining))
-        elif tender.is_partial:
-            self._say("partial", tr("PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining "
-                                    "balance {rest}: choose another tender.").format(
+            return tr("Nothing was charged. Remaining {rest}.").format(rest=remaining)
+        if tender.is_partial:
+            return tr("PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: "
+                      "choose another tender.").format(
                 got=format_money(tender.amount, cur), asked=format_money(tender.requested, cur),
-                what=tr(TENDER_TITLES.get(tender.kind, tender.kind)), rest=remaining))
-        elif tender.is_approved and tender.is_cash:  # cash is taken, not approved
-            self._say("paid-part", tr("Cash taken: {got}. Remaining {rest}.").format(
-                got=format_money(tender.amount, cur), rest=remaining))
-        elif tender.is_approved:
-            self._say("paid-part", tr("{what} approved: {got}. Remaining {rest}.").format(
+                what=tr(TENDER_TITLES.get(tender.kind, tender.kind)), rest=remaining)
+        if tender.is_approved and tender.is_cash:  # cash is taken, not approved
+            return tr("Cash taken: {got}. Remaining {rest}.").format(
+                got=format_money(tender.amount, cur), rest=remaining)
+        if tender.is_approved:
+            return tr("{what} approved: {got}. Remaining {rest}.").format(
                 what=tr(TENDER_TITLES.get(tender.kind, tender.kind)),
-                got=format_money(tender.amount, cur), rest=remaining))
-        else:
-            from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
+                got=format_money(tender.amount, cur), rest=remaining)
+        from cashier.entry_rules import is_cancelled, reason  # loaded with the runtime
 
-            cancelled = entry is not None and is_cancelled(entry)
-            title = tr("Cancelled: not charged") if cancelled else {
-                "declined": tr("Declined"), "error": tr("Not charged")}.get(tender.outcome,
-                                                                           state_name(tender.outcome))
-            why = reason_text(reason(entry), cur) if entry is not None and not cancelled else ""
-            if why:  # the reason says what happened and what to do: said once, no title, no advice
-                said = why + " " + tr("The ticket stays open: remaining {rest}.").format(rest=remaining)
-            else:
-                said = f"{title}. " + tr("The ticket stays open: remaining {rest}. Try another card or "
-                                         "tender.").format(rest=remaining)
-            self._say("declined", said)
-        self.result = result
+        cancelled = entry is not None and is_cancelled(entry)
+        title = tr("Cancelled: not charged") if cancelled else {
+            "declined": tr("Declined"), "error": tr("Not charged")}.get(tender.outcome,
+                                                                       state_name(tender.outcome))
+        why = reason_text(reason(entry), cur) if entry is not None and not cancelled else ""
+        if why:  # the reason says what happened and what to do: said once, no title, no advice
+            return why + " " + tr("The ticket stays open: remaining {rest}.").format(rest=remaining)
+        return f"{title}. " + tr("The ticket stays open: remaining {rest}. Try another card or "
+                                 "tender.").format(rest=remaining)
 
     def _entry_of(self, tender: Any) -> Any:
         """The journal entry of a tender, as the ticket read it."""
         return next((e for e in self.ticket.record.entries if e.id == tender.entry_id), None)
 
-    def _say(self, tone: str, text: str) -> None:
+    def _say(self, tone: str, words: Callable[[], str]) -> None:
+        """A notice under the ticket in ``tone``; said again after a language switch."""
         self.notice.setProperty("tone", tone)
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)
-        self.notice.setText(text)
-        self.notice.setVisible(bool(text) and not self.error_label.text())
+        self.say_in(self.notice, words)
+        self.notice.setVisible(bool(self.notice.text()) and not self.error_label.text())
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
@@ -582,7 +589,7 @@ class SalePage(Page):
         self.stack.setCurrentWidget(self.entry_page)
         self._update_totals()
         if isinstance(exc, CashierError):
-            self.error_label.setText(error_words(exc, self.till.currency))
+            self.say_refusal(self.error_label, exc)
             return
         raise exc
 
@@ -617,11 +624,10 @@ class SalePage(Page):
 
     def _show_waiting(self, total: Decimal, kind: str) -> None:
         self.wait_amount.setText(format_money(total, self.till.currency))
-        titles = {"giftcard": tr("Paying by gift card"), "qr": tr("Paying by QR code"),
-                  "card": tr("Paying by card")}
-        self.wait_title.setText(titles.get(kind, tr("Paying by card")))
-        self.prompt_text.setText(tr("The customer scans the code on the PIN pad.") if kind == "qr"
-                                 else tr("Sending to the PIN pad…"))
+        self.say_in(self.wait_title, lambda: {"giftcard": tr("Paying by gift card"),
+                                              "qr": tr("Paying by QR code")}.get(kind, tr("Paying by card")))
+        self.say_in(self.prompt_text, lambda: tr("The customer scans the code on the PIN pad.")
+                    if kind == "qr" else tr("Sending to the PIN pad…"))
         self.terminal_line.setText("")
         self.cancel_button.setEnabled(kind != "qr")
         self._clear_of_the_pad(self.waiting_page, 32)
@@ -635,16 +641,17 @@ class SalePage(Page):
 
         prompt = event.prompt
         if prompt is not None:
-            self.prompt_text.setText(tr("Customer sees:") + " " + describe_prompt(prompt))
+            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + describe_prompt(prompt))
             amount = getattr(prompt, "amount", None)
             if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
                 # the pad's amount (with the tip the customer chose) is the one on screen too
                 self.wait_amount.setText(format_money(amount, self.till.currency))
-        self.terminal_line.setText(tr("PIN pad:") + " " + terminal_state_name(event.state))
+        self.say_in(self.terminal_line,
+                    lambda: tr("PIN pad:") + " " + terminal_state_name(event.state))
 
     def _device_prompt(self, event: Any) -> None:
         if self.stack.currentWidget() is self.waiting_page and not self.till.status.training:
-            self.prompt_text.setText(tr("Customer sees:") + " " + tr("Present card"))
+            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + tr("Present card"))
 
     def _other_event(self, event: Any) -> None:
         from cashier.flows.ticket import TicketChanged
@@ -668,9 +675,9 @@ class SalePage(Page):
                               done=lambda t: self._show_ticket(t))
             return
         if self.stack.currentWidget() is self.waiting_page and is_unknown(entry):
-            self.wait_title.setText(tr("Checking with the host…"))
-            self.prompt_text.setText(tr("The answer was lost. The till is asking the host what "
-                                        "happened; do not charge again."))
+            self.say_in(self.wait_title, lambda: tr("Checking with the host…"))
+            self.say_in(self.prompt_text, lambda: tr("The answer was lost. The till is asking the host "
+                                                     "what happened; do not charge again."))
             self.cancel_button.setEnabled(False)
 
     def cancel_payment(self) -> None:
@@ -680,12 +687,13 @@ class SalePage(Page):
         from cashier.flows.pinpad import cancel_prompt
 
         self.cancel_button.setEnabled(False)
-        self.prompt_text.setText(tr("Cancelling on the PIN pad…"))
+        self.say_in(self.prompt_text, lambda: tr("Cancelling on the PIN pad…"))
         self.till.run(cancel_prompt(self.till.ctx), "cancel prompt", failed=self._cancel_failed)
 
     def _cancel_failed(self, exc: BaseException) -> None:
         self.cancel_button.setEnabled(True)
-        self.terminal_line.setText(tr("Could not cancel:") + f" {exc}")
+        self.say_in(self.terminal_line,
+                    lambda: tr("Could not cancel:") + " " + error_words(exc, self.till.currency))
 
     # ---- result ----------------------------------------------------------------------------
     def _build_result(self) -> None:
@@ -703,6 +711,10 @@ class SalePage(Page):
         self.result_details = QLabel()
         self.result_details.setObjectName("Breakdown")
         self.result_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # wrapped: at 1024 wide the PIN pad lies over the result's right side, and a long tender
+        # line ("Cash $5.00 taken tendered $10.00, change $5.00") made the screen scroll sideways
+        for label in (self.result_title, self.change_due, self.result_details):
+            label.setWordWrap(True)
         self.result_message = hint()
         col.addWidget(self.result_title)
         col.addWidget(self.change_due)
@@ -718,10 +730,15 @@ class SalePage(Page):
         buttons = QGridLayout()  # two a row: four side by side made the screen wider than 1024 px
         # Return is handled by keyPressEvent: a window-wide Return shortcut would swallow the
         # entry's Return (the quick path: type an amount, press Return, the card is charged)
-        self.new_button = self.button(lambda: tr("New sale") + "  [Return]", "", self.new_sale, "Primary")
-        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
-        self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt)
-        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
+        # the key under the words: at 1024 wide the PIN pad lies over the result's right side,
+        # and two Spanish buttons side by side made the screen scroll sideways
+        self.new_button = self.button(lambda: tr("New sale") + "\n[Return]", "", self.new_sale, "Primary",
+                                      stacked=True)
+        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt,
+                                        stacked=True)
+        self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt,
+                                               stacked=True)
+        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now, stacked=True)
         for i, b in enumerate((self.new_button, self.print_button, self.show_receipt_button,
                                self.check_button)):
             buttons.addWidget(b, i // 2, i % 2)
@@ -733,30 +750,13 @@ class SalePage(Page):
         self.result = result
         entry = result.entry
         outcome = result.outcome
-        from cashier.entry_rules import is_cancelled, is_checking, reason, shown_amount, took_money
+        from cashier.entry_rules import is_cancelled, is_checking, shown_amount, took_money
 
         cancelled = is_cancelled(entry)
         view = "cancelled" if cancelled else outcome
-        # why it ended, in the cashier's words; the host's own text stays in the journal's details
-        message = reason_text(reason(entry), entry.currency)
-        if not message and took_money(outcome) and not (self.ticket is not None and self.ticket.is_paid):
-            # the core's own note, e.g. "already approved"; a paid ticket's tenders are listed
-            # below it (cash tendered and change said once, not again as "cash tendered 12.50")
-            message = result.message or ""
-        titles = {"approved": tr("Approved"), "declined": tr("Declined"),
-                  "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
-                  "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
-                  "voiding": tr("Voiding…"), "captured": tr("Captured")}
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
-        change = ticket.change if ticket is not None else Decimal(0)
         gives_change = ticket is not None and ticket.gives_change
-        title = titles.get(view, state_name(outcome))
-        if ticket is not None and ticket.paid_in_cash_only and took_money(outcome):
-            title = tr("Paid")  # cash is taken, not approved
-        if gives_change:
-            title = tr("Paid: give the change")
-            message = ""  # the change is on screen in large type; the journal keeps the note
-        self.result_title.setText(title)
+        self.say_in(self.result_title, lambda: self._result_words(result, ticket)[0])
         self.result_page.setProperty("outcome", {"captured": "approved"}.get(view, view))  # its colour
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
@@ -764,7 +764,48 @@ class SalePage(Page):
         shown = ticket.total if ticket is not None else shown_amount(entry)
         self.result_amount.setText(format_money(shown, cur))
         self.change_due.setVisible(gives_change)
-        self.change_due.setText(tr("Change due: {change}").format(change=format_money(change, cur)))
+        change = ticket.change if ticket is not None else Decimal(0)
+        self.say_in(self.change_due, lambda: tr("Change due: {change}").format(
+            change=format_money(change, cur)))
+        self.say_in(self.result_details, lambda: self._result_words(result, ticket)[1])
+        self.say_in(self.result_message, lambda: self._result_words(result, ticket)[2])
+        approved = took_money(outcome)
+        self.print_button.setEnabled(approved)
+        self.show_receipt_button.setEnabled(approved)
+        self.check_button.setVisible(is_checking(outcome))
+        self.check_button.setEnabled(True)
+        self.receipt_view.setVisible(False)
+        self._clear_of_the_pad(self.result_page, 32)
+        self.stack.setCurrentWidget(self.result_page)
+        self.new_button.setFocus()
+        self.result_shown.emit(result)
+
+    @staticmethod
+    def _result_words(result: Any, ticket: Any) -> tuple[str, str, str]:
+        """A payment's result in the window's language: its title, details and message
+        (``ticket``: the paid ticket it closed, else None)."""
+        from cashier.entry_rules import is_cancelled, is_checking, reason, took_money
+
+        entry, outcome = result.entry, result.outcome
+        cancelled = is_cancelled(entry)
+        view = "cancelled" if cancelled else outcome
+        # why it ended, in the cashier's words; the host's own text stays in the journal's details
+        message = reason_text(reason(entry), entry.currency)
+        if not message and took_money(outcome) and ticket is None:
+            # the core's own note, e.g. "already approved"; a paid ticket's tenders are listed
+            # below it (cash tendered and change said once, not again as "cash tendered 12.50")
+            message = result.message or ""
+        titles = {"approved": tr("Approved"), "declined": tr("Declined"),
+                  "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
+                  "cancelled": tr("Cancelled: not charged"), "voided": tr("Voided"),
+                  "voiding": tr("Voiding…"), "captured": tr("Captured")}
+        title = titles.get(view, state_name(outcome))
+        if ticket is not None and ticket.paid_in_cash_only and took_money(outcome):
+            title = tr("Paid")  # cash is taken, not approved
+        if ticket is not None and ticket.gives_change:
+            title = tr("Paid: give the change")
+            message = ""  # the change is on screen in large type; the journal keeps the note
+        cur = entry.currency
         details = []
         if ticket is not None:
             details.append(f"{tr('Ticket')}: {ticket.id}")
@@ -779,21 +820,10 @@ class SalePage(Page):
             details.append(f"{tr('Card')}: {entry.card}")
         if entry.auth_code:
             details.append(f"{tr('Approval code')}: {entry.auth_code}")
-        self.result_details.setText("\n".join(details))
         if is_checking(outcome):
             message = tr("The host has not answered yet. Recovery keeps asking; the journal shows "
                          "the outcome when it is known. Do not charge again.")
-        self.result_message.setText(message)
-        approved = took_money(outcome)
-        self.print_button.setEnabled(approved)
-        self.show_receipt_button.setEnabled(approved)
-        self.check_button.setVisible(is_checking(outcome))
-        self.check_button.setEnabled(True)
-        self.receipt_view.setVisible(False)
-        self._clear_of_the_pad(self.result_page, 32)
-        self.stack.setCurrentWidget(self.result_page)
-        self.new_button.setFocus()
-        self.result_shown.emit(result)
+        return title, "\n".join(details), message
 
     def _clear_of_the_pad(self, page: QWidget, margin: int) -> None:
         """Training on a small screen: the PIN pad comes to the front over the window's right
@@ -824,7 +854,7 @@ class SalePage(Page):
         self.prefilled = False
         self.set_tip_mode(self.till.profile.tip_mode)
         self.result = None
-        self._say("", "")
+        self._say("", lambda: "")
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
@@ -847,9 +877,10 @@ class SalePage(Page):
             self.session = session
             self._show_ticket(session.ticket)
             self._prefill_remaining()
-            self._say("partial", tr("Ticket {id} was left open: remaining {rest}. Finish it or "
-                                    "cancel it (F12).").format(
-                id=session.id, rest=format_money(session.ticket.remaining, self.till.currency)))
+            ticket = session.ticket
+            self._say("partial", lambda: tr("Ticket {id} was left open: remaining {rest}. Finish it "
+                                            "or cancel it (F12).").format(
+                id=ticket.id, rest=format_money(ticket.remaining, self.till.currency)))
         self._resuming = self.till.run(resume(), "resume ticket", done=show)
 
     def receipt(self) -> list[str]:
@@ -869,7 +900,7 @@ class SalePage(Page):
     def print_receipt(self) -> None:
         if self.result is None:
             return
-        self.print_on_pad(self.receipt(), tr("Show the receipt on screen instead."))
+        self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
