@@ -256,18 +256,6 @@
       <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
     </message>
     <message>
-      <source>The printer is out of paper: load a roll.</source>
-      <translation>La impresora no tiene papel: ponga un rollo.</translation>
-    </message>
-    <message>
-      <source>The printer's paper is low: change the roll soon.</source>
-      <translation>Queda poco papel en la impresora: cambie el rollo pronto.</translation>
-    </message>
-    <message>
-      <source>The printer is ready.</source>
-      <translation>La impresora está lista.</translation>
-    </message>
-    <message>
       <source>%s of %s needs a manager's approval.</source>
       <translation>%s de %s necesita la aprobación de un gerente.</translation>
     </message>
@@ -284,12 +272,16 @@
       <translation>revertido</translation>
     </message>
     <message>
-      <source>The printer does not answer.</source>
-      <translation>La impresora no responde.</translation>
+      <source>The printer is ready.</source>
+      <translation>La impresora está lista.</translation>
     </message>
     <message>
-      <source>The printer failed (%s).</source>
-      <translation>La impresora falló (%s).</translation>
+      <source>The printer's paper is low: change the roll soon.</source>
+      <translation>Queda poco papel en la impresora: cambie el rollo pronto.</translation>
+    </message>
+    <message>
+      <source>The printer is out of paper: load a roll.</source>
+      <translation>La impresora no tiene papel: ponga un rollo.</translation>
     </message>
     <message>
       <source>A refund</source>
@@ -332,8 +324,12 @@
       <translation>El sandbox no conoce este código.</translation>
     </message>
     <message>
-      <source>The printer does not answer (%s).</source>
-      <translation>La impresora no responde (%s).</translation>
+      <source>The printer does not answer.</source>
+      <translation>La impresora no responde.</translation>
+    </message>
+    <message>
+      <source>The printer failed (%s).</source>
+      <translation>La impresora falló (%s).</translation>
     </message>
     <message>
       <source>Clerk %s is not a manager.</source>
@@ -362,6 +358,10 @@
     <message>
       <source>The code is %s: it can no longer be paid.</source>
       <translation>El código está %s: ya no se puede pagar.</translation>
+    </message>
+    <message>
+      <source>The printer does not answer (%s).</source>
+      <translation>La impresora no responde (%s).</translation>
     </message>
     <message>
       <source>Something went wrong</source>
