@@ -102,8 +102,10 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     assert reports.unlocked and reports.report is not None and reports.report["type"] == "x"
     assert reports.x_button.isChecked() and not reports.z_button.isChecked()
     QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
-    # the key of the report on screen is the one pressed: Z now, X no longer highlighted
+    # the key of the report on screen is the one pressed: Z now, X no longer highlighted, and
+    # the focus ring went with it (it stayed on X)
     assert reports.z_button.isChecked() and not reports.x_button.isChecked()
+    assert reports.focusWidget() is reports.z_button
     text = reports.view.toPlainText()
     assert "Z REPORT" in text and "-7.50" in text and "42.50" in text
     assert reports.report is not None and reports.report["by_tender"]["cash"]["amount"] == "42.50"

@@ -151,6 +151,7 @@ class ReportsPage(Page):
         self._show(self.desk.x_report())
         self.shown_button = self.x_button
         self._mark_shown()
+        self.x_button.setFocus()  # the focus ring on the report shown, never on the other one
 
     def show_z(self) -> None:
         try:
@@ -161,6 +162,7 @@ class ReportsPage(Page):
             return
         self.shown_button = self.z_button
         self._mark_shown()
+        self.z_button.setFocus()
 
     def _mark_shown(self) -> None:
         self.shown_group.setExclusive(False)  # an exclusive group never lets all go up
