@@ -23,6 +23,9 @@ def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: An
     journal: JournalPage = _go(gui, JournalPage)
     search, table = journal.search_text, journal.table
     ui.until(lambda: len(journal.entries) == 3, what="rows")
+    # the first row is selected at once: F6, F8 or F9 need no Down first
+    assert journal.selected() is not None
+    assert journal.selected().invoice == journal.entries[0].invoice
     journal.search_by.setCurrentIndex(1)  # by amount
     focus = QApplication.focusWidget()
     assert focus is search and focus is not None  # typing goes to the search at once

@@ -256,8 +256,9 @@ class JournalPage(Page):
         def got(entries: Any) -> None:
             self.entries = list(entries)
             self._fill()
-            if self.entries and searched and self.selected() is None:
-                self.table.selectRow(0)  # the first found row, ready for F6, F8, F9 or Down
+            if self.entries and self.selected() is None:
+                # the first row (found, or the latest), ready for F6, F8, F9 or Down
+                self.table.selectRow(0)
             if not self.entries:
                 self.say_in(self.search_error,
                             lambda: tr("Nothing found: no entry matches this search.") if searched
