@@ -57,6 +57,15 @@ LONG = {
 }
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller parses the vendor's OpenAPI file once, before the workers start: each of
+    them then loads the parsed form instead of parsing it again (tests/vendor_file.py)."""
+    from tests.vendor_file import VENDOR_FILE, vendor_openapi
+
+    if not hasattr(config, "workerinput") and VENDOR_FILE.exists():
+        vendor_openapi()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     ids = {item.nodeid for item in items}
     files = {nodeid.split("::")[0] for nodeid in ids}

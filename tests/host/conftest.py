@@ -22,14 +22,11 @@ TOKEN = "EA79FB05-3AA7-4500-AF9A-73F986FF2C1D"
 @pytest.fixture(scope="session")
 def vendor() -> dict[str, Any]:
     """The vendor OpenAPI file, parsed once per session (1.4 MB of YAML)."""
-    import yaml
+    from tests.vendor_file import vendor_openapi
 
     if not VENDOR.exists():
         pytest.fail(f"vendor file missing: {VENDOR}")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with VENDOR.open(encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.load(fh, Loader=loader)
-    return data
+    return vendor_openapi()
 
 
 @pytest.fixture(scope="session")

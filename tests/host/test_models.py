@@ -152,13 +152,9 @@ def _examples(vendor: dict[str, Any]) -> list[Any]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "example" in metafunc.fixturenames:
-        import yaml
+        from tests.vendor_file import vendor_openapi
 
-        from tests.host.conftest import VENDOR
-
-        with VENDOR.open(encoding="utf-8") as fh:
-            vendor = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        metafunc.parametrize(("model", "example"), _examples(vendor))
+        metafunc.parametrize(("model", "example"), _examples(vendor_openapi()))
 
 
 def test_round_trip(model: type[HostModel], example: dict[str, Any]) -> None:

@@ -19,16 +19,14 @@ import copy
 import functools
 import json
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-VENDOR_FILE = (Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "host-api"
-               / "host-api.openapi.yml")
+from tests.vendor_file import vendor_openapi
+
 _URI = "urn:vendor-host-api"
 
 #: Our path -> the vendor's path, where our spec renames a segment.
@@ -38,12 +36,8 @@ PATH_NAMES = {"/wallet/": "/paypal/", "/ach/bankaggregator/": "/ach/plaid/",
 OBJECT_NAMES = {"wallet": "payPal", "bankaggregator": "plaid"}
 
 
-@functools.lru_cache(maxsize=1)
 def vendor_spec() -> dict[str, Any]:
-    with VENDOR_FILE.open(encoding="utf-8") as fh:
-        # libyaml's loader: the pure-Python one takes seconds on the 1.4 MB file, in every worker
-        spec: dict[str, Any] = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return spec
+    return vendor_openapi()
 
 
 def _resolve_local(spec: dict[str, Any], node: Any) -> Any:
