@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
+from tests.forked_cli import run_cashier
 
 LIBFAKETIME = next((p for p in (Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
                                 Path("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
@@ -27,10 +28,13 @@ def _cashier(journal: Path, tmp: Path, *args: str, offset: str | None = None) ->
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     env["XDG_DATA_HOME"] = str(tmp / "data")
     env["CASHIER_JOURNAL_PATH"] = str(journal)
-    if offset is not None:  # this process's clock, moved by libfaketime (relative to now)
+    if offset is not None:  # this process's clock, moved by libfaketime (relative to now): a
+        # library preloaded at the start of a new program
         env.update(LD_PRELOAD=str(LIBFAKETIME), FAKETIME=offset, DONT_FAKE_MONOTONIC="1")
-    done = subprocess.run([sys.executable, "-m", "cashier.cli", *args], env=env,
-                          capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "cashier.cli", *args], env=env,
+                              capture_output=True, text=True, timeout=120)
+    else:  # the true clock: a process forked from the worker's pre-imported command
+        done = run_cashier(*args, env=env, timeout=120)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     return json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
 

@@ -25,7 +25,7 @@ def test_timer_load_on_qasync_exits_cleanly() -> None:
                 ticks[0] += 1
         async def main():
             tasks = [asyncio.ensure_future(spin()) for _ in range(200)]
-            await asyncio.sleep(3)
+            await asyncio.sleep(1)
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -37,4 +37,4 @@ def test_timer_load_on_qasync_exits_cleanly() -> None:
                           timeout=60)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Fatal Python error" not in proc.stderr
-    assert int(proc.stdout.split()[-1]) > 1000
+    assert int(proc.stdout.split()[-1]) > 1000  # 200 timers a millisecond apart, a second

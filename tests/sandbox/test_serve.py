@@ -17,6 +17,7 @@ import pytest
 
 from cashier.host.client import HostClient, HostSettings
 from cashier.host.errors import HostTimeout
+from tests.forked_cli import ForkedProcess, start_cashier
 from tests.sandbox.conftest import amount, customer, keyed
 
 pytestmark = pytest.mark.socket
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Served:
-    def __init__(self, proc: subprocess.Popen[str], url: str) -> None:
+    def __init__(self, proc: subprocess.Popen[str] | ForkedProcess, url: str) -> None:
         self.proc = proc
         self.url = url
 
@@ -42,11 +43,17 @@ class Served:
                 self.proc.kill()
 
 
-def start(*args: str) -> Served:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "cashier.cli", "sandbox", "serve", "--port", "0",
-                             "--access-token", "SOCKET-TOKEN", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+def start(*args: str, cold: bool = False) -> Served:
+    """``cashier sandbox serve ARGS`` in a process of its own: forked from the worker's
+    pre-imported command (``start_cashier``), or ``cold`` from a new Python, as a till starts it."""
+    serve = ["sandbox", "serve", "--port", "0", "--access-token", "SOCKET-TOKEN", *args]
+    proc: subprocess.Popen[str] | ForkedProcess
+    if cold:
+        proc = subprocess.Popen([sys.executable, "-m", "cashier.cli", *serve],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    else:
+        proc = start_cashier(*serve, cwd=ROOT)
     assert proc.stdout is not None
     deadline = time.monotonic() + 30
     line = ""
@@ -133,7 +140,7 @@ def test_state_file_survives_restart_and_bad_port(tmp_path: Path) -> None:
     import asyncio
 
     path = tmp_path / "state.json"
-    first = start("--option", "HD", "--state", str(path))
+    first = start("--option", "HD", "--state", str(path), cold=True)  # a cold start, as a till's
 
     async def sale(url: str) -> str | None:
         async with Served(first.proc, url).client("HD") as client:
@@ -143,7 +150,7 @@ def test_state_file_survives_restart_and_bad_port(tmp_path: Path) -> None:
 
     code = asyncio.run(sale(first.url))
     assert first.stop() == 0
-    second = start("--option", "HD", "--state", str(path))
+    second = start("--option", "HD", "--state", str(path), cold=True)
 
     async def status(url: str) -> str | None:
         async with Served(second.proc, url).client("HD") as client:
