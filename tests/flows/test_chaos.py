@@ -31,7 +31,7 @@ from tests.forked_cli import run_cashier
 from tests.pans import card_numbers_in
 
 pytestmark = pytest.mark.socket
-SALES = int(os.environ.get("CASHIER_CHAOS_SALES", "80"))
+SALES = int(os.environ.get("CASHIER_CHAOS_SALES", "40"))
 SEED = int(os.environ.get("CASHIER_CHAOS_SEED", "20240521"))
 
 

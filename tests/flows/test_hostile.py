@@ -22,8 +22,6 @@ import logging
 import os
 import random
 import sqlite3
-import subprocess
-import sys
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import UTC, datetime
 from decimal import Decimal as D
@@ -38,7 +36,7 @@ from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
 from tests.flows.conftest import void_elsewhere, write_profile
-from tests.forked_cli import start_cashier
+from tests.forked_cli import run_cashier, start_cashier
 from tests.pans import card_numbers_at_rest, card_numbers_in
 from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
 
@@ -270,10 +268,9 @@ def test_hostile(serve_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
             discrepancies.append(f"{kept.name} was replaced without --force")
     if list(tmp_path.glob(".*.tmp")) or not Path("/dev/null").is_char_device():
         discrepancies.append("a refused --output left a file behind or replaced a device")
-    # two of them as real processes too: exit code and stderr of the installed command
+    # two of them as processes of their own too: the command's exit code and stderr
     for argv in (["sale", "--amount", "12,50"], ["sale", "--amount", "3.00", "--token", TEST_CARDS[0]]):
-        done = subprocess.run([sys.executable, "-m", "cashier.cli", "--profile", str(profiles[0]),
-                               *argv], capture_output=True, text=True, env=dict(os.environ))
+        done = run_cashier("--profile", str(profiles[0]), *argv, env=dict(os.environ))
         tried += 1
         outputs.append(done.stdout + done.stderr)
         if done.returncode != 2 or len(done.stderr.strip().splitlines()) != 1:

@@ -34,10 +34,10 @@ def contrast(a: int, b: int) -> float:
 def text_contrast(image: QImage, rect: QRect) -> float:
     """Background = the commonest colour in the widget's inner area; text = the colour (seen on
     at least 4 pixels, so not one anti-aliased pixel) that stands out most from it."""
+    area = image.copy(rect).convertToFormat(QImage.Format.Format_RGB32)  # 0xffRRGGBB, unpadded
     counts: Counter[int] = Counter()
-    for y in range(rect.top(), rect.bottom() + 1):
-        for x in range(rect.left(), rect.right() + 1):
-            counts[image.pixel(x, y) & 0xFFFFFF] += 1
+    for value, n in Counter(memoryview(area.constBits()).cast("I")).items():
+        counts[value & 0xFFFFFF] += n
     background = counts.most_common(1)[0][0]
     seen = [c for c, n in counts.items() if n >= 4 and c != background]
     return max((contrast(background, c) for c in seen), default=1.0)

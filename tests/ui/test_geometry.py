@@ -108,10 +108,10 @@ def layout_problems(root: QWidget, window: QWidget | None = None) -> list[str]:
                 problems.append(f"label {_name(w)!r} is cut: {w.height()} high, needs "
                                 f"{w.heightForWidth(w.width())}")
     for (a, ra), (b, rb) in itertools.combinations(shown, 2):
-        if a in _ancestors(b, window) or b in _ancestors(a, window):
-            continue
         overlap = ra.intersected(rb)
-        if overlap.width() > 2 and overlap.height() > 2:
+        if overlap.width() <= 2 or overlap.height() <= 2:
+            continue
+        if not (a in _ancestors(b, window) or b in _ancestors(a, window)):  # one holding the other
             problems.append(f"{type(a).__name__} {_name(a)!r} overlaps {type(b).__name__} {_name(b)!r}")
     return problems
 
