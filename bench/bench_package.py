@@ -46,14 +46,19 @@ def run() -> dict[str, float]:
 
     till_id = tomllib.loads(PROFILE.read_text())["till_id"]
     bundle = ROOT / "dist" / f"cashier-{till_id}"
-    archive = ROOT / "dist" / f"cashier-{till_id}.tar.xz"
     if not (bundle / "cashier").exists():
         print(f"bench_package: no bundle at {bundle}; run `make package` first")
         return {}
+    # the archive of this bundle: named, as the build names it, by the version stamped inside
+    stamped = bundle / "_internal" / "release" / "VERSION"
+    version = stamped.read_text().strip() if stamped.exists() else ""
+    archive = ROOT / "dist" / f"cashier-{till_id}_{version}.tar.xz"
     size = sum(f.lstat().st_size for f in bundle.rglob("*") if f.is_file() and not f.is_symlink())
     figures = {"bundle_mib": round(size / 2**20, 1)}
     if archive.exists():
         figures["archive_mib"] = round(archive.stat().st_size / 2**20, 1)
+    else:
+        print(f"bench_package: no archive at {archive}; `make package` writes it")
     with tempfile.TemporaryDirectory() as home:
         _first_paint_s(bundle / "cashier", Path(home))  # warm the page cache once
         runs = [_first_paint_s(bundle / "cashier", Path(home)) for _ in range(5)]
