@@ -105,7 +105,16 @@ def make_gui(ui: UiHarness, tmp_path: Path) -> Iterator[Callable[..., Any]]:
         for widget in gui.windows():
             widget.deleteLater()
     made.clear()
-    check_clean(crashes, before, live_top_level_widgets())
+    try:
+        check_clean(crashes, before, live_top_level_widgets())
+    finally:
+        from PySide6.QtWidgets import QApplication
+
+        from ui.theme import apply_theme
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # the next test starts in the default look: set now,
+            apply_theme(app)  # with the windows gone, it re-polishes nothing
 
 
 def crashes_seen(gui: Any) -> list[str]:

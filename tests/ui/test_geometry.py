@@ -317,7 +317,6 @@ def test_a_short_window_scrolls_the_navigation_to_the_screen_chosen(ui: Any, mak
     assert last.isChecked() and window.stack.currentWidget() is window.pages[-1]
     shown = last.visibleRegion().boundingRect()
     assert shown.height() == last.height() and shown.width() == last.width()
-    gui.set_theme(font_scale=1.0)
 
 
 def test_cancel_is_in_view_while_the_pad_waits_at_1024x768(ui: Any, make_gui: Any) -> None:

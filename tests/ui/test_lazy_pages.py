@@ -31,7 +31,6 @@ def test_only_the_sale_screen_is_built_at_start_and_a_late_screen_takes_the_look
     assert late.heading.text() == SettingsPage.title() != "Settings"  # Spanish
     assert window.nav_buttons[window.stack.indexOf(late)].text().startswith(SettingsPage.title())
     assert late.heading.font().pixelSize() == early.heading.font().pixelSize() > size_before
-    gui.set_theme(font_scale=1.0)
 
 
 def test_building_a_screen_after_the_window_is_shown_opens_no_window(ui: Any, make_gui: Any) -> None:

@@ -153,22 +153,19 @@ def test_option_without_qr_payments_is_refused_before_anything_is_sent(ui: Any, 
 def test_code_is_black_on_white_in_high_contrast(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="HD")
     gui.set_theme(high_contrast=True)
-    try:
-        qr = gui.window.go(QrPage)
-        qr.polling = FAST
-        qr.amount.set_value(Decimal("1.00"))
-        qr.start_button.click()
-        _code_shown(ui, qr)
-        ui.spin(0.05)
-        image = qr.scan.grab().toImage()
-        assert image.pixelColor(2, 2) == QColor("white")  # around and in the quiet zone
-        px = qr.scan.module_px
-        side = px * qr.scan.modules
-        left, top = (qr.scan.width() - side) // 2, (qr.scan.height() - side) // 2
-        # the top-left finder pattern starts right after the 4-module quiet zone: black
-        assert image.pixelColor(left + 4 * px + px // 2, top + 4 * px + px // 2) == QColor("black")
-        assert image.pixelColor(left + 3 * px + px // 2, top + 4 * px + px // 2) == QColor("white")
-        QTest.keyClick(qr, Qt.Key.Key_Escape)
-        _result(ui, qr)
-    finally:
-        gui.set_theme(high_contrast=False)
+    qr = gui.window.go(QrPage)
+    qr.polling = FAST
+    qr.amount.set_value(Decimal("1.00"))
+    qr.start_button.click()
+    _code_shown(ui, qr)
+    ui.spin(0.05)
+    image = qr.scan.grab().toImage()
+    assert image.pixelColor(2, 2) == QColor("white")  # around and in the quiet zone
+    px = qr.scan.module_px
+    side = px * qr.scan.modules
+    left, top = (qr.scan.width() - side) // 2, (qr.scan.height() - side) // 2
+    # the top-left finder pattern starts right after the 4-module quiet zone: black
+    assert image.pixelColor(left + 4 * px + px // 2, top + 4 * px + px // 2) == QColor("black")
+    assert image.pixelColor(left + 3 * px + px // 2, top + 4 * px + px // 2) == QColor("white")
+    QTest.keyClick(qr, Qt.Key.Key_Escape)
+    _result(ui, qr)

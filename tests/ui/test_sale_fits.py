@@ -52,28 +52,25 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
     window = gui.window
     shots = os.environ.get("SALE_SHOTS")
     problems: list[str] = []
-    try:
-        for width, height, scale in SIZES:
-            gui.set_theme(font_scale=scale)
-            window.resize(width, height - TITLE_BAR)  # the window manager's title bar takes its part
-            ui.spin(0.05)
-            where = f"{language} {width}x{height} {int(scale * 100)}%"
-            if shots:
-                Path(shots).mkdir(parents=True, exist_ok=True)
-                name = f"sale-{language}-{width}x{height}-{int(scale * 100)}.png"
-                window.grab().save(str(Path(shots) / name))
-            problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, window)]
-            problems += [f"{where}: {p}" for p in _outside(page, window)]
-            sideways = page.scroll_area.horizontalScrollBar().maximum()
-            if sideways > 0:
-                problems.append(f"{where}: scrolls sideways by {sideways} px")
-            needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
-                                     page.tip_field, page.tip]
-            for w in needed:
-                if not w.isVisible() or w.visibleRegion().isEmpty():
-                    problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")
-    finally:
-        gui.set_theme(font_scale=1.0)
+    for width, height, scale in SIZES:
+        gui.set_theme(font_scale=scale)
+        window.resize(width, height - TITLE_BAR)  # the window manager's title bar takes its part
+        ui.spin(0.05)
+        where = f"{language} {width}x{height} {int(scale * 100)}%"
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            name = f"sale-{language}-{width}x{height}-{int(scale * 100)}.png"
+            window.grab().save(str(Path(shots) / name))
+        problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, window)]
+        problems += [f"{where}: {p}" for p in _outside(page, window)]
+        sideways = page.scroll_area.horizontalScrollBar().maximum()
+        if sideways > 0:
+            problems.append(f"{where}: scrolls sideways by {sideways} px")
+        needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
+                                 page.tip_field, page.tip]
+        for w in needed:
+            if not w.isVisible() or w.visibleRegion().isEmpty():
+                problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")
     assert not problems, "\n".join(problems[:40])
 
 
