@@ -113,7 +113,7 @@ def serve_sandbox(tmp_path: Path) -> Any:
 
 def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journal: Path,
                   till_number: int = 1, host_s: float = 10.0, host_longest_s: float | None = None,
-                  extra: tuple[str, ...] = ()) -> Path:
+                  connect_s: float | None = None, extra: tuple[str, ...] = ()) -> Path:
     lines = ["[till]", 'till_id = "chaos"', f"till_number = {till_number}",
              f'processing_option = "{option}"', f'journal_path = "{journal}"', 'terminal_id = "1742"']
     if host_url:
@@ -122,6 +122,8 @@ def write_profile(path: Path, *, host_url: str | None, option: str = "LG", journ
     lines += ["[till.timeouts]", f"host_s = {host_s}", "recovery_s = 1.0"]
     if host_longest_s is not None:  # a sandbox run without delay triggers answers sooner
         lines.append(f"host_longest_s = {host_longest_s}")
+    if connect_s is not None:
+        lines.append(f"connect_s = {connect_s}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

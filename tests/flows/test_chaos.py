@@ -69,9 +69,12 @@ async def test_chaos(serve_sandbox: Any, tmp_path: Path) -> None:
     rng = random.Random(SEED)
     served = serve_sandbox("LG")
     journal = tmp_path / "chaos.sqlite"
-    # no delay trigger is drawn (_amount): the host's longest processing time is its timeout's
+    # no delay trigger is drawn (_amount): the host's longest processing time is its timeout's.
+    # A loopback sandbox answers in milliseconds: short timeouts keep the window in which "no
+    # such invoice" still means "ask again" (connect + host) to 3 s, which the last recovery
+    # waits out for the payment a kill left at the host
     profile_path = write_profile(tmp_path / "chaos.toml", host_url=served.api, journal=journal,
-                                 host_s=5.0, host_longest_s=0.0)
+                                 host_s=2.0, host_longest_s=0.0, connect_s=1.0)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     env["CASHIER_ACCESS_TOKEN"] = "CHAOS-TOKEN"
     os.environ["CASHIER_ACCESS_TOKEN"] = "CHAOS-TOKEN"
