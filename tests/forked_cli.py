@@ -56,14 +56,19 @@ def _child(request: Mapping[str, Any], out: int, err: int, stdin: int,
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stdin
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=buffering)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=buffering)  # noqa: SIM115
-    sys.argv = ["cashier", *request["args"]]
+    source = request.get("code")
+    sys.argv = ["-c", *request["args"]] if source else ["cashier", *request["args"]]
     code = 1
     try:
         if request.get("after_a_line"):  # started and imported, it runs once told to (a race)
             sys.stdin.readline()
-        from cashier.cli import main
+        if source:  # ``python -c SOURCE ARGS``
+            exec(compile(source, "<string>", "exec"), {"__name__": "__main__"})
+            code = 0
+        else:
+            from cashier.cli import main
 
-        code = main(request["args"])
+            code = main(request["args"])
     except SystemExit as exc:  # argparse's own exits
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except BaseException:
@@ -221,11 +226,11 @@ class ForkedProcess:
     (processes made ready, then released together: the race is between the commands)."""
 
     def __init__(self, args: list[str], env: Mapping[str, str], cwd: Path,
-                 after_a_line: bool = False) -> None:
-        self.args = ["cashier", *args]
+                 after_a_line: bool = False, code: str | None = None) -> None:
+        self.args = [sys.executable, "-c", code, *args] if code else ["cashier", *args]
         answer = _SERVER.ask({"op": "start", "args": args, "env": dict(env), "input": None,
                               "cwd": str(cwd), "stdin": after_a_line,
-                              "after_a_line": after_a_line})
+                              "after_a_line": after_a_line, "code": code})
         self.pid: int = answer["pid"]
         self.returncode: int | None = None
         # opened in the order the child opens them (each open waits for the child's)
@@ -291,6 +296,15 @@ def start_cashier(*args: str, env: Mapping[str, str] | None = None, cwd: Path | 
     server."""
     return ForkedProcess(list(args), os.environ if env is None else env,
                          Path.cwd() if cwd is None else cwd, after_a_line)
+
+
+def start_python(code: str, *args: str, env: Mapping[str, str] | None = None,
+                 cwd: Path | None = None) -> ForkedProcess:
+    """``python -c CODE ARGS`` started in a process of its own and left running (a second till,
+    a writer to kill), forked from the worker's pre-imported server: the code's imports of the
+    core are already done."""
+    return ForkedProcess(list(args), os.environ if env is None else env,
+                         Path.cwd() if cwd is None else cwd, code=code)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,6 @@ import asyncio
 import json
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from decimal import Decimal as D
@@ -18,6 +16,7 @@ import pytest
 
 from cashier.journal import Journal, JournalError, JournalRecorder, Kind, State
 from cashier.journal.schema import LATEST, MIGRATIONS, migrate, version_of
+from tests.forked_cli import start_python
 
 
 def _at_version(path: Path, version: int) -> sqlite3.Connection:
@@ -137,8 +136,7 @@ def test_invoice_numbers_survive_a_kill_9(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
     seen: list[str] = []
     for _ in range(2):
-        proc = subprocess.Popen([sys.executable, "-c", CRASHER, str(path)], stdout=subprocess.PIPE,
-                                text=True)
+        proc = start_python(CRASHER, str(path))
         assert proc.stdout is not None
         target = len(seen) + 40
         while len(seen) < target:

@@ -1,7 +1,7 @@
 """Bad input never crashes a long-tail endpoint: one field at a time is given a wrong type, an
 oversize text, or removed, and the answer is the host envelope naming that field, never a 500.
 
-``CASHIER_FUZZ_EXAMPLES`` raises the number of examples per endpoint (default 30).
+``CASHIER_FUZZ_EXAMPLES`` raises the number of examples per endpoint (default 15).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tests.sandbox.test_longtail_risk import assess_body
 from tests.sandbox.test_longtail_wallet import CUSTOMER
 from tests.sandbox.vendor import host_call
 
-EXAMPLES = int(os.environ.get("CASHIER_FUZZ_EXAMPLES", "30"))
+EXAMPLES = int(os.environ.get("CASHIER_FUZZ_EXAMPLES", "15"))
 VISA = "4321000000001119"
 CARD = {"number": VISA, "expirationDate": 1230}
 

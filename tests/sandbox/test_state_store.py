@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from cashier.host.models.common import Card, Token
 from cashier.runtime import open_runtime, sandbox_state_path
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
+from tests.forked_cli import start_python
 from tests.sandbox.conftest import amount, customer, keyed, ledger_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,9 +49,7 @@ async def test_two_training_tills_at_once_keep_every_approval(tmp_path: Path) ->
     journal = tmp_path / "journal-training.sqlite"
     profile = load_profile(None, processing_option="LG", journal_path=journal)
     await (await open_runtime(profile)).close()  # the journal exists before the tills start
-    procs = [subprocess.Popen([sys.executable, "-c", TILL, str(journal)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [start_python(TILL, str(journal), cwd=ROOT) for _ in range(2)]
     for proc in procs:
         _out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err[-2000:]
