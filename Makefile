@@ -7,7 +7,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 PIP := $(PY) -m pip install --quiet --no-warn-script-location
 PYTEST_ARGS ?=
 # pytest on every core plus one: much of the suite waits on subprocesses, sockets and SQLite
-# commits (measured on this 2-core machine, quick run: 2 workers 169 s, 3 workers 148 s)
+# commits (measured on this 2-core machine, quick run: 2 workers 126 s, 3 workers 108 s, 4 workers 109 s)
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 .PHONY: run test long compile setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
