@@ -178,3 +178,21 @@ def test_the_training_sandbox_refusal_and_store_lines_in_spanish(ui: Any, make_g
     away = StoreUnreachable("store: cannot reach http://127.0.0.1:9/ (ConnectError)")
     assert error_words(away) == ES["The store service cannot be reached (%s, %s)."] % (
         "http://127.0.0.1:9/", "ConnectError")
+
+
+def test_the_navigation_widens_for_longer_labels_after_a_live_switch(ui: Any, make_gui: Any) -> None:
+    """Spanish labels are longer: switched while the window is up, the column grows to its widest
+    label (it kept its English width, a label scrolled sideways under the next one's edge)."""
+    from tests.ui.test_geometry import layout_problems
+
+    gui = make_gui(start=False)
+    window = gui.window
+    window.resize(1024, 738)
+    ui.spin(0.02)
+    english, label = window.nav_scroll.width(), window.nav_buttons[0].text()
+    gui.set_language("es")
+    ui.spin(0.02)
+    assert window.nav_buttons[0].text() != label  # Spanish now
+    assert layout_problems(window.nav, window) == []
+    column = window.nav_scroll
+    assert column.width() >= column.widget().sizeHint().width() > english - 1
