@@ -66,6 +66,49 @@ def pytest_configure(config: pytest.Config) -> None:
         vendor_openapi()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """On a fresh clone every test worker rewrites the asserts of every test module it imports
+    (pytest keeps the result for the next run), all of them at once: about 10 s of CPU each,
+    three times over. Each worker but the first rewrites its own share of the modules first, a
+    share the first reaches only later, so the others find most of their modules done."""
+    _rewrite_ahead(session.config)
+
+
+def _rewrite_ahead(config: pytest.Config) -> None:
+    import sys
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if not worker.startswith("gw") or worker == "gw0" or count < 2 or sys.dont_write_bytecode:
+        return
+    try:  # pytest's own steps (its import hook's), as pinned in pyproject.toml
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL,
+            _read_pyc,
+            _rewrite_test,
+            _write_pyc,
+            assertstate_key,
+            get_cache_dir,
+            try_makedirs,
+        )
+    except ImportError:  # another pytest: each module is rewritten as it is imported, as before
+        return
+    state = config.stash.get(assertstate_key, None)
+    if state is None:  # --assert=plain: nothing is rewritten
+        return
+    tests = Path(__file__).resolve().parent
+    modules = sorted(p for p in tests.rglob("*.py")
+                     if p.name.startswith("test_") or p.name == "conftest.py")
+    index = int(worker.removeprefix("gw"))
+    for path in modules[len(modules) * index // count:len(modules) * (index + 1) // count]:
+        cache = get_cache_dir(path)
+        pyc = cache / (path.name[:-3] + PYC_TAIL)
+        if try_makedirs(cache) and _read_pyc(path, pyc) is None:
+            source_hash, code = _rewrite_test(path, config)
+            _write_pyc(state, code, source_hash, pyc)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     ids = {item.nodeid for item in items}
     files = {nodeid.split("::")[0] for nodeid in ids}
