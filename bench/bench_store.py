@@ -47,12 +47,14 @@ def _serve(dsn: str, port: int) -> subprocess.Popen[str]:
     return proc
 
 
-def _template_journal(path: Path) -> int:
-    """One till's day: ``SALES_PER_TILL`` approved sales, written in one go (copied per till)."""
+def _till_journal(path: Path, till: str) -> int:
+    """One till's day: ``SALES_PER_TILL`` approved sales, written in one go. Each till's journal
+    is written as that till's own (the store refuses entries of another till, issue #26, and
+    events are append-only, so a copy cannot be relabelled)."""
     from cashier.journal.model import Kind, State
     from cashier.journal.recorder import JournalRecorder
 
-    store = JournalRecorder(path, till_id="T00", till_number=1)
+    store = JournalRecorder(path, till_id=till, till_number=1)
     store.conn.execute("PRAGMA synchronous = OFF")  # building the fixture, not measuring it
     for _ in range(SALES_PER_TILL):
         entry = store.create(Kind.SALE, Decimal("12.34"), actor="7")
@@ -75,15 +77,9 @@ def _bytes_per_event(dsn: str) -> float:
 
 
 def _ingest(tmp: Path, dsn: str, port: int) -> float:
-    import secrets
-    import sqlite3
-
     from cashier.config import load_profile
     from cashier.store.database import StoreDatabase
     from cashier.store.outbox import Outbox
-
-    template = tmp / "template.sqlite"
-    per_till = _template_journal(template)
 
     async def tokens() -> dict[str, str]:
         db = StoreDatabase(dsn, min_size=1, max_size=1)
@@ -97,14 +93,7 @@ def _ingest(tmp: Path, dsn: str, port: int) -> float:
     outboxes: list[Outbox] = []
     for till, token in issued.items():
         path = tmp / f"journal-{till}.sqlite"
-        shutil.copy(template, path)
-        conn = sqlite3.connect(path)
-        conn.execute("UPDATE store_outbox SET journal_id = ?", (secrets.token_hex(16),))
-        # each copy is this till's own: the store refuses entries of another till (issue #26)
-        conn.execute("UPDATE events SET data = replace(data, '\"till_id\": \"T00\"', ?)",
-                     (f'"till_id": "{till}"',))
-        conn.commit()
-        conn.close()
+        per_till = _till_journal(path, till)
         profile = load_profile(None, training=False, till_id=till, till_number=1,
                                host_url="https://host.example/a",
                                terminal_id="1", store_url=f"http://127.0.0.1:{port}",
