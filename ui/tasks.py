@@ -20,8 +20,16 @@ class Tasks:
         self.running: set[asyncio.Task[Any]] = set()
         self.on_error: Callable[[BaseException], None] | None = None
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "", *,
+              eager: bool = False) -> asyncio.Task[Any]:
+        """``eager``: the coroutine runs at once, up to its first wait, inside the key's own event
+        (a line written without a hop shows before the next paint); else from the next pass of
+        the loop. Eager only while the loop runs: otherwise it starts as any other task."""
+        loop = asyncio.get_event_loop()
+        if eager and loop.is_running():
+            task = asyncio.eager_task_factory(loop, coro, name=name or None)
+        else:
+            task = asyncio.ensure_future(coro)
         if name:
             task.set_name(name)
         self.running.add(task)

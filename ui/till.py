@@ -146,8 +146,10 @@ class Till(QObject):
 
     def run(self, coro: Coroutine[Any, Any, Any], name: str = "",
             done: Callable[[Any], None] | None = None,
-            failed: Callable[[BaseException], None] | None = None) -> asyncio.Task[Any]:
-        """Start a flow as a referenced task; ``done``/``failed`` run on the loop when it ends.
+            failed: Callable[[BaseException], None] | None = None, *,
+            eager: bool = False) -> asyncio.Task[Any]:
+        """Start a flow as a referenced task; ``done``/``failed`` run on the loop when it ends
+        (``eager``: see ``Tasks.spawn``).
 
         A ``failed`` handler takes expected errors (bad input, a refused batch); anything it
         does not take goes to the crash dialog through the task keeper.
@@ -165,7 +167,7 @@ class Till(QObject):
             if done is not None:
                 done(result)
             return result
-        return self.tasks.spawn(wrapped(), name)
+        return self.tasks.spawn(wrapped(), name, eager=eager)
 
     async def refresh_status(self) -> None:
         if self.runtime is None:

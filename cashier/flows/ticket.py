@@ -11,6 +11,7 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -193,8 +194,12 @@ class TicketSession:
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
                                                         actor=self.ctx.actor)
+        ticket = await self.refresh(record)
+        # the journal published the line (the till draws it); one pass of the loop lets that
+        # show before the PIN pad is told, which takes a round trip or two to the pad
+        await asyncio.sleep(0)
         await self.basket.add(line)
-        return await self.refresh(record)
+        return ticket
 
     async def remove_line(self, index: int) -> Ticket:
         ticket = self._open()

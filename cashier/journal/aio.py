@@ -91,12 +91,21 @@ class Lane:
     Leaner than a ``ThreadPoolExecutor`` behind ``run_in_executor`` (a ticket makes some thirty
     calls; the pool's bookkeeping and its future chained to the loop's doubled each hop's cost):
     the caller's loop future is resolved straight from this thread. A call whose caller was
-    cancelled before it started is skipped, as the pool did."""
+    cancelled before it started is skipped, as the pool did.
+
+    ``run_here_if_idle`` runs a call on the caller's own thread instead when nothing is queued or
+    running: the order of the calls is the same, and the hop (a thread woken, then the loop
+    woken back: about 0.1 ms) is saved where the call itself is shorter than that."""
 
     _STOP = object()
 
     def __init__(self, name: str) -> None:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        #: Calls given and not yet finished (queued or running), under ``_count_lock``.
+        self._pending = 0
+        self._count_lock = threading.Lock()
+        #: Held while a call runs, on this lane's thread or on a caller's (``run_here_if_idle``).
+        self._running = threading.Lock()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -106,7 +115,28 @@ class Lane:
             if item is self._STOP:
                 return
             fn, done = item
-            done(fn)
+            with self._running:
+                done(fn)
+            with self._count_lock:
+                self._pending -= 1
+
+    def _put(self, item: tuple[Callable[[], Any], Callable[[Callable[[], Any]], None]]) -> None:
+        with self._count_lock:
+            self._pending += 1
+        self._queue.put(item)
+
+    def run_here_if_idle(self, fn: Callable[[], T], when: Callable[[], bool]) -> tuple[bool, T | None]:
+        """Run ``fn`` on this thread if no call is queued or running and ``when()`` holds then:
+        (True, its result); else (False, None) and nothing ran. Its exception is raised here."""
+        with self._count_lock:
+            if self._pending or not self._running.acquire(blocking=False):
+                return False, None
+        try:
+            if not when():
+                return False, None
+            return True, fn()
+        finally:
+            self._running.release()
 
     async def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on this lane's thread; its result or exception comes back here."""
@@ -130,7 +160,7 @@ class Lane:
             with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for it
                 loop.call_soon_threadsafe(outcome)
 
-        self._queue.put((fn, done))
+        self._put((fn, done))
         return await future
 
     def submit(self, fn: Callable[[], T]) -> concurrent.futures.Future[T]:
@@ -145,7 +175,7 @@ class Lane:
             except BaseException as exc:
                 future.set_exception(exc)
 
-        self._queue.put((fn, done))
+        self._put((fn, done))
         return future
 
     def shutdown(self) -> None:
@@ -320,6 +350,35 @@ class Journal:
         self._publish_changes(changes)
         return result
 
+    async def _write_line(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """A ticket line's write. While the writer holds lines in its open transaction, or can
+        open it this instant (the write lock is free: nothing is waited for; nothing is committed,
+        so no fsync), and nothing else is queued, it runs here on the caller's thread, in tens of
+        microseconds, instead of a hop to the writer's thread and back that costs more than the
+        write; else as ``_write``.
+        Either way the same connection writes it, in order (docs/decisions.md, "A held line is
+        written without a hop")."""
+        writer = self._writer
+        if writer is not None:
+            def run() -> tuple[T, list[Any]]:
+                result: Any = None
+                try:
+                    result = fn(*args, **kw)
+                finally:
+                    changes = self._changes(writer, result)
+                return result, changes
+
+            try:
+                ran, out = self._writer_lane.run_here_if_idle(run, writer.begin_lines_now)
+            finally:
+                if writer.lines_held:  # committed after the pause (also a refused line's begin)
+                    self._lines.poke()
+            if ran and out is not None:
+                result, changes = out
+                self._publish_changes(changes)
+                return result
+        return await self._write(fn, *args, **kw)
+
     async def _read(self, name: str, *args: Any, **kw: Any) -> Any:
         if self._reader is None:
             raise RuntimeError("journal is not open")
@@ -439,11 +498,11 @@ class Journal:
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
                               actor: str) -> TicketRecord:
-        return await self._write(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
+        return await self._write_line(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
                                  unit_price=unit_price, actor=actor)
 
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
-        return await self._write(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
+        return await self._write_line(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
 
     async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                              actor: str) -> TicketRecord:
@@ -475,6 +534,12 @@ class Journal:
         (its last write of it, checked against other connections' commits there): no full read."""
         writer = self._writer
         if writer is not None and (writer.lines_held or writer.holds_ticket(ticket_id)):
+            # held as last written: taken here when the writer is idle (no SQL but the check
+            # that no other connection committed since), else asked on its thread
+            ran, kept = self._writer_lane.run_here_if_idle(
+                functools.partial(writer.held_ticket, ticket_id), lambda: True)
+            if ran and kept is not None:
+                return kept
             held: TicketRecord = await self._write_only(writer.ticket, ticket_id)
             return held
         record: TicketRecord = await self._read("ticket", ticket_id)

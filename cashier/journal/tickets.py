@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -100,6 +101,7 @@ class TicketRows:
 
     hold_lines: bool
     lines_held: bool
+    lock_timeout_s: float
     _moved: list[int]
     #: Tickets held as written (see ``JournalRecorder``): a line extends the held ticket, a
     #: tender adds its entry, an answer replaces it, instead of reading the ticket again after
@@ -141,9 +143,7 @@ class TicketRows:
         changes = len(self._changes)
         if not self.lines_held:
             self.conn.execute("BEGIN IMMEDIATE")
-            self._check_data_version()  # under the write lock: nobody commits meanwhile
-            self._held_last_at = None
-            self.lines_held = True
+            self._lines_begun()
         self.conn.execute("SAVEPOINT line")
         self._writing = True
         try:
@@ -155,6 +155,30 @@ class TicketRows:
         finally:
             self._writing = False
         self.conn.execute("RELEASE line")
+
+    def _lines_begun(self) -> None:
+        self._check_data_version()  # under the write lock: nobody commits meanwhile
+        self._held_last_at = None
+        self.lines_held = True
+
+    def begin_lines_now(self) -> bool:
+        """Whether ticket lines can be written this instant without waiting: they are held
+        already, or the lines' transaction is opened now because the write lock is free (never
+        waited for: False when another connection holds it). For the async journal's writer,
+        which then writes a line on the caller's thread."""
+        if self.lines_held:
+            return True
+        if not self.hold_lines or self.conn.in_transaction:
+            return False
+        self.conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # another connection writes: the writer's thread waits
+            return False
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout_s * 1000)}")
+        self._lines_begun()
+        return True
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                       tip_mode: str) -> int:
@@ -235,6 +259,11 @@ class TicketRows:
         """Whether this connection holds the ticket as last written (a hint for the async
         journal, from another thread: ``ticket`` checks it is still so)."""
         return ticket_id in self._held_tickets
+
+    def held_ticket(self, ticket_id: int) -> TicketRecord | None:
+        """The ticket as this connection last wrote it, or None when it does not hold it (then
+        only ``ticket`` reads it): never a read of the ticket's rows."""
+        return self._held_ticket(ticket_id)
 
     def _held_ticket(self, ticket_id: int) -> TicketRecord | None:
         """The held ticket, as the journal holds it now (checked against other connections'

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from decimal import Decimal as D
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,15 @@ def outside(tmp_path: Path) -> Iterator[sqlite3.Connection]:
 
 def _lines_seen(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM ticket_lines").fetchone()[0])
+
+
+async def _writer_done_committing(journal: Journal) -> None:
+    """Another connection sees the flusher's COMMIT a moment before the writer's thread marks
+    its lines as no longer held: that step, awaited (bounded), must come."""
+    deadline = time.monotonic() + 20
+    while journal.recorder.lines_held:
+        assert time.monotonic() < deadline, "the writer still holds lines after their commit"
+        await asyncio.sleep(0.01)
 
 
 async def _ticket_with_lines(journal: Journal, count: int) -> int:
@@ -86,7 +96,7 @@ async def test_a_pause_in_the_typing_commits_the_lines(
         while _lines_seen(outside) < 2:  # the flusher's commit, awaited (no fixed wait)
             assert time.monotonic() < deadline, "the held lines were never committed"
             await asyncio.sleep(0.01)
-        assert not journal.recorder.lines_held
+        await _writer_done_committing(journal)
     finally:
         await journal.close()
 
@@ -145,4 +155,82 @@ async def test_a_ticket_held_by_the_writer_is_read_again_once_another_connection
         with pytest.raises(ValidationError, match="cancelled"):
             await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
     finally:
+        await journal.close()
+
+
+def _finishes_without_waiting(coro: Any) -> Any:
+    """The coroutine's result if it ran to its end without once yielding to the loop (a write
+    that hopped to the writer's thread yields while it waits); else it fails."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise AssertionError("the write waited for another thread")
+
+
+async def test_a_line_is_written_without_a_hop_while_the_write_lock_is_free(
+        tmp_path: Path, outside: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/decisions.md, "A held line is written without a hop": a line, and the ticket read
+    back while it is held, come without waiting for the writer's thread, even the first line
+    after the held lines were committed; what is written is the same (held, then committed)."""
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 0.01)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    try:
+        ticket_id = await _ticket_with_lines(journal, 1)
+        record = _finishes_without_waiting(journal.add_ticket_line(
+            ticket_id, name="Second", quantity=2, unit_price=D("1.50"), actor="1"))
+        assert [line.name for line in record.lines] == ["Item 0", "Second"]
+        assert _finishes_without_waiting(journal.ticket(ticket_id)) == record
+        deadline = time.monotonic() + 20
+        while _lines_seen(outside) < 2:  # the pause commits them, as before
+            assert time.monotonic() < deadline, "the held lines were never committed"
+            await asyncio.sleep(0.01)
+        await _writer_done_committing(journal)
+        again = _finishes_without_waiting(journal.add_ticket_line(
+            ticket_id, name="Third", quantity=1, unit_price=D("1.00"), actor="1"))
+        assert len(again.lines) == 3 and journal.recorder.lines_held
+    finally:
+        await journal.close()
+    assert _lines_seen(outside) == 3
+
+
+async def test_a_line_waits_on_the_writers_thread_while_another_process_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When another process holds the journal's write lock the line is not written on the
+    loop (that would stop the window): it waits on the writer's thread, the loop keeps running,
+    and the line lands once the lock is let go."""
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 0.01)
+    journal = await Journal.open(tmp_path / "j.sqlite")
+    holder: subprocess.Popen[str] | None = None
+    try:
+        ticket_id = await _ticket_with_lines(journal, 1)
+        await _writer_done_committing(journal)  # committed by the pause: the next line begins
+        holder = subprocess.Popen(
+            [sys.executable, "-c",
+             "import sqlite3, sys\n"
+             f"c = sqlite3.connect({str(tmp_path / 'j.sqlite')!r}, isolation_level=None)\n"
+             "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.readline()\n"
+             "c.execute('COMMIT')\n"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout.readline().strip() == "locked"
+        adding = asyncio.ensure_future(journal.add_ticket_line(
+            ticket_id, name="Waits", quantity=1, unit_price=D("2.00"), actor="1"))
+        ticks = 0
+        for _ in range(20):  # the loop runs while the line waits for the lock
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not adding.done() and ticks == 20
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        record = await asyncio.wait_for(adding, 20)
+        assert [line.name for line in record.lines] == ["Item 0", "Waits"]
+    finally:
+        if holder is not None:
+            holder.kill()
+            holder.wait()
         await journal.close()

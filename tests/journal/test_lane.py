@@ -48,3 +48,25 @@ async def test_a_call_cancelled_before_it_began_is_never_run() -> None:
         assert await lane.call(lambda: "after") == "after" and ran == []
     finally:
         lane.shutdown()
+
+
+async def test_a_call_runs_on_the_callers_thread_only_when_the_lane_is_idle() -> None:
+    """``run_here_if_idle`` keeps the lane's order: while a call is queued or running nothing
+    runs on the caller's thread; once idle, a call whose condition holds runs there at once."""
+    lane = Lane("test-lane")
+    gate = threading.Event()
+    ran: list[str] = []
+    try:
+        busy = asyncio.ensure_future(lane.call(lambda: gate.wait(10)))
+        await asyncio.sleep(0.05)  # the lane's thread holds it
+        assert lane.run_here_if_idle(lambda: ran.append("early"), lambda: True) == (False, None)
+        gate.set()
+        assert await busy is True
+        assert lane.run_here_if_idle(lambda: ran.append("no"), lambda: False) == (False, None)
+        here = threading.current_thread().name
+        assert lane.run_here_if_idle(lambda: threading.current_thread().name, lambda: True) == (True, here)
+        with pytest.raises(ZeroDivisionError):  # its error is raised to the caller
+            lane.run_here_if_idle(lambda: 1 // 0, lambda: True)
+        assert ran == [] and await lane.call(lambda: "after") == "after"  # the lane still runs
+    finally:
+        lane.shutdown()

@@ -295,6 +295,28 @@ def test_basket_on_the_lg_pin_pad(ui: Any, make_gui: Any) -> None:
     assert pad.line_items == []
 
 
+def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) -> None:
+    """docs/decisions.md, "A scanned line shows in one paint": in the running window the + key
+    journals the line and puts its row on the ticket inside the key's own event, before the loop
+    runs again (so the next paint shows it); the PIN pad is told after, and shows it too."""
+    gui = make_gui()
+    page = _sale(gui)
+    pad = gui.till.hub.get(gui.till.terminal_id)
+    _line(page, ui, "Apples", "250")  # the ticket's start waits for the writer's thread
+
+    async def scan() -> tuple[int, list[str]]:
+        _keys(page, "Pears300")
+        _key(page, Qt.Key.Key_Plus)
+        return page.lines_list.rowCount(), [x.split()[0] for x in pad.line_items]  # no yield yet
+
+    rows, on_pad = ui.run(scan())
+    assert rows == 2 and page.lines_list.item(1, 0).text() == "Pears"
+    assert on_pad == ["Apples"]  # the pad is told once the row could be drawn
+    ui.until(lambda: page.task is not None and page.task.done(), what="line added")
+    assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]
+    assert [line.name for line in page.ticket.lines] == ["Apples", "Pears"]
+
+
 def test_a_barcode_adds_the_profile_product(ui: Any, make_gui: Any) -> None:
     gui = make_gui(products=[{"name": "Milk 1l", "price": "1.29", "barcode": "4006381333931"}])
     page = _sale(gui)
