@@ -85,6 +85,10 @@ class LineFlusher:
             self._thread.join()
 
 
+#: What a lane's call returns once run: how its outcome reaches its caller (None: nobody waits).
+Deliver = Callable[[], None] | None
+
+
 class Lane:
     """One thread that runs the calls given to it in order: the writer's, or the reader's.
 
@@ -116,11 +120,14 @@ class Lane:
                 return
             fn, done = item
             with self._running:
-                done(fn)
+                deliver = done(fn)
             with self._count_lock:
                 self._pending -= 1
+            # the caller hears of it once the lane is idle again: its next call may run here
+            if deliver is not None:
+                deliver()
 
-    def _put(self, item: tuple[Callable[[], Any], Callable[[Callable[[], Any]], None]]) -> None:
+    def _put(self, item: tuple[Callable[[], Any], Callable[[Callable[[], Any]], Deliver]]) -> None:
         with self._count_lock:
             self._pending += 1
         self._queue.put(item)
@@ -147,9 +154,9 @@ class Lane:
             if not future.done():
                 outcome()
 
-        def done(call: Callable[[], T]) -> None:
+        def done(call: Callable[[], T]) -> Deliver:
             if future.cancelled():
-                return  # its caller gave up before it began: never run
+                return None  # its caller gave up before it began: never run
             try:
                 result = call()
             except BaseException as exc:  # handed to the caller as it is
@@ -157,8 +164,11 @@ class Lane:
                 outcome = functools.partial(settle, lambda: future.set_exception(error))
             else:
                 outcome = functools.partial(settle, lambda: future.set_result(result))
-            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for it
-                loop.call_soon_threadsafe(outcome)
+
+            def deliver() -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for it
+                    loop.call_soon_threadsafe(outcome)
+            return deliver
 
         self._put((fn, done))
         return await future
@@ -167,13 +177,15 @@ class Lane:
         """Run ``fn`` on this lane's thread, for a caller on another thread (the line flusher)."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
 
-        def done(call: Callable[[], T]) -> None:
+        def done(call: Callable[[], T]) -> Deliver:
             if not future.set_running_or_notify_cancel():
-                return
+                return None
             try:
-                future.set_result(call())
+                result = call()
             except BaseException as exc:
-                future.set_exception(exc)
+                error = exc
+                return lambda: future.set_exception(error)
+            return lambda: future.set_result(result)
 
         self._put((fn, done))
         return future
@@ -488,13 +500,14 @@ class Journal:
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                             tip_mode: str) -> TicketRecord:
-        """A new ticket, as written (read on the writer's connection: no second hop)."""
+        """A new ticket, as written (read on the writer's connection: no second hop). Held
+        with its lines until the next commit, so written as a line is (``_write_line``)."""
         def run() -> TicketRecord:
             recorder = self.recorder
             return recorder.ticket(recorder.create_ticket(actor=actor, tax_rate=tax_rate,
                                                     tax_included=tax_included, tip_mode=tip_mode))
 
-        return await self._write(run)
+        return await self._write_line(run)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
                               actor: str) -> TicketRecord:

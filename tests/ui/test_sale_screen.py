@@ -310,7 +310,8 @@ def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) 
         return page.lines_list.rowCount(), [x.split()[0] for x in pad.line_items]  # no yield yet
 
     rows, on_pad = ui.run(scan())
-    assert rows == 2 and page.lines_list.item(1, 0).text() == "Pears"
+    second = page.lines_list.item(1, 0)
+    assert rows == 2 and second is not None and second.text() == "Pears"
     assert on_pad == ["Apples"]  # the pad is told once the row could be drawn
     ui.until(lambda: page.task is not None and page.task.done(), what="line added")
     assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]

@@ -66,6 +66,9 @@ class SalePage(Page):
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self._figures = FiguresOfTheLastAsked()
+        #: What ``_update_totals`` last laid out: the ticket, and the figures and states it showed.
+        self._totals_ticket: Any = None
+        self._totals_shown: tuple[Any, ...] | None = None
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
@@ -211,6 +214,13 @@ class SalePage(Page):
         figures = self.figures()
         busy = self._busy()
         on_entry = self.stack.currentWidget() is self.entry_page
+        # a key or a line asks up to four times in one event: what is already on screen is
+        # not laid out again (the error line still goes, as each ask clears it)
+        shown = (figures, busy, on_entry, self.amount.entered, self.prefilled)
+        if t is self._totals_ticket and shown == self._totals_shown:
+            self.error_label.clear()
+            return
+        self._totals_ticket, self._totals_shown = t, shown
         self.ticket_panel.show_figures(figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
                                        paid_shown=bool(t and t.tenders))
         has_amount = figures.due
@@ -911,6 +921,7 @@ class SalePage(Page):
         self.ticket_panel.retranslate()
         self.payment_panel.retranslate()
         self.keypad_panel.retranslate()
+        self._totals_shown = None  # the figures are worded again in the new language
         self._update_totals()
 
     def entered(self) -> None:
