@@ -195,9 +195,10 @@ class TicketSession:
                                                         quantity=quantity, unit_price=unit_price,
                                                         actor=self.ctx.actor)
         ticket = await self.refresh(record)
-        # the journal published the line (the till draws it); one pass of the loop lets that
-        # show before the PIN pad is told, which takes a round trip or two to the pad
-        await asyncio.sleep(0)
+        if self.basket.pad:
+            # the journal published the line (the till draws it); one pass of the loop lets that
+            # show before the PIN pad is told, which takes a round trip or two to the pad
+            await asyncio.sleep(0)
         await self.basket.add(line)
         return ticket
 
