@@ -25,8 +25,11 @@ class Tasks:
         """``eager``: the coroutine runs at once, up to its first wait, inside the key's own event
         (a line written without a hop shows before the next paint); else from the next pass of
         the loop. Eager only while the loop runs: otherwise it starts as any other task."""
-        loop = asyncio.get_event_loop()
-        if eager and loop.is_running():
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if eager and loop is not None and loop.is_running():
             task = asyncio.eager_task_factory(loop, coro, name=name or None)
         else:
             task = asyncio.ensure_future(coro)
