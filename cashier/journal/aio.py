@@ -347,8 +347,10 @@ class Journal:
         except Exception:  # a full disk: the next write commits them, or says why it cannot
             log.warning("journal: ticket lines not yet committed", exc_info=True)
 
-    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
-        """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
+    def _with_changes(self, fn: Callable[..., T], *args: Any,
+                      **kw: Any) -> Callable[[], tuple[T, list[Any]]]:
+        """``fn`` as a call on the writer's connection that also returns what it changed besides
+        entries (tickets, drawer), for ``_write`` and ``_write_line`` to publish."""
         def run() -> tuple[T, list[Any]]:
             recorder = self.recorder
             result: Any = None
@@ -357,8 +359,11 @@ class Journal:
             finally:
                 changes = self._changes(recorder, result)
             return result, changes
+        return run
 
-        result, changes = await self._write_only(run)
+    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
+        result, changes = await self._write_only(self._with_changes(fn, *args, **kw))
         self._publish_changes(changes)
         return result
 
@@ -372,16 +377,9 @@ class Journal:
         written without a hop")."""
         writer = self._writer
         if writer is not None:
-            def run() -> tuple[T, list[Any]]:
-                result: Any = None
-                try:
-                    result = fn(*args, **kw)
-                finally:
-                    changes = self._changes(writer, result)
-                return result, changes
-
             try:
-                ran, out = self._writer_lane.run_here_if_idle(run, writer.begin_lines_now)
+                ran, out = self._writer_lane.run_here_if_idle(self._with_changes(fn, *args, **kw),
+                                                              writer.begin_lines_now)
             finally:
                 if writer.lines_held:  # committed after the pause (also a refused line's begin)
                     self._lines.poke()
