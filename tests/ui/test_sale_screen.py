@@ -328,6 +328,16 @@ def test_a_barcode_adds_the_profile_product(ui: Any, make_gui: Any) -> None:
     assert page.stack.currentWidget() is page.entry_page  # nothing charged
     assert ui.run(gui.till.runtime.journal.search()) == []
 
+    async def scan_again() -> int:  # in the running window: drawn inside the scan's own Return
+        _keys(page, "4006381333931")
+        _key(page, Qt.Key.Key_Return)
+        return page.lines_list.rowCount()
+
+    ui.until(lambda: page.task is not None and page.task.done(), what="first line's end")
+    assert ui.run(scan_again()) == 2
+    ui.until(lambda: page.task is not None and page.task.done(), what="second line's end")
+    assert [line.name for line in page.ticket.lines] == ["Milk 1l", "Milk 1l"]
+
 
 def test_an_open_ticket_comes_back_after_a_crash(ui: Any, make_gui: Any, tmp_path: Any) -> None:
     from cashier.flows.ticket import Tender, TicketSession, TicketSettings

@@ -344,7 +344,7 @@ class SalePage(Page):
             return False
         self.amount.clear()
         self.scanned = ""
-        self._run_ticket(self._add_line(product.name, product.price), "add product")
+        self._run_ticket(self._add_line(product.name, product.price), "add product", eager=True)
         return True
 
     # ---- the ticket's lines ------------------------------------------------------------------
