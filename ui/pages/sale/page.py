@@ -66,9 +66,10 @@ class SalePage(Page):
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: Any = None
         self._figures = FiguresOfTheLastAsked()
-        #: What ``_update_totals`` last laid out: the ticket, and the figures and states it showed.
+        #: What ``_update_totals`` last laid out: the ticket, its figures and the states shown.
         self._totals_ticket: Any = None
-        self._totals_shown: tuple[Any, ...] | None = None
+        self._totals_figures: Any = None
+        self._totals_shown: tuple[bool, ...] | None = None
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
@@ -214,13 +215,15 @@ class SalePage(Page):
         figures = self.figures()
         busy = self._busy()
         on_entry = self.stack.currentWidget() is self.entry_page
-        # a key or a line asks up to four times in one event: what is already on screen is
-        # not laid out again (the error line still goes, as each ask clears it)
-        shown = (figures, busy, on_entry, self.amount.entered, self.prefilled)
-        if t is self._totals_ticket and shown == self._totals_shown:
+        # a key or a line asks up to four times in one event: what is already on screen (the
+        # same ticket, the same figures object from the core's memo, the same states) is not
+        # laid out again; the error line still goes, as each ask clears it
+        shown = (busy, on_entry, self.amount.entered, self.prefilled)
+        if (t is self._totals_ticket and figures is self._totals_figures
+                and shown == self._totals_shown):
             self.error_label.clear()
             return
-        self._totals_ticket, self._totals_shown = t, shown
+        self._totals_ticket, self._totals_figures, self._totals_shown = t, figures, shown
         self.ticket_panel.show_figures(figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
                                        paid_shown=bool(t and t.tenders))
         has_amount = figures.due
