@@ -79,6 +79,7 @@ def install_cash(gui: Gui) -> None:
     timer.timeout.connect(refresh)
     timer.start()
     gui.printer_timer = timer
+    gui.printer_refresh = refresh  # said again at once after a language switch
     refresh()
 
 

@@ -58,6 +58,8 @@ class Gui:
     printer_window: Any = None
     printer_pill: Any = None
     printer_timer: Any = None
+    #: says the printer's state on its pill now (else the next poll does, up to a second later)
+    printer_refresh: Any = None
     sign_in: Any = None
     sign_out_button: Any = None
     #: signed updates (ui.updates); None when the profile names no update repository
@@ -75,6 +77,8 @@ class Gui:
             self.pinpad.retranslate()
         if self.printer_window is not None:
             self.printer_window.retranslate()
+        if self.printer_refresh is not None:  # the status bar's printer pill, in the new words
+            self.printer_refresh()
         return ok
 
     def set_theme(self, high_contrast: bool | None = None, font_scale: float | None = None) -> None:

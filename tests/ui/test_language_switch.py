@@ -65,6 +65,20 @@ def test_the_sale_notice_and_result_are_said_again_in_the_new_language(ui: Any, 
     assert page.result_title.text() == "Paid" and page.result_details.text().startswith("Ticket:")
 
 
+def test_the_printer_pill_is_said_in_the_new_language_at_once(ui: Any, make_gui: Any) -> None:
+    """The status bar's printer pill is worded again by the switch itself, not a second later by
+    its next poll (a screenshot taken right after a switch showed "Printer: ready" in Spanish)."""
+    gui = make_gui()
+    pill = gui.printer_pill
+    ui.until(lambda: pill.text() == "Printer: ready", what="the printer pill")
+    gui.printer_timer.stop()  # only the switch may say it again
+    _keys_to(gui.window)
+    _switch_language(gui, Qt.Key.Key_1, "es")
+    assert pill.text() == ES["Printer: ready"]
+    _switch_language(gui, Qt.Key.Key_1, "en")
+    assert pill.text() == "Printer: ready"
+
+
 def test_gift_card_balance_and_drawer_lines_follow_the_language(ui: Any, make_gui: Any) -> None:
     from ui.pages.drawer import DrawerPage
     from ui.pages.giftcard import GiftCardPage
