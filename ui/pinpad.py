@@ -12,7 +12,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
@@ -427,9 +427,15 @@ class PinPadWindow(QWidget):
             self.header.setText(pad_words(texts["header"]) if texts.get("header") else tr("Welcome"))
             self.amount.setText("")
             receipt = (display or {}).get("receipt")
-            self.text.setText("\n".join(receipt["lines"][:6]) if receipt else (
-                texts.get("text") or (form.get("header") or {}).get("value", "")
-                if isinstance(form.get("header"), dict) else texts.get("text", "")))
+            # the basket the till sent (the core keeps it to ten lines), as the customer checks it
+            items = [str(item) for item in (display or {}).get("lineItems") or []]
+            columns = receipt["lines"][:6] if receipt else items
+            # the pad's columns are laid out in characters: drawn in a fixed-width font
+            self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+                              if columns else self.font())
+            self.text.setText("\n".join(columns) if columns
+                              else (texts.get("text") or (form.get("header") or {}).get("value", "")
+                                    if isinstance(form.get("header"), dict) else texts.get("text", "")))
             self.idle_page.setText(tr("Waiting for the cashier"))
             self.stack.setCurrentWidget(self.idle_page)
             self.front.back_to_placed_size()
@@ -437,6 +443,7 @@ class PinPadWindow(QWidget):
         texts = prompt.texts or {}
         self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
         self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
+        self.text.setFont(self.font())
         self.text.setText(texts.get("text", ""))
         if prompt.kind == "card":
             self.stack.setCurrentWidget(self.card_page)

@@ -290,6 +290,8 @@ def test_basket_on_the_lg_pin_pad(ui: Any, make_gui: Any) -> None:
     _line(page, ui, "Apples", "250")
     _line(page, ui, "Pears", "300")
     assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]
+    # the training pad's window shows the customer the basket, as the pad has it
+    ui.until(lambda: gui.pinpad.text.text().splitlines() == list(pad.line_items), what="the basket")
     _key(page, Qt.Key.Key_Return)
     _result(ui, page)
     assert pad.line_items == []
