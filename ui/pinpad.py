@@ -12,7 +12,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
@@ -430,9 +430,11 @@ class PinPadWindow(QWidget):
             # the basket the till sent (the core keeps it to ten lines), as the customer checks it
             items = [str(item) for item in (display or {}).get("lineItems") or []]
             columns = receipt["lines"][:6] if receipt else items
-            # the pad's columns are laid out in characters: drawn in a fixed-width font
+            # the pad's columns are laid out in characters: drawn in the system's fixed-width font
+            # at its own size (a 28-character line fits the pad's column); an empty QFont gives
+            # the label back the window's own font, which it then follows
             self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-                              if columns else self.font())
+                              if columns else QFont())
             self.text.setText("\n".join(columns) if columns
                               else (texts.get("text") or (form.get("header") or {}).get("value", "")
                                     if isinstance(form.get("header"), dict) else texts.get("text", "")))
@@ -443,7 +445,7 @@ class PinPadWindow(QWidget):
         texts = prompt.texts or {}
         self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
         self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
-        self.text.setFont(self.font())
+        self.text.setFont(QFont())  # the window's own font again (not the basket's fixed one)
         self.text.setText(texts.get("text", ""))
         if prompt.kind == "card":
             self.stack.setCurrentWidget(self.card_page)
