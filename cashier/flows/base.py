@@ -259,6 +259,31 @@ def _before_state(entry: Entry) -> State:
     return State.ERROR
 
 
+def holds_this_request(entry: Entry, result: TransactionResult) -> bool:
+    """Whether the approval the host holds under ``entry``'s invoice can be ``entry``'s own
+    request. A journal replaced or restored may have reused a number its predecessor used for a
+    request the host never recorded, and another customer's sale then stands under it: the
+    journal never takes that sale as this entry's (docs/decisions.md, "A host record of another
+    request is not adopted"). Ours: the amount asked, with what the host adds on top (a tip,
+    cashback or surcharge chosen on the PIN pad), or less when partly approved, never more than
+    the entry asked or had; and the same last four digits when both sides know the card."""
+    amount = result.amount
+    if amount is None:
+        return True
+    total = amount.total
+    added = sum((x for x in (amount.tip, amount.cashback, amount.surcharge) if x), Decimal(0))
+    asked = {a for a in (entry.requested, entry.pending) if a > 0}
+    if total > max((*asked, entry.approved, entry.captured)) + added:
+        return False
+    never_approved = entry.approved == 0 and entry.captured == 0
+    if never_approved and asked and result.response_code != "P" \
+            and not any(total in (a, a + added) for a in asked):
+        return False
+    theirs = (result.card.number or "") if result.card is not None else ""
+    digits = "".join(c for c in theirs if c.isdigit())
+    return not (entry.card_last4 and len(digits) >= 4 and digits[-4:] != entry.card_last4)
+
+
 async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: TransactionResult, *,
                        actor: str | None = None, from_status: bool = False) -> Entry:
     """Journal what the host answered to ``op`` (or what GET /transactions/invoice reports)."""
@@ -293,6 +318,9 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
 
 #: What a payment whose request may have reached the host says when the till itself failed.
 CHECKING = "outcome unknown: checking with the host"
+#: What a payment says whose invoice the host holds for another request (``holds_this_request``).
+OTHER_REQUEST = ("not charged: the host holds this invoice for another request (a number reused "
+                 "by a replaced journal); check it with the host")
 
 
 async def once_sent(ctx: FlowContext, entry: Entry, outcome: Awaitable[Entry]) -> Entry:
@@ -431,6 +459,11 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
         except HostError as exc:
             log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))
             continue
+        if op in NEW_MONEY_OPS and result.response_code in APPROVED_CODES \
+                and not holds_this_request(entry, result):
+            # the host keeps one request per invoice: the other one there means ours is not
+            log.warning("invoice %s: the host holds another request under it", entry.invoice)
+            return await ctx.move(entry, State.ERROR, actor=who, message=OTHER_REQUEST)
         # intent/sent move straight to the host's answer: one commit per resolved entry
         return await apply_answer(ctx, entry, op, result, actor=who, from_status=True)
     if entry.state in (State.INTENT, State.SENT):

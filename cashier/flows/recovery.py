@@ -22,6 +22,7 @@ from cashier.flows.base import (
     _card_fields,
     claim,
     finish,
+    holds_this_request,
     kind_resolver,
     resolve,
 )
@@ -271,6 +272,10 @@ def _host_holds(entry: Entry, answer: TransactionResult | None,
     total = answer.amount.total if answer.amount is not None else None
     if code in APPROVED_CODES and total:
         if entry.state in _CHARGED:
+            return None
+        if not holds_this_request(entry, answer):
+            log.warning("invoice %s: the host holds another request under it: not this entry's, "
+                        "left %s", entry.invoice, entry.state)
             return None
         tip = answer.amount.tip if answer.amount is not None else None
         return State.APPROVED, {"approved": total, "response_code": code,

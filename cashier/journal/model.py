@@ -88,6 +88,11 @@ TRANSITIONS: dict[State, frozenset[State]] = {
     State.VOIDED: frozenset(),
 }
 
+#: Amounts the journal changes only in an event that moves the entry (its data names the state):
+#: a transition, a correction or a void job's end. A mirror on another entry (a refund on its
+#: original, a Charge API capture on its charge) changes only captured and refunded amounts.
+MOVED_WITH_STATE = ("requested_minor", "approved_minor", "tip_minor", "tax_minor", "pending_minor")
+
 #: What a correction may do (``JournalRecorder.correct``): no step of a payment's life, but the
 #: journal's record set to what the host holds (the host is the truth, later too). Not charged ->
 #: charged, and charged -> not charged (voided, declined or in error at the host).

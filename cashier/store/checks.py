@@ -9,8 +9,9 @@ already told the store. So a push is refused whole (nothing of it stored) when:
 - an entry's invoice does not carry the till's number (another till's invoices are not its own
   to use up): 422;
 - an amount contradicts the entry's state machine (a ``created`` entry already approved, an
-  approved amount on an entry still intent or declined, a negative amount, a move the
-  journal's state machine forbids): 422;
+  approved amount on an entry still intent or declined, an amount asked or approved changed by
+  an event that moves nothing, a negative amount, a move the journal's state machine forbids):
+  422;
 - a sequence rewrites history (an entry created twice, or its invoice, kind or currency changed
   after it was created): 409.
 """
@@ -22,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.journal.model import CORRECTIONS, TRANSITIONS, Kind, State
+from cashier.journal.model import CORRECTIONS, MOVED_WITH_STATE, TRANSITIONS, Kind, State
 
 #: The most a push body may hold: a chunk of 500 journal events is a few hundred KiB.
 MAX_BODY = 1024 * 1024
@@ -149,7 +150,8 @@ def check_change(before: Mapping[str, Any], change: Mapping[str, Any], after: Ma
                  where: str, *, corrected: bool = False) -> None:
     """A later event on a known entry: no rewrite of what it was created as, a move its state
     machine allows (or, for a ``corrected`` event, a correction the journal allows: the host held
-    it otherwise), and no approval beyond what was asked with its tip."""
+    it otherwise), and an amount asked or approved changed only by an event that moves the entry
+    (the journal changes them in no other way: ``MOVED_WITH_STATE``)."""
     for name in IMMUTABLE:
         if name in change and before.get(name) is not None and change[name] != before.get(name):
             raise HistoryRewritten(f"{where}.{name}", "was fixed when the entry was created: a "
@@ -162,6 +164,11 @@ def check_change(before: Mapping[str, Any], change: Mapping[str, Any], after: Ma
     if new is not None and old in _STATES and (
             new not in _STATES or State(new) not in allowed.get(State(old), frozenset())):
         raise ValidationError(f"{where}.state", f"cannot move an entry from {old} to {new}")
+    if change.get("state") is None:
+        for name in MOVED_WITH_STATE:
+            if name in change and change[name] != before.get(name):
+                raise ValidationError(f"{where}.{name}", "changes only with a move of the entry "
+                                                         "(an event naming its state)")
     if after.get("state") in (State.INTENT.value, State.DECLINED.value) and \
             _amount(after, "approved_minor", where):
         raise ValidationError(f"{where}.approved_minor", f"an entry {after['state']} has nothing "

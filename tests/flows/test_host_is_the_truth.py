@@ -13,6 +13,7 @@ from cashier.drawer import Drawer
 from cashier.flows.batch import close_batch, reconcile
 from cashier.flows.payments import KeyedCard, refund, sale
 from cashier.flows.recovery import recover
+from cashier.host.models.common import Amount, Card
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.reports import report_csv, report_pdf, report_text, x_report
@@ -144,3 +145,104 @@ def _card() -> Any:
     from cashier.host.models.common import Card
 
     return Card(number=CARD.number, expiration_date=CARD.expiration)
+
+
+async def test_another_request_under_an_error_invoice_is_not_adopted(make_till: Any) -> None:
+    """A replaced journal of the same till reused a number its predecessor burned (the host never
+    recorded it) for another customer's sale: the old journal's ``recover`` leaves its own entry
+    in error instead of taking that sale as its own (the hostile run found it counted twice)."""
+    till = await make_till("HD")
+    burned = await till.journal.create("sale", D("3.00"), actor="1", op="sale", sent=True)
+    await till.journal.transition(burned.id, State.ERROR, actor="1", message="not charged")
+    # the replacement's sale under the same number: another amount, and another card
+    other_card = Card(number="5432000000003332", expiration_date=1230)
+    await till.ctx.client.sale(invoice=str(burned.invoice), amount=_amount("103.64"), card=other_card)
+    report = await recover(till.ctx)
+    assert not report.corrected
+    assert (await till.journal.get(burned.id)).state is State.ERROR
+    assert (await till.journal.totals(0)).amount("sale", "USD") == D("0.00")
+    # the same amount on another card is not ours either; ours (the earlier test) is corrected
+    again = await till.journal.create("sale", D("4.00"), actor="1", op="sale", sent=True,
+                                      card=CARD.number)
+    await till.journal.transition(again.id, State.ERROR, actor="1", message="not charged")
+    await till.ctx.client.sale(invoice=str(again.invoice), amount=_amount("4.00"), card=other_card)
+    assert not (await recover(till.ctx)).corrected
+
+
+async def test_a_sent_entry_whose_invoice_holds_another_request_is_not_charged(
+        make_till: Any) -> None:
+    """Asked after a lost answer, the host holds the invoice for another amount: the host keeps
+    one request per invoice, so ours was not charged; the entry says why, it is not approved."""
+    from cashier.flows.base import OTHER_REQUEST, resolve
+
+    till = await make_till("HD")
+    lost = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True)
+    await till.ctx.client.sale(invoice=str(lost.invoice), amount=_amount("50.00"), card=_card())
+    settled = await resolve(till.ctx, lost, trust_not_found=True, delays_s=(0,))
+    assert (settled.state, settled.message, settled.approved) == (State.ERROR, OTHER_REQUEST, D("0.00"))
+    # ours under its own invoice is approved
+    mine = await till.journal.create("sale", D("10.00"), actor="1", op="sale", sent=True)
+    await till.ctx.client.sale(invoice=str(mine.invoice), amount=_amount("10.00"), card=_card())
+    settled = await resolve(till.ctx, mine, trust_not_found=True, delays_s=(0,))
+    assert (settled.state, settled.approved) == (State.APPROVED, D("10.00"))
+
+
+def test_what_the_host_adds_on_top_or_a_partial_approval_is_still_this_request() -> None:
+    """The rule itself: a tip, cashback or surcharge chosen on the PIN pad comes on top of what
+    the till asked; a partial approval is less; anything else is another request."""
+    import dataclasses
+
+    from cashier.flows.base import holds_this_request
+    from cashier.host.models.transactions import TransactionInfo, TransactionResult
+    from cashier.journal.model import Entry
+
+    fields: dict[str, Any] = {f.name: None for f in dataclasses.fields(Entry)}
+    zero = D("0.00")
+    entry = Entry(**{**fields, "id": 1, "till_id": "t", "kind": "sale", "state": State.SENT,
+                     "currency": "USD", "requested": D("10.00"), "approved": zero, "tip": zero,
+                     "tax": zero, "captured": zero, "refunded": zero, "pending": D("10.00"),
+                     "card_last4": "1119", "training": False, "created_at": "", "updated_at": "",
+                     "business_date": "", "batch_no": 0, "attempts": 1})
+
+    def held(code: str, number: str = "XXXXXXXXXXXX1119", **amount: str) -> bool:
+        return holds_this_request(entry, TransactionResult(
+            amount=Amount(**{k: D(v) for k, v in amount.items()}),
+            card=Card(number=number), transaction=TransactionInfo(response_code=code)))
+
+    assert held("A", total="10.00")
+    assert held("A", total="12.00", tip="2.00")
+    assert held("A", total="30.00", cashback="20.00")
+    assert held("P", total="4.00")
+    assert not held("A", total="9.99")
+    assert not held("A", total="12.00")
+    assert not held("A", total="13.00", tip="2.00")
+    assert not held("A", total="10.00", number="XXXXXXXXXXXX3332")
+
+
+async def test_the_journal_changes_amounts_only_with_a_move(make_till: Any) -> None:
+    """What the store holds a till to (``MOVED_WITH_STATE``): every event of the journal that
+    changes an amount asked or approved names the entry's state. Checked over a day's flows: a
+    partial approval, a tab raised and captured with a tip, a linked refund, a void, a gift card."""
+    import json
+
+    from cashier.flows import giftcards, payments
+    from cashier.flows.recovery import void
+    from cashier.journal.model import MOVED_WITH_STATE
+
+    till = await make_till("HD")
+    sold = (await sale(till.ctx, D("20.00"), card=CARD)).entry
+    await sale(till.ctx, D("3.00"), tip=D("0.50"), card=CARD)
+    await refund(till.ctx, D("4.00"), original_invoice=sold.invoice)
+    tab = (await payments.authorize(till.ctx, D("20.00"), card=CARD)).entry
+    await payments.incremental(till.ctx, str(tab.invoice), D("10.00"))
+    await payments.capture(till.ctx, str(tab.invoice), D("30.00"), tip=D("5.00"))
+    await void(till.ctx, str((await sale(till.ctx, D("9.00"), card=CARD)).entry.invoice))
+    gift = giftcards.GiftCard("2664650000005678")
+    await giftcards.activate(till.ctx, gift, D("50.00"))
+    await sale(till.ctx, D("80.00"), giftcard=gift)  # partly approved: the card holds 50.00
+    rows = till.journal.recorder.conn.execute(
+        "SELECT type, data FROM events WHERE entry_id IS NOT NULL").fetchall()
+    changed = [(row[0], json.loads(row[1])) for row in rows]
+    moved_amounts = [(t, d) for t, d in changed if t != "created" and set(d) & set(MOVED_WITH_STATE)]
+    assert {"sent", "approved", "captured"} <= {t for t, _ in moved_amounts}, moved_amounts
+    assert [(t, d) for t, d in moved_amounts if "state" not in d] == []

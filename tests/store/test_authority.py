@@ -125,6 +125,9 @@ def test_the_store_refuses_a_push_it_cannot_trust_and_keeps_nothing_of_it(
             "created approved": (422, [good, created(2, 2, "1100000002", state="approved",
                                                      approved_minor=500000)]),
             "approved while intent": (422, [good, ev(2, 1, "x", approved_minor=777700)]),
+            "approved raised by an event that moves nothing": (422, [
+                good, ev(2, 1, "approved", state="approved", approved_minor=500),
+                ev(3, 1, "x", approved_minor=99_999_900)]),
             "a move the state machine forbids": (422, [good, ev(2, 1, "approved", state="approved",
                                                                 approved_minor=500),
                                                        ev(3, 1, "back", state="intent")]),
