@@ -1,6 +1,9 @@
 """Flow figures against the in-process sandbox with the journal at FULL durability.
 
 - ``flow_overhead_ms_p50``/``_p99``: a sale through flow + journal minus the bare client call.
+- ``flow_floor_ms_p50``: the least that overhead can be on this machine: the sale's two commits
+  (FULL, one small insert each, each behind the hop to a writer's thread and back, as the
+  journal makes them) and nothing else; ``flow_overhead_over_floor`` the ratio against it.
 - ``recovery_1000_unknown_s``: recovery of 1000 entries left SENT (half landed at the host).
 - ``loop_lag_p99_ms_during_sales``: lateness of a 10 ms asyncio timer while sales run.
 """
@@ -55,6 +58,9 @@ async def _bench(tmp: Path) -> dict[str, float]:
            "flow_overhead_ms_p99": _pct(flow, 0.99) - _pct(bare, 0.99),
            "flow_overhead_ms_pairwise_p50": statistics.median(overhead)}
 
+    out["flow_floor_ms_p50"] = statistics.median(await _floor(tmp))
+    out["flow_overhead_over_floor"] = out["flow_overhead_ms_p50"] / out["flow_floor_ms_p50"]
+
     lags: list[float] = []
     stop = asyncio.Event()
 
@@ -82,6 +88,37 @@ async def _bench(tmp: Path) -> dict[str, float]:
     assert len(report.resolved) == 1000 and not report.still_open
     await rt.close()
     return out
+
+
+async def _floor(tmp: Path) -> list[float]:
+    """A sale's two commits and their hops, nothing else (ms each)."""
+    import sqlite3
+
+    from cashier.journal.aio import Lane
+
+    conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
+
+    def commit() -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO rows(text) VALUES ('entry')")
+        conn.execute("COMMIT")
+
+    writer = Lane("floor-writer")
+    times: list[float] = []
+    try:
+        for i in range(N + 20):
+            t = time.perf_counter()
+            await writer.call(commit)
+            await writer.call(commit)
+            if i >= 20:
+                times.append((time.perf_counter() - t) * 1000)
+    finally:
+        writer.shutdown()
+        conn.close()
+    return times
 
 
 def run() -> dict[str, float]:

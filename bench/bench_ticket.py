@@ -6,6 +6,11 @@
 - ``ticket_commits``: SQLite commits on the journal's writer connection per such ticket (its
   floor: one before each send and one after each answer; goal at most tenders x 2 + 2 = 8),
   counted from the statements SQLite runs (``COMMIT``, and any write outside a transaction).
+- ``ticket_floor_ms_p50``: the least such a ticket can cost on this machine before any of the
+  journal's or the flows' own work: the 20 lines as bare inserts, the 5 commits (FULL, each
+  behind the hop to a writer's thread and back, as the journal makes them) and the two card
+  tenders' bare client calls, host time excluded alike. ``ticket_overhead_over_floor`` is the
+  ratio the ticket is judged by against it (docs/decisions.md, "What the ticket's floor is").
 - ``ticket_loop_lag_p99_ms``: how late a 10 ms Qt timer fires in the window while a 50-line
   ticket is typed on the Sale screen (keys, +) and paid by card (the automatic virtual customer);
   measured in a child process, as ``bench_ui`` does.
@@ -14,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import statistics
 import subprocess
@@ -139,6 +145,61 @@ async def _overhead(tmp: Path) -> dict[str, float]:
             "ticket_gift_tender_in_sandbox": 1.0 if gift_kind == "giftcard" else 0.0}
 
 
+async def floor(tmp: Path, tickets: int = TICKETS) -> list[float]:
+    """The bench ticket with nothing but its unavoidable parts, timed the same way (ms each):
+    its 5 commits are the first tender's intent (the lines ride on it), its answer, the second
+    tender's intent and answer, and the cash tender with the ticket's close."""
+    import sqlite3
+
+    from cashier.config import load_profile
+    from cashier.host.models.common import Amount, Card
+    from cashier.journal.aio import Lane
+    from cashier.runtime import open_runtime
+    from cashier.sandbox.app import HostSandbox
+    from cashier.sandbox.core import SandboxConfig
+
+    sandbox = HostSandbox(SandboxConfig(option="HD"))
+    timed = TimedTransport(httpx.ASGITransport(app=sandbox.asgi))
+    profile = load_profile(None, processing_option="HD", journal_path=tmp / "floor-run.sqlite")
+    rt = await open_runtime(profile, sandbox=sandbox, transport=timed)
+    wire = Card(number="4321000000001119", expiration_date=1228, entry_mode="M")
+    conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
+    writer = Lane("floor-writer")
+
+    def commit(begun: bool) -> None:
+        if not begun:
+            conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO rows(text) VALUES ('entry')")
+        conn.execute("COMMIT")
+
+    out: list[float] = []
+    invoice = 0
+    try:
+        for i in range(tickets + 5):
+            timed.host_s = 0.0
+            t = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            for n in range(20):
+                conn.execute("INSERT INTO rows(text) VALUES (?)", (f"Item {n}",))
+            for tender in range(2):
+                invoice += 1
+                await writer.call(functools.partial(commit, tender == 0))
+                await rt.client.sale(invoice=f"99{invoice:08d}", card=wire,
+                                     amount=Amount(total=Decimal("10.00"), tax=Decimal(0)))
+                await writer.call(functools.partial(commit, False))
+            await writer.call(functools.partial(commit, False))  # cash, and the close with it
+            if i >= 5:
+                out.append((time.perf_counter() - t - timed.host_s) * 1000)
+    finally:
+        writer.shutdown()
+        conn.close()
+        await rt.close()
+    return out
+
+
 def child(tmp: str) -> dict[str, float]:
     """Runs in its own process: 50-line tickets typed and paid on the Sale screen."""
     from ui.pages.sale import SalePage
@@ -188,6 +249,8 @@ def child(tmp: str) -> dict[str, float]:
 def run() -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-ticket-") as tmp:
         out = asyncio.run(_overhead(Path(tmp)))
+        out["ticket_floor_ms_p50"] = statistics.median(asyncio.run(floor(Path(tmp))))
+        out["ticket_overhead_over_floor"] = out["ticket_overhead_ms_p50"] / out["ticket_floor_ms_p50"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
         env.update(QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=f"{tmp}/data",
                    PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
