@@ -42,8 +42,10 @@ async def _bench(tmp: Path) -> dict[str, float]:
     card = KeyedCard("4321000000001119", "1228")
     wire = Card(number="4321000000001119", expiration_date=1228, entry_mode="M")
     amount = Decimal("12.34")
-    bare, flow = [], []
-    for i in range(N + 20):  # interleaved, so both see the same sandbox size and warm-up
+    bare, flow, floors = [], [], []
+    floor = _FloorSale(tmp)
+    for i in range(N + 20):  # interleaved, so all see the same sandbox size, warm-up and machine
+        f0 = await floor.one()
         t = time.perf_counter()
         await rt.client.sale(invoice=f"99{i:08d}", amount=Amount(total=amount, tax=Decimal(0)), card=wire)
         b = time.perf_counter() - t
@@ -53,12 +55,14 @@ async def _bench(tmp: Path) -> dict[str, float]:
         if i >= 20:
             bare.append(b * 1000)
             flow.append(f * 1000)
+            floors.append(f0)
+    floor.close()
     overhead = [f - b for f, b in zip(flow, bare, strict=True)]
     out = {"flow_overhead_ms_p50": statistics.median(flow) - statistics.median(bare),
            "flow_overhead_ms_p99": _pct(flow, 0.99) - _pct(bare, 0.99),
            "flow_overhead_ms_pairwise_p50": statistics.median(overhead)}
 
-    out["flow_floor_ms_p50"] = statistics.median(await _floor(tmp))
+    out["flow_floor_ms_p50"] = statistics.median(floors)
     out["flow_overhead_over_floor"] = out["flow_overhead_ms_p50"] / out["flow_floor_ms_p50"]
 
     lags: list[float] = []
@@ -90,35 +94,36 @@ async def _bench(tmp: Path) -> dict[str, float]:
     return out
 
 
-async def _floor(tmp: Path) -> list[float]:
-    """A sale's two commits and their hops, nothing else (ms each)."""
-    import sqlite3
+class _FloorSale:
+    """A sale's two commits and their hops, nothing else: run between the flows, so both see
+    the machine as it is at that moment."""
 
-    from cashier.journal.aio import Lane
+    def __init__(self, tmp: Path) -> None:
+        import sqlite3
 
-    conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = FULL")
-    conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
+        from cashier.journal.aio import Lane
 
-    def commit() -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO rows(text) VALUES ('entry')")
-        conn.execute("COMMIT")
+        self.conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None,
+                                    check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
+        self.writer = Lane("floor-writer")
 
-    writer = Lane("floor-writer")
-    times: list[float] = []
-    try:
-        for i in range(N + 20):
-            t = time.perf_counter()
-            await writer.call(commit)
-            await writer.call(commit)
-            if i >= 20:
-                times.append((time.perf_counter() - t) * 1000)
-    finally:
-        writer.shutdown()
-        conn.close()
-    return times
+    def _commit(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute("INSERT INTO rows(text) VALUES ('entry')")
+        self.conn.execute("COMMIT")
+
+    async def one(self) -> float:
+        t = time.perf_counter()
+        await self.writer.call(self._commit)
+        await self.writer.call(self._commit)
+        return (time.perf_counter() - t) * 1000
+
+    def close(self) -> None:
+        self.writer.shutdown()
+        self.conn.close()
 
 
 def run() -> dict[str, float]:
