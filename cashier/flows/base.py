@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import ValidationError
@@ -259,29 +259,34 @@ def _before_state(entry: Entry) -> State:
     return State.ERROR
 
 
-def holds_this_request(entry: Entry, result: TransactionResult) -> bool:
-    """Whether the approval the host holds under ``entry``'s invoice can be ``entry``'s own
-    request. A journal replaced or restored may have reused a number its predecessor used for a
-    request the host never recorded, and another customer's sale then stands under it: the
-    journal never takes that sale as this entry's (docs/decisions.md, "A host record of another
-    request is not adopted"). Ours: the amount asked, with what the host adds on top (a tip,
-    cashback or surcharge chosen on the PIN pad), or less when partly approved, never more than
-    the entry asked or had; and the same last four digits when both sides know the card."""
+def whose_request(entry: Entry, result: TransactionResult) -> Literal["ours", "another", "unsure"]:
+    """Whether the approval the host holds under ``entry``'s invoice is ``entry``'s own request.
+    A journal replaced or restored may have reused a number its predecessor used for a request
+    the host never recorded, and another customer's sale then stands under it: the journal never
+    takes that sale as this entry's (docs/decisions.md, "A host record of another request is not
+    adopted"). Ours: the amount asked, with what the host names on top (tip, cashback,
+    surcharge), or less when partly approved, on the same last four digits when both sides know
+    the card. Another: a card other than the one the till keyed, a full approval for other than
+    what was asked, or more than asked on a card the till gave (no PIN pad could add to it).
+    Unsure: more than asked, with nothing named, on a card read on the PIN pad, whose customer
+    may have chosen a tip there that this host does not name."""
     amount = result.amount
     if amount is None:
-        return True
+        return "ours"
+    theirs = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
+    if entry.card_last4 and len(theirs) >= 4 and theirs[-4:] != entry.card_last4:
+        return "another"
     total = amount.total
     added = sum((x for x in (amount.tip, amount.cashback, amount.surcharge) if x), Decimal(0))
     asked = {a for a in (entry.requested, entry.pending) if a > 0}
-    if total > max((*asked, entry.approved, entry.captured)) + added:
-        return False
-    never_approved = entry.approved == 0 and entry.captured == 0
-    if never_approved and asked and result.response_code != "P" \
-            and not any(total in (a, a + added) for a in asked):
-        return False
-    theirs = (result.card.number or "") if result.card is not None else ""
-    digits = "".join(c for c in theirs if c.isdigit())
-    return not (entry.card_last4 and len(digits) >= 4 and digits[-4:] != entry.card_last4)
+    had = max((*asked, entry.approved, entry.captured), default=Decimal(0))
+    if not asked or total in asked or total - added in asked:
+        return "ours"
+    if total < had + added:  # less: a partial approval, or a tab's capture below its approval
+        is_partial = result.response_code == "P" or entry.approved > 0 or entry.captured > 0
+        return "ours" if is_partial else "another"
+    given_card = entry.card_last4 is not None or entry.token is not None
+    return "unsure" if added == 0 and not given_card else "another"
 
 
 async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: TransactionResult, *,
@@ -319,8 +324,11 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
 #: What a payment whose request may have reached the host says when the till itself failed.
 CHECKING = "outcome unknown: checking with the host"
 #: What a payment says whose invoice the host holds for another request (``holds_this_request``).
-OTHER_REQUEST = ("not charged: the host holds this invoice for another request (a number reused "
-                 "by a replaced journal); check it with the host")
+OTHER_REQUEST = ("not charged: the host holds another request under this invoice (a number "
+                 "a replaced journal reused)")
+#: What a payment says whose invoice the host holds for more than it asked, nothing named.
+UNSURE_REQUEST = ("outcome unknown: the host holds this invoice for more than was asked; check it "
+                  "with the host before charging again")
 
 
 async def once_sent(ctx: FlowContext, entry: Entry, outcome: Awaitable[Entry]) -> Entry:
@@ -459,11 +467,15 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
         except HostError as exc:
             log.warning("invoice status for %s failed: %s", entry.invoice, redact(str(exc)))
             continue
-        if op in NEW_MONEY_OPS and result.response_code in APPROVED_CODES \
-                and not holds_this_request(entry, result):
-            # the host keeps one request per invoice: the other one there means ours is not
+        whose = whose_request(entry, result) if op in NEW_MONEY_OPS \
+            and result.response_code in APPROVED_CODES else "ours"
+        if whose == "another":  # the host keeps one request per invoice: ours was not charged
             log.warning("invoice %s: the host holds another request under it", entry.invoice)
             return await ctx.move(entry, State.ERROR, actor=who, message=OTHER_REQUEST)
+        if whose == "unsure":  # not approved as ours, nor "not charged" (charged again after)
+            if entry.state is State.UNKNOWN and entry.message == UNSURE_REQUEST:
+                return entry  # asked again by every recovery: journaled once
+            return await ctx.move(entry, State.UNKNOWN, actor=who, message=UNSURE_REQUEST)
         # intent/sent move straight to the host's answer: one commit per resolved entry
         return await apply_answer(ctx, entry, op, result, actor=who, from_status=True)
     if entry.state in (State.INTENT, State.SENT):

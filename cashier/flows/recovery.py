@@ -22,9 +22,9 @@ from cashier.flows.base import (
     _card_fields,
     claim,
     finish,
-    holds_this_request,
     kind_resolver,
     resolve,
+    whose_request,
 )
 from cashier.flows.events import Progress
 from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
@@ -273,9 +273,9 @@ def _host_holds(entry: Entry, answer: TransactionResult | None,
     if code in APPROVED_CODES and total:
         if entry.state in _CHARGED:
             return None
-        if not holds_this_request(entry, answer):
-            log.warning("invoice %s: the host holds another request under it: not this entry's, "
-                        "left %s", entry.invoice, entry.state)
+        if whose_request(entry, answer) != "ours":
+            log.warning("invoice %s: the host may hold another request under it: not taken as "
+                        "this entry's, left %s", entry.invoice, entry.state)
             return None
         tip = answer.amount.tip if answer.amount is not None else None
         return State.APPROVED, {"approved": total, "response_code": code,

@@ -169,17 +169,31 @@ async def test_another_request_under_an_error_invoice_is_not_adopted(make_till: 
     assert not (await recover(till.ctx)).corrected
 
 
-async def test_a_sent_entry_whose_invoice_holds_another_request_is_not_charged(
-        make_till: Any) -> None:
-    """Asked after a lost answer, the host holds the invoice for another amount: the host keeps
-    one request per invoice, so ours was not charged; the entry says why, it is not approved."""
-    from cashier.flows.base import OTHER_REQUEST, resolve
+async def test_a_lost_answer_never_takes_another_request_as_its_own(make_till: Any) -> None:
+    """Asked after a lost answer, the host holds the invoice for another amount. On the card the
+    till keyed (no PIN pad could add to it): another request, so ours was not charged. On a card
+    read on the pad, more than asked with no tip named may be a tip this host does not name:
+    unknown, saying why, for the manager (not "not charged": the cashier would charge again);
+    asked again by recovery, it is journaled once."""
+    from cashier.flows.base import OTHER_REQUEST, UNSURE_REQUEST, resolve
 
     till = await make_till("HD")
-    lost = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True)
-    await till.ctx.client.sale(invoice=str(lost.invoice), amount=_amount("50.00"), card=_card())
-    settled = await resolve(till.ctx, lost, trust_not_found=True, delays_s=(0,))
+    keyed = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True,
+                                      card=CARD.number)
+    await till.ctx.client.sale(invoice=str(keyed.invoice), amount=_amount("50.00"), card=_card())
+    settled = await resolve(till.ctx, keyed, trust_not_found=True, delays_s=(0,))
     assert (settled.state, settled.message, settled.approved) == (State.ERROR, OTHER_REQUEST, D("0.00"))
+
+    on_pad = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True)
+    await till.ctx.client.sale(invoice=str(on_pad.invoice), amount=_amount("50.00"), card=_card())
+    settled = await resolve(till.ctx, on_pad, trust_not_found=True, delays_s=(0,))
+    assert (settled.state, settled.message) == (State.UNKNOWN, UNSURE_REQUEST)
+    events = len(await till.journal.events(on_pad.id))
+    report = await recover(till.ctx)
+    assert [e.invoice for e in report.still_open] == [on_pad.invoice]
+    assert len(await till.journal.events(on_pad.id)) == events
+    assert (await till.journal.totals(0)).amount("sale", "USD") == D("0.00")
+
     # ours under its own invoice is approved
     mine = await till.journal.create("sale", D("10.00"), actor="1", op="sale", sent=True)
     await till.ctx.client.sale(invoice=str(mine.invoice), amount=_amount("10.00"), card=_card())
@@ -187,36 +201,43 @@ async def test_a_sent_entry_whose_invoice_holds_another_request_is_not_charged(
     assert (settled.state, settled.approved) == (State.APPROVED, D("10.00"))
 
 
-def test_what_the_host_adds_on_top_or_a_partial_approval_is_still_this_request() -> None:
-    """The rule itself: a tip, cashback or surcharge chosen on the PIN pad comes on top of what
-    the till asked; a partial approval is less; anything else is another request."""
+def test_what_the_host_names_on_top_or_a_partial_approval_is_still_this_request() -> None:
+    """The rule itself: a tip, cashback or surcharge the host names comes on top of what the
+    till asked; a partial approval is less; more with nothing named is unsure only on a card read
+    on the PIN pad; anything else is another request."""
     import dataclasses
 
-    from cashier.flows.base import holds_this_request
+    from cashier.flows.base import whose_request
     from cashier.host.models.transactions import TransactionInfo, TransactionResult
     from cashier.journal.model import Entry
 
     fields: dict[str, Any] = {f.name: None for f in dataclasses.fields(Entry)}
     zero = D("0.00")
-    entry = Entry(**{**fields, "id": 1, "till_id": "t", "kind": "sale", "state": State.SENT,
+    keyed = Entry(**{**fields, "id": 1, "till_id": "t", "kind": "sale", "state": State.SENT,
                      "currency": "USD", "requested": D("10.00"), "approved": zero, "tip": zero,
                      "tax": zero, "captured": zero, "refunded": zero, "pending": D("10.00"),
                      "card_last4": "1119", "training": False, "created_at": "", "updated_at": "",
                      "business_date": "", "batch_no": 0, "attempts": 1})
+    on_pad = dataclasses.replace(keyed, card_last4=None)
 
-    def held(code: str, number: str = "XXXXXXXXXXXX1119", **amount: str) -> bool:
-        return holds_this_request(entry, TransactionResult(
+    def whose(entry: Entry, code: str, number: str = "XXXXXXXXXXXX1119", **amount: str) -> str:
+        return whose_request(entry, TransactionResult(
             amount=Amount(**{k: D(v) for k, v in amount.items()}),
             card=Card(number=number), transaction=TransactionInfo(response_code=code)))
 
-    assert held("A", total="10.00")
-    assert held("A", total="12.00", tip="2.00")
-    assert held("A", total="30.00", cashback="20.00")
-    assert held("P", total="4.00")
-    assert not held("A", total="9.99")
-    assert not held("A", total="12.00")
-    assert not held("A", total="13.00", tip="2.00")
-    assert not held("A", total="10.00", number="XXXXXXXXXXXX3332")
+    assert whose(keyed, "A", total="10.00") == "ours"
+    assert whose(keyed, "A", total="12.00", tip="2.00") == "ours"
+    assert whose(keyed, "A", total="30.00", cashback="20.00") == "ours"
+    assert whose(keyed, "A", total="10.50", surcharge="0.50") == "ours"
+    assert whose(keyed, "P", total="4.00") == "ours"
+    assert whose(keyed, "A", total="9.99") == "another"
+    assert whose(keyed, "A", total="12.00") == "another"
+    assert whose(keyed, "A", total="13.00", tip="2.00") == "another"
+    assert whose(keyed, "A", total="10.00", number="XXXXXXXXXXXX3332") == "another"
+    assert whose(on_pad, "A", total="12.00") == "unsure"
+    assert whose(on_pad, "A", total="13.00", tip="2.00") == "another"
+    assert whose(on_pad, "A", total="9.99") == "another"
+    assert whose(on_pad, "A", total="12.00", tip="2.00", number="XXXXXXXXXXXX3332") == "ours"
 
 
 async def test_the_journal_changes_amounts_only_with_a_move(make_till: Any) -> None:
