@@ -87,6 +87,21 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
     if claimed is None or claimed.state is not State.VOIDING or claimed.invoice is None:
         return claimed or entry  # another live process runs this void (or it ended meanwhile)
     entry, invoice = claimed, claimed.invoice
+    if await ctx.journal.state_before_void(entry.id) is State.UNKNOWN:
+        # the outcome was never known: what the host holds under the number may be another
+        # customer's sale (a number a replaced journal reused), which a void would reverse
+        try:
+            held = await ctx.client.invoice_status(invoice)
+        except InvoiceNotFound:
+            held = None
+        except HostError as exc:
+            return await _retry(ctx, job, entry, redact(str(exc))[:200])
+        if held is not None and held.response_code in APPROVED_CODES \
+                and whose_request(entry, held) != "ours":
+            return await ctx.journal.finish_job(
+                job.id, outcome="refused", actor=who, state=State.UNKNOWN,
+                message="not voided: the host may hold another customer's sale under this "
+                        "invoice; check it with the host")
     try:
         await ctx.client.void(invoice, reversal_reason=job.reason,
                               token=entry.token if entry.token and len(entry.token) <= 16 else None)

@@ -84,7 +84,7 @@ TRANSITIONS: dict[State, frozenset[State]] = {
     State.DECLINED: frozenset({State.SENT, State.INTENT}),
     State.ERROR: frozenset({State.SENT, State.INTENT}),
     State.VOIDING: frozenset({State.VOIDING, State.VOIDED, State.APPROVED, State.CAPTURED,
-                              State.ERROR}),
+                              State.ERROR, State.UNKNOWN}),
     State.VOIDED: frozenset(),
 }
 

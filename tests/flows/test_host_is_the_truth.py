@@ -267,3 +267,29 @@ async def test_the_journal_changes_amounts_only_with_a_move(make_till: Any) -> N
     moved_amounts = [(t, d) for t, d in changed if t != "created" and set(d) & set(MOVED_WITH_STATE)]
     assert {"sent", "approved", "captured"} <= {t for t, _ in moved_amounts}, moved_amounts
     assert [(t, d) for t, d in moved_amounts if "state" not in d] == []
+
+
+async def test_a_void_never_reverses_another_request_under_an_unknown_invoice(
+        make_till: Any) -> None:
+    """A payment whose outcome was never known is voided by its number, so the void asks first:
+    the host holding another customer's sale under it, the void is refused (the entry back to
+    unknown, journaled) and the other sale stays; one that is ours is voided as before."""
+    from cashier.flows.recovery import void
+
+    till = await make_till("HD")
+    lost = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True,
+                                     card=CARD.number)
+    lost = await till.journal.transition(lost.id, State.UNKNOWN, actor="1", message="no answer")
+    await till.ctx.client.sale(invoice=str(lost.invoice), amount=_amount("50.00"), card=_card())
+    refused = await void(till.ctx, str(lost.invoice))
+    assert refused.entry.state is State.UNKNOWN
+    assert "another customer's sale" in str(refused.entry.message)
+    assert (await till.ledger())[str(lost.invoice)]["state"] == "sale"
+
+    ours = await till.journal.create("sale", D("8.00"), actor="1", op="sale", sent=True,
+                                     card=CARD.number)
+    ours = await till.journal.transition(ours.id, State.UNKNOWN, actor="1", message="no answer")
+    await till.ctx.client.sale(invoice=str(ours.invoice), amount=_amount("8.00"), card=_card())
+    voided = await void(till.ctx, str(ours.invoice))
+    assert voided.entry.state is State.VOIDED
+    assert (await till.ledger())[str(ours.invoice)]["state"] == "voided"
