@@ -39,7 +39,8 @@ GOALS = {"ticket_overhead_ms_p50": ("<=", 3.0), "ticket_overhead_ms_p99": ("<=",
          "ticket_commits": ("<=", TENDERS * 2 + 2),
          "ticket_loop_lag_p99_ms": ("<=", 16.0)}
 ROOT = Path(__file__).resolve().parent.parent
-TICKETS = 60
+#: Enough that the p99 is a percentile (the 198th of 200), not the single slowest ticket.
+TICKETS = 200
 GIFT = "2664654648774"
 
 
