@@ -9,6 +9,7 @@ real key presses; the stacking is what the window manager publishes (_NET_CLIENT
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -24,26 +25,38 @@ INNER = "CASHIER_UNDER_OPENBOX"
 TOOLS = ("Xvfb", "openbox", "xprop")
 
 
-def _free_display() -> int:
-    for number in range(140, 200):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise AssertionError("no free X display number from :140 to :199")
+def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """Xvfb on a display it picks itself, once it accepts clients: ``-displayfd`` writes the
+    number when the server is ready (the socket file appears earlier, and a window manager
+    started then fails to connect)."""
+    read_end, write_end = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24",
+                             "-nolisten", "tcp"], pass_fds=(write_end,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    try:
+        number = b""
+        deadline = time.monotonic() + 10
+        while not number.endswith(b"\n"):
+            ready, _, _ = select.select([read_end], [], [], max(deadline - time.monotonic(), 0))
+            chunk = os.read(read_end, 16) if ready else b""
+            assert chunk, "Xvfb did not start"
+            number += chunk
+    except BaseException:
+        xvfb.kill()
+        raise
+    finally:
+        os.close(read_end)
+    return xvfb, f":{int(number)}"
 
 
 @pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
                     reason="needs Xvfb, openbox and xprop (scripts/system-deps.sh installs them)")
 def test_the_pad_steps_back_behind_the_till_under_openbox(tmp_path: Path) -> None:
-    number = _free_display()
-    display = f":{number}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = _start_xvfb()
     wm: subprocess.Popen[bytes] | None = None
     try:
         deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{number}").exists():
-            assert xvfb.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
         env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", INNER: "1",
                "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
                "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
