@@ -323,7 +323,7 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
 
 #: What a payment whose request may have reached the host says when the till itself failed.
 CHECKING = "outcome unknown: checking with the host"
-#: What a payment says whose invoice the host holds for another request (``holds_this_request``).
+#: What a payment says whose invoice the host holds for another request (``whose_request``).
 OTHER_REQUEST = ("not charged: the host holds another request under this invoice (a number "
                  "a replaced journal reused)")
 #: What a payment says whose invoice the host holds for more than it asked, nothing named.
