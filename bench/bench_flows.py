@@ -99,31 +99,18 @@ class _FloorSale:
     the machine as it is at that moment."""
 
     def __init__(self, tmp: Path) -> None:
-        import sqlite3
+        from bench.floor import FloorWriter
 
-        from cashier.journal.aio import Lane
-
-        self.conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None,
-                                    check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = FULL")
-        self.conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
-        self.writer = Lane("floor-writer")
-
-    def _commit(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute("INSERT INTO rows(text) VALUES ('entry')")
-        self.conn.execute("COMMIT")
+        self.writer = FloorWriter(tmp / "floor.sqlite")
 
     async def one(self) -> float:
         t = time.perf_counter()
-        await self.writer.call(self._commit)
-        await self.writer.call(self._commit)
+        await self.writer.commit()
+        await self.writer.commit()
         return (time.perf_counter() - t) * 1000
 
     def close(self) -> None:
-        self.writer.shutdown()
-        self.conn.close()
+        self.writer.close()
 
 
 def run() -> dict[str, float]:

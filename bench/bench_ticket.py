@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
 import statistics
 import subprocess
@@ -160,27 +159,14 @@ class FloorTicket:
     real tickets, so both see the machine as it is at that moment."""
 
     def __init__(self, tmp: Path, rt: Any, timed: TimedTransport) -> None:
-        import sqlite3
-
+        from bench.floor import FloorWriter
         from cashier.host.models.common import Card
-        from cashier.journal.aio import Lane
 
         self.rt = rt
         self.timed = timed
         self.wire = Card(number="4321000000001119", expiration_date=1228, entry_mode="M")
-        self.conn = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None,
-                                    check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = FULL")
-        self.conn.execute("CREATE TABLE rows(id INTEGER PRIMARY KEY, text TEXT)")
-        self.writer = Lane("floor-writer")
+        self.writer = FloorWriter(tmp / "floor.sqlite")
         self.invoice = 0
-
-    def _commit(self, begun: bool) -> None:
-        if not begun:
-            self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute("INSERT INTO rows(text) VALUES ('entry')")
-        self.conn.execute("COMMIT")
 
     async def one(self) -> float:
         """One floor ticket: its time in ms, host time excluded."""
@@ -188,22 +174,21 @@ class FloorTicket:
 
         host_before = self.timed.host_s
         t = time.perf_counter()
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.writer.conn.execute("BEGIN IMMEDIATE")
         for n in range(20):
-            self.conn.execute("INSERT INTO rows(text) VALUES (?)", (f"Item {n}",))
+            self.writer.insert(f"Item {n}")
         for tender in range(2):
             self.invoice += 1
-            await self.writer.call(functools.partial(self._commit, tender == 0))
+            await self.writer.commit(begun=tender == 0)
             await self.rt.client.sale(invoice=f"99{self.invoice:08d}", card=self.wire,
                                       amount=Amount(total=Decimal("10.00"), tax=Decimal(0)))
-            await self.writer.call(functools.partial(self._commit, False))
-        await self.writer.call(functools.partial(self._commit, False))  # cash, and the close
+            await self.writer.commit()
+        await self.writer.commit()  # cash, and the close with it
         elapsed = time.perf_counter() - t - (self.timed.host_s - host_before)
         return elapsed * 1000
 
     def close(self) -> None:
-        self.writer.shutdown()
-        self.conn.close()
+        self.writer.close()
 
 
 def child(tmp: str) -> dict[str, float]:

@@ -277,19 +277,21 @@ async def test_a_void_never_reverses_another_request_under_an_unknown_invoice(
     from cashier.flows.recovery import void
 
     till = await make_till("HD")
-    lost = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True,
-                                     card=CARD.number)
-    lost = await till.journal.transition(lost.id, State.UNKNOWN, actor="1", message="no answer")
-    await till.ctx.client.sale(invoice=str(lost.invoice), amount=_amount("50.00"), card=_card())
+
+    async def unknown(asked: str, held: str) -> Any:
+        """A keyed sale of ``asked`` left unknown, its number holding a sale of ``held``."""
+        entry = await till.journal.create("sale", D(asked), actor="1", op="sale", sent=True,
+                                          card=CARD.number)
+        await till.ctx.client.sale(invoice=str(entry.invoice), amount=_amount(held), card=_card())
+        return await till.journal.transition(entry.id, State.UNKNOWN, actor="1", message="no answer")
+
+    lost = await unknown("12.34", "50.00")
     refused = await void(till.ctx, str(lost.invoice))
     assert refused.entry.state is State.UNKNOWN
     assert "another customer's sale" in str(refused.entry.message)
     assert (await till.ledger())[str(lost.invoice)]["state"] == "sale"
 
-    ours = await till.journal.create("sale", D("8.00"), actor="1", op="sale", sent=True,
-                                     card=CARD.number)
-    ours = await till.journal.transition(ours.id, State.UNKNOWN, actor="1", message="no answer")
-    await till.ctx.client.sale(invoice=str(ours.invoice), amount=_amount("8.00"), card=_card())
+    ours = await unknown("8.00", "8.00")
     voided = await void(till.ctx, str(ours.invoice))
     assert voided.entry.state is State.VOIDED
     assert (await till.ledger())[str(ours.invoice)]["state"] == "voided"
