@@ -6,6 +6,7 @@ import pytest
 
 from cashier.chargeapi import ChargeApiClient, InvalidRequestError
 from cashier.sandbox.app import HostSandbox
+from cashier.sandbox.chargeapi.app import charge_api_sim
 from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
 from tests.chargeapi.conftest import make_client, token
 
@@ -101,6 +102,54 @@ async def test_subscription_rebills_the_default_card_and_outlives_its_plan(clien
     assert len((await client.list_subscription_charges(sub.id)).objects) == 3
     with pytest.raises(InvalidRequestError, match="deleted"):
         await client.create_subscription(customer.id, plan.id)
+
+
+async def test_the_client_lists_live_or_deleted_objects_a_cancelled_subscription_deleted(
+        client: ChargeApiClient) -> None:
+    """Issue #44 in-process, through our client: every list that takes ``deleted`` gives the live
+    objects by default and only the deleted ones with ``deleted=True``; a cancelled subscription
+    is a deleted one, read by id still."""
+    customer = await client.create_customer("lists@example.com", card=await token(client))
+    plan = await client.create_plan(900, "USD", "week", "Weekly box")
+    kept = await client.create_subscription(customer.id, plan.id)
+    gone = await client.create_subscription(customer.id, plan.id)
+    await client.cancel_subscription(gone.id)
+    listed = await client.list_subscriptions(customerId=customer.id)
+    assert [s.id for s in listed.objects] == [kept.id]
+    listed = await client.list_subscriptions(deleted=True, customerId=customer.id)
+    assert [s.id for s in listed.objects] == [gone.id]
+    again = await client.get_subscription(gone.id)
+    assert (again["status"], again["deleted"], again["canceledAt"]) == ("canceled", True, again["endedAt"])
+    card = await client.create_card(customer.id, token=await token(client, "5555555555554444"))
+    await client.delete_card(customer.id, card.id)
+    assert [c.id for c in (await client.list_cards(customer.id)).objects] == [customer["defaultCardId"]]
+    assert [c.id for c in (await client.list_cards(customer.id, deleted=True)).objects] == [card.id]
+    old_plan = await client.create_plan(100, "USD", "day", "Old")
+    await client.delete_plan(old_plan.id)
+    assert [p.id for p in (await client.list_plans()).objects] == [plan.id]
+    assert [p.id for p in (await client.list_plans(deleted=True)).objects] == [old_plan.id]
+    method = await client.create_payment_method("alipay")
+    await client.delete_payment_method(method.id)
+    assert (await client.list_payment_methods()).objects == []
+    assert [m.id for m in (await client.list_payment_methods(deleted=True)).objects] == [method.id]
+    rule = await client.create_blacklist_rule("email", email="x@example.com")
+    await client.delete_blacklist_rule(rule.id)
+    assert (await client.list_blacklist_rules()).objects == []
+    assert [r.id for r in (await client.list_blacklist_rules(deleted=True)).objects] == [rule.id]
+
+
+async def test_a_subscription_cancelled_before_it_was_marked_deleted_is_still_deleted(
+        client: ChargeApiClient, sandbox: HostSandbox) -> None:
+    """A state file (``--state``) kept from before a cancel marked ``deleted`` holds cancelled
+    subscriptions without it: they are deleted all the same (``is_deleted``)."""
+    customer = await client.create_customer("old@example.com", card=await token(client))
+    plan = await client.create_plan(900, "USD", "week", "Weekly box")
+    sub = await client.create_subscription(customer.id, plan.id)
+    await client.cancel_subscription(sub.id)
+    for account in charge_api_sim(sandbox).data["accounts"].values():
+        account["objects"].get(sub.id, {}).pop("deleted", None)
+    assert (await client.list_subscriptions()).objects == []
+    assert [s.id for s in (await client.list_subscriptions(deleted=True)).objects] == [sub.id]
 
 
 async def test_failed_rebill_is_listed_and_marks_past_due(client: ChargeApiClient,

@@ -185,3 +185,82 @@ def test_disputes_fraud_warnings_events_files(api: Any, served: Served, tmp_path
     assert api.file_uploads.get(by_name["id"])["size"] == 8
     listed = [f["id"] for f in api.file_uploads.list({"limit": 100})["list"]]
     assert listed[:2] == [by_file["id"], by_name["id"]]
+
+
+def test_a_cancelled_subscription_is_a_deleted_one(api: Any, served: Served) -> None:
+    """Issue #44: the vendor's cancel is its delete. The default list leaves a cancelled
+    subscription out, ``deleted=true`` lists only those (newest first in both), and a read by id
+    still finds it, ``canceled`` with ``canceledAt``; also one that ends at its period's end."""
+    plan = api.plans.create({"amount": 999, "currency": "EUR", "interval": "week", "name": "Box"})
+    customer = api.customers.create({"email": "cancel@example.com", "card": card_req()})
+    subs = [api.subscriptions.create({"customerId": customer["id"], "planId": plan["id"]})
+            for _ in range(4)]
+    assert all("deleted" not in sub for sub in subs)
+    cancelled = [api.subscriptions.cancel(subs[i]["id"]) for i in (0, 2)]
+    mine = {"customerId": customer["id"]}
+
+    def listed(query: dict[str, Any]) -> list[str]:
+        return [sub["id"] for sub in api.subscriptions.list(query)["list"]]
+
+    assert listed(mine) == listed({**mine, "deleted": False}) == [subs[3]["id"], subs[1]["id"]]
+    assert listed({**mine, "deleted": True}) == [subs[2]["id"], subs[0]["id"]]
+    assert listed({}) == [subs[3]["id"], subs[1]["id"]]
+    assert api.subscriptions.list({**mine, "includeTotalCount": True})["totalCount"] == 2
+    for gone in cancelled:
+        got = api.subscriptions.get(gone["id"])
+        assert got == gone and got["status"] == "canceled" and got["deleted"] is True
+        assert got["canceledAt"] >= gone["created"] and got["endedAt"] == got["canceledAt"]
+    api.subscriptions.update(subs[1]["id"], {"cancelAtPeriodEnd": True})
+    served.sandbox.state.clock.advance(7 * 86400 + 1)
+    assert listed(mine) == [subs[3]["id"]]
+    assert listed({**mine, "deleted": True}) == [subs[2]["id"], subs[1]["id"], subs[0]["id"]]
+    ended = api.subscriptions.get(subs[1]["id"])
+    assert (ended["status"], ended["deleted"]) == ("canceled", True)
+    assert ended["canceledAt"] == ended["endedAt"] == subs[1]["currentPeriodEnd"]
+
+
+def _deletable(api: Any, resource: str) -> tuple[Any, Any, Any, Any]:
+    """How the SDK makes, deletes, lists and reads one object of a list that takes ``deleted``."""
+    if resource == "cards":
+        owner = api.customers.create({"email": "owner@example.com"})["id"]
+        return (lambda: api.cards.create(owner, card_req()), lambda o: api.cards.delete(owner, o["id"]),
+                lambda q: api.cards.list(owner, q), lambda o: api.cards.get(owner, o["id"]))
+    if resource == "subscriptions":
+        plan = api.plans.create({"amount": 999, "currency": "EUR", "interval": "week", "name": "Box"})
+        payer = api.customers.create({"email": "payer@example.com", "card": card_req()})["id"]
+        return (lambda: api.subscriptions.create({"customerId": payer, "planId": plan["id"]}),
+                lambda o: api.subscriptions.cancel(o["id"]),
+                lambda q: api.subscriptions.list({"customerId": payer, **q}),
+                lambda o: api.subscriptions.get(o["id"]))
+    bodies: dict[str, Any] = {
+        "customers": lambda i: {"email": f"c{i}@example.com"},
+        "payment_methods": lambda i: {"type": "alipay"},
+        "plans": lambda i: {"amount": 100 + i, "currency": "EUR", "interval": "month", "name": f"P{i}"},
+        "blacklist": lambda i: {"ruleType": "email", "email": f"b{i}@example.com"},
+    }
+    calls = getattr(api, resource)
+    count = iter(range(100))
+    return (lambda: calls.create(bodies[resource](next(count))), lambda o: calls.delete(o["id"]),
+            lambda q: calls.list(q), lambda o: calls.get(o["id"]))
+
+
+@pytest.mark.parametrize("resource", ["customers", "cards", "payment_methods", "plans", "blacklist",
+                                      "subscriptions"])
+def test_every_list_that_takes_deleted_keeps_one_rule(api: Any, resource: str) -> None:
+    """Each list the vendor's SDKs filter by ``deleted``: the live objects by default (and with
+    ``deleted=false``), only the deleted ones with ``deleted=true``, newest first; a deleted one
+    is still read by id, with ``deleted: true``, and a live one carries no ``deleted``."""
+    make, delete, list_, get = _deletable(api, resource)
+    made = [make() for _ in range(4)]
+    ids = [o["id"] for o in made]
+    assert all("deleted" not in o for o in made)
+    for gone in (made[0], made[2]):
+        delete(gone)
+
+    def listed(query: dict[str, Any]) -> list[str]:
+        return [o["id"] for o in list_({"limit": 100, **query})["list"] if o["id"] in ids]
+
+    assert listed({}) == listed({"deleted": False}) == [ids[3], ids[1]]
+    assert listed({"deleted": True}) == [ids[2], ids[0]]
+    assert get(made[0])["deleted"] is True and "deleted" not in get(made[1])
+    assert error_of(list_, {"deleted": "maybe"}).message == "deleted: must be true or false"

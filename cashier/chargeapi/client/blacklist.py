@@ -16,8 +16,9 @@ class BlacklistOperations(ChargeApiClientBase):
     async def create_blacklist_rule(self, rule_type: str, **condition: Any) -> ChargeApiObject:
         return await self._post("/blacklist", {"ruleType": rule_type, **condition})
 
-    async def list_blacklist_rules(self, **page: Any) -> ChargeApiList:
-        return await self._list("/blacklist", self.page_params(**page))
+    async def list_blacklist_rules(self, *, deleted: bool | None = None, **page: Any) -> ChargeApiList:
+        """The rules in force; with ``deleted=True`` only the deleted ones."""
+        return await self._list("/blacklist", self.page_params(deleted=deleted, **page))
 
     async def get_blacklist_rule(self, rule_id: str) -> ChargeApiObject:
         return await self._get(f"/blacklist/{_id(rule_id)}")

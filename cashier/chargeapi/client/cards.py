@@ -27,8 +27,11 @@ class CardOperations(ChargeApiClientBase):
         answer = await self._post(f"/customers/{_id(customer_id)}/cards", params, idempotency_key)
         return as_record(answer, Card)
 
-    async def list_cards(self, customer_id: str, **page: Any) -> RecordList[Card]:
-        answer = await self._list(f"/customers/{_id(customer_id)}/cards", self.page_params(**page))
+    async def list_cards(self, customer_id: str, *, deleted: bool | None = None,
+                         **page: Any) -> RecordList[Card]:
+        """The customer's saved cards; with ``deleted=True`` only the deleted ones."""
+        answer = await self._list(f"/customers/{_id(customer_id)}/cards",
+                                  self.page_params(deleted=deleted, **page))
         return as_record_list(answer, Card)
 
     async def get_card(self, customer_id: str, card_id: str) -> Record[Card]:

@@ -31,6 +31,7 @@ class CustomerOperations(ChargeApiClientBase):
 
     async def list_customers(self, *, email: str | None = None, deleted: bool | None = None,
                              **page: Any) -> RecordList[Customer]:
+        """The live customers (by ``email``); with ``deleted=True`` only the deleted ones."""
         answer = await self._list("/customers", self.page_params(email=email, deleted=deleted, **page))
         return as_record_list(answer, Customer)
 

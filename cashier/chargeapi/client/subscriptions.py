@@ -24,8 +24,9 @@ class SubscriptionOperations(ChargeApiClientBase):
             "amount": check_amount(amount), "currency": check_currency(currency), "interval": interval,
             "name": name, "intervalCount": interval_count, "metadata": check_metadata(metadata)})
 
-    async def list_plans(self, **page: Any) -> ChargeApiList:
-        return await self._list("/plans", self.page_params(**page))
+    async def list_plans(self, *, deleted: bool | None = None, **page: Any) -> ChargeApiList:
+        """The live plans; with ``deleted=True`` only the deleted ones."""
+        return await self._list("/plans", self.page_params(deleted=deleted, **page))
 
     async def get_plan(self, plan_id: str) -> ChargeApiObject:
         return await self._get(f"/plans/{_id(plan_id)}")
@@ -42,8 +43,10 @@ class SubscriptionOperations(ChargeApiClientBase):
         return await self._post("/subscriptions", {"customerId": customer_id, "planId": plan_id, "card": card,
                                                    "metadata": check_metadata(metadata)}, idempotency_key)
 
-    async def list_subscriptions(self, **page: Any) -> ChargeApiList:
-        return await self._list("/subscriptions", self.page_params(**page))
+    async def list_subscriptions(self, *, deleted: bool | None = None, **page: Any) -> ChargeApiList:
+        """The subscriptions still running; with ``deleted=True`` only the cancelled ones (the
+        vendor's cancel deletes). ``customerId``/``planId`` filter, as the vendor's SDKs name them."""
+        return await self._list("/subscriptions", self.page_params(deleted=deleted, **page))
 
     async def get_subscription(self, subscription_id: str) -> ChargeApiObject:
         return await self._get(f"/subscriptions/{_id(subscription_id)}")

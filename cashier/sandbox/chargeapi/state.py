@@ -99,12 +99,16 @@ class Req:
 
     # ---- listing ---------------------------------------------------------------------------
     def page(self, list_key: str, filters: dict[str, Any] | None = None,
-             allowed: frozenset[str] = frozenset(), predicate: Any = None) -> dict[str, Any]:
-        """One page, newest first, with the spec's cursor parameters."""
+             allowed: frozenset[str] = frozenset(), predicate: Any = None, *,
+             deletable: bool = False) -> dict[str, Any]:
+        """One page, newest first, with the spec's cursor parameters. A ``deletable`` list (one
+        whose SDK request takes ``deleted``) keeps to ``is_deleted``: the live objects by default,
+        only the deleted ones with ``deleted=true``."""
         query = self.query
-        unknown = sorted(set(query) - PAGE_PARAMS - allowed)
+        unknown = sorted(set(query) - PAGE_PARAMS - allowed - ({"deleted"} if deletable else set()))
         if unknown:
             raise invalid(f"{unknown[0]}: is not a parameter of this list")
+        wants_deleted = as_bool(query, "deleted", default=False) if deletable else None
         limit = as_int(query, "limit", minimum=1, maximum=100, default=10) or 10
         after, before = query.get("startingAfterId"), query.get("endingBeforeId")
         if after is not None and before is not None:
@@ -119,6 +123,8 @@ class Req:
             if created and not created(obj["created"]):
                 continue
             if filters and any(obj.get(k) != v for k, v in filters.items()):
+                continue
+            if wants_deleted is not None and is_deleted(obj) != wants_deleted:
                 continue
             if predicate is not None and not predicate(obj):
                 continue
@@ -138,6 +144,14 @@ class Req:
                 return {"list": [render(o, self) for o in items[start:position]], "hasMore": has_more,
                         **total}
         return {"list": [render(o, self) for o in items[:limit]], "hasMore": len(items) > limit, **total}
+
+
+def is_deleted(obj: dict[str, Any]) -> bool:
+    """THE rule of ``deleted``, as the vendor has it: a deleted object is out of a list's default
+    page and is all that ``deleted=true`` lists; a cancelled subscription is a deleted one (the
+    vendor's cancel is ``DELETE``), also one a state file kept from before it was marked so."""
+    return bool(obj.get("deleted")) or (obj.get("objectType") == "subscription"
+                                        and obj.get("status") == "canceled")
 
 
 def created_range(query: dict[str, Any]) -> Callable[[int], bool] | None:
@@ -213,7 +227,7 @@ def render(obj: dict[str, Any], req: Req | None = None) -> dict[str, Any]:
     if kind == "customer" and req is not None:
         objects = req.account["objects"]
         out["cards"] = [render(objects[c]) for c in req.account["lists"].get(f"cards:{obj['id']}", [])
-                        if not objects[c].get("deleted")]
+                        if not is_deleted(objects[c])]
         if obj.get("defaultCardId") in objects:
             out["defaultCard"] = render(objects[obj["defaultCardId"]])
     elif kind == "charge" and req is not None:
@@ -360,6 +374,7 @@ __all__ = [
     "created_range",
     "expand",
     "expand_paths",
+    "is_deleted",
     "new_account",
     "render",
 ]

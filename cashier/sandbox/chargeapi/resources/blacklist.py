@@ -9,8 +9,8 @@ from cashier.redact import luhn_ok
 from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
-    as_bool,
     as_str,
+    is_deleted,
     render,
 )
 from cashier.sandbox.chargeapi.testcards import (
@@ -39,7 +39,7 @@ def matching_rule(req: Req, card: dict[str, Any], customer: dict[str, Any] | Non
     meta = metadata or {}
     for rule_id in req.account["lists"].get("blacklistRule", []):
         rule = objects[rule_id]
-        if rule.get("deleted"):
+        if is_deleted(rule):
             continue
         kind = rule["ruleType"]
         if (kind in ("fingerprint", "card_number") and rule.get("fingerprint") == card.get("fingerprint")) \
@@ -83,9 +83,7 @@ def create_blacklist_rule(req: Req) -> dict[str, Any]:
 
 
 def list_blacklist(req: Req) -> dict[str, Any]:
-    deleted = as_bool(req.query, "deleted", default=False)
-    return req.page("blacklistRule", None, frozenset({"deleted"}),
-                    lambda o: bool(o.get("deleted")) == deleted)
+    return req.page("blacklistRule", deletable=True)
 
 
 def get_blacklist_rule(req: Req, rule_id: str) -> dict[str, Any]:

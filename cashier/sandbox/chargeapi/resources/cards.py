@@ -10,9 +10,9 @@ from cashier.sandbox.chargeapi.resources.common import customer_of, utc
 from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
-    as_bool,
     as_obj,
     as_str,
+    is_deleted,
     render,
 )
 from cashier.sandbox.chargeapi.testcards import (
@@ -169,14 +169,12 @@ def create_card(req: Req, customer_id: str) -> dict[str, Any]:
 
 
 def list_cards(req: Req, customer_id: str) -> dict[str, Any]:
-    """``deleted`` (false: the live ones); ``customerId``, which some SDKs repeat in the query,
-    must be the customer of the path."""
+    """``deleted`` (``Req.page``); ``customerId``, which some SDKs repeat in the query, must be
+    the customer of the path."""
     req.get("customer", customer_id)
     if req.query.get("customerId") not in (None, "", customer_id):
         raise invalid(f"customerId: must be the customer of the path, '{customer_id}'")
-    deleted = as_bool(req.query, "deleted", default=False)
-    return req.page(f"cards:{customer_id}", None, frozenset({"deleted", "customerId"}),
-                    lambda o: bool(o.get("deleted")) == deleted)
+    return req.page(f"cards:{customer_id}", None, frozenset({"customerId"}), deletable=True)
 
 
 def _card_of(req: Req, customer_id: str, card_id: str) -> dict[str, Any]:
@@ -217,7 +215,7 @@ def delete_card(req: Req, customer_id: str, card_id: str) -> dict[str, Any]:
     if customer.get("defaultCardId") == card_id:
         objects = req.account["objects"]
         left = [c for c in req.account["lists"].get(f"cards:{customer_id}", [])
-                if not objects[c].get("deleted")]
+                if not is_deleted(objects[c])]
         # the spec: the most recently added card becomes the default
         customer["defaultCardId"] = left[-1] if left else None
     req.emit("CUSTOMER_CARD_DELETED", card)

@@ -9,7 +9,6 @@ from cashier.sandbox.chargeapi.resources.common import payment_method_id, state_
 from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
-    as_bool,
     as_metadata,
     as_obj,
     as_str,
@@ -35,18 +34,15 @@ def create_customer(req: Req) -> dict[str, Any]:
 
 
 def list_customers(req: Req) -> dict[str, Any]:
-    """``email`` (any case), ``deleted`` (false: the live ones), and ``metadataKey`` with an
-    optional ``metadataValue``: customers whose metadata holds that key (with that value)."""
+    """``email`` (any case), ``deleted`` (``Req.page``), and ``metadataKey`` with an optional
+    ``metadataValue``: customers whose metadata holds that key (with that value)."""
     email = as_str(req.query, "email", max_len=254)
-    deleted = as_bool(req.query, "deleted", default=False)
     meta_key = as_str(req.query, "metadataKey", max_len=40)
     meta_value = as_str(req.query, "metadataValue", max_len=500)
     if meta_value is not None and meta_key is None:
         raise invalid("metadataValue: give metadataKey with it")
 
     def keep(obj: dict[str, Any]) -> bool:
-        if bool(obj.get("deleted")) != deleted:
-            return False
         if email is not None and str(obj.get("email", "")).lower() != email.lower():
             return False
         if meta_key is not None:
@@ -55,7 +51,8 @@ def list_customers(req: Req) -> dict[str, Any]:
                 return False
         return True
 
-    return req.page("customer", None, frozenset({"email", "deleted", "metadataKey", "metadataValue"}), keep)
+    return req.page("customer", None, frozenset({"email", "metadataKey", "metadataValue"}), keep,
+                    deletable=True)
 
 
 def get_customer(req: Req, customer_id: str) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from cashier.sandbox.chargeapi.resources.common import customer_of
 from cashier.sandbox.chargeapi.state import (
     Req,
     allow,
-    as_bool,
     as_currency,
     as_int,
     as_metadata,
@@ -53,9 +52,7 @@ def create_payment_method(req: Req) -> dict[str, Any]:
 
 def list_payment_methods(req: Req) -> dict[str, Any]:
     filters = {"customerId": req.query["customerId"]} if "customerId" in req.query else None
-    deleted = as_bool(req.query, "deleted", default=False)
-    return req.page("paymentMethod", filters, frozenset({"customerId", "deleted"}),
-                    lambda o: bool(o.get("deleted")) == deleted)
+    return req.page("paymentMethod", filters, frozenset({"customerId"}), deletable=True)
 
 
 def get_payment_method(req: Req, method_id: str) -> dict[str, Any]:

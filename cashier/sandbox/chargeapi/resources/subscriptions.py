@@ -67,8 +67,7 @@ def create_plan(req: Req) -> dict[str, Any]:
 
 
 def list_plans(req: Req) -> dict[str, Any]:
-    deleted = as_bool(req.query, "deleted", default=False)
-    return req.page("plan", None, frozenset({"deleted"}), lambda o: bool(o.get("deleted")) == deleted)
+    return req.page("plan", deletable=True)
 
 
 def get_plan(req: Req, plan_id: str) -> dict[str, Any]:
@@ -206,12 +205,10 @@ def rebill(req: Req, sub_id: str) -> None:
 
 
 def list_subscriptions(req: Req) -> dict[str, Any]:
-    """``customerId``, ``planId`` and ``deleted`` (a cancelled subscription is deleted); without
-    ``deleted`` every subscription is listed, cancelled ones too, as before the SDKs' filter."""
+    """``customerId``, ``planId`` and ``deleted``: a cancelled subscription is a deleted one, so
+    the default list leaves it out (the vendor's cancel is its ``DELETE``)."""
     filters = {k: req.query[k] for k in ("customerId", "planId") if req.query.get(k) not in (None, "")}
-    deleted = as_bool(req.query, "deleted")
-    return req.page("subscription", filters, frozenset({"customerId", "planId", "deleted"}),
-                    None if deleted is None else lambda o: bool(o.get("deleted")) == deleted)
+    return req.page("subscription", filters, frozenset({"customerId", "planId"}), deletable=True)
 
 
 def get_subscription(req: Req, sub_id: str) -> dict[str, Any]:
