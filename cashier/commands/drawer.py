@@ -40,12 +40,13 @@ def _clerk(desk: Any, args: argparse.Namespace) -> str:
 def _manager(desk: Any, args: argparse.Namespace) -> Any:
     """``--manager ID`` and the PIN on stdin: the only way a command gets a manager's approval
     (``--clerk`` says who works, never who approves); wrong PINs are journaled and lock."""
-    from cashier.journal.pin_guard import PinGuard, command_name
+    from cashier.approvals import pin_guard
+    from cashier.journal.pin_guard import command_name
 
     if not getattr(args, "manager", None):
         return None
     pin = sys.stdin.readline().strip()
-    return PinGuard(desk.recorder.path).check(desk.roster, args.manager, pin, command_name(args))
+    return pin_guard(desk.recorder.path).check(desk.roster, args.manager, pin, command_name(args))
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:
