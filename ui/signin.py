@@ -88,6 +88,9 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     """Make ``clerk`` the till's clerk (None: signed out, the sign-in panel covers the window)."""
     window = cast("MainWindow", gui.window)  # the sign-in reaches into the window it locks
     till: Any = gui.till
+    if clerk != till.clerk:  # what a manager opened for one clerk is not the next one's
+        for page in window.built_pages():
+            page.clerk_changed()
     till.clerk = clerk
     if till.runtime is not None:
         till.runtime.ctx.clerk_id = clerk.id if clerk is not None else gui.profile.clerk_id
