@@ -12,7 +12,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from cashier.clerks import Clerk, Roster
+from cashier.clerks import Action, Clerk, Roster
 from cashier.config import TillProfile
 from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
@@ -327,7 +327,11 @@ class CashDesk:
         return result
 
     # ---- reports -----------------------------------------------------------------------------
-    def x_report(self) -> dict[str, Any]:
+    def x_report(self, manager: Clerk | None = None) -> dict[str, Any]:
+        """Now, with the open drawer's expected cash: a manager's report on a till with clerks
+        (``manager``, a PIN just checked), so the clerk who counts the drawer blind never reads
+        what it should hold first; ``ManagerNeeded`` otherwise, before anything is read."""
+        self.roster.approver(Action.X_REPORT, Decimal(0), manager)
         return x_report(self.recorder, self.drawer)
 
     def z_report(self, session_id: int | None = None) -> dict[str, Any]:

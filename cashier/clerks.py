@@ -66,6 +66,8 @@ class Action(StrEnum):
     CLOSE_DRAWER = "close_drawer"
     CLOSE_BATCH = "close_batch"
     OVER_SHORT = "over_short"
+    #: the X report: the open drawer's expected cash, which the blind count keeps from the clerk
+    X_REPORT = "x_report"
 
 
 class ManagerRules(BaseModel):
@@ -105,6 +107,8 @@ class ManagerRules(BaseModel):
                 return self.close_batch
             case Action.OVER_SHORT:
                 return abs(amount) > self.over_short_tolerance
+            case Action.X_REPORT:
+                return True  # never a rule of the profile: the blind count stays blind
         return True  # pragma: no cover - every action is matched above
 
 
@@ -117,6 +121,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",
     Action.PAY_IN: "a pay-in", Action.PAY_OUT: "a pay-out", Action.CLOSE_DRAWER: "closing the drawer",
     Action.CLOSE_BATCH: "closing the batch", Action.OVER_SHORT: "an over/short",
+    Action.X_REPORT: "an X report",
 }
 
 

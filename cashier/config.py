@@ -314,8 +314,24 @@ class TillProfile(BaseSettings):
         return self.training or self.host_url is None
 
     @property
-    def resolved_journal_path(self) -> Path:
+    def till_journal_path(self) -> Path:
+        """The till's own journal: ``journal_path``, else one per till id in the data folder."""
         return self.journal_path or default_data_dir() / f"journal-{self.till_id}.sqlite"
+
+    @property
+    def trains_on_a_real_till(self) -> bool:
+        """Training on a real till's profile (``training = true`` with a ``host_url``): a trainee
+        at a live till, or a store's training copy of a live till's profile."""
+        return self.training and self.host_url is not None
+
+    @property
+    def resolved_journal_path(self) -> Path:
+        """The journal this run writes. Training on a real till's profile writes its own training
+        journal beside the till's (``training_journal_path``), never the till's own: a training
+        sale never counts in the till's X or Z report or its batch, never reaches the store, and
+        the till's ``recover`` never asks the real host about it (docs/decisions.md, issue #46)."""
+        path = self.till_journal_path
+        return training_journal_path(path) if self.trains_on_a_real_till else path
 
     @property
     def resolved_log_dir(self) -> Path:
@@ -327,6 +343,12 @@ class TillProfile(BaseSettings):
         if self.processing_option == "DCC":
             return self.device_serial_number or self.terminal_id or "SANDBOX-1"
         return self.terminal_id or "1"
+
+
+def training_journal_path(journal: Path) -> Path:
+    """Where training on a real till's profile journals: beside the till's journal, marked
+    (``journal-lane-3.sqlite`` -> ``journal-lane-3.training.sqlite``)."""
+    return journal.with_name(f"{journal.stem}.training{journal.suffix}")
 
 
 _SECRET_PATTERNS = re.compile(

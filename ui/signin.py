@@ -13,6 +13,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cashier.clerks import Clerk, SignInError
+from ui.core_words import say
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
 
@@ -67,11 +68,15 @@ class SignInPanel(QWidget):
         self.button.setText(tr("Sign in"))
 
     def sign_in(self) -> Clerk | None:
+        from cashier.approvals import sign_in
+
+        desk = self.gui.cashdesk
         try:
-            clerk: Clerk = self.gui.cashdesk.roster.sign_in(self.pin.text())
-        except SignInError:
+            clerk: Clerk = sign_in(desk.recorder.path, desk.roster, self.pin.text(), "window sign-in")
+        except SignInError as exc:
             self.pin.clear()
-            self.error.setText(tr("PIN not accepted: no clerk of this till has that PIN."))
+            self.error.setText(say(str(exc)) if "locked" in str(exc)
+                               else tr("PIN not accepted: no clerk of this till has that PIN."))
             return None
         self.pin.clear()
         self.error.clear()
@@ -83,6 +88,9 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
     """Make ``clerk`` the till's clerk (None: signed out, the sign-in panel covers the window)."""
     window = cast("MainWindow", gui.window)  # the sign-in reaches into the window it locks
     till: Any = gui.till
+    if clerk != till.clerk:  # what a manager opened for one clerk is not the next one's
+        for page in window.built_pages():
+            page.clerk_changed()
     till.clerk = clerk
     if till.runtime is not None:
         till.runtime.ctx.clerk_id = clerk.id if clerk is not None else gui.profile.clerk_id

@@ -40,12 +40,13 @@ def _clerk(desk: Any, args: argparse.Namespace) -> str:
 def _manager(desk: Any, args: argparse.Namespace) -> Any:
     """``--manager ID`` and the PIN on stdin: the only way a command gets a manager's approval
     (``--clerk`` says who works, never who approves); wrong PINs are journaled and lock."""
-    from cashier.journal.pin_guard import PinGuard, command_name
+    from cashier.approvals import pin_guard
+    from cashier.journal.pin_guard import command_name
 
     if not getattr(args, "manager", None):
         return None
     pin = sys.stdin.readline().strip()
-    return PinGuard(desk.recorder.path).check(desk.roster, args.manager, pin, command_name(args))
+    return pin_guard(desk.recorder.path).check(desk.roster, args.manager, pin, command_name(args))
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:
@@ -149,7 +150,9 @@ def report_command(args: argparse.Namespace) -> int:
         check_output(args.output, force=args.force)
 
     def act(desk: Any) -> int:
-        report = desk.x_report() if args.which == "x" else desk.z_report(args.session)
+        # the X report shows the open drawer's expected cash: a manager's (none on a till
+        # without clerks); the Z report is of a closed session, counted already
+        report = desk.x_report(_manager(desk, args)) if args.which == "x" else desk.z_report(args.session)
         if args.print:
             desk.print_report(report)
         if args.format == "json" and not args.output:
@@ -248,6 +251,9 @@ def register(subparsers: Any) -> None:
     report.add_argument("--output", metavar="PATH", help="write the report to PATH (a new file)")
     report.add_argument("--force", action="store_true", help="replace PATH when it exists")
     report.add_argument("--print", action="store_true", help="also print it on the receipt printer")
+    report.add_argument("--manager", metavar="ID",
+                        help="X: a manager's clerk number ('-' for any manager), the PIN read from "
+                             "standard input (a till with clerks shows the X report to a manager)")
     report.set_defaults(handler=report_command)
 
     receipt = subparsers.add_parser("receipt", help="print a receipt again from the journal")

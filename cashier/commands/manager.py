@@ -35,14 +35,15 @@ def register(subparsers: Any) -> None:
 def pin_failures_command(args: argparse.Namespace) -> int:
     import json
 
+    from cashier.approvals import pin_guard
     from cashier.config import load_profile
     from cashier.errors import ValidationError
-    from cashier.journal.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import command_name
 
     if not 1 <= args.limit <= 1000:
         raise ValidationError("--limit", "must be 1 to 1000")
     profile = load_profile(getattr(args, "profile", None))
-    guard = PinGuard(profile.resolved_journal_path)
+    guard = pin_guard(profile.resolved_journal_path)
     manager = guard.check(profile.roster, args.manager, sys.stdin.readline().strip(), command_name(args))
     print(json.dumps({"manager": str(manager.id), "failures": guard.failures(args.limit)},
                      sort_keys=True))

@@ -88,10 +88,11 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
     manager_id = getattr(args, "manager", None)
     if not manager_id:
         return None
-    from cashier.journal.pin_guard import PinGuard, command_name
+    from cashier.approvals import pin_guard
+    from cashier.journal.pin_guard import command_name
 
     pin = sys.stdin.readline().strip()
-    return PinGuard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name(args))
+    return pin_guard(rt.ctx.journal.path).check(rt.profile.roster, manager_id, pin, command_name(args))
 
 
 CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see arguments in ps)"

@@ -204,10 +204,11 @@ def pin_failures_command(args: argparse.Namespace) -> int:
 
 
 def batch_close_command(args: argparse.Namespace) -> int:
+    from cashier.approvals import pin_guard
     from cashier.clerks import Action
     from cashier.commands.payments import print_json, run_with_runtime
     from cashier.flows.batch import BatchBlocked
-    from cashier.journal.pin_guard import PinGuard, command_name
+    from cashier.journal.pin_guard import command_name
     from cashier.store.close import close_store_batch
 
     if not args.manager:
@@ -220,8 +221,8 @@ def batch_close_command(args: argparse.Namespace) -> int:
         session = await asyncio.to_thread(_store_manager, profile, args)
         # a till whose rules want a manager for the close: the same manager and PIN approve it
         needs = rt.profile.roster.needs_manager(Action.CLOSE_BATCH)
-        manager = PinGuard(rt.ctx.journal.path).check(rt.profile.roster, args.manager, args._pin,
-                                                      command_name(args)) if needs else None
+        manager = pin_guard(rt.ctx.journal.path).check(rt.profile.roster, args.manager, args._pin,
+                                                       command_name(args)) if needs else None
         try:
             batch_no, rec = await close_store_batch(rt.ctx, profile, session=session,
                                                     override=args.override,

@@ -173,7 +173,7 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     # Charge API entries have no invoice: the Charge API client re-sends them by idempotency key
     # (below); an entry another live process has in flight is its own (it is left as it is)
     entries = [e for e in await ctx.journal.unresolved()
-               if e.state is not State.VOIDING and e.kind is not Kind.CHARGE]
+               if e.state is not State.VOIDING and e.kind is not Kind.CHARGE and _same_mode(ctx, e)]
     elsewhere = await ctx.journal.owned_elsewhere_among([e.id for e in entries])
     owned = [e for e in entries if e.id in elsewhere]
     report.in_flight.extend(owned)
@@ -225,7 +225,7 @@ async def compare_with_host(ctx: FlowContext, *, found_by: str,
     so it is read as voided only when an older sale or refund of this batch is still open at the
     host; an open tab is never batched, so a tab the host no longer knows was voided."""
     entries = [e for e in await ctx.journal.open_batch_settled()
-               if _compared(e) and e.id not in skip]
+               if _compared(e) and e.id not in skip and _same_mode(ctx, e)]
     gate = asyncio.Semaphore(COMPARE_AT_ONCE)
 
     async def ask(entry: Entry) -> TransactionResult | HostError | None:
@@ -260,6 +260,12 @@ async def compare_with_host(ctx: FlowContext, *, found_by: str,
         if after is not None:
             corrected.append(after)
     return corrected
+
+
+def _same_mode(ctx: FlowContext, entry: Entry) -> bool:
+    """A real till's journal may hold training entries from before training had a journal of its
+    own (issue #46): the real host never had them, so they are never asked about or corrected."""
+    return ctx.journal.training or not entry.training
 
 
 def _compared(entry: Entry) -> bool:

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from cashier.approvals import pin_guard
 from cashier.clerks import Action
 from cashier.cli import main
 from cashier.config import load_profile
 from cashier.errors import ManagerNeeded
-from cashier.journal.pin_guard import PinGuard, lock_seconds
-from tests.cash.conftest import write_till
+from cashier.journal.pin_guard import lock_seconds
+from tests.cash.conftest import pin_hash, write_till
 
 
 class Till:
@@ -79,7 +80,10 @@ def test_a_clerk_number_never_makes_a_manager_and_the_count_stays_blind(till: Ti
     assert code == 1 and closing["closed"] is False and "needs a manager" in closing["waiting"]
 
 
-def test_five_wrong_pins_lock_the_clerk_and_every_try_is_shown_to_the_manager(till: Till) -> None:
+def test_five_wrong_pins_lock_the_clerk_and_every_try_is_shown_to_the_manager(
+        till: Till, tmp_path: Path) -> None:
+    carol = f'\n[[clerks]]\nid = 103\nname = "Carol"\npin_hash = "{pin_hash("3333")}"\nrole = "manager"\n'
+    till.monkeypatch.setenv("CASHIER_PROFILE", str(write_till(tmp_path, extra=carol)))
     assert till("drawer", "open", "--float", "40.00", "--clerk", "101")[0] == 0
     for n in range(5):
         code, _out, err = till("drawer", "pay-in", "--amount", "1.00", "--reason", "x",
@@ -88,12 +92,18 @@ def test_five_wrong_pins_lock_the_clerk_and_every_try_is_shown_to_the_manager(ti
     code, _out, err = till("drawer", "pay-in", "--amount", "1.00", "--reason", "x",
                            "--clerk", "101", "--manager", "102", pin="2222")  # right, but locked
     assert code == 2 and "clerk 102 is locked for" in err and "after 5 wrong PINs" in err
-    # another manager prompt (any manager) is not the locked clerk's: it shows the tries
-    code, out, err = till("pin-failures", "--manager", "-", pin="2222")
+    # the locked PIN opens no other prompt either (a guesser locked out of 102 would go on
+    # guessing 102's PIN at the any-manager prompt): there it is checked against the managers
+    # not locked, and wrong for them
+    code, _out, err = till("pin-failures", "--manager", "-", pin="2222")
+    assert code == 2 and "no manager of this till has that PIN" in err
+    # another manager (Carol) at the any-manager prompt sees every try
+    code, out, err = till("pin-failures", "--manager", "-", pin="3333")
     assert code == 0, err
     failures = json.loads(out)["failures"]
     assert [(f["clerk"], f["command"], f["locked"]) for f in failures] == (
-        [("102", "drawer pay-in", True)] + [("102", "drawer pay-in", False)] * 5)
+        [("any", "pin-failures", False), ("102", "drawer pay-in", True)]
+        + [("102", "drawer pay-in", False)] * 5)
     assert all(datetime.fromisoformat(f["at"]) for f in failures)
     assert till("pin-failures", "--manager", "101", pin="1111")[0] == 2  # a cashier sees nothing
 
@@ -104,7 +114,7 @@ def test_the_lock_grows_and_the_right_pin_after_it_starts_afresh(tmp_path: Path)
 
     open_recorder(profile).close()  # the journal exists
     now = [datetime(2026, 11, 23, 10, 0, tzinfo=UTC)]
-    guard = PinGuard(profile.resolved_journal_path, clock=lambda: now[0])
+    guard = pin_guard(profile.resolved_journal_path, clock=lambda: now[0])
     roster = profile.roster
 
     def attempt(pin: str) -> str:

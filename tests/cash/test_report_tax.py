@@ -31,7 +31,7 @@ def test_the_reports_carry_the_tickets_tax_and_say_training(make_desk: Any) -> N
     _ticket(desk.recorder, "9.00", "8.25", close=None)  # still open: charged nothing yet
     tax = sum((t.tax for t in paid), Decimal(0))
     assert tax == Decimal("2.89")  # 0.83 + 2.06: rounded per ticket, as each ticket shows it
-    report = desk.x_report()
+    report = desk.x_report(desk.roster.manager("102", "2222"))  # a manager's report
     assert report["tax"] == "2.89" and report["training"] is True
     text = "\n".join(report_text(report, 42))
     assert "TRAINING" in text.splitlines()[0] and "Tax" in text and "2.89" in text

@@ -15,7 +15,7 @@ from tests.ui.test_manager_prompt import CLERKS
 
 def test_wrong_pins_at_the_manager_screen_lock_and_are_shown(make_gui: Callable[..., Any],
                                                              ui: Any) -> None:
-    from cashier.journal.pin_guard import PinGuard
+    from cashier.approvals import pin_guard
     from ui.pages.manager import ManagerPage
 
     gui = make_gui(clerks=CLERKS, drawer_float=None)
@@ -32,7 +32,7 @@ def test_wrong_pins_at_the_manager_screen_lock_and_are_shown(make_gui: Callable[
     assert manager.pin_error.text().startswith("Too many wrong PINs (5): try again in ")
     # half a minute later the right PIN opens it, and the screen shows every failed try
     later = datetime.now(UTC) + timedelta(seconds=31)
-    guard = PinGuard(gui.till.profile.resolved_journal_path, clock=lambda: later)
+    guard = pin_guard(gui.till.profile.resolved_journal_path, clock=lambda: later)
     assert guard.check(gui.till.profile.roster, None, "2222", "test").id == 102
     QTest.keyClicks(manager.pin, "2222")
     QTest.keyClick(manager.pin, Qt.Key.Key_Return)

@@ -141,6 +141,9 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    def clerk_changed(self) -> None:
+        """The clerk signed out or another signed in: a screen a manager opened locks again."""
+
     def take_focus(self) -> None:
         """The window came back with no field of this screen focused: its main field takes the
         keyboard. Only focus: no list is refreshed (this runs from Qt's own events)."""

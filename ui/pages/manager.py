@@ -100,6 +100,10 @@ class ManagerPage(Page):
         self.stack.setCurrentWidget(self.panel)
         self.refresh()
 
+    def clerk_changed(self) -> None:
+        if self.unlocked:
+            self.lock()
+
     def lock(self) -> None:
         self.idle.stop()
         self.unlocked = False

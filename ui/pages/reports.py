@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.clerks import SignInError
+from cashier.clerks import Clerk, SignInError
 from cashier.errors import DrawerRefused
 from ui.core_words import error_words
 from ui.i18n import tr
@@ -39,6 +39,8 @@ class ReportsPage(Page):
         super().__init__(till, gui)
         self.report: dict[str, Any] | None = None
         self.unlocked = False
+        #: the manager whose PIN opened the screen (the core shows the X report to a manager)
+        self.manager: Clerk | None = None
         self.stack = QStackedWidget()
         self.layout_.addWidget(self.stack, 1)
         from ui.widgets.manager_lock import ManagerLock
@@ -113,7 +115,8 @@ class ReportsPage(Page):
         from cashier.approvals import manager_by_pin
 
         try:
-            manager_by_pin(self.desk.recorder.path, self.desk.roster, pin, "window reports")
+            self.manager = manager_by_pin(self.desk.recorder.path, self.desk.roster, pin,
+                                          "window reports")
         except SignInError as exc:
             return error_words(exc, self.till.currency)
         return None
@@ -124,8 +127,13 @@ class ReportsPage(Page):
         self.idle.start()
         self.show_x()
 
+    def clerk_changed(self) -> None:
+        if self.unlocked:
+            self.lock()
+
     def lock(self) -> None:
         self.unlocked = False
+        self.manager = None
         self.idle.stop()
         self.report = None
         self.shown_button = None
@@ -148,7 +156,7 @@ class ReportsPage(Page):
         self.message.clear()
 
     def show_x(self) -> None:
-        self._show(self.desk.x_report())
+        self._show(self.desk.x_report(self.manager))
         self.shown_button = self.x_button
         self._mark_shown()
         self.x_button.setFocus()  # the focus ring on the report shown, never on the other one
