@@ -195,8 +195,9 @@ def void_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         assert invoice is not None
-        return _result(await void(rt.ctx, invoice, reason=args.reason,
-                                  manager=read_manager(rt, args)))
+        result = await void(rt.ctx, invoice, reason=args.reason, manager=read_manager(rt, args))
+        code = _result(result)
+        return 1 if result.outcome in ("approved", "captured") else code  # the host refused it
 
     return run_with_runtime(args, body)
 

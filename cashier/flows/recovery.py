@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cashier.clerks import Action, Clerk
+from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import (
     APPROVED_CODES,
@@ -64,16 +65,23 @@ async def void_part(ctx: FlowContext, invoice: str, *, reason: str | None, manag
         raise EntryOwned("invoice", owner)  # its sender settles it: nothing sent from here
     if entry.state is State.VOIDED:
         return finish(ctx, entry, "already voided")
+    if entry.state is not State.VOIDING:  # a void job already pending is tried again
+        why = void_refusal(entry, await ctx.journal.refunds_in_flight(invoice))
+        if why is not None:
+            raise ValidationError("invoice", why)
     if reason is None:
         reason = REASON_TIMEOUT if entry.state is State.UNKNOWN else REASON_MERCHANT_CANCEL
     approver = None if covered_by is not None else ctx.approval(Action.VOID, entry.approved, manager)
     try:
-        entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor)
+        entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor,
+                                                    refusal=void_refusal)
     except JournalError as exc:
         raise ValidationError("invoice", str(exc).removeprefix("state: ")) from None
     await ctx.journal_approval(approver, Action.VOID, entry.approved, entry_id=entry.id)
     entry = await run_void_job(ctx, job)
-    message = "" if entry.state is State.VOIDED else "void pending: it is retried until the host confirms"
+    # a void the host refused leaves the payment as it was, saying why (its message)
+    message = "void pending: it is retried until the host confirms" \
+        if entry.state is State.VOIDING else ""
     return finish(ctx, entry, message)
 
 
@@ -117,7 +125,8 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
     except HostNoDecision as exc:
         return await _retry(ctx, job, entry, redact(str(exc))[:200])
     except HostError as exc:
-        if job.attempts + 1 >= ctx.policy.void_max_refusals:
+        # refused for the payment's state (refunded, perhaps by another till): final at once
+        if exc.invalid_status or job.attempts + 1 >= ctx.policy.void_max_refusals:
             before = await ctx.journal.state_before_void(entry.id)
             return await ctx.journal.finish_job(
                 job.id, outcome="refused", actor=who, state=before,

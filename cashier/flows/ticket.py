@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk
+from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
@@ -375,6 +376,16 @@ class TicketSession:
             owner = await self.ctx.journal.owned_elsewhere(tender.entry_id)
             if owner is not None:
                 raise EntryOwned(f"ticket {self.id}", owner)
+        for tender in ticket.tenders:  # a tender refunded meanwhile is refunded, never voided
+            if tender.invoice is None or tender.kind in ("cash", "qr"):
+                continue
+            entry = await self.ctx.journal.get(tender.entry_id)
+            if entry.state not in (State.APPROVED, State.CAPTURED):
+                continue
+            why = void_refusal(entry, await self.ctx.journal.refunds_in_flight(tender.invoice))
+            if why is not None:
+                raise ValidationError("ticket", f"ticket {self.id}: its tender invoice "
+                                                f"{tender.invoice} {why}")
         taken = sum((t.amount for t in ticket.tenders
                      if t.outcome in ("approved", "partial", "unknown")), Decimal(0))
         approver = self.ctx.approval(Action.CANCEL_TICKET, taken, manager) if taken > 0 else None

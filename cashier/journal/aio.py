@@ -438,9 +438,12 @@ class Journal:
     async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         await self._write(self.recorder.note, entry_id, type_, actor=actor, **data)
 
-    async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
+    async def request_void(self, entry_id: int, *, reason: str, actor: str,
+                           refusal: Callable[[Entry, list[Entry]], str | None] | None = None,
+                           ) -> tuple[Entry, Job]:
         (entry, job), mirrored, changes = await self._write_entry(self.recorder.request_void, entry_id,
-                                                                  reason=reason, actor=actor)
+                                                                  reason=reason, actor=actor,
+                                                                  refusal=refusal)
         self._publish(entry, mirrored, changes)
         return entry, job
 
@@ -572,6 +575,10 @@ class Journal:
     async def by_idempotency_key(self, key: str) -> Entry | None:
         entry: Entry | None = await self._read("by_idempotency_key", key)
         return entry
+
+    async def refunds_in_flight(self, invoice: str) -> list[Entry]:
+        entries: list[Entry] = await self._read("refunds_in_flight", invoice)
+        return entries
 
     async def unresolved(self) -> list[Entry]:
         entries: list[Entry] = await self._read("unresolved")

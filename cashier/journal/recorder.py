@@ -923,14 +923,23 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             return _entry(row)
 
     # ---- jobs ---------------------------------------------------------------------------------
-    def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
-        """Move to VOIDING and create the job in one transaction, so a crash keeps both."""
+    def request_void(self, entry_id: int, *, reason: str, actor: str,
+                     refusal: Callable[[Entry, list[Entry]], str | None] | None = None,
+                     ) -> tuple[Entry, Job]:
+        """Move to VOIDING and create the job in one transaction, so a crash keeps both.
+        ``refusal`` (the void rule, ``entry_rules.void_refusal``) is asked in that transaction,
+        with the entry's refunds in flight: a refund journaled meanwhile by another process is
+        seen (``ValidationError`` on the invoice, nothing journaled)."""
         if not re.fullmatch(r"0[1-9]", reason):
             raise ValidationError("reversal_reason", "must be 01 to 09")
         self._check_actor(actor)
         with self._tx() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
+            if refusal is not None and current is not State.VOIDING:
+                why = refusal(_entry(row), self.refunds_in_flight(str(row["invoice"])))
+                if why is not None:
+                    raise ValidationError("invoice", why)
             self._take(row)
             if current is State.VOIDING:
                 job = conn.execute("SELECT * FROM jobs WHERE entry_id = ? AND state = 'pending' "
@@ -1044,6 +1053,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def by_idempotency_key(self, key: str) -> Entry | None:
         row = self.conn.execute("SELECT * FROM entries WHERE idempotency_key = ?", (key,)).fetchone()
         return None if row is None else _entry(row)
+
+    def refunds_in_flight(self, invoice: str) -> list[Entry]:
+        """The linked refunds of ``invoice`` whose answer is not known yet (an approved one is
+        mirrored on the original as ``refunded``)."""
+        rows = self.conn.execute(f"SELECT * FROM entries WHERE state IN {UNRESOLVED_SQL} AND "
+                                 "original_invoice = ? ORDER BY id", (invoice,))
+        return [_entry(r) for r in rows]
 
     def unresolved(self) -> list[Entry]:
         rows = self.conn.execute(f"SELECT * FROM entries WHERE state IN {UNRESOLVED_SQL} ORDER BY id")

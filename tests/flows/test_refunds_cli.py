@@ -1,0 +1,214 @@
+"""Refunds and voids as real ``cashier`` processes run them (issue #46, "Money and authority,
+round 4"): a sale refunded in part is never voided (the till refuses it, and the host refuses it
+when another till sends it); a ticket line is refunded at most once, across commands and
+processes; a ticket whose last tender ``recover`` settled is paid as if the answer had come on
+time.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from decimal import Decimal as D
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cashier.journal.model import State
+from cashier.journal.recorder import JournalRecorder
+from tests.flows.conftest import cashier
+from tests.flows.test_one_owner import CliTill
+
+CARD = ("--card", "4321000000001119", "--exp", "1230")
+
+
+def _one_line(err: str) -> bool:
+    lines = [line for line in err.splitlines() if line.strip()]
+    return len(lines) == 1 and "Traceback" not in err
+
+
+def _training_journal(env: dict[str, str]) -> Path:
+    [journal] = Path(env["XDG_DATA_HOME"]).rglob("journal-training.sqlite")
+    return journal
+
+
+def _counts(journal: Path) -> tuple[int, int]:
+    """Entries and events: what a refused command must leave as it was."""
+    store = JournalRecorder(journal, reader=True)
+    try:
+        return len(store.all_rows()), len(store.events())
+    finally:
+        store.close()
+
+
+# ---- 1. a sale with a refund against it is never voided -------------------------------------
+def test_a_refunded_sale_is_refused_a_void_with_one_line_nothing_journaled(
+        env: dict[str, str], tmp_path: Path) -> None:
+    sold = cashier("sale", "--amount", "20.00", *CARD, env=env)
+    assert sold.returncode == 0, sold.stderr
+    invoice = json.loads(sold.stdout)["invoice"]
+    part = cashier("refund", "--amount", "5.00", "--original-invoice", invoice, env=env)
+    assert part.returncode == 0, part.stderr
+    journal = _training_journal(env)
+    before = _counts(journal)
+    voided = cashier("void", "--invoice", invoice, env=env)
+    assert voided.returncode == 2 and voided.stdout == "", voided.stdout
+    assert _one_line(voided.stderr), voided.stderr
+    assert "invoice: was refunded (5.00 of 20.00): refund the rest (15.00) instead" in voided.stderr
+    assert _counts(journal) == before  # nothing journaled
+    report = json.loads(cashier("report", "x", env=env).stdout)
+    assert (report["net"], report["voids"]["count"], report["refunds"]["amount"]) == ("15.00", 0, "5.00")
+    # the rest refunded: still never voided; the money went back once
+    rest = cashier("refund", "--amount", "15.00", "--original-invoice", invoice, env=env)
+    assert rest.returncode == 0, rest.stderr
+    again = cashier("void", "--invoice", invoice, env=env)
+    assert again.returncode == 2 and "was refunded (20.00 of 20.00)" in again.stderr
+    report = json.loads(cashier("report", "x", env=env).stdout)
+    assert (report["net"], report["voids"]["count"]) == ("0.00", 0)
+
+
+#: Another till's program on the same host sends a void of an invoice and prints what the host
+#: answered (argv: profile, invoice): the host, not the till that sold, must refuse it.
+_OTHER_TILL_TRIES_VOID = """
+import asyncio, json, sys
+from cashier.config import load_profile
+from cashier.host.errors import HostError
+from cashier.runtime import open_runtime
+
+async def main() -> None:
+    rt = await open_runtime(load_profile(sys.argv[1]))
+    try:
+        await rt.client.void(sys.argv[2])
+        print(json.dumps({"voided": True}))
+    except HostError as exc:
+        print(json.dumps({"code": exc.code, "primary": exc.primary_code, "refused": exc.refused,
+                          "text": exc.long_text, "http": exc.http_status}))
+    finally:
+        await rt.close()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.socket
+def test_the_host_refuses_a_void_of_a_refunded_sale_and_the_journal_counts_once(
+        serve_sandbox: Any, tmp_path: Path) -> None:
+    """Till A sells; till B refunds part of it (its journal has no such sale, the host does);
+    till A, which never heard of the refund, sends the void: the host refuses it (50100,
+    invalid status) at once, and A's journal keeps the sale approved, no void counted. Another
+    till's void sent at the host directly is refused the same way, and ``recover`` finds the
+    host and the journal agree."""
+    served = serve_sandbox("LG")
+    seller = CliTill(served, tmp_path, "a", number=1)
+    refunder = CliTill(served, tmp_path, "b", number=2)
+    sold = seller.run("sale", "--amount", "20.00", *CARD)
+    assert sold.returncode == 0, sold.stderr
+    invoice = json.loads(sold.stdout)["invoice"]
+    part = refunder.run("refund", "--amount", "5.00", "--original-invoice", invoice)
+    assert part.returncode == 0, part.stderr
+    voided = seller.run("void", "--invoice", invoice)
+    assert voided.returncode == 1, voided.stdout + voided.stderr  # refused: the sale stands
+    result = json.loads(voided.stdout)
+    assert (result["outcome"], result["state"]) == ("approved", "approved")
+    assert "invalid status" in result["message"] and "refund the rest" in result["message"]
+    entry = seller.entries()[invoice]
+    assert (entry.state, entry.approved) == (State.APPROVED, D("20.00"))
+    other = subprocess.run([sys.executable, "-c", _OTHER_TILL_TRIES_VOID, str(refunder.profile),
+                            invoice], env=refunder.env, capture_output=True, text=True, timeout=60)
+    assert other.returncode == 0, other.stderr
+    answer = json.loads(other.stdout)
+    assert (answer["code"], answer["refused"], answer["http"]) == ("50100", True, 400), answer
+    with served.control() as control:
+        held = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
+    assert (held[invoice]["state"], held[invoice]["refundedAmount"]) == ("sale", "5.00")
+    recovered = seller.run("recover")
+    assert recovered.returncode == 0, recovered.stderr
+    assert "corrected" not in json.loads(recovered.stdout)
+    seller.assert_journal_is_host()
+    report = json.loads(seller.run("report", "x").stdout)
+    assert (report["gross"], report["voids"]["count"]) == ("20.00", 0)
+
+
+def _host_and_journal(till: CliTill) -> dict[str, tuple[str, str, str]]:
+    """Every invoice as the host holds it (state, approved, refunded), asserted to be what the
+    till's journal holds (nothing left unresolved)."""
+    with till.served.control() as control:
+        ledger = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}
+    held = {i: (r["state"], r["approvedAmount"], str(D(r.get("refundedAmount", "0")) + D("0.00")))
+            for i, r in ledger.items()}
+    words = {("sale", State.APPROVED): "sale", ("refund", State.APPROVED): "refund"}
+    mine = {i: (words.get((str(e.kind), e.state), str(e.state)), str(e.approved), str(e.refunded))
+            for i, e in till.entries().items()}
+    assert held == mine, (held, mine)
+    return held
+
+
+def _next(invoice: str) -> str:
+    return f"{int(invoice) + 1:010d}"
+
+
+def _until(check: Any, what: str, timeout_s: float = 60.0) -> Any:
+    """Wait for a real event (a host's ledger, a fault fired), at most ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not (found := check()):
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        time.sleep(0.02)
+    return found
+
+
+REFUND_PATH = "/api/rest/v1/transactions/refund"
+STATUS_PATH = "/api/rest/v1/transactions/invoice"
+
+
+@pytest.mark.socket
+def test_a_refund_whose_answer_was_lost_holds_the_void_until_recovery_tells(
+        serve_sandbox: Any, tmp_path: Path) -> None:
+    """The refund reached the host, its answer was lost, and the process that sent it was killed
+    while it asked the host what happened: the sale may have been refunded, so a void is
+    refused, nothing sent; once ``recover`` tells the refund approved, the void is refused as
+    for any refunded sale, and the journal and the host agree."""
+    served = serve_sandbox("LG")
+    till = CliTill(served, tmp_path, "t")
+    sold = till.run("sale", "--amount", "30.00", *CARD)
+    invoice = json.loads(sold.stdout)["invoice"]
+    control = served.control()
+    rules = [{"path": REFUND_PATH, "action": "drop_after_commit", "count": 1},
+             # every question about an invoice answered slowly (the invoice floor's too)
+             {"path": STATUS_PATH, "action": "delay", "delay_ms": 1500}]
+    assert control.post("/_sandbox/faults", json={"rules": rules}).status_code == 200
+    proc = till.start("refund", "--amount", "10.00", "--original-invoice", invoice)
+    _until(lambda: any(e.kind == "refund" and e.state is State.UNKNOWN
+                       for e in till.entries().values()), "the refund's answer lost")
+    proc.send_signal(signal.SIGKILL)  # while it asks the host
+    proc.communicate()
+    control.delete("/_sandbox/faults")
+    assert [r["state"] for r in control.get("/_sandbox/ledger").json()["invoices"]] == [
+        "sale", "refund"]
+    voided = till.run("void", "--invoice", invoice)
+    assert voided.returncode == 2 and _one_line(voided.stderr), voided.stdout + voided.stderr
+    assert "refund whose answer is not known yet" in voided.stderr
+    assert till.run("recover").returncode == 0
+    again = till.run("void", "--invoice", invoice)
+    assert again.returncode == 2 and "was refunded (10.00 of 30.00)" in again.stderr
+    assert _host_and_journal(till) == {invoice: ("sale", "30.00", "10.00"),
+                                       _next(invoice): ("refund", "10.00", "0.00")}
+    control.close()
+
+
+def test_a_ticket_whose_tender_was_refunded_is_not_cancelled_by_a_void(env: dict[str, str]) -> None:
+    """An open ticket's card tender refunded in part from the Journal (``cashier refund``): the
+    ticket's cancel would void it whole; it is refused, nothing voided."""
+    part = cashier("ticket", "new", "--amount", "219.00", "--pay", "card", env=env)
+    assert part.returncode == 1, part.stderr  # partly approved: open, 109.50 remains
+    invoice = json.loads(part.stdout)["tenders"][0]["invoice"]
+    assert cashier("refund", "--amount", "5.00", "--original-invoice", invoice,
+                   env=env).returncode == 0
+    gone = cashier("ticket", "cancel", "1", env=env)
+    assert gone.returncode == 2 and _one_line(gone.stderr), gone.stdout + gone.stderr
+    assert f"ticket: ticket 1: its tender invoice {invoice} was refunded (5.00 of 109.50)" in gone.stderr
+    shown = json.loads(cashier("ticket", "show", "1", env=env).stdout)
+    assert (shown["state"], shown["tenders"][0]["outcome"]) == ("open", "partial")
