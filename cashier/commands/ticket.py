@@ -179,7 +179,7 @@ def refund_command(args: argparse.Namespace) -> int:
     amount = _amount(args.amount, "--amount", args)
     lines = None
     if args.line:
-        if any(not n.isdigit() or int(n) < 1 for n in args.line):
+        if any(not n.isdigit() or len(n) > 4 for n in args.line):
             raise ValidationError("--line", "must be a line number from 1, as on the receipt")
         lines = [int(n) - 1 for n in args.line]
 
@@ -187,8 +187,13 @@ def refund_command(args: argparse.Namespace) -> int:
         from cashier.flows.ticket import load
 
         before = {e.id for e in (await load(rt.ctx, ticket_id)).refunds}
-        ticket = await refund_ticket(rt.ctx, ticket_id, amount=amount, lines=lines,
-                                     manager=read_manager(rt, args))
+        try:
+            ticket = await refund_ticket(rt.ctx, ticket_id, amount=amount, lines=lines,
+                                         manager=read_manager(rt, args))
+        except ValidationError as exc:  # the ticket's line rule, named as typed here
+            if exc.field != "line":
+                raise
+            raise ValidationError("--line", exc.template, **exc.params) from None
         _cash_back_slips(rt, ticket, before)
         out = ticket.as_dict()
         new = [e for e in ticket.refunds if e.id not in before]

@@ -38,7 +38,7 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import REMAINING, TenderInFlight, TicketRecord
+from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text
 
@@ -430,8 +430,12 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     if ticket.state != "paid":
         raise ValidationError("ticket", f"ticket {ticket.id} is {ticket.state}: only a paid ticket "
                                         "is refunded (an open one is cancelled)")
-    back = {e.original_invoice: e.approved for e in ticket.refunds if e.kind is Kind.REFUND
-            and e.state is State.APPROVED}
+    back: dict[str | None, Decimal] = {}
+    for e in ticket.refunds:  # every refund of a tender, one answer not known yet counted too
+        if e.kind is Kind.REFUND:
+            gave = e.approved if e.state is State.APPROVED else e.requested if e.unresolved \
+                else Decimal(0)
+            back[e.original_invoice] = back.get(e.original_invoice, Decimal(0)) + gave
     cash_back = sum((e.approved for e in ticket.refunds if e.kind is Kind.CASH), Decimal(0))
     left = {t.entry_id: t.amount - (back.get(t.invoice, Decimal(0)) if t.invoice else Decimal(0))
             for t in ticket.tenders if t.outcome in ("approved", "partial")}
@@ -444,8 +448,13 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     if lines is not None:
         if amount is not None:
             raise ValidationError("lines", "give lines or an amount, not both")
-        if not lines or any(not 0 <= i < len(ticket.lines) for i in lines) or len(set(lines)) != len(lines):
-            raise ValidationError("lines", f"must be distinct line numbers from 0 to {len(ticket.lines) - 1}")
+        count = len(ticket.lines)
+        if not lines or any(not 0 <= i < count for i in lines) or len(set(lines)) != len(lines):
+            raise ValidationError("line", "each line at most once; lines count from 1 to {count}",
+                                  count=count)
+        for i in lines:  # given back before (or being given back): never twice
+            if ticket.line_refunded(i):
+                raise LineRefunded(ticket.id, i + 1)
         chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
         share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
         amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
@@ -478,23 +487,32 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
     refund entry). QR payments are refunded from the QR screen."""
     from cashier.flows.payments import refund
 
-    plan = refund_plan(await load(ctx, ticket_id), amount=amount, lines=lines)
+    ticket = await load(ctx, ticket_id)
+    plan = refund_plan(ticket, amount=amount, lines=lines)
     total = plan_total(plan)
     approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):
         await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer
     await ctx.journal_approval(approver, Action.REFUND, total, ticket=ticket_id)
+    # the lines are taken with the first refund's intent (another command's refund of one of
+    # them, even in another process, is refused there) and carried by the refunds after it
+    claim = LineRefund(tuple(ticket.lines[i].id for i in lines)) if lines is not None else None
     for tender, part in plan:
         if tender.kind == "cash":
             entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
                                              clerk=ctx.actor, ticket_id=ticket_id,
-                                             message=f"cash refund from ticket {ticket_id}")
+                                             message=f"cash refund from ticket {ticket_id}",
+                                             line_refund=claim)
             await ctx.move(entry, State.APPROVED, approved=part)
+            went_back = True
         else:
             result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id,
-                                  manager=approver)
-            if result.outcome != "approved":
-                break  # the rest waits: the ticket shows what went back
+                                  manager=approver, line_refund=claim)
+            entry, went_back = result.entry, result.outcome == "approved"
+        if claim is not None and claim.group is None:
+            claim = LineRefund(claim.lines, group=entry.id)
+        if not went_back:
+            break  # the rest waits: the ticket shows what went back
     return await load(ctx, ticket_id)
 
 

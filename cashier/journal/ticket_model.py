@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord
+from cashier.journal.tickets import TicketRecord, holds_lines
 from cashier.money import quantum, tax_of
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
@@ -179,6 +179,19 @@ class Ticket:
                    remaining=max(total - paid, Decimal(0)).quantize(unit),
                    change=change_due.quantize(unit),
                    tenders=tuple(tenders), refunds=tuple(refunds), record=record)
+
+    @property
+    def refunded_lines(self) -> frozenset[int]:
+        """The ids of the lines a refund gave back, or is giving back (its answer not known yet):
+        each line is refunded at most once (``journal.tickets.holds_lines``)."""
+        held = {e.id for e in self.refunds if holds_lines(e)}
+        return frozenset(line for entry_id, lines in self.record.line_refunds.items()
+                         if entry_id in held for line in lines)
+
+    def line_refunded(self, index: int) -> bool:
+        """Line ``index`` (0-based, as ``lines``) was refunded: the window shows it so, and a
+        refund of it is refused."""
+        return self.lines[index].id in self.refunded_lines
 
     @property
     def checking(self) -> bool:

@@ -142,7 +142,8 @@ def _host_and_journal(till: CliTill) -> dict[str, tuple[str, str, str]]:
             for i, r in ledger.items()}
     words = {("sale", State.APPROVED): "sale", ("refund", State.APPROVED): "refund"}
     mine = {i: (words.get((str(e.kind), e.state), str(e.state)), str(e.approved), str(e.refunded))
-            for i, e in till.entries().items()}
+            for i, e in till.entries().items()
+            if i in ledger or e.state not in (State.ERROR, State.DECLINED)}  # not charged
     assert held == mine, (held, mine)
     return held
 
@@ -212,3 +213,103 @@ def test_a_ticket_whose_tender_was_refunded_is_not_cancelled_by_a_void(env: dict
     assert f"ticket: ticket 1: its tender invoice {invoice} was refunded (5.00 of 109.50)" in gone.stderr
     shown = json.loads(cashier("ticket", "show", "1", env=env).stdout)
     assert (shown["state"], shown["tenders"][0]["outcome"]) == ("open", "partial")
+
+
+# ---- 2. a ticket line is refunded at most once ------------------------------------------------
+def _paid_ticket(run: Any) -> int:
+    made = run("ticket", "new", "--item", "Coffee=3.50x2", "--item", "Cake=4.00", "--pay", "card",
+               *CARD)
+    assert made.returncode == 0, made.stderr
+    return int(json.loads(made.stdout)["ticket"])
+
+
+def test_a_line_is_refunded_once_across_commands_and_a_repeat_is_refused_before_sending(
+        env: dict[str, str]) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return cashier(*args, env=env)
+
+    ticket = str(_paid_ticket(run))
+    journal = _training_journal(env)
+    before = _counts(journal)
+    for args, words in ((("--line", "1", "--line", "1"),
+                         "--line: each line at most once; lines count from 1 to 2"),
+                        (("--line", "3"), "--line: each line at most once; lines count from 1 to 2"),
+                        (("--line", "0"), "--line: each line at most once; lines count from 1 to 2")):
+        refused = run("ticket", "refund", ticket, *args)
+        assert refused.returncode == 2 and refused.stdout == "", refused.stdout
+        assert _one_line(refused.stderr) and words in refused.stderr, refused.stderr
+    assert _counts(journal) == before  # nothing journaled, nothing sent
+    first = run("ticket", "refund", ticket, "--line", "1")
+    assert first.returncode == 0, first.stderr
+    assert [(r["amount"], r["state"]) for r in json.loads(first.stdout)["refunded"]] == [
+        ("7.00", "approved")]
+    before = _counts(journal)
+    for args in (("--line", "1"), ("--line", "2", "--line", "1")):
+        again = run("ticket", "refund", ticket, *args)
+        assert again.returncode == 2 and _one_line(again.stderr), again.stdout + again.stderr
+        assert "--line: line 1 of ticket 1 was already refunded: each line at most once" in again.stderr
+    assert _counts(journal) == before
+    cake = run("ticket", "refund", ticket, "--line", "2")
+    assert cake.returncode == 0, cake.stderr
+    assert [r["amount"] for r in json.loads(cake.stdout)["refunded"]] == ["4.00"]
+    exported = json.loads(run("journal", "export", "--format", "json").stdout)
+    refunds = [e["approved"] for e in exported["entries"] if e["kind"] == "refund"]
+    assert sorted(refunds) == ["4.00", "7.00"]  # the card got 11.00 back once, not more
+
+
+@pytest.mark.socket
+@pytest.mark.parametrize("n", [2, 3])
+def test_processes_refunding_one_line_at_once_only_one_wins(serve_sandbox: Any, tmp_path: Path,
+                                                            n: int) -> None:
+    from tests.flows.test_one_owner import go
+
+    served = serve_sandbox("LG")
+    till = CliTill(served, tmp_path, "t")
+    ticket = str(_paid_ticket(till.run))
+    procs = [till.ready("ticket", "refund", ticket, "--line", "1") for _ in range(n)]
+    go(*procs)
+    done = [(p.wait(120), *p.communicate()) for p in procs]
+    won = [d for d in done if d[0] == 0]
+    lost = [d for d in done if d[0] == 2]
+    assert len(won) == 1 and len(lost) == n - 1, [(c, e[-300:]) for c, _o, e in done]
+    assert all(_one_line(err) and not out and "line 1 of ticket 1 was already refunded" in err
+               for _c, out, err in lost), lost
+    held = _host_and_journal(till)
+    assert sorted(v for v in held.values()) == [("refund", "7.00", "0.00"),
+                                                ("sale", "11.00", "7.00")]
+
+
+@pytest.mark.socket
+def test_a_line_whose_refund_answer_was_lost_stays_taken_until_recovery_says_not_charged(
+        serve_sandbox: Any, tmp_path: Path) -> None:
+    """The refund of line 1 never reached the host's books (the connection reset) and the
+    process was killed while it asked what happened: line 1 is taken (refused, nothing sent)
+    until ``recover`` tells the refund not charged; then it is refunded once."""
+    from tests.flows.conftest import write_profile
+
+    served = serve_sandbox("LG")
+    till = CliTill(served, tmp_path, "t")
+    till.profile = write_profile(tmp_path / "short.toml", host_url=served.api, journal=till.journal,
+                                 host_s=2.0, host_longest_s=0.5, connect_s=0.5)
+    ticket = str(_paid_ticket(till.run))
+    control = served.control()
+    rules = [{"path": REFUND_PATH, "action": "reset", "count": 1},
+             {"path": STATUS_PATH, "action": "delay", "delay_ms": 1500}]
+    assert control.post("/_sandbox/faults", json={"rules": rules}).status_code == 200
+    proc = till.start("ticket", "refund", ticket, "--line", "1")
+    _until(lambda: any(e.kind == "refund" and e.state is State.UNKNOWN
+                       for e in till.entries().values()), "the refund's answer lost")
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    control.delete("/_sandbox/faults")
+    taken = till.run("ticket", "refund", ticket, "--line", "1")
+    assert taken.returncode == 2 and _one_line(taken.stderr), taken.stdout + taken.stderr
+    assert "line 1 of ticket 1 was already refunded" in taken.stderr
+    recovered = till.run("recover", "--wait")  # waits out the host's window, then trusts it
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    assert [r["state"] for r in json.loads(recovered.stdout)["resolved"]] == ["error"]
+    again = till.run("ticket", "refund", ticket, "--line", "1")
+    assert again.returncode == 0, again.stdout + again.stderr
+    held = _host_and_journal(till)
+    assert sorted(held.values()) == [("refund", "7.00", "0.00"), ("sale", "11.00", "7.00")]
+    control.close()
