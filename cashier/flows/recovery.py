@@ -32,6 +32,7 @@ from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
+from cashier.journal.ticket_model import paid_in_full
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -151,6 +152,8 @@ class RecoveryReport:
     in_flight: list[Entry] = field(default_factory=list)
     #: entries the journal held as not charged that the host holds approved (corrected)
     corrected: list[Entry] = field(default_factory=list)
+    #: tickets a settled tender paid in full: closed as paid, as if its answer had come on time
+    tickets_paid: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -163,6 +166,8 @@ class RecoveryReport:
                                  "approved": str(e.approved)} for e in self.corrected]
         if self.in_flight:  # another live process sent these and waits on them
             out["in_flight"] = [{"invoice": e.invoice, "state": str(e.state)} for e in self.in_flight]
+        if self.tickets_paid:
+            out["tickets_paid"] = list(self.tickets_paid)
         return out
 
 
@@ -214,7 +219,25 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     # what this run just resolved is what the host said a moment ago: not asked twice
     report.corrected = await compare_with_host(ctx, found_by="recovery",
                                                skip=frozenset(e.id for e in report.resolved))
+    report.tickets_paid = await settle_tickets(ctx, [*report.resolved, *report.corrected])
     return report
+
+
+async def settle_tickets(ctx: FlowContext, settled: list[Entry]) -> list[int]:
+    """Settling the last tender settles the ticket: each ticket of a tender recovery settled as
+    approved that now has nothing left to pay is closed as paid, as if the answer had come on
+    time (the same ``ticket_paid`` event, so its receipt and, for cash, the drawer follow; by
+    ``recovery``). A tender settled as not charged leaves its ticket open with the amount due
+    again. Decided and closed in one write (``close_ticket_if``): another process's tender or
+    cancel never slips between."""
+    tickets = sorted({e.ticket_id for e in settled if e.ticket_id is not None
+                      and e.state in (State.APPROVED, State.CAPTURED)})
+    paid: list[int] = []
+    for ticket_id in tickets:
+        if await ctx.journal.close_ticket_if(ticket_id, "paid", actor="recovery",
+                                             when=paid_in_full) is not None:
+            paid.append(ticket_id)
+    return paid
 
 
 #: How many invoices a comparison with the host asks about at once.

@@ -38,6 +38,7 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
+from cashier.journal.ticket_model import paid_in_full
 from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text
@@ -50,13 +51,6 @@ def _remaining(record: TicketRecord) -> Decimal:
 
 
 REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
-
-
-def _paid_in_full(record: TicketRecord) -> bool:
-    """The ticket closes as paid: open, with lines, nothing remaining, no tender in doubt."""
-    ticket = Ticket.of(record)
-    return ticket.state == "open" and bool(ticket.lines) and ticket.remaining == 0 \
-        and not ticket.checking
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -347,15 +341,20 @@ class TicketSession:
         _entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
-            close_if=_paid_in_full)
+            close_if=paid_in_full)
         return await self.refresh(record)
 
     async def settle(self) -> Ticket:
-        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid."""
-        return await self._close_if_paid(await self.refresh())
+        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid
+        (recovery closes it itself when that tender was the last: the pad's basket goes then)."""
+        ticket = await self.refresh()
+        if ticket.is_paid and self.basket.lines:
+            await self.basket.clear()
+            return ticket
+        return await self._close_if_paid(ticket)
 
     async def _close_if_paid(self, ticket: Ticket) -> Ticket:
-        if _paid_in_full(ticket.record):
+        if paid_in_full(ticket.record):
             record = await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
             await self.basket.clear()
             return await self.refresh(record)

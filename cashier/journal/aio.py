@@ -536,6 +536,13 @@ class Journal:
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 
+    async def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
+                              when: Callable[[TicketRecord], bool]) -> TicketRecord | None:
+        """``JournalRecorder.close_ticket_if``: closed only when ``when`` holds, in one write."""
+        record: TicketRecord | None = await self._write(self.recorder.close_ticket_if, ticket_id,
+                                                        state, actor=actor, when=when)
+        return record
+
     async def _ticket_read(self, name: str, *args: Any, **kw: Any) -> Any:
         """A ticket read: on the writer's own connection while it holds lines not yet committed
         (the reader's cannot see them), else on the reader's."""

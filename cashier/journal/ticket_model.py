@@ -264,6 +264,15 @@ class Ticket:
                 "tenders": [t.as_dict() for t in self.tenders]}
 
 
+def paid_in_full(record: TicketRecord) -> bool:
+    """The ticket closes as paid: open, with lines, nothing remaining, no tender in doubt. Asked
+    after each tender, and when recovery settles a tender whose answer was lost (the last one
+    settled as approved pays the ticket as if its answer had come on time)."""
+    ticket = Ticket.of(record)
+    return ticket.state == "open" and bool(ticket.lines) and ticket.remaining == 0 \
+        and not ticket.checking
+
+
 @dataclass(frozen=True)
 class TicketChanged:
     """Published on the bus after every change of a ticket (the Sale screen redraws)."""

@@ -346,6 +346,16 @@ class TicketRows:
             self._hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
 
+    def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
+                        when: Callable[[TicketRecord], bool]) -> TicketRecord | None:
+        """``close_ticket`` when ``when`` (the ticket's rule) holds for the ticket as it stands in
+        this write, else None with nothing written: decided and closed under one lock, so another
+        process's tender or cancel never slips between (recovery settling a ticket)."""
+        with self._tx():
+            if not when(self.ticket(ticket_id)):
+                return None
+            return self.close_ticket(ticket_id, state, actor=actor)
+
     def _hold_changed(self, ticket_id: int, **changes: Any) -> None:
         """Inside a write that changed ticket ``ticket_id`` as ``changes`` say (fields of
         ``TicketRecord``): the ticket held when the write began, so changed, is held again."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -163,6 +164,9 @@ def _until(check: Any, what: str, timeout_s: float = 60.0) -> Any:
 
 REFUND_PATH = "/api/rest/v1/transactions/refund"
 STATUS_PATH = "/api/rest/v1/transactions/invoice"
+#: How slowly the host answers a question about an invoice while an answer is being lost: long
+#: enough to kill the process while it asks, short of a till's host_s (the invoice floor asks too)
+SLOW_MS = 700
 
 
 @pytest.mark.socket
@@ -179,7 +183,7 @@ def test_a_refund_whose_answer_was_lost_holds_the_void_until_recovery_tells(
     control = served.control()
     rules = [{"path": REFUND_PATH, "action": "drop_after_commit", "count": 1},
              # every question about an invoice answered slowly (the invoice floor's too)
-             {"path": STATUS_PATH, "action": "delay", "delay_ms": 1500}]
+             {"path": STATUS_PATH, "action": "delay", "delay_ms": SLOW_MS}]
     assert control.post("/_sandbox/faults", json={"rules": rules}).status_code == 200
     proc = till.start("refund", "--amount", "10.00", "--original-invoice", invoice)
     _until(lambda: any(e.kind == "refund" and e.state is State.UNKNOWN
@@ -290,11 +294,11 @@ def test_a_line_whose_refund_answer_was_lost_stays_taken_until_recovery_says_not
     served = serve_sandbox("LG")
     till = CliTill(served, tmp_path, "t")
     till.profile = write_profile(tmp_path / "short.toml", host_url=served.api, journal=till.journal,
-                                 host_s=2.0, host_longest_s=0.5, connect_s=0.5)
+                                 host_s=1.5, host_longest_s=0.2, connect_s=0.3)
     ticket = str(_paid_ticket(till.run))
     control = served.control()
     rules = [{"path": REFUND_PATH, "action": "reset", "count": 1},
-             {"path": STATUS_PATH, "action": "delay", "delay_ms": 1500}]
+             {"path": STATUS_PATH, "action": "delay", "delay_ms": SLOW_MS}]
     assert control.post("/_sandbox/faults", json={"rules": rules}).status_code == 200
     proc = till.start("ticket", "refund", ticket, "--line", "1")
     _until(lambda: any(e.kind == "refund" and e.state is State.UNKNOWN
@@ -313,3 +317,121 @@ def test_a_line_whose_refund_answer_was_lost_stays_taken_until_recovery_says_not
     held = _host_and_journal(till)
     assert sorted(held.values()) == [("refund", "7.00", "0.00"), ("sale", "11.00", "7.00")]
     control.close()
+
+
+# ---- 3. settling the last tender settles the ticket -------------------------------------------
+SALE_PATH = "/api/rest/v1/transactions/sale"
+
+
+class PrintingTill(CliTill):
+    """A till on the served sandbox with a receipt printer (loopback TCP) and short host windows."""
+
+    def __init__(self, served: Any, tmp: Path, printer_url: str) -> None:
+        from tests.flows.conftest import write_profile
+
+        super().__init__(served, tmp, "p")
+        self.profile = write_profile(
+            tmp / "printing.toml", host_url=served.api, journal=self.journal, host_s=1.5,
+            host_longest_s=0.2, connect_s=0.3,
+            extra=("[till.printer]", f'url = "{printer_url}"', "width = 42", "timeout_s = 1.0"))
+
+    def lose_the_card_answer(self, *args: str, committed: bool) -> None:
+        """Run ``args``; the card sale reaches the host (``committed``) or is reset before it
+        does, its answer is lost, and the process is killed while it asks the host what
+        happened (every question about an invoice answered slowly, the invoice floor's too)."""
+        with self.served.control() as control:
+            rules = [{"path": SALE_PATH, "action": "drop_after_commit" if committed else "reset",
+                      "count": 1},
+                     {"path": STATUS_PATH, "action": "delay", "delay_ms": SLOW_MS}]
+            assert control.post("/_sandbox/faults", json={"rules": rules}).status_code == 200
+            proc = self.start(*args)
+            _until(self._card_unknown, "the card's answer lost")
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate()
+            control.delete("/_sandbox/faults")
+
+    def _card_unknown(self) -> bool:
+        try:
+            return any(e.kind == "sale" and e.state is State.UNKNOWN
+                       for e in self.entries().values())
+        except sqlite3.Error:  # the command is still creating the journal
+            return False
+
+    def ticket(self, number: int = 1) -> dict[str, Any]:
+        shown = self.run("ticket", "show", str(number))
+        return dict(json.loads(shown.stdout))
+
+    def ticket_events(self) -> list[tuple[str, str]]:
+        store = JournalRecorder(self.journal, reader=True)
+        try:
+            return [(e.type, e.actor) for e in store.events() if e.type.startswith("ticket_")
+                    or e.type.startswith("drawer_")]
+        finally:
+            store.close()
+
+
+@pytest.fixture
+def printer() -> Any:
+    from tests.cash.loopback import LoopbackPrinter
+
+    made = LoopbackPrinter()
+    yield made
+    made.close()
+
+
+@pytest.mark.socket
+def test_recover_settling_the_last_tender_pays_the_ticket_with_its_receipt_and_drawer(
+        serve_sandbox: Any, tmp_path: Path, printer: Any) -> None:
+    """Cash 10.00 taken, then the card's answer for the other 20.00 lost (the host approved it):
+    ``recover`` settles the card as approved, and the ticket is paid as if the answer had come
+    on time: the same ``ticket_paid`` event, its one receipt and the drawer kick for the cash."""
+    from tests.cash.loopback import KICK_BYTES
+
+    served = serve_sandbox("LG")
+    till = PrintingTill(served, tmp_path, printer.url)
+    assert till.run("drawer", "open", "--float", "50.00").returncode == 0
+    assert printer.wait_jobs(1) and printer.jobs.pop(0) == KICK_BYTES  # the float goes in
+    till.lose_the_card_answer("ticket", "new", "--item", "Lamp=30.00", "--pay", "cash=10",
+                              "--pay", "card", *CARD, committed=True)
+    left = till.ticket()
+    assert (left["state"], [t["outcome"] for t in left["tenders"]]) == ("open", ["approved", "unknown"])
+    assert printer.jobs == []  # no receipt for a ticket not paid
+    recovered = till.run("recover")
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    report = json.loads(recovered.stdout)
+    assert [r["state"] for r in report["resolved"]] == ["approved"]
+    assert report["tickets_paid"] == [1]
+    paid = till.ticket()
+    assert (paid["state"], paid["paid"], paid["remaining"]) == ("paid", "30.00", "0.00")
+    assert [t["outcome"] for t in paid["tenders"]] == ["approved", "approved"]
+    assert printer.wait_jobs(1) and len(printer.jobs) == 1  # its one receipt, the drawer kicked
+    assert b"Lamp" in printer.jobs[0] and KICK_BYTES[:3] in printer.jobs[0]
+    # as on time (the clerk closes it there; here recovery), the kick journaled for its clerk
+    assert till.ticket_events()[-2:] == [("ticket_paid", "recovery"), ("drawer_kick", "1")]
+    assert till.run("ticket", "pay", "1", "--pay", "card", *CARD).returncode == 2  # nothing due
+    assert _host_and_journal(till) == {paid["tenders"][1]["invoice"]: ("sale", "20.00", "0.00")}
+    again = till.run("recover")  # a second recovery finds nothing more to settle
+    assert again.returncode == 0 and "tickets_paid" not in json.loads(again.stdout)
+
+
+@pytest.mark.socket
+def test_recover_settling_the_tender_as_not_charged_leaves_the_ticket_open_with_it_due(
+        serve_sandbox: Any, tmp_path: Path, printer: Any) -> None:
+    served = serve_sandbox("LG")
+    till = PrintingTill(served, tmp_path, printer.url)
+    till.lose_the_card_answer("ticket", "new", "--item", "Lamp=30.00", "--pay", "card", *CARD,
+                              committed=False)
+    recovered = till.run("recover", "--wait")  # waits out the host's window, then trusts it
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    report = json.loads(recovered.stdout)
+    assert [r["state"] for r in report["resolved"]] == ["error"] and "tickets_paid" not in report
+    due = till.ticket()
+    assert (due["state"], due["paid"], due["remaining"]) == ("open", "0.00", "30.00")
+    assert printer.jobs == []
+    finished = till.run("ticket", "pay", "1", "--pay", "card", *CARD)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert json.loads(finished.stdout)["state"] == "paid"
+    assert printer.wait_jobs(1) and b"Lamp" in printer.jobs[0]
+    with served.control() as control:
+        ledger = control.get("/_sandbox/ledger").json()["invoices"]
+    assert [(r["state"], r["approvedAmount"]) for r in ledger] == [("sale", "30.00")]
