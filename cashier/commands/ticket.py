@@ -12,6 +12,7 @@ import sys
 from decimal import ROUND_UP, Decimal
 from typing import Any
 
+from cashier.commands.desk import cash_back_slips, ticket_receipt
 from cashier.commands.payments import (
     CARD_STDIN_HELP,
     MANAGER_HELP,
@@ -21,7 +22,6 @@ from cashier.commands.payments import (
     read_manager,
     run_with_runtime,
 )
-from cashier.commands.desk import cash_back_slips, ticket_receipt
 from cashier.errors import ValidationError
 
 

@@ -31,14 +31,13 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Kind, Op, State
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
-from cashier.journal.ticket_model import OLD_TENDER_NAMES
+from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
 from cashier.journal.ticket_model import TENDER_KINDS as TENDER_KINDS
 from cashier.journal.ticket_model import TenderKind as TenderKind
 from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.ticket_model import paid_in_full
 from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text

@@ -11,7 +11,6 @@ import json
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from decimal import Decimal as D
 from pathlib import Path
@@ -23,6 +22,7 @@ from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import cashier
 from tests.flows.test_one_owner import CliTill
+from tests.forked_cli import start_python
 
 CARD = ("--card", "4321000000001119", "--exp", "1230")
 
@@ -118,10 +118,10 @@ def test_the_host_refuses_a_void_of_a_refunded_sale_and_the_journal_counts_once(
     assert "invalid status" in result["message"] and "refund the rest" in result["message"]
     entry = seller.entries()[invoice]
     assert (entry.state, entry.approved) == (State.APPROVED, D("20.00"))
-    other = subprocess.run([sys.executable, "-c", _OTHER_TILL_TRIES_VOID, str(refunder.profile),
-                            invoice], env=refunder.env, capture_output=True, text=True, timeout=60)
-    assert other.returncode == 0, other.stderr
-    answer = json.loads(other.stdout)
+    other = start_python(_OTHER_TILL_TRIES_VOID, str(refunder.profile), invoice, env=refunder.env)
+    said, err = other.communicate(timeout=60)
+    assert other.wait() == 0, err
+    answer = json.loads(said)
     assert (answer["code"], answer["refused"], answer["http"]) == ("50100", True, 400), answer
     with served.control() as control:
         held = {r["invoice"]: r for r in control.get("/_sandbox/ledger").json()["invoices"]}

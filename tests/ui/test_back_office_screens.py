@@ -77,7 +77,7 @@ def test_partial_refund_then_void_from_the_journal(ui: Any, make_gui: Any) -> No
 
     def voidable_again() -> bool:  # nothing refunded any more: the whole sale may be voided
         journal.select_invoice(sale.invoice)
-        return journal.void_button.isEnabled()
+        return bool(journal.void_button.isEnabled())
 
     ui.until(voidable_again, what="the sale voidable again")
     journal.void_button.click()
