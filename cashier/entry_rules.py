@@ -6,6 +6,7 @@ The window asks these questions; it never decides them from message text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -43,12 +44,30 @@ def can_refund(entry: Entry) -> bool:
     return refundable_amount(entry) > 0
 
 
-def can_void(entry: Entry) -> bool:
-    """A void reverses the whole payment: an approved, captured or unanswered Host API payment,
-    or a Charge API payment with money left to give back (its "void" is a full refund)."""
+def void_refusal(entry: Entry, refunds_in_flight: Sequence[Entry] = ()) -> str | None:
+    """Why a void of ``entry`` is refused (None: it may be voided). A void reverses the whole
+    payment: an approved, captured or unanswered Host API payment, or a Charge API payment with
+    money left to give back (its "void" is a full refund). A Host API payment with a refund
+    against it is never voided: the void would give the refunded part back a second time (the
+    host refuses it too, docs/decisions.md "Money and authority, round 4 (issue #46): refunds");
+    the rest is refunded instead. ``refunds_in_flight`` are the journal's linked refunds of it
+    whose answer is not known yet: they may have given money back, so they count as refunds."""
     if is_charge_api(entry):
-        return refundable_amount(entry) > 0
-    return entry.invoice is not None and entry.state in (State.APPROVED, State.CAPTURED, State.UNKNOWN)
+        return None if refundable_amount(entry) > 0 else "has nothing left to give back"
+    if entry.invoice is None or entry.state not in (State.APPROVED, State.CAPTURED, State.UNKNOWN):
+        return f"is {entry.state}: it cannot be voided (only approved, captured or unknown payments)"
+    if entry.refunded > 0:
+        return (f"was refunded ({entry.refunded} of {shown_amount(entry)}): refund the rest "
+                f"({refundable_amount(entry)}) instead; a void would give the refunded part back twice")
+    if any(r.unresolved for r in refunds_in_flight):
+        return ("has a refund whose answer is not known yet: it was refunded, perhaps; run "
+                "'cashier recover', then refund the rest instead of voiding")
+    return None
+
+
+def can_void(entry: Entry) -> bool:
+    """``void_refusal`` finds nothing against it (the window's Void key)."""
+    return void_refusal(entry) is None
 
 
 def is_cancelled(entry: Entry) -> bool:

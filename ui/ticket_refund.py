@@ -42,8 +42,13 @@ class TicketRefundDialog(QDialog):
         for number, line in enumerate(ticket.lines, start=1):
             count = f" ×{line.quantity}" if line.quantity != 1 else ""
             item = QListWidgetItem(f"{number}. {line.name}{count}   {format_money(line.amount, currency)}")
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
+            if ticket.line_refunded(number - 1):  # given back once: never ticked again
+                item.setText(f"{item.text()}   ({tr('refunded')})")
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable
+                              & ~Qt.ItemFlag.ItemIsEnabled)
+            else:
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Unchecked)
             self.lines.addItem(item)
         self.lines.setCurrentRow(0)
         self.lines.itemChanged.connect(lambda _item: self.update_plan())
@@ -69,7 +74,8 @@ class TicketRefundDialog(QDialog):
     def chosen_lines(self) -> list[int] | None:
         """The ticked lines (0-based, as the core counts them); None: the whole ticket."""
         ticked = [row for row in range(self.lines.count())
-                  if self.lines.item(row).checkState() is Qt.CheckState.Checked]
+                  if self.lines.item(row).flags() & Qt.ItemFlag.ItemIsUserCheckable
+                  and self.lines.item(row).checkState() is Qt.CheckState.Checked]
         return ticked or None
 
     @property

@@ -196,8 +196,9 @@ def void_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         assert invoice is not None
-        return _result(await void(rt.ctx, invoice, reason=args.reason,
-                                  manager=read_manager(rt, args)))
+        result = await void(rt.ctx, invoice, reason=args.reason, manager=read_manager(rt, args))
+        code = _result(result)
+        return 1 if result.outcome in ("approved", "captured") else code  # the host refused it
 
     return run_with_runtime(args, body)
 
@@ -206,7 +207,12 @@ def recover_command(args: argparse.Namespace) -> int:
     from cashier.flows.recovery import recover
 
     async def body(rt: Any) -> int:
+        from cashier.commands.desk import ticket_receipt
+        from cashier.flows.ticket import load
+
         report = await recover(rt.ctx, patient=bool(getattr(args, "wait", False)))
+        for ticket_id in report.tickets_paid:  # its last tender settled: paid, its receipt
+            ticket_receipt(rt, await load(rt.ctx, ticket_id))
         print_json(report.as_dict())
         return 3 if report.still_open or report.in_flight else 0
 

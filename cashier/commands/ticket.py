@@ -12,6 +12,7 @@ import sys
 from decimal import ROUND_UP, Decimal
 from typing import Any
 
+from cashier.commands.desk import cash_back_slips, ticket_receipt
 from cashier.commands.payments import (
     CARD_STDIN_HELP,
     MANAGER_HELP,
@@ -66,39 +67,6 @@ def _say_refused(exc: ValidationError) -> None:
     print(f"cashier: {exc}", file=sys.stderr)
 
 
-def _at_desk(rt: Any, what: str, print_jobs: Any) -> None:
-    """Run ``print_jobs(desk)`` on the till's cash desk and wait up to the printer's timeout; a
-    receipt not printed is said on stderr (the ticket stands all the same, and ``cashier receipt
-    print TICKET`` prints it again)."""
-    from cashier.cashdesk import CashDesk, open_recorder
-
-    desk = CashDesk(rt.profile, open_recorder(rt.profile))
-    try:
-        jobs = print_jobs(desk)
-        if jobs and desk.printer is not None:
-            desk.printer.wait_idle(desk.profile.printer.timeout_s + 1.0)
-            if not all(r.printed for r in desk.printer.results[-len(jobs):]):
-                print(f"cashier: {what} not printed ({desk.printer_status}): "
-                      f"reprint with cashier receipt print", file=sys.stderr)
-    finally:
-        desk.close()
-        desk.recorder.close()
-
-
-def _receipt(rt: Any, ticket: Any) -> None:
-    """A ticket this command paid: its one receipt (the drawer kicked for cash)."""
-    if ticket.state == "paid":
-        _at_desk(rt, f"receipt of ticket {ticket.id}", lambda desk: desk.ticket_done(ticket.id))
-
-
-def _cash_back_slips(rt: Any, ticket: Any, before: set[int]) -> None:
-    """A cancel that gave cash back: its slip, and the drawer opens (as in the window)."""
-    new = [e for e in ticket.refunds if e.id not in before]
-    if new:
-        _at_desk(rt, f"cash back of ticket {ticket.id}",
-                 lambda desk: [job for e in new for job in desk.payment_done(e)])
-
-
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
@@ -124,7 +92,7 @@ def new_command(args: argparse.Namespace) -> int:
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
         ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused,
                                          first_refusal_raises=True)
-        _receipt(rt, ticket)
+        ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 
@@ -147,7 +115,7 @@ def pay_command(args: argparse.Namespace) -> int:
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
         ticket = await session.quick_pay(tenders, refused=_say_refused,
                                          first_refusal_raises=True)
-        _receipt(rt, ticket)
+        ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 
@@ -163,7 +131,7 @@ def cancel_command(args: argparse.Namespace) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         before = {e.id for e in session.ticket.refunds} if session.ticket is not None else set()
         ticket = await session.cancel(manager=read_manager(rt, args))
-        _cash_back_slips(rt, ticket, before)
+        cash_back_slips(rt, ticket, before)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
 
@@ -179,7 +147,7 @@ def refund_command(args: argparse.Namespace) -> int:
     amount = _amount(args.amount, "--amount", args)
     lines = None
     if args.line:
-        if any(not n.isdigit() or int(n) < 1 for n in args.line):
+        if any(not n.isdigit() or len(n) > 4 for n in args.line):
             raise ValidationError("--line", "must be a line number from 1, as on the receipt")
         lines = [int(n) - 1 for n in args.line]
 
@@ -187,9 +155,14 @@ def refund_command(args: argparse.Namespace) -> int:
         from cashier.flows.ticket import load
 
         before = {e.id for e in (await load(rt.ctx, ticket_id)).refunds}
-        ticket = await refund_ticket(rt.ctx, ticket_id, amount=amount, lines=lines,
-                                     manager=read_manager(rt, args))
-        _cash_back_slips(rt, ticket, before)
+        try:
+            ticket = await refund_ticket(rt.ctx, ticket_id, amount=amount, lines=lines,
+                                         manager=read_manager(rt, args))
+        except ValidationError as exc:  # the ticket's line rule, named as typed here
+            if exc.field != "line":
+                raise
+            raise ValidationError("--line", exc.template, **exc.params) from None
+        cash_back_slips(rt, ticket, before)
         out = ticket.as_dict()
         new = [e for e in ticket.refunds if e.id not in before]
         out["refunded"] = [{"kind": str(e.kind), "amount": str(e.approved or e.requested),

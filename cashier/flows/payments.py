@@ -18,6 +18,7 @@ from cashier.flows.events import DevicePrompt
 from cashier.flows.giftcards import GiftCard
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.tickets import LineRefund
 from cashier.money import capture_bound as money_capture_bound
 from cashier.money import check_capture, check_tax, check_tip
 from cashier.redact import luhn_ok, mask_pan
@@ -271,9 +272,11 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
 
 async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | None = None,
                  card: KeyedCard | None = None, token: str | None = None,
-                 ticket_id: int | None = None, manager: Clerk | None = None) -> FlowResult:
+                 ticket_id: int | None = None, manager: Clerk | None = None,
+                 line_refund: LineRefund | None = None) -> FlowResult:
     """Linked (``original_invoice``: the card on file, at most what is left) or unlinked. A refund
-    above the profile's ``refund_above`` needs ``manager`` (``ManagerNeeded`` before anything)."""
+    above the profile's ``refund_above`` needs ``manager`` (``ManagerNeeded`` before anything).
+    ``line_refund``: the ticket lines it gives back, taken with its intent (``refund_ticket``)."""
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
     if original_invoice is not None:
@@ -295,7 +298,7 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
         entry = await ctx.journal.create(
             Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
             original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True,
-            ticket_id=ticket_id)
+            ticket_id=ticket_id, line_refund=line_refund)
         await ctx.journal_approval(approver, Action.REFUND, amount, entry_id=entry.id)
         if wire_card is None and original_invoice is None:
             ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cashier.clerks import Action, Clerk
+from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import (
     APPROVED_CODES,
@@ -31,6 +32,7 @@ from cashier.host.errors import HostError, HostNoDecision, InvoiceNotFound
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Job, JournalError, Kind, State
+from cashier.journal.ticket_model import paid_in_full
 from cashier.redact import redact
 
 log = logging.getLogger(__name__)
@@ -64,16 +66,23 @@ async def void_part(ctx: FlowContext, invoice: str, *, reason: str | None, manag
         raise EntryOwned("invoice", owner)  # its sender settles it: nothing sent from here
     if entry.state is State.VOIDED:
         return finish(ctx, entry, "already voided")
+    if entry.state is not State.VOIDING:  # a void job already pending is tried again
+        why = void_refusal(entry, await ctx.journal.refunds_in_flight(invoice))
+        if why is not None:
+            raise ValidationError("invoice", why)
     if reason is None:
         reason = REASON_TIMEOUT if entry.state is State.UNKNOWN else REASON_MERCHANT_CANCEL
     approver = None if covered_by is not None else ctx.approval(Action.VOID, entry.approved, manager)
     try:
-        entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor)
+        entry, job = await ctx.journal.request_void(entry.id, reason=reason, actor=ctx.actor,
+                                                    refusal=void_refusal)
     except JournalError as exc:
         raise ValidationError("invoice", str(exc).removeprefix("state: ")) from None
     await ctx.journal_approval(approver, Action.VOID, entry.approved, entry_id=entry.id)
     entry = await run_void_job(ctx, job)
-    message = "" if entry.state is State.VOIDED else "void pending: it is retried until the host confirms"
+    # a void the host refused leaves the payment as it was, saying why (its message)
+    message = "void pending: it is retried until the host confirms" \
+        if entry.state is State.VOIDING else ""
     return finish(ctx, entry, message)
 
 
@@ -117,7 +126,8 @@ async def run_void_job(ctx: FlowContext, job: Job, *, actor: str | None = None) 
     except HostNoDecision as exc:
         return await _retry(ctx, job, entry, redact(str(exc))[:200])
     except HostError as exc:
-        if job.attempts + 1 >= ctx.policy.void_max_refusals:
+        # refused for the payment's state (refunded, perhaps by another till): final at once
+        if exc.invalid_status or job.attempts + 1 >= ctx.policy.void_max_refusals:
             before = await ctx.journal.state_before_void(entry.id)
             return await ctx.journal.finish_job(
                 job.id, outcome="refused", actor=who, state=before,
@@ -142,6 +152,8 @@ class RecoveryReport:
     in_flight: list[Entry] = field(default_factory=list)
     #: entries the journal held as not charged that the host holds approved (corrected)
     corrected: list[Entry] = field(default_factory=list)
+    #: tickets a settled tender paid in full: closed as paid, as if its answer had come on time
+    tickets_paid: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -154,6 +166,8 @@ class RecoveryReport:
                                  "approved": str(e.approved)} for e in self.corrected]
         if self.in_flight:  # another live process sent these and waits on them
             out["in_flight"] = [{"invoice": e.invoice, "state": str(e.state)} for e in self.in_flight]
+        if self.tickets_paid:
+            out["tickets_paid"] = list(self.tickets_paid)
         return out
 
 
@@ -205,7 +219,25 @@ async def recover(ctx: FlowContext, *, concurrency: int = 8, all_jobs: bool = Tr
     # what this run just resolved is what the host said a moment ago: not asked twice
     report.corrected = await compare_with_host(ctx, found_by="recovery",
                                                skip=frozenset(e.id for e in report.resolved))
+    report.tickets_paid = await settle_tickets(ctx, [*report.resolved, *report.corrected])
     return report
+
+
+async def settle_tickets(ctx: FlowContext, settled: list[Entry]) -> list[int]:
+    """Settling the last tender settles the ticket: each ticket of a tender recovery settled as
+    approved that now has nothing left to pay is closed as paid, as if the answer had come on
+    time (the same ``ticket_paid`` event, so its receipt and, for cash, the drawer follow; by
+    ``recovery``). A tender settled as not charged leaves its ticket open with the amount due
+    again. Decided and closed in one write (``close_ticket_if``): another process's tender or
+    cancel never slips between."""
+    tickets = sorted({e.ticket_id for e in settled if e.ticket_id is not None
+                      and e.state in (State.APPROVED, State.CAPTURED)})
+    paid: list[int] = []
+    for ticket_id in tickets:
+        if await ctx.journal.close_ticket_if(ticket_id, "paid", actor="recovery",
+                                             when=paid_in_full) is not None:
+            paid.append(ticket_id)
+    return paid
 
 
 #: How many invoices a comparison with the host asks about at once.

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk
+from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
@@ -30,14 +31,14 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Kind, Op, State
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
-from cashier.journal.ticket_model import OLD_TENDER_NAMES
+from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
 from cashier.journal.ticket_model import TENDER_KINDS as TENDER_KINDS
 from cashier.journal.ticket_model import TenderKind as TenderKind
 from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import REMAINING, TenderInFlight, TicketRecord
+from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
 from cashier.money import check_tip, parse_amount, round_money
 from cashier.text import free_text
 
@@ -49,13 +50,6 @@ def _remaining(record: TicketRecord) -> Decimal:
 
 
 REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
-
-
-def _paid_in_full(record: TicketRecord) -> bool:
-    """The ticket closes as paid: open, with lines, nothing remaining, no tender in doubt."""
-    ticket = Ticket.of(record)
-    return ticket.state == "open" and bool(ticket.lines) and ticket.remaining == 0 \
-        and not ticket.checking
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -346,15 +340,20 @@ class TicketSession:
         _entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
-            close_if=_paid_in_full)
+            close_if=paid_in_full)
         return await self.refresh(record)
 
     async def settle(self) -> Ticket:
-        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid."""
-        return await self._close_if_paid(await self.refresh())
+        """After recovery told a tender's outcome: the ticket re-read, and closed if now paid
+        (recovery closes it itself when that tender was the last: the pad's basket goes then)."""
+        ticket = await self.refresh()
+        if ticket.is_paid and self.basket.lines:
+            await self.basket.clear()
+            return ticket
+        return await self._close_if_paid(ticket)
 
     async def _close_if_paid(self, ticket: Ticket) -> Ticket:
-        if _paid_in_full(ticket.record):
+        if paid_in_full(ticket.record):
             record = await self.ctx.journal.close_ticket(self.id, "paid", actor=self.ctx.actor)
             await self.basket.clear()
             return await self.refresh(record)
@@ -375,6 +374,16 @@ class TicketSession:
             owner = await self.ctx.journal.owned_elsewhere(tender.entry_id)
             if owner is not None:
                 raise EntryOwned(f"ticket {self.id}", owner)
+        for tender in ticket.tenders:  # a tender refunded meanwhile is refunded, never voided
+            if tender.invoice is None or tender.kind in ("cash", "qr"):
+                continue
+            entry = await self.ctx.journal.get(tender.entry_id)
+            if entry.state not in (State.APPROVED, State.CAPTURED):
+                continue
+            why = void_refusal(entry, await self.ctx.journal.refunds_in_flight(tender.invoice))
+            if why is not None:
+                raise ValidationError("ticket", f"ticket {self.id}: its tender invoice "
+                                                f"{tender.invoice} {why}")
         taken = sum((t.amount for t in ticket.tenders
                      if t.outcome in ("approved", "partial", "unknown")), Decimal(0))
         approver = self.ctx.approval(Action.CANCEL_TICKET, taken, manager) if taken > 0 else None
@@ -419,8 +428,12 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     if ticket.state != "paid":
         raise ValidationError("ticket", f"ticket {ticket.id} is {ticket.state}: only a paid ticket "
                                         "is refunded (an open one is cancelled)")
-    back = {e.original_invoice: e.approved for e in ticket.refunds if e.kind is Kind.REFUND
-            and e.state is State.APPROVED}
+    back: dict[str | None, Decimal] = {}
+    for e in ticket.refunds:  # every refund of a tender, one answer not known yet counted too
+        if e.kind is Kind.REFUND:
+            gave = e.approved if e.state is State.APPROVED else e.requested if e.unresolved \
+                else Decimal(0)
+            back[e.original_invoice] = back.get(e.original_invoice, Decimal(0)) + gave
     cash_back = sum((e.approved for e in ticket.refunds if e.kind is Kind.CASH), Decimal(0))
     left = {t.entry_id: t.amount - (back.get(t.invoice, Decimal(0)) if t.invoice else Decimal(0))
             for t in ticket.tenders if t.outcome in ("approved", "partial")}
@@ -433,8 +446,13 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
     if lines is not None:
         if amount is not None:
             raise ValidationError("lines", "give lines or an amount, not both")
-        if not lines or any(not 0 <= i < len(ticket.lines) for i in lines) or len(set(lines)) != len(lines):
-            raise ValidationError("lines", f"must be distinct line numbers from 0 to {len(ticket.lines) - 1}")
+        count = len(ticket.lines)
+        if not lines or any(not 0 <= i < count for i in lines) or len(set(lines)) != len(lines):
+            raise ValidationError("line", "each line at most once; lines count from 1 to {count}",
+                                  count=count)
+        for i in lines:  # given back before (or being given back): never twice
+            if ticket.line_refunded(i):
+                raise LineRefunded(ticket.id, i + 1)
         chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
         share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
         amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
@@ -467,23 +485,32 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
     refund entry). QR payments are refunded from the QR screen."""
     from cashier.flows.payments import refund
 
-    plan = refund_plan(await load(ctx, ticket_id), amount=amount, lines=lines)
+    ticket = await load(ctx, ticket_id)
+    plan = refund_plan(ticket, amount=amount, lines=lines)
     total = plan_total(plan)
     approver = ctx.approval(Action.REFUND, total, manager)  # the rule sees the whole refund
     if any(tender.kind == "cash" for tender, _part in plan):
         await ctx.journal.require_cash_drawer()  # cash comes out of an open drawer
     await ctx.journal_approval(approver, Action.REFUND, total, ticket=ticket_id)
+    # the lines are taken with the first refund's intent (another command's refund of one of
+    # them, even in another process, is refused there) and carried by the refunds after it
+    claim = LineRefund(tuple(ticket.lines[i].id for i in lines)) if lines is not None else None
     for tender, part in plan:
         if tender.kind == "cash":
             entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
                                              clerk=ctx.actor, ticket_id=ticket_id,
-                                             message=f"cash refund from ticket {ticket_id}")
+                                             message=f"cash refund from ticket {ticket_id}",
+                                             line_refund=claim)
             await ctx.move(entry, State.APPROVED, approved=part)
+            went_back = True
         else:
             result = await refund(ctx, part, original_invoice=tender.invoice, ticket_id=ticket_id,
-                                  manager=approver)
-            if result.outcome != "approved":
-                break  # the rest waits: the ticket shows what went back
+                                  manager=approver, line_refund=claim)
+            entry, went_back = result.entry, result.outcome == "approved"
+        if claim is not None and claim.group is None:
+            claim = LineRefund(claim.lines, group=entry.id)
+        if not went_back:
+            break  # the rest waits: the ticket shows what went back
     return await load(ctx, ticket_id)
 
 

@@ -29,6 +29,9 @@ from cashier.text import clean_text
 
 #: Modern ``error.code`` values that mean the host timed out (40001 "Timed Out").
 TIMEOUT_CODES = frozenset({"40001"})
+#: Modern ``error.code`` 50100 "Transaction failed, invalid status": the transaction's state
+#: forbids the request (a void of a sale refunded in part): sending it again changes nothing.
+INVALID_STATUS_CODES = frozenset({"50100"})
 
 
 class HostError(CashierError):
@@ -75,6 +78,11 @@ class HostError(CashierError):
     @property
     def retryable(self) -> bool:
         return self.severity == "Error"
+
+    @property
+    def invalid_status(self) -> bool:
+        """Refused for the transaction's state (``INVALID_STATUS_CODES``): final, not retried."""
+        return self.code in INVALID_STATUS_CODES
 
     @property
     def refused(self) -> bool:

@@ -438,9 +438,12 @@ class Journal:
     async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
         await self._write(self.recorder.note, entry_id, type_, actor=actor, **data)
 
-    async def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
+    async def request_void(self, entry_id: int, *, reason: str, actor: str,
+                           refusal: Callable[[Entry, list[Entry]], str | None] | None = None,
+                           ) -> tuple[Entry, Job]:
         (entry, job), mirrored, changes = await self._write_entry(self.recorder.request_void, entry_id,
-                                                                  reason=reason, actor=actor)
+                                                                  reason=reason, actor=actor,
+                                                                  refusal=refusal)
         self._publish(entry, mirrored, changes)
         return entry, job
 
@@ -533,6 +536,13 @@ class Journal:
     async def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         return await self._write(self.recorder.close_ticket, ticket_id, state, actor=actor)
 
+    async def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
+                              when: Callable[[TicketRecord], bool]) -> TicketRecord | None:
+        """``JournalRecorder.close_ticket_if``: closed only when ``when`` holds, in one write."""
+        record: TicketRecord | None = await self._write(self.recorder.close_ticket_if, ticket_id,
+                                                        state, actor=actor, when=when)
+        return record
+
     async def _ticket_read(self, name: str, *args: Any, **kw: Any) -> Any:
         """A ticket read: on the writer's own connection while it holds lines not yet committed
         (the reader's cannot see them), else on the reader's."""
@@ -572,6 +582,10 @@ class Journal:
     async def by_idempotency_key(self, key: str) -> Entry | None:
         entry: Entry | None = await self._read("by_idempotency_key", key)
         return entry
+
+    async def refunds_in_flight(self, invoice: str) -> list[Entry]:
+        entries: list[Entry] = await self._read("refunds_in_flight", invoice)
+        return entries
 
     async def unresolved(self) -> list[Entry]:
         entries: list[Entry] = await self._read("unresolved")

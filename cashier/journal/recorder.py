@@ -45,7 +45,7 @@ from cashier.journal.outbox_rows import OutboxRows
 from cashier.journal.report_rows import ReportRows
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.schema import migrate
-from cashier.journal.tickets import CASH_NOTE, TicketRecord, TicketRows
+from cashier.journal.tickets import CASH_NOTE, LINES_NOTE, LineRefund, TicketRecord, TicketRows
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
 from cashier.money import quantum, to_minor
@@ -548,9 +548,11 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                token: str | None = None, clerk: str | None = None, message: str | None = None,
                op: Op | str | None = None, sent: bool = False, charge_id: str | None = None,
                payment_link_id: str | None = None, customer_id: str | None = None,
-               ticket_id: int | None = None) -> Entry:
+               ticket_id: int | None = None, line_refund: LineRefund | None = None) -> Entry:
         """Commit an intent (invoice allocated in the same transaction); ``sent=True`` also
-        records that the request is about to go, saving one commit on the hot path."""
+        records that the request is about to go, saving one commit on the hot path. A refund of
+        ticket lines (``line_refund``) takes them in the same transaction (``LineRefunded`` when
+        another refund holds one: nothing journaled)."""
         kind = Kind(kind)
         currency = currency or self.currency
         self._check_actor(actor)
@@ -594,6 +596,10 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 # decided in the transaction that records the tender: no two processes see one
                 # remainder, and a second tender waits until the first has its outcome
                 self._check_new_tender(ticket_id, requested)  # the tender's total, tip in it
+            if line_refund is not None:
+                if ticket_id is None:
+                    raise ValidationError("line", "a refund of ticket lines names its ticket")
+                self._check_line_refund(ticket_id, line_refund)
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -616,13 +622,22 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             self._event(entry_id, actor, "created", row, now)
             if sent:
                 self._event(entry_id, actor, "sent", changes, now)
+            refunds_lines: dict[int, tuple[int, ...]] = {}
+            if line_refund is not None:
+                group = entry_id if line_refund.group is None else line_refund.group
+                self._event(entry_id, actor, LINES_NOTE,
+                            {"_note": {"ticket": ticket_id, "lines": list(line_refund.lines),
+                                       "group": group}}, now)
+                refunds_lines[entry_id] = line_refund.lines
             entry = _entry({**stored, "id": entry_id}) if _stored_as_given(
                 stored, self._integer_columns) else _entry(self._row(entry_id))
             if ticket_id is not None:
                 self._ticket_written(ticket_id)
                 before = self._held_before.get(ticket_id)
                 if before is not None:  # the newest entry comes last, as a read orders them
-                    self._hold(dataclasses.replace(before, entries=(*before.entries, entry)))
+                    self._hold(dataclasses.replace(
+                        before, entries=(*before.entries, entry),
+                        line_refunds={**before.line_refunds, **refunds_lines}))
             return entry
 
     def transition(self, entry_id: int, state: State | str, *, actor: str, event: str | None = None,
@@ -923,14 +938,23 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             return _entry(row)
 
     # ---- jobs ---------------------------------------------------------------------------------
-    def request_void(self, entry_id: int, *, reason: str, actor: str) -> tuple[Entry, Job]:
-        """Move to VOIDING and create the job in one transaction, so a crash keeps both."""
+    def request_void(self, entry_id: int, *, reason: str, actor: str,
+                     refusal: Callable[[Entry, list[Entry]], str | None] | None = None,
+                     ) -> tuple[Entry, Job]:
+        """Move to VOIDING and create the job in one transaction, so a crash keeps both.
+        ``refusal`` (the void rule, ``entry_rules.void_refusal``) is asked in that transaction,
+        with the entry's refunds in flight: a refund journaled meanwhile by another process is
+        seen (``ValidationError`` on the invoice, nothing journaled)."""
         if not re.fullmatch(r"0[1-9]", reason):
             raise ValidationError("reversal_reason", "must be 01 to 09")
         self._check_actor(actor)
         with self._tx() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
+            if refusal is not None and current is not State.VOIDING:
+                why = refusal(_entry(row), self.refunds_in_flight(str(row["invoice"])))
+                if why is not None:
+                    raise ValidationError("invoice", why)
             self._take(row)
             if current is State.VOIDING:
                 job = conn.execute("SELECT * FROM jobs WHERE entry_id = ? AND state = 'pending' "
@@ -1044,6 +1068,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def by_idempotency_key(self, key: str) -> Entry | None:
         row = self.conn.execute("SELECT * FROM entries WHERE idempotency_key = ?", (key,)).fetchone()
         return None if row is None else _entry(row)
+
+    def refunds_in_flight(self, invoice: str) -> list[Entry]:
+        """The linked refunds of ``invoice`` whose answer is not known yet (an approved one is
+        mirrored on the original as ``refunded``)."""
+        rows = self.conn.execute(f"SELECT * FROM entries WHERE state IN {UNRESOLVED_SQL} AND "
+                                 "original_invoice = ? ORDER BY id", (invoice,))
+        return [_entry(r) for r in rows]
 
     def unresolved(self) -> list[Entry]:
         rows = self.conn.execute(f"SELECT * FROM entries WHERE state IN {UNRESOLVED_SQL} ORDER BY id")

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord
+from cashier.journal.tickets import TicketRecord, holds_lines
 from cashier.money import quantum, tax_of
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
@@ -181,6 +181,19 @@ class Ticket:
                    tenders=tuple(tenders), refunds=tuple(refunds), record=record)
 
     @property
+    def refunded_lines(self) -> frozenset[int]:
+        """The ids of the lines a refund gave back, or is giving back (its answer not known yet):
+        each line is refunded at most once (``journal.tickets.holds_lines``)."""
+        held = {e.id for e in self.refunds if holds_lines(e)}
+        return frozenset(line for entry_id, lines in self.record.line_refunds.items()
+                         if entry_id in held for line in lines)
+
+    def line_refunded(self, index: int) -> bool:
+        """Line ``index`` (0-based, as ``lines``) was refunded: the window shows it so, and a
+        refund of it is refused."""
+        return self.lines[index].id in self.refunded_lines
+
+    @property
     def checking(self) -> bool:
         """A tender whose outcome the host has not told yet: nothing more may be sent."""
         return any(t.outcome == "unknown" for t in self.tenders)
@@ -249,6 +262,15 @@ class Ticket:
                            "unit_price": str(line.unit_price), "amount": str(line.amount)}
                           for line in self.lines],
                 "tenders": [t.as_dict() for t in self.tenders]}
+
+
+def paid_in_full(record: TicketRecord) -> bool:
+    """The ticket closes as paid: open, with lines, nothing remaining, no tender in doubt. Asked
+    after each tender, and when recovery settles a tender whose answer was lost (the last one
+    settled as approved pays the ticket as if its answer had come on time)."""
+    ticket = Ticket.of(record)
+    return ticket.state == "open" and bool(ticket.lines) and ticket.remaining == 0 \
+        and not ticket.checking
 
 
 @dataclass(frozen=True)

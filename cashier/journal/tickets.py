@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from cashier.errors import ValidationError
-from cashier.journal.model import UNRESOLVED_SQL, Entry, JournalError, money
+from cashier.journal.model import UNRESOLVED_SQL, Entry, JournalError, Kind, Op, State, money
 from cashier.journal.rows import entry_of_row
 from cashier.text import free_text
 
@@ -30,6 +30,8 @@ TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
 #: The journal note a cash tender carries: what the customer handed over and the change given.
 CASH_NOTE = "cash_tendered"
+#: The journal note a refund of ticket lines carries: the lines it gives back (each at most once).
+LINES_NOTE = "ticket_lines_refunded"
 #: What remains to pay on a ticket: the ticket's own rule (``cashier.flows.ticket.Ticket``),
 #: registered there on import and run here inside the transaction that records a new tender.
 REMAINING: list[Callable[[TicketRecord], Decimal]] = []
@@ -43,6 +45,31 @@ class TenderInFlight(ValidationError):
         what = f"invoice {invoice}" if invoice else "a cash tender"
         super().__init__("ticket", f"ticket {ticket_id} has a payment in flight ({what}, {state}): "
                                    "wait for its outcome; a second payment is not sent")
+
+
+@dataclass(frozen=True, slots=True)
+class LineRefund:
+    """The ticket lines a refund gives back (their ids). The refunds of one command share them:
+    ``group`` is the first refund's entry id (None: this refund is the first), so a command's
+    second tender may carry the lines its first one took."""
+
+    lines: tuple[int, ...]
+    group: int | None = None
+
+
+def holds_lines(refund: Entry) -> bool:
+    """A refund holds the lines it gives back unless it ended not charged (declined, in error,
+    voided): approved, or its answer not known yet (it may have given the money back)."""
+    return refund.state not in (State.DECLINED, State.ERROR, State.VOIDED)
+
+
+class LineRefunded(ValidationError):
+    """A ticket line already given back (or being given back) by a refund: refused, never sent."""
+
+    def __init__(self, ticket_id: int, number: int) -> None:
+        self.ticket_id = ticket_id
+        super().__init__("line", "line {number} of ticket {ticket} was already refunded: each line "
+                                 "at most once", number=number, ticket=ticket_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +104,8 @@ class TicketRecord:
     entries: tuple[Entry, ...]
     #: entry id -> (tendered, change) for cash tenders
     cash: dict[int, tuple[Decimal, Decimal]]
+    #: refund entry id -> the ids of the lines it gives back (``LINES_NOTE``)
+    line_refunds: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
     #: changes, so the write's published ticket and the session's are made once, not per reader.
     view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -317,6 +346,16 @@ class TicketRows:
             self._hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
 
+    def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
+                        when: Callable[[TicketRecord], bool]) -> TicketRecord | None:
+        """``close_ticket`` when ``when`` (the ticket's rule) holds for the ticket as it stands in
+        this write, else None with nothing written: decided and closed under one lock, so another
+        process's tender or cancel never slips between (recovery settling a ticket)."""
+        with self._tx():
+            if not when(self.ticket(ticket_id)):
+                return None
+            return self.close_ticket(ticket_id, state, actor=actor)
+
     def _hold_changed(self, ticket_id: int, **changes: Any) -> None:
         """Inside a write that changed ticket ``ticket_id`` as ``changes`` say (fields of
         ``TicketRecord``): the ticket held when the write began, so changed, is held again."""
@@ -338,6 +377,38 @@ class TicketRows:
             if amount > remaining:
                 raise ValidationError("ticket", f"ticket {ticket_id}: at most the {remaining} that "
                                                 "remains (another payment was taken meanwhile)")
+
+    def _check_line_refund(self, ticket_id: int, claim: LineRefund) -> None:
+        """Inside the write that records a refund of ticket lines: each line is a line of the
+        ticket, and none is held by a refund of another command (``holds_lines``). Two processes
+        refunding one line: the second sees the first's refund here and is refused."""
+        live = {int(r[0]): n for n, r in enumerate(self.conn.execute(
+            "SELECT id FROM ticket_lines WHERE ticket_id = ? AND removed = 0 ORDER BY id",
+            (ticket_id,)), start=1)}
+        if not claim.lines or len(set(claim.lines)) != len(claim.lines) \
+                or any(line not in live for line in claim.lines):  # the flow checked them
+            raise JournalError(f"line: ticket {ticket_id} has not these lines once each: "
+                               f"{list(claim.lines)}")
+        for entry_id, (lines, group) in self._line_notes(ticket_id).items():
+            if group == claim.group and claim.group is not None:
+                continue  # this command's own first refund
+            taken = set(lines) & set(claim.lines)
+            if taken and holds_lines(entry_of_row(self.conn.execute(
+                    "SELECT * FROM entries WHERE id = ?", (entry_id,)).fetchone())):
+                raise LineRefunded(ticket_id, min(live[line] for line in taken))
+
+    def _line_notes(self, ticket_id: int) -> dict[int, tuple[tuple[int, ...], int | None]]:
+        """Refund entry id -> (the lines it gives back, its command's group) for a ticket."""
+        notes: dict[int, tuple[tuple[int, ...], int | None]] = {}
+        for ev in self.conn.execute(
+                "SELECT v.entry_id, v.data FROM entries e INDEXED BY entries_ticket "
+                "JOIN events v ON v.entry_id = e.id AND v.type = ? WHERE e.ticket_id = ?",
+                (LINES_NOTE, ticket_id)):
+            note = json.loads(ev["data"]).get("_note", {})
+            group = note.get("group")
+            notes[int(ev["entry_id"])] = (tuple(int(x) for x in note.get("lines", ())),
+                                          None if group is None else int(group))
+        return notes
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
@@ -363,12 +434,16 @@ class TicketRows:
                                         "AND type = ?", (*cash_ids, CASH_NOTE)):
                 note = json.loads(ev["data"]).get("_note", {})
                 cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
+        line_refunds: dict[int, tuple[int, ...]] = {}
+        if any(e.kind is Kind.REFUND or e.op is Op.REFUND for e in entries):
+            line_refunds = {i: lines for i, (lines, _g) in self._line_notes(ticket_id).items()}
         record = TicketRecord(
             id=int(row["id"]), state=row["state"], currency=cur, tax_rate=Decimal(row["tax_rate"]),
             tax_included=bool(row["tax_included"]), tip_mode=row["tip_mode"],
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
-            closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash)
+            closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
+            line_refunds=line_refunds)
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
         return record if self._writing else self._hold(record)

@@ -636,6 +636,15 @@ async def invoice_status(call: HostCall) -> dict[str, Any]:
     return result
 
 
+def refunded_void(invoice: str, refunded: Decimal) -> HostFault:
+    """A void of a sale refunded in part would give the refunded part back twice: refused with
+    the vendor's 50100 "Transaction failed, invalid status" (docs/decisions.md, "Money and
+    authority, round 4 (issue #46): refunds"); the rest is refunded instead."""
+    return HostFault(9000, "Tran Failed", f"Transaction failed, invalid status: invoice {invoice} "
+                     f"was refunded ({money(refunded)}); refund the rest instead",
+                     severity="Error", code=50100)
+
+
 @host_route("DELETE", "/transactions/invoice")
 async def void(call: HostCall) -> dict[str, Any]:
     invoice = header_invoice(call)
@@ -647,6 +656,9 @@ async def void(call: HostCall) -> dict[str, Any]:
     if record is None:
         raise invoice_not_found(invoice)
     _check_token_header(call, record)
+    refunded = Decimal(record.get("refundedAmount") or "0")
+    if record["state"] != "refund" and refunded > 0:
+        raise refunded_void(invoice, refunded)
     if record.get("giftcard"):
         # a gift card sale's money goes back on the card; a refund's comes off it again
         approved = Decimal(record["approvedAmount"])

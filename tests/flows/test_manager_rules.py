@@ -129,7 +129,8 @@ async def test_a_till_without_clerks_asks_no_manager(make_till: Any) -> None:
     assert till.ctx.roster is not None and not till.ctx.roster.enabled
     paid = (await sale(till.ctx, D("30.00"))).entry
     assert (await refund(till.ctx, D("20.00"), original_invoice=paid.invoice)).outcome == "approved"
-    assert (await void(till.ctx, str(paid.invoice))).outcome == "voided"
+    other = (await sale(till.ctx, D("30.00"))).entry  # a refunded sale is never voided (#46)
+    assert (await void(till.ctx, str(other.invoice))).outcome == "voided"
     assert await approvals(till) == []
 
 

@@ -137,12 +137,13 @@ def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str
     assert ticket["tenders"][-1]["outcome"] == "unknown" and ticket["paid"] == "10.00"
     rec = run_cashier(*base, "recover", "--grace", "0.3", env=env)
     assert rec.returncode == 0, rec.stderr
+    assert json.loads(rec.stdout)["tickets_paid"] == [1]
     shown = json.loads(run_cashier(*base, "ticket", "show", "1", env=env).stdout)
     assert [x["outcome"] for x in shown["tenders"]] == ["approved", "approved"]
-    assert (shown["state"], shown["remaining"]) == ("open", "0.00")
-    finished = run_cashier(*base, "ticket", "pay", "1", "--pay", "card", env=env)
-    assert finished.returncode == 0, finished.stderr
-    assert json.loads(finished.stdout)["state"] == "paid"
+    # settling the last tender settled the ticket (issue #46): nothing is left to pay again
+    assert (shown["state"], shown["remaining"]) == ("paid", "0.00")
+    again = run_cashier(*base, "ticket", "pay", "1", "--pay", "card", env=env)
+    assert again.returncode == 2 and "not open" in again.stderr
     with served.control() as control:
         ledger = control.get("/_sandbox/ledger").json()["invoices"]
     assert [(r["state"], r["approvedAmount"]) for r in ledger] == [("sale", "20.00")]

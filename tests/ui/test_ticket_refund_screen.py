@@ -65,6 +65,13 @@ def test_journal_refunds_the_ticked_line_to_the_latest_tender(make_gui: Callable
     ui.until(lambda: journal.ticket_dialog is not None and journal.ticket_dialog.isVisible(),
              what="the dialog again")
     assert journal.ticket_dialog.summary.text() == "Goes back: $22.15 (Cash $2.15, Card …1119 $20.00)"
+    # the mug went back once: shown so, and it can no longer be ticked (issue #46)
+    mug = journal.ticket_dialog.lines.item(1)
+    assert mug.text().endswith("(refunded)")
+    assert not mug.flags() & Qt.ItemFlag.ItemIsUserCheckable
+    journal.ticket_dialog.lines.setCurrentRow(1)
+    QTest.keyClick(journal.ticket_dialog.lines, Qt.Key.Key_Space)
+    assert journal.ticket_dialog.chosen_lines() is None
     QTest.keyClick(journal.ticket_dialog.lines, Qt.Key.Key_Escape)
     ui.spin(0.1)
     assert len(ui.run(load(ctx, ticket.id)).refunds) == 1  # still only the mug
