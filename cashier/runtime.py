@@ -76,6 +76,14 @@ class Runtime:
         await self.close()
 
 
+def training_host(profile: TillProfile, *, state_file: str | None = None) -> Any:
+    """The embedded sandbox a training till talks to (a ``HostSandbox``). Lazy: only a training
+    till loads it (~630 ms measured); a live till never does (tests/core/test_lazy_imports.py)."""
+    from cashier.sandbox import HostSandbox, SandboxConfig
+
+    return HostSandbox(SandboxConfig(option=profile.processing_option, state_file=state_file))
+
+
 def host_window_s(profile: TillProfile) -> float:
     """The host's longest processing time plus this till's connect and host timeouts."""
     t = profile.timeouts
@@ -95,14 +103,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     in_process = profile.is_training
     if in_process:
         if sandbox is None:
-            # lazy: only a training till loads the embedded sandbox (~630 ms measured); a live
-            # till never does (tests/core/test_lazy_imports.py)
-            from cashier.sandbox.app import HostSandbox
-            from cashier.sandbox.core import SandboxConfig
-
-            sandbox = HostSandbox(SandboxConfig(option=profile.processing_option,
-                                                state_file=str(sandbox_state_path(profile))))
-            from cashier.sandbox.host_giftcards import seed_training_gift_card
+            sandbox = training_host(profile, state_file=str(sandbox_state_path(profile)))
+            from cashier.sandbox import seed_training_gift_card
 
             seed_training_gift_card(sandbox.state)  # a trainee pays with a gift card at once
         transport = transport or httpx.ASGITransport(app=sandbox.asgi)
