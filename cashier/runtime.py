@@ -19,14 +19,19 @@ import httpx
 from cashier.chargeapi.connect import optional_gateway_client
 from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
-from cashier.flows.base import FlowContext, RecoveryPolicy
+from cashier.flows import giftcards, qr
+from cashier.flows.base import FlowContext, RecoveryPolicy, Resolver
 from cashier.flows.events import EventBus
 from cashier.flows.invoices import host_invoice_check
 from cashier.host.client import HostClient, HostSettings
 from cashier.journal.aio import Journal
+from cashier.journal.model import Kind
 
 TRAINING_BASE_URL = "http://sandbox/api/rest/v1"
 TRAINING_TOKEN = "TRAINING-ACCESS-TOKEN"
+#: How the flows settle the kinds the invoice lookup cannot tell (``flows.base.OWN_RESOLVER_KINDS``),
+#: passed to every flow context.
+RESOLVERS: dict[Kind, Resolver] = {**giftcards.RESOLVERS, **qr.RESOLVERS}
 
 
 def sandbox_state_path(profile: TillProfile) -> Path:
@@ -128,7 +133,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
-                      max_tip_percent=profile.max_tip_percent, bounds=profile.bounds)
+                      max_tip_percent=profile.max_tip_percent, bounds=profile.bounds,
+                      resolvers=RESOLVERS)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 
