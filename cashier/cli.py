@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import logging
 import sqlite3
 import sys
@@ -26,10 +25,6 @@ from cashier.version import version_line
 
 #: Opens the window: ``open_window(profile_path=..., smoke=...)`` returns the exit code.
 WindowOpener = Callable[..., int]
-
-#: Modules under cashier/commands that add sub-commands (each is optional until it lands).
-COMMAND_MODULES = ("sandbox", "credentials", "payments", "journal", "chargeapi", "giftcard", "qr",
-                   "manager", "store", "drawer", "ticket", "update")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,15 +57,27 @@ def parse_arguments(raw: Sequence[str]) -> argparse.Namespace:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # the modules under cashier/commands that add sub-commands, in the order --help lists them
+    # (here, not at the top: the window's start loads none of them)
+    from cashier.commands import (
+        chargeapi,
+        credentials,
+        drawer,
+        giftcard,
+        journal,
+        manager,
+        payments,
+        qr,
+        sandbox,
+        store,
+        ticket,
+        update,
+    )
+
     parser = _options_parser()
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"cashier.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"cashier.commands.{name}":
-                continue
-            raise
+    for module in (sandbox, credentials, payments, journal, chargeapi, giftcard, qr, manager, store,
+                   drawer, ticket, update):
         module.register(sub)
     return parser
 

@@ -21,12 +21,10 @@ async def obtain_access_token(profile: TillProfile, client_guid: str, auth_token
     transport: httpx.AsyncBaseTransport | None = None
     base_url = None
     if profile.is_training:
-        # lazy: only training loads the embedded sandbox (see cashier.runtime)
-        from cashier.sandbox.app import HostSandbox
-        from cashier.sandbox.core import SandboxConfig
+        # lazy: only training loads the embedded sandbox, which the runtime builds
+        from cashier.runtime import training_host
 
-        transport = httpx.ASGITransport(app=HostSandbox(
-            SandboxConfig(option=profile.processing_option)).asgi)
+        transport = httpx.ASGITransport(app=training_host(profile).asgi)
         base_url = SANDBOX_URL
     settings = HostSettings.from_profile(profile, base_url=base_url)
     async with HostClient(settings, transport=transport) as client:

@@ -19,14 +19,19 @@ import httpx
 from cashier.chargeapi.connect import optional_gateway_client
 from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
-from cashier.flows.base import FlowContext, RecoveryPolicy
+from cashier.flows import giftcards, qr
+from cashier.flows.base import FlowContext, RecoveryPolicy, Resolver
 from cashier.flows.events import EventBus
 from cashier.flows.invoices import host_invoice_check
 from cashier.host.client import HostClient, HostSettings
 from cashier.journal.aio import Journal
+from cashier.journal.model import Kind
 
 TRAINING_BASE_URL = "http://sandbox/api/rest/v1"
 TRAINING_TOKEN = "TRAINING-ACCESS-TOKEN"
+#: How the flows settle the kinds the invoice lookup cannot tell (``flows.base.OWN_RESOLVER_KINDS``),
+#: passed to every flow context.
+RESOLVERS: dict[Kind, Resolver] = {**giftcards.RESOLVERS, **qr.RESOLVERS}
 
 
 def sandbox_state_path(profile: TillProfile) -> Path:
@@ -76,6 +81,14 @@ class Runtime:
         await self.close()
 
 
+def training_host(profile: TillProfile, *, state_file: str | None = None) -> Any:
+    """The embedded sandbox a training till talks to (a ``HostSandbox``). Lazy: only a training
+    till loads it (~630 ms measured); a live till never does (tests/core/test_lazy_imports.py)."""
+    from cashier.sandbox import HostSandbox, SandboxConfig
+
+    return HostSandbox(SandboxConfig(option=profile.processing_option, state_file=state_file))
+
+
 def host_window_s(profile: TillProfile) -> float:
     """The host's longest processing time plus this till's connect and host timeouts."""
     t = profile.timeouts
@@ -95,14 +108,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     in_process = profile.is_training
     if in_process:
         if sandbox is None:
-            # lazy: only a training till loads the embedded sandbox (~630 ms measured); a live
-            # till never does (tests/core/test_lazy_imports.py)
-            from cashier.sandbox.app import HostSandbox
-            from cashier.sandbox.core import SandboxConfig
-
-            sandbox = HostSandbox(SandboxConfig(option=profile.processing_option,
-                                                state_file=str(sandbox_state_path(profile))))
-            from cashier.sandbox.host_giftcards import seed_training_gift_card
+            sandbox = training_host(profile, state_file=str(sandbox_state_path(profile)))
+            from cashier.sandbox import seed_training_gift_card
 
             seed_training_gift_card(sandbox.state)  # a trainee pays with a gift card at once
         transport = transport or httpx.ASGITransport(app=sandbox.asgi)
@@ -126,7 +133,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
-                      max_tip_percent=profile.max_tip_percent, bounds=profile.bounds)
+                      max_tip_percent=profile.max_tip_percent, bounds=profile.bounds,
+                      resolvers=RESOLVERS)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 

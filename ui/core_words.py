@@ -191,7 +191,7 @@ def _line_patterns() -> list[tuple[str, Callable[[re.Match[str]], str]]]:
          lambda m: tr("The store service or its database is away (%s).") % m[1]),
         (r"store: answered (\d+) without JSON",
          lambda m: tr("The store service gave an answer the till cannot read (%s).") % m[1]),
-        # the training sandbox's customer phone (``cashier.flows.qr.training_customer_pays``)
+        # the training sandbox's customer phone (``cashier.sandbox.training_customer_pays``)
         (r"qrCode: the payment is (\w+); this code can no longer be used to pay",
          lambda m: tr("The code is %s: it can no longer be paid.") % states.get(m[1], m[1])),
         (r"qrCode: no such QR code", lambda m: tr("The sandbox does not know this code.")),

@@ -308,7 +308,7 @@ class PinPadWindow(QWidget):
 
     def _fill_lists(self) -> None:
         from cashier.redact import mask_pan
-        from cashier.sandbox.triggers import AMOUNT_TRIGGERS, TEST_CARDS
+        from cashier.sandbox import AMOUNT_TRIGGERS, TEST_CARDS
 
         self.cards.clear()
         for card in TEST_CARDS:
@@ -316,7 +316,7 @@ class PinPadWindow(QWidget):
             item = QListWidgetItem(f"{card.brand} {mask_pan(card.number)[-8:]} — {said}")
             item.setData(Qt.ItemDataRole.UserRole, card.number)
             self.cards.addItem(item)
-        from cashier.sandbox.host_giftcards import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
+        from cashier.sandbox import TRAINING_GIFT_BALANCE, TRAINING_GIFT_CARD
 
         training = QListWidgetItem(f"GIFT {TRAINING_GIFT_CARD[-4:]} — " + tr("gift card, active, %s")
                                    % format_money(TRAINING_GIFT_BALANCE))
@@ -332,7 +332,7 @@ class PinPadWindow(QWidget):
     def default_card(self) -> str:
         """The card Tap, Insert and the automatic customer present (the sandbox's rule: a gift
         card request gets a gift card whatever test card is selected)."""
-        from cashier.sandbox.host_giftcards import training_customer_card
+        from cashier.sandbox import training_customer_card
 
         item = self.cards.currentItem()
         selected = str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None

@@ -25,7 +25,7 @@ log = logging.getLogger("ui.till")
 #: What opening the runtime and the counter's first sale import (loaded off the window's thread).
 RUNTIME_MODULES = ("cashier.runtime", "cashier.flows.ticket", "cashier.flows.recovery")
 #: ...and what a training till's embedded host adds.
-TRAINING_MODULES = ("cashier.sandbox.app", "cashier.sandbox.core", "cashier.sandbox.host_giftcards")
+TRAINING_MODULES = ("cashier.sandbox",)
 
 
 def _load_modules(names: tuple[str, ...]) -> None:
@@ -133,7 +133,7 @@ class Till(QObject):
     def hub(self) -> Any:
         """The embedded sandbox's PIN pads (training only)."""
         assert self.runtime is not None and self.runtime.sandbox is not None
-        return self.runtime.sandbox.state.terminals
+        return self.runtime.sandbox.terminals
 
     @property
     def terminal_id(self) -> str:

@@ -61,7 +61,7 @@ class _QuietInjectedFaults(logging.Filter):
     """Injected disconnects are the point of a fault rule, not server errors worth a traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from cashier.sandbox.faults import InjectedDisconnect, InjectedReset
+        from cashier.sandbox import InjectedDisconnect, InjectedReset
 
         exc = record.exc_info[1] if record.exc_info else None
         return not isinstance(exc, InjectedDisconnect | InjectedReset)
@@ -70,8 +70,7 @@ class _QuietInjectedFaults(logging.Filter):
 def serve_command(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from cashier.sandbox.app import HostSandbox
-    from cashier.sandbox.core import SandboxConfig
+    from cashier.sandbox import HostSandbox, SandboxConfig
 
     if not 0 <= args.port <= 65535:
         return _fail("--port: must be 0 to 65535")

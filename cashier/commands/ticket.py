@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from decimal import ROUND_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from cashier.commands.desk import cash_back_slips, ticket_receipt
@@ -70,6 +70,7 @@ def _say_refused(exc: ValidationError) -> None:
 def new_command(args: argparse.Namespace) -> int:
     from cashier.config import load_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
+    from cashier.money import tax_of
 
     currency = load_profile(getattr(args, "profile", None)).currency
     items = [parse_item(text, currency) for text in args.item or []]
@@ -86,7 +87,7 @@ def new_command(args: argparse.Namespace) -> int:
 
     async def body(rt: Any) -> int:
         total = most if rt.profile.prices_include_tax else \
-            most + (subtotal * rt.profile.tax_rate / 100).quantize(Decimal("0.01"), ROUND_UP)
+            most + tax_of(subtotal, rt.profile.tax_rate, False, rt.profile.currency)
         # cash without an open drawer, an amount past the till's bounds: nothing journaled
         await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)

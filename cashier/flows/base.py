@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import importlib
 import logging
 import warnings
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -57,24 +56,22 @@ NEW_MONEY_OPS = frozenset({Op.SALE, Op.AUTHORIZATION, Op.REFUND, Op.MANUAL_SALE,
                            Op.MANUAL_AUTHORIZATION})
 
 
-#: Resolvers for kinds whose outcome ``GET /transactions/invoice`` cannot tell (gift cards ask
-#: the card's balance and history, QR payments ``getqrpaymentstatus``). Their flow modules register
-#: here on import; ``kind_resolver`` imports them on first need, so recovery never falls back to the
-#: invoice lookup for them (it would call a landed reload "not charged").
-KIND_RESOLVERS: dict[Kind, Callable[..., Awaitable[Entry]]] = {}
-_RESOLVER_MODULES: dict[Kind, str] = {
-    **{k: "cashier.flows.giftcards" for k in Kind
-       if k.value.startswith("giftcard_") and k is not Kind.GIFTCARD_SALE},
-    Kind.QR: "cashier.flows.qr",
-}
+#: Settles one entry whose answer was lost: ``(ctx, entry, *, trust_not_found, actor, delays_s)``.
+Resolver = Callable[..., Awaitable[Entry]]
+#: Kinds whose outcome ``GET /transactions/invoice`` cannot tell (gift cards ask the card's
+#: balance and history, QR payments ``getqrpaymentstatus``): each has a resolver of its own
+#: (``giftcards.RESOLVERS``, ``qr.RESOLVERS``), which the composition root (``cashier.runtime``)
+#: passes in ``FlowContext.resolvers``, so recovery never falls back to the invoice lookup for
+#: them (it would call a landed reload "not charged").
+OWN_RESOLVER_KINDS = frozenset({
+    *(k for k in Kind if k.value.startswith("giftcard_") and k is not Kind.GIFTCARD_SALE),
+    Kind.QR,
+})
 
 
-def kind_resolver(kind: Kind) -> Callable[..., Awaitable[Entry]] | None:
-    module = _RESOLVER_MODULES.get(kind)
-    if module is None:
-        return None
-    importlib.import_module(module)
-    return KIND_RESOLVERS.get(kind)
+def has_own_resolver(kind: Kind) -> bool:
+    """The invoice lookup (and ``DELETE /transactions/invoice``) does not know ``kind``."""
+    return kind in OWN_RESOLVER_KINDS
 
 
 @dataclass(frozen=True)
@@ -165,10 +162,23 @@ class FlowContext:
     signed_in: Clerk | None = None
     #: Amounts a human can mean at this till (the profile's ``max_amount``, ``largest_note``).
     bounds: AmountBounds = field(default_factory=AmountBounds)
+    #: The resolver of each kind in ``OWN_RESOLVER_KINDS``, passed by the runtime.
+    resolvers: Mapping[Kind, Resolver] = field(default_factory=dict)
 
     @property
     def actor(self) -> str:
         return str(self.clerk_id)
+
+    def resolver(self, kind: Kind) -> Resolver | None:
+        """``kind``'s own resolver; None when the invoice lookup tells its outcome. One the
+        runtime did not pass is a wiring fault, never a fall back to the invoice lookup."""
+        if not has_own_resolver(kind):
+            return None
+        found = self.resolvers.get(kind)
+        if found is None:
+            raise LookupError(f"no resolver for {kind} entries was passed to the flow context "
+                              "(cashier.runtime passes them)")
+        return found
 
     def approval(self, action: Action, amount: Decimal, manager: Clerk | None) -> Clerk | None:
         """The profile's manager rule for ``action``, checked before anything is journaled or
@@ -433,7 +443,7 @@ async def resolve(ctx: FlowContext, entry: Entry, *, trust_not_found: bool = Fal
     entry = claimed
     if not entry.unresolved or entry.invoice is None:
         return entry  # settled meanwhile by the process that owned it
-    special = kind_resolver(entry.kind)
+    special = ctx.resolver(entry.kind)
     if special is not None:
         return await special(ctx, entry, trust_not_found=trust_not_found, actor=actor,
                              delays_s=delays_s)

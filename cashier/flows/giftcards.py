@@ -27,9 +27,9 @@ from typing import Any
 from cashier.cards import check_token
 from cashier.errors import ValidationError
 from cashier.flows.base import (
-    KIND_RESOLVERS,
     FlowContext,
     FlowResult,
+    Resolver,
     WrapsResult,
     finish,
     once_sent,
@@ -484,7 +484,7 @@ async def resolve_giftcard(ctx: FlowContext, entry: Entry, *, actor: str | None 
                            **_: Any) -> Entry:
     """Settle a gift card entry whose answer was lost by asking the card (balance + history).
 
-    Registered in ``base.KIND_RESOLVERS``, so ``recovery.recover`` uses it. ``card`` lets the
+    Listed in ``RESOLVERS``, which the runtime passes to the flows. ``card`` lets the
     cashier present a card the journal has no token for (a pad-read activation).
     """
     who = actor or ctx.actor
@@ -660,5 +660,5 @@ async def settle(ctx: FlowContext, invoice: str, *, landed: bool, manager_id: st
     return finish(ctx, entry)
 
 
-for _kind in HISTORY_TYPE:
-    KIND_RESOLVERS[_kind] = resolve_giftcard
+#: The gift card kinds ``resolve_giftcard`` settles (``base.OWN_RESOLVER_KINDS``).
+RESOLVERS: dict[Kind, Resolver] = dict.fromkeys(HISTORY_TYPE, resolve_giftcard)

@@ -3,8 +3,8 @@
 A QR payment is a money movement: the intent (invoice, amount) is journaled before
 ``getqrcode`` goes, the code is journaled (a note) before it is shown, and every outcome after.
 ``GET /transactions/invoice`` does not know QR payments, so a lost answer and recovery ask
-``getqrpaymentstatus`` with the journaled code (``resolve_qr``, registered in
-``base.KIND_RESOLVERS``).
+``getqrpaymentstatus`` with the journaled code (``resolve_qr``, in ``RESOLVERS``, which the
+runtime passes to the flows).
 
 Journal states: paid -> approved; cancelled before payment -> voided (approved 0, response C: the
 code is dead, nothing was taken); paid then cancelled -> voided with the amount and response T (a
@@ -29,9 +29,9 @@ from typing import Any
 from cashier.entry_rules import QR_EXPIRED
 from cashier.errors import ValidationError
 from cashier.flows.base import (
-    KIND_RESOLVERS,
     FlowContext,
     FlowResult,
+    Resolver,
     WrapsResult,
     claim,
     finish,
@@ -415,23 +415,6 @@ async def _still_unknown(ctx: FlowContext, entry: Entry, who: str, why: str) -> 
     return await ctx.move(entry, State.UNKNOWN, actor=who, message=f"outcome unknown: {why}")
 
 
-KIND_RESOLVERS[Kind.QR] = resolve_qr
+#: The kind ``resolve_qr`` settles (``base.OWN_RESOLVER_KINDS``).
+RESOLVERS: dict[Kind, Resolver] = {Kind.QR: resolve_qr}
 
-
-async def training_customer_pays(sandbox: Any, code: str) -> tuple[int, str]:
-    """Training only: the test customer's phone pays ``code`` through the embedded sandbox's
-    control API (what a real customer's banking app does). The status and the sandbox's answer
-    come back, a refusal (already paid, cancelled) as the sandbox's one line (its ``error``),
-    for the window to say in its words."""
-    import httpx
-
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sandbox.asgi),
-                                 base_url="http://sandbox", timeout=10.0) as control:
-        answer = await control.post("/_sandbox/qrpayments/pay", json={"qrCode": code})
-    try:
-        said = answer.json()
-    except ValueError:
-        said = None
-    if isinstance(said, dict) and isinstance(said.get("error"), str):
-        return answer.status_code, str(said["error"])[:200]
-    return answer.status_code, answer.text[:200]

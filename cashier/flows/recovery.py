@@ -23,7 +23,7 @@ from cashier.flows.base import (
     _card_fields,
     claim,
     finish,
-    kind_resolver,
+    has_own_resolver,
     resolve,
     whose_request,
 )
@@ -56,7 +56,7 @@ async def void_part(ctx: FlowContext, invoice: str, *, reason: str | None, manag
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None:
         raise ValidationError("invoice", "is not in this till's journal")
-    if kind_resolver(entry.kind) is not None:  # DELETE /transactions/invoice does not know them
+    if has_own_resolver(entry.kind):  # DELETE /transactions/invoice does not know them
         raise ValidationError("invoice", f"is a {entry.kind}, not a card transaction: undo it with "
                                          "'cashier giftcard cancel' or 'cashier qr cancel'")
     if entry.state in (State.INTENT, State.SENT):
@@ -304,7 +304,7 @@ def _compared(entry: Entry) -> bool:
     """A card transaction or refund GET /transactions/invoice tells (gift cards and QR payments
     have their own status requests; cash and the Charge API never reach this host)."""
     return (entry.invoice is not None and entry.kind not in (Kind.CASH, Kind.CHARGE)
-            and kind_resolver(entry.kind) is None)
+            and not has_own_resolver(entry.kind))
 
 
 _CHARGED = (State.APPROVED, State.CAPTURED)

@@ -10,6 +10,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -21,18 +22,43 @@ from starlette.routing import BaseRoute, Route
 from cashier.errors import ValidationError
 from cashier.host import signing
 from cashier.host.validation import validate_body
+from cashier.sandbox import (
+    host_3ds,
+    host_ach,
+    host_batches,
+    host_cards,
+    host_checkout,
+    host_credentials,
+    host_dcc,
+    host_devices,
+    host_giftcards,
+    host_merchant,
+    host_mode,
+    host_oct,
+    host_qr,
+    host_risk,
+    host_rules,
+    host_tokens,
+    host_transactions,
+    host_updater,
+    host_wallet,
+)
+from cashier.sandbox.chargeapi.app import charge_api_routes
+from cashier.sandbox.control import control_routes
 from cashier.sandbox.core import (
-    ROUTES,
+    Family,
     HostCall,
     HostFault,
     SandboxConfig,
     access_denied,
     invalid_field,
     missing_field,
+    route_table,
 )
 from cashier.sandbox.faults import ASGIApp, FaultBook, Receive, Scope, Send, apply_fault
 from cashier.sandbox.shared import BodyError, parse_json
 from cashier.sandbox.state import SandboxState
+from cashier.sandbox.terminals import TerminalHub
 
 log = logging.getLogger(__name__)
 PREFIX = "/api/rest/v1"
@@ -66,42 +92,25 @@ def json_response(data: Any, status: int = 200) -> Response:
     return Response(fast_dumps(data), status_code=status, media_type="application/json")
 
 
-#: The package whose ``host_*`` modules are the Host API families.
-FAMILY_PACKAGE = "cashier.sandbox"
-
-
-class FamilyLoadError(RuntimeError):
-    """A Host API family module failed to import: the sandbox refuses to start."""
-
-
-def _load_families(package: str | None = None) -> list[str]:
-    """Import every family module so its routes register; the names loaded.
-
-    A module that fails to import stops the start (``FamilyLoadError`` naming it): a training
-    host that quietly answers 404 for a whole family is worse than one that does not start.
-    """
-    import importlib
-    import pkgutil
-
-    name = package or FAMILY_PACKAGE
-    pkg = importlib.import_module(name)
-    loaded: list[str] = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("host_"):
-            try:
-                importlib.import_module(f"{name}.{info.name}")
-            except Exception as exc:
-                raise FamilyLoadError(f"sandbox family {info.name} failed to load: "
-                                      f"{type(exc).__name__}: {exc}") from exc
-            loaded.append(info.name)
-    return loaded
+#: The Host API families the sandbox serves, each named here (a family module that fails to
+#: import stops the sandbox's import, naming it: a training host that quietly answers 404 for a
+#: whole family is worse than one that does not start).
+FAMILIES: tuple[Family, ...] = (
+    host_3ds.FAMILY, host_ach.FAMILY, host_batches.FAMILY, host_cards.FAMILY, host_checkout.FAMILY,
+    host_credentials.FAMILY, host_dcc.FAMILY, host_devices.FAMILY, host_giftcards.FAMILY,
+    host_merchant.FAMILY, host_mode.FAMILY, host_oct.FAMILY, host_qr.FAMILY, host_risk.FAMILY,
+    host_rules.FAMILY, host_tokens.FAMILY, host_transactions.FAMILY, host_updater.FAMILY,
+    host_wallet.FAMILY,
+)
 
 
 class HostSandbox:
     """Holds config and state; ``asgi`` is the application to serve (faults sit in front of it)."""
 
-    def __init__(self, config: SandboxConfig | None = None) -> None:
-        _load_families()
+    def __init__(self, config: SandboxConfig | None = None,
+                 families: Sequence[Family] = FAMILIES) -> None:
+        #: (method, path) -> route of the Host API operations this sandbox answers
+        self.routes = route_table(families)
         self.config = config or SandboxConfig()
         self.state = SandboxState(self.config)
         self.faults = FaultBook()
@@ -111,8 +120,8 @@ class HostSandbox:
             Route(PREFIX + "/{path:path}", self.host_endpoint,
                   methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
         ]
-        routes += self._optional_routes("cashier.sandbox.control", "control_routes")
-        routes += self._optional_routes("cashier.sandbox.chargeapi.app", "charge_api_routes")
+        routes += control_routes(self, families)
+        routes += charge_api_routes(self)
         self.app = Starlette(routes=routes)
         #: control routes added by other parts find the sandbox here
         self.app.state.sandbox = self
@@ -149,18 +158,11 @@ class HostSandbox:
         if self.config.state_file:
             self.state.save(self.config.state_file)
 
-    def _optional_routes(self, module_name: str, attr: str) -> list[BaseRoute]:
-        """Routes of a part that may not have landed yet: ``/_sandbox`` controls, Charge API."""
-        import importlib
-
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                return []
-            raise
-        result: list[BaseRoute] = getattr(module, attr)(self)
-        return result
+    @property
+    def terminals(self) -> TerminalHub:
+        """The virtual PIN pads: a training pad attaches to one as to a real terminal's controller
+        (its prompts come to a listener, which answers them as the customer)."""
+        return self.state.terminals
 
     async def host_endpoint(self, request: Request) -> Response:
         try:
@@ -179,9 +181,9 @@ class HostSandbox:
 
     async def _host(self, request: Request) -> Response:
         path = "/" + request.url.path[len(PREFIX):].strip("/")
-        route = ROUTES.get((request.method, path))
+        route = self.routes.get((request.method, path))
         if route is None:
-            if any(p == path for (_, p) in ROUTES):
+            if any(p == path for (_, p) in self.routes):
                 raise HostFault(9000, "BAD METHOD", f"{request.method} is not allowed on {path}",
                                 http_status=405)
             raise HostFault(9000, "NOT FOUND", f"No such endpoint: {path}", http_status=404)

@@ -3,36 +3,42 @@
 Routes here: ``GET /_sandbox/ledger``, ``POST|GET|DELETE /_sandbox/faults``,
 ``POST /_sandbox/reset``, ``POST /_sandbox/clock``.
 
-Other parts add their own controls (``/_sandbox/terminals/{id}/customer`` for the virtual PIN
-pads, ``/_sandbox/qrpayments/pay`` for QR) by appending to ``EXTRA_CONTROL_ROUTES`` when their
-module is imported (every ``cashier/sandbox/host_*.py`` is imported before the app is built).
-An entry is either a starlette route, whose handler finds the sandbox at
-``request.app.state.sandbox``, or a factory ``f(sandbox) -> list[route]``.
+The families add their own controls (``/_sandbox/terminals/{id}/customer`` for the virtual PIN
+pads, ``/_sandbox/qrpayments/pay`` for QR) in their ``Family.controls``; the app hands this
+module the families it serves. An entry is either a starlette route, whose handler finds the
+sandbox at ``request.app.state.sandbox``, or a factory ``f(sandbox) -> list[route]``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cashier.sandbox.faults import FaultRuleError, parse_rule
+from cashier.sandbox.core import Family, SandboxConfig
+from cashier.sandbox.faults import FaultBook, FaultRuleError, parse_rule
 from cashier.sandbox.shared import parse_json
-
-if TYPE_CHECKING:
-    from cashier.sandbox.app import HostSandbox
+from cashier.sandbox.state import SandboxState
 
 log = logging.getLogger(__name__)
-ControlFactory = Callable[["HostSandbox"], Iterable[BaseRoute]]
-#: Controls of other parts; see the module docstring.
-EXTRA_CONTROL_ROUTES: list[BaseRoute | ControlFactory] = []
 MAX_CLOCK_STEP_S = 10 * 365 * 86400
+
+
+class ControlledSandbox(Protocol):
+    """What the controls steer (``app.HostSandbox``, which imports this module: named here by
+    what it offers, so the two modules import each other in no circle)."""
+
+    config: SandboxConfig
+    state: SandboxState
+    faults: FaultBook
+
+    def save(self) -> None: ...
 
 
 def _plain(value: Any) -> Any:
@@ -63,7 +69,7 @@ async def read_json(request: Request) -> Any:
     return parse_json(raw)
 
 
-def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
+def ledger_view(sandbox: ControlledSandbox) -> dict[str, Any]:
     """Every invoice, gift card and closed batch, with no card number beyond the masked one."""
     invoices = []
     for record in sandbox.state.family("transactions").get("invoices", {}).values():
@@ -80,7 +86,7 @@ def ledger_view(sandbox: HostSandbox) -> dict[str, Any]:
     return {"invoices": invoices, "giftcards": giftcards, "batches": batches}
 
 
-def control_routes(sandbox: HostSandbox) -> list[BaseRoute]:
+def control_routes(sandbox: ControlledSandbox, families: Iterable[Family] = ()) -> list[BaseRoute]:
     async def ledger(request: Request) -> Response:
         return _json(ledger_view(sandbox))
 
@@ -140,7 +146,7 @@ def control_routes(sandbox: HostSandbox) -> list[BaseRoute]:
         Route("/_sandbox/reset", reset, methods=["POST"]),
         Route("/_sandbox/clock", clock, methods=["POST"]),
     ]
-    for extra in EXTRA_CONTROL_ROUTES:
+    for extra in (control for family in families for control in family.controls):
         if isinstance(extra, BaseRoute):
             routes.append(extra)
         else:

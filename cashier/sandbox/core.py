@@ -1,16 +1,20 @@
 """The sandbox's plumbing: the route registry, the error envelope, the sandbox clock and state.
 
-Each family of the Host API lives in its own module (``transactions``, ``devices``, ...) and
-registers its handlers with ``@host_route``. A handler gets a ``HostCall`` and returns the
+Each family of the Host API lives in its own module (``transactions``, ``devices``, ...), which
+declares it (``FAMILY = Family("devices")``) and its handlers (``@FAMILY.route(...)``);
+``app.FAMILIES`` lists every family, and each ``HostSandbox`` builds its route table from that
+list (importing a module fills no table anywhere). A handler gets a ``HostCall`` and returns the
 ``result[0]`` item; it raises ``HostFault`` to answer with the host's error envelope.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from starlette.routing import BaseRoute
 
 ALL_OPTIONS = frozenset({"HD", "LG", "DCP", "DCC"})
 SERVER_NAME = "SANDBOX01"
@@ -121,20 +125,46 @@ class HostRoute:
     handler: Handler
 
 
-#: (method, path without /api/rest/v1) -> route; filled by the family modules at import.
-ROUTES: dict[tuple[str, str], HostRoute] = {}
+#: A ``/_sandbox`` control made for one sandbox (its routes find that sandbox in the closure).
+ControlFactory = Callable[[Any], Iterable[BaseRoute]]
+#: (method, path without /api/rest/v1) -> route: one sandbox's table (``route_table``).
+RouteTable = dict[tuple[str, str], HostRoute]
 
 
-def host_route(method: str, path: str, options: str = "HD LG DCP DCC",
-               ) -> Callable[[Handler], Handler]:
-    """Register a handler for one operation of the spec's endpoint table and its Options."""
-    opts = ALL_OPTIONS if options == "all" else frozenset(options.split())
+@dataclass
+class Family:
+    """One family of the Host API, declared by its module and listed in ``app.FAMILIES``: its
+    operations (``route``) and its ``/_sandbox`` controls (a starlette route, whose handler finds
+    the sandbox at ``request.app.state.sandbox``, or a factory ``f(sandbox) -> routes``)."""
 
-    def register(handler: Handler) -> Handler:
-        ROUTES[(method, path)] = HostRoute(method, path, opts, handler)
-        return handler
+    name: str
+    routes: list[HostRoute] = field(default_factory=list)
+    controls: list[BaseRoute | ControlFactory] = field(default_factory=list)
 
-    return register
+    def route(self, method: str, path: str, options: str = "HD LG DCP DCC",
+              ) -> Callable[[Handler], Handler]:
+        """A handler for one operation of the spec's endpoint table and its Options."""
+        opts = ALL_OPTIONS if options == "all" else frozenset(options.split())
+
+        def register(handler: Handler) -> Handler:
+            self.routes.append(HostRoute(method, path, opts, handler))
+            return handler
+
+        return register
+
+
+def route_table(families: Iterable[Family]) -> RouteTable:
+    """The operations of ``families``; one claimed by two families stops the start (naming both)."""
+    table: RouteTable = {}
+    owner: dict[tuple[str, str], str] = {}
+    for family in families:
+        for route in family.routes:
+            key = (route.method, route.path)
+            if key in table:
+                raise ValueError(f"{route.method} {route.path} is claimed by the sandbox families "
+                                 f"{owner[key]} and {family.name}")
+            table[key], owner[key] = route, family.name
+    return table
 
 
 # ---- more errors of the host (codes chosen in docs/decisions.md, "Sandbox host core") ---------

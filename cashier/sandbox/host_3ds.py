@@ -24,7 +24,7 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.longtail import (
     EXTRA_CARDS,
     amount,
@@ -40,6 +40,8 @@ from cashier.sandbox.longtail import (
     unknown_token,
 )
 from cashier.sandbox.shared import get, masked, now_text
+
+FAMILY = Family("3ds")
 
 FRICTIONLESS = {"4176660000000027": "VS", "5299990270000368": "MC", "375987000169677": "AX",
                 "36849800000679": "NS"}
@@ -127,7 +129,7 @@ def _complete(call: HostCall, session: dict[str, Any], eci: str) -> dict[str, An
     return _answer(call, session, "A", {"threeDSecure": {"trxId": session["trxId"], **data}})
 
 
-@host_route("POST", "/3dsecure/standalone", "HD")
+@FAMILY.route("POST", "/3dsecure/standalone", "HD")
 async def standalone(call: HostCall) -> dict[str, Any]:
     body = call.body
     total = amount(body)
@@ -154,7 +156,7 @@ async def standalone(call: HostCall) -> dict[str, Any]:
     return _complete(call, session, "5")
 
 
-@host_route("POST", "/3dsecure/completion", "HD")
+@FAMILY.route("POST", "/3dsecure/completion", "HD")
 async def completion(call: HostCall) -> dict[str, Any]:
     body = call.body
     invoice = text(body, "transaction.invoice", max_len=10)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route
+from cashier.sandbox.core import Family, HostCall, HostFault
 from cashier.sandbox.longtail import (
     amount,
     boolean,
@@ -27,6 +27,8 @@ from cashier.sandbox.longtail import (
     text,
 )
 from cashier.sandbox.shared import get, now_text
+
+FAMILY = Family("ach")
 
 ACCOUNT_TYPES = ("PC", "PS", "CC", "CS")
 BALANCE_LIMIT = Decimal("5000.00")
@@ -112,7 +114,7 @@ def _declined_response() -> dict[str, str]:
     return {"reasonCode": "R03", "reasonDescription": "No account / unable to locate account"}
 
 
-@host_route("POST", "/ach/verify", "HD")
+@FAMILY.route("POST", "/ach/verify", "HD")
 async def ach_verify(call: HostCall) -> dict[str, Any]:
     account = _bank_account(call, verify=True)
     text(call.body, "sourceIp", max_len=45, legacy=False)
@@ -141,7 +143,7 @@ def _total(call: HostCall) -> Decimal:
     return total
 
 
-@host_route("POST", "/ach/sale", "HD")
+@FAMILY.route("POST", "/ach/sale", "HD")
 async def ach_sale(call: HostCall) -> dict[str, Any]:
     total = _total(call)
     invoice = text(call.body, "transaction.invoice", max_len=10, legacy=False)
@@ -172,7 +174,7 @@ async def ach_sale(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/ach/refund", "HD")
+@FAMILY.route("POST", "/ach/refund", "HD")
 async def ach_refund(call: HostCall) -> dict[str, Any]:
     total = _total(call)
     invoice = text(call.body, "transaction.invoice", max_len=10, legacy=False)
@@ -201,7 +203,7 @@ async def ach_refund(call: HostCall) -> dict[str, Any]:
             "notificationId": notification_id}
 
 
-@host_route("POST", "/ach/status", "HD")
+@FAMILY.route("POST", "/ach/status", "HD")
 async def ach_status(call: HostCall) -> dict[str, Any]:
     """Not in the vendor file (added later): answered in the sale response's shape."""
     invoice = text(call.body, "transaction.invoice", max_len=10, legacy=False)
@@ -216,7 +218,7 @@ async def ach_status(call: HostCall) -> dict[str, Any]:
             "notificationId": payment["notificationId"]}
 
 
-@host_route("POST", "/ach/bankaggregator/link_token/create", "HD")
+@FAMILY.route("POST", "/ach/bankaggregator/link_token/create", "HD")
 async def link_token_create(call: HostCall) -> dict[str, Any]:
     user = text(call.body, "bankaggregator.client_user_id", max_len=128, legacy=False)
     text(call.body, "bankaggregator.language", max_len=2, required=False, choices=LANGUAGES,
@@ -237,7 +239,7 @@ async def link_token_create(call: HostCall) -> dict[str, Any]:
                                "client_user_id": user}}
 
 
-@host_route("POST", "/ach/bankaggregator/public_token/exchange", "HD")
+@FAMILY.route("POST", "/ach/bankaggregator/public_token/exchange", "HD")
 async def public_token_exchange(call: HostCall) -> dict[str, Any]:
     holder = text(call.body, "ach.accountHolderName", max_len=22, legacy=False)
     public = text(call.body, "bankaggregator.public_token", max_len=128, legacy=False)

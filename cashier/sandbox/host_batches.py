@@ -15,9 +15,11 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox import host_qr
-from cashier.sandbox.core import SERVER_NAME, HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.core import SERVER_NAME, Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.host_transactions import ledger, money
 from cashier.sandbox.shared import get, now_text, require, require_object
+
+FAMILY = Family("batches")
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
@@ -71,7 +73,7 @@ def open_totals(call: HostCall, day: str,
     return totals, invoices, codes
 
 
-@host_route("GET", "/reports/batchtotals", "HD")
+@FAMILY.route("GET", "/reports/batchtotals", "HD")
 async def batch_totals(call: HostCall) -> dict[str, Any]:
     raw_day = call.header("BusinessDate")
     if not raw_day:
@@ -84,7 +86,7 @@ async def batch_totals(call: HostCall) -> dict[str, Any]:
             "server": {"name": SERVER_NAME}, "transaction": {"businessDate": day}}
 
 
-@host_route("POST", "/batches/submit", "HD")
+@FAMILY.route("POST", "/batches/submit", "HD")
 async def submit(call: HostCall) -> dict[str, Any]:
     body = call.body
     require_object(body, "transaction")

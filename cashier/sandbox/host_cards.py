@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox import triggers
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, timeout_fault
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, timeout_fault
 from cashier.sandbox.longtail import (
     DEBIT_CARDS,
     FOREIGN_CARDS,
@@ -30,6 +30,8 @@ from cashier.sandbox.longtail import (
 )
 from cashier.sandbox.shared import get, masked, now_text
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
+
+FAMILY = Family("cards")
 
 #: Which address parts each AVS result says matched: (street, postal code).
 AVS_MATCHES = {"A": ("Y", "N"), "W": ("N", "Y"), "Z": ("N", "Y"), "X": ("Y", "Y"), "Y": ("Y", "Y")}
@@ -124,7 +126,7 @@ async def _card_from_body(call: HostCall) -> tuple[str, int | None, str]:
     raise invalid_field("card", "send card.number or card.token.value")
 
 
-@host_route("POST", "/cards/verify", "HD LG")
+@FAMILY.route("POST", "/cards/verify", "HD LG")
 async def cards_verify(call: HostCall) -> dict[str, Any]:
     body = call.body
     options = api_options(body)
@@ -170,7 +172,7 @@ async def cards_verify(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/cards/identify", "HD LG")
+@FAMILY.route("POST", "/cards/identify", "HD LG")
 async def cards_identify(call: HostCall) -> dict[str, Any]:
     number, _exp, _mode = await _card_from_body(call)
     ctype = card_type(number)

@@ -19,13 +19,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field
 from cashier.sandbox.longtail import (
     amount,
     notify,
     text,
 )
 from cashier.sandbox.shared import get
+
+FAMILY = Family("checkout")
 
 STATUSES = ("active", "paid", "expired", "failed")
 MAX_FAILURES = 3
@@ -92,7 +94,7 @@ def _custom_fields(body: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@host_route("POST", "/checkoutsessions/create", "HD")
+@FAMILY.route("POST", "/checkoutsessions/create", "HD")
 async def create(call: HostCall) -> dict[str, Any]:
     body = call.body
     total = amount(body)
@@ -140,7 +142,7 @@ def _list(call: HostCall, status: str | None, limit: int, after: str | None) -> 
             "result": [{**_public(call.state, s), "server": {"name": "SANDBOX01"}} for s in page]}
 
 
-@host_route("POST", "/checkoutsessions/list", "HD")
+@FAMILY.route("POST", "/checkoutsessions/list", "HD")
 async def list_sessions(call: HostCall) -> dict[str, Any]:
     status = text(call.body, "checkoutSession.status", max_len=10, required=False)
     limit = call.body.get("limit", MAX_LIMIT)
@@ -150,7 +152,7 @@ async def list_sessions(call: HostCall) -> dict[str, Any]:
     return _list(call, status, limit, after)
 
 
-@host_route("GET", "/checkoutsessions/list", "HD")
+@FAMILY.route("GET", "/checkoutsessions/list", "HD")
 async def list_sessions_get(call: HostCall) -> dict[str, Any]:
     raw_limit = call.header("Limit") or str(MAX_LIMIT)
     if not raw_limit.isdigit():
@@ -167,12 +169,12 @@ def _retrieve(call: HostCall, session_id: str | None, field: str) -> dict[str, A
     return _public(call.state, session)
 
 
-@host_route("POST", "/checkoutsessions/retrieve", "HD")
+@FAMILY.route("POST", "/checkoutsessions/retrieve", "HD")
 async def retrieve(call: HostCall) -> dict[str, Any]:
     return _retrieve(call, text(call.body, "checkoutSession.id", max_len=64), "checkoutSession.id")
 
 
-@host_route("GET", "/checkoutsessions/retrieve", "HD")
+@FAMILY.route("GET", "/checkoutsessions/retrieve", "HD")
 async def retrieve_get(call: HostCall) -> dict[str, Any]:
     return _retrieve(call, call.header("CheckoutSessionId"), "CheckoutSessionId")
 

@@ -12,8 +12,10 @@ import secrets
 import uuid
 from typing import Any
 
-from cashier.sandbox.core import SERVER_NAME, HostCall, access_denied, host_route, invalid_field
+from cashier.sandbox.core import SERVER_NAME, Family, HostCall, access_denied, invalid_field
 from cashier.sandbox.shared import now_text, require, require_object
+
+FAMILY = Family("credentials")
 
 ACCESS_TOKEN_LENGTH = 52
 
@@ -24,7 +26,7 @@ def new_access_token() -> str:
     return f"{head}-{secrets.token_hex(8).upper()[:ACCESS_TOKEN_LENGTH - len(head) - 1]}"
 
 
-@host_route("POST", "/credentials/accesstoken")
+@FAMILY.route("POST", "/credentials/accesstoken")
 async def exchange(call: HostCall) -> dict[str, Any]:
     require_object(call.body, "credential")
     guid = require(call.body, "credential.clientGuid")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, host_route, invalid_field, missing_field
+from cashier.sandbox.core import Family, HostCall, invalid_field, missing_field
 from cashier.sandbox.longtail import (
     FOREIGN_CARDS,
     amount,
@@ -26,6 +26,8 @@ from cashier.sandbox.longtail import (
     unknown_token,
 )
 from cashier.sandbox.shared import get, masked, now_text
+
+FAMILY = Family("dcc")
 
 #: The sandbox's margin over the reference rate, in percent (text, as the host sends it).
 MARGIN_PERCENT = Decimal("3.50")
@@ -57,7 +59,7 @@ def convert(total: Decimal, rate_text: str, minor_units: int) -> tuple[Decimal, 
     return rate, (total * rate).quantize(exponent, rounding=ROUND_HALF_UP)
 
 
-@host_route("POST", "/dcc/ratelookup", "HD")
+@FAMILY.route("POST", "/dcc/ratelookup", "HD")
 async def rate_lookup(call: HostCall) -> dict[str, Any]:
     body = call.body
     text(body, "currencyCode", max_len=3, min_len=3)

@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.control import _json, control_error, read_json
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.host_mode import is_offline
 from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
@@ -38,6 +38,8 @@ from cashier.sandbox.terminals import (
     signature_png,
     terminal_id_for,
 )
+
+FAMILY = Family("devices")
 
 #: Vendor-style key material names reported by /devices/info (LG); values are not real keys.
 INJECTED_KEYS = ("DUKPT0", "ADE0")
@@ -85,7 +87,7 @@ async def _ask(call: HostCall, terminal: VirtualTerminal, kind: str, texts: dict
 
 
 # ---- prompts --------------------------------------------------------------------------------
-@host_route("POST", "/devices/promptsignature", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/promptsignature", "LG DCP DCC")
 async def prompt_signature(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     text = _text(call.body, "device.displayText", 72) or "Please sign"
@@ -98,7 +100,7 @@ async def prompt_signature(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/devices/promptconfirmation", "LG")
+@FAMILY.route("POST", "/devices/promptconfirmation", "LG")
 async def prompt_confirmation(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     question = _text(call.body, "device.promptConfirmation.question", 64)
@@ -112,7 +114,7 @@ async def prompt_confirmation(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/devices/termsandconditions", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/termsandconditions", "LG DCP DCC")
 async def terms_and_conditions(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     value = _text(call.body, "device.promptTermsAndConditions.value", 4096, required=True)
@@ -129,7 +131,7 @@ async def terms_and_conditions(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/devices/promptinput", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/promptinput", "LG DCP DCC")
 async def prompt_input(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     index = _text(call.body, "device.promptInput.index", 3, required=True)
@@ -142,7 +144,7 @@ async def prompt_input(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/devices/prompttip", "DCP DCC")
+@FAMILY.route("POST", "/devices/prompttip", "DCP DCC")
 async def prompt_tip(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     total = get(call.body, "amount.total")
@@ -172,7 +174,7 @@ async def prompt_tip(call: HostCall) -> dict[str, Any]:
             "tip": {"selectedOption": option}}
 
 
-@host_route("POST", "/devices/promptcardread", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/promptcardread", "LG DCP DCC")
 async def prompt_card_read(call: HostCall) -> dict[str, Any]:
     """Pass-through read: returned masked, card-brand data as simulated P2PE (never real)."""
     terminal = terminal_of(call)
@@ -200,7 +202,7 @@ async def prompt_card_read(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/devices/processform", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/processform", "LG DCP DCC")
 async def process_form(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     if call.option == "LG":
@@ -251,7 +253,7 @@ async def process_form(call: HostCall) -> dict[str, Any]:
 
 
 # ---- displays and housekeeping -------------------------------------------------------------------
-@host_route("POST", "/devices/lineitems", "LG")
+@FAMILY.route("POST", "/devices/lineitems", "LG")
 async def line_items(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     items = get(call.body, "device.lineItems")
@@ -267,7 +269,7 @@ async def line_items(call: HostCall) -> dict[str, Any]:
     return _base(call, terminal)
 
 
-@host_route("DELETE", "/devices/lineitems", "LG")
+@FAMILY.route("DELETE", "/devices/lineitems", "LG")
 async def clear_line_items(call: HostCall) -> dict[str, Any]:
     if not call.header("TerminalID"):
         raise missing_field("TerminalID header")
@@ -276,7 +278,7 @@ async def clear_line_items(call: HostCall) -> dict[str, Any]:
     return _base(call, terminal)
 
 
-@host_route("POST", "/devices/print", "LG DCP DCC")
+@FAMILY.route("POST", "/devices/print", "LG DCP DCC")
 async def print_receipt(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     receipt = call.body.get("receipt")
@@ -314,21 +316,21 @@ async def print_receipt(call: HostCall) -> dict[str, Any]:
     return _base(call, terminal)
 
 
-@host_route("POST", "/devices/initializereaders", "LG")
+@FAMILY.route("POST", "/devices/initializereaders", "LG")
 async def initialize_readers(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     terminal.arm_readers()
     return _base(call, terminal)
 
 
-@host_route("POST", "/devices/reset", "LG DCP")
+@FAMILY.route("POST", "/devices/reset", "LG DCP")
 async def reset(call: HostCall) -> dict[str, Any]:
     terminal = terminal_of(call)
     terminal.reset()
     return _base(call, terminal)
 
 
-@host_route("GET", "/devices/info", "LG DCP")
+@FAMILY.route("GET", "/devices/info", "LG DCP")
 async def info(call: HostCall) -> dict[str, Any]:
     if call.option == "LG" and not call.header("TerminalID"):
         raise missing_field("TerminalID header")
@@ -353,7 +355,7 @@ async def info(call: HostCall) -> dict[str, Any]:
             "ui": {"language": terminal.language, "supportedLanguages": list(SUPPORTED_LANGUAGES)}}
 
 
-@host_route("POST", "/devices/getstatus", "DCP DCC")
+@FAMILY.route("POST", "/devices/getstatus", "DCP DCC")
 async def get_status(call: HostCall) -> dict[str, Any]:
     tid = terminal_id_for(call.option, call.body)
     terminal: VirtualTerminal = call.state.terminals.get(tid)
@@ -442,12 +444,8 @@ async def _answer_control(request: Request) -> Response:
     return _json({"terminalId": terminal.terminal_id, "answered": prompt.kind, "prompt": prompt.id})
 
 
-def _register_controls() -> None:
-    EXTRA_CONTROL_ROUTES.extend([
-        Route("/_sandbox/terminals/{terminalId}", _terminal_control, methods=["GET", "POST"]),
-        Route("/_sandbox/terminals/{terminalId}/customer", _customer_control, methods=["POST"]),
-        Route("/_sandbox/terminals/{terminalId}/answer", _answer_control, methods=["POST"]),
-    ])
-
-
-_register_controls()
+FAMILY.controls.extend([
+    Route("/_sandbox/terminals/{terminalId}", _terminal_control, methods=["GET", "POST"]),
+    Route("/_sandbox/terminals/{terminalId}/customer", _customer_control, methods=["POST"]),
+    Route("/_sandbox/terminals/{terminalId}/answer", _answer_control, methods=["POST"]),
+])

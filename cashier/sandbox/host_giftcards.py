@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.host_tokens import gift_key_of, issue_gift_token, token_not_found, universal_for_key
 from cashier.sandbox.shared import GIFT_PREFIX, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
@@ -35,6 +35,8 @@ from cashier.sandbox.terminals import (
     TerminalUnavailable,
     prompt_fault,
 )
+
+FAMILY = Family("giftcards")
 
 EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
 #: A training till starts with this gift card active and holding TRAINING_GIFT_BALANCE, so a
@@ -186,7 +188,7 @@ def _begin(record: dict[str, Any], operation: str) -> dict[str, Any]:
 
 
 # ---- operations ------------------------------------------------------------------------------
-@host_route("POST", "/giftcards/activate", "HD LG")
+@FAMILY.route("POST", "/giftcards/activate", "HD LG")
 async def activate(call: HostCall) -> dict[str, Any]:
     invoice = _invoice(call)
     amount = _amount(call, required=False)
@@ -202,7 +204,7 @@ async def activate(call: HostCall) -> dict[str, Any]:
     return _answer(call, ref, updated, invoice, amount=amount or Decimal(0), terminal_id=tid)
 
 
-@host_route("POST", "/giftcards/allocate", "HD LG")
+@FAMILY.route("POST", "/giftcards/allocate", "HD LG")
 async def allocate(call: HostCall) -> dict[str, Any]:
     """A new card under a Program ID; its number is returned in full (it must be handed out)."""
     invoice = _invoice(call)
@@ -229,7 +231,7 @@ async def allocate(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/giftcards/deactivate", "HD LG")
+@FAMILY.route("POST", "/giftcards/deactivate", "HD LG")
 async def deactivate(call: HostCall) -> dict[str, Any]:
     invoice = _invoice(call)
     reason = get(call.body, "card.deactivationReason")
@@ -269,18 +271,18 @@ async def _cash_out(call: HostCall, operation: str) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/giftcards/cashback", "HD LG")
+@FAMILY.route("POST", "/giftcards/cashback", "HD LG")
 async def cashback(call: HostCall) -> dict[str, Any]:
     return await _cash_out(call, "cashback")
 
 
-@host_route("POST", "/giftcards/cashout", "HD LG")
+@FAMILY.route("POST", "/giftcards/cashout", "HD LG")
 async def cashout(call: HostCall) -> dict[str, Any]:
     """Deprecated name of cashback; the same effect."""
     return await _cash_out(call, "cashout")
 
 
-@host_route("POST", "/giftcards/reactivate", "HD LG")
+@FAMILY.route("POST", "/giftcards/reactivate", "HD LG")
 async def reactivate(call: HostCall) -> dict[str, Any]:
     invoice = _invoice(call)
     if call.body.get("amount") is not None:
@@ -298,7 +300,7 @@ async def reactivate(call: HostCall) -> dict[str, Any]:
     return _answer(call, ref, updated, invoice, terminal_id=tid)
 
 
-@host_route("POST", "/giftcards/reload", "HD LG")
+@FAMILY.route("POST", "/giftcards/reload", "HD LG")
 async def reload(call: HostCall) -> dict[str, Any]:
     invoice = _invoice(call)
     amount = _amount(call, required=True)
@@ -316,7 +318,7 @@ async def reload(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/giftcards/balance", "HD LG")
+@FAMILY.route("POST", "/giftcards/balance", "HD LG")
 async def balance(call: HostCall) -> dict[str, Any]:
     """Not undoable: cancel after a balance inquiry undoes the request before it (decision)."""
     invoice = _invoice(call)
@@ -337,7 +339,7 @@ async def balance(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/giftcards/cancel", "HD LG")
+@FAMILY.route("POST", "/giftcards/cancel", "HD LG")
 async def cancel(call: HostCall) -> dict[str, Any]:
     """Back to the state and balance before the last gift card request; not after a sale."""
     invoice = _invoice(call)

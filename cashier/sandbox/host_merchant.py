@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cashier.sandbox.core import SERVER_NAME, HostCall, host_route, invalid_field
+from cashier.sandbox.core import SERVER_NAME, Family, HostCall, invalid_field
 from cashier.sandbox.shared import now_text
+
+FAMILY = Family("merchant")
 
 #: (card type, processor, lower, upper, lengths) of the ranges the sandbox merchant accepts.
 CARD_RANGES = (
@@ -21,7 +23,7 @@ CARD_RANGES = (
 KNOWN_OPTIONS = frozenset({"RETURNPROCESSORS"})
 
 
-@host_route("GET", "/merchants/merchant")
+@FAMILY.route("GET", "/merchants/merchant")
 async def merchant(call: HostCall) -> dict[str, Any]:
     raw = call.header("ApiOptions") or ""
     options = {item.strip().upper() for item in raw.split(",") if item.strip()}

@@ -22,9 +22,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cashier.sandbox import triggers
-from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
-from cashier.sandbox.core import HostCall, HostFault, host_route
+from cashier.sandbox.control import _json, control_error, read_json
+from cashier.sandbox.core import Family, HostCall, HostFault
 from cashier.sandbox.shared import now_text
+
+FAMILY = Family("mode")
 
 LG_OFFLINE_MIN_VERSION = 3080
 
@@ -108,7 +110,7 @@ def offline_remaining_s(state: Any) -> float:
     return left
 
 
-@host_route("POST", "/mode/offline", "LG DCP")
+@FAMILY.route("POST", "/mode/offline", "LG DCP")
 async def go_offline(call: HostCall) -> dict[str, Any]:
     if call.option == "LG":
         if call.config.lg_version < LG_OFFLINE_MIN_VERSION:
@@ -125,7 +127,7 @@ async def go_offline(call: HostCall) -> dict[str, Any]:
     return {"dateTime": now_text(call), "transaction": {"authSource": "O"}}
 
 
-@host_route("POST", "/mode/online", "LG DCP")
+@FAMILY.route("POST", "/mode/online", "LG DCP")
 async def go_online(call: HostCall) -> dict[str, Any]:
     if is_offline(call.state):
         _go_online(call.state, "request")
@@ -158,9 +160,4 @@ async def _stored_control(request: Request) -> Response:
     return _json({"offline": is_offline(state), "stored": stored})
 
 
-def _register_controls() -> None:
-    EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/mode/stored", _stored_control,
-                                      methods=["GET", "POST"]))
-
-
-_register_controls()
+FAMILY.controls.append(Route("/_sandbox/mode/stored", _stored_control, methods=["GET", "POST"]))

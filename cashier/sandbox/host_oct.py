@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route
+from cashier.sandbox.core import Family, HostCall, HostFault
 from cashier.sandbox.longtail import (
     amount,
     card_type,
@@ -25,6 +25,8 @@ from cashier.sandbox.longtail import (
     unknown_token,
 )
 from cashier.sandbox.shared import get, masked, now_text
+
+FAMILY = Family("oct")
 
 OCT_CARDS = frozenset({"4515300011000159", "4515300011000167", "5312600000002167"})
 DECLINE_ABOVE = Decimal("999999")
@@ -57,7 +59,7 @@ def _card(call: HostCall) -> str:
     return number
 
 
-@host_route("POST", "/oct/payout", "HD")
+@FAMILY.route("POST", "/oct/payout", "HD")
 async def payout(call: HostCall) -> dict[str, Any]:
     body = call.body
     total = amount(body, legacy=False)
@@ -95,7 +97,7 @@ async def payout(call: HostCall) -> dict[str, Any]:
             "customer": customer, "merchant": merchant(call), "transaction": transaction}
 
 
-@host_route("POST", "/oct/updaterecipient", "HD")
+@FAMILY.route("POST", "/oct/updaterecipient", "HD")
 async def update_recipient(call: HostCall) -> dict[str, Any]:
     body = call.body
     old = text(body, "customer.emailAddress", max_len=80, legacy=False)

@@ -26,10 +26,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.control import _json, control_error, read_json
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.host_tokens import check_number, issue_token
 from cashier.sandbox.shared import card_type, get, masked, now_text
+
+FAMILY = Family("qr")
 
 QR_BASE = "https://pay.sandbox.invalid/"
 AMOUNT_PARTS = ("total", "tax", "tip", "cashback")
@@ -64,7 +66,7 @@ def _find(call: HostCall) -> tuple[str, dict[str, Any]]:
     return value, record
 
 
-@host_route("POST", "/qrpayments/getqrcode", "HD LG")
+@FAMILY.route("POST", "/qrpayments/getqrcode", "HD LG")
 async def get_qr_code(call: HostCall) -> dict[str, Any]:
     amount = call.body.get("amount")
     if not isinstance(amount, dict):
@@ -111,7 +113,7 @@ def _code_answer(call: HostCall, value: str, record: dict[str, Any]) -> dict[str
             "merchant": _merchant(call), "transaction": transaction}
 
 
-@host_route("POST", "/qrpayments/getqrdetails", "HD LG")
+@FAMILY.route("POST", "/qrpayments/getqrdetails", "HD LG")
 async def get_qr_details(call: HostCall) -> dict[str, Any]:
     _value, record = _find(call)
     if record["status"] in ("cancelled", "reversed"):
@@ -139,7 +141,7 @@ def _paid_answer(call: HostCall, record: dict[str, Any], response_code: str) -> 
                             "saleFlag": record["saleFlag"]}}
 
 
-@host_route("POST", "/qrpayments/getqrpaymentstatus", "HD LG")
+@FAMILY.route("POST", "/qrpayments/getqrpaymentstatus", "HD LG")
 async def get_qr_payment_status(call: HostCall) -> dict[str, Any]:
     _value, record = _find(call)
     status = record["status"]
@@ -154,7 +156,7 @@ async def get_qr_payment_status(call: HostCall) -> dict[str, Any]:
             "merchant": _merchant(call)}
 
 
-@host_route("POST", "/qrpayments/cancelqrpayment", "HD LG")
+@FAMILY.route("POST", "/qrpayments/cancelqrpayment", "HD LG")
 async def cancel_qr_payment(call: HostCall) -> dict[str, Any]:
     _value, record = _find(call)
     if record["status"] in ("cancelled", "reversed"):
@@ -229,8 +231,4 @@ async def _pay(request: Request) -> Response:
                   "card": record["payment"]["number"]})
 
 
-def _register() -> None:
-    EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/qrpayments/pay", _pay, methods=["POST"]))
-
-
-_register()
+FAMILY.controls.append(Route("/_sandbox/qrpayments/pay", _pay, methods=["POST"]))

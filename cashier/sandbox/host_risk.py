@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from cashier.sandbox.core import HostCall, host_route, invalid_field, missing_field
+from cashier.sandbox.core import Family, HostCall, invalid_field, missing_field
 from cashier.sandbox.longtail import (
     amount,
     check_card_number,
@@ -25,6 +25,8 @@ from cashier.sandbox.longtail import (
     unknown_token,
 )
 from cashier.sandbox.shared import get, now_text
+
+FAMILY = Family("risk")
 
 #: ``risk.assessment``: A approve, D deny, R review, E escalate (needs 3-D Secure).
 ASSESSMENTS = ("A", "D", "R", "E")
@@ -65,7 +67,7 @@ def _card_number(call: HostCall) -> tuple[str, str | None]:
     raise missing_field("card.number")
 
 
-@host_route("POST", "/risk/assess", "HD")
+@FAMILY.route("POST", "/risk/assess", "HD")
 async def risk_assess(call: HostCall) -> dict[str, Any]:
     body = call.body
     invoice = text(body, "transaction.invoice", max_len=10)
@@ -133,7 +135,7 @@ def _rule_answer(call: HostCall, parameter: str, status: str | None, ok: bool,
             "transaction": {"responseCode": "A" if ok else "E"}}
 
 
-@host_route("POST", "/risk/rulestatus", "HD")
+@FAMILY.route("POST", "/risk/rulestatus", "HD")
 async def risk_rule_status(call: HostCall) -> dict[str, Any]:
     parameter, key = _rule_subject(call)
     rule = _rules(call).get(key)
@@ -142,7 +144,7 @@ async def risk_rule_status(call: HostCall) -> dict[str, Any]:
     return _rule_answer(call, parameter, rule["status"] if rule else "C", True)
 
 
-@host_route("POST", "/risk/ruleupdate", "HD")
+@FAMILY.route("POST", "/risk/ruleupdate", "HD")
 async def risk_rule_update(call: HostCall) -> dict[str, Any]:
     parameter, key = _rule_subject(call)
     status = text(call.body, "riskRules.status", max_len=1, choices=RULE_STATUSES)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from cashier.sandbox.core import HostCall, host_route, invalid_field
+from cashier.sandbox.core import Family, HostCall, invalid_field
 from cashier.sandbox.host_dcc import card_of
 from cashier.sandbox.longtail import (
     DEBIT_CARDS,
@@ -24,6 +24,8 @@ from cashier.sandbox.longtail import (
     text,
 )
 from cashier.sandbox.shared import get, masked, now_text
+
+FAMILY = Family("rules")
 
 SURCHARGE_PERCENT = Decimal("3.00")
 RULES = ("SURCHARGE",)
@@ -59,5 +61,5 @@ async def rule_verify(call: HostCall) -> dict[str, Any]:
     return item
 
 
-host_route("POST", "/rules/verify", "HD")(rule_verify)
-host_route("POST", "/rule/verify", "HD")(rule_verify)
+FAMILY.route("POST", "/rules/verify", "HD")(rule_verify)
+FAMILY.route("POST", "/rule/verify", "HD")(rule_verify)

@@ -28,8 +28,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cashier.cards import never_luhn_valid
-from cashier.sandbox.control import EXTRA_CONTROL_ROUTES, _json, control_error, read_json
-from cashier.sandbox.core import HostCall, HostFault, host_route, invalid_field, missing_field
+from cashier.sandbox.control import _json, control_error, read_json
+from cashier.sandbox.core import Family, HostCall, HostFault, invalid_field, missing_field
 from cashier.sandbox.shared import card_type, get, is_gift_card, masked, now_text, terminal_of
 from cashier.sandbox.terminals import (
     TerminalBusy,
@@ -39,6 +39,8 @@ from cashier.sandbox.terminals import (
     prompt_fault,
 )
 from cashier.sandbox.triggers import TEST_CARDS, check_card
+
+FAMILY = Family("tokens")
 
 _WORDS = ("amber", "apple", "arch", "bay", "bell", "blue", "brook", "cat", "cedar", "clay", "cloud",
           "coral", "crane", "dawn", "deer", "dune", "east", "elm", "fern", "field", "fig", "flint",
@@ -245,7 +247,7 @@ def check_number(number: Any, field: str = "card.number") -> str:
 
 
 # ---- routes ---------------------------------------------------------------------------------
-@host_route("POST", "/tokens/add", "HD LG DCP DCC")
+@FAMILY.route("POST", "/tokens/add", "HD LG DCP DCC")
 async def add(call: HostCall) -> dict[str, Any]:
     """A keyed card (HD, any option) or a card read by the option's PIN pad."""
     from decimal import Decimal
@@ -285,7 +287,7 @@ async def add(call: HostCall) -> dict[str, Any]:
     return item
 
 
-@host_route("POST", "/tokens/duplicate", "HD LG")
+@FAMILY.route("POST", "/tokens/duplicate", "HD LG")
 async def duplicate(call: HostCall) -> dict[str, Any]:
     """A new token for the card of an existing one (which stays valid)."""
     value, number = _token_in(call)
@@ -306,7 +308,7 @@ async def duplicate(call: HostCall) -> dict[str, Any]:
             "universalToken": {"value": universal_value}}
 
 
-@host_route("POST", "/tokens/delete", "HD LG")
+@FAMILY.route("POST", "/tokens/delete", "HD LG")
 async def delete(call: HostCall) -> dict[str, Any]:
     """Irreversible: the value is remembered as deleted and never resolves or is issued again."""
     value, _number = _token_in(call)
@@ -318,7 +320,7 @@ async def delete(call: HostCall) -> dict[str, Any]:
             "merchant": _merchant(call)}
 
 
-@host_route("GET", "/tokens/universaltoken", "HD LG DCP DCC")
+@FAMILY.route("GET", "/tokens/universaltoken", "HD LG DCP DCC")
 async def universal(call: HostCall) -> dict[str, Any]:
     number_header = call.header("CardNumber")
     token_header = call.header("Token")
@@ -342,7 +344,7 @@ async def universal(call: HostCall) -> dict[str, Any]:
             "universalToken": {"value": universal_of(call.state, number)}}
 
 
-@host_route("POST", "/tokens/4words", "HD LG")
+@FAMILY.route("POST", "/tokens/4words", "HD LG")
 async def four_words(call: HostCall) -> dict[str, Any]:
     value, number = _token_in(call)
     if not is_legacy_token(value):
@@ -372,8 +374,4 @@ async def _settings(request: Request) -> Response:
                   "deleted": len(family["deleted"])})
 
 
-def _register() -> None:
-    EXTRA_CONTROL_ROUTES.append(Route("/_sandbox/tokens/settings", _settings, methods=["GET", "POST"]))
-
-
-_register()
+FAMILY.controls.append(Route("/_sandbox/tokens/settings", _settings, methods=["GET", "POST"]))

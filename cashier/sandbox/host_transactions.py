@@ -25,10 +25,10 @@ from cashier.sandbox import host_giftcards as giftcards
 from cashier.sandbox import host_mode, terminals, triggers
 from cashier.sandbox.core import (
     SERVER_NAME,
+    Family,
     HostCall,
     HostFault,
     duplicate_invoice,
-    host_route,
     invalid_amount,
     invalid_field,
     invoice_not_found,
@@ -38,6 +38,8 @@ from cashier.sandbox.core import (
 from cashier.sandbox.host_tokens import issue_token
 from cashier.sandbox.shared import get, is_gift_card, now_text, require, require_object
 from cashier.sandbox.terminals import TerminalCancelled, TerminalTimeout
+
+FAMILY = Family("transactions")
 
 LIVE = frozenset({"authorized", "sale", "refund"})
 #: States GET /transactions/invoice reports; voided and batched ones are "Invoice Not Found".
@@ -495,18 +497,18 @@ async def _seek_more(call: HostCall, live: dict[str, Any], total: Decimal, sough
     return answer(call, live, response_code=outcome.response_code, total=total)
 
 
-@host_route("POST", "/transactions/sale")
+@FAMILY.route("POST", "/transactions/sale")
 async def sale(call: HostCall) -> dict[str, Any]:
     return await _payment(call, "sale")
 
 
-@host_route("POST", "/transactions/authorization")
+@FAMILY.route("POST", "/transactions/authorization")
 async def authorization(call: HostCall) -> dict[str, Any]:
     return await _payment(call, "authorization")
 
 
 # ---- capture -------------------------------------------------------------------------------
-@host_route("POST", "/transactions/capture")
+@FAMILY.route("POST", "/transactions/capture")
 async def capture(call: HostCall) -> dict[str, Any]:
     body = call.body
     invoice = invoice_of(body)
@@ -543,7 +545,7 @@ async def capture(call: HostCall) -> dict[str, Any]:
 
 
 # ---- refund --------------------------------------------------------------------------------
-@host_route("POST", "/transactions/refund")
+@FAMILY.route("POST", "/transactions/refund")
 async def refund(call: HostCall) -> dict[str, Any]:
     body = call.body
     invoice = invoice_of(body)
@@ -622,7 +624,7 @@ def _check_token_header(call: HostCall, record: dict[str, Any]) -> None:
         raise token_not_found(token, call.config.merchant_id)
 
 
-@host_route("GET", "/transactions/invoice")
+@FAMILY.route("GET", "/transactions/invoice")
 async def invoice_status(call: HostCall) -> dict[str, Any]:
     invoice = header_invoice(call)
     record = ledger(call).get(invoice)
@@ -645,7 +647,7 @@ def refunded_void(invoice: str, refunded: Decimal) -> HostFault:
                      severity="Error", code=50100)
 
 
-@host_route("DELETE", "/transactions/invoice")
+@FAMILY.route("DELETE", "/transactions/invoice")
 async def void(call: HostCall) -> dict[str, Any]:
     invoice = header_invoice(call)
     reason = call.header("ReversalReason")
@@ -721,12 +723,12 @@ async def _manual(call: HostCall, kind: str) -> dict[str, Any]:
     return answer(call, record)
 
 
-@host_route("POST", "/transactions/manualauthorization")
+@FAMILY.route("POST", "/transactions/manualauthorization")
 async def manual_authorization(call: HostCall) -> dict[str, Any]:
     return await _manual(call, "manualauthorization")
 
 
-@host_route("POST", "/transactions/manualsale")
+@FAMILY.route("POST", "/transactions/manualsale")
 async def manual_sale(call: HostCall) -> dict[str, Any]:
     return await _manual(call, "manualsale")
 
@@ -735,7 +737,7 @@ async def manual_sale(call: HostCall) -> dict[str, Any]:
 SIGNATURE_FORMATS = frozenset({"P", "PNG"})  # decision: the vendor enum is "P"; "PNG" is accepted
 
 
-@host_route("POST", "/transactions/signature", "HD LG")
+@FAMILY.route("POST", "/transactions/signature", "HD LG")
 async def signature(call: HostCall) -> dict[str, Any]:
     body = call.body
     invoice = invoice_of(body)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from cashier.sandbox.core import HostCall, HostFault, host_route
+from cashier.sandbox.core import Family, HostCall, HostFault
 from cashier.sandbox.longtail import (
     merchant,
     require,
     test_card_for_token,
 )
 from cashier.sandbox.shared import now_text
+
+FAMILY = Family("updater")
 
 PENDING_SECONDS = 3600.0
 MAX_CARDS = 5000
@@ -45,7 +47,7 @@ def _requests(call: HostCall) -> dict[str, dict[str, Any]]:
     return requests
 
 
-@host_route("POST", "/updater/request", "HD")
+@FAMILY.route("POST", "/updater/request", "HD")
 async def updater_request(call: HostCall) -> dict[str, Any]:
     cards = require(call.body, "cards", legacy=False)
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_CARDS:
@@ -88,7 +90,7 @@ def _card_status(call: HostCall, token: str) -> dict[str, Any]:
     return entry
 
 
-@host_route("POST", "/updater/status", "HD")
+@FAMILY.route("POST", "/updater/status", "HD")
 async def updater_status(call: HostCall) -> dict[str, Any]:
     request_id = require(call.body, "updaterRequestId", legacy=False)
     if not isinstance(request_id, str):

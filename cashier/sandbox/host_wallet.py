@@ -16,7 +16,7 @@ import secrets
 from decimal import Decimal
 from typing import Any
 
-from cashier.sandbox.core import Handler, HostCall, HostFault, host_route
+from cashier.sandbox.core import Family, Handler, HostCall, HostFault
 from cashier.sandbox.longtail import (
     amount,
     merchant,
@@ -24,6 +24,8 @@ from cashier.sandbox.longtail import (
     text,
 )
 from cashier.sandbox.shared import get, now_text
+
+FAMILY = Family("wallet")
 
 #: Amounts above this decline, as the vendor's card trigger table does.
 DECLINE_ABOVE = Decimal("999999")
@@ -67,7 +69,7 @@ INITIATE_CUSTOMER = (("addressLine1", 30), ("city", 30), ("country", 2), ("email
                      ("phoneCountry", 3), ("region", 3), ("externalId", 64), ("enrollDate", 40))
 
 
-@host_route("POST", "/wallet/initiate", "HD")
+@FAMILY.route("POST", "/wallet/initiate", "HD")
 @_checked
 async def wallet_initiate(call: HostCall) -> dict[str, Any]:
     body = call.body
@@ -105,7 +107,7 @@ def _ids() -> dict[str, str]:
             "orderId": "-".join(str(secrets.randbelow(10 ** n)).zfill(n) for n in (6, 7, 10, 4))}
 
 
-@host_route("POST", "/wallet/sale", "HD")
+@FAMILY.route("POST", "/wallet/sale", "HD")
 @_checked
 async def wallet_sale(call: HostCall) -> dict[str, Any]:
     body = call.body
@@ -160,7 +162,7 @@ async def wallet_sale(call: HostCall) -> dict[str, Any]:
             "wallet": wallet}
 
 
-@host_route("POST", "/wallet/refund", "HD")
+@FAMILY.route("POST", "/wallet/refund", "HD")
 @_checked
 async def wallet_refund(call: HostCall) -> dict[str, Any]:
     body = call.body

@@ -1,6 +1,8 @@
 """The import contracts in pyproject.toml (run by ``make test`` through lint-imports) are kept
 today, and they do catch what they are for: a cycle inside a floor, an arrow up the core's
-floors, a cycle in the window, the window reaching for SQLite or an API client."""
+floors, a cycle in the window, the window reaching for SQLite or an API client, anything but the
+composition root reaching the sandbox (or reaching past its interface), the sandbox leaning on
+the till."""
 
 from __future__ import annotations
 
@@ -65,6 +67,17 @@ def test_every_contract_is_kept_today(linter: tuple[Any, grimp.ImportGraph]) -> 
     # a screen checking a manager PIN with the guard's SQL itself, not through cashier.approvals
     ((("ui.pages.drawer", "cashier.journal.pin_guard"),),
      "The window never touches SQLite, the journal's SQL or the API clients"),
+    # a production flow driving the simulator again (the QR flow's training customer of old)
+    ((("cashier.flows.qr", "cashier.sandbox"),), "Only the composition root reaches the sandbox"),
+    ((("cashier.credentials", "cashier.sandbox.app"),),
+     "Only the composition root reaches the sandbox"),
+    # the training PIN pad reaching past the sandbox's interface into its modules
+    ((("ui.pinpad", "cashier.sandbox.triggers"),),
+     "The sandbox is reached through its public interface"),
+    ((("cashier.runtime", "cashier.sandbox.host_giftcards"),),
+     "The sandbox is reached through its public interface"),
+    # the simulator leaning on the till it simulates a host for
+    ((("cashier.sandbox.host_qr", "cashier.flows.qr"),), "The sandbox uses none of the till's floors"),
 ])
 def test_a_cycle_or_an_upward_arrow_breaks_a_contract(linter: tuple[Any, grimp.ImportGraph],
                                                       extra: tuple[tuple[str, str], ...],

@@ -42,11 +42,30 @@ def _name(node: ast.AST) -> str | None:
     return None
 
 
-def _is_money(node: ast.AST) -> bool:
+def _is_money(node: ast.AST, bound: frozenset[str] = frozenset()) -> bool:
     if isinstance(node, ast.Call) and _name(node) == "Decimal":
         return True
+    if isinstance(node, ast.Name) and node.id in bound:
+        return True
+    if isinstance(node, ast.IfExp):
+        return _is_money(node.body, bound) or _is_money(node.orelse, bound)
+    if isinstance(node, ast.NamedExpr):
+        return _is_money(node.value, bound)
     name = _name(node)
     return name is not None and not isinstance(node, ast.Call) and bool(_MONEY.search(name))
+
+
+def _money_names(tree: ast.Module) -> frozenset[str]:
+    """Names every binding of which in the module is a money figure, whatever they are called
+    (``typed = self.amount.value``): money too, so ``typed <= 0`` decides from money."""
+    money: set[str] = set()
+    other: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            (money if _is_money(node.value) else other).update(names)
+    return frozenset(money - other)
 
 
 def _words(node: ast.AST, constants: dict[str, str]) -> list[str]:
@@ -83,6 +102,7 @@ def offences(source: str, where: str) -> list[str]:
     figure, as ``where:line: what``."""
     tree = ast.parse(source)
     constants = _state_constants(tree)
+    bound = _money_names(tree)
     found: list[str] = []
 
     def say(node: ast.AST, what: str) -> None:
@@ -93,7 +113,7 @@ def offences(source: str, where: str) -> list[str]:
             operands = [node.left, *node.comparators]
             if any(_words(o, constants) for o in operands):
                 say(node, "decides from a state word")
-            elif (any(_is_money(o) for o in operands)
+            elif (any(_is_money(o, bound) for o in operands)
                   and not all(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops)):
                 say(node, "compares money")
         elif isinstance(node, ast.MatchValue) and _words(node.value, constants):
@@ -102,16 +122,16 @@ def offences(source: str, where: str) -> list[str]:
             text = any(isinstance(o, ast.JoinedStr)
                        or (isinstance(o, ast.Constant) and isinstance(o.value, str))
                        for o in (node.left, node.right))
-            if not text and (_is_money(node.left) or _is_money(node.right)):
+            if not text and (_is_money(node.left, bound) or _is_money(node.right, bound)):
                 say(node, "money arithmetic")
         elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult)
-              and (_is_money(node.target) or _is_money(node.value))):
+              and (_is_money(node.target, bound) or _is_money(node.value, bound))):
             say(node, "money arithmetic")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum":
             first = node.args[0] if node.args else None
             element = first.elt if isinstance(first, ast.GeneratorExp | ast.ListComp) else None
-            if ((len(node.args) > 1 and _is_money(node.args[1]))
-                    or (element is not None and _is_money(element))):
+            if ((len(node.args) > 1 and _is_money(node.args[1], bound))
+                    or (element is not None and _is_money(element, bound))):
                 say(node, "sums money")
     return found
 
@@ -133,6 +153,10 @@ def test_the_window_holds_no_money_arithmetic_and_no_state_words() -> None:
     'if amount.value > 0:\n    pass\n',
     'if back == total:\n    pass\n',
     'running_total += line.price\n',
+    # a money figure under a name of its own (the Sale screen's ``typed <= 0``, issue #36)
+    'typed = self.amount.value\nall_remaining = quick or typed <= 0\n',
+    'typed = Decimal(0) if prefilled else self.amount.value\nif typed > limit:\n    pass\n',
+    'if (left := figures.remaining) < 5:\n    pass\n',
 ])
 def test_the_scan_catches_an_offending_line(tmp_path: Path, snippet: str) -> None:
     module = tmp_path / "page.py"

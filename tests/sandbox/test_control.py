@@ -132,20 +132,21 @@ async def test_unknown_control_and_wrong_method_are_json(make_sandbox) -> None: 
     assert response.status_code == 400 and "not valid JSON" in response.json()["error"]
 
 
-async def test_extra_control_routes_hook(make_sandbox, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_extra_control_routes_hook() -> None:
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from cashier.sandbox import control as control_module
+    from cashier.sandbox.app import FAMILIES, HostSandbox
+    from cashier.sandbox.core import Family, SandboxConfig
 
     async def hello(request: Request) -> JSONResponse:
         return JSONResponse({"option": request.app.state.sandbox.config.option})
 
-    monkeypatch.setattr(control_module, "EXTRA_CONTROL_ROUTES",
-                        [Route("/_sandbox/hello", hello),
-                         lambda sb: [Route("/_sandbox/factory", lambda r: JSONResponse({"ok": True}))]])
-    sandbox, _ = make_sandbox("DCP")
+    extra = Family("hello", controls=[
+        Route("/_sandbox/hello", hello),
+        lambda sb: [Route("/_sandbox/factory", lambda r: JSONResponse({"ok": True}))]])
+    sandbox = HostSandbox(SandboxConfig(option="DCP"), families=(*FAMILIES, extra))
     assert await control(sandbox, "GET", "/_sandbox/hello") == (200, {"option": "DCP"})
     assert await control(sandbox, "GET", "/_sandbox/factory") == (200, {"ok": True})
 

@@ -104,12 +104,12 @@ async def test_handler_crash_is_an_envelope_not_a_trace(make_sandbox, monkeypatc
     async def boom(call: Any) -> dict[str, Any]:
         raise RuntimeError("secret internals")
 
-    from cashier.sandbox.core import ROUTES, HostRoute
+    from cashier.sandbox.core import HostRoute
 
-    route = ROUTES[("GET", "/merchants/merchant")]
-    monkeypatch.setitem(ROUTES, ("GET", "/merchants/merchant"),
-                        HostRoute(route.method, route.path, route.options, boom))
     sandbox, _ = make_sandbox("HD")
+    route = sandbox.routes[("GET", "/merchants/merchant")]
+    monkeypatch.setitem(sandbox.routes, ("GET", "/merchants/merchant"),
+                        HostRoute(route.method, route.path, route.options, boom))
     status, env = await host_call(sandbox.asgi, "GET", "/merchants/merchant")
     assert status == 400 and _error(env)["primaryCode"] == 9999 and "secret" not in str(env)
     assert host_merchant.merchant is route.handler

@@ -511,9 +511,9 @@ class PhoneLinkPage(Page):
         if not self.training:
             self.cards_hint.setText("")
             return
-        from cashier.sandbox.chargeapi.testcards import as_table
+        from cashier.sandbox import charge_api_test_cards
 
-        rows = {r["outcome"]: r for r in reversed(as_table())}
+        rows = {r["outcome"]: r for r in reversed(charge_api_test_cards())}
         self.cards_hint.setText(tr("Training test cards:") + "  " + ";  ".join(
             f"{rows[o]['number']} ({rows[o]['description']})" for o in TRAINING_CARDS if o in rows))
 

@@ -322,7 +322,7 @@ class QrPage(Page):
             return
         self.customer_pays_button.setEnabled(False)
         self.say_in(self.training_hint, lambda: tr("Training: the test customer's phone is paying…"))
-        from cashier.flows.qr import training_customer_pays
+        from cashier.sandbox import training_customer_pays
 
         self.till.run(training_customer_pays(runtime.sandbox, self.code), "training customer pays",
                       done=self._customer_paid, failed=self._customer_failed)

@@ -501,7 +501,7 @@ class SalePage(Page):
 
         typed = self.amount.value
         quick = not self._has_open_lines()
-        all_remaining = quick or self.prefilled or typed <= 0
+        all_remaining = quick or self.prefilled or not self.amount.entered  # nothing typed
         amount = handed if chosen else (None if all_remaining else typed)
         tender = Tender(kind, amount)  # type: ignore[arg-type]
         keyed_tip = self._keyed_tip() if self.tip_mode() == TIP_KEYED else None
