@@ -4,18 +4,20 @@ log "from sequence N on"."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import Any
+
+from cashier.journal.datastore import Datastore
 
 #: The outbox marks it keeps in its one row.
 OUTBOX_MARKS = ("pushed_through", "store_close_seen")
 
 
-class OutboxRows:
-    """The outbox's half of ``JournalRecorder`` (mixed in; same connection)."""
+class OutboxRecorder:
+    """The store outbox's marks and its reading of the event log, on the journal's datastore."""
 
-    conn: sqlite3.Connection
+    def __init__(self, store: Datastore) -> None:
+        self.conn = store.conn
 
     def outbox_state(self) -> tuple[str, int, int]:
         """(journal id, pushed through, last store close seen)."""
