@@ -332,7 +332,8 @@ class Journal:
             finally:
                 changes = self._changes(recorder)
             written = result[0] if isinstance(result, tuple) else result
-            others = [i for i in recorder.take_moved() if i != getattr(written, "id", None)]
+            written_id = written.id if isinstance(written, Entry) else None
+            others = [i for i in recorder.take_moved() if i != written_id]
             return result, [recorder.get(i) for i in others] if self._listeners else [], changes
 
         return await self._write_only(run)

@@ -125,8 +125,8 @@ class DrawerRecorder:
                           (session_id, at, type_, to_minor(amount, self.currency), reason, clerk,
                            approved_by, entry_id))
         self.store.event(entry_id, clerk, f"drawer_{type_}",
-                    {"session": session_id, "amount": str(amount), "reason": reason,
-                     "approved_by": approved_by}, at)
+                         {"session": session_id, "amount": str(amount), "reason": reason,
+                          "approved_by": approved_by}, at)
         self.store.changed(DrawerMoved(session_id, type_, amount, clerk, entry_id))
 
     def drawer_open_session(self, *, clerk: str, float_amount: Decimal, counts: dict[str, int],

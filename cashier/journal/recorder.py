@@ -195,7 +195,7 @@ class EntryRecorder:
                          "ON CONFLICT(name) DO UPDATE SET value = MAX(value, :seq)",
                          {"seq": sequence})
             self.store.event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
-                        self.store.now())
+                             self.store.now())
 
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
@@ -285,8 +285,8 @@ class EntryRecorder:
             if line_refund is not None:
                 group = entry_id if line_refund.group is None else line_refund.group
                 self.store.event(entry_id, actor, LINES_NOTE,
-                            {"_note": {"ticket": ticket_id, "lines": list(line_refund.lines),
-                                       "group": group}}, now)
+                                 {"_note": {"ticket": ticket_id, "lines": list(line_refund.lines),
+                                            "group": group}}, now)
                 refunds_lines[entry_id] = line_refund.lines
             entry = _entry({**stored, "id": entry_id}) if _stored_as_given(
                 stored, self.store.integer_columns) else _entry(self._row(entry_id))
@@ -462,9 +462,9 @@ class EntryRecorder:
             moved = _net(contribution({**dict(row), **cols})) - _net(contribution(dict(row)))
             self._apply(conn, row, cols, actor, "corrected", now)
             self.store.event(entry_id, actor, "correction",
-                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
-                                   "invoice": row["invoice"],
-                                   "amount": str(money(moved, str(row["currency"])))}}, now)
+                             {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
+                                        "invoice": row["invoice"],
+                                        "amount": str(money(moved, str(row["currency"])))}}, now)
             return _entry(self._row(entry_id))
 
     def open_batch_settled(self) -> list[Entry]:
@@ -561,7 +561,7 @@ class EntryRecorder:
                           "since = excluded.since", (entry_id, me, self.store.now()))
         if owner is not None:
             self.store.event(entry_id, "system", "owner_taken",
-                        {"_note": {"from": owner, "to": me}}, self.store.now())
+                             {"_note": {"from": owner, "to": me}}, self.store.now())
 
     def claim(self, entry_id: int) -> Entry:
         """Take an entry before settling it (recovery, a cancel, a void): ``EntryOwned`` while
@@ -617,8 +617,8 @@ class EntryRecorder:
                          "WHERE id = ?", (error[:500], next_at, job_id))
             row = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
             self.store.event(int(row["entry_id"]), "system", "job_retry",
-                        {"_note": {"job": job_id, "error": error[:500], "next_at": next_at}},
-                        self.store.now())
+                             {"_note": {"job": job_id, "error": error[:500], "next_at": next_at}},
+                             self.store.now())
             return _job(row)
 
     def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
@@ -686,8 +686,8 @@ class EntryRecorder:
             conn.executemany("UPDATE entries SET batch_no = ? WHERE id = ?",
                              [(batch_no, i) for i in ids])
             self.store.event(None, actor, "batch_closed",
-                        {"batch_no": batch_no, "entries": ids, "override": override,
-                         "_note": dict(summary)}, now)
+                             {"batch_no": batch_no, "entries": ids, "override": override,
+                              "_note": dict(summary)}, now)
             rebuild_totals(conn, (0, batch_no))
             return batch_no
 

@@ -97,8 +97,8 @@ class TicketRecorder:
                  int(self.training), actor, now, now))
             ticket_id = int(cur.lastrowid or 0)
             self.store.event(None, actor, "ticket_created",
-                        {"ticket": ticket_id, "tax_rate": str(tax_rate),
-                         "tax_included": tax_included, "tip_mode": tip_mode}, now)
+                             {"ticket": ticket_id, "tax_rate": str(tax_rate),
+                              "tax_included": tax_included, "tip_mode": tip_mode}, now)
             self.store.ticket_written(ticket_id)
             return ticket_id
 
@@ -130,8 +130,8 @@ class TicketRecorder:
             now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
             self.store.event(None, actor, "ticket_line_added",
-                        {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
-                         "unit_price": str(unit_price)}, now)
+                             {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
+                              "unit_price": str(unit_price)}, now)
             self.store.ticket_written(ticket_id)
         if held is None:  # the lines' transaction holds the lock: as read now, it stays so
             return self.store.hold(self.ticket(ticket_id))
@@ -170,7 +170,7 @@ class TicketRecorder:
             conn.execute("UPDATE tickets SET tip_minor = ?, tip_asked = 1, updated_at = ? WHERE id = ?",
                          (minor, now, ticket_id))
             self.store.event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
-                        now)
+                             now)
             self.store.ticket_written(ticket_id)
             self.store.hold_changed(ticket_id, tip=money(minor, row["currency"]), tip_asked=True)
         return self.ticket(ticket_id)
