@@ -38,6 +38,7 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
 from cashier.journal.model import outcome_of as outcome_of
+from cashier.journal.recorder import MISMATCH_NOTE
 from cashier.money import DEFAULT_MAX_TIP_PERCENT, AmountBounds
 from cashier.redact import redact
 
@@ -365,8 +366,6 @@ OTHER_REQUEST = ("not charged: the host holds another request under this invoice
 #: What a payment says whose request the host answered with another payment's approval.
 NOT_OURS = ("not charged for this customer: the host answered {held}, another payment under this "
             "invoice; a manager settles it with the host")
-#: The note that keeps what the host answered when it was not this entry's payment.
-MISMATCH_NOTE = "host_mismatch"
 #: What a payment says whose invoice the host holds for more than it asked, nothing named.
 UNSURE_REQUEST = ("outcome unknown: the host holds this invoice for more than was asked; check it "
                   "with the host before charging again")
