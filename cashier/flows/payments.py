@@ -25,12 +25,13 @@ from cashier.flows.base import (
 )
 from cashier.flows.events import DevicePrompt
 from cashier.flows.giftcards import GiftCard
+from cashier.flows.recovery import REASON_MERCHANT_CANCEL, run_void_job
 from cashier.host.errors import HostError, InvoiceNotFound
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tokens import decode_token
 from cashier.money import capture_bound as money_capture_bound
-from cashier.money import check_capture, check_tax, check_tip
+from cashier.money import check_capture, check_tax, check_tip, check_tip_within
 from cashier.redact import luhn_ok, mask_pan, redact
 
 
@@ -199,7 +200,7 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
     tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
     if tip is not None:
-        check_tip(amount, tip, ctx.journal.currency)
+        check_tip_within(amount, tip, ctx.journal.currency, ctx.bounds)
     total = amount + (tip or 0)
     kind = Kind.SALE
     if giftcard is not None:
@@ -232,7 +233,30 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
         lambda: ctx.client.sale(invoice=inv, amount=wire_amount, card=wire_card, tip=tip_options,
                                 clerk_id=ctx.clerk_id),
         pending=total, presented=Presented.of(masked, token))
-    return finish(ctx, entry)
+    return await _within_tip_rules(ctx, entry, amount)
+
+
+async def _within_tip_rules(ctx: FlowContext, entry: Entry, amount: Decimal) -> FlowResult:
+    """The tip rules hold for a tip the customer chose on the PIN pad too (LG's gateway asks by
+    its own settings; a DCP/DCC pad's "other" takes any amount, and no request field bounds it):
+    an approval whose tip breaks them is voided at once, the void journaled first as every money
+    movement, and the payment is still due. The cashier reads which rule in one line."""
+    if entry.state is not State.APPROVED or entry.tip <= 0 or entry.invoice is None:
+        return finish(ctx, entry)
+    try:
+        check_tip_within(amount, entry.tip, ctx.journal.currency, ctx.bounds)
+    except ValidationError as broken:  # the rule's own words, without the keyed tip's hint
+        rule = broken.rule.split(": ", 1)[0]
+    else:
+        return finish(ctx, entry)
+    await ctx.journal.note(entry.id, "tip_refused", actor=ctx.actor, tip=str(entry.tip),
+                           amount=str(amount), rule=rule)
+    entry, job = await ctx.journal.request_void(entry.id, reason=REASON_MERCHANT_CANCEL,
+                                                actor=ctx.actor)
+    entry = await run_void_job(ctx, job)
+    done = "voided" if entry.state is State.VOIDED else "being voided (retried until the host confirms)"
+    return finish(ctx, entry, f"{done}: the tip of {entry.tip} chosen on the PIN pad breaks the tip "
+                              f"rule (tip: {rule}); nothing is charged and the payment is still due")
 
 
 async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
@@ -274,7 +298,7 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
         lambda: ctx.client.authorization(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
                                          card=wire_card, clerk_id=ctx.clerk_id),
         pending=amount, presented=Presented.of(card.masked if card else None, token))
-    return finish(ctx, entry)
+    return await _within_tip_rules(ctx, entry, amount)
 
 
 async def _open_tab(ctx: FlowContext, invoice: str) -> Entry:
