@@ -404,6 +404,10 @@ async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
         changes: dict[str, Any] = {"op": op}
         if pending is not None:
             changes["pending"] = pending
+        if presented.on_pad and entry.approved == 0 and (entry.card_last4 or entry.token):
+            # a retry on the pad reads a card again: the one an earlier answer named (a decline)
+            # is not this request's, and a lost answer is read against this request's card
+            changes.update(card=None, token=None)
         entry = await ctx.move(entry, State.SENT, **changes)
     return await once_sent(ctx, entry, _send_and_apply(ctx, entry, op, send, presented))
 

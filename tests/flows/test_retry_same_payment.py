@@ -150,3 +150,25 @@ def test_a_retry_of_a_payment_not_charged_is_the_same_payment_and_asks_the_host_
     refused(till.sale("20.00", FIRST, "--invoice", invoice), invoice, "another payment")
     assert till.ledger() == held and till.events() == events
     assert D(held[invoice]["approvedAmount"]) == D("30.00")
+
+
+def test_a_declined_pad_payment_retried_on_the_pad_is_read_against_the_card_presented_now(
+        serve_sandbox: Any, tmp_path: Path) -> None:
+    """The decline named the first card; the retry's customer presents another on the pad and
+    the answer is lost: the host's approval is this payment's (not "another request"), so the
+    customer is never told "not charged" while charged."""
+    till = Counter(serve_sandbox("LG"), tmp_path)
+    pin_card = "2221000000000009"  # contactless: the host wants an online PIN (S, declined)
+    assert till.control.post("/_sandbox/terminals/1742/customer",
+                             json={"card": pin_card}).status_code == 200
+    declined = till.sale("12.00", None)
+    assert declined.returncode == 1, declined.stdout
+    invoice = json.loads(declined.stdout)["invoice"]
+    assert till.control.post("/_sandbox/terminals/1742/customer",
+                             json={"card": FIRST, "entry_mode": "E"}).status_code == 200
+    till.fault(action="drop_after_commit")
+    retried = till.sale("12.00", None, "--invoice", invoice)
+    out = json.loads(retried.stdout)
+    assert (retried.returncode, out["outcome"]) == (0, "approved"), (out, retried.stderr)
+    assert out["card"].endswith("1119") and D(out["approved"]) == D("12.00")
+    assert D(till.ledger()[invoice]["approvedAmount"]) == D("12.00")
