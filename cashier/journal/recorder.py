@@ -518,10 +518,11 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                                     (NUMBER_REFUSED,)).fetchone()
         if refused is not None and int(refused[0]) == self.till_number:
             raise ValidationError(
-                "till_number", "the store says till number {number} is another till's: its "
-                "invoices would amend that till's payments, so no payment was started; give this "
-                "till a number of its own (the profile's till_number, and 'cashier store add-till "
-                "ID --number NN' at the store)", number=f"{self.till_number:02d}")
+                "till_number", "the store says till number {number} is not this till's (another "
+                "till holds it, or the store knows this till by another number): its invoices "
+                "could amend another till's payments, so no payment was started; give this till "
+                "a number of its own (the profile's till_number, and 'cashier store add-till ID "
+                "--number NN' at the store)", number=f"{self.till_number:02d}")
         row = self.conn.execute(
             "INSERT INTO counters(name, value) VALUES ('invoice', MAX(1, :floor)) "
             "ON CONFLICT(name) DO UPDATE SET value = MAX(value + 1, :floor) RETURNING value",

@@ -291,7 +291,7 @@ def test_hostile_till_numbers(serve_store: Any, store_dsn: str, serve_sandbox: A
                            "--exp", "1230")
         if done.returncode == 0:
             sellers.setdefault(int(json.loads(done.stdout)["invoice"][:2]), set()).add(counter.name)
-        elif refused_cleanly(done, "till_number") or "another till's" not in done.stderr:
+        elif refused_cleanly(done, "till_number") or "is not this till's" not in done.stderr:
             discrepancies.append(f"{counter.name}: {done.returncode} {done.stderr[-300:]!r}")
     with psycopg.connect(store_dsn) as conn:
         rows = conn.execute("SELECT till_number, count(*) FROM tills WHERE till_number IS NOT NULL "

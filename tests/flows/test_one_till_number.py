@@ -109,7 +109,7 @@ def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,
     held = ledger(host)
     # (b) T2 never heard from the store: it asks before its first invoice and starts nothing
     refused = one_line(b.sale("80.00", OTHER))
-    assert "till_number: the store says till number 01 is another till's" in refused, refused
+    assert "till_number: the store says till number 01 is not this till's" in refused, refused
     assert "--number NN" in refused
     assert ledger(host) == held and b.entries() == []
     assert b.notes("store_till_number")[0]["refused"] is True
@@ -117,8 +117,8 @@ def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,
     assert "number 1 is till T1's at this store, not till T2's" in one_line(sync)
     # the store away: the last word holds (a gift card or a refund would use the number too)
     store.kill()
-    assert "another till's" in one_line(b.sale("80.00", OTHER))
-    assert "another till's" in one_line(b.run("refund", "--amount", "5.00", "--card", OTHER,
+    assert "is not this till's" in one_line(b.sale("80.00", OTHER))
+    assert "is not this till's" in one_line(b.run("refund", "--amount", "5.00", "--card", OTHER,
                                                "--exp", "1230"))
     assert ledger(host) == held and b.entries() == []
     # given a number of its own, at the store and in its profile, T2 sells again
@@ -135,6 +135,10 @@ def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,
     with psycopg.connect(store_dsn) as conn:
         assert sorted(conn.execute("SELECT till_id, till_number FROM tills").fetchall()) == [
             ("T1", 1), ("T2", 2)]
+        # the store took T2's journal, the store's word on its number included
+        notes = conn.execute("SELECT data FROM events WHERE till_id = 'T2' AND type = "
+                             "'store_till_number' ORDER BY seq").fetchall()
+        assert [n[0]["_note"]["refused"] for n in notes] == [True, False]
 
 
 def sold_invoice(done: subprocess.CompletedProcess[str]) -> str:
