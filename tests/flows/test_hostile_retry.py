@@ -296,8 +296,8 @@ def test_hostile_till_numbers(serve_store: Any, store_dsn: str, serve_sandbox: A
     with psycopg.connect(store_dsn) as conn:
         rows = conn.execute("SELECT till_number, count(*) FROM tills WHERE till_number IS NOT NULL "
                             "GROUP BY till_number HAVING count(*) > 1").fetchall()
-        owners = dict(conn.execute("SELECT till_number, till_id FROM tills WHERE till_number IS NOT "
-                                   "NULL").fetchall())
+        owners: dict[int, str] = dict(conn.execute(
+            "SELECT till_number, till_id FROM tills WHERE till_number IS NOT NULL").fetchall())
     if rows:
         discrepancies.append(f"numbers held by several tills: {rows}")
     for number, names in sellers.items():

@@ -58,7 +58,7 @@ class PadTill:
 def voided(done: subprocess.CompletedProcess[str], till: PadTill, rule: str) -> dict[str, Any]:
     """Exit 2, the JSON result says voided and which rule; the host holds it voided."""
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    out = json.loads(done.stdout)
+    out: dict[str, Any] = json.loads(done.stdout)
     assert out["outcome"] == "voided" and out["state"] == "voided", out
     assert "chosen on the PIN pad breaks the tip rule" in out["message"] and rule in out["message"]
     assert "still due" in out["message"] and "\n" not in out["message"]
