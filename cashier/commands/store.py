@@ -3,7 +3,8 @@
 - ``serve --database URL [--updates REPO]``: migrate, then serve; prints ``store listening on
   http://HOST:PORT``. With ``--updates``, tills take signed updates from ``http://HOST:PORT/updates``.
 - ``add-till TILL_ID [--number NN] --database URL``: prints ``{"till", "token"}`` once (stored
-  hashed); ``--number`` pins the till's invoice prefix (else its first contact does).
+  hashed); ``--number`` pins the till's invoice prefix (else its first contact does), refused
+  when another till of the store holds it.
 - ``add-manager ID --name NAME --database URL``: a manager on the store's own roster, with the
   PIN read from standard input (only its salted hash is stored).
 - ``sync``: push what is pending now: ``{"pushed", "pending"}``; exit 0 when nothing is pending,

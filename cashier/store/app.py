@@ -3,7 +3,9 @@
 - ``GET /v1/health``: no token; ``{"ok": true}`` once the database answers.
 - ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
   answers the store's high-water mark for it, the till's invoice floor and the last store-wide
-  close. A journal of another till than the token's is refused (403).
+  close. A journal of another till than the token's is refused (403), and so is a till number
+  another till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
+  till then starts no payment until it has a number of its own).
 - ``POST /v1/events`` ``{"journal_id", "events": [...]}``: append in order; 200 with the new
   mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a no-op.
   What the store checks in a push (``cashier.store.checks``): 422/409, nothing of it stored.
@@ -43,7 +45,14 @@ from starlette.staticfiles import StaticFiles
 
 from cashier.errors import ValidationError
 from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
-from cashier.store.database import Forbidden, Locked, ManagerSession, StoreDatabase, parse_events
+from cashier.store.database import (
+    Forbidden,
+    Locked,
+    ManagerSession,
+    NumberTaken,
+    StoreDatabase,
+    parse_events,
+)
 
 log = logging.getLogger(__name__)
 _JOURNAL_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -149,6 +158,9 @@ class StoreApp:
                 return _error(409, "rewrite", str(exc), field=exc.field)
             except ValidationError as exc:
                 return _error(422, "invalid", str(exc), field=exc.field)
+            except NumberTaken as exc:  # the till starts no payment while it uses this number
+                log.warning("store refused till %s: %s", till_id, exc)
+                return _error(403, "till_number", str(exc), till_number=exc.till_number)
             except Forbidden as exc:
                 log.warning("store refused till %s: %s", till_id, exc)
                 return _error(403, "forbidden", str(exc))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
@@ -54,6 +55,19 @@ class Forbidden(CashierError):
     """The credential is genuine but does not cover this (answered 403)."""
 
 
+class NumberTaken(Forbidden):
+    """A till number another till of this store holds, or not the one this till holds there
+    (answered 403 with ``error: till_number``: the till then starts no payment)."""
+
+    def __init__(self, message: str, till_number: int) -> None:
+        super().__init__(message)
+        self.till_number = till_number
+
+
+#: The unique index that keeps a till number one till's (store migration 3).
+NUMBER_INDEX = "tills_one_number"
+
+
 class Locked(CashierError):
     """A manager locked after too many wrong PINs (answered 429)."""
 
@@ -63,6 +77,12 @@ class ManagerSession:
     manager_id: str
     name: str
     till_id: str
+
+
+def _on_number(exc: UniqueViolation) -> bool:
+    """Whether a unique violation is the till number's (not the token's or the till id's)."""
+    diag = getattr(exc, "diag", None)
+    return getattr(diag, "constraint_name", None) == NUMBER_INDEX
 
 
 def hash_token(token: str) -> str:
@@ -184,15 +204,32 @@ class StoreDatabase:
     # ---- tills ------------------------------------------------------------------------------
     async def add_till(self, till_id: str, till_number: int | None = None) -> str:
         """A new store token for ``till_id`` (a till added again gets a new one: the old stops).
-        ``till_number`` pins the prefix of its invoices; without it the first hello pins it."""
+        ``till_number`` pins the prefix of its invoices; without it the first hello pins it. A
+        number another till holds is refused (the unique index ``tills_one_number``)."""
         token = secrets.token_urlsafe(32)
-        async with self.pool.connection() as conn:
-            await conn.execute(
-                "INSERT INTO tills (till_id, token_hash, till_number) VALUES (%s, %s, %s) "
-                "ON CONFLICT (till_id) DO UPDATE SET token_hash = excluded.token_hash, "
-                "till_number = COALESCE(excluded.till_number, tills.till_number)",
-                (till_id, hash_token(token), till_number))
+        try:
+            async with self.pool.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO tills (till_id, token_hash, till_number) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (till_id) DO UPDATE SET token_hash = excluded.token_hash, "
+                    "till_number = COALESCE(excluded.till_number, tills.till_number)",
+                    (till_id, hash_token(token), till_number))
+        except UniqueViolation as exc:
+            if till_number is None or not _on_number(exc):
+                raise
+            async with self.pool.connection() as conn:
+                owner = await self._number_owner(conn, till_number)
+            whose = f"till {owner}'s" if owner else "another till's"
+            raise ValidationError("--number", f"till number {till_number} is {whose} in this "
+                                              "store: give each till a number of its own") from None
         return token
+
+    @staticmethod
+    async def _number_owner(conn: AsyncConnection[Any], till_number: int) -> str | None:
+        """The till that holds ``till_number`` in this store (None: no till)."""
+        cur = await conn.execute("SELECT till_id FROM tills WHERE till_number = %s", (till_number,))
+        row = await cur.fetchone()
+        return None if row is None else str(row[0])
 
     # ---- managers ---------------------------------------------------------------------------
     async def add_manager(self, manager_id: str, name: str, pin_hash: str) -> None:
@@ -276,7 +313,9 @@ class StoreDatabase:
                     till_number: int | None = None) -> dict[str, Any]:
         """A till's contact: register its journal; answer where to resume, its invoice floor
         (the highest invoice sequence seen from this till on any journal) and the last close.
-        The journal's till must be the token's till (``Forbidden`` otherwise)."""
+        The journal's till must be the token's till (``Forbidden`` otherwise), and its number
+        this till's own: ``NumberTaken`` for a number pinned to another till (the unique index
+        decides when two tills pin at once) or not the one pinned for this till."""
         if claimed_till is not None and claimed_till != till_id:
             raise Forbidden(f"journal: this journal is till {claimed_till}'s but the store token "
                             f"is till {till_id}'s; give till {claimed_till} its own token")
@@ -291,12 +330,22 @@ class StoreDatabase:
                                      (till_id,))
             pinned = await cur.fetchone()
             if till_number is not None and pinned is not None:
-                if pinned[0] is None:
-                    await conn.execute("UPDATE tills SET till_number = %s WHERE till_id = %s",
-                                       (till_number, till_id))
+                if pinned[0] is None:  # trust on first use, unless another till holds it
+                    owner = await self._number_owner(conn, till_number)
+                    if owner is None:
+                        try:
+                            await conn.execute("UPDATE tills SET till_number = %s WHERE till_id = %s",
+                                               (till_number, till_id))
+                        except UniqueViolation:  # another till pinned it just now
+                            owner = ""
+                    if owner is not None:
+                        whose = f"till {owner}'s" if owner else "another till's"
+                        raise NumberTaken(f"till_number: number {till_number} is {whose} at this "
+                                          f"store, not till {till_id}'s: give this till its own "
+                                          "number", till_number)
                 elif int(pinned[0]) != till_number:
-                    raise Forbidden(f"till_number: till {till_id} is number {int(pinned[0])} at "
-                                    f"the store, not {till_number}")
+                    raise NumberTaken(f"till_number: till {till_id} is number {int(pinned[0])} at "
+                                      f"the store, not {till_number}", till_number)
             await conn.execute(
                 "INSERT INTO journals (till_id, journal_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (till_id, journal_id))

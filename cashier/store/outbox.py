@@ -26,7 +26,7 @@ import httpx
 
 from cashier.config import TillProfile, store_token_for
 from cashier.journal.recorder import JournalRecorder
-from cashier.store import StoreError, StoreUnreachable
+from cashier.store import StoreError, StoreUnreachable, TillNumberRefused
 
 log = logging.getLogger(__name__)
 #: Events per push: small enough for a quick request, big enough that a day's backlog is fast.
@@ -84,6 +84,8 @@ def answer(response: httpx.Response) -> dict[str, Any]:
         raise StoreError(f"store: answered {response.status_code} without JSON") from None
     if not isinstance(body, dict):
         raise StoreError("store: answered something other than a JSON object")
+    if response.status_code == 403 and body.get("error") == "till_number":
+        raise TillNumberRefused(f"store: {body.get('message')}")
     if response.status_code >= 400 and not (response.status_code == 409
                                             and body.get("error") == "gap"):
         raise StoreError(f"store: {body.get('message') or response.status_code}")
@@ -137,9 +139,7 @@ class Outbox:
         deadline = time.monotonic() + budget_s
         journal_id, _pushed, _seen = self.state()
         try:
-            hello = self._post("/v1/hello", {"journal_id": journal_id,
-                                             "till_id": self.profile.till_id,
-                                             "till_number": self.profile.till_number}, deadline)
+            hello = self.hello(deadline)
         except StoreUnreachable as exc:
             return SyncResult(0, self.pending(), False, str(exc))
         floor = int(hello.get("invoice_floor") or 0)
@@ -170,6 +170,20 @@ class Outbox:
             return SyncResult(pushed, self.pending(), False, str(exc))
         return SyncResult(pushed, self.pending(), True)
 
+    def hello(self, deadline: float) -> dict[str, Any]:
+        """The contact's first request; the store's word on this till's number is kept in the
+        journal (a number the store says is another till's starts no payment, also while the
+        store is away: the last word holds)."""
+        try:
+            hello = self._post("/v1/hello", {"journal_id": self.state()[0],
+                                             "till_id": self.profile.till_id,
+                                             "till_number": self.profile.till_number}, deadline)
+        except TillNumberRefused as exc:
+            self.journal.record_store_number(True, message=str(exc))
+            raise
+        self.journal.record_store_number(False)
+        return hello
+
     def _learn_close(self, close: Any, journal_id: str) -> None:
         """Record a store-wide close made since the last contact and close this till's batch up
         to the event the store had received from this journal when it closed."""
@@ -199,9 +213,35 @@ def push_pending(profile: TillProfile, budget_s: float = 1.0) -> SyncResult | No
         return None
     try:
         return outbox.sync(budget_s)
+    except TillNumberRefused as exc:  # kept in the journal: the next payment is refused, saying so
+        log.info("%s", exc)
+        return None
     except StoreError as exc:
         log.warning("%s", exc)
         return None
+    finally:
+        outbox.close()
+
+
+def learn_till_number(profile: TillProfile, budget_s: float = 1.5) -> None:
+    """Before a process's first invoice: a till that has never heard the store's word on its
+    number asks once (a short hello) so a till sharing another's number is refused before its
+    first payment; a store away changes nothing (the payment goes on, the word is learnt at the
+    next contact). Never raises."""
+    if not profile.store_url or profile.is_training:
+        return
+    try:
+        outbox = Outbox(profile)
+    except StoreError as exc:
+        log.warning("%s", exc)
+        return
+    try:
+        if outbox.journal.store_number_word() is None:
+            outbox.hello(time.monotonic() + budget_s)
+    except (StoreUnreachable, TillNumberRefused) as exc:  # the payment says it, or goes on
+        log.info("%s", exc)
+    except StoreError as exc:
+        log.warning("%s", exc)
     finally:
         outbox.close()
 

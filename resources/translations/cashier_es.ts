@@ -1112,6 +1112,10 @@
       <translation>Corregido: la factura {invoice} estaba {was}, el host la tiene {now} (lo encontró {who}).</translation>
     </message>
     <message>
+      <source>Not this customer's: the host answered invoice {invoice} with an approval of {total} on card ..{last4}, another payment under that number; settle it with the host.</source>
+      <translation>No es de este cliente: el host respondió a la factura {invoice} con una aprobación de {total} en la tarjeta ..{last4}, otro pago con ese número; resuélvalo con el host.</translation>
+    </message>
+    <message>
       <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
       <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
     </message>

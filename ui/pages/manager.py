@@ -172,6 +172,8 @@ class ManagerPage(Page):
         u.addWidget(self.unresolved_message)
         self.corrections_hint = hint()  # payments the host held otherwise after all (issue 27)
         u.addWidget(self.corrections_hint)
+        self.mismatches_hint = hint()  # answers that approved another payment (issue 46)
+        u.addWidget(self.mismatches_hint)
         grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
         self.mode_box = QGroupBox()
@@ -278,6 +280,16 @@ class ManagerPage(Page):
                                      now=state_name(n.data["_note"]["now"]),
                                      who=n.data["_note"]["found_by"]) for n in notes))
         self.till.run(self.till.ctx.journal.corrections(), "corrections", done=corrected)
+
+        def mismatched(notes: Any) -> None:
+            self.mismatches_hint.setText("\n".join(
+                tr("Not this customer's: the host answered invoice {invoice} with an approval of "
+                   "{total} on card ..{last4}, another payment under that number; settle it with "
+                   "the host.").format(invoice=n.data["_note"].get("invoice") or n.entry_id,
+                                       total=n.data["_note"].get("total") or "?",
+                                       last4=n.data["_note"].get("card_last4") or "?")
+                for n in notes))
+        self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
