@@ -10,6 +10,7 @@ the new mark commit together, so a service killed mid-push leaves either all or 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
@@ -174,6 +175,9 @@ class StoreDatabase:
         self.pool = AsyncConnectionPool(dsn, min_size=min_size, max_size=max_size, open=False,
                                         kwargs={"autocommit": True}, timeout=2.0,
                                         check=AsyncConnectionPool.check_connection)
+        #: One manager sign-in of this process at a time waits on the managers' rows (the
+        #: database serialises tries across processes; this keeps a burst from taking the pool)
+        self._pin_turn = asyncio.Lock()
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)
@@ -208,41 +212,45 @@ class StoreDatabase:
     async def sign_in_manager(self, till_id: str, manager_id: str, pin: str) -> tuple[str, float]:
         """A manager's PIN checked against the store's roster: a session token (and its life in
         seconds) for store-wide work from ``till_id``. Every wrong PIN is recorded; five in a
-        row lock the manager for 30 s, doubling with each further wrong PIN."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT name, pin_hash, failures, GREATEST(0, EXTRACT(EPOCH FROM locked_until - "
-                "now())) FROM managers WHERE manager_id = %s", (manager_id,))
-            row = await cur.fetchone()
-        if row is not None and row[3] and float(row[3]) > 0:
-            raise Locked(f"manager {manager_id}: locked for {int(float(row[3])) + 1} s after "
-                         f"{int(row[2])} wrong PINs")
-        import asyncio
+        row lock the manager for 30 s, doubling with each further wrong PIN.
 
-        good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
-        if not good:
+        One try at a time per manager, whichever store process or connection it came to: the
+        manager's row is locked (``FOR UPDATE``) while the lock is read, the PIN checked and
+        the count, lock or session written, all in one transaction. Tries sent at once are
+        answered as if one by one, so at most five wrong ones count before the lock and no
+        right PIN behind the fifth opens a session. A process lets one of its tries wait on
+        the row at a time (``_pin_turn``): the rest wait without holding a pooled connection."""
+        async with self._pin_turn, self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "SELECT name, pin_hash, failures, GREATEST(0, EXTRACT(EPOCH FROM locked_until "
+                "- clock_timestamp())) FROM managers WHERE manager_id = %s FOR UPDATE",
+                (manager_id,))
+            row = await cur.fetchone()
+            if row is not None and row[3] and float(row[3]) > 0:
+                raise Locked(f"manager {manager_id}: locked for {int(float(row[3])) + 1} s "
+                             f"after {int(row[2])} wrong PINs")
+            good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
+            if good:
+                token = secrets.token_urlsafe(32)
+                await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
+                                   "WHERE manager_id = %s", (manager_id,))
+                await conn.execute("DELETE FROM manager_sessions WHERE expires_at < now()")
+                await conn.execute(
+                    "INSERT INTO manager_sessions (token_hash, manager_id, till_id, expires_at) "
+                    "VALUES (%s, %s, %s, now() + make_interval(secs => %s))",
+                    (hash_token(token), manager_id, till_id, SESSION_S))
+                return token, float(SESSION_S)
             failures = (int(row[2]) if row is not None else 0) + 1
             lock = PIN_LOCK_S * 2 ** min(failures - PIN_TRIES, 10) if failures >= PIN_TRIES else 0
-            async with self.pool.connection() as conn, conn.transaction():
-                await conn.execute(
-                    "UPDATE managers SET failures = failures + 1, locked_until = CASE WHEN %s > 0 "
-                    "THEN now() + make_interval(secs => %s) END WHERE manager_id = %s",
-                    (lock, lock, manager_id))
-                await conn.execute(
-                    "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
-                    "(%s, %s, CASE WHEN %s > 0 THEN now() + make_interval(secs => %s) END)",
-                    (manager_id, till_id, lock, lock))
-            raise Forbidden("pin: not accepted for this store manager")
-        async with self.pool.connection() as conn, conn.transaction():
-            token = secrets.token_urlsafe(32)
-            await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
-                               "WHERE manager_id = %s", (manager_id,))
-            await conn.execute("DELETE FROM manager_sessions WHERE expires_at < now()")
             await conn.execute(
-                "INSERT INTO manager_sessions (token_hash, manager_id, till_id, expires_at) VALUES "
-                "(%s, %s, %s, now() + make_interval(secs => %s))",
-                (hash_token(token), manager_id, till_id, SESSION_S))
-        return token, float(SESSION_S)
+                "UPDATE managers SET failures = %s, locked_until = CASE WHEN %s > 0 THEN "
+                "clock_timestamp() + make_interval(secs => %s) END WHERE manager_id = %s",
+                (failures, lock, lock, manager_id))
+            await conn.execute(
+                "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
+                "(%s, %s, CASE WHEN %s > 0 THEN clock_timestamp() + make_interval(secs => %s) "
+                "END)", (manager_id, till_id, lock, lock))
+        raise Forbidden("pin: not accepted for this store manager")  # recorded: committed above
 
     async def manager_session(self, till_id: str, token: str) -> ManagerSession | None:
         """The manager whose live session ``token`` is, opened from this same till."""
