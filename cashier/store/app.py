@@ -36,10 +36,12 @@ from typing import Any
 
 import psycopg
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cashier.errors import ValidationError
 from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
@@ -84,6 +86,35 @@ def _journal_id(body: dict[str, Any]) -> str:
     return value
 
 
+class CutOffWhenStopping:
+    """A request still running when the service stops is cancelled by uvicorn once its graceful
+    wait is over (a till stalled mid-body, a slow database): one line and a 503 (the till keeps
+    its events and sends them again; its transaction rolled back), never a traceback and a 500."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:  # the server's stop cut it off: answered, not re-raised
+            log.warning("store stopping: a request still running was cut off (the till sends "
+                        "it again)")
+            if not started:
+                await _error(503, "stopping", "the store service is stopping; the till keeps its "
+                                              "events and retries")(scope, receive, send)
+
+
 class StoreApp:
     """The ASGI application around one ``StoreDatabase`` (opened and closed by its lifespan)."""
 
@@ -114,7 +145,8 @@ class StoreApp:
         if updates is not None:
             routes.append(Mount("/updates", app=StaticFiles(directory=updates), name="updates"))
         self.asgi = Starlette(routes=routes, lifespan=lifespan,
-                              exception_handlers={Exception: self._unavailable})
+                              exception_handlers={Exception: self._unavailable},
+                              middleware=[Middleware(CutOffWhenStopping)])
 
     @staticmethod
     async def _unavailable(_request: Request, exc: Exception) -> Response:
