@@ -4,8 +4,11 @@
 - ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
   answers the store's high-water mark for it, the till's invoice floor and the last store-wide
   close. A journal of another till than the token's is refused (403).
-- ``POST /v1/events`` ``{"journal_id", "events": [...]}``: append in order; 200 with the new
-  mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a no-op.
+- ``POST /v1/events`` ``{"journal_id", "chain", "events": [...]}``: append in order; 200 with
+  the new mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a
+  no-op. ``chain``: the journal's chain before the first event; one that does not lead to the
+  store's chain at its mark is a journal restored from an older copy: 409 ``{"error":
+  "forked"}``, nothing stored.
   What the store checks in a push (``cashier.store.checks``): 422/409, nothing of it stored.
 - ``POST /v1/manager`` ``{"manager", "pin"}``: a manager on the store's roster signs in from
   this till; answers ``{"session", "expires_in"}`` (403 a wrong PIN, 429 locked).
@@ -44,11 +47,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cashier.errors import ValidationError
-from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
+from cashier.store.checks import MAX_BODY, HistoryRewritten, JournalForked, parse_body
 from cashier.store.database import Forbidden, Locked, ManagerSession, StoreDatabase, parse_events
 
 log = logging.getLogger(__name__)
 _JOURNAL_ID = re.compile(r"^[0-9a-f]{32}$")
+_CHAIN = re.compile(r"^[0-9a-f]{64}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Handler = Callable[[Request, str], Awaitable[Response]]
 MANAGER_HEADER = "x-store-manager"
@@ -179,6 +183,8 @@ class StoreApp:
                 return await handler(request, till_id)
             except HistoryRewritten as exc:
                 return _error(409, "rewrite", str(exc), field=exc.field)
+            except JournalForked as exc:
+                return _error(409, "forked", str(exc), high_water=exc.high_water)
             except ValidationError as exc:
                 return _error(422, "invalid", str(exc), field=exc.field)
             except Forbidden as exc:
@@ -238,7 +244,11 @@ class StoreApp:
     async def events(self, request: Request, till_id: str) -> Response:
         body = await _body(request)
         journal_id = _journal_id(body)
-        outcome = await self.db.push(till_id, journal_id, parse_events(body.get("events")))
+        chain = body.get("chain")
+        if chain is not None and (not isinstance(chain, str) or not _CHAIN.match(chain)):
+            raise ValidationError("chain", "must be the journal's chain before the first event "
+                                           "(64 hex digits)")
+        outcome = await self.db.push(till_id, journal_id, parse_events(body.get("events")), chain)
         if outcome.gap:
             return _error(409, "gap", f"events must continue after {outcome.high_water}: re-send "
                                       "from there", high_water=outcome.high_water)

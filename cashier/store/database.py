@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,12 +26,14 @@ from psycopg_pool import AsyncConnectionPool
 
 from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
+from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
 from cashier.store.checks import (
     HistoryRewritten,
+    JournalForked,
     check_change,
     check_created,
     check_fields,
@@ -38,6 +41,7 @@ from cashier.store.checks import (
     check_storable,
 )
 
+log = logging.getLogger(__name__)
 #: Most events one push may carry (the till sends in chunks of this size).
 MAX_PUSH = 1000
 #: Entry states a ticket (once tickets land) is finished in; any other ticket state is open.
@@ -88,6 +92,13 @@ class StoreEvent:
     actor: str
     type: str
     data: dict[str, Any]
+    #: the data as the journal's chain takes it (the text the till sent)
+    chain_data: str = ""
+
+    def chain(self, before: str) -> str:
+        """The journal's chain through this event, from ``before`` (the chain before it)."""
+        return chain_next(before, self.seq, self.entry_id, self.at, self.actor, self.type,
+                          self.chain_data)
 
 
 def parse_events(raw: Any) -> list[StoreEvent]:
@@ -111,6 +122,7 @@ def parse_events(raw: Any) -> list[StoreEvent]:
             if not isinstance(item.get(name), str) or not 1 <= len(item[name]) <= 64:
                 raise ValidationError(f"events[{i}].{name}", "must be text of 1 to 64 characters")
         data = item.get("data")
+        text = chain_data(data)
         if isinstance(data, str):
             try:
                 data = json.loads(data, parse_constant=_no_constant)
@@ -122,7 +134,7 @@ def parse_events(raw: Any) -> list[StoreEvent]:
         check_fields(data, f"events[{i}].data")
         if out and seq != out[-1].seq + 1:
             raise ValidationError(f"events[{i}].seq", "must follow the previous event's sequence")
-        out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data))
+        out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data, text))
     return out
 
 
@@ -331,9 +343,15 @@ class StoreDatabase:
                 "till": row[3], "override": bool(row[4]), "through": row[5]}
 
     # ---- ingest -----------------------------------------------------------------------------
-    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent]) -> PushResult:
+    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent],
+                   chain: str | None = None) -> PushResult:
+        """Append ``events``; ``chain`` is the till's journal chain before ``events[0]``
+        (``cashier.journal.outbox_rows``). Folded over the events up to the store's mark it must
+        be the chain the store holds there, or the journal forked from an older copy
+        (``JournalForked``, nothing stored). A push without one (a till from before chains) is
+        not checked; the store's own chain goes on from its mark."""
         async with self.pool.connection() as conn, conn.transaction():
-            cur = await conn.execute("SELECT high_water FROM journals WHERE till_id = %s AND "
+            cur = await conn.execute("SELECT high_water, chain FROM journals WHERE till_id = %s AND "
                                      "journal_id = %s FOR UPDATE", (till_id, journal_id))
             row = await cur.fetchone()
             if row is None:
@@ -344,6 +362,17 @@ class StoreDatabase:
                 return PushResult(mark, 0)
             if fresh[0].seq != mark + 1:
                 return PushResult(mark, 0, gap=True)
+            held: str | None = row[1] if row[1] is not None else (
+                chain_start(journal_id) if mark == 0 else None)
+            if chain is not None:
+                theirs = chain
+                for e in events[:len(events) - len(fresh)]:  # the resent ones, up to the mark
+                    theirs = e.chain(theirs)
+                if held is not None and theirs != held:
+                    log.warning("store refused till %s: journal %s… forked before event %s "
+                                "(restored from an older copy)", till_id, journal_id[:8], mark)
+                    raise JournalForked(mark)
+                held = theirs  # a journal the store knew before chains: its chain from now on
             cur = await conn.execute("SELECT till_number FROM tills WHERE till_id = %s", (till_id,))
             number = await cur.fetchone()
             till_number = None if number is None or number[0] is None else int(number[0])
@@ -355,8 +384,11 @@ class StoreDatabase:
                                           e.type, json.dumps(e.data)))
             invoice_mark, clerk = await self._fold(conn, till_id, journal_id, fresh, till_number)
             last = fresh[-1].seq
-            await conn.execute("UPDATE journals SET high_water = %s WHERE till_id = %s AND "
-                               "journal_id = %s", (last, till_id, journal_id))
+            if held is not None:
+                for e in fresh:
+                    held = e.chain(held)
+            await conn.execute("UPDATE journals SET high_water = %s, chain = %s WHERE till_id = %s "
+                               "AND journal_id = %s", (last, held, till_id, journal_id))
             await conn.execute(
                 "UPDATE tills SET last_seen = now(), clerk = COALESCE(%s, clerk), "
                 "invoice_high_water = GREATEST(invoice_high_water, %s) WHERE till_id = %s",

@@ -108,7 +108,14 @@ CREATE TABLE manager_failures (
 ALTER TABLE store_batches ADD COLUMN manager_id text;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+#: A journal's chain (issue #46, ``cashier.journal.outbox_rows``) through its high-water mark, so
+#: a copy restored from an older point under the same id is told from the journal it was
+#: (NULL: a journal the store knew before; its till's next push with a chain sets it).
+_V3 = """
+ALTER TABLE journals ADD COLUMN chain text;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 LATEST = len(MIGRATIONS)
 
 
