@@ -95,10 +95,13 @@ class OutboxRows:
             return 0, chain_start(str(row[0]))
         return int(row[1]), str(row[2])
 
-    def save_outbox_chain(self, through: int, chain: str) -> None:
-        """Keep the chain through event ``through`` (both in one write: they belong together)."""
-        self.conn.execute("UPDATE store_outbox SET chain_through = ?, chain = ? WHERE id = 1",
-                          (through, chain))
+    def save_pushed(self, through: int, chain: str) -> None:
+        """The store holds this journal through event ``through``, whose chain is ``chain``: the
+        mark and the chain in one write (they belong together)."""
+        self.conn.execute(
+            "UPDATE store_outbox SET pushed_through = ?, chain_through = ?, chain = ?, "
+            "updated_at = ? WHERE id = 1",
+            (through, through, chain, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
 
     def chain_through(self, seq: int, known: tuple[int, str] | None = None) -> str:
         """This journal's chain through event ``seq``, folded from the nearest point at or

@@ -123,8 +123,7 @@ class Outbox:
         there (computed unless given; the next push carries it for the store to check)."""
         if chain is None:
             chain = self.journal.chain_through(mark, known)
-        self._save("pushed_through", mark)
-        self.journal.save_outbox_chain(mark, chain)
+        self.journal.save_pushed(mark, chain)
         return chain
 
     def last_event(self) -> int:
