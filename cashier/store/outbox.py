@@ -10,6 +10,10 @@ Each contact starts with ``/v1/hello``: the store's mark for this journal is whe
 resumes (the store is the judge of what it holds), the invoice floor is applied to the journal
 (a new or replaced journal never reuses an invoice), and a store-wide close made since the last
 contact is recorded and closes the till's own batch up to what the store had received.
+
+Each push carries the journal's chain before its first event (``cashier.journal.outbox_rows``):
+a journal restored from an older copy that went on writing past the store's mark is refused by
+the store (409, nothing of it stored) instead of being taken on top of the lost journal's events.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 import httpx
 
 from cashier.config import TillProfile, store_token_for
+from cashier.journal.outbox_rows import chain_over
 from cashier.journal.recorder import JournalRecorder
 from cashier.store import StoreError, StoreUnreachable, TillNumberRefused
 
@@ -114,6 +119,15 @@ class Outbox:
     def _save(self, column: str, value: int) -> None:
         self.journal.save_outbox_mark(column, value)
 
+    def _mark(self, mark: int, chain: str | None = None,
+              known: tuple[int, str] | None = None) -> str:
+        """The store holds this journal through ``mark``: note it, with the journal's chain
+        there (computed unless given; the next push carries it for the store to check)."""
+        if chain is None:
+            chain = self.journal.chain_through(mark, known)
+        self.journal.save_pushed(mark, chain)
+        return chain
+
     def last_event(self) -> int:
         return self.journal.last_event_id()
 
@@ -152,7 +166,7 @@ class Outbox:
             raise StoreError(f"journal: the store holds {mark} events of this journal but it has only "
                              f"{last}: it was restored from an older copy. Keep this journal aside and "
                              "start the till on a new one (it continues the invoices)")
-        self._save("pushed_through", mark)
+        chain = self._mark(mark)
         self._learn_close(hello.get("store_close"), journal_id)
         pushed = 0
         try:
@@ -160,12 +174,17 @@ class Outbox:
                 batch = self.journal.read_events(mark, CHUNK)
                 if not batch:
                     break
-                body = self._post("/v1/events", {"journal_id": journal_id, "events": batch}, deadline)
+                body = self._post("/v1/events", {"journal_id": journal_id, "chain": chain,
+                                                 "events": batch}, deadline)
                 new_mark = int(body.get("high_water") or 0)
                 if "error" not in body:
                     pushed += int(body.get("applied") or 0)
+                if new_mark == batch[-1]["seq"]:  # the usual answer: all of it is held
+                    chain = chain_over(chain, batch)
+                    self._mark(new_mark, chain)
+                else:  # another pusher of this journal moved the mark (a gap): resume there
+                    chain = self._mark(new_mark, known=(mark, chain))
                 mark = new_mark
-                self._save("pushed_through", mark)
         except StoreUnreachable as exc:
             return SyncResult(pushed, self.pending(), False, str(exc))
         return SyncResult(pushed, self.pending(), True)

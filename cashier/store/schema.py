@@ -118,7 +118,14 @@ UPDATE tills t SET till_number = NULL WHERE till_number IS NOT NULL AND EXISTS (
 CREATE UNIQUE INDEX tills_one_number ON tills (till_number);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+#: A journal's chain (issue #46, ``cashier.journal.outbox_rows``) through its high-water mark, so
+#: a copy restored from an older point under the same id is told from the journal it was
+#: (NULL: a journal the store knew before; its till's next push with a chain sets it).
+_V4 = """
+ALTER TABLE journals ADD COLUMN chain text;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 LATEST = len(MIGRATIONS)
 
 
