@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.widgets.hint import hint as hint  # the pages import it from here too
@@ -119,10 +120,18 @@ class Page(QWidget):
     def say_in(self, widget: Sayable, words: Callable[[], str]) -> None:
         """Show ``words()`` in ``widget``, and word it again after a language switch while the
         widget still shows it: a text built from a result at run time is no retranslate's, and
-        the cashier who switches language mid-sale reads what is on screen in the new one."""
+        the cashier who switches language mid-sale reads what is on screen in the new one. A
+        live widget (``a11y.live``) also announces it to a screen reader (once: not when it is
+        worded again)."""
+        text = self._word_in(widget, words)
+        if isinstance(widget, QWidget):
+            a11y.say_if_live(widget, text)
+
+    def _word_in(self, widget: Sayable, words: Callable[[], str]) -> str:
         text = words()
         widget.setText(text)
         self._said[id(widget)] = (widget, words, text)
+        return text
 
     def say_refusal(self, widget: Sayable, exc: BaseException) -> None:
         """A core refusal in ``widget`` in the cashier's words (again after a language switch;
@@ -136,7 +145,7 @@ class Page(QWidget):
             if widget.text() != shown:
                 del self._said[key]
                 continue
-            self.say_in(widget, words)
+            self._word_in(widget, words)
 
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""

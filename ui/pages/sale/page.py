@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import Action
 from cashier.flows.figures import FiguresOfTheLastAsked
-from ui import keys
+from ui import a11y, keys
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
@@ -624,6 +624,8 @@ class SalePage(Page):
         self.prompt_text.setObjectName("PromptText")
         self.prompt_text.setWordWrap(True)
         self.terminal_line = hint()
+        for label in (self.wait_title, self.prompt_text):
+            a11y.live(label)  # what the customer is asked, said as the pad asks it
         col.addWidget(self.wait_amount)
         col.addWidget(self.wait_title)
         col.addWidget(self.prompt_text)
@@ -657,7 +659,10 @@ class SalePage(Page):
 
         prompt = event.prompt
         if prompt is not None:
-            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + describe_prompt(prompt))
+            def sees() -> str:
+                return tr("Customer sees:") + " " + describe_prompt(prompt)
+            if sees() != self.prompt_text.text():  # the pad says its prompt again: said once
+                self.say_in(self.prompt_text, sees)
             amount = getattr(prompt, "amount", None)
             if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
                 # the pad's amount (with the tip the customer chose) is the one on screen too
@@ -786,6 +791,11 @@ class SalePage(Page):
         self.say_in(self.result_details, lambda: self._result_words(result, ticket)[1])
         self.say_in(self.result_message, lambda: self._result_words(result, ticket)[2])
         approved = took_money(outcome)
+        # the cashier's focus goes to New sale: the outcome is announced, a refusal at once
+        a11y.announce(self, ". ".join(text for text in (
+            self.result_title.text(), self.result_amount.text(),
+            self.change_due.text() if gives_change else "", self.result_message.text()) if text),
+            urgent=not approved)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
         self.check_button.setVisible(is_checking(outcome))
@@ -921,6 +931,18 @@ class SalePage(Page):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
+        a11y.name(self.receipt_view, tr("Receipt"), tr("The receipt as it prints, line by line."))
+        for button, about in (
+                (self.remove_line_button, tr("Removes the ticket's last line.")),
+                (self.cancel_ticket_button, tr("Cancels the ticket: approved tenders are voided and "
+                                               "cash is given back; asks again when money was taken.")),
+                (self.cancel_button, tr("Cancels the payment waiting on the PIN pad: nothing is "
+                                        "charged.")),
+                (self.new_button, tr("The next customer: a new ticket.")),
+                (self.print_button, tr("Prints the receipt on the PIN pad's printer.")),
+                (self.show_receipt_button, tr("Shows the receipt on screen.")),
+                (self.check_button, tr("Asks the host again what became of the payment."))):
+            button.setAccessibleDescription(about)
         self.ticket_panel.retranslate()
         self.payment_panel.retranslate()
         self.keypad_panel.retranslate()
