@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
@@ -82,6 +83,7 @@ class ReportsPage(Page):
         self.view.setFont(font)
         col.addWidget(self.view, 1)
         self.message = hint()
+        a11y.live(self.message)
         col.addWidget(self.message)
         # on its own, as on the Manager screen: six keys in one row ran off 1024 in Spanish
         col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
@@ -98,6 +100,8 @@ class ReportsPage(Page):
     def retranslate(self) -> None:
         super().retranslate()
         self.lock_text.setText(tr("Reports are for a manager: type a manager PIN and press Enter."))
+        a11y.name(self.pin, tr("Manager PIN"), self.lock_text.text())
+        a11y.name(self.view, tr("Report"), tr("The X or Z report as it prints, line by line."))
 
     @property
     def desk(self) -> Any:
