@@ -266,6 +266,14 @@ def test_a_sale_by_keys_is_announced_approved_declined_partial_offline(ui: Any, 
     page = _sale(ui, gui)
     a11y.heard.clear()
     pad.auto.setChecked(True)
+    focused: list[QWidget] = []
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+
+    def moved(_old: QWidget | None, new: QWidget | None) -> None:
+        if new is not None:
+            focused.append(new)
+    app.focusChanged.connect(moved)
     QTest.keyClicks(page.amount, "1250")
     QTest.keyClick(page.amount, Qt.Key.Key_Return)  # the quick path: the card is charged
     ui.until(lambda: page.stack.currentWidget() is page.result_page, what="result")
@@ -273,6 +281,9 @@ def test_a_sale_by_keys_is_announced_approved_declined_partial_offline(ui: Any, 
     assert "Approved. $12.50" in said[-1], said
     assert any(s.startswith("Paying by card") for s in said), said  # the wait, as it began
     QTest.keyClick(page.new_button, Qt.Key.Key_Return)
+    # the focus goes where the cashier is, each step read once: never by the navigation's keys
+    assert focused == [page.cancel_button, page.new_button, page.amount], [where(w) for w in focused]
+    app.focusChanged.disconnect(moved)
     a11y.heard.clear()
     QTest.keyClicks(page.amount, "99999800")  # the vendor's decline trigger
     QTest.keyClick(page.amount, Qt.Key.Key_F2)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -34,7 +33,7 @@ from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ class ManagerPage(Page):
         self.reconciliation: Any = None
         #: the open tabs the armed close named: the second press carries them over
         self._carry_over = False
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_lock()
         self._build_panel()

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,7 +33,7 @@ from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
-from ui.pages.base import Page, hint, labelled
+from ui.pages.base import Page, PartStack, hint, labelled
 from ui.pages.sale import SalePage
 from ui.receipt import reason_text, receipt_lines
 from ui.widgets.amount import AmountPanel
@@ -65,7 +64,7 @@ class QrPage(Page):
         self.outcome: QrResult | None = None
         self.from_sale = False
         self._reverse_armed = False
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
         self._build_waiting()

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QPlainTextEdit,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -24,7 +23,7 @@ from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -40,7 +39,7 @@ class ReportsPage(Page):
         super().__init__(till, gui)
         self.report: dict[str, Any] | None = None
         self.unlocked = False
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         from ui.widgets.manager_lock import ManagerLock
 

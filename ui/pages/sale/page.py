@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
     QPlainTextEdit,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +34,7 @@ from ui import a11y, keys
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 from ui.pages.sale.keypad_panel import KeypadPanel
 from ui.pages.sale.payment_panel import TIP_KEYED, PaymentPanel
 from ui.pages.sale.ticket_panel import TicketPanel
@@ -70,7 +69,7 @@ class SalePage(Page):
         self._totals_ticket: Any = None
         self._totals_figures: Any = None
         self._totals_shown: tuple[bool, ...] | None = None
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
         self._build_waiting()
