@@ -280,6 +280,8 @@ def test_a_sale_by_keys_is_announced_approved_declined_partial_offline(ui: Any, 
     said = list(a11y.heard)
     assert "Approved. $12.50" in said[-1], said
     assert any(s.startswith("Paying by card") for s in said), said  # the wait, as it began
+    # where the focus lands says it too (a reader without announcements reads it on focus)
+    assert spoken(page.new_button)[1].startswith("Approved. $12.50"), spoken(page.new_button)
     QTest.keyClick(page.new_button, Qt.Key.Key_Return)
     # the focus goes where the cashier is, each step read once: never by the navigation's keys
     assert focused == [page.cancel_button, page.new_button, page.amount], [where(w) for w in focused]
@@ -290,6 +292,7 @@ def test_a_sale_by_keys_is_announced_approved_declined_partial_offline(ui: Any, 
     _idle(ui, page)
     assert any(s.startswith("Declined") and "remaining $999,998.00" in s for s in a11y.heard), \
         list(a11y.heard)
+    assert spoken(page.amount)[1].startswith("Declined"), spoken(page.amount)
     QTest.keyClick(page.amount, Qt.Key.Key_F12)  # nothing was taken: the ticket goes at once
     ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
     a11y.heard.clear()

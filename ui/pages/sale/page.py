@@ -597,6 +597,31 @@ class SalePage(Page):
         self.notice.style().polish(self.notice)
         self.say_in(self.notice, words)
         self.notice.setVisible(bool(self.notice.text()) and not self.error_label.text())
+        self._describe_amount()
+
+    def _result_summary(self) -> str:
+        """The result on screen as one phrase: its title, amount, change due and message."""
+        return ". ".join(text for text in (
+            self.result_title.text(), self.result_amount.text(),
+            self.change_due.text() if self.change_due.isVisibleTo(self.result_page) else "",
+            self.result_message.text()) if text)
+
+    # Where the focus lands says what just happened before what it does: New sale the result,
+    # the amount the notice (a declined card, a partial approval). Both are announced too; this is
+    # for a reader that takes no announcements (Orca 43, Debian 12's), which reads the focused
+    # widget's description, and its description again when it changes.
+    def _describe_result(self) -> None:
+        """New sale's description: the result on screen, then what the key does (set before
+        the key takes the focus: said once)."""
+        plain = tr("The next customer: a new ticket.")
+        summary = self._result_summary() if self.result is not None else ""
+        self.new_button.setAccessibleDescription(f"{summary}. {plain}" if summary else plain)
+
+    def _describe_amount(self) -> None:
+        """The amount's description: the notice under the ticket, if any, then how to type."""
+        hint = self.ready_hint.text()
+        said = self.notice.text()
+        self.amount.setAccessibleDescription(f"{said} {hint}" if said else hint)
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
@@ -790,17 +815,16 @@ class SalePage(Page):
         self.say_in(self.result_details, lambda: self._result_words(result, ticket)[1])
         self.say_in(self.result_message, lambda: self._result_words(result, ticket)[2])
         approved = took_money(outcome)
-        # the cashier's focus goes to New sale: the outcome is announced, a refusal at once
-        a11y.announce(self, ". ".join(text for text in (
-            self.result_title.text(), self.result_amount.text(),
-            self.change_due.text() if gives_change else "", self.result_message.text()) if text),
-            urgent=not approved)
+        # the cashier's focus goes to New sale: the outcome is announced, a refusal at once, and
+        # is the key's description (a reader without announcements, Orca 43, says it on focus)
+        a11y.announce(self, self._result_summary(), urgent=not approved)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
         self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
         self._clear_of_the_pad(self.result_page, 32)
+        self._describe_result()
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
@@ -937,7 +961,6 @@ class SalePage(Page):
                                                "cash is given back; asks again when money was taken.")),
                 (self.cancel_button, tr("Cancels the payment waiting on the PIN pad: nothing is "
                                         "charged.")),
-                (self.new_button, tr("The next customer: a new ticket.")),
                 (self.print_button, tr("Prints the receipt on the PIN pad's printer.")),
                 (self.show_receipt_button, tr("Shows the receipt on screen.")),
                 (self.check_button, tr("Asks the host again what became of the payment."))):
@@ -946,6 +969,8 @@ class SalePage(Page):
         self.payment_panel.retranslate()
         self.keypad_panel.retranslate()
         self._totals_shown = None  # the figures are worded again in the new language
+        self._describe_result()
+        self._describe_amount()
         self._update_totals()
 
     def entered(self) -> None:
