@@ -24,16 +24,16 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from cashier.errors import CashierError
+from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
-from ui.pages.base import Page, hint, labelled
+from ui.pages.base import Page, PartStack, hint, labelled
 from ui.pages.sale import SalePage
 from ui.receipt import reason_text, receipt_lines
 from ui.widgets.amount import AmountPanel
@@ -64,7 +64,7 @@ class QrPage(Page):
         self.outcome: QrResult | None = None
         self.from_sale = False
         self._reverse_armed = False
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
         self._build_waiting()
@@ -91,6 +91,7 @@ class QrPage(Page):
         self.error_label = QLabel()
         self.error_label.setObjectName("ErrorText")
         self.error_label.setWordWrap(True)
+        a11y.live(self.error_label, urgent=True)
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
         left.addWidget(self.error_label)
@@ -127,6 +128,8 @@ class QrPage(Page):
         self.wait_text.setObjectName("PromptText")
         self.wait_text.setWordWrap(True)
         self.wait_invoice = hint()
+        for label in (self.wait_title, self.wait_text):
+            a11y.live(label)  # the code's state as the host says it
         for w in (self.wait_amount, self.wait_title, self.wait_text, self.wait_invoice):
             col.addWidget(w)
         col.addStretch(1)
@@ -354,7 +357,9 @@ class QrPage(Page):
         self.result_page.style().unpolish(self.result_page)
         self.result_page.style().polish(self.result_page)
 
-    def show_result(self, outcome: QrResult) -> None:
+    def show_result(self, outcome: QrResult, *, announce: bool = True) -> None:
+        """The payment's end; ``announce``: said to a screen reader too (not when only worded
+        again in a new language)."""
         self.outcome = outcome
         self._reverse_armed = False
         entry = outcome.entry
@@ -390,6 +395,10 @@ class QrPage(Page):
         self.say_in(self.result_message, lambda: messages.get(view, reason_text(reason(entry), cur)))
         self.scan.show_code("")  # a finished code is never left on screen to be scanned
         self._result_buttons(view)
+        if announce:
+            a11y.announce(self, ". ".join(text for text in (
+                self.result_title.text(), self.result_amount.text(), self.result_message.text())
+                if text), urgent=view is not QrEnd.PAID)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(outcome)
@@ -482,11 +491,13 @@ class QrPage(Page):
         self.amount_panel.retranslate()
         self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
                                    "scans the code with their phone."))
+        self.amount.setAccessibleDescription(self.entry_hint.text())
+        a11y.name(self.scan, tr("QR code"), tr("The customer scans it with their phone to pay."))
         if id(self.training_hint) not in self._said:  # else the sandbox's last answer, said again
             self.say_in(self.training_hint,
                         lambda: tr("Training tool: pays the code as a test customer's phone would."))
         if self.outcome is not None and self.stack.currentWidget() is self.result_page:
-            self.show_result(self.outcome)
+            self.show_result(self.outcome, announce=False)
 
     def entered(self) -> None:
         if self.stack.currentWidget() is self.entry_page:

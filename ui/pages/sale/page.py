@@ -24,18 +24,17 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
     QPlainTextEdit,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from cashier.clerks import Action
 from cashier.flows.figures import FiguresOfTheLastAsked
-from ui import keys
+from ui import a11y, keys
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 from ui.pages.sale.keypad_panel import KeypadPanel
 from ui.pages.sale.payment_panel import TIP_KEYED, PaymentPanel
 from ui.pages.sale.ticket_panel import TicketPanel
@@ -70,7 +69,7 @@ class SalePage(Page):
         self._totals_ticket: Any = None
         self._totals_figures: Any = None
         self._totals_shown: tuple[bool, ...] | None = None
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_entry()
         self._build_waiting()
@@ -598,6 +597,31 @@ class SalePage(Page):
         self.notice.style().polish(self.notice)
         self.say_in(self.notice, words)
         self.notice.setVisible(bool(self.notice.text()) and not self.error_label.text())
+        self._describe_amount()
+
+    def _result_summary(self) -> str:
+        """The result on screen as one phrase: its title, amount, change due and message."""
+        return ". ".join(text for text in (
+            self.result_title.text(), self.result_amount.text(),
+            self.change_due.text() if self.change_due.isVisibleTo(self.result_page) else "",
+            self.result_message.text()) if text)
+
+    # Where the focus lands says what just happened before what it does: New sale the result,
+    # the amount the notice (a declined card, a partial approval). Both are announced too; this is
+    # for a reader that takes no announcements (Orca 43, Debian 12's), which reads the focused
+    # widget's description, and its description again when it changes.
+    def _describe_result(self) -> None:
+        """New sale's description: the result on screen, then what the key does (set before
+        the key takes the focus: said once)."""
+        plain = tr("The next customer: a new ticket.")
+        summary = self._result_summary() if self.result is not None else ""
+        self.new_button.setAccessibleDescription(f"{summary}. {plain}" if summary else plain)
+
+    def _describe_amount(self) -> None:
+        """The amount's description: the notice under the ticket, if any, then how to type."""
+        hint = self.ready_hint.text()
+        said = self.notice.text()
+        self.amount.setAccessibleDescription(f"{said} {hint}" if said else hint)
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
@@ -624,6 +648,8 @@ class SalePage(Page):
         self.prompt_text.setObjectName("PromptText")
         self.prompt_text.setWordWrap(True)
         self.terminal_line = hint()
+        for label in (self.wait_title, self.prompt_text):
+            a11y.live(label)  # what the customer is asked, said as the pad asks it
         col.addWidget(self.wait_amount)
         col.addWidget(self.wait_title)
         col.addWidget(self.prompt_text)
@@ -657,7 +683,10 @@ class SalePage(Page):
 
         prompt = event.prompt
         if prompt is not None:
-            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + describe_prompt(prompt))
+            def sees() -> str:
+                return tr("Customer sees:") + " " + describe_prompt(prompt)
+            if sees() != self.prompt_text.text():  # the pad says its prompt again: said once
+                self.say_in(self.prompt_text, sees)
             amount = getattr(prompt, "amount", None)
             if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
                 # the pad's amount (with the tip the customer chose) is the one on screen too
@@ -786,12 +815,16 @@ class SalePage(Page):
         self.say_in(self.result_details, lambda: self._result_words(result, ticket)[1])
         self.say_in(self.result_message, lambda: self._result_words(result, ticket)[2])
         approved = took_money(outcome)
+        # the cashier's focus goes to New sale: the outcome is announced, a refusal at once, and
+        # is the key's description (a reader without announcements, Orca 43, says it on focus)
+        a11y.announce(self, self._result_summary(), urgent=not approved)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
         self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
         self._clear_of_the_pad(self.result_page, 32)
+        self._describe_result()
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
@@ -921,10 +954,23 @@ class SalePage(Page):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
+        a11y.name(self.receipt_view, tr("Receipt"), tr("The receipt as it prints, line by line."))
+        for button, about in (
+                (self.remove_line_button, tr("Removes the ticket's last line.")),
+                (self.cancel_ticket_button, tr("Cancels the ticket: approved tenders are voided and "
+                                               "cash is given back; asks again when money was taken.")),
+                (self.cancel_button, tr("Cancels the payment waiting on the PIN pad: nothing is "
+                                        "charged.")),
+                (self.print_button, tr("Prints the receipt on the PIN pad's printer.")),
+                (self.show_receipt_button, tr("Shows the receipt on screen.")),
+                (self.check_button, tr("Asks the host again what became of the payment."))):
+            button.setAccessibleDescription(about)
         self.ticket_panel.retranslate()
         self.payment_panel.retranslate()
         self.keypad_panel.retranslate()
         self._totals_shown = None  # the figures are worded again in the new language
+        self._describe_result()
+        self._describe_amount()
         self._update_totals()
 
     def entered(self) -> None:
