@@ -22,6 +22,8 @@ from typing import Any, ParamSpec, TypeVar, Unpack
 
 from cashier.journal.model import (
     INVOICED_KINDS,
+    ClockMoved,
+    DrawerMoved,
     Entry,
     EntryChanges,
     Event,
@@ -39,8 +41,10 @@ T = TypeVar("T")
 P = ParamSpec("P")
 log = logging.getLogger(__name__)
 Listener = Callable[[Entry], None]
+#: Every other committed change the journal publishes, in order.
+JournalChange = TicketChanged | DrawerMoved | ClockMoved
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
-ChangeListener = Callable[[Any], None]
+ChangeListener = Callable[[JournalChange], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
 #: Ticket lines held open on the writer are committed after this pause without another write...
 LINES_IDLE_S = 0.2
@@ -289,7 +293,8 @@ class Journal:
         self._change_listeners.append(listener)
         return lambda: self._change_listeners.remove(listener)
 
-    def _publish(self, entry: Entry, mirrored: list[Entry], changes: list[Any] | None = None) -> Entry:
+    def _publish(self, entry: Entry, mirrored: list[Entry],
+                 changes: list[JournalChange] | None = None) -> Entry:
         """The entry written first, then each entry the same commit mirrored it on (the original
         of a refund, the charge a Charge API capture or refund moved), then what else it changed
         (the ticket of a tender)."""
@@ -299,19 +304,19 @@ class Journal:
         self._publish_changes(changes or [])
         return entry
 
-    def _publish_changes(self, changes: list[Any]) -> None:
+    def _publish_changes(self, changes: list[JournalChange]) -> None:
         for change in changes:
             for listener in list(self._change_listeners):
                 listener(change)
 
-    def _changes(self, recorder: JournalRecorder, written: Any = None) -> list[Any]:
+    def _changes(self, recorder: JournalRecorder, written: object = None) -> list[JournalChange]:
         """On the writer's thread: what the last write changed besides entries, as published
         (a ticket read once however many of its rows moved; not at all when the write itself
         returned it, ``written``)."""
         changes = recorder.take_changes()
         if not self._change_listeners:
             return []
-        out: list[Any] = []
+        out: list[JournalChange] = []
         tickets: set[int] = set()
         for change in changes:
             if isinstance(change, TicketWritten):
@@ -325,10 +330,10 @@ class Journal:
         return out
 
     async def _write_entry(self, fn: Callable[P, T], *args: P.args,
-                           **kw: P.kwargs) -> tuple[T, list[Entry], list[Any]]:
+                           **kw: P.kwargs) -> tuple[T, list[Entry], list[JournalChange]]:
         """Run a write that moves an entry; also read back, on the writer's thread, every other
         entry the same commit moved, and the other changes to publish after them."""
-        def run() -> tuple[T, list[Entry], list[Any]]:
+        def run() -> tuple[T, list[Entry], list[JournalChange]]:
             recorder = self.recorder
             try:
                 result = fn(*args, **kw)
@@ -378,10 +383,10 @@ class Journal:
             log.warning("journal: ticket lines not yet committed", exc_info=True)
 
     def _with_changes(self, fn: Callable[P, T], *args: P.args,
-                      **kw: P.kwargs) -> Callable[[], tuple[T, list[Any]]]:
+                      **kw: P.kwargs) -> Callable[[], tuple[T, list[JournalChange]]]:
         """``fn`` as a call on the writer's connection that also returns what it changed besides
         entries (tickets, drawer), for ``_write`` and ``_write_line`` to publish."""
-        def run() -> tuple[T, list[Any]]:
+        def run() -> tuple[T, list[JournalChange]]:
             recorder = self.recorder
             result: Any = None
             try:

@@ -25,7 +25,14 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text
-from cashier.journal.model import ClockMoved, JournalError, TicketRecord, TicketWritten
+from cashier.journal.model import (
+    Change,
+    ClockMoved,
+    DrawerMoved,
+    JournalError,
+    TicketRecord,
+    TicketWritten,
+)
 from cashier.journal.schema import migrate
 from cashier.money import quantum, to_minor
 from cashier.text import clean_data
@@ -178,7 +185,7 @@ class Datastore:
         self._moved: list[int] = []
         #: What committed writes changed besides entries (drawer moves, tickets), in order, for
         #: the journal's one publisher (``take_changes``).
-        self._changes: list[Any] = []
+        self._changes: list[Change] = []
         #: A clock jump seen and not yet journaled (the next write transaction journals it).
         self._jump_seen: ClockMoved | None = None
         self._clock_anchor: tuple[datetime, float] | None = None
@@ -469,11 +476,11 @@ class Datastore:
         moved, self._moved = list(dict.fromkeys(self._moved)), []
         return moved
 
-    def changed(self, change: Any) -> None:
+    def changed(self, change: DrawerMoved) -> None:
         """Inside a write: a change besides entries (a drawer move) to publish once committed."""
         self._changes.append(change)
 
-    def take_changes(self) -> list[Any]:
+    def take_changes(self) -> list[Change]:
         """What the committed writes since the last call changed besides entries (``DrawerMoved``,
         ``TicketWritten``, ``ClockMoved``), oldest first; the journal publishes them."""
         changes, self._changes = self._changes, []

@@ -11,26 +11,14 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from cashier.errors import DrawerRefused, ValidationError
 from cashier.journal.datastore import Datastore
+from cashier.journal.model import DrawerMoved as DrawerMoved  # published; named here too
 from cashier.journal.ticket_model import OLD_TENDER_NAMES
 from cashier.money import to_minor
-
-
-@dataclass(frozen=True, slots=True)
-class DrawerMoved:
-    """Published after a drawer move is committed: float, pay_in, pay_out, no_sale, kick, count,
-    close (``type``, as the event ``drawer_<type>`` the journal holds)."""
-
-    session_id: int
-    type: str
-    amount: Decimal
-    clerk: str
-    entry_id: int | None = None
 
 
 class DrawerRecorder:

@@ -263,6 +263,18 @@ class ClockMoved:
         return f"the clock moved {'back' if self.back else 'forward'} {self.span}"
 
 
+@dataclass(frozen=True, slots=True)
+class DrawerMoved:
+    """Published after a drawer move is committed: float, pay_in, pay_out, no_sale, kick, count,
+    close (``type``, as the event ``drawer_<type>`` the journal holds)."""
+
+    session_id: int
+    type: str
+    amount: Decimal
+    clerk: str
+    entry_id: int | None = None
+
+
 def money(minor: int | None, currency: str) -> Decimal:
     return from_minor(int(minor or 0), currency)
 
@@ -397,3 +409,8 @@ def outcome_of(entry: Entry) -> Outcome:
     if state in (State.INTENT, State.SENT, State.UNKNOWN):
         return "unknown"
     return state.value  # type: ignore[return-value]
+
+
+#: What a committed write changed besides entries, in order, for the journal's one publisher
+#: (``Datastore.take_changes``; the async journal publishes a written ticket as ``TicketChanged``).
+Change = TicketWritten | DrawerMoved | ClockMoved
