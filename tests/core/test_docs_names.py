@@ -4,20 +4,24 @@ The docs (``docs/*.md``, ``docs/decisions/*.md``) send a reader to the code by n
 `flows.base.whose_request`, `cashier.journal.datastore.Datastore`, `host_giftcards.spend`. A name
 that no longer resolves sends them nowhere, so each one is looked up here. A code name is a dotted
 name alone in its backticks (maybe called, maybe ``module:attr``) whose first part is a package of
-ours (``cashier``, ``ui``) or the name of a module or package anywhere in them (``flows``,
-``money``, ``host_giftcards``...): it is imported as far as it goes, prefixed with where that
-module is, and the rest read as attributes (a class's declared fields count). A short name that
-several modules bear resolves when one of them has it. Not code names: a first part that is
-nothing of ours (`Req.page`), one of the APIs' JSON objects though a module bears its name
-(`amount.total`, `device.terminalId`: ``WIRE_ROOTS``), a file's name (`text.py`,
+ours (``cashier``, ``ui``), the name of a module or package anywhere in them (``flows``,
+``money``, ``host_giftcards``...) or of a class of ours (`Datastore.event`): it is imported as far
+as it goes, prefixed with where that module or class is, and the rest read as attributes (a
+class's declared fields and what its methods set on ``self`` count). A short name that several
+modules bear resolves when one of them has it. Not code names: a first part that is nothing of
+ours (the vendor's `ListRequest.limit`), one of the APIs' JSON objects though a module bears its
+name (`amount.total`, `device.terminalId`: ``WIRE_ROOTS``), a file's name (`text.py`,
 `docs/architecture.md`: a slash or a file suffix) or a setting (`[manager_rules] discount_percent_max`).
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
+import inspect
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -51,6 +55,23 @@ def _modules() -> dict[str, tuple[str, ...]]:
 MODULES = _modules()
 
 
+def _classes() -> dict[str, tuple[str, ...]]:
+    """Every class of ours by its name, with the modules that define it: `Datastore.event` and
+    `TicketSession.quick_pay` are code names too."""
+    found: dict[str, list[str]] = {}
+    for modules in MODULES.values():
+        for module in modules:
+            path = ROOT / module.replace(".", "/")
+            source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+            for node in ast.parse(source.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ClassDef):
+                    found.setdefault(node.name, []).append(f"{module}.{node.name}")
+    return {name: tuple(where) for name, where in found.items()}
+
+
+CLASSES = _classes()
+
+
 def code_names(text: str) -> list[str]:
     """The dotted names of ours in backticks in one document (a span may wrap a line)."""
     names: list[str] = []
@@ -62,13 +83,33 @@ def code_names(text: str) -> list[str]:
         parts = re.split(r"[.:]", name)
         if parts[-1] in FILE_SUFFIXES:
             continue
-        if parts[0] in MODULES and parts[0] not in WIRE_ROOTS:
+        if (parts[0] in MODULES and parts[0] not in WIRE_ROOTS) or parts[0] in CLASSES:
             names.append(name)
     return names
 
 
+def _set_on_self(klass: type) -> set[str]:
+    """The attributes a class's methods set on ``self`` (`JournalRecorder.create`, `Drawer.recorder`)."""
+    names: set[str] = set()
+    for owner in klass.__mro__:
+        try:
+            source = textwrap.dedent(inspect.getsource(owner))
+        except (OSError, TypeError):
+            continue
+        for node in ast.walk(ast.parse(source)):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AnnAssign) else [])
+            for target in targets:
+                for part in ast.walk(target):
+                    if (isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name)
+                            and part.value.id == "self"):
+                        names.add(part.attr)
+    return names
+
+
 def _has(owner: object, attr: str) -> object:
-    """``owner.attr``, where a class's declared fields count though they hold no class value."""
+    """``owner.attr``, where a class's declared fields, and what its methods set on ``self``,
+    count though they hold no class value."""
     if hasattr(owner, attr):
         return getattr(owner, attr)
     if isinstance(owner, type):
@@ -79,6 +120,8 @@ def _has(owner: object, attr: str) -> object:
         for klass in owner.__mro__:
             if attr in getattr(klass, "__annotations__", {}):
                 return object()
+        if attr in _set_on_self(owner):
+            return object()
     raise AttributeError(attr)
 
 
@@ -108,7 +151,8 @@ def resolves(name: str) -> bool:
     first, sep, rest = name.partition(".")
     if first in PACKAGES:
         return _resolve(name)
-    return any(_resolve(f"{where}{sep}{rest}") for where in MODULES.get(first, ()))
+    return any(_resolve(f"{where}{sep}{rest}")
+               for where in (*MODULES.get(first, ()), *CLASSES.get(first, ())))
 
 
 def _all_names() -> list[tuple[str, str]]:
@@ -129,14 +173,15 @@ def test_the_docs_name_code() -> None:
 
 
 def test_what_counts_as_a_code_name() -> None:
-    """File names, settings and API fields are not code names; ours are, called or not."""
+    """File names, settings, API fields and the vendor's classes are not code names; ours are,
+    called or not."""
     text = ("`docs/architecture.md` `text.py` `[manager_rules] discount_percent_max` `amount.total` "
             "`Req.page(..., deletable=True)` `money.tax_of` `cashier.journal.datastore.Datastore` "
             "`flows.base.whose_request(...)` `ui.launch:main` `keys.\n  KEY_MAP` `store:true` "
-            "`device.terminalId` `cashier.exe` `host_giftcards.spend`")
-    assert code_names(text) == ["money.tax_of", "cashier.journal.datastore.Datastore",
+            "`device.terminalId` `cashier.exe` `host_giftcards.spend` `Datastore.event` `ListRequest.limit`")
+    assert code_names(text) == ["Req.page", "money.tax_of", "cashier.journal.datastore.Datastore",
                                 "flows.base.whose_request", "ui.launch:main", "keys.KEY_MAP",
-                                "host_giftcards.spend"]
+                                "host_giftcards.spend", "Datastore.event"]
 
 
 def test_a_wrong_name_does_not_resolve() -> None:
@@ -147,6 +192,8 @@ def test_a_wrong_name_does_not_resolve() -> None:
     assert not resolves("flows.nowhere.whose_request")
     assert not resolves("cashier.journal.datastore.Datastore.no_such_method")
     assert resolves("host_giftcards.spend") and resolves("events.matches")
+    assert resolves("Datastore.event") and not resolves("Datastore.events")
+    assert resolves("JournalRecorder.create") and not resolves("JournalRecorder.created")
 
 
 @pytest.mark.parametrize(("doc", "name"), _all_names())
