@@ -200,3 +200,52 @@ def test_a_wrong_name_does_not_resolve() -> None:
 def test_every_code_name_in_the_docs_resolves(doc: str, name: str) -> None:
     """A name the docs give is a name the code has."""
     assert resolves(name), f"{doc}: `{name}` names nothing in the code"
+
+
+#: A reference to a decision: its topic file, maybe followed by the section or entry it means in
+#: quotes (`docs/decisions/009-the-ticket.md, "Lines are group-committed"`), across a line break.
+DECISION_REF = re.compile(r'docs/decisions(?:/([0-9]{3}-[a-z-]+\.md))?`?(?:[,:]?\s*(?:#:?\s*)?"([^"]+)")?')
+REFERRING = ("cashier", "ui", "tests", "bench", "packaging", "scripts", "docs")
+
+
+def _words(text: str) -> str:
+    """Text as words only: line breaks, comment marks and Markdown emphasis aside."""
+    return " ".join(re.sub(r"(^|\n)\s*(#:?|-)?\s*", " ", text).replace("**", "").split())
+
+
+def decision_refs() -> list[tuple[str, str, str | None]]:
+    """(where, topic file, quoted section or None) for each reference to a decision."""
+    found = []
+    paths = [ROOT / "README.md"]
+    for folder in REFERRING:
+        paths += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md")]
+    for path in sorted(paths):
+        text = path.read_text(encoding="utf-8")
+        for match in DECISION_REF.finditer(text):
+            if match.group(1):
+                quoted = _words(match.group(2)) if match.group(2) else None
+                found.append((str(path.relative_to(ROOT)), match.group(1), quoted))
+    return found
+
+
+def test_the_decisions_are_by_topic() -> None:
+    """One file per topic, each in the index; the old single file is gone and nothing names it (a
+    new decision goes into its topic's file)."""
+    assert not (ROOT / "docs/decisions.md").exists()
+    index = (ROOT / "docs/decisions/README.md").read_text(encoding="utf-8")
+    topics = sorted(p.name for p in (ROOT / "docs/decisions").glob("[0-9][0-9][0-9]-*.md"))
+    assert topics and all(f"({name})" in index for name in topics)
+    stale = [str(p.relative_to(ROOT)) for p in [ROOT / "README.md", *(
+        q for folder in REFERRING for q in (ROOT / folder).rglob("*") if q.suffix in (".py", ".md"))]
+        if "docs/decisions.md" in p.read_text(encoding="utf-8") and p.name != "test_docs_names.py"]
+    assert stale == []
+
+
+@pytest.mark.parametrize(("where", "topic", "quoted"), decision_refs())
+def test_every_reference_to_a_decision_is_there(where: str, topic: str, quoted: str | None) -> None:
+    """A docstring, comment or doc that sends the reader to a decision sends them to a topic file
+    that exists, and to words that are in it when it quotes a section or an entry."""
+    path = ROOT / "docs/decisions" / topic
+    assert path.is_file(), f"{where}: docs/decisions/{topic} does not exist"
+    if quoted is not None:
+        assert quoted in _words(path.read_text(encoding="utf-8")), f"{where}: \"{quoted}\" is not in {topic}"
