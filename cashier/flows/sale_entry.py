@@ -10,8 +10,8 @@ loaded, so they are imported where a tender or its outcome is built, not here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -20,8 +20,9 @@ from cashier.flows.figures import Figures, FiguresOfTheLastAsked, cash_offers
 from cashier.money import CentsBuffer
 
 if TYPE_CHECKING:
-    from cashier.flows.base import FlowResult
-    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession
+    from cashier.clerks import Clerk
+    from cashier.flows.base import FlowContext, FlowResult
+    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
     from cashier.journal.model import Entry
 
 #: How the tip is taken (the profile's ``tip_mode``): not at all, asked on the PIN pad, keyed.
@@ -121,12 +122,22 @@ class TenderOutcome:
                 else "paid-part" if t.is_approved else "declined")
 
 
+#: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
+Shown = Callable[["Ticket | None", bool], None]
+
+
 class SaleEntry:
     """One Sale screen's state. ``amount`` and ``tip`` are the buffers the screen's displays
-    show: typed into there, read and set here."""
+    show: typed into there, read and set here. The ticket's lines and tenders run here too
+    (``context`` gives the flows' context and the ticket's settings once the till is up), and
+    ``shown`` is told each ticket as it comes, so the screen draws it inside the same event."""
 
     def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
-                 tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD") -> None:
+                 tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
+                 context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
+                 shown: Shown | None = None) -> None:
+        self.context = context
+        self.shown = shown
         self.amount = amount
         self.tip = tip
         self.products = products
@@ -360,3 +371,62 @@ class SaleEntry:
     def forget(self) -> None:
         self.session = None
         self.ticket = None
+
+    # ---- what the cashier's keys run ---------------------------------------------------------
+    def show(self, ticket: Ticket | None, *, prefill: bool = False) -> None:
+        """``ticket`` is the one on screen now (``prefill``: what remains goes in the entry)."""
+        self.ticket = ticket
+        if self.shown is not None:
+            self.shown(ticket, prefill)
+
+    def _context(self) -> tuple[FlowContext, TicketSettings]:
+        if self.context is None:
+            raise RuntimeError("this SaleEntry runs no flows: it was given no context")
+        return self.context()
+
+    async def session_for(self, tenders: Sequence[Tender] = ()) -> TicketSession:
+        """The open ticket's session, or a new ticket (the ``tenders`` about to pay it checked
+        first by the core, so a refused one leaves nothing journaled)."""
+        from cashier.flows.ticket import TicketSession
+
+        session = self.session
+        if session is None or self.needs_new_ticket():
+            session = await TicketSession.start(*self._context(), tenders)
+            self.session = session
+            self.show(session.ticket)
+        return session
+
+    async def add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
+        ticket = await (await self.session_for()).add_line(name, price, quantity)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def remove_last_line(self) -> Ticket:
+        session = await self.session_for()
+        ticket = session.ticket or await session.refresh()
+        ticket = await session.remove_line(len(ticket.lines) - 1)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def cancel(self, manager: Clerk | None) -> Ticket:
+        """The ticket cancelled (approved tenders voided, cash given back) and left behind."""
+        if self.session is None:
+            raise RuntimeError("no ticket to cancel")
+        ticket = await self.session.cancel(manager=manager)
+        self.show(ticket)
+        self.forget()
+        return ticket
+
+    async def pay(self, session: TicketSession, request: TenderRequest) -> TenderOutcome:
+        """The requested tender on ``session`` (its lines and keyed tip first: the quick path)."""
+        session.settings = replace(session.settings, tip_mode=request.tip_mode)
+        ticket = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
+        self.show(ticket)
+        return self.tender_outcome(request.before, ticket)
+
+    async def resume(self) -> TicketSession | None:
+        """After start-up recovery: the latest ticket a crash left open (None: none)."""
+        from cashier.flows.ticket import open_tickets
+
+        sessions = await open_tickets(*self._context())
+        return sessions[-1] if sessions else None

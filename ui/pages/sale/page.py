@@ -16,51 +16,34 @@ hands the model its keys and draws what it says.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Coroutine
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from cashier.clerks import Action
-from cashier.flows.sale_entry import TIP_KEYED, Act, Key, SaleEntry
-from ui import keys
+from cashier.flows.sale_entry import TIP_KEYED, Act, SaleEntry
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.manager_prompt import ask_manager
-from ui.pages.sale.keypad_panel import KeypadPanel
-from ui.pages.sale.payment_panel import PaymentPanel
+from ui.pages.sale.entry_stage import EntryStage, key_of
 from ui.pages.sale.stages import SaleResult, WaitingStage
-from ui.pages.sale.ticket_panel import TicketPanel
-from ui.pages.sale.words import result_words, tender_words, terminal_state_name
+from ui.pages.sale.words import cancel_question, cancelled_words, left_open_words, tender_words
 from ui.pages.staged import StagedPage, restyle
 from ui.receipt import receipt_lines, ticket_receipt_lines
 from ui.widgets.amount import AmountDisplay, handle_amount_key
 
 if TYPE_CHECKING:
-    from cashier.flows.base import FlowResult
+    from cashier.flows.base import FlowContext, FlowResult
     from cashier.flows.figures import Figures
-    from cashier.flows.ticket import Tender, Ticket, TicketSession
+    from cashier.flows.sale_entry import TenderOutcome
+    from cashier.flows.ticket import Ticket, TicketSession, TicketSettings
     from cashier.journal.model import Entry
     from ui.gui import Gui
     from ui.till import Till
-
-_KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
-         Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE, Qt.Key.Key_Backspace: Key.BACKSPACE}
-
-
-def key_of(event: QKeyEvent) -> Key:
-    """A key as the Sale screen's model tells it apart."""
-    text = event.text()
-    if text and text.isdigit() and text.isascii():
-        return Key.DIGIT
-    if (key := _KEYS.get(event.key())) is not None:
-        return key
-    return Key.TEXT if text and text.isprintable() and not text.isdigit() else Key.OTHER
-
 
 class SalePage(StagedPage):
     nav_key = "Ctrl+1"
@@ -73,8 +56,6 @@ class SalePage(StagedPage):
         self.task: asyncio.Task[Any] | None = None
         self._resumed = False  # the tickets a crash left open were looked for
         self._resuming: asyncio.Task[Any] | None = None
-        #: What ``_update_totals`` last laid out: the model's fields, busy, on the entry.
-        self._shown: tuple[object, bool, bool] | None = None
         self.stages(self._build_entry(), self._build_waiting(), self._build_result())
         self._tip_mode_changed()
         self.select_field(self.amount)
@@ -114,53 +95,34 @@ class SalePage(StagedPage):
     def result(self, result: FlowResult | None) -> None:
         self.model.result = result
 
+    def _context(self) -> tuple[FlowContext, TicketSettings]:
+        from cashier.flows.ticket import TicketSettings
+
+        return self.till.ctx, TicketSettings.of(self.till.profile)
+
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self) -> QWidget:
-        """The ticket, what is typed, the keypad side by side; the tenders in a row under them."""
-        page = QWidget(self.stack)
-        grid = QGridLayout(page)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(8)
-        self.remove_line_button = self.button(lambda: tr("Remove line"), "Del", self.remove_last_line,
-                                              stacked=True)
-        self.cancel_ticket_button = self.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
-                                                self.cancel_ticket, "Danger", stacked=True)
-        self.ticket_panel = TicketPanel(self.till.currency,
-                                        (self.remove_line_button, self.cancel_ticket_button))
-        self.payment_panel = pay = PaymentPanel(self)
-        # the names the rest of the screen (and its tests) use
-        self.lines_list, self.tenders_list = self.ticket_panel.lines_list, self.ticket_panel.tenders_list
-        self.sum_labels = self.ticket_panel.sum_labels
+        e = self.entry_stage = EntryStage(self)
+        # the names the rest of the window (and its tests) use
+        t, pay, k = self.ticket_panel, self.payment_panel, self.keypad_panel = (
+            e.ticket_panel, e.payment_panel, e.keypad_panel)
+        self.lines_list, self.tenders_list, self.sum_labels = t.lines_list, t.tenders_list, t.sum_labels
         self.total_label, self.total_value = self.sum_labels["total"]
         self.remaining_value = self.sum_labels["remaining"][1]
-        self.description, self.amount, self.tip = pay.description, pay.amount, pay.tip
-        self.notice, self.error_label = pay.notice, pay.error_label
-        self.add_line_button = pay.add_line_button
-        self.card_button, self.gift_button = pay.card_button, pay.gift_button
-        self.qr_button, self.cash_button = pay.qr_button, pay.cash_button
-        self.tender_buttons = (self.card_button, self.gift_button, self.qr_button, self.cash_button)
-        self.keypad_panel = KeypadPanel(self, self.amount)
-        self.keypad, self.ready_hint = self.keypad_panel.keypad, self.keypad_panel.ready_hint
-        self.amount_field, self.tip_field = self.keypad_panel.amount_field, self.keypad_panel.tip_field
+        self.remove_line_button, self.cancel_ticket_button = e.remove_line_button, e.cancel_ticket_button
+        self.amount: AmountDisplay = pay.amount
+        self.description, self.tip = pay.description, pay.tip
+        self.notice, self.error_label, self.add_line_button = pay.notice, pay.error_label, pay.add_line_button
+        self.card_button, self.gift_button, self.qr_button, self.cash_button = e.tender_buttons
+        self.keypad, self.ready_hint = k.keypad, k.ready_hint
+        self.amount_field, self.tip_field = k.amount_field, k.tip_field
         self.active: AmountDisplay = self.amount
         p = self.till.profile
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
-                               tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency)
-        for i, panel in enumerate((self.ticket_panel, self.payment_panel, self.keypad_panel)):
-            grid.addWidget(panel, 0, i)
-            grid.setColumnStretch(i, (4, 4, 3)[i])
-        grid.addWidget(pay.tenders, 1, 0, 1, 3)
-        grid.setRowStretch(0, 1)
+                               tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
+                               context=self._context, shown=self._show_ticket)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
-        # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
-        # with room): three panels side by side then fit 1024 px at 125 % text; sizes of text
-        # still come from the theme, so the text size setting applies
-        self.keypad_panel.setStyleSheet(
-            "QPushButton#Key { min-width: 0px; padding: 4px 6px; } QPushButton { padding: 4px 6px; }")
-        pay.setStyleSheet("#AmountDisplay { padding: 4px 10px; } QPushButton { padding: 4px 6px; }")
-        self.ticket_panel.setStyleSheet("QPushButton { padding: 4px 6px; }")
         pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
         self.amount.changed.connect(lambda _v: self._amount_changed())
         self.tip.changed.connect(lambda _v: self._tip_changed())
@@ -168,18 +130,12 @@ class SalePage(StagedPage):
             display.installEventFilter(self)  # the entry's keys go through the ticket's rules
             display.submitted.connect(self.charge_card)
             display.refused.connect(self._too_long)
-        for first, then in zip((self.amount, *self.tender_buttons), self.tender_buttons, strict=False):
-            self.setTabOrder(first, then)
-        return page
+        return e
 
     def select_field(self, display: AmountDisplay) -> None:
-        if display is self.tip and not self.tip.isEnabled():
-            return
-        self.active = display
-        self.keypad_panel.entry.aim(display)
-        for button, target in ((self.amount_field, self.amount), (self.tip_field, self.tip)):
-            button.setChecked(target is display)
-        display.setFocus()
+        if display is not self.tip or self.tip.isEnabled():
+            self.active = display
+            self.entry_stage.aim(display)
 
     def key_tip_field(self) -> None:
         """F7: the tip is keyed (switching the tip mode to keyed when it was not)."""
@@ -218,23 +174,8 @@ class SalePage(StagedPage):
         self._update_totals()
 
     def _update_totals(self) -> None:
-        """The ticket panel: what the model's fields say; the tenders as they may be used."""
-        fields, busy, on_entry = self.model.fields(), self._busy(), self.on_entry
-        # a key or a line asks up to four times in one event: what is already on screen is not
-        # laid out again; the error line still goes, as each ask clears it
-        last = self._shown
-        if last is None or last[0] is not fields or last[1:] != (busy, on_entry):
-            self._shown = (fields, busy, on_entry)
-            self.ticket_panel.show_figures(fields.figures, tax_shown=fields.tax_shown,
-                                           paid_shown=fields.paid_shown)
-            for b in self.tender_buttons:
-                b.setEnabled(not busy)  # with nothing to pay, the key says so (see _check_ready)
-                b.setProperty("ready", fields.ready)
-            self.payment_panel.show_cash_offers(list(fields.cash_offers),
-                                                enabled=fields.ready and not busy and on_entry)
-            self.add_line_button.setEnabled(fields.can_add_line and not busy)
-            self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
-            self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
+        """The entry as the model's fields say; the error line goes, as each ask clears it."""
+        self.entry_stage.show_fields(self.model.fields(), self._busy(), self.on_entry)
         self.error_label.clear()
 
     def _too_long(self) -> None:
@@ -243,8 +184,8 @@ class SalePage(StagedPage):
                                                  "extra digit was not taken.").format(
             max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
-    def _show_ticket(self, ticket: Ticket | None) -> None:
-        """Redraw the ticket panel from the core's ``Ticket``."""
+    def _show_ticket(self, ticket: Ticket | None, prefill: bool = False) -> None:
+        """Redraw the ticket panel from the core's ``Ticket`` (``prefill``: and what remains)."""
         self.model.ticket = ticket
         self.ticket_panel.show_ticket(ticket)
         if ticket is not None and self.model.waiting_for_all and self.on_waiting:
@@ -252,6 +193,8 @@ class SalePage(StagedPage):
             self.waiting.amount.setText(format_money(ticket.remaining, self.till.currency))
         self._tip_mode_changed()
         self.ticket_changed.emit(ticket)
+        if prefill:
+            self._prefill_remaining()
 
     def _prefill_remaining(self) -> None:
         """What remains (with a keyed tip) in the entry: typing replaces it, F2 charges it all."""
@@ -288,7 +231,7 @@ class SalePage(StagedPage):
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
             product = self.model.product
-            self._run_ticket(self._add_line(product.name, product.price), "add product", eager=True)
+            self._run_ticket(self.model.add_line(product.name, product.price), "add product", eager=True)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:
@@ -304,24 +247,6 @@ class SalePage(StagedPage):
         return True
 
     # ---- the ticket's lines ------------------------------------------------------------------
-    async def _session(self, tenders: Sequence[Tender] = ()) -> TicketSession:
-        """The open ticket's session, or a new ticket (the ``tenders`` about to pay it checked
-        first by the core, so a refused one leaves nothing journaled)."""
-        from cashier.flows.ticket import TicketSession, TicketSettings
-
-        session = self.model.session
-        if session is None or self.model.needs_new_ticket():
-            session = await TicketSession.start(self.till.ctx, TicketSettings.of(self.till.profile), tenders)
-            self.model.session = session
-            self._show_ticket(session.ticket)
-        return session
-
-    async def _add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
-        ticket = await (await self._session()).add_line(name, price, quantity)
-        self._show_ticket(ticket)
-        self._prefill_remaining()
-        return ticket
-
     def add_line(self) -> None:
         """The typed amount (and the typed name) as a new line of the ticket."""
         if not self._can_start() or self.prefilled:
@@ -336,47 +261,30 @@ class SalePage(StagedPage):
         self.amount.settle()
         # started inside the key's event: the line is journaled and drawn before the next paint
         # (docs/decisions.md, "A scanned line shows in one paint")
-        self._run_ticket(self._add_line(name, price), "add line", eager=True)
+        self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
 
     def remove_last_line(self) -> None:
-        if self.ticket is None or not self.ticket.lines or not self._can_start():
-            return
-
-        async def remove() -> None:
-            session = await self._session()
-            ticket = session.ticket or await session.refresh()
-            self._show_ticket(await session.remove_line(len(ticket.lines) - 1))
-            self._prefill_remaining()
-        self._run_ticket(remove(), "remove line")
+        if self.ticket is not None and self.ticket.lines and self._can_start():
+            self._run_ticket(self.model.remove_last_line(), "remove line")
 
     def cancel_ticket(self) -> None:
         """Every approved tender voided, cash given back, the ticket closed as cancelled."""
-        session, ticket = self.model.session, self.model.ticket
-        if session is None or ticket is None or not ticket.is_open or not self._can_start():
+        ticket = self.model.ticket
+        if self.session is None or ticket is None or not ticket.is_open or not self._can_start():
             return
-        paid = ticket.paid
         if self.model.arm_cancel():  # money already taken goes back: ask once, naming it
-            self._say("partial", lambda: tr(
-                "Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders "
-                "voided, cash given back). Press F12 again to confirm.").format(
-                id=ticket.id, paid=format_money(paid, self.till.currency)))
+            self._say("partial", lambda: cancel_question(ticket, self.till.currency))
             return
-        approval = (ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, paid)
+        approval = (ask_manager(self, self.till.ctx, Action.CANCEL_TICKET, ticket.paid)
                     if ticket.money_taken else None)
         if approval is not None and not approval.go:
             self._say("partial", lambda: approval.why)
             return
-        manager = approval.manager if approval is not None else None
 
         async def cancel() -> None:
-            cancelled = await session.cancel(manager=manager)
-            self._show_ticket(cancelled)
-            self._say("cancelled", lambda: tr("Ticket cancelled: approved tenders voided, cash given "
-                                              "back ({cash}).").format(
-                cash=format_money(cancelled.cash_taken, self.till.currency)))
-            self.model.forget()
-            self._show_ticket(None)
-            self._prefill_remaining()
+            cancelled = await self.model.cancel(approval.manager if approval is not None else None)
+            self._say("cancelled", lambda: cancelled_words(cancelled, self.till.currency))
+            self.model.show(None, prefill=True)
         self._run_ticket(cancel(), "cancel ticket")
 
     def _run_ticket(self, coro: Coroutine[Any, Any, object], name: str, *, eager: bool = False) -> None:
@@ -443,13 +351,11 @@ class SalePage(StagedPage):
         request = self.model.tender_request(kind, handed=handed, chosen=chosen,
                                             name=self.description.text().strip() or tr("Amount"))
 
-        async def run() -> tuple[int, Ticket]:
-            session = await self._session([request.tender])
-            session.settings = replace(session.settings, tip_mode=request.tip_mode)
+        async def run() -> TenderOutcome:
+            session = await self.model.session_for([request.tender])
             if request.lines:
                 self.description.clear()
-            return request.before, await session.quick_pay([request.tender], lines=request.lines,
-                                                           tip=request.keyed_tip)
+            return await self.model.pay(session, request)
 
         if request.on_pad:
             self._show_waiting(request.shown, kind)
@@ -464,10 +370,7 @@ class SalePage(StagedPage):
         self._failed(exc)
         self.amount.show_refused()
 
-    def _tender_done(self, answer: tuple[int, Ticket]) -> None:
-        before, ticket = answer
-        self._show_ticket(ticket)
-        outcome = self.model.tender_outcome(before, ticket)
+    def _tender_done(self, outcome: TenderOutcome) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
             return
@@ -495,43 +398,24 @@ class SalePage(StagedPage):
 
     # ---- waiting on the PIN pad ------------------------------------------------------------
     def _build_waiting(self) -> QWidget:
-        self.cancel_button = self.button(lambda: tr("Cancel payment") + "  [Esc]", "",
-                                         self.cancel_payment, "Danger")
-        self.waiting = WaitingStage(self.cancel_button)
-        self.wait_amount, self.wait_title = self.waiting.amount, self.waiting.title
-        self.prompt_text, self.terminal_line = self.waiting.prompt, self.waiting.terminal_line
-        return self.waiting
+        w = self.waiting = WaitingStage(self, self.till.currency)
+        self.wait_amount, self.wait_title, self.prompt_text = w.amount, w.title, w.prompt
+        self.terminal_line, self.cancel_button = w.terminal_line, w.cancel_button
+        return w
 
     def _show_waiting(self, total: Decimal, kind: str) -> None:
-        self.wait_amount.setText(format_money(total, self.till.currency))
-        self.say_in(self.wait_title, lambda: {"giftcard": tr("Paying by gift card"),
-                                              "qr": tr("Paying by QR code")}.get(kind, tr("Paying by card")))
-        self.say_in(self.prompt_text, lambda: tr("The customer scans the code on the PIN pad.")
-                    if kind == "qr" else tr("Sending to the PIN pad…"))
-        self.terminal_line.setText("")
-        self.cancel_button.setEnabled(kind != "qr")
+        self.waiting.start(total, kind)
         self.clear_of_the_pad(self.waiting_page, 32)
         self.stack.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
 
-    def _terminal_event(self, event: Any) -> None:  # cashier.sandbox.terminals.TerminalEvent
-        if not self.on_waiting:
-            return
-        from ui.pinpad import describe_prompt
-
-        prompt = event.prompt
-        if prompt is not None:
-            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + describe_prompt(prompt))
-            amount = getattr(prompt, "amount", None)
-            if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
-                # the pad's amount (with the tip the customer chose) is the one on screen too
-                self.wait_amount.setText(format_money(amount, self.till.currency))
-        self.say_in(self.terminal_line,
-                    lambda: tr("PIN pad:") + " " + terminal_state_name(event.state))
+    def _terminal_event(self, event: object) -> None:
+        if self.on_waiting:
+            self.waiting.pad_event(event)
 
     def _device_prompt(self, _event: object) -> None:
         if self.on_waiting and not self.till.status.training:
-            self.say_in(self.prompt_text, lambda: tr("Customer sees:") + " " + tr("Present card"))
+            self.waiting.present_card()
 
     def _other_event(self, event: object) -> None:
         ticket = self.model.changed_ticket(event)
@@ -548,10 +432,7 @@ class SalePage(StagedPage):
         from cashier.entry_rules import is_unknown
 
         if self.on_waiting and is_unknown(entry):
-            self.say_in(self.wait_title, lambda: tr("Checking with the host…"))
-            self.say_in(self.prompt_text, lambda: tr("The answer was lost. The till is asking the host "
-                                                     "what happened; do not charge again."))
-            self.cancel_button.setEnabled(False)
+            self.waiting.lost()
 
     def cancel_payment(self) -> None:
         """Ask the flow to reset the PIN pad; the tender then ends as cancelled (not charged)."""
@@ -559,55 +440,23 @@ class SalePage(StagedPage):
             return
         from cashier.flows.pinpad import cancel_prompt
 
-        self.cancel_button.setEnabled(False)
-        self.say_in(self.prompt_text, lambda: tr("Cancelling on the PIN pad…"))
-        self.till.run(cancel_prompt(self.till.ctx), "cancel prompt", failed=self._cancel_failed)
-
-    def _cancel_failed(self, exc: BaseException) -> None:
-        self.cancel_button.setEnabled(True)
-        self.say_in(self.terminal_line,
-                    lambda: tr("Could not cancel:") + " " + error_words(exc, self.till.currency))
+        self.waiting.cancelling()
+        self.till.run(cancel_prompt(self.till.ctx), "cancel prompt",
+                      failed=lambda exc: self.waiting.not_cancelled(error_words(exc, self.till.currency)))
 
     # ---- result ----------------------------------------------------------------------------
     def _build_result(self) -> QWidget:
-        # Return is the screen's own key: a window-wide Return shortcut would swallow the entry's
-        # Return (the quick path); the key under the words: at 1024 wide the PIN pad lies over
-        # the result's right side, and two Spanish buttons side by side scrolled sideways
-        self.new_button = self.button(lambda: tr("New sale") + "\n[Return]", "", self.new_sale, "Primary",
-                                      stacked=True)
-        self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt, stacked=True)
-        self.show_receipt_button = self.button(lambda: tr("Show receipt"), "F9", self.show_receipt,
-                                               stacked=True)
-        self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now, stacked=True)
-        r = self.result_stage = SaleResult((self.new_button, self.print_button, self.show_receipt_button,
-                                            self.check_button))
+        r = self.result_stage = SaleResult(self)
+        self.new_button, self.print_button, self.check_button = r.new_button, r.print_button, r.check_button
+        self.show_receipt_button, self.receipt_view = r.show_receipt_button, r.receipt_view
         self.result_title, self.result_amount, self.change_due = r.title, r.amount, r.change_due
-        self.result_details, self.result_message, self.receipt_view = r.details, r.message, r.receipt_view
+        self.result_details, self.result_message = r.details, r.message
         return r
 
     def show_result(self, result: FlowResult) -> None:
-        from cashier.entry_rules import is_checking, shown_amount, took_money
-
         self.result = result
-        entry, outcome = result.entry, result.outcome
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
-        self.say_in(self.result_title, lambda: result_words(result, ticket)[0])
-        restyle(self.result_page, "outcome", self.model.result_style(result))  # its colour
-        cur = entry.currency
-        shown = ticket.total if ticket is not None else shown_amount(entry)
-        self.result_amount.setText(format_money(shown, cur))
-        self.change_due.setVisible(ticket is not None and ticket.gives_change)
-        change = ticket.change if ticket is not None else Decimal(0)
-        self.say_in(self.change_due, lambda: tr("Change due: {change}").format(
-            change=format_money(change, cur)))
-        self.say_in(self.result_details, lambda: result_words(result, ticket)[1])
-        self.say_in(self.result_message, lambda: result_words(result, ticket)[2])
-        approved = took_money(outcome)
-        self.print_button.setEnabled(approved)
-        self.show_receipt_button.setEnabled(approved)
-        self.check_button.setVisible(is_checking(outcome))
-        self.check_button.setEnabled(True)
-        self.receipt_view.setVisible(False)
+        self.result_stage.show_result(result, ticket, self.model.result_style(result))
         self.clear_of_the_pad(self.result_page, 32)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
@@ -621,7 +470,7 @@ class SalePage(StagedPage):
         if self.task is not None and not self.task.done():
             return
         if self.model.leave_closed():
-            self._show_ticket(None)
+            self.model.show(None)
         self.amount.clear()
         self.tip.clear()
         self.description.clear()
@@ -634,12 +483,6 @@ class SalePage(StagedPage):
 
     def _resume_open_ticket(self) -> None:
         """After start-up recovery: the latest ticket a crash left open comes back on screen."""
-        from cashier.flows.ticket import TicketSettings, open_tickets
-
-        async def resume() -> TicketSession | None:
-            sessions = await open_tickets(self.till.ctx, TicketSettings.of(self.till.profile))
-            return sessions[-1] if sessions else None
-
         if self._resumed or (self._resuming is not None and not self._resuming.done()):
             return
 
@@ -649,12 +492,9 @@ class SalePage(StagedPage):
             if session is None or ticket is None or self.session is not None:
                 return
             self.model.session = session
-            self._show_ticket(ticket)
-            self._prefill_remaining()
-            self._say("partial", lambda: tr("Ticket {id} was left open: remaining {rest}. Finish it "
-                                            "or cancel it (F12).").format(
-                id=ticket.id, rest=format_money(ticket.remaining, self.till.currency)))
-        self._resuming = self.till.run(resume(), "resume ticket", done=show)
+            self.model.show(ticket, prefill=True)
+            self._say("partial", lambda: left_open_words(ticket, self.till.currency))
+        self._resuming = self.till.run(self.model.resume(), "resume ticket", done=show)
 
     def receipt(self) -> list[str]:
         p = self.till.profile
@@ -664,8 +504,7 @@ class SalePage(StagedPage):
 
     def show_receipt(self) -> None:
         if self.result is not None:
-            self.receipt_view.setPlainText("\n".join(self.receipt()))
-            self.receipt_view.setVisible(True)
+            self.result_stage.show_receipt(self.receipt())
 
     def print_receipt(self) -> None:
         if self.result is not None:
@@ -674,10 +513,7 @@ class SalePage(StagedPage):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
-        self.ticket_panel.retranslate()
-        self.payment_panel.retranslate()
-        self.keypad_panel.retranslate()
-        self._shown = None  # the figures are worded again in the new language
+        self.entry_stage.retranslate()
         self._update_totals()
 
     def entered(self) -> None:

@@ -118,3 +118,21 @@ def tender_words(outcome: TenderOutcome, cur: str) -> str:
         return why + " " + tr("The ticket stays open: remaining {rest}.").format(rest=remaining)
     return f"{title}. " + tr("The ticket stays open: remaining {rest}. Try another card or "
                              "tender.").format(rest=remaining)
+
+
+def cancel_question(ticket: Ticket, cur: str) -> str:
+    """F12's first press on a ticket that took money: what goes back, and how to confirm."""
+    return tr("Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders "
+              "voided, cash given back). Press F12 again to confirm.").format(
+        id=ticket.id, paid=format_money(ticket.paid, cur))
+
+
+def cancelled_words(ticket: Ticket, cur: str) -> str:
+    return tr("Ticket cancelled: approved tenders voided, cash given back ({cash}).").format(
+        cash=format_money(ticket.cash_taken, cur))
+
+
+def left_open_words(ticket: Ticket, cur: str) -> str:
+    """A ticket a crash left open, back on screen after start-up."""
+    return tr("Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).").format(
+        id=ticket.id, rest=format_money(ticket.remaining, cur))
