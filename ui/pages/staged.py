@@ -11,18 +11,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, hint, restyle
 
 if TYPE_CHECKING:
     from ui.gui import Gui
     from ui.till import Till
-
-
-def restyle(widget: QWidget, name: str, value: str) -> None:
-    """A style property set and the style applied again (the theme colours by it)."""
-    widget.setProperty(name, value)
-    widget.style().unpolish(widget)
-    widget.style().polish(widget)
 
 
 class ResultStage(QFrame):

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
 
 from ui.i18n import format_money, tr
-from ui.pages.base import Sayable, hint
+from ui.pages.base import Sayable, hint, restyle
 from ui.pages.sale.words import result_words, terminal_state_name
-from ui.pages.staged import ResultStage, restyle, wait_labels
+from ui.pages.staged import ResultStage, wait_labels
 
 if TYPE_CHECKING:
     from cashier.flows.base import FlowResult
