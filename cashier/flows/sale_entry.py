@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from cashier.flows.figures import Figures, FiguresOfTheLastAsked, cash_offers
+from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
 
 if TYPE_CHECKING:
@@ -153,8 +153,8 @@ class SaleEntry:
         self.cancel_armed: tuple[int, Decimal] | None = None
         self.waiting_for_all = False  # the tender on the PIN pad takes all that remains
         self.result: FlowResult | None = None  # the last tender's result (on the result screen)
-        self._figures = FiguresOfTheLastAsked()
-        self._fields: tuple[Ticket | None, Figures, tuple[bool, bool, str], Fields] | None = None
+        #: the last fields and what they were of: asked several times per key, made once
+        self._fields: tuple[Ticket | None, tuple[str, str, bool, str], Fields] | None = None
 
     # ---- what the screen shows ---------------------------------------------------------------
     def keyed_tip(self) -> Decimal:
@@ -163,8 +163,7 @@ class SaleEntry:
 
     def figures(self) -> Figures:
         """The core's figures for the ticket, the amount typed (with no line yet) and the keyed tip."""
-        typed = Decimal(0) if self.prefilled else self.amount.value
-        return self._figures.of(self.ticket, typed=typed, keyed_tip=self.keyed_tip())
+        return self.fields().figures
 
     @property
     def tip_taken(self) -> bool:
@@ -176,14 +175,16 @@ class SaleEntry:
         return t is not None and t.is_open and bool(t.lines)
 
     def fields(self) -> Fields:
-        figures = self.figures()
         t = self.ticket
-        # asked several times per key: the same ticket object and figures (the core's memo) with
-        # the same flags are the same fields; a 200-line ticket is not compared field by field
-        flags = (self.amount.entered, self.prefilled, self.tip_mode)
+        # asked several times per key: a ticket is frozen, so the same ticket object with the same
+        # digits and flags has the same fields (a 200-line ticket's sums are not free, and it is
+        # not compared field by field)
+        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode)
         last = self._fields
-        if last is not None and last[0] is t and last[1] is figures and last[2] == flags:
-            return last[3]
+        if last is not None and last[0] is t and last[1] == of:
+            return last[2]
+        typed = Decimal(0) if self.prefilled else self.amount.value
+        figures = Figures.of(t, typed=typed, keyed_tip=self.keyed_tip())
         open_ticket = t is not None and t.is_open
         keyed = self.tip_mode == TIP_KEYED
         fields = Fields(
@@ -193,7 +194,7 @@ class SaleEntry:
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
             can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken)
-        self._fields = (t, figures, flags, fields)
+        self._fields = (t, of, fields)
         return fields
 
     # ---- what is typed -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ the status bar), a payment's result and what a tender left open."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ui.i18n import format_money, tr
 from ui.receipt import TENDER_TITLES as TENDER_TITLES  # the one table of the tender kinds' titles
@@ -13,10 +13,10 @@ from ui.receipt import reason_text, state_name
 if TYPE_CHECKING:
     from cashier.flows.base import FlowResult
     from cashier.flows.sale_entry import TenderOutcome
-    from cashier.flows.ticket import Ticket
+    from cashier.flows.ticket import TenderView, Ticket
 
 
-def tender_text(tender: Any, currency: str) -> str:
+def tender_text(tender: TenderView, currency: str) -> str:
     """One tender as the ticket panel and the result list it."""
     what = tr(TENDER_TITLES.get(tender.kind, tender.kind))
     taken = tr("taken") if tender.kind == "cash" else tr("approved")  # cash is taken, not approved
