@@ -203,6 +203,19 @@ def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
     return tip
 
 
+def check_tip_within(amount: Decimal, tip: Decimal, currency: str, bounds: AmountBounds) -> Decimal:
+    """THE tip rules for any tip on a payment, keyed or chosen by the customer on the PIN pad
+    (issue #46: a pad's tip of 500.00 on 10.00 was approved and journaled unchecked): not more
+    than the amount it is on (``check_tip``), and amount and tip together within this till's
+    ``max_amount``."""
+    check_tip(amount, tip, currency)
+    limit = bounds.ceiling(currency).quantize(quantum(currency), rounding=ROUND_DOWN)
+    if amount + tip > limit:
+        raise ValidationError("tip", "amount and tip together must be at most {limit} (this till's "
+                                     "max_amount)", limit=limit)
+    return tip
+
+
 #: A tab's tip may be at most this percentage of its authorization unless the profile says
 #: otherwise (``max_tip_percent``): beyond it a keyed tip is a slip, not a tip.
 DEFAULT_MAX_TIP_PERCENT = Decimal(50)

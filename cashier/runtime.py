@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,9 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
         # a new, replaced or restored journal learns from the host which numbers it still holds
         # (a training journal has its own sandbox state beside it: nothing to learn)
         journal.invoice_check = host_invoice_check(client, profile.till_number)
+    if profile.store_url and not profile.is_training:
+        # a till that never heard the store's word on its number asks before its first invoice
+        journal.number_check = functools.partial(asyncio.to_thread, _learn_till_number, profile)
     bus = EventBus()
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
@@ -137,6 +141,12 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
                       resolvers=RESOLVERS)
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
+
+
+def _learn_till_number(profile: TillProfile) -> None:
+    from cashier.store.outbox import learn_till_number
+
+    learn_till_number(profile)
 
 
 def _journaled_charge_api(profile: TillProfile, journal: Journal, sandbox: Any) -> Any:

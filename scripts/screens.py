@@ -11,7 +11,7 @@ import asyncio
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -41,19 +41,45 @@ class Shooter:
         self.shots.append(path)
 
 
-async def render(out: Path) -> list[Path]:
+#: What is done at each state: ``visit(widget, name)`` (a picture, an accessibility check).
+Visit = Callable[[Any, str], Awaitable[Any]]
+#: Builds a training till's window (not started) from profile overrides.
+Build = Callable[..., Any]
+
+
+def build_training(**overrides: Any) -> Any:
+    """A training till on a throw-away journal, its window shown (not started)."""
     from cashier.config import load_profile
     from ui.app import build_gui
+
+    tmp = Path(tempfile.mkdtemp(prefix="cashier-screens-"))
+    overrides.setdefault("journal_path", tmp / "journal.sqlite")
+    gui = build_gui(load_profile(None, **overrides), show_dialogs=False)
+    gui.window.show()
+    return gui
+
+
+async def render(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    shooter = Shooter(out)
+    await walk(shooter.shoot)
+    return shooter.shots
+
+
+async def walk(visit: Visit, build: Build = build_training, *, looks: bool = True,
+               store: bool = True) -> None:
+    """Every screen and state of the window, ``visit`` called at each: ``make screens`` takes a
+    picture there, the accessibility test reads what a screen reader would. ``looks``: each
+    screen again at the window sizes, in both themes and at large text (the same widgets);
+    ``store``: the Manager's Store part against a real store (PostgreSQL)."""
     from ui.pages.journal import JournalPage
     from ui.pages.manager import ManagerPage
     from ui.pages.sale import TIP_PAD, SalePage
     from ui.pages.settings import SettingsPage
     from ui.pages.tabs import TabsPage
 
-    out.mkdir(parents=True, exist_ok=True)
-    shooter = Shooter(out)
-    tmp = Path(tempfile.mkdtemp(prefix="cashier-screens-"))
-    gui = build_gui(load_profile(None, journal_path=tmp / "journal.sqlite"), show_dialogs=False)
+    shoot = visit
+    gui = build()
     gui.window.resize(1180, 780)
     gui.window.show()
     await gui.start(poll_s=0)
@@ -63,7 +89,6 @@ async def render(out: Path) -> list[Path]:
     pad = gui.pinpad
     pad.resize(820, 600)
     w = gui.window
-    shoot = shooter.shoot
     sale: SalePage = w.go(SalePage)
     await shoot(w, "sale-empty")
     sale.amount.set_value(Decimal("42.50"))
@@ -139,7 +164,7 @@ async def render(out: Path) -> list[Path]:
     gift.act("balance")
     await _until(lambda: gift.result_title.text().startswith(("Balance", "Not done")))
     await shoot(w, "giftcard-balance-history")
-    await _qr_states(gui, shoot)
+    await _qr_states(gui, shoot, looks)
     await _phone_link_states(gui, shoot)
     journal: JournalPage = w.go(JournalPage)
     await _until(lambda: journal.entries)
@@ -161,7 +186,8 @@ async def render(out: Path) -> list[Path]:
     await _until(lambda: manager.batch_message.text() not in ("", "Closing the batch…")
                  and "Alt+B again" not in manager.batch_message.text())
     await shoot(w, "manager-batch-close")
-    await _store_states(gui, manager, shoot)
+    if store:
+        await _store_states(gui, manager, shoot)
     w.go(SettingsPage)
     await shoot(w, "settings")
     # the same sale screen in Spanish, high contrast and large text
@@ -170,25 +196,25 @@ async def render(out: Path) -> list[Path]:
     sale.amount.set_value(Decimal("1234.50"))
     await shoot(w, "sale-spanish")
     gui.set_language("en")
-    gui.set_theme(high_contrast=True)
-    await shoot(w, "sale-high-contrast")
-    gui.set_theme(high_contrast=False, font_scale=1.3)
-    await shoot(w, "sale-large-text")
-    gui.set_theme(font_scale=1.0)
+    if looks:
+        gui.set_theme(high_contrast=True)
+        await shoot(w, "sale-high-contrast")
+        gui.set_theme(high_contrast=False, font_scale=1.3)
+        await shoot(w, "sale-large-text")
+        gui.set_theme(font_scale=1.0)
     w.show_recovery(_FakeReport(await gui.till.ctx.journal.search(limit=2)))
     await shoot(w, "startup-recovery-banner")
     w.recovery_banner.setVisible(False)
-    await _every_screen(gui, shoot)
+    await every_screen(gui, shoot, looks)
     await gui.stop()
     from screens_cash import cash_states
 
-    await cash_states(shoot)
-    return shooter.shots
+    await cash_states(shoot, build)
 
 
-async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
-    """QR from the Sale screen's F4: waiting with the code (also in high contrast), paid by the
-    training customer, and a second one cancelled before payment."""
+async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:
+    """QR from the Sale screen's F4: waiting with the code (also in high contrast, with
+    ``looks``), paid by the training customer, and a second one cancelled before payment."""
     from cashier.flows.qr import QrPolling
     from ui.pages.qr import QrPage
     from ui.pages.sale import SalePage
@@ -210,9 +236,10 @@ async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
             if pad is not None and gui.profile.processing_option == "LG":
                 await _until(lambda: pad.prompt is not None and pad.prompt.kind == "form")
                 await shoot(pad, "pinpad-qr-code")
-            gui.set_theme(high_contrast=True)
-            await shoot(w, "qr-waiting-code-high-contrast")
-            gui.set_theme(high_contrast=False)
+            if looks:
+                gui.set_theme(high_contrast=True)
+                await shoot(w, "qr-waiting-code-high-contrast")
+                gui.set_theme(high_contrast=False)
             qr.customer_pays()
         else:
             qr.cancel_payment()
@@ -268,15 +295,15 @@ async def _phone_link_states(gui: Any, shoot: Callable[[Any, str], Any]) -> None
 SIZES = ((1024, 768), (1600, 1000))
 
 
-async def _every_screen(gui: Any, shoot: Callable[[Any, str], Any]) -> None:
+async def every_screen(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:
     """Each screen as it stands at the end of the run, at both sizes, in both themes and both
-    languages: the matrix the layout promise covers."""
+    languages: the matrix the layout promise covers (without ``looks``: once, in English)."""
     w = gui.window
-    for width, height in SIZES:
+    for width, height in SIZES if looks else SIZES[:1]:
         w.resize(width, height)
-        for high_contrast in (False, True):
+        for high_contrast in (False, True) if looks else (False,):
             gui.set_theme(high_contrast=high_contrast)
-            for language in ("en", "es"):
+            for language in ("en", "es") if looks else ("en",):
                 gui.set_language(language)
                 for index, page in enumerate(w.pages):
                     w.show_page(index)

@@ -4,28 +4,24 @@ throw-away journal, driven through the same page methods the keys call."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from cashier.manager_pin import hash_pin
 
 
-async def cash_states(shoot: Callable[[Any, str], Any]) -> None:
-    from cashier.config import load_profile
+async def cash_states(shoot: Callable[[Any, str], Any], build: Callable[..., Any]) -> None:
+    """``build(**overrides)``: a training till's window, shown and not started
+    (``screens.build_training``)."""
     from cashier.journal.model import Kind, State
     from cashier.journal.tickets import CASH_NOTE
-    from ui.app import build_gui
     from ui.pages.drawer import DrawerPage
     from ui.pages.reports import ReportsPage
 
-    tmp = Path(tempfile.mkdtemp(prefix="cashier-screens-cash-"))
     clerks = [{"id": 101, "name": "Alice", "pin_hash": hash_pin("1111")},
               {"id": 102, "name": "Bob", "pin_hash": hash_pin("2222"), "role": "manager"}]
-    gui = build_gui(load_profile(None, journal_path=tmp / "journal.sqlite", clerks=clerks),
-                    show_dialogs=False)
+    gui = build(clerks=clerks)
     w = gui.window
     w.resize(1180, 780)
     w.show()
@@ -101,7 +97,7 @@ async def _printer_out_of_paper(gui: Any, shoot: Callable[[Any, str], Any]) -> N
     try:
         desk.print_receipt("1")
         await asyncio.to_thread(desk.printer.wait_idle, 5)
-        await asyncio.sleep(1.2)  # the status bar reads the printer once a second
+        gui.printer_refresh()  # the status bar reads the printer now (else at its next poll)
         gui.window.go(SalePage)
         await shoot(gui.window, "printer-out-of-paper")
     finally:

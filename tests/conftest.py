@@ -49,6 +49,10 @@ LONG = {
         "the Sale screen at every text size in Spanish (English stays)",
     "tests/ui/test_contrast.py::test_every_label_and_field_is_readable[normal]":
         "every label's contrast in the normal look (high contrast stays)",
+    "tests/ui/test_accessibility.py::"
+    "test_every_control_of_every_screen_and_state_has_a_name_in_both_languages":
+        "every state of make screens read as a screen reader would, in both languages (~15 s; "
+        "every screen at rest stays)",
     "tests/flows/test_full_disk.py::test_full_disk_after_the_request_left":
         "a real full disk (tmpfs) under a real sale (the in-process failure journaling the answer "
         "stays)",

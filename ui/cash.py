@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QObject, QRect, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
+from ui import a11y
 from ui.core_words import printer_words
 from ui.i18n import tr
 
@@ -55,11 +56,14 @@ def install_cash(gui: Gui) -> None:
     pill = Pill()
     gui.window.status.addPermanentWidget(pill)
     gui.printer_pill = pill
+    heard: list[str] = []  # the printer's state last said: a change is announced
 
     def refresh() -> None:
         if gui.cashdesk is None:  # closed with the window
             return
         state = gui.cashdesk.printer_state
+        changed = bool(heard) and heard[-1] != state
+        heard[:] = [state]
         if state == "none":
             pill.setVisible(False)
             return
@@ -73,6 +77,8 @@ def install_cash(gui: Gui) -> None:
             pill.set(tr("Printer: out of paper — load a roll, then reprint from the journal"), "bad")
         else:
             pill.set(tr("Printer: offline — reprint from the journal"), "bad")
+        if changed:  # out of paper, offline, ready again: said to a screen reader at once
+            a11y.announce(pill, pill.text(), urgent=True)
 
     timer = QTimer(cast("QObject", gui.window))  # goes with the window
     timer.setInterval(PRINTER_POLL_MS)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import ValidationError
 from cashier.money import parse_amount, round_money
+from ui import a11y
 from ui.front import FrontWhileNeeded
 from ui.i18n import format_money, tr
 from ui.widgets.qrcode import ScanCode
@@ -607,6 +608,10 @@ class PinPadWindow(QWidget):
         self.sign_done.setText(tr("Done signing"))
         self.accept_button.setText(tr("Accept"))
         self.decline_button.setText(tr("Decline"))
+        a11y.name(self.tip_other, tr("Other tip amount"))
+        a11y.name(self.input, tr("The customer's answer"))
+        a11y.name_view(self.cards, self.cards_box.title())
+        a11y.name_view(self.triggers, self.triggers_box.title())
         self._fill_lists()
         self.show_prompt(self.prompt if self.prompt is not None and not self.prompt.done else None)
 

@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from cashier.printing.layout import PrintJob
+from ui import a11y
 from ui.front import FrontWhileNeeded
 from ui.i18n import tr
 
@@ -65,6 +66,7 @@ class VirtualPrinterWindow(QWidget):
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Receipt printer (training)"))
         self.caption.setText(tr("Each receipt as the printer would print it."))
+        a11y.name(self.paper, tr("Printed receipts"), self.caption.text())
 
     def show_job(self, job: PrintJob) -> None:
         self.jobs = [*self.jobs[-49:], job]

@@ -13,6 +13,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cashier.clerks import Clerk, SignInError
+from ui import a11y
 from ui.core_words import say
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
@@ -45,7 +46,6 @@ class SignInPanel(QWidget):
         self.pin.setMaxLength(8)
         self.pin.setMaximumWidth(280)
         self.pin.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.pin.setAccessibleName(tr("Clerk PIN"))
         self.pin.returnPressed.connect(self.sign_in)
         self.button = QPushButton(tr("Sign in"))
         self.button.setObjectName("Primary")
@@ -66,6 +66,7 @@ class SignInPanel(QWidget):
         self.heading.setText(tr("Sign in"))
         self.text.setText(tr("Type your clerk PIN and press Enter."))
         self.button.setText(tr("Sign in"))
+        a11y.name(self.pin, tr("Clerk PIN"), self.text.text())
 
     def sign_in(self) -> Clerk | None:
         from cashier.approvals import sign_in
@@ -77,6 +78,7 @@ class SignInPanel(QWidget):
             self.pin.clear()
             self.error.setText(say(str(exc)) if "locked" in str(exc)
                                else tr("PIN not accepted: no clerk of this till has that PIN."))
+            a11y.announce(self.error, self.error.text(), urgent=True)
             return None
         self.pin.clear()
         self.error.clear()

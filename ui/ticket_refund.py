@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import ValidationError
 from cashier.flows.ticket import Ticket, plan_total, refund_plan
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.receipt import TENDER_TITLES
@@ -35,10 +36,11 @@ class TicketRefundDialog(QDialog):
         self.ticket = ticket
         self.currency = currency
         self.plan: list[tuple[Any, Decimal]] = []
-        self.setWindowTitle(tr("Refund ticket %s") % ticket.id)
         col = QVBoxLayout(self)
-        col.addWidget(QLabel(tr("Tick the lines that come back (Space); none ticked: the whole ticket.")))
+        self.how = QLabel()
+        col.addWidget(self.how)
         self.lines = QListWidget()
+        self.how.setBuddy(self.lines)
         for number, line in enumerate(ticket.lines, start=1):
             count = f" ×{line.quantity}" if line.quantity != 1 else ""
             item = QListWidgetItem(f"{number}. {line.name}{count}   {format_money(line.amount, currency)}")
@@ -51,7 +53,7 @@ class TicketRefundDialog(QDialog):
                 item.setCheckState(Qt.CheckState.Unchecked)
             self.lines.addItem(item)
         self.lines.setCurrentRow(0)
-        self.lines.itemChanged.connect(lambda _item: self.update_plan())
+        self.lines.itemChanged.connect(lambda _item: self._ticked())
         col.addWidget(self.lines, 1)
         self.summary = QLabel()
         self.summary.setObjectName("Big")
@@ -62,14 +64,28 @@ class TicketRefundDialog(QDialog):
         self.error.setWordWrap(True)
         col.addWidget(self.error)
         buttons = QDialogButtonBox()
-        self.refund_button = buttons.addButton(tr("Refund [Return]"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.refund_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
         self.refund_button.setDefault(True)
-        buttons.addButton(tr("Cancel [Esc]"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button = buttons.addButton("", QDialogButtonBox.ButtonRole.RejectRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         col.addWidget(buttons)
         self.resize(520, 420)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("Refund ticket %s") % self.ticket.id)
+        self.how.setText(tr("Tick the lines that come back (Space); none ticked: the whole ticket."))
+        a11y.name_view(self.lines, tr("Lines of the ticket"), self.how.text())
+        self.refund_button.setText(tr("Refund [Return]"))
+        self.cancel_button.setText(tr("Cancel [Esc]"))
         self.update_plan()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The window's language changed while the dialog is open: it says itself in the new one."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
 
     def chosen_lines(self) -> list[int] | None:
         """The ticked lines (0-based, as the core counts them); None: the whole ticket."""
@@ -81,6 +97,11 @@ class TicketRefundDialog(QDialog):
     @property
     def total(self) -> Decimal:
         return plan_total(self.plan)
+
+    def _ticked(self) -> None:
+        """A line ticked or unticked: what goes back now, said to a screen reader too."""
+        self.update_plan()
+        a11y.announce(self.summary, self.summary.text() or self.error.text())
 
     def update_plan(self) -> None:
         try:

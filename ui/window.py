@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.journal.model import ClockMoved
+from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.pages.base import FitButton, Page, labelled
@@ -157,6 +158,8 @@ class MainWindow(QMainWindow):
         self.clock_pill = Pill()  # the clock jumped (the core journals it and says by how much)
         self.clock_pill.setVisible(False)
         self.clock_moved: ClockMoved | None = None
+        #: (offline, host not reachable) as last shown: a change is announced to a screen reader
+        self._status_heard: tuple[bool, bool] | None = None
         for pill in (self.host_pill, self.terminal_pill, self.recovery_pill, self.offline_pill,
                      self.training_pill, self.clock_pill):
             self.status.addPermanentWidget(pill)
@@ -369,6 +372,18 @@ class MainWindow(QMainWindow):
         self.training_pill.set(tr("Training") if s.training else tr("Live"), "ok")
         self.training_pill.setVisible(not s.training)
         self._word_clock()
+        self._announce_status(s.offline, s.started and s.host_reachable is False)
+
+    def _announce_status(self, offline: bool, unreachable: bool) -> None:
+        """The till went offline or online, or lost or found the host: said to a screen reader
+        at once (the pills and banner only show it)."""
+        heard, self._status_heard = self._status_heard, (offline, unreachable)
+        if heard is None:
+            return
+        said = [pill.text() for pill, changed in ((self.offline_pill, offline != heard[0]),
+                                                  (self.host_pill, unreachable != heard[1])) if changed]
+        if said:
+            a11y.announce(self, ". ".join(said), urgent=True)
 
     def show_clock_moved(self, moved: ClockMoved) -> None:
         """The clock jumped: say so until the window closes (money kept the journal's time)."""

@@ -20,6 +20,9 @@ from cashier.money import parse_amount
 
 EXIT_CODES = {"approved": 0, "captured": 0, "voided": 0, "declined": 1, "error": 2, "unknown": 3,
               "voiding": 3}
+#: A sale or a tab voided by the till itself (a tip chosen on the PIN pad past the tip rules) is
+#: not paid: 2, as an error; still being voided: 3.
+PAYMENT_EXIT_CODES = {**EXIT_CODES, "voided": 2}
 
 
 def _amount(text: str | None, field: str, args: argparse.Namespace, *,
@@ -99,9 +102,9 @@ CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see argu
 MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"
 
 
-def _result(result: Any) -> int:
+def _result(result: Any, codes: dict[str, int] = EXIT_CODES) -> int:
     print_json(result.as_dict())
-    return EXIT_CODES.get(result.outcome, 2)
+    return codes.get(result.outcome, 2)
 
 
 # ---- handlers -----------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def sale_command(args: argparse.Namespace) -> int:
     async def body(rt: Any) -> int:
         assert amount is not None
         return _result(await sale(rt.ctx, amount, tip=tip, card=card, token=args.token,
-                                  invoice=invoice, prompt_tip=args.prompt_tip))
+                                  invoice=invoice, prompt_tip=args.prompt_tip), PAYMENT_EXIT_CODES)
 
     return run_with_runtime(args, body)
 
@@ -153,7 +156,7 @@ def auth_command(args: argparse.Namespace) -> int:
     async def body(rt: Any) -> int:
         assert amount is not None
         return _result(await authorize(rt.ctx, amount, card=card, token=args.token,
-                                       invoice=_invoice(args.invoice, "--invoice")))
+                                       invoice=_invoice(args.invoice, "--invoice")), PAYMENT_EXIT_CODES)
 
     return run_with_runtime(args, body)
 
@@ -258,17 +261,20 @@ def _card_args(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("sale", help="one card sale; prints a JSON result",
-                              description="Exit 0 approved, 1 declined, 2 error, 3 unknown.")
+                              description="Exit 0 approved, 1 declined, 2 error (or voided: a tip "
+                                          "chosen on the PIN pad past the tip rules), 3 unknown.")
     p.add_argument("--amount", required=True, help="amount in major units, e.g. 12.34")
     p.add_argument("--tip", help="tip added to the amount")
-    p.add_argument("--invoice", help="retry this journal invoice (the host approves only the rest)")
+    p.add_argument("--invoice", help="retry this journal invoice: the same payment (amount, card) "
+                                     "only, never one already settled")
     p.add_argument("--prompt-tip", action="store_true", help="let the PIN pad ask for a tip (DCP/DCC)")
     _card_args(p)
     p.set_defaults(handler=sale_command)
 
     p = subparsers.add_parser("auth", help="open a tab (authorization without capture)")
     p.add_argument("--amount", required=True)
-    p.add_argument("--invoice", help="retry this journal invoice")
+    p.add_argument("--invoice", help="retry this journal invoice: the same payment (amount, card) "
+                                     "only")
     _card_args(p)
     p.set_defaults(handler=auth_command)
 

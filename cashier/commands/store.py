@@ -3,7 +3,8 @@
 - ``serve --database URL [--updates REPO]``: migrate, then serve; prints ``store listening on
   http://HOST:PORT``. With ``--updates``, tills take signed updates from ``http://HOST:PORT/updates``.
 - ``add-till TILL_ID [--number NN] --database URL``: prints ``{"till", "token"}`` once (stored
-  hashed); ``--number`` pins the till's invoice prefix (else its first contact does).
+  hashed); ``--number`` pins the till's invoice prefix (else its first contact does), refused
+  when another till of the store holds it.
 - ``add-manager ID --name NAME --database URL``: a manager on the store's own roster, with the
   PIN read from standard input (only its salted hash is stored).
 - ``sync``: push what is pending now: ``{"pushed", "pending"}``; exit 0 when nothing is pending,
@@ -24,9 +25,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import os
 import re
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +64,7 @@ def _profile(args: argparse.Namespace) -> Any:
 def serve_command(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from cashier.commands.sandbox import _bind, _make_server_class, _run
+    from cashier.commands.sandbox import _bind, _run
     from cashier.store.app import StoreApp
     from cashier.store.database import StoreDatabase
     from cashier.store.schema import migrate
@@ -81,15 +86,63 @@ def serve_command(args: argparse.Namespace) -> int:
         print(f"cashier store: error: cannot listen on {args.host}:{args.port} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 2
-    server = _make_server_class()(uvicorn.Config(app.asgi, log_config=None, log_level="warning",
-                                                 access_log=False, lifespan="on", interface="asgi3",
-                                                 proxy_headers=False, timeout_graceful_shutdown=5))
+    logging.getLogger("uvicorn.error").addFilter(_SaidByTheApp())
+    server = _store_server_class()(uvicorn.Config(app.asgi, log_config=None, log_level="warning",
+                                                  access_log=False, lifespan="on", interface="asgi3",
+                                                  proxy_headers=False, timeout_graceful_shutdown=5))
     shown = f"[{args.host}]" if ":" in args.host else args.host
+    handlers = {sig: signal.getsignal(sig) for sig in _STOP_SIGNALS}
     try:
         asyncio.run(_run(server, sock, f"store listening on http://{shown}:{sock.getsockname()[1]}"))
     finally:
         sock.close()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    print("store stopped", file=sys.stderr, flush=True)  # a clean stop: this one line
     return 0
+
+
+class _SaidByTheApp(logging.Filter):
+    """uvicorn's line on cancelling what still ran after its graceful wait: the store's app says
+    it itself, once per request it answers 503 (``cashier.store.app.CutOffWhenStopping``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cancel %s running task(s)")
+
+
+#: The signals that stop the service.
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _store_server_class() -> type[Any]:
+    """The store's server: a stop signal starts one graceful stop, whatever follows it.
+
+    uvicorn takes a second signal during a stop as "force quit": it skips the application's
+    shutdown, so the lifespan (the database pool) is left to be cancelled as the loop ends and
+    its ``CancelledError`` is logged with a traceback. A second signal is common (Ctrl-C reaches
+    ``make store``'s service and its parent, which then sends SIGTERM; a service manager may
+    send both), so here it changes nothing: the stop is bounded anyway (requests get 5 s, then
+    are cut off with a 503). Once the server is done, further stop signals are ignored until the
+    command returns (the default action would end an almost stopped process by the signal)."""
+    from cashier.commands.sandbox import _make_server_class
+
+    class StoreServer(_make_server_class()):  # type: ignore[misc]
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            loop = asyncio.get_running_loop()
+            for sig in _STOP_SIGNALS:
+                loop.add_signal_handler(sig, self._stop)
+            try:
+                yield
+            finally:
+                for sig in _STOP_SIGNALS:
+                    loop.remove_signal_handler(sig)
+                    signal.signal(sig, signal.SIG_IGN)
+
+        def _stop(self) -> None:
+            self.should_exit = True
+
+    return StoreServer
 
 
 def add_till_command(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
 from cashier.journal.model import outcome_of as outcome_of
+from cashier.journal.recorder import MISMATCH_NOTE
 from cashier.money import DEFAULT_MAX_TIP_PERCENT, AmountBounds
 from cashier.redact import redact
 
@@ -269,22 +270,59 @@ def _before_state(entry: Entry) -> State:
     return State.ERROR
 
 
-def whose_request(entry: Entry, result: TransactionResult) -> Literal["ours", "another", "unsure"]:
+@dataclass(frozen=True)
+class Presented:
+    """The card a request presents: the last four digits of a keyed card, a token, or neither
+    (the PIN pad reads the card). A retry presents what its entry was started with."""
+
+    last4: str | None = None
+    token: str | None = None
+
+    @classmethod
+    def of(cls, masked: str | None, token: str | None) -> Presented:
+        digits = "".join(c for c in (masked or "") if c.isdigit())
+        return cls(digits[-4:] if len(digits) >= 4 else None, token)
+
+    @property
+    def on_pad(self) -> bool:
+        return self.last4 is None and self.token is None
+
+    def words(self) -> str:
+        """How the cashier reads it: "card ..1119", "token", "the PIN pad"."""
+        if self.last4 is not None:
+            return f"card ..{self.last4}"
+        return "a token" if self.token is not None else "the PIN pad"
+
+
+def names_another_card(presented: Presented, result: TransactionResult) -> bool:
+    """THE card rule: an answer names a card other than the one presented when both sides know
+    it and the last four digits (or the tokens) differ. A card read on the PIN pad is whatever
+    the host names."""
+    theirs = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
+    if presented.last4 and len(theirs) >= 4 and theirs[-4:] != presented.last4:
+        return True
+    return bool(presented.token and result.token and result.token != presented.token)
+
+
+def whose_request(entry: Entry, result: TransactionResult, presented: Presented | None = None
+                  ) -> Literal["ours", "another", "unsure"]:
     """Whether the approval the host holds under ``entry``'s invoice is ``entry``'s own request.
     A journal replaced or restored may have reused a number its predecessor used for a request
     the host never recorded, and another customer's sale then stands under it: the journal never
     takes that sale as this entry's (docs/decisions.md, "A host record of another request is not
     adopted"). Ours: the amount asked, with what the host names on top (tip, cashback,
-    surcharge), or less when partly approved, on the same last four digits when both sides know
-    the card. Another: a card other than the one the till keyed, a full approval for other than
-    what was asked, or more than asked on a card the till gave (no PIN pad could add to it).
-    Unsure: more than asked, with nothing named, on a card read on the PIN pad, whose customer
-    may have chosen a tip there that this host does not name."""
+    surcharge), or less when partly approved, on the same card when both sides know it (last
+    four digits, token: ``names_another_card``). Another: a card other than the one the till
+    keyed, a full approval for other than what was asked, or more than asked on a card the till
+    gave (no PIN pad could add to it). Unsure: more than asked, with nothing named, on a card read
+    on the PIN pad, whose customer may have chosen a tip there that this host does not name.
+    ``presented``: the card this request presented (default: the entry's, as it was journaled
+    before any answer)."""
     amount = result.amount
     if amount is None:
         return "ours"
-    theirs = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
-    if entry.card_last4 and len(theirs) >= 4 and theirs[-4:] != entry.card_last4:
+    card = presented or Presented(entry.card_last4, entry.token)
+    if names_another_card(card, result):
         return "another"
     total = amount.total
     added = sum((x for x in (amount.tip, amount.cashback, amount.surcharge) if x), Decimal(0))
@@ -295,8 +333,7 @@ def whose_request(entry: Entry, result: TransactionResult) -> Literal["ours", "a
     if total < had + added:  # less: a partial approval, or a tab's capture below its approval
         is_partial = result.response_code == "P" or entry.approved > 0 or entry.captured > 0
         return "ours" if is_partial else "another"
-    given_card = entry.card_last4 is not None or entry.token is not None
-    return "unsure" if added == 0 and not given_card else "another"
+    return "unsure" if added == 0 and card.on_pad else "another"
 
 
 async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: TransactionResult, *,
@@ -336,6 +373,9 @@ CHECKING = "outcome unknown: checking with the host"
 #: What a payment says whose invoice the host holds for another request (``whose_request``).
 OTHER_REQUEST = ("not charged: the host holds another request under this invoice (a number "
                  "a replaced journal reused)")
+#: What a payment says whose request the host answered with another payment's approval.
+NOT_OURS = ("not charged for this customer: the host answered {held}, another payment under this "
+            "invoice; a manager settles it with the host")
 #: What a payment says whose invoice the host holds for more than it asked, nothing named.
 UNSURE_REQUEST = ("outcome unknown: the host holds this invoice for more than was asked; check it "
                   "with the host before charging again")
@@ -363,18 +403,28 @@ async def once_sent(ctx: FlowContext, entry: Entry, outcome: Awaitable[Entry]) -
 
 async def send_journaled(ctx: FlowContext, entry: Entry, op: Op,
                          send: Callable[[], Awaitable[TransactionResult]], *,
-                         pending: Decimal | None = None) -> Entry:
-    """The heart of every flow: SENT is committed before the first byte; the outcome after."""
+                         pending: Decimal | None = None,
+                         presented: Presented | None = None) -> Entry:
+    """The heart of every flow: SENT is committed before the first byte; the outcome after.
+    ``presented``: the card the request presents (default: the entry's as journaled, which is
+    what a new entry was started with; a retry passes what it presents)."""
+    if presented is None:
+        presented = Presented(entry.card_last4, entry.token)
     if entry.state is not State.SENT or entry.op is not op:
         changes: dict[str, Any] = {"op": op}
         if pending is not None:
             changes["pending"] = pending
+        if presented.on_pad and entry.approved == 0 and (entry.card_last4 or entry.token):
+            # a retry on the pad reads a card again: the one an earlier answer named (a decline)
+            # is not this request's, and a lost answer is read against this request's card
+            changes.update(card=None, token=None)
         entry = await ctx.move(entry, State.SENT, **changes)
-    return await once_sent(ctx, entry, _send_and_apply(ctx, entry, op, send))
+    return await once_sent(ctx, entry, _send_and_apply(ctx, entry, op, send, presented))
 
 
 async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
-                          send: Callable[[], Awaitable[TransactionResult]]) -> Entry:
+                          send: Callable[[], Awaitable[TransactionResult]],
+                          presented: Presented) -> Entry:
     try:
         result = await send()
     except HostRetrySafe as exc:
@@ -397,7 +447,42 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
     except HostError as exc:
         return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
                               message=redact(f"{exc.short_text} {exc.long_text}".strip())[:300])
+    if op in NEW_MONEY_OPS and result.response_code in APPROVED_CODES:
+        whose = whose_request(entry, result, presented)
+        if whose != "ours":  # the host amended a record under this number that is not ours
+            return await not_ours(ctx, entry, result, whose)
     return await apply_answer(ctx, entry, op, result)
+
+
+def _held_words(result: TransactionResult) -> str:
+    """What the host answered, in words the manager reads (never more of a card than its last
+    four digits)."""
+    total = result.amount.total if result.amount is not None else None
+    digits = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
+    card = f" on card ..{digits[-4:]}" if len(digits) >= 4 else ""
+    code = result.transaction.authorization_code
+    return f"approved {total}{card}" + (f" (authorization {code})" if code else "")
+
+
+async def not_ours(ctx: FlowContext, entry: Entry, result: TransactionResult,
+                   whose: Literal["another", "unsure"]) -> Entry:
+    """An approval answered to this entry's request that is not this customer's payment (another
+    card, another amount: the host amended a record another request made under this number).
+    The host is the truth, so what it said is journaled (``host_mismatch``, the Manager screen
+    lists it), but never as this entry's approval, and nothing is voided: a void would reverse
+    the whole record, another customer's sale (docs/decisions.md, "Money and authority, round 4")."""
+    held = _held_words(result)
+    digits = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
+    await ctx.journal.note(entry.id, MISMATCH_NOTE, actor=ctx.actor, invoice=entry.invoice,
+                           whose=whose, response_code=result.response_code,
+                           total=str(result.amount.total) if result.amount else None,
+                           card_last4=digits[-4:] if len(digits) >= 4 else None,
+                           auth_code=result.transaction.authorization_code)
+    log.warning("invoice %s: the host answered %s, not this entry's request (%s)", entry.invoice,
+                held, whose)
+    if whose == "unsure":
+        return await ctx.move(entry, State.UNKNOWN, message=UNSURE_REQUEST)
+    return await ctx.move(entry, State.ERROR, message=NOT_OURS.format(held=held))
 
 
 def _code(exc: Exception) -> str | None:

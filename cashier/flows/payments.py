@@ -13,15 +13,27 @@ from decimal import Decimal
 from cashier.cards import check_not_expired, check_token
 from cashier.clerks import Action, Clerk
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext, FlowResult, finish, resolve, send_journaled
+from cashier.flows.base import (
+    APPROVED_CODES,
+    FlowContext,
+    FlowResult,
+    Presented,
+    finish,
+    resolve,
+    send_journaled,
+    whose_request,
+)
 from cashier.flows.events import DevicePrompt
 from cashier.flows.giftcards import GiftCard
+from cashier.flows.recovery import REASON_MERCHANT_CANCEL, run_void_job
+from cashier.host.errors import HostError, InvoiceNotFound
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.tickets import LineRefund
+from cashier.journal.tokens import decode_token
 from cashier.money import capture_bound as money_capture_bound
-from cashier.money import check_capture, check_tax, check_tip
-from cashier.redact import luhn_ok, mask_pan
+from cashier.money import check_capture, check_tax, check_tip, check_tip_within
+from cashier.redact import luhn_ok, mask_pan, redact
 
 
 @dataclass(frozen=True)
@@ -81,23 +93,72 @@ def _check_pad(ctx: FlowContext, card: Card | None) -> None:
                                       "or give a token")
 
 
-async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal) -> Entry | FlowResult:
-    """A retry reuses the journal's invoice; the host then approves only what is new."""
+async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal,
+                    presented: Presented) -> Entry | FlowResult:
+    """A retry reuses the journal's invoice, and is only ever the same payment: same kind, same
+    amount, same card (keyed, token or PIN pad, as it was started). Anything else, or a payment
+    already settled, is refused before anything is sent: the host would amend the earlier
+    payment (another customer's card charged the difference, docs/decisions.md, "Money and
+    authority, round 4"). A payment the journal holds as not charged is sent again only once the
+    host says it holds no one else's approval under the number (``whose_request``)."""
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None:
         raise ValidationError("invoice", "is not in this till's journal: omit it to start a new "
                                          "payment (invoices are allocated by the journal)")
     if entry.kind is not kind:
-        raise ValidationError("invoice", f"belongs to a {entry.kind}, not a {kind}")
+        raise ValidationError("invoice", f"{invoice} belongs to a {entry.kind}: a retry is the same "
+                                         "kind of payment; omit --invoice to start a new one")
+    started = await _started_with(ctx, entry)
+    if total != entry.requested:
+        raise ValidationError("invoice", f"{invoice} is a payment of {entry.requested}, not "
+                                         f"{total}: a retry is the same payment; omit --invoice to "
+                                         "start a new one")
+    if presented != started:
+        raise ValidationError("invoice", f"{invoice} was started with {started.words()}, not "
+                                         f"{presented.words()}: a retry is the same payment on the "
+                                         "same card; omit --invoice to start a new one")
     if entry.state in (State.INTENT, State.SENT, State.UNKNOWN):
         entry = await resolve(ctx, entry)
         if entry.state is State.UNKNOWN:
             return finish(ctx, entry, "outcome still unknown: run recovery before retrying")
-    if entry.state in (State.VOIDING, State.VOIDED, State.CAPTURED):
-        raise ValidationError("invoice", f"is {entry.state}; start a new payment instead")
+    if entry.state in (State.VOIDING, State.VOIDED, State.CAPTURED) or entry.batch_no \
+            or entry.refunded > 0:
+        settled = "in a closed batch" if entry.batch_no else entry.state
+        raise ValidationError("invoice", f"{invoice} is {settled}: a settled payment is never sent "
+                                         "again; start a new payment instead")
     if entry.state is State.APPROVED and entry.approved >= total:
         return finish(ctx, entry, "already approved for this amount: nothing sent")
+    if entry.approved == 0:
+        await _host_holds_no_other(ctx, entry, started)
     return entry
+
+
+async def _started_with(ctx: FlowContext, entry: Entry) -> Presented:
+    """The card the entry was started with, as its ``created`` event journaled it (its columns
+    later hold the card the host named)."""
+    created = next((e for e in await ctx.journal.events(entry.id) if e.type == "created"), None)
+    if created is None:  # never without one; the columns are the next best
+        return Presented(entry.card_last4, entry.token)
+    return Presented(created.data.get("card_last4"), decode_token(created.data.get("token")))
+
+
+async def _host_holds_no_other(ctx: FlowContext, entry: Entry, started: Presented) -> None:
+    """Before a payment the journal holds as not charged is sent again: the host must hold no
+    approval under its number that is not this payment's (another till with the same number, a
+    replaced journal). Refused, nothing sent, when it does or cannot be asked."""
+    invoice = str(entry.invoice)
+    try:
+        held = await ctx.client.invoice_status(invoice)
+    except InvoiceNotFound:
+        return
+    except HostError as exc:
+        raise ValidationError("invoice", f"{invoice}: the host could not be asked what it holds "
+                                         f"under this number ({redact(exc.short_text)}); nothing "
+                                         "was sent: try again") from None
+    if held.response_code in APPROVED_CODES and whose_request(entry, held, started) != "ours":
+        raise ValidationError("invoice", f"{invoice}: the host holds another payment under this "
+                                         "number; nothing was sent: start a new payment (omit "
+                                         "--invoice) and let a manager settle this one with the host")
 
 
 async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
@@ -140,7 +201,7 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
     tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
     tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
     if tip is not None:
-        check_tip(amount, tip, ctx.journal.currency)
+        check_tip_within(amount, tip, ctx.journal.currency, ctx.bounds)
     total = amount + (tip or 0)
     kind = Kind.SALE
     if giftcard is not None:
@@ -152,7 +213,7 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
         masked = card.masked if card is not None else None
     _check_pad(ctx, wire_card)
     if invoice is not None:
-        found = await _continue(ctx, invoice, kind, total)
+        found = await _continue(ctx, invoice, kind, total, Presented.of(masked, token))
         if isinstance(found, FlowResult):
             return found
         entry = found
@@ -172,8 +233,31 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
         ctx, entry, Op.SALE,
         lambda: ctx.client.sale(invoice=inv, amount=wire_amount, card=wire_card, tip=tip_options,
                                 clerk_id=ctx.clerk_id),
-        pending=total)
-    return finish(ctx, entry)
+        pending=total, presented=Presented.of(masked, token))
+    return await _within_tip_rules(ctx, entry, amount)
+
+
+async def _within_tip_rules(ctx: FlowContext, entry: Entry, amount: Decimal) -> FlowResult:
+    """The tip rules hold for a tip the customer chose on the PIN pad too (LG's gateway asks by
+    its own settings; a DCP/DCC pad's "other" takes any amount, and no request field bounds it):
+    an approval whose tip breaks them is voided at once, the void journaled first as every money
+    movement, and the payment is still due. The cashier reads which rule in one line."""
+    if entry.state is not State.APPROVED or entry.tip <= 0 or entry.invoice is None:
+        return finish(ctx, entry)
+    try:
+        check_tip_within(amount, entry.tip, ctx.journal.currency, ctx.bounds)
+    except ValidationError as broken:  # the rule's own words, without the keyed tip's hint
+        rule = broken.rule.split(": ", 1)[0]
+    else:
+        return finish(ctx, entry)
+    await ctx.journal.note(entry.id, "tip_refused", actor=ctx.actor, tip=str(entry.tip),
+                           amount=str(amount), rule=rule)
+    entry, job = await ctx.journal.request_void(entry.id, reason=REASON_MERCHANT_CANCEL,
+                                                actor=ctx.actor)
+    entry = await run_void_job(ctx, job)
+    done = "voided" if entry.state is State.VOIDED else "being voided (retried until the host confirms)"
+    return finish(ctx, entry, f"{done}: the tip of {entry.tip} chosen on the PIN pad breaks the tip "
+                              f"rule (tip: {rule}); nothing is charged and the payment is still due")
 
 
 async def authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | None = None,
@@ -198,7 +282,8 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
     wire_card = _card_part(card, token)
     _check_pad(ctx, wire_card)
     if invoice is not None:
-        found = await _continue(ctx, invoice, Kind.AUTHORIZATION, amount)
+        found = await _continue(ctx, invoice, Kind.AUTHORIZATION, amount,
+                                Presented.of(card.masked if card else None, token))
         if isinstance(found, FlowResult):
             return found
         entry = found
@@ -213,8 +298,8 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
         ctx, entry, Op.AUTHORIZATION,
         lambda: ctx.client.authorization(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
                                          card=wire_card, clerk_id=ctx.clerk_id),
-        pending=amount)
-    return finish(ctx, entry)
+        pending=amount, presented=Presented.of(card.masked if card else None, token))
+    return await _within_tip_rules(ctx, entry, amount)
 
 
 async def _open_tab(ctx: FlowContext, invoice: str) -> Entry:

@@ -325,7 +325,7 @@ class TicketSession:
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id,
                                         giftcard=gift)
         entry = result.entry
-        if ask_tip and entry.tip > 0:
+        if ask_tip and entry.tip > 0 and entry.state is State.APPROVED:  # a tip voided is no tip
             await self.ctx.journal.set_ticket_tip(self.id, entry.tip, how="pad", actor=self.ctx.actor)
         if (gift is None and result.outcome == "approved"  # a gift card tender is not signed
                 and self.settings.wants_signature(entry.approved)

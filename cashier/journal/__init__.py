@@ -13,7 +13,8 @@ Layout
 Tables: ``events`` is append-only (triggers refuse UPDATE and DELETE); ``entries`` is the
 current-state projection and can be rebuilt from the events (``JournalRecorder.replay``);
 ``totals`` holds running totals per batch, changed in the same transaction as each entry;
-``jobs`` holds durable voids; ``counters`` the invoice sequence.
+``jobs`` holds durable voids; ``counters`` the invoice sequence and the store's word on the
+till's number.
 
 Keys: a Host API entry is keyed by its **invoice** (allocated by ``create`` in the same
 transaction as the intent: two-digit till number + 8-digit sequence, never reused). A Charge API

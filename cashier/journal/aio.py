@@ -212,6 +212,9 @@ class Journal:
         #: Asked once per process before the first invoice: given this journal's high water, the
         #: highest sequence the host still holds (``cashier.flows.invoices``). None: not asked.
         self.invoice_check: InvoiceCheck | None = None
+        #: Asked once per process before the first invoice, before ``invoice_check``: the store's
+        #: word on this till's number, when the journal has none yet (``cashier.store.outbox``).
+        self.number_check: Callable[[], Awaitable[None]] | None = None
         self._invoices_confirmed = False
         self._confirm_lock = asyncio.Lock()
         self._writer_lane = Lane("journal-writer")
@@ -406,16 +409,19 @@ class Journal:
     async def confirm_invoices(self) -> None:
         """Before this process's first invoice: learn from the host what it may still hold, so
         a new, replaced or restored journal never reuses a number (``invoice_check``)."""
-        if self._invoices_confirmed or self.invoice_check is None:
+        if self._invoices_confirmed or (self.invoice_check is None and self.number_check is None):
             return
         async with self._confirm_lock:
             if self._invoices_confirmed:
                 return
-            high = await self.invoice_high_water()
-            start: int = max(high, await self._write(self.recorder.time_floor))
-            learned = await self.invoice_check(start)
-            if learned > high:
-                await self.raise_invoice_floor(learned)
+            if self.number_check is not None:
+                await self.number_check()
+            if self.invoice_check is not None:
+                high = await self.invoice_high_water()
+                start: int = max(high, await self._write(self.recorder.time_floor))
+                learned = await self.invoice_check(start)
+                if learned > high:
+                    await self.raise_invoice_floor(learned)
             self._invoices_confirmed = True
 
     # ---- writes -------------------------------------------------------------------------------
@@ -460,6 +466,10 @@ class Journal:
 
     async def corrections(self) -> list[Event]:
         found: list[Event] = await self._read("corrections")
+        return found
+
+    async def mismatches(self) -> list[Event]:
+        found: list[Event] = await self._read("mismatches")
         return found
 
     async def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:

@@ -72,6 +72,12 @@ SEQUENCE_DIGITS = 8
 #: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
+#: The counter that keeps the store's last word on this till's number: the number the store
+#: refused (it is another till's there), 0 when it accepted it; absent until the store answers.
+NUMBER_REFUSED = "store_number_refused"
+#: The note that keeps what the host answered when it approved another payment than the one
+#: asked (another card: the host amended a record another request made under the number).
+MISMATCH_NOTE = "host_mismatch"
 #: An open tab: an authorization approved and not yet captured (the host has not batched it).
 OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
 
@@ -506,7 +512,17 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         return max(days, 0) * INVOICES_PER_DAY
 
     def next_invoice(self) -> str:
-        """Allocate inside the caller's transaction: the number is consumed even if unused."""
+        """Allocate inside the caller's transaction: the number is consumed even if unused.
+        Refused while the store's last word is that this till's number is another till's."""
+        refused = self.conn.execute("SELECT value FROM counters WHERE name = ?",
+                                    (NUMBER_REFUSED,)).fetchone()
+        if refused is not None and int(refused[0]) == self.till_number:
+            raise ValidationError(
+                "till_number", "the store says till number {number} is not this till's (another "
+                "till holds it, or the store knows this till by another number): its invoices "
+                "could amend another till's payments, so no payment was started; give this till "
+                "a number of its own (the profile's till_number, and 'cashier store add-till ID "
+                "--number NN' at the store)", number=f"{self.till_number:02d}")
         row = self.conn.execute(
             "INSERT INTO counters(name, value) VALUES ('invoice', MAX(1, :floor)) "
             "ON CONFLICT(name) DO UPDATE SET value = MAX(value + 1, :floor) RETURNING value",
@@ -534,6 +550,31 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                          {"seq": sequence})
             self._event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
                         self._now())
+
+    def store_number_word(self) -> int | None:
+        """The store's word on this till's number at the last contact: the number it refused,
+        0 when it accepted this till's, None when the store was never reached."""
+        row = self.conn.execute("SELECT value FROM counters WHERE name = ?",
+                                (NUMBER_REFUSED,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def record_store_number(self, refused: bool, *, message: str = "") -> None:
+        """Keep what the store said of this till's number (``refused``: it is another till's);
+        journaled as ``store_till_number`` when it changes, so the manager sees when and why.
+        Invoices are refused while the store's last word is a refusal of the current number."""
+        value = self.till_number if refused else 0
+        guard_text("message", message)
+        with self._tx() as conn:
+            row = conn.execute("SELECT value FROM counters WHERE name = ?",
+                               (NUMBER_REFUSED,)).fetchone()
+            if row is not None and int(row[0]) == value:
+                return
+            conn.execute("INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) "
+                         "DO UPDATE SET value = excluded.value", (NUMBER_REFUSED, value))
+            if refused or row is not None:  # the first "accepted" is no news
+                self._event(None, "store", "store_till_number",
+                            {"_note": {"till_number": self.till_number, "refused": refused,
+                                       "message": clean_text(message)[:300]}}, self._now())
 
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
@@ -819,6 +860,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def corrections(self) -> list[Event]:
         """Every correction the host's later answers made (the Manager screen, reports)."""
         rows = self.conn.execute("SELECT * FROM events WHERE type = 'correction' ORDER BY id")
+        return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
+                      type=r["type"], data=json.loads(r["data"])) for r in rows]
+
+    def mismatches(self) -> list[Event]:
+        """Every answer that approved another payment than the one asked (``MISMATCH_NOTE``): the
+        Manager screen lists them for the manager to settle with the host."""
+        rows = self.conn.execute("SELECT * FROM events WHERE type = ? ORDER BY id", (MISMATCH_NOTE,))
         return [Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
                       type=r["type"], data=json.loads(r["data"])) for r in rows]
 

@@ -310,8 +310,17 @@ def _v9(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v10(conn: sqlite3.Connection) -> None:
+    """The journal's chain as the outbox last computed it (``outbox_rows``): through which event,
+    and its value (NULL: not computed yet; the next push folds it from the journal's start)."""
+    _run(conn, """
+    ALTER TABLE store_outbox ADD COLUMN chain_through INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE store_outbox ADD COLUMN chain TEXT
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10)
 LATEST = len(MIGRATIONS)
 
 

@@ -27,4 +27,9 @@ class StoreUnreachable(StoreError):
     """The store service could not be reached (the events stay pending in the journal)."""
 
 
-__all__ = ["StoreError", "StoreUnreachable"]
+class TillNumberRefused(StoreError):
+    """The store says this till's number is another till's (or not the one it holds for this
+    till): the till starts no payment until it has a number of its own."""
+
+
+__all__ = ["StoreError", "StoreUnreachable", "TillNumberRefused"]

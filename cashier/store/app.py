@@ -3,9 +3,14 @@
 - ``GET /v1/health``: no token; ``{"ok": true}`` once the database answers.
 - ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
   answers the store's high-water mark for it, the till's invoice floor and the last store-wide
-  close. A journal of another till than the token's is refused (403).
-- ``POST /v1/events`` ``{"journal_id", "events": [...]}``: append in order; 200 with the new
-  mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a no-op.
+  close. A journal of another till than the token's is refused (403), and so is a till number
+  another till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
+  till then starts no payment until it has a number of its own).
+- ``POST /v1/events`` ``{"journal_id", "chain", "events": [...]}``: append in order; 200 with
+  the new mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a
+  no-op. ``chain``: the journal's chain before the first event; one that does not lead to the
+  store's chain at its mark is a journal restored from an older copy: 409 ``{"error":
+  "forked"}``, nothing stored.
   What the store checks in a push (``cashier.store.checks``): 422/409, nothing of it stored.
 - ``POST /v1/manager`` ``{"manager", "pin"}``: a manager on the store's roster signs in from
   this till; answers ``{"session", "expires_in"}`` (403 a wrong PIN, 429 locked).
@@ -36,17 +41,27 @@ from typing import Any
 
 import psycopg
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cashier.errors import ValidationError
-from cashier.store.checks import MAX_BODY, HistoryRewritten, parse_body
-from cashier.store.database import Forbidden, Locked, ManagerSession, StoreDatabase, parse_events
+from cashier.store.checks import MAX_BODY, HistoryRewritten, JournalForked, parse_body
+from cashier.store.database import (
+    Forbidden,
+    Locked,
+    ManagerSession,
+    NumberTaken,
+    StoreDatabase,
+    parse_events,
+)
 
 log = logging.getLogger(__name__)
 _JOURNAL_ID = re.compile(r"^[0-9a-f]{32}$")
+_CHAIN = re.compile(r"^[0-9a-f]{64}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Handler = Callable[[Request, str], Awaitable[Response]]
 MANAGER_HEADER = "x-store-manager"
@@ -84,6 +99,35 @@ def _journal_id(body: dict[str, Any]) -> str:
     return value
 
 
+class CutOffWhenStopping:
+    """A request still running when the service stops is cancelled by uvicorn once its graceful
+    wait is over (a till stalled mid-body, a slow database): one line and a 503 (the till keeps
+    its events and sends them again; its transaction rolled back), never a traceback and a 500."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:  # the server's stop cut it off: answered, not re-raised
+            log.warning("store stopping: a request still running was cut off (the till sends "
+                        "it again)")
+            if not started:
+                await _error(503, "stopping", "the store service is stopping; the till keeps its "
+                                              "events and retries")(scope, receive, send)
+
+
 class StoreApp:
     """The ASGI application around one ``StoreDatabase`` (opened and closed by its lifespan)."""
 
@@ -114,7 +158,8 @@ class StoreApp:
         if updates is not None:
             routes.append(Mount("/updates", app=StaticFiles(directory=updates), name="updates"))
         self.asgi = Starlette(routes=routes, lifespan=lifespan,
-                              exception_handlers={Exception: self._unavailable})
+                              exception_handlers={Exception: self._unavailable},
+                              middleware=[Middleware(CutOffWhenStopping)])
 
     @staticmethod
     async def _unavailable(_request: Request, exc: Exception) -> Response:
@@ -147,8 +192,13 @@ class StoreApp:
                 return await handler(request, till_id)
             except HistoryRewritten as exc:
                 return _error(409, "rewrite", str(exc), field=exc.field)
+            except JournalForked as exc:
+                return _error(409, "forked", str(exc), high_water=exc.high_water)
             except ValidationError as exc:
                 return _error(422, "invalid", str(exc), field=exc.field)
+            except NumberTaken as exc:  # the till starts no payment while it uses this number
+                log.warning("store refused till %s: %s", till_id, exc)
+                return _error(403, "till_number", str(exc), till_number=exc.till_number)
             except Forbidden as exc:
                 log.warning("store refused till %s: %s", till_id, exc)
                 return _error(403, "forbidden", str(exc))
@@ -206,7 +256,11 @@ class StoreApp:
     async def events(self, request: Request, till_id: str) -> Response:
         body = await _body(request)
         journal_id = _journal_id(body)
-        outcome = await self.db.push(till_id, journal_id, parse_events(body.get("events")))
+        chain = body.get("chain")
+        if chain is not None and (not isinstance(chain, str) or not _CHAIN.match(chain)):
+            raise ValidationError("chain", "must be the journal's chain before the first event "
+                                           "(64 hex digits)")
+        outcome = await self.db.push(till_id, journal_id, parse_events(body.get("events")), chain)
         if outcome.gap:
             return _error(409, "gap", f"events must continue after {outcome.high_water}: re-send "
                                       "from there", high_water=outcome.high_water)

@@ -13,7 +13,9 @@ already told the store. So a push is refused whole (nothing of it stored) when:
   an event that moves nothing, a negative amount, a move the journal's state machine forbids):
   422;
 - a sequence rewrites history (an entry created twice, or its invoice, kind or currency changed
-  after it was created): 409.
+  after it was created): 409;
+- the journal's chain through the store's mark is not the store's: a copy restored from an
+  older point under the same journal id (``JournalForked``): 409.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cashier.errors import ValidationError
+from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import CORRECTIONS, MOVED_WITH_STATE, TRANSITIONS, Kind, State
 
 #: The most a push body may hold: a chunk of 500 journal events is a few hundred KiB.
@@ -40,6 +42,19 @@ _STATES = frozenset(str(s) for s in State)
 
 class HistoryRewritten(ValidationError):
     """A push that would change what the store already holds (answered 409)."""
+
+
+class JournalForked(CashierError):
+    """A journal whose history up to the store's mark is not the one the store holds: a copy
+    restored from an older point that went on under the same journal id (answered 409)."""
+
+    def __init__(self, high_water: int) -> None:
+        self.high_water = high_water
+        super().__init__(
+            f"journal: restored from an older copy (its events up to {high_water} are not the "
+            "ones the store holds); nothing of this push was stored. A manager moves this "
+            "journal file aside and keeps it (its sales since the restore are not in the "
+            "store's books), then starts the till on a new journal: it continues the invoices")
 
 
 def _no_constant(name: str) -> Any:

@@ -10,26 +10,31 @@ the new mark commit together, so a service killed mid-push leaves either all or 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
+from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
 from cashier.store.checks import (
     HistoryRewritten,
+    JournalForked,
     check_change,
     check_created,
     check_fields,
@@ -37,6 +42,7 @@ from cashier.store.checks import (
     check_storable,
 )
 
+log = logging.getLogger(__name__)
 #: Most events one push may carry (the till sends in chunks of this size).
 MAX_PUSH = 1000
 #: Entry states a ticket (once tickets land) is finished in; any other ticket state is open.
@@ -54,6 +60,19 @@ class Forbidden(CashierError):
     """The credential is genuine but does not cover this (answered 403)."""
 
 
+class NumberTaken(Forbidden):
+    """A till number another till of this store holds, or not the one this till holds there
+    (answered 403 with ``error: till_number``: the till then starts no payment)."""
+
+    def __init__(self, message: str, till_number: int) -> None:
+        super().__init__(message)
+        self.till_number = till_number
+
+
+#: The unique index that keeps a till number one till's (store migration 3).
+NUMBER_INDEX = "tills_one_number"
+
+
 class Locked(CashierError):
     """A manager locked after too many wrong PINs (answered 429)."""
 
@@ -63,6 +82,12 @@ class ManagerSession:
     manager_id: str
     name: str
     till_id: str
+
+
+def _on_number(exc: UniqueViolation) -> bool:
+    """Whether a unique violation is the till number's (not the token's or the till id's)."""
+    diag = getattr(exc, "diag", None)
+    return getattr(diag, "constraint_name", None) == NUMBER_INDEX
 
 
 def hash_token(token: str) -> str:
@@ -87,6 +112,13 @@ class StoreEvent:
     actor: str
     type: str
     data: dict[str, Any]
+    #: the data as the journal's chain takes it (the text the till sent)
+    chain_data: str = ""
+
+    def chain(self, before: str) -> str:
+        """The journal's chain through this event, from ``before`` (the chain before it)."""
+        return chain_next(before, self.seq, self.entry_id, self.at, self.actor, self.type,
+                          self.chain_data)
 
 
 def parse_events(raw: Any) -> list[StoreEvent]:
@@ -110,6 +142,7 @@ def parse_events(raw: Any) -> list[StoreEvent]:
             if not isinstance(item.get(name), str) or not 1 <= len(item[name]) <= 64:
                 raise ValidationError(f"events[{i}].{name}", "must be text of 1 to 64 characters")
         data = item.get("data")
+        text = chain_data(data)
         if isinstance(data, str):
             try:
                 data = json.loads(data, parse_constant=_no_constant)
@@ -121,7 +154,7 @@ def parse_events(raw: Any) -> list[StoreEvent]:
         check_fields(data, f"events[{i}].data")
         if out and seq != out[-1].seq + 1:
             raise ValidationError(f"events[{i}].seq", "must follow the previous event's sequence")
-        out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data))
+        out.append(StoreEvent(seq, entry_id, item["at"], item["actor"], item["type"], data, text))
     return out
 
 
@@ -174,6 +207,9 @@ class StoreDatabase:
         self.pool = AsyncConnectionPool(dsn, min_size=min_size, max_size=max_size, open=False,
                                         kwargs={"autocommit": True}, timeout=2.0,
                                         check=AsyncConnectionPool.check_connection)
+        #: One manager sign-in of this process at a time waits on the managers' rows (the
+        #: database serialises tries across processes; this keeps a burst from taking the pool)
+        self._pin_turn = asyncio.Lock()
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)
@@ -184,15 +220,32 @@ class StoreDatabase:
     # ---- tills ------------------------------------------------------------------------------
     async def add_till(self, till_id: str, till_number: int | None = None) -> str:
         """A new store token for ``till_id`` (a till added again gets a new one: the old stops).
-        ``till_number`` pins the prefix of its invoices; without it the first hello pins it."""
+        ``till_number`` pins the prefix of its invoices; without it the first hello pins it. A
+        number another till holds is refused (the unique index ``tills_one_number``)."""
         token = secrets.token_urlsafe(32)
-        async with self.pool.connection() as conn:
-            await conn.execute(
-                "INSERT INTO tills (till_id, token_hash, till_number) VALUES (%s, %s, %s) "
-                "ON CONFLICT (till_id) DO UPDATE SET token_hash = excluded.token_hash, "
-                "till_number = COALESCE(excluded.till_number, tills.till_number)",
-                (till_id, hash_token(token), till_number))
+        try:
+            async with self.pool.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO tills (till_id, token_hash, till_number) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (till_id) DO UPDATE SET token_hash = excluded.token_hash, "
+                    "till_number = COALESCE(excluded.till_number, tills.till_number)",
+                    (till_id, hash_token(token), till_number))
+        except UniqueViolation as exc:
+            if till_number is None or not _on_number(exc):
+                raise
+            async with self.pool.connection() as conn:
+                owner = await self._number_owner(conn, till_number)
+            whose = f"till {owner}'s" if owner else "another till's"
+            raise ValidationError("--number", f"till number {till_number} is {whose} in this "
+                                              "store: give each till a number of its own") from None
         return token
+
+    @staticmethod
+    async def _number_owner(conn: AsyncConnection[Any], till_number: int) -> str | None:
+        """The till that holds ``till_number`` in this store (None: no till)."""
+        cur = await conn.execute("SELECT till_id FROM tills WHERE till_number = %s", (till_number,))
+        row = await cur.fetchone()
+        return None if row is None else str(row[0])
 
     # ---- managers ---------------------------------------------------------------------------
     async def add_manager(self, manager_id: str, name: str, pin_hash: str) -> None:
@@ -208,41 +261,45 @@ class StoreDatabase:
     async def sign_in_manager(self, till_id: str, manager_id: str, pin: str) -> tuple[str, float]:
         """A manager's PIN checked against the store's roster: a session token (and its life in
         seconds) for store-wide work from ``till_id``. Every wrong PIN is recorded; five in a
-        row lock the manager for 30 s, doubling with each further wrong PIN."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT name, pin_hash, failures, GREATEST(0, EXTRACT(EPOCH FROM locked_until - "
-                "now())) FROM managers WHERE manager_id = %s", (manager_id,))
-            row = await cur.fetchone()
-        if row is not None and row[3] and float(row[3]) > 0:
-            raise Locked(f"manager {manager_id}: locked for {int(float(row[3])) + 1} s after "
-                         f"{int(row[2])} wrong PINs")
-        import asyncio
+        row lock the manager for 30 s, doubling with each further wrong PIN.
 
-        good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
-        if not good:
+        One try at a time per manager, whichever store process or connection it came to: the
+        manager's row is locked (``FOR UPDATE``) while the lock is read, the PIN checked and
+        the count, lock or session written, all in one transaction. Tries sent at once are
+        answered as if one by one, so at most five wrong ones count before the lock and no
+        right PIN behind the fifth opens a session. A process lets one of its tries wait on
+        the row at a time (``_pin_turn``): the rest wait without holding a pooled connection."""
+        async with self._pin_turn, self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "SELECT name, pin_hash, failures, GREATEST(0, EXTRACT(EPOCH FROM locked_until "
+                "- clock_timestamp())) FROM managers WHERE manager_id = %s FOR UPDATE",
+                (manager_id,))
+            row = await cur.fetchone()
+            if row is not None and row[3] and float(row[3]) > 0:
+                raise Locked(f"manager {manager_id}: locked for {int(float(row[3])) + 1} s "
+                             f"after {int(row[2])} wrong PINs")
+            good = row is not None and await asyncio.to_thread(verify_pin, pin, str(row[1]))
+            if good:
+                token = secrets.token_urlsafe(32)
+                await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
+                                   "WHERE manager_id = %s", (manager_id,))
+                await conn.execute("DELETE FROM manager_sessions WHERE expires_at < now()")
+                await conn.execute(
+                    "INSERT INTO manager_sessions (token_hash, manager_id, till_id, expires_at) "
+                    "VALUES (%s, %s, %s, now() + make_interval(secs => %s))",
+                    (hash_token(token), manager_id, till_id, SESSION_S))
+                return token, float(SESSION_S)
             failures = (int(row[2]) if row is not None else 0) + 1
             lock = PIN_LOCK_S * 2 ** min(failures - PIN_TRIES, 10) if failures >= PIN_TRIES else 0
-            async with self.pool.connection() as conn, conn.transaction():
-                await conn.execute(
-                    "UPDATE managers SET failures = failures + 1, locked_until = CASE WHEN %s > 0 "
-                    "THEN now() + make_interval(secs => %s) END WHERE manager_id = %s",
-                    (lock, lock, manager_id))
-                await conn.execute(
-                    "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
-                    "(%s, %s, CASE WHEN %s > 0 THEN now() + make_interval(secs => %s) END)",
-                    (manager_id, till_id, lock, lock))
-            raise Forbidden("pin: not accepted for this store manager")
-        async with self.pool.connection() as conn, conn.transaction():
-            token = secrets.token_urlsafe(32)
-            await conn.execute("UPDATE managers SET failures = 0, locked_until = NULL "
-                               "WHERE manager_id = %s", (manager_id,))
-            await conn.execute("DELETE FROM manager_sessions WHERE expires_at < now()")
             await conn.execute(
-                "INSERT INTO manager_sessions (token_hash, manager_id, till_id, expires_at) VALUES "
-                "(%s, %s, %s, now() + make_interval(secs => %s))",
-                (hash_token(token), manager_id, till_id, SESSION_S))
-        return token, float(SESSION_S)
+                "UPDATE managers SET failures = %s, locked_until = CASE WHEN %s > 0 THEN "
+                "clock_timestamp() + make_interval(secs => %s) END WHERE manager_id = %s",
+                (failures, lock, lock, manager_id))
+            await conn.execute(
+                "INSERT INTO manager_failures (manager_id, till_id, locked_until) VALUES "
+                "(%s, %s, CASE WHEN %s > 0 THEN clock_timestamp() + make_interval(secs => %s) "
+                "END)", (manager_id, till_id, lock, lock))
+        raise Forbidden("pin: not accepted for this store manager")  # recorded: committed above
 
     async def manager_session(self, till_id: str, token: str) -> ManagerSession | None:
         """The manager whose live session ``token`` is, opened from this same till."""
@@ -276,7 +333,9 @@ class StoreDatabase:
                     till_number: int | None = None) -> dict[str, Any]:
         """A till's contact: register its journal; answer where to resume, its invoice floor
         (the highest invoice sequence seen from this till on any journal) and the last close.
-        The journal's till must be the token's till (``Forbidden`` otherwise)."""
+        The journal's till must be the token's till (``Forbidden`` otherwise), and its number
+        this till's own: ``NumberTaken`` for a number pinned to another till (the unique index
+        decides when two tills pin at once) or not the one pinned for this till."""
         if claimed_till is not None and claimed_till != till_id:
             raise Forbidden(f"journal: this journal is till {claimed_till}'s but the store token "
                             f"is till {till_id}'s; give till {claimed_till} its own token")
@@ -291,12 +350,22 @@ class StoreDatabase:
                                      (till_id,))
             pinned = await cur.fetchone()
             if till_number is not None and pinned is not None:
-                if pinned[0] is None:
-                    await conn.execute("UPDATE tills SET till_number = %s WHERE till_id = %s",
-                                       (till_number, till_id))
+                if pinned[0] is None:  # trust on first use, unless another till holds it
+                    owner = await self._number_owner(conn, till_number)
+                    if owner is None:
+                        try:
+                            await conn.execute("UPDATE tills SET till_number = %s WHERE till_id = %s",
+                                               (till_number, till_id))
+                        except UniqueViolation:  # another till pinned it just now
+                            owner = ""
+                    if owner is not None:
+                        whose = f"till {owner}'s" if owner else "another till's"
+                        raise NumberTaken(f"till_number: number {till_number} is {whose} at this "
+                                          f"store, not till {till_id}'s: give this till its own "
+                                          "number", till_number)
                 elif int(pinned[0]) != till_number:
-                    raise Forbidden(f"till_number: till {till_id} is number {int(pinned[0])} at "
-                                    f"the store, not {till_number}")
+                    raise NumberTaken(f"till_number: till {till_id} is number {int(pinned[0])} at "
+                                      f"the store, not {till_number}", till_number)
             await conn.execute(
                 "INSERT INTO journals (till_id, journal_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (till_id, journal_id))
@@ -323,9 +392,15 @@ class StoreDatabase:
                 "till": row[3], "override": bool(row[4]), "through": row[5]}
 
     # ---- ingest -----------------------------------------------------------------------------
-    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent]) -> PushResult:
+    async def push(self, till_id: str, journal_id: str, events: Sequence[StoreEvent],
+                   chain: str | None = None) -> PushResult:
+        """Append ``events``; ``chain`` is the till's journal chain before ``events[0]``
+        (``cashier.journal.outbox_rows``). Folded over the events up to the store's mark it must
+        be the chain the store holds there, or the journal forked from an older copy
+        (``JournalForked``, nothing stored). A push without one (a till from before chains) is
+        not checked; the store's own chain goes on from its mark."""
         async with self.pool.connection() as conn, conn.transaction():
-            cur = await conn.execute("SELECT high_water FROM journals WHERE till_id = %s AND "
+            cur = await conn.execute("SELECT high_water, chain FROM journals WHERE till_id = %s AND "
                                      "journal_id = %s FOR UPDATE", (till_id, journal_id))
             row = await cur.fetchone()
             if row is None:
@@ -336,6 +411,17 @@ class StoreDatabase:
                 return PushResult(mark, 0)
             if fresh[0].seq != mark + 1:
                 return PushResult(mark, 0, gap=True)
+            held: str | None = row[1] if row[1] is not None else (
+                chain_start(journal_id) if mark == 0 else None)
+            if chain is not None:
+                theirs = chain
+                for e in events[:len(events) - len(fresh)]:  # the resent ones, up to the mark
+                    theirs = e.chain(theirs)
+                if held is not None and theirs != held:
+                    log.warning("store refused till %s: journal %s… forked before event %s "
+                                "(restored from an older copy)", till_id, journal_id[:8], mark)
+                    raise JournalForked(mark)
+                held = theirs  # a journal the store knew before chains: its chain from now on
             cur = await conn.execute("SELECT till_number FROM tills WHERE till_id = %s", (till_id,))
             number = await cur.fetchone()
             till_number = None if number is None or number[0] is None else int(number[0])
@@ -347,8 +433,11 @@ class StoreDatabase:
                                           e.type, json.dumps(e.data)))
             invoice_mark, clerk = await self._fold(conn, till_id, journal_id, fresh, till_number)
             last = fresh[-1].seq
-            await conn.execute("UPDATE journals SET high_water = %s WHERE till_id = %s AND "
-                               "journal_id = %s", (last, till_id, journal_id))
+            if held is not None:
+                for e in fresh:
+                    held = e.chain(held)
+            await conn.execute("UPDATE journals SET high_water = %s, chain = %s WHERE till_id = %s "
+                               "AND journal_id = %s", (last, held, till_id, journal_id))
             await conn.execute(
                 "UPDATE tills SET last_seen = now(), clerk = COALESCE(%s, clerk), "
                 "invoice_high_water = GREATEST(invoice_high_water, %s) WHERE till_id = %s",

@@ -10,6 +10,10 @@ Each contact starts with ``/v1/hello``: the store's mark for this journal is whe
 resumes (the store is the judge of what it holds), the invoice floor is applied to the journal
 (a new or replaced journal never reuses an invoice), and a store-wide close made since the last
 contact is recorded and closes the till's own batch up to what the store had received.
+
+Each push carries the journal's chain before its first event (``cashier.journal.outbox_rows``):
+a journal restored from an older copy that went on writing past the store's mark is refused by
+the store (409, nothing of it stored) instead of being taken on top of the lost journal's events.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from typing import Any
 import httpx
 
 from cashier.config import TillProfile, store_token_for
+from cashier.journal.outbox_rows import chain_over
 from cashier.journal.recorder import JournalRecorder
-from cashier.store import StoreError, StoreUnreachable
+from cashier.store import StoreError, StoreUnreachable, TillNumberRefused
 
 log = logging.getLogger(__name__)
 #: Events per push: small enough for a quick request, big enough that a day's backlog is fast.
@@ -84,6 +89,8 @@ def answer(response: httpx.Response) -> dict[str, Any]:
         raise StoreError(f"store: answered {response.status_code} without JSON") from None
     if not isinstance(body, dict):
         raise StoreError("store: answered something other than a JSON object")
+    if response.status_code == 403 and body.get("error") == "till_number":
+        raise TillNumberRefused(f"store: {body.get('message')}")
     if response.status_code >= 400 and not (response.status_code == 409
                                             and body.get("error") == "gap"):
         raise StoreError(f"store: {body.get('message') or response.status_code}")
@@ -112,6 +119,15 @@ class Outbox:
     def _save(self, column: str, value: int) -> None:
         self.journal.save_outbox_mark(column, value)
 
+    def _mark(self, mark: int, chain: str | None = None,
+              known: tuple[int, str] | None = None) -> str:
+        """The store holds this journal through ``mark``: note it, with the journal's chain
+        there (computed unless given; the next push carries it for the store to check)."""
+        if chain is None:
+            chain = self.journal.chain_through(mark, known)
+        self.journal.save_pushed(mark, chain)
+        return chain
+
     def last_event(self) -> int:
         return self.journal.last_event_id()
 
@@ -137,9 +153,7 @@ class Outbox:
         deadline = time.monotonic() + budget_s
         journal_id, _pushed, _seen = self.state()
         try:
-            hello = self._post("/v1/hello", {"journal_id": journal_id,
-                                             "till_id": self.profile.till_id,
-                                             "till_number": self.profile.till_number}, deadline)
+            hello = self.hello(deadline)
         except StoreUnreachable as exc:
             return SyncResult(0, self.pending(), False, str(exc))
         floor = int(hello.get("invoice_floor") or 0)
@@ -152,7 +166,7 @@ class Outbox:
             raise StoreError(f"journal: the store holds {mark} events of this journal but it has only "
                              f"{last}: it was restored from an older copy. Keep this journal aside and "
                              "start the till on a new one (it continues the invoices)")
-        self._save("pushed_through", mark)
+        chain = self._mark(mark)
         self._learn_close(hello.get("store_close"), journal_id)
         pushed = 0
         try:
@@ -160,15 +174,34 @@ class Outbox:
                 batch = self.journal.read_events(mark, CHUNK)
                 if not batch:
                     break
-                body = self._post("/v1/events", {"journal_id": journal_id, "events": batch}, deadline)
+                body = self._post("/v1/events", {"journal_id": journal_id, "chain": chain,
+                                                 "events": batch}, deadline)
                 new_mark = int(body.get("high_water") or 0)
                 if "error" not in body:
                     pushed += int(body.get("applied") or 0)
+                if new_mark == batch[-1]["seq"]:  # the usual answer: all of it is held
+                    chain = chain_over(chain, batch)
+                    self._mark(new_mark, chain)
+                else:  # another pusher of this journal moved the mark (a gap): resume there
+                    chain = self._mark(new_mark, known=(mark, chain))
                 mark = new_mark
-                self._save("pushed_through", mark)
         except StoreUnreachable as exc:
             return SyncResult(pushed, self.pending(), False, str(exc))
         return SyncResult(pushed, self.pending(), True)
+
+    def hello(self, deadline: float) -> dict[str, Any]:
+        """The contact's first request; the store's word on this till's number is kept in the
+        journal (a number the store says is another till's starts no payment, also while the
+        store is away: the last word holds)."""
+        try:
+            hello = self._post("/v1/hello", {"journal_id": self.state()[0],
+                                             "till_id": self.profile.till_id,
+                                             "till_number": self.profile.till_number}, deadline)
+        except TillNumberRefused as exc:
+            self.journal.record_store_number(True, message=str(exc))
+            raise
+        self.journal.record_store_number(False)
+        return hello
 
     def _learn_close(self, close: Any, journal_id: str) -> None:
         """Record a store-wide close made since the last contact and close this till's batch up
@@ -199,9 +232,35 @@ def push_pending(profile: TillProfile, budget_s: float = 1.0) -> SyncResult | No
         return None
     try:
         return outbox.sync(budget_s)
+    except TillNumberRefused as exc:  # kept in the journal: the next payment is refused, saying so
+        log.info("%s", exc)
+        return None
     except StoreError as exc:
         log.warning("%s", exc)
         return None
+    finally:
+        outbox.close()
+
+
+def learn_till_number(profile: TillProfile, budget_s: float = 1.5) -> None:
+    """Before a process's first invoice: a till that has never heard the store's word on its
+    number asks once (a short hello) so a till sharing another's number is refused before its
+    first payment; a store away changes nothing (the payment goes on, the word is learnt at the
+    next contact). Never raises."""
+    if not profile.store_url or profile.is_training:
+        return
+    try:
+        outbox = Outbox(profile)
+    except StoreError as exc:
+        log.warning("%s", exc)
+        return
+    try:
+        if outbox.journal.store_number_word() is None:
+            outbox.hello(time.monotonic() + budget_s)
+    except (StoreUnreachable, TillNumberRefused) as exc:  # the payment says it, or goes on
+        log.info("%s", exc)
+    except StoreError as exc:
+        log.warning("%s", exc)
     finally:
         outbox.close()
 

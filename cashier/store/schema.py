@@ -108,7 +108,24 @@ CREATE TABLE manager_failures (
 ALTER TABLE store_batches ADD COLUMN manager_id text;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+#: A till number is one till's in a store (issue #46, round 4): two tills issuing the same
+#: invoices had the host amend one customer's sale with the other's amount. Numbers two tills
+#: already share keep the till that had it first (the others must be given their own).
+_V3 = """
+UPDATE tills t SET till_number = NULL WHERE till_number IS NOT NULL AND EXISTS (
+    SELECT 1 FROM tills o WHERE o.till_number = t.till_number
+    AND (o.created_at, o.till_id) < (t.created_at, t.till_id));
+CREATE UNIQUE INDEX tills_one_number ON tills (till_number);
+"""
+
+#: A journal's chain (issue #46, ``cashier.journal.outbox_rows``) through its high-water mark, so
+#: a copy restored from an older point under the same id is told from the journal it was
+#: (NULL: a journal the store knew before; its till's next push with a chain sets it).
+_V4 = """
+ALTER TABLE journals ADD COLUMN chain text;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 LATEST = len(MIGRATIONS)
 
 

@@ -1112,6 +1112,10 @@
       <translation>Corregido: la factura {invoice} estaba {was}, el host la tiene {now} (lo encontró {who}).</translation>
     </message>
     <message>
+      <source>Not this customer's: the host answered invoice {invoice} with an approval of {total} on card ..{last4}, another payment under that number; settle it with the host.</source>
+      <translation>No es de este cliente: el host respondió a la factura {invoice} con una aprobación de {total} en la tarjeta ..{last4}, otro pago con ese número; resuélvalo con el host.</translation>
+    </message>
+    <message>
       <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
       <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
     </message>
@@ -2398,6 +2402,266 @@
     <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
+    </message>
+    <message>
+      <source>{name}: column titles</source>
+      <translation>{name}: títulos de columna</translation>
+    </message>
+    <message>
+      <source>{name}: row numbers</source>
+      <translation>{name}: números de fila</translation>
+    </message>
+    <message>
+      <source>Spent</source>
+      <translation>Gastado</translation>
+    </message>
+    <message>
+      <source>Gift card history</source>
+      <translation>Historial de la tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>One row per movement on the card: when, what and how much.</source>
+      <translation>Una fila por movimiento de la tarjeta: cuándo, qué y cuánto.</translation>
+    </message>
+    <message>
+      <source>Search by</source>
+      <translation>Buscar por</translation>
+    </message>
+    <message>
+      <source>What to look for; Up and Down move through the entries found.</source>
+      <translation>Qué buscar; Arriba y Abajo recorren los registros encontrados.</translation>
+    </message>
+    <message>
+      <source>Journal entries</source>
+      <translation>Registros del diario</translation>
+    </message>
+    <message>
+      <source>One row per payment: time, invoice, kind, card, amount, state and notes.</source>
+      <translation>Una fila por pago: hora, factura, tipo, tarjeta, importe, estado y notas.</translation>
+    </message>
+    <message>
+      <source>Entry details</source>
+      <translation>Detalles del registro</translation>
+    </message>
+    <message>
+      <source>One row per payment the host has not settled yet.</source>
+      <translation>Una fila por cada pago que el host aún no ha resuelto.</translation>
+    </message>
+    <message>
+      <source>Store manager PIN</source>
+      <translation>PIN del gerente de tienda</translation>
+    </message>
+    <message>
+      <source>Every till's figures</source>
+      <translation>Las cifras de cada caja</translation>
+    </message>
+    <message>
+      <source>One row per till: clerk, last seen, open tickets, unresolved, sales, refunds and net.</source>
+      <translation>Una fila por caja: cajero, visto por última vez, tickets abiertos, sin resolver, ventas, devoluciones y neto.</translation>
+    </message>
+    <message>
+      <source>Phone order, pay by link or customer</source>
+      <translation>Pedido por teléfono, pago por enlace o cliente</translation>
+    </message>
+    <message>
+      <source>Find a customer</source>
+      <translation>Buscar un cliente</translation>
+    </message>
+    <message>
+      <source>Card token</source>
+      <translation>Token de tarjeta</translation>
+    </message>
+    <message>
+      <source>Customers found</source>
+      <translation>Clientes encontrados</translation>
+    </message>
+    <message>
+      <source>Charges on the link</source>
+      <translation>Cargos del enlace</translation>
+    </message>
+    <message>
+      <source>Payment link QR code</source>
+      <translation>Código QR del enlace de pago</translation>
+    </message>
+    <message>
+      <source>The customer scans it with their phone to open the payment link.</source>
+      <translation>El cliente lo escanea con su teléfono para abrir el enlace de pago.</translation>
+    </message>
+    <message>
+      <source>QR code</source>
+      <translation>Código QR</translation>
+    </message>
+    <message>
+      <source>The customer scans it with their phone to pay.</source>
+      <translation>El cliente lo escanea con su teléfono para pagar.</translation>
+    </message>
+    <message>
+      <source>Report</source>
+      <translation>Informe</translation>
+    </message>
+    <message>
+      <source>The X or Z report as it prints, line by line.</source>
+      <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
+    </message>
+    <message>
+      <source>The keys type the amount.</source>
+      <translation>Las teclas escriben el importe.</translation>
+    </message>
+    <message>
+      <source>The keys type the tip (the tip is then keyed).</source>
+      <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
+    </message>
+    <message>
+      <source>Receipt</source>
+      <translation>Recibo</translation>
+    </message>
+    <message>
+      <source>The receipt as it prints, line by line.</source>
+      <translation>El recibo tal como se imprime, línea a línea.</translation>
+    </message>
+    <message>
+      <source>Removes the ticket's last line.</source>
+      <translation>Quita la última línea del ticket.</translation>
+    </message>
+    <message>
+      <source>Cancels the ticket: approved tenders are voided and cash is given back; asks again when money was taken.</source>
+      <translation>Anula el ticket: los pagos aprobados se anulan y el efectivo se devuelve; pregunta otra vez si ya se cobró dinero.</translation>
+    </message>
+    <message>
+      <source>Cancels the payment waiting on the PIN pad: nothing is charged.</source>
+      <translation>Cancela el pago que espera en la terminal: no se cobra nada.</translation>
+    </message>
+    <message>
+      <source>The next customer: a new ticket.</source>
+      <translation>El siguiente cliente: un ticket nuevo.</translation>
+    </message>
+    <message>
+      <source>Prints the receipt on the PIN pad's printer.</source>
+      <translation>Imprime el recibo en la impresora de la terminal.</translation>
+    </message>
+    <message>
+      <source>Shows the receipt on screen.</source>
+      <translation>Muestra el recibo en pantalla.</translation>
+    </message>
+    <message>
+      <source>Asks the host again what became of the payment.</source>
+      <translation>Vuelve a preguntar al host qué fue del pago.</translation>
+    </message>
+    <message>
+      <source>Line name</source>
+      <translation>Nombre de la línea</translation>
+    </message>
+    <message>
+      <source>Letters typed on the Sale screen name the next line; the price and + add it.</source>
+      <translation>Las letras tecleadas en la pantalla Venta dan nombre a la siguiente línea; el precio y + la añaden.</translation>
+    </message>
+    <message>
+      <source>How the tip is taken</source>
+      <translation>Cómo se toma la propina</translation>
+    </message>
+    <message>
+      <source>No tip, the customer chooses it on the PIN pad, or the cashier keys it (F7).</source>
+      <translation>Sin propina, la elige el cliente en la terminal o la teclea el cajero (F7).</translation>
+    </message>
+    <message>
+      <source>The tip keyed by the cashier: F7 types it, F5 goes back to the amount.</source>
+      <translation>La propina que teclea el cajero: F7 la escribe, F5 vuelve al importe.</translation>
+    </message>
+    <message>
+      <source>Adds the amount typed, with the name typed, as a line of the ticket.</source>
+      <translation>Añade el importe tecleado, con el nombre tecleado, como una línea del ticket.</translation>
+    </message>
+    <message>
+      <source>Cash: the customer hands over exactly what remains.</source>
+      <translation>Efectivo: el cliente entrega justo lo pendiente.</translation>
+    </message>
+    <message>
+      <source>Cash: the customer hands over this note; the change is shown.</source>
+      <translation>Efectivo: el cliente entrega este billete; se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Charges the amount typed, or all that remains, on the PIN pad.</source>
+      <translation>Cobra en la terminal el importe tecleado, o todo lo pendiente.</translation>
+    </message>
+    <message>
+      <source>The PIN pad reads a gift card for the amount typed, or all that remains.</source>
+      <translation>La terminal lee una tarjeta de regalo por el importe tecleado, o todo lo pendiente.</translation>
+    </message>
+    <message>
+      <source>Shows a QR code the customer pays with their phone.</source>
+      <translation>Muestra un código QR que el cliente paga con su teléfono.</translation>
+    </message>
+    <message>
+      <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
+      <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Ticket lines</source>
+      <translation>Líneas del ticket</translation>
+    </message>
+    <message>
+      <source>One row per line: its name, quantity and price, and amount. Delete removes the last line.</source>
+      <translation>Una fila por línea: su nombre, cantidad y precio, e importe. Supr quita la última línea.</translation>
+    </message>
+    <message>
+      <source>Tenders</source>
+      <translation>Formas de pago</translation>
+    </message>
+    <message>
+      <source>One row per tender: what paid, the card's last digits, the amount and the outcome.</source>
+      <translation>Una fila por forma de pago: con qué se pagó, los últimos dígitos de la tarjeta, el importe y el resultado.</translation>
+    </message>
+    <message>
+      <source>{name}, {amount}</source>
+      <translation>{name}, {amount}</translation>
+    </message>
+    <message>
+      <source>{name}, {quantity} at {price}, {amount}</source>
+      <translation>{name}, {quantity} a {price}, {amount}</translation>
+    </message>
+    <message>
+      <source>The lines added up, before tax and tip.</source>
+      <translation>La suma de las líneas, antes de impuesto y propina.</translation>
+    </message>
+    <message>
+      <source>The tax on the ticket, as the till's tax rule says.</source>
+      <translation>El impuesto del ticket, según la regla de impuestos de la caja.</translation>
+    </message>
+    <message>
+      <source>The tip: keyed by the cashier or chosen on the PIN pad.</source>
+      <translation>La propina: tecleada por el cajero o elegida en la terminal.</translation>
+    </message>
+    <message>
+      <source>What the customer pays: the lines, tax and tip.</source>
+      <translation>Lo que paga el cliente: las líneas, impuesto y propina.</translation>
+    </message>
+    <message>
+      <source>What the tenders so far have paid.</source>
+      <translation>Lo que han pagado hasta ahora las formas de pago.</translation>
+    </message>
+    <message>
+      <source>What the customer still owes: the next tender's amount.</source>
+      <translation>Lo que el cliente aún debe: el importe del siguiente pago.</translation>
+    </message>
+    <message>
+      <source>One row per open tab; digits typed on a row are the tip, F4 closes it.</source>
+      <translation>Una fila por cuenta abierta; las cifras tecleadas en una fila son la propina, F4 la cierra.</translation>
+    </message>
+    <message>
+      <source>Other tip amount</source>
+      <translation>Importe de otra propina</translation>
+    </message>
+    <message>
+      <source>The customer's answer</source>
+      <translation>La respuesta del cliente</translation>
+    </message>
+    <message>
+      <source>Printed receipts</source>
+      <translation>Recibos impresos</translation>
+    </message>
+    <message>
+      <source>Lines of the ticket</source>
+      <translation>Líneas del ticket</translation>
     </message>
   </context>
 </TS>

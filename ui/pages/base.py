@@ -13,10 +13,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.widgets.hint import hint as hint  # the pages import it from here too
@@ -57,6 +59,34 @@ def bold_extra(font: QFont, text: str) -> int:
     wide = max(QFontMetrics(bold).horizontalAdvance(line) for line in lines)
     normal = max(QFontMetrics(font).horizontalAdvance(line) for line in lines)
     return max(0, wide - normal)
+
+
+class PartStack(QStackedWidget):
+    """A screen's parts, one shown at a time (entry, waiting, result), whose switch hands the
+    keyboard straight to the part shown. Qt moves the focus off a part it hides to the next widget
+    in the window's chain first (the navigation's first key), and only then into the new part: a
+    screen reader said "Sale, Ctrl 1, check box" at every step of a sale."""
+
+    _switching = False
+
+    def setCurrentWidget(self, widget: QWidget) -> None:
+        self._switching = True
+        try:
+            super().setCurrentWidget(widget)
+        finally:
+            self._switching = False
+
+    def setCurrentIndex(self, index: int) -> None:
+        self._switching = True
+        try:
+            super().setCurrentIndex(index)
+        finally:
+            self._switching = False
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        if self._switching:
+            return True  # the stack gives the new part the focus itself, right after
+        return super().focusNextPrevChild(next)
 
 
 class TitledBox(QGroupBox):
@@ -119,10 +149,18 @@ class Page(QWidget):
     def say_in(self, widget: Sayable, words: Callable[[], str]) -> None:
         """Show ``words()`` in ``widget``, and word it again after a language switch while the
         widget still shows it: a text built from a result at run time is no retranslate's, and
-        the cashier who switches language mid-sale reads what is on screen in the new one."""
+        the cashier who switches language mid-sale reads what is on screen in the new one. A
+        live widget (``a11y.live``) also announces it to a screen reader (once: not when it is
+        worded again)."""
+        text = self._word_in(widget, words)
+        if isinstance(widget, QWidget):
+            a11y.say_if_live(widget, text)
+
+    def _word_in(self, widget: Sayable, words: Callable[[], str]) -> str:
         text = words()
         widget.setText(text)
         self._said[id(widget)] = (widget, words, text)
+        return text
 
     def say_refusal(self, widget: Sayable, exc: BaseException) -> None:
         """A core refusal in ``widget`` in the cashier's words (again after a language switch;
@@ -136,7 +174,7 @@ class Page(QWidget):
             if widget.text() != shown:
                 del self._said[key]
                 continue
-            self.say_in(widget, words)
+            self._word_in(widget, words)
 
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QVBox
 
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
+from ui import a11y
 from ui.core_words import error_words, manager_words, printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, TitledBox, hint
@@ -25,13 +26,15 @@ if TYPE_CHECKING:
     from ui.till import Till
 
 
-def small_amount(currency: str, name: str) -> AmountDisplay:
-    """A small amount field styled by the theme (as on Sale and Journal), so high contrast applies."""
+def small_amount(currency: str, what: Callable[[], str]) -> AmountDisplay:
+    """A small amount field styled by the theme (as on Sale and Journal), so high contrast applies;
+    ``what`` it is, in the window's language (said with the amount to a screen reader)."""
     display = AmountDisplay(currency)
     display.setMinimumHeight(52)
     display.setObjectName("SmallAmount")
     display.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # one line high
-    display.setAccessibleName(name)
+    display.what = what
+    display.refresh()
     return display
 
 
@@ -50,6 +53,7 @@ class DrawerPage(Page):
         self.message = QLabel()
         self.message.setObjectName("ResultMessage")
         self.message.setWordWrap(True)
+        a11y.live(self.message)  # what came of the last action, or why it was refused
         self.layout_.addWidget(self.message)
         # two columns: on the left what the drawer's state calls for (open it, or count and close
         # it: only one shows), on the right the cash moves and the manager's approval; the four
@@ -67,7 +71,7 @@ class DrawerPage(Page):
 
         self.open_box = TitledBox()
         col = QGridLayout(self.open_box)
-        self.float_amount = small_amount(cur, tr("Float"))
+        self.float_amount = small_amount(cur, lambda: tr("Float"))
         self.open_button = self.button(lambda: tr("Open drawer"), "F5", self.open_drawer, "Primary")
         self.float_label = QLabel()
         col.addWidget(self.float_label, 0, 0)
@@ -77,7 +81,7 @@ class DrawerPage(Page):
 
         self.move_box = TitledBox()
         col = QGridLayout(self.move_box)
-        self.move_amount = small_amount(cur, tr("Cash amount"))
+        self.move_amount = small_amount(cur, lambda: tr("Cash amount"))
         self.reason = QLineEdit()
         self.reason.setMaxLength(120)
         self.amount_label, self.reason_label = QLabel(), QLabel()
@@ -98,12 +102,13 @@ class DrawerPage(Page):
 
         self.close_box = TitledBox()
         col = QGridLayout(self.close_box)
-        self.counted = small_amount(cur, tr("Counted cash"))
+        self.counted = small_amount(cur, lambda: tr("Counted cash"))
         self.counted_label = QLabel()
         self.count_button = self.button(lambda: tr("Count"), "F9", self.count, "Primary")
         self.result = QLabel()
         self.result.setObjectName("Breakdown")
         self.result.setWordWrap(True)
+        a11y.live(self.result)  # the count against what was expected: over, short, balanced
         self.close_reason = QLineEdit()
         self.close_reason.setMaxLength(120)
         self.close_reason_label = QLabel()
@@ -153,6 +158,11 @@ class DrawerPage(Page):
         self.manager_box.setTitle(tr("Manager approval"))
         self.manager_hint.setText(tr("When an action needs a manager, the manager types their PIN "
                                      "here and the action is pressed again."))
+        self.reason_label.setBuddy(self.reason)
+        self.close_reason_label.setBuddy(self.close_reason)
+        a11y.name(self.manager_pin, tr("Manager PIN"), self.manager_hint.text())
+        for display in (self.float_amount, self.move_amount, self.counted):
+            display.refresh()  # its spoken name in the new language
 
     # ---- the core ------------------------------------------------------------------------------
     @property

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from cashier.errors import CashierError, ValidationError
 from cashier.redact import mask_pan
+from ui import a11y
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
 from ui.pages.base import Page, hint
@@ -40,6 +41,7 @@ class GiftCardPage(Page):
         self.last_what = ""  # the last request's kind and amount, named when F12 asks
         self.last_amount = ""
         self._cancel_armed: str | None = None
+        self._history: list[Any] = []  # the last balance's history lines (worded again on a switch)
         row = QHBoxLayout()
         left = QVBoxLayout()
         self.card_label = QLabel()
@@ -47,6 +49,7 @@ class GiftCardPage(Page):
         self.card_field = QLineEdit()
         self.card_field.setMaxLength(19)
         self.card_field.returnPressed.connect(self.take_number)
+        self.card_label.setBuddy(self.card_field)  # the label names the field for a screen reader
         self.card_shown = QLabel()
         self.card_shown.setObjectName("Breakdown")
         left.addWidget(self.card_label)
@@ -73,6 +76,8 @@ class GiftCardPage(Page):
         self.result_title = QLabel()
         self.result_title.setObjectName("ResultTitle")
         self.result_text = hint()
+        for label in (self.result_title, self.result_text):
+            a11y.live(label)  # what the host answered: approved, balance, not done
         left.addWidget(self.result_title)
         left.addWidget(self.result_text)
         self.history = QListWidget()
@@ -96,8 +101,19 @@ class GiftCardPage(Page):
         self.card_label.setText(
             tr("Gift card number: type or scan, then Enter (empty: the PIN pad reads it)"))
         self.amount_label.setText(tr("Amount (activate, reload)"))
+        a11y.name_view(self.history, tr("Gift card history"),
+                       tr("One row per movement on the card: when, what and how much."))
+        self._fill_history()
         self.amount_panel.retranslate()
         self._show_card()
+
+    def _fill_history(self) -> None:
+        """The card's movements, each in the window's words (the host names them in English)."""
+        cur = self.till.currency
+        self.history.clear()
+        for line in self._history:
+            what = history_words().get(line.type, line.type)
+            self.history.addItem(f"{line.date_time or ''}  {what}  {format_money(line.amount, cur)}")
 
     def entered(self) -> None:
         self.card_field.setFocus()
@@ -158,7 +174,8 @@ class GiftCardPage(Page):
             return
         self.say_in(self.result_title, lambda: tr("Working…"))
         self.result_text.clear()
-        self.history.clear()
+        self._history = []
+        self._fill_history()
         self.till.run(coro, f"gift card {op}", done=self._done, failed=self._failed)
 
     def _done(self, outcome: Any) -> None:
@@ -172,8 +189,8 @@ class GiftCardPage(Page):
             self.say_in(self.result_title, lambda: tr("Balance") + ": " + (
                 format_money(outcome.balance, cur) if outcome.balance is not None else "—"))
             self.say_in(self.result_text, lambda: self._balance_words(outcome, card))
-            for line in outcome.history or ():
-                self.history.addItem(f"{line.date_time or ''}  {line.type}  {format_money(line.amount, cur)}")
+            self._history = list(outcome.history or ())
+            self._fill_history()
             return
         entry = outcome.entry
         self.last_invoice = entry.invoice
@@ -229,3 +246,10 @@ class GiftCardPage(Page):
 
         self.till.run(giftcards.cancel(self.till.ctx, self.last_invoice), "gift card cancel",
                       done=self._done, failed=self._failed)
+
+
+def history_words() -> dict[str, str]:
+    """A gift card history's movement types (the host's words) in the window's language."""
+    return {"Activate": tr("Activate"), "Reload": tr("Reload"), "Deactivate": tr("Deactivate"),
+            "Reactivate": tr("Reactivate"), "Cashback": tr("Cash out"), "Sale": tr("Sale"),
+            "Allocate": tr("Spent"), "Cancel": tr("Cancelled")}

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from cashier.clerks import Action
 from cashier.errors import CashierError, ValidationError
 from cashier.money import parse_shown_amount
+from ui import a11y
 from ui.core_words import printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import GIVE_BACK
@@ -94,6 +95,7 @@ class JournalPage(Page):
         actions = QHBoxLayout()
         self.refund_label = QLabel()
         self.refund_amount = AmountDisplay(till.currency)
+        self.refund_amount.what = lambda: tr("Refund amount")
         self.refund_amount.setObjectName("SmallAmount")
         self.refund_amount.setMinimumHeight(52)
         self.refund_amount.setMinimumWidth(200)
@@ -149,6 +151,12 @@ class JournalPage(Page):
         self.today_only.setText(tr("Today only"))
         self.table.setHorizontalHeaderLabels([tr("Time"), tr("Invoice"), tr("Kind"), tr("Card"),
                                               tr("Amount"), tr("State"), tr("Notes")])
+        a11y.name(self.search_by, tr("Search by"))
+        a11y.name(self.search_text, tr("Search"),
+                  tr("What to look for; Up and Down move through the entries found."))
+        a11y.name_view(self.table, tr("Journal entries"),
+                       tr("One row per payment: time, invoice, kind, card, amount, state and notes."))
+        a11y.name(self.details, tr("Entry details"))
         self.refund_label.setText(tr("Refund amount"))
         self.refund_amount.refresh()
         self._fill()
@@ -287,6 +295,7 @@ class JournalPage(Page):
                 self.table.setItem(r, c, item)
             if current is not None and e.id == current.id:
                 self.table.selectRow(r)
+        a11y.table_rows(self.table)
         self._selected()
 
     def _notes(self, e: Any) -> str:

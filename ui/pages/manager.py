@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,10 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.clerks import Action, SignInError
+from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class ManagerPage(Page):
         self.reconciliation: Any = None
         #: the open tabs the armed close named: the second press carries them over
         self._carry_over = False
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         self._build_lock()
         self._build_panel()
@@ -131,6 +131,7 @@ class ManagerPage(Page):
         self.totals.setWordWrap(True)  # "Host totals: not offered…" is wider than 1024 at large text
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.batch_message = hint()
+        a11y.live(self.batch_message)  # what the batch close asks, and how it ended
         row = QHBoxLayout()
         # three buttons share half the panel: shortcuts go under the text so nothing is cut off
         self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile,
@@ -169,9 +170,12 @@ class ManagerPage(Page):
         urow.addWidget(self.void_unresolved_button)
         u.addLayout(urow)
         self.unresolved_message = hint()
+        a11y.live(self.unresolved_message)
         u.addWidget(self.unresolved_message)
         self.corrections_hint = hint()  # payments the host held otherwise after all (issue 27)
         u.addWidget(self.corrections_hint)
+        self.mismatches_hint = hint()  # answers that approved another payment (issue 46)
+        u.addWidget(self.mismatches_hint)
         grid.addWidget(self.unresolved_box, 2, 0)
         # mode and terminal
         self.mode_box = QGroupBox()
@@ -229,6 +233,9 @@ class ManagerPage(Page):
         self.store_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
+        a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
+                       tr("One row per payment the host has not settled yet."))
+        a11y.name(self.terminal_view, tr("PIN pad status"))
         self._show_settings()
         self._show_totals()
         self._fill_unresolved()
@@ -279,6 +286,16 @@ class ManagerPage(Page):
                                      who=n.data["_note"]["found_by"]) for n in notes))
         self.till.run(self.till.ctx.journal.corrections(), "corrections", done=corrected)
 
+        def mismatched(notes: Any) -> None:
+            self.mismatches_hint.setText("\n".join(
+                tr("Not this customer's: the host answered invoice {invoice} with an approval of "
+                   "{total} on card ..{last4}, another payment under that number; settle it with "
+                   "the host.").format(invoice=n.data["_note"].get("invoice") or n.entry_id,
+                                       total=n.data["_note"].get("total") or "?",
+                                       last4=n.data["_note"].get("card_last4") or "?")
+                for n in notes))
+        self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
+
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
         t.setRowCount(len(self.unresolved))
@@ -287,6 +304,7 @@ class ManagerPage(Page):
                                    format_money(e.requested, e.currency), state_name(str(e.state)),
                                    format_time(e.updated_at)]):
                 t.setItem(r, c, QTableWidgetItem(v))
+        a11y.table_rows(t)
         self.unresolved_empty.setText("" if self.unresolved else tr("Nothing is waiting for recovery."))
         self.void_unresolved_button.setEnabled(bool(self.unresolved))
 
@@ -511,6 +529,7 @@ class StorePart(QGroupBox):
         row.addWidget(self.close_button)
         row.addWidget(self.override_button)
         self.message = hint()
+        a11y.live(self.message)  # the store's answer to a sign-in or a batch close
         for w in (self.status, self.table, self.summary):
             col.addWidget(w)
         col.addLayout(row)
@@ -564,6 +583,11 @@ class StorePart(QGroupBox):
         self.setTitle(tr("Store"))
         self.manager_id.setPlaceholderText(tr("Store manager number"))
         self.manager_pin.setPlaceholderText(tr("PIN"))
+        a11y.name(self.manager_id, tr("Store manager number"))
+        a11y.name(self.manager_pin, tr("Store manager PIN"))
+        a11y.name_view(self.table, tr("Every till's figures"),
+                       tr("One row per till: clerk, last seen, open tickets, unresolved, sales, "
+                          "refunds and net."))
         self.table.setHorizontalHeaderLabels([tr("Till"), tr("Clerk"), tr("Last seen"),
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
@@ -620,6 +644,7 @@ class StorePart(QGroupBox):
                       format_money(Decimal(t["net"]), cur)]
             for c, v in enumerate(values):
                 self.table.setItem(r, c, QTableWidgetItem(v))
+        a11y.table_rows(self.table)
         s = data["store"]
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "

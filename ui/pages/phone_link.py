@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.pages.base import Page, hint, restyle
@@ -67,6 +68,7 @@ class PhoneLinkPage(Page):
         self.link_cancel: asyncio.Event | None = None
         self.link_outcome: LinkResult | None = None
         self.customers: list[Customer] = []
+        self.link_seen: list[Any] = []  # the charges seen on the link (events), newest last
         self.result: CardNotPresentResult | None = None
         top = QHBoxLayout()
         self.amount_label = QLabel()
@@ -89,6 +91,8 @@ class PhoneLinkPage(Page):
         self.result_title.setWordWrap(True)
         self.result_text = hint()
         self.result_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for label in (self.result_title, self.result_text):
+            a11y.live(label)  # what the Charge API answered
         box.addWidget(self.result_title)
         box.addWidget(self.result_text)
         self.layout_.addWidget(self.result_box)
@@ -124,10 +128,10 @@ class PhoneLinkPage(Page):
         self.postal.setMaxLength(10)
         self.number_label, self.expiry_label, self.cvc_label, self.postal_label = (
             QLabel(), QLabel(), QLabel(), QLabel())
-        form.addRow(self.number_label, self.number)
-        form.addRow(self.expiry_label, self.expiry)
-        form.addRow(self.cvc_label, self.cvc)
-        form.addRow(self.postal_label, self.postal)
+        for label, field in ((self.number_label, self.number), (self.expiry_label, self.expiry),
+                             (self.cvc_label, self.cvc), (self.postal_label, self.postal)):
+            label.setBuddy(field)  # the label names the field for a screen reader
+            form.addRow(label, field)
         col.addLayout(form)
         row = QHBoxLayout()
         self.authorize_only = QCheckBox()
@@ -188,6 +192,7 @@ class PhoneLinkPage(Page):
         self.link_status = QLabel()
         self.link_status.setObjectName("Breakdown")
         self.link_status.setWordWrap(True)
+        a11y.live(self.link_status)
         self.link_charges = QListWidget()
         self.link_charges.setMaximumHeight(110)
         self.pays_button = self.button(lambda: tr("Customer pays the link (training)"), "F11",
@@ -218,7 +223,8 @@ class PhoneLinkPage(Page):
             self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
             return
         self.link_outcome = None
-        self.link_charges.clear()
+        self.link_seen = []
+        self._list_charges()
         self.create_link_button.setEnabled(False)
         self._working(lambda: tr("Creating the payment link…"))
         self.till.run(card_not_present.create_link(self.till.ctx, self.amount.value,
@@ -346,6 +352,18 @@ class PhoneLinkPage(Page):
         self._customer_buttons()
         return page
 
+    def _list_customers(self) -> None:
+        """The customers found, one row each, in the window's language."""
+        row = self.customer_list.currentRow()
+        self.customer_list.clear()
+        for c in self.customers:
+            card = c.default_card
+            self.customer_list.addItem(f"{c.email}  ({c.id})  " + (
+                f"{tr('default card')}: {card.brand} {card.masked} {card.expiry}" if card
+                else tr("no saved card")))
+        if 0 <= row < len(self.customers):
+            self.customer_list.setCurrentRow(row)
+
     def selected_customer(self) -> Customer | None:
         row = self.customer_list.currentRow()
         return self.customers[row] if 0 <= row < len(self.customers) else None
@@ -371,12 +389,7 @@ class PhoneLinkPage(Page):
 
     def _show_customers(self, customers: list[Customer]) -> None:
         self.customers = list(customers)
-        self.customer_list.clear()
-        for c in self.customers:
-            card = c.default_card
-            self.customer_list.addItem(f"{c.email}  ({c.id})  " + (
-                f"{tr('default card')}: {card.brand} {card.masked} {card.expiry}" if card
-                else tr("no saved card")))
+        self._list_customers()
         if self.customers:
             self.customer_list.setCurrentRow(0)
         self.say_in(self.result_title, lambda: tr("Customers found:") + f" {len(self.customers)}")
@@ -481,11 +494,18 @@ class PhoneLinkPage(Page):
         if self.link is None or getattr(event, "link_id", None) != self.link.id:
             return
         if isinstance(event, LinkChargeSeen):
+            self.link_seen.append(event)
+            self._list_charges()
+        elif isinstance(event, LinkStatus) and event.status == "unreachable":
+            self.say_in(self.link_status, lambda: tr("The Charge API is not answering; still watching…"))
+
+    def _list_charges(self) -> None:
+        """The charges seen on the link, one row each, in the window's language."""
+        self.link_charges.clear()
+        for event in self.link_seen:
             state = {"successful": tr("paid"), "failed": tr("declined")}.get(event.status, event.status)
             self.link_charges.addItem(f"{format_money(event.amount, self.till.currency)}  {state}  "
                                       f"{event.card or ''}  {event.failure or ''}".strip())
-        elif isinstance(event, LinkStatus) and event.status == "unreachable":
-            self.say_in(self.link_status, lambda: tr("The Charge API is not answering; still watching…"))
 
     # ---- plumbing --------------------------------------------------------------------------
     @property
@@ -540,4 +560,13 @@ class PhoneLinkPage(Page):
                                    "cleared from the screen; it is never stored."))
         self.customer_query.setPlaceholderText(tr("Customer e-mail or id (cust_…)"))
         self.token_field.setPlaceholderText(tr("Card token (tok_…)"))
+        a11y.name(self.tabs, tr("Phone order, pay by link or customer"))
+        a11y.name(self.customer_query, tr("Find a customer"), self.customer_query.placeholderText())
+        a11y.name(self.token_field, tr("Card token"), self.token_field.placeholderText())
+        a11y.name_view(self.customer_list, tr("Customers found"))
+        a11y.name_view(self.link_charges, tr("Charges on the link"))
+        a11y.name(self.scan, tr("Payment link QR code"),
+                  tr("The customer scans it with their phone to open the payment link."))
+        self._list_customers()
+        self._list_charges()
         self._training_cards()

@@ -22,6 +22,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from cashier.errors import CashierError
+from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
@@ -80,6 +81,7 @@ class QrPage(StagedPage):
         self.error_label = QLabel()
         self.error_label.setObjectName("ErrorText")
         self.error_label.setWordWrap(True)
+        a11y.live(self.error_label, urgent=True)
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
         left.addWidget(self.error_label)
@@ -108,6 +110,8 @@ class QrPage(StagedPage):
         col.setSpacing(14)
         self.wait_amount, self.wait_title, self.wait_text = wait_labels()
         self.wait_invoice = hint()
+        for label in (self.wait_title, self.wait_text):
+            a11y.live(label)  # the code's state as the host says it
         for w in (self.wait_amount, self.wait_title, self.wait_text, self.wait_invoice):
             col.addWidget(w)
         col.addStretch(1)
@@ -310,7 +314,9 @@ class QrPage(StagedPage):
 
         return qr_end(outcome.entry)
 
-    def show_result(self, outcome: QrResult) -> None:
+    def show_result(self, outcome: QrResult, *, announce: bool = True) -> None:
+        """The payment's end; ``announce``: said to a screen reader too (not when only worded
+        again in a new language)."""
         self.outcome = outcome
         self._reverse_armed = False
         entry = outcome.entry
@@ -346,6 +352,10 @@ class QrPage(StagedPage):
         self.say_in(self.result_message, lambda: messages.get(view, reason_text(reason(entry), cur)))
         self.scan.show_code("")  # a finished code is never left on screen to be scanned
         self._result_buttons(view)
+        if announce:
+            a11y.announce(self, ". ".join(text for text in (
+                self.result_title.text(), self.result_amount.text(), self.result_message.text())
+                if text), urgent=view is not QrEnd.PAID)
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(outcome)
@@ -426,11 +436,13 @@ class QrPage(StagedPage):
         self.amount_panel.retranslate()
         self.entry_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer "
                                    "scans the code with their phone."))
+        self.amount.setAccessibleDescription(self.entry_hint.text())
+        a11y.name(self.scan, tr("QR code"), tr("The customer scans it with their phone to pay."))
         if id(self.training_hint) not in self._said:  # else the sandbox's last answer, said again
             self.say_in(self.training_hint,
                         lambda: tr("Training tool: pays the code as a test customer's phone would."))
         if self.outcome is not None and self.on_result:
-            self.show_result(self.outcome)
+            self.show_result(self.outcome, announce=False)
 
     def entered(self) -> None:
         if self.on_entry:

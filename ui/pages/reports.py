@@ -13,17 +13,17 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QPlainTextEdit,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from cashier.clerks import Clerk, SignInError
 from cashier.errors import DrawerRefused
+from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, PartStack, hint
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -41,7 +41,7 @@ class ReportsPage(Page):
         self.unlocked = False
         #: the manager whose PIN opened the screen (the core shows the X report to a manager)
         self.manager: Clerk | None = None
-        self.stack = QStackedWidget()
+        self.stack = PartStack()
         self.layout_.addWidget(self.stack, 1)
         from ui.widgets.manager_lock import ManagerLock
 
@@ -84,6 +84,7 @@ class ReportsPage(Page):
         self.view.setFont(font)
         col.addWidget(self.view, 1)
         self.message = hint()
+        a11y.live(self.message)
         col.addWidget(self.message)
         # on its own, as on the Manager screen: six keys in one row ran off 1024 in Spanish
         col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
@@ -100,6 +101,8 @@ class ReportsPage(Page):
     def retranslate(self) -> None:
         super().retranslate()
         self.lock_text.setText(tr("Reports are for a manager: type a manager PIN and press Enter."))
+        a11y.name(self.pin, tr("Manager PIN"), self.lock_text.text())
+        a11y.name(self.view, tr("Report"), tr("The X or Z report as it prints, line by line."))
 
     @property
     def desk(self) -> Any:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel
 
+from ui import a11y
 from ui.i18n import LANGUAGES, tr
 from ui.pages.base import Page, hint
 from ui.theme import FONT_SCALES
@@ -37,9 +38,10 @@ class SettingsPage(Page):
             self.font_size.addItem(f"{round(scale * 100)} %", scale)
         self.font_size.setCurrentIndex(FONT_SCALES.index(1.0))
         self.font_size.currentIndexChanged.connect(self._theme)
-        form.addRow(self.language_label, self.language)
-        form.addRow(self.contrast_label, self.contrast)
-        form.addRow(self.font_label, self.font_size)
+        for label, field in ((self.language_label, self.language), (self.contrast_label, self.contrast),
+                             (self.font_label, self.font_size)):
+            label.setBuddy(field)  # the label names the field for a screen reader
+            form.addRow(label, field)
         self.layout_.addLayout(form)
         self.pinpad_button = self.button(lambda: tr("Show the customer PIN pad"), "", self.show_pinpad)
         self.layout_.addWidget(self.pinpad_button)
@@ -60,6 +62,9 @@ class SettingsPage(Page):
         self.language_label.setText(tr("Language"))
         self.contrast_label.setText(tr("High contrast"))
         self.contrast.setText(tr("Black and white, yellow focus"))
+        a11y.name(self.contrast, tr("High contrast"), self.contrast.text())
+        a11y.name(self.language, tr("Language"))
+        a11y.name(self.font_size, tr("Text size"))
         self.font_label.setText(tr("Text size"))
         self.note.setText(tr("These settings change only how the window looks; the till keeps them "
                              "for its next start. The till's own settings are on the Manager screen."))

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ui.pages.base import Page, hint, restyle
+from ui.pages.base import Page, PartStack, hint, restyle
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -68,7 +68,7 @@ class StagedPage(Page):
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
-        self.stack = QStackedWidget()
+        self.stack = PartStack()  # the part shown takes the keyboard at once (issue #45)
         self.layout_.addWidget(self.stack, 1)
 
     def stages(self, entry: QWidget, waiting: QWidget, result: QWidget) -> None:

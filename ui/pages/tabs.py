@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from cashier.errors import CashierError
+from ui import a11y
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
@@ -81,6 +82,7 @@ class TabsPage(Page):
         grid.addWidget(self.refresh_button, 2, 0, 1, 2)
         left.addLayout(grid)
         self.message = hint()
+        a11y.live(self.message)  # what came of opening, adding to or closing a tab
         left.addWidget(self.message)
         right.addStretch(1)
         row.addLayout(right, 2)
@@ -98,6 +100,8 @@ class TabsPage(Page):
     def retranslate(self) -> None:
         super().retranslate()
         self.table.setHorizontalHeaderLabels([tr("Invoice"), tr("Opened"), tr("Card"), tr("Authorized")])
+        a11y.name_view(self.table, tr("Open tabs"),
+                       tr("One row per open tab; digits typed on a row are the tip, F4 closes it."))
         self.field_label.setText(tr("Amount"))
         self.amount_hint.setText(tr("Amount: the tab to open, the amount to add, or the tip at close"))
         self.amount_panel.retranslate()
@@ -135,6 +139,7 @@ class TabsPage(Page):
             if current is not None and e.invoice == current.invoice:
                 self.table.selectRow(r)
         self.empty.setText("" if self.entries else tr("No open tabs."))
+        a11y.table_rows(self.table)
         self._selected()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

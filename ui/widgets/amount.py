@@ -6,6 +6,7 @@ they are worth are the core's (``cashier.money.CentsBuffer``): the window only s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
@@ -13,6 +14,7 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from cashier.money import AmountBounds, CentsBuffer, minor_units
+from ui import a11y
 from ui.i18n import format_money, tr
 
 
@@ -31,7 +33,9 @@ class AmountDisplay(QLabel):
         self.buffer = CentsBuffer(minor_units(currency), currency=currency, bounds=bounds)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumHeight(96)
-        self.setAccessibleName(tr("Amount"))
+        #: what this amount is, in the window's language: a screen reader says it with the amount
+        #: ("Tip: $6.00"); the screen words it, ``refresh`` says it again
+        self.what: Callable[[], str] = lambda: tr("Amount")
         #: a refused amount on screen: the next digit (keyboard or keypad) starts a new amount
         self.start_over = False
         self.setProperty("refused", "false")
@@ -48,6 +52,8 @@ class AmountDisplay(QLabel):
 
     def refresh(self) -> None:
         self.setText(format_money(self.buffer.value, self.currency))
+        # its name carries the amount: a label with a name of its own is not re-read as it changes
+        a11y.name(self, f"{self.what()}: {self.text()}")
         self.changed.emit(self.buffer.value)
 
     def show_refused(self) -> None:
@@ -185,6 +191,8 @@ class AmountPanel(QWidget):
         else:
             self.caption.hide()
         self.display = display if display is not None else AmountDisplay(currency, bounds=bounds)
+        if caption:  # the caption the screen words says what the amount is for
+            self.display.what = lambda: self.caption.text() or tr("Amount")
         if display is None:
             col.addWidget(self.display)
         self.keypad = Keypad(self.display)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from ui import a11y
 from ui.widgets.hint import hint
 
 
@@ -27,6 +28,7 @@ class ManagerLock(QWidget):
         self.pin.setMaxLength(8)
         self.pin.setMaximumWidth(260)
         self.pin.returnPressed.connect(self.try_pin)
+        self.text.setBuddy(self.pin)  # the line of text names the PIN field for a screen reader
         self.error = hint()
         self.error.setObjectName("ErrorText")
         self.hint = hint()
@@ -45,6 +47,7 @@ class ManagerLock(QWidget):
         self.pin.clear()
         if why is not None:
             self.error.setText(why)
+            a11y.announce(self.error, why, urgent=True)
             return False
         self.error.clear()
         self._on_open()

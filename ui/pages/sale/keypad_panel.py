@@ -61,5 +61,8 @@ class KeypadPanel(QWidget):
         self.keypad.clear_button.setText(labelled(tr("Clear"), "Esc", stacked=True))
         self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "
                                    "+ adds it as a line."))
-        self.keypad.display.setToolTip(self.ready_hint.text())
-        self.keypad.display.setAccessibleDescription(self.ready_hint.text())
+        # the amount's own (the keys may aim at the tip just now)
+        self.entry.display.setToolTip(self.ready_hint.text())
+        self.entry.display.setAccessibleDescription(self.ready_hint.text())
+        self.amount_field.setAccessibleDescription(tr("The keys type the amount."))
+        self.tip_field.setAccessibleDescription(tr("The keys type the tip (the tip is then keyed)."))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from cashier.flows.sale_entry import TIP_KEYED as TIP_KEYED  # how the tip is taken: the core's words
 from cashier.flows.sale_entry import TIP_NONE as TIP_NONE
 from cashier.flows.sale_entry import TIP_PAD as TIP_PAD
+from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import labelled
 from ui.widgets.amount import AmountDisplay
@@ -127,6 +128,7 @@ class PaymentPanel(QWidget):
         self.set_tip_mode(page.till.profile.tip_mode)
         tip_row.addWidget(self.tip_mode_box)
         self.tip = AmountDisplay(cur, bounds=page.till.profile.bounds)
+        self.tip.what = lambda: tr("Tip")
         self.tip.setObjectName("SmallAmount")
         self.tip.setMinimumHeight(44)
         tip_row.addWidget(self.tip)
@@ -135,11 +137,13 @@ class PaymentPanel(QWidget):
         self.notice.setObjectName("TicketNotice")
         self.notice.setWordWrap(True)
         self.notice.setVisible(False)
+        a11y.live(self.notice)  # what came of a tender: approved, partial, declined, cancelled
         col.addWidget(self.notice)
         self.error_label = ErrorLine()
         self.error_label.setObjectName("Hint")
         self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
         self.error_label.setWordWrap(True)
+        a11y.live(self.error_label, urgent=True)
         # one thing said at a time: a refusal covers the notice until it is cleared (both at once
         # did not fit the column at 125 % and 150 % text)
         self.error_label.said.connect(
@@ -222,5 +226,26 @@ class PaymentPanel(QWidget):
         for i, text in enumerate((tr("No tip"), tr("Tip on PIN pad"), tr("Tip keyed"))):
             self.tip_mode_box.setItemText(i, text)
         self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
+        a11y.name(self.description, tr("Line name"),
+                  tr("Letters typed on the Sale screen name the next line; the price and + add it."))
+        a11y.name(self.tip_mode_box, tr("How the tip is taken"),
+                  tr("No tip, the customer chooses it on the PIN pad, or the cashier keys it (F7)."))
+        self.tip.setAccessibleDescription(tr("The tip keyed by the cashier: F7 types it, F5 goes back "
+                                             "to the amount."))
+        self.add_line_button.setAccessibleDescription(
+            tr("Adds the amount typed, with the name typed, as a line of the ticket."))
+        self.exact_button.setAccessibleDescription(tr("Cash: the customer hands over exactly what "
+                                                      "remains."))
+        for b in self.note_buttons:
+            b.setAccessibleDescription(tr("Cash: the customer hands over this note; the change is "
+                                          "shown."))
+        for b, about in ((self.card_button, tr("Charges the amount typed, or all that remains, on "
+                                               "the PIN pad.")),
+                         (self.gift_button, tr("The PIN pad reads a gift card for the amount typed, "
+                                               "or all that remains.")),
+                         (self.qr_button, tr("Shows a QR code the customer pays with their phone.")),
+                         (self.cash_button, tr("The amount typed is the cash handed over (all that "
+                                               "remains when none is typed); the change is shown."))):
+            b.setAccessibleDescription(about)
         self.amount.refresh()
         self.tip.refresh()

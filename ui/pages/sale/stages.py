@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
 
+from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import Sayable, hint, restyle
 from ui.pages.sale.words import result_words, terminal_state_name
@@ -50,6 +51,8 @@ class WaitingStage(QFrame):
         self.amount, self.title, self.prompt = wait_labels()
         self.title.setWordWrap(False)
         self.terminal_line = hint()
+        for label in (self.title, self.prompt):
+            a11y.live(label)  # what the customer is asked, said as the pad asks it
         for w in (self.amount, self.title, self.prompt, self.terminal_line):
             col.addWidget(w)
         # Esc is the screen's own key: a window-wide Esc shortcut would swallow the entry's Esc.
@@ -77,7 +80,10 @@ class WaitingStage(QFrame):
 
         prompt = event.prompt
         if prompt is not None:
-            self.say(self.prompt, lambda: tr("Customer sees:") + " " + describe_prompt(prompt))
+            def sees() -> str:
+                return tr("Customer sees:") + " " + describe_prompt(prompt)
+            if sees() != self.prompt.text():  # the pad says its prompt again: said once
+                self.say(self.prompt, sees)
             amount = getattr(prompt, "amount", None)
             if prompt.kind == "card" and isinstance(amount, Decimal) and amount:  # the pad shows one
                 # the pad's amount (with the tip the customer chose) is the one on screen too

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.sale.words import tender_text
 
@@ -102,17 +103,19 @@ class TicketPanel(QWidget):
         self._figures_shown: tuple[object, ...] = ()
         self.lines_list.restyled = lambda: self._fit_amounts(0)
         self._tenders: list[str] = []
+        self._ticket: Ticket | None = None  # the ticket shown (its rows are worded again in a new language)
 
     def show_ticket(self, ticket: Ticket | None) -> None:
         """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
         that changed are written: a line added to a long ticket costs one row, not the table."""
         cur = self.currency
+        self._ticket = ticket
         self.ticket_id = ticket.id if ticket is not None else None
         self._title()
         # a line never changes once written (it is added or removed), so its id says whether
-        # its row is still right; the money format (the language) redraws them all
+        # its row is still right; the money format and the language (its spoken row) redraw them all
         lines = () if ticket is None else ticket.lines
-        style = format_money(Decimal("1234.5"), cur)
+        style = format_money(Decimal("1234.5"), cur) + QLocale().name()
         same = 0
         if style == self._style:
             for shown, line in zip(self._line_ids, lines, strict=False):
@@ -128,7 +131,9 @@ class TicketPanel(QWidget):
                 name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
                 amount = QTableWidgetItem(format_money(line.amount, cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.lines_list.setItem(index, 0, QTableWidgetItem(name))
+                first = QTableWidgetItem(name)
+                a11y.row(first, line_words(line, cur))
+                self.lines_list.setItem(index, 0, first)
                 self.lines_list.setItem(index, 1, amount)
             self._line_ids = [line.id for line in lines]
             self._style = style
@@ -160,8 +165,10 @@ class TicketPanel(QWidget):
         if drawn == self._figures_shown:
             return
         self._figures_shown = drawn
+        names = figure_names()
         for key, (_name, value) in self.sum_labels.items():
             value.setText(format_money(getattr(figures, key), self.currency))
+            a11y.name(value, f"{names[key]}: {value.text()}", figure_about(key))
         for key, shown in (("tax", tax_shown), ("paid", paid_shown)):
             for w in self.sum_labels[key]:
                 w.setVisible(shown)
@@ -171,8 +178,38 @@ class TicketPanel(QWidget):
                            else tr("New ticket"))
 
     def retranslate(self) -> None:
-        names = {"subtotal": tr("Subtotal"), "tax": tr("Tax"), "tip": tr("Tip"), "total": tr("Total"),
-                 "paid": tr("Paid"), "remaining": tr("Remaining")}
+        names = figure_names()
         for key, (name, _value) in self.sum_labels.items():
             name.setText(names[key])
-        self._title()
+        a11y.name(self.lines_list, tr("Ticket lines"),
+                  tr("One row per line: its name, quantity and price, and amount. Delete removes the "
+                     "last line."))
+        a11y.name(self.tenders_list, tr("Tenders"),
+                  tr("One row per tender: what paid, the card's last digits, the amount and the outcome."))
+        self.show_ticket(self._ticket)  # its rows (and tenders) in the new language
+
+
+def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Ticket.lines)
+    """A ticket line as one phrase for a screen reader: ``Coffee, 2 at $3.50, $7.00`` (the
+    amounts are the core's: the line's unit price and amount)."""
+    if line.quantity > 1:
+        return tr("{name}, {quantity} at {price}, {amount}").format(
+            name=line.name, quantity=line.quantity, price=format_money(line.unit_price, currency),
+            amount=format_money(line.amount, currency))
+    return tr("{name}, {amount}").format(name=line.name, amount=format_money(line.amount, currency))
+
+
+def figure_names() -> dict[str, str]:
+    """The figures' names (subtotal ... remaining) in the window's language."""
+    return {"subtotal": tr("Subtotal"), "tax": tr("Tax"), "tip": tr("Tip"), "total": tr("Total"),
+            "paid": tr("Paid"), "remaining": tr("Remaining")}
+
+
+def figure_about(key: str) -> str:
+    """What a figure of the ticket means, for a screen reader."""
+    return {"subtotal": tr("The lines added up, before tax and tip."),
+            "tax": tr("The tax on the ticket, as the till's tax rule says."),
+            "tip": tr("The tip: keyed by the cashier or chosen on the PIN pad."),
+            "total": tr("What the customer pays: the lines, tax and tip."),
+            "paid": tr("What the tenders so far have paid."),
+            "remaining": tr("What the customer still owes: the next tender's amount.")}.get(key, "")

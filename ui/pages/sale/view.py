@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from cashier.flows.sale_entry import TIP_KEYED, SaleEntry
+from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import restyle
 from ui.pages.sale import entry_stage, stages
@@ -191,6 +192,31 @@ class SaleView(StagedPage):
         restyle(self.notice, "tone", tone)
         self.say_in(self.notice, words)
         self.notice.setVisible(bool(self.notice.text()) and not self.error_label.text())
+        self._describe_amount()
+
+    def _result_summary(self) -> str:
+        """The result on screen as one phrase: its title, amount, change due and message."""
+        return ". ".join(text for text in (
+            self.result_title.text(), self.result_amount.text(),
+            self.change_due.text() if self.change_due.isVisibleTo(self.result_page) else "",
+            self.result_message.text()) if text)
+
+    # Where the focus lands says what just happened before what it does: New sale the result,
+    # the amount the notice (a declined card, a partial approval). Both are announced too; this is
+    # for a reader that takes no announcements (Orca 43, Debian 12's), which reads the focused
+    # widget's description, and its description again when it changes.
+    def _describe_result(self) -> None:
+        """New sale's description: the result on screen, then what the key does (set before
+        the key takes the focus: said once)."""
+        plain = tr("The next customer: a new ticket.")
+        summary = self._result_summary() if self.result is not None else ""
+        self.new_button.setAccessibleDescription(f"{summary}. {plain}" if summary else plain)
+
+    def _describe_amount(self) -> None:
+        """The amount's description: the notice under the ticket, if any, then how to type."""
+        how = self.ready_hint.text()
+        said = self.notice.text()
+        self.amount.setAccessibleDescription(f"{said} {how}" if said else how)
 
     def _failed(self, exc: BaseException) -> None:
         from cashier.errors import CashierError
@@ -253,7 +279,11 @@ class SaleView(StagedPage):
         self.result = result
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
         self.result_stage.show_result(result, ticket, self.model.result_style(result))
+        # the cashier's focus goes to New sale: the outcome is announced, a refusal at once, and
+        # is the key's description (a reader without announcements, Orca 43, says it on focus)
+        a11y.announce(self, self._result_summary(), urgent=not self.print_button.isEnabled())
         self.clear_of_the_pad(self.result_page, 32)
+        self._describe_result()
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
@@ -264,5 +294,18 @@ class SaleView(StagedPage):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
+        a11y.name(self.receipt_view, tr("Receipt"), tr("The receipt as it prints, line by line."))
+        for button, about in (
+                (self.remove_line_button, tr("Removes the ticket's last line.")),
+                (self.cancel_ticket_button, tr("Cancels the ticket: approved tenders are voided and "
+                                               "cash is given back; asks again when money was taken.")),
+                (self.cancel_button, tr("Cancels the payment waiting on the PIN pad: nothing is "
+                                        "charged.")),
+                (self.print_button, tr("Prints the receipt on the PIN pad's printer.")),
+                (self.show_receipt_button, tr("Shows the receipt on screen.")),
+                (self.check_button, tr("Asks the host again what became of the payment."))):
+            button.setAccessibleDescription(about)
         self.entry_stage.retranslate()
+        self._describe_result()
+        self._describe_amount()
         self._update_totals()
