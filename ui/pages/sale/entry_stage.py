@@ -44,8 +44,10 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
 
 
 class EntryStage(QWidget):
-    def __init__(self, page: SalePage) -> None:
-        super().__init__()
+    def __init__(self, page: SalePage, parent: QWidget | None = None) -> None:
+        # built inside its parent (the stack): added to it afterwards, the whole tree of panels
+        # was styled again on the move, ~30 ms of the window's start
+        super().__init__(parent)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(8)

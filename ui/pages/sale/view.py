@@ -72,7 +72,7 @@ class SaleView(StagedPage):
 
     # ---- entry -----------------------------------------------------------------------------
     def _build_entry(self, actions: entry_stage.SalePage) -> QWidget:
-        e = self.entry_stage = EntryStage(actions)
+        e = self.entry_stage = EntryStage(actions, self.stack)
         # the names the rest of the window (and its tests) use
         t, pay, k = self.ticket_panel, self.payment_panel, self.keypad_panel = (
             e.ticket_panel, e.payment_panel, e.keypad_panel)
