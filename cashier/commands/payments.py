@@ -36,7 +36,7 @@ def _amount(text: str | None, field: str, args: argparse.Namespace, *,
 def _invoice(text: str | None, field: str) -> str | None:
     if text is None:
         return None
-    if not text.isdigit() or not 1 <= len(text) <= 10:
+    if not (text.isascii() and text.isdigit()) or not 1 <= len(text) <= 10:
         raise ValidationError(field, "must be 1 to 10 digits")
     return text
 

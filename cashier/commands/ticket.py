@@ -12,6 +12,7 @@ import sys
 from decimal import ROUND_UP, Decimal
 from typing import Any
 
+from cashier.commands.arguments import number_text, whole_number
 from cashier.commands.payments import (
     CARD_STDIN_HELP,
     MANAGER_HELP,
@@ -23,6 +24,9 @@ from cashier.commands.payments import (
 )
 from cashier.errors import ValidationError
 
+#: ``ticket refund --line N``: what the number must be (read by the one integer rule).
+LINE_RULE = "must be a line number from 1, as on the receipt"
+
 
 def _exit_code(ticket: Any) -> int:
     if ticket.checking:
@@ -31,9 +35,7 @@ def _exit_code(ticket: Any) -> int:
 
 
 def _ticket_id(text: str) -> int:
-    if not text.isdigit() or not 1 <= len(text) <= 12:
-        raise ValidationError("TICKET", "must be a ticket number, e.g. 12")
-    return int(text)
+    return whole_number(text, "TICKET", low=0, rule="must be a ticket number, e.g. 12")
 
 
 def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
@@ -264,7 +266,7 @@ def register(subparsers: Any) -> None:
                                    "being checked with the host.")
     r.add_argument("ticket", metavar="TICKET")
     r.add_argument("--amount", help="refund this much (default: all that is left)")
-    r.add_argument("--line", action="append", metavar="N",
+    r.add_argument("--line", action="append", metavar="N", type=number_text(rule=LINE_RULE),
                    help="refund line N (from 1, as on the receipt) with its tax; repeat")
     r.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     r.set_defaults(handler=refund_command)
