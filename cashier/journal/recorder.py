@@ -72,6 +72,9 @@ SEQUENCE_DIGITS = 8
 #: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
+#: The last day whose block the 8 digits hold (2052-05-18): a clock past it is wrong (or the
+#: till outlived its numbering), and no invoice is issued (``time_floor``).
+INVOICE_LAST_DAY = INVOICE_EPOCH + timedelta(days=10 ** SEQUENCE_DIGITS // INVOICES_PER_DAY - 1)
 #: An open tab: an authorization approved and not yet captured (the host has not batched it).
 OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
 
@@ -502,7 +505,12 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         earlier day's numbers (see docs/decisions.md, "Invoice numbers")."""
         if not self.invoice_time_floor:
             return 0
-        days = (self.clock().astimezone(UTC).date() - INVOICE_EPOCH).days
+        today = self.clock().astimezone(UTC).date()
+        if today > INVOICE_LAST_DAY:  # its block would not fit the 8 digits
+            raise ValidationError("clock", "the till's clock says {today}, after {last}, the last "
+                                  "day invoice numbers can be bound to: set the clock right",
+                                  today=today.isoformat(), last=INVOICE_LAST_DAY.isoformat())
+        days = (today - INVOICE_EPOCH).days
         return max(days, 0) * INVOICES_PER_DAY
 
     def next_invoice(self) -> str:
