@@ -127,12 +127,15 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
         print(f"cashier: error: {bad}: is not valid UTF-8 text; nothing was done", file=sys.stderr)
         return 2
     args = parse_arguments(raw)
-    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
+    # a one-shot command's standard error is its own (a refusal is one line); the window's and a
+    # server's logs go there as well as to the log file
+    handler = getattr(args, "handler", None)
+    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile),
+                  console=handler is None or bool(getattr(args, "serves", False)))
     try:
         if args.version:
             print(version_line(args.profile))
             return 0
-        handler = getattr(args, "handler", None)
         if handler is not None:
             return int(handler(args))
         if open_window is None:

@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--state", metavar="FILE", help="keep the ledger in FILE across restarts")
     serve.add_argument("--delay-scale", type=float, default=1.0,
                        help="real seconds per trigger second for the 111.XX style amounts (default 1)")
-    serve.set_defaults(handler=serve_command)
+    serve.set_defaults(handler=serve_command, serves=True)  # its log on stderr (cashier.cli)
     parser.set_defaults(handler=lambda args: _usage(parser))
 
 

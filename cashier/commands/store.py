@@ -244,7 +244,7 @@ def register(subparsers: Any) -> None:
                        help="port; 0 picks a free one (default 8790)")
     serve.add_argument("--updates", metavar="REPO",
                        help="also serve this signed update repository at /updates")
-    serve.set_defaults(handler=serve_command)
+    serve.set_defaults(handler=serve_command, serves=True)  # its log on stderr (cashier.cli)
     add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
     add.add_argument("till_id", metavar="TILL_ID")
     add.add_argument("--number", type=arguments.number(1, 99, rule="must be the till's number, 1 to 99"),
