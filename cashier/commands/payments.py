@@ -95,6 +95,8 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
 
 
 CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see arguments in ps)"
+GIFT_CARD_STDIN_HELP = ("- reads it from standard input, after a card number read there "
+                        "(scripts: other users see arguments in ps)")
 MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"
 
 
@@ -113,17 +115,19 @@ def _keyed(args: argparse.Namespace) -> Any:
         return None
     if args.exp is None:
         raise ValidationError("--exp", "is required with --card (MMYY)")
-    return KeyedCard(_card_number(args.card), args.exp, getattr(args, "cvv", None))
+    return KeyedCard(card_number(args.card, "--card"), args.exp, getattr(args, "cvv", None))
 
 
-def _card_number(given: str) -> str:
-    """``--card -``: the number is the first line of standard input, so it never shows in
-    ``ps`` or a shell's history (a manager's PIN, when asked for, is the next line)."""
+def card_number(given: str, field: str) -> str:
+    """THE rule for a card number given on the command line (a payment card's ``--card``, a gift
+    card's ``--card`` and ``--gift-card``): ``-`` reads it from the next line of standard input,
+    so it never shows in ``ps`` or a shell's history. Lines are read in the order the command
+    takes them: a payment card, then a gift card, then a manager's PIN when one is asked for."""
     if given != "-":
         return given
     number = sys.stdin.readline().strip()
     if not number:
-        raise ValidationError("--card", "-: standard input gave no card number (one line)")
+        raise ValidationError(field, "-: standard input gave no card number (one line)")
     return number
 
 

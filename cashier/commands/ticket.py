@@ -15,9 +15,11 @@ from typing import Any
 from cashier.commands.arguments import number_text, whole_number
 from cashier.commands.payments import (
     CARD_STDIN_HELP,
+    GIFT_CARD_STDIN_HELP,
     MANAGER_HELP,
     _amount,
     _keyed,
+    card_number,
     print_json,
     read_manager,
     run_with_runtime,
@@ -48,7 +50,7 @@ def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
     card = _keyed(args)
     token = getattr(args, "token", None)
     gift_number = getattr(args, "gift_card", None)
-    gift = GiftCard(gift_number) if gift_number else None
+    gift = GiftCard(card_number(gift_number, "--gift-card")) if gift_number else None
     out = []
     for text in args.pay or []:
         tender = parse_tender(text, currency)
@@ -239,7 +241,8 @@ def _tender_args(p: argparse.ArgumentParser) -> None:
                                   + CARD_STDIN_HELP)
     p.add_argument("--exp", help="its expiry, MMYY")
     p.add_argument("--token", help="a card token for the card tender")
-    p.add_argument("--gift-card", help="gift card number for the giftcard tender (else the PIN pad reads it)")
+    p.add_argument("--gift-card", help="gift card number for the giftcard tender (else the PIN pad "
+                                       "reads it); " + GIFT_CARD_STDIN_HELP)
 
 
 def register(subparsers: Any) -> None:
