@@ -89,3 +89,16 @@ def test_the_json_rule_counts_depth_outside_strings(tmp_path: Path) -> None:
     for bad in ("[]", "3", '"x"', "{", '{"a": Infinity}', '{"a": [[1]]}'):
         with pytest.raises(argparse.ArgumentTypeError, match="must be JSON such as"):
             arguments.counts(bad)
+
+
+def test_a_gift_card_number_in_another_dress_is_refused_before_it_is_sent(
+        env: dict[str, str]) -> None:
+    """Superscript or Arabic-Indic digits pass ``str.isdigit``: they were sent to the host as a
+    gift card number (refused there, NOT IN CARDRANGE)."""
+    before = _journal(env)
+    for number in ("\u00b2\u2076\u2076\u2074\u2076\u2075" + "\u2070" * 6 + "\u00b9\u00b2\u00b3\u2074",
+                   "".join(chr(0x0660 + int(c)) for c in "2664650000001234")):
+        done = cashier("giftcard", "balance", "--card", number, env=env)
+        assert done.returncode == 2 and not done.stdout, done.stdout
+        assert done.stderr == "cashier: card: a gift card number must be 13 to 19 digits\n"
+    assert _journal(env) == before
