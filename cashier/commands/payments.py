@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Awaitable, Callable
@@ -73,10 +74,18 @@ def run_with_runtime(args: argparse.Namespace,
     async def main() -> int:
         runtime = await open_runtime(profile, policy=policy)
         try:
-            return await body(runtime)
-        finally:
-            await runtime.close()
-            await push_after_command(profile)
+            code = await body(runtime)
+        except BaseException:
+            # the body's failure is the one to tell: a close failing after it (the same full
+            # disk, committing held lines) must not replace it
+            with contextlib.suppress(Exception):
+                await runtime.close()
+            with contextlib.suppress(Exception):
+                await push_after_command(profile)
+            raise
+        await runtime.close()
+        await push_after_command(profile)
+        return code
 
     return asyncio.run(main())
 
