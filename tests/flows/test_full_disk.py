@@ -311,3 +311,24 @@ def test_a_close_failing_after_the_command_failed_never_hides_why(
     with pytest.raises(OSError) as raised:
         run_with_runtime(argparse.Namespace(profile=None), body)
     assert raised.value.errno == errno.ENOSPC
+
+
+@pytest.mark.parametrize("free", [40, 120])
+def test_a_new_journal_on_a_nearly_full_disk_is_the_full_disk(tmp_path: Path, free: int) -> None:
+    """A new journal's first migration met the full disk at its COMMIT; the ROLLBACK after it
+    failed in turn ("cannot rollback - no transaction is active") and was what the line said."""
+    from tests.forked_cli import run_cashier
+
+    with _small_disk(tmp_path) as disk:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
+        env |= {"CASHIER_JOURNAL_PATH": str(disk / "journal.sqlite"),
+                "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(tmp_path / "state")}
+        filler = _leave(disk, free)
+        done = run_cashier("drawer", "open", "--float", "10.00", env=env)
+        filler.unlink()
+        assert done.returncode == 2 and not done.stdout, done.stdout
+        assert done.stderr == (f"cashier: journal_path {disk / 'journal.sqlite'}: cannot be "
+                               "written: the disk is full; free space on the disk, then start "
+                               "again\n")
+        opened = run_cashier("drawer", "open", "--float", "10.00", env=env)  # space freed
+        assert opened.returncode == 0, opened.stderr
