@@ -89,7 +89,7 @@ def disk_full(exc: BaseException, profile_path: str | None = None) -> bool:
 
     try:
         journal: Path | None = load_profile(profile_path).resolved_journal_path
-    except ProfileError:
+    except Exception:  # the last line of defence asks: it must not fail in turn
         journal = None
     return full(exc, journal)
 
