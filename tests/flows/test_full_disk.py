@@ -224,7 +224,7 @@ async def test_ticket_lines_a_full_disk_took_are_said_by_the_journals_next_use(
                                              tip_mode="none")
         await journal.add_ticket_line(ticket.id, name="Tea", quantity=3, unit_price=D("1.00"),
                                       actor="1")
-        writer = journal.recorder
+        writer = journal.recorder.store  # the datastore: its connection commits the held lines
         assert writer.lines_held
         real = writer.conn
         writer.conn = _CommitFails(real)  # type: ignore[assignment]
@@ -247,11 +247,12 @@ async def test_a_commit_that_fails_leaves_no_write_half_done(tmp_path: Path) -> 
                                          tip_mode="none")
     await journal.add_ticket_line(ticket.id, name="Tea", quantity=1, unit_price=D("1.00"),
                                   actor="1")
-    writer = journal.recorder
+    writer = journal.recorder.store  # the datastore: its connection commits every write
     real = writer.conn
     writer.conn = _CommitFails(real)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError, match="disk is full"):
-        await journal.create(NewEntry("sale", D("1.00"), actor="1", ticket_id=ticket.id, invoice="0100000001"))
+        await journal.create(NewEntry("sale", D("1.00"), actor="1", ticket_id=ticket.id,
+                                      invoice="0100000001"))
     writer.conn = real
     assert not writer.lines_held and not real.in_transaction
     await journal.close()  # nothing held: nothing to commit, no second failure
