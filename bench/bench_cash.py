@@ -42,7 +42,7 @@ def _z_report_ms() -> float:
             rows.append(("t1", kind, op, state, f"{i + 1:010d}" if kind != "charge" else None,
                          f"k{i}" if kind == "charge" else None, "USD", minor, minor, (i % 7) * 10, i % 50,
                          brand, str(1 + i % 6), at, at, "2025-01-01"))
-        with store._tx() as conn:
+        with store.transaction() as conn:
             conn.executemany(
                 "INSERT INTO entries(till_id, kind, op, state, invoice, idempotency_key, currency, "
                 "requested_minor, approved_minor, tip_minor, tax_minor, card_type, clerk, created_at, "

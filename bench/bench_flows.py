@@ -17,6 +17,8 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
+from cashier.journal.model import NewEntry
+
 GOALS = {"flow_overhead_ms_p50": ("<=", 1.0), "flow_overhead_ms_p99": ("<=", 5.0),
          "recovery_1000_unknown_s": ("<=", 3.0), "loop_lag_p99_ms_during_sales": ("<=", 16.0)}
 N = 300
@@ -82,7 +84,7 @@ async def _bench(tmp: Path) -> dict[str, float]:
     out["loop_lag_p99_ms_during_sales"] = _pct(lags, 0.99)
 
     for i in range(1000):
-        entry = await rt.journal.create(Kind.SALE, amount, actor="1", op=Op.SALE, sent=True)
+        entry = await rt.journal.create(NewEntry(Kind.SALE, amount, actor="1", op=Op.SALE, sent=True))
         if i % 2 == 0:
             await rt.client.sale(invoice=str(entry.invoice), amount=Amount(total=amount, tax=Decimal(0)),
                                  card=wire)

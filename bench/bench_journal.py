@@ -25,7 +25,7 @@ def run() -> dict[str, float]:
                  100 + i % 9000 if states[i % 6] == "approved" else 0, str(i % 9999).zfill(4),
                  "2025-01-01T00:00:00.000+00:00", "2025-01-01T00:00:00.000+00:00", "2025-01-01")
                 for i in range(ROWS)]
-        with store._tx() as conn:
+        with store.transaction() as conn:
             conn.executemany("INSERT INTO entries(till_id, kind, state, invoice, currency, requested_minor, "
                              "approved_minor, card_last4, created_at, updated_at, business_date) "
                              "VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)

@@ -28,6 +28,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from cashier.journal.model import NewEntry
+
 GOALS = {"store_ingest_events_per_s": (">=", 5000.0), "store_totals_ms": ("<=", 100.0),
          "sale_p99_ratio_store_down": ("<=", 1.1)}
 TILLS = 10
@@ -57,7 +59,7 @@ def _till_journal(path: Path, till: str) -> int:
     store = JournalRecorder(path, till_id=till, till_number=1)
     store.conn.execute("PRAGMA synchronous = OFF")  # building the fixture, not measuring it
     for _ in range(SALES_PER_TILL):
-        entry = store.create(Kind.SALE, Decimal("12.34"), actor="7")
+        entry = store.create(NewEntry(Kind.SALE, Decimal("12.34"), actor="7"))
         store.transition(entry.id, State.APPROVED, actor="7", approved=Decimal("12.34"),
                          card_type="VISA")
     count = int(store.conn.execute("SELECT count(*) FROM events").fetchone()[0])

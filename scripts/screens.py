@@ -16,6 +16,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from cashier.journal.model import NewEntry
+
 
 async def _until(predicate: Callable[[], Any], timeout_s: float = 15.0) -> Any:
     loop = asyncio.get_running_loop()
@@ -430,10 +432,10 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
             path = base / f"{till}.sqlite"
             journal = JournalRecorder(path, till_id=till, till_number=number)
             for i, text in enumerate(sales):
-                entry = journal.create(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk)
+                entry = journal.create(NewEntry(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk))
                 journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),
                                    card_type=("VS", "MC")[i % 2])
-            journal.create(Kind.SALE, Decimal("9.99"), actor=clerk, clerk=clerk, sent=True)
+            journal.create(NewEntry(Kind.SALE, Decimal("9.99"), actor=clerk, clerk=clerk, sent=True))
             journal.close()
             profile = load_profile(None, training=False, till_id=till, till_number=number,
                                    host_url="https://host.example/api", terminal_id="1",

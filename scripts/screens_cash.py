@@ -8,6 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from cashier.journal.model import NewEntry
 from cashier.manager_pin import hash_pin
 
 
@@ -40,15 +41,15 @@ async def cash_states(shoot: Callable[[Any, str], Any], build: Callable[..., Any
                                         tip_mode="none")
         store.add_ticket_line(ticket_id, name="Goods", quantity=1, unit_price=Decimal(amount),
                               actor="101")
-        entry = store.create(Kind.CASH, Decimal(amount), actor="101", clerk="101", op="sale",
-                             ticket_id=ticket_id)
+        entry = store.create(NewEntry(Kind.CASH, Decimal(amount), actor="101", clerk="101", op="sale",
+                             ticket_id=ticket_id))
         entry = store.transition(entry.id, State.APPROVED, actor="101", approved=Decimal(amount))
         store.note(entry.id, CASH_NOTE, actor="101", tendered=tendered,
                    change=str(Decimal(tendered) - Decimal(amount)))
         store.close_ticket(ticket_id, "paid", actor="101")
         desk.ticket_done(ticket_id, clerk="101")
-    card = store.create(Kind.SALE, Decimal("64.00"), actor="101", clerk="101", tip=Decimal("6.00"),
-                        card="4111111111111111")
+    card = store.create(NewEntry(Kind.SALE, Decimal("64.00"), actor="101", clerk="101", tip=Decimal("6.00"),
+                        card="4111111111111111"))
     store.transition(card.id, State.APPROVED, actor="101", approved=Decimal("64.00"), card_type="VISA")
     page.move_amount.set_value(Decimal("20.00"))
     page.reason.setText("change from the bank")

@@ -26,7 +26,7 @@ from cashier.chargeapi.errors import (
     ChargeApiUnavailable,
 )
 from cashier.journal import Entry, Journal, Kind, Op, State
-from cashier.journal.model import Outcome, outcome_of
+from cashier.journal.model import NewEntry, Outcome, outcome_of
 from cashier.money import from_minor, to_minor
 
 REQUEST_NOTE = "charge_api_request"
@@ -113,14 +113,18 @@ class JournaledChargeApi:
                                     charge_id=charge_id)
 
     async def _movement(self, op: Op, amount: Decimal, currency: str, path: str, params: dict[str, Any],
-                        actor: str | None, **ids: str | None) -> MovementResult:
-        """``ids``: the card ``token``, the ``customer_id`` and ``payment_link_id`` of a charge, or
-        the ``charge_id`` a capture or refund moves, each in its own journal column."""
+                        actor: str | None, *, token: str | None = None,
+                        customer_id: str | None = None, payment_link_id: str | None = None,
+                        charge_id: str | None = None) -> MovementResult:
+        """The card ``token``, the ``customer_id`` and ``payment_link_id`` of a charge, or the
+        ``charge_id`` a capture or refund moves, each in its own journal column."""
         who = actor or self.actor
         key = new_idempotency_key()
         clean = {k: v for k, v in params.items() if v is not None}
-        entry = await self.journal.create(Kind.CHARGE, amount, actor=who, currency=currency.upper(),
-                                          idempotency_key=key, op=op, **ids)
+        entry = await self.journal.create(NewEntry(
+            Kind.CHARGE, amount, actor=who, currency=currency.upper(), idempotency_key=key, op=op,
+            token=token, customer_id=customer_id, payment_link_id=payment_link_id,
+            charge_id=charge_id))
         await self.journal.note(entry.id, REQUEST_NOTE, actor=who, method="POST", path=path, params=clean)
         entry = await self.journal.transition(entry.id, State.SENT, actor=who)
         return await self._send(entry, op, path, clean, who)

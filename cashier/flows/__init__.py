@@ -3,8 +3,8 @@
 The pattern (follow it for gift cards, QR, PIN pad extras, offline mode):
 
 1. Validate everything (``ValidationError`` naming the field) before touching the journal.
-2. Commit the intent: ``await ctx.journal.create(Kind.X, amount, actor=ctx.actor, op=Op.X,
-   sent=True, ...)``. The invoice is allocated in that same transaction; ``sent=True`` records
+2. Commit the intent: ``await ctx.journal.create(NewEntry(Kind.X, amount, actor=ctx.actor,
+   op=Op.X, sent=True, ...))``. The invoice is allocated in that same transaction; ``sent=True`` records
    in the same commit that the request is about to go.
 3. Send through ``base.send_journaled(ctx, entry, op, lambda: ctx.client.<call>(invoice=...))``.
    It journals the answer (``apply_answer``), or on a lost answer (``HostOutcomeUnknown``)

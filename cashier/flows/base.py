@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import ValidationError
@@ -34,7 +34,7 @@ from cashier.host.errors import (
 from cashier.host.models.transactions import TransactionResult
 from cashier.journal.aio import Journal
 from cashier.journal.leases import EntryOwned
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, EntryChanges, Kind, Op, State
 from cashier.journal.model import Outcome as Outcome  # the one outcome word, re-exported
 from cashier.journal.model import outcome_of as outcome_of
 from cashier.journal.recorder import MISMATCH_NOTE
@@ -205,7 +205,7 @@ class FlowContext:
         return entry
 
     async def move(self, entry: Entry, state: State, *, actor: str | None = None,
-                   **changes: Any) -> Entry:
+                   **changes: Unpack[EntryChanges]) -> Entry:
         return await self.journal.transition(entry.id, state, actor=actor or self.actor, **changes)
 
 
@@ -347,7 +347,7 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
     if op is Op.CAPTURE:
         flag = (result.transaction.sale_flag or "").upper()
         if code in APPROVED_CODES and (not from_status or flag == "S") and total is not None:
-            extra = {"tip": tip} if tip is not None else {}
+            extra: dict[str, Any] = {"tip": tip} if tip is not None else {}
             return await ctx.move(entry, State.CAPTURED, actor=actor, captured=total, **extra, **fields)
         return await ctx.move(entry, _before_state(entry), actor=actor,
                               message=f"capture not done (host answered {code or 'blank'})", **fields)

@@ -36,7 +36,7 @@ from cashier.flows.base import FlowContext
 from cashier.flows.events import LinkChargeSeen as LinkChargeSeen  # re-exported: published here
 from cashier.flows.events import LinkCreated as LinkCreated
 from cashier.flows.events import LinkStatus as LinkStatus
-from cashier.journal.model import Entry, Kind, Op, Outcome, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, Outcome, State
 from cashier.money import CHARGE_API_MAX_MINOR, from_minor, parse_amount, to_minor
 from cashier.redact import luhn_ok
 
@@ -269,9 +269,9 @@ async def record_link_charge(ctx: FlowContext, charge: api.Charge | Record[api.C
     key = f"link:{charge_id}"
     entry = await ctx.journal.by_idempotency_key(key)
     if entry is None:
-        entry = await ctx.journal.create(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
+        entry = await ctx.journal.create(NewEntry(Kind.CHARGE, amount, actor=ctx.actor, currency=currency,
                                          idempotency_key=key, op=Op.CHARGE,
-                                         payment_link_id=charge.payment_link_id or None)
+                                         payment_link_id=charge.payment_link_id or None))
     if entry.state in (State.APPROVED, State.CAPTURED):
         return entry
     if entry.state is not State.INTENT:  # left open or marked never-sent by a crash: it did happen

@@ -40,7 +40,7 @@ from cashier.host.endpoints import BY_METHOD
 from cashier.host.errors import HostError, HostNoDecision, HostOutcomeUnknown, HostRetrySafe
 from cashier.host.models.common import Card, SecurityCode, Token
 from cashier.host.models.giftcards import GiftCardResult
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.redact import mask_pan, redact
 from cashier.text import free_text
 
@@ -77,7 +77,7 @@ class GiftCard:
             raise ValidationError("card", "give a gift card number or a token, not both")
         if self.number is not None:
             digits = re.sub(r"[ -]", "", self.number)
-            if not digits.isdigit() or not 13 <= len(digits) <= 19:
+            if not (digits.isascii() and digits.isdigit()) or not 13 <= len(digits) <= 19:
                 raise ValidationError("card", "a gift card number must be 13 to 19 digits")
             object.__setattr__(self, "number", digits)
         if self.token is not None:
@@ -251,9 +251,9 @@ async def _run_request(ctx: FlowContext, kind: Kind, card: GiftCard, amount: Dec
     """Intent -> (pad read / snapshot) -> SENT -> request -> outcome, one journal step each."""
     require(ctx, CLIENT_METHOD[kind])
     _check_card(ctx, card)
-    entry = await ctx.journal.create(
+    entry = await ctx.journal.create(NewEntry(
         kind, amount or Decimal(0), actor=ctx.actor, card=card.masked, token=card.token,
-        clerk=ctx.actor, op=Op.GIFTCARD)
+        clerk=ctx.actor, op=Op.GIFTCARD))
     inv = str(entry.invoice)
     wire = card.wire()
     masked = card.masked
@@ -349,8 +349,8 @@ async def allocate(ctx: FlowContext, amount: Decimal, *, program_id: str | None 
     if program_id is not None and not 1 <= len(program_id) <= 16:
         raise ValidationError("program_id", "must be 1 to 16 characters")
     require(ctx, "giftcard_allocate")
-    entry = await ctx.journal.create(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
-                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True)
+    entry = await ctx.journal.create(NewEntry(Kind.GIFTCARD_ALLOCATE, value, actor=ctx.actor,
+                                                 clerk=ctx.actor, op=Op.GIFTCARD, sent=True))
     inv = str(entry.invoice)
     try:
         result = await ctx.client.giftcard_allocate(invoice=inv, amount=value, program_id=program_id)
@@ -593,7 +593,7 @@ async def _decide(ctx: FlowContext, entry: Entry, snap: dict[str, Any] | None, n
                     if any(h.type == "Cancel" for h in new[i + 1:]):
                         return await ctx.move(entry, State.VOIDED, actor=who, approved=approved,
                                               message="landed, then cancelled (card history)")
-                    extra = {"token": now.token} if now.token and not entry.token else {}
+                    extra: dict[str, Any] = {"token": now.token} if now.token and not entry.token else {}
                     return await ctx.move(entry, State.APPROVED, actor=who, approved=approved,
                                           response_code="A", message="landed: confirmed by the card's "
                                           f"history; balance {now.balance}", **extra)

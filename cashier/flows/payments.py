@@ -28,7 +28,7 @@ from cashier.flows.giftcards import GiftCard
 from cashier.flows.recovery import REASON_MERCHANT_CANCEL, run_void_job
 from cashier.host.errors import HostError, InvoiceNotFound
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.journal.tickets import LineRefund
 from cashier.journal.tokens import decode_token
 from cashier.money import capture_bound as money_capture_bound
@@ -218,9 +218,9 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
             return found
         entry = found
     else:
-        entry = await ctx.journal.create(kind, total, actor=ctx.actor, tip=tip, tax=tax,
+        entry = await ctx.journal.create(NewEntry(kind, total, actor=ctx.actor, tip=tip, tax=tax,
                                          card=masked, token=token, clerk=ctx.actor, op=Op.SALE,
-                                         sent=True, ticket_id=ticket_id)
+                                         sent=True, ticket_id=ticket_id))
     if wire_card is None:
         what = "gift card" if kind is Kind.GIFTCARD_SALE else "card"
         ctx.bus.publish(DevicePrompt(entry.id, f"Present {what} for {total} on the PIN pad"))
@@ -288,9 +288,9 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
             return found
         entry = found
     else:
-        entry = await ctx.journal.create(
+        entry = await ctx.journal.create(NewEntry(
             Kind.AUTHORIZATION, amount, actor=ctx.actor, card=card.masked if card else None,
-            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True, ticket_id=ticket_id)
+            token=token, clerk=ctx.actor, op=Op.AUTHORIZATION, sent=True, ticket_id=ticket_id))
     if wire_card is None:
         ctx.bus.publish(DevicePrompt(entry.id, f"Present card to open a tab of {amount}"))
     inv = str(entry.invoice)
@@ -380,10 +380,10 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
         _check_pad(ctx, wire_card)
     approver = ctx.approval(Action.REFUND, amount, manager)
     with ctx.pinpad.reserve(f"a refund of {amount}", wire_card is None):
-        entry = await ctx.journal.create(
+        entry = await ctx.journal.create(NewEntry(
             Kind.REFUND, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
             original_invoice=original_invoice, clerk=ctx.actor, op=Op.REFUND, sent=True,
-            ticket_id=ticket_id, line_refund=line_refund)
+            ticket_id=ticket_id, line_refund=line_refund))
         await ctx.journal_approval(approver, Action.REFUND, amount, entry_id=entry.id)
         if wire_card is None and original_invoice is None:
             ctx.bus.publish(DevicePrompt(entry.id, f"Present card for a refund of {amount}"))

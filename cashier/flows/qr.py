@@ -51,7 +51,7 @@ from cashier.host.errors import (
 from cashier.host.models.common import Amount
 from cashier.host.models.devices import ChargeApiForm, FormItem
 from cashier.host.models.qr import QrStatusResult
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.money import check_tax
 from cashier.redact import redact
 from cashier.text import clean_text
@@ -167,8 +167,8 @@ async def pay(ctx: FlowContext, amount: Decimal, *, tax: Decimal = Decimal(0),
 
 async def _pay(ctx: FlowContext, amount: Decimal, tax: Decimal, polling: QrPolling,
                cancel: asyncio.Event | None, pad_form: str | None, ticket_id: int | None) -> QrResult:
-    entry = await ctx.journal.create(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
-                                     clerk=ctx.actor, sent=True, ticket_id=ticket_id)
+    entry = await ctx.journal.create(NewEntry(Kind.QR, amount, actor=ctx.actor, tax=tax, op=Op.QR,
+                                     clerk=ctx.actor, sent=True, ticket_id=ticket_id))
     inv = str(entry.invoice)
     try:
         code = await _ask_code(ctx, entry)

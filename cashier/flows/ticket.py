@@ -28,7 +28,7 @@ from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
-from cashier.journal.model import Kind, Op, State
+from cashier.journal.model import Kind, NewEntry, Op, State
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
 from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
@@ -394,10 +394,10 @@ class TicketSession:
                 entry = await resolve(self.ctx, entry)
             if entry.kind is Kind.CASH:
                 if entry.state is State.APPROVED and entry.approved > 0:
-                    back = await self.ctx.journal.create(
+                    back = await self.ctx.journal.create(NewEntry(
                         Kind.CASH, entry.approved, actor=self.ctx.actor, op=Op.REFUND,
                         clerk=self.ctx.actor, ticket_id=self.id,
-                        message=f"cash given back: ticket {self.id} cancelled")
+                        message=f"cash given back: ticket {self.id} cancelled"))
                     await self.ctx.move(back, State.APPROVED, approved=entry.approved)
                 continue
             if entry.state not in (State.APPROVED, State.CAPTURED, State.UNKNOWN) or not entry.invoice:
@@ -497,10 +497,10 @@ async def refund_ticket(ctx: FlowContext, ticket_id: int, *, amount: Decimal | N
     claim = LineRefund(tuple(ticket.lines[i].id for i in lines)) if lines is not None else None
     for tender, part in plan:
         if tender.kind == "cash":
-            entry = await ctx.journal.create(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
+            entry = await ctx.journal.create(NewEntry(Kind.CASH, part, actor=ctx.actor, op=Op.REFUND,
                                              clerk=ctx.actor, ticket_id=ticket_id,
                                              message=f"cash refund from ticket {ticket_id}",
-                                             line_refund=claim)
+                                             line_refund=claim))
             await ctx.move(entry, State.APPROVED, approved=part)
             went_back = True
         else:

@@ -2,7 +2,10 @@
 
 Layout
 - ``schema``: forward-only migrations (``PRAGMA user_version``), WAL, ``synchronous=FULL``.
-- ``store.JournalRecorder``: the synchronous core on one connection (one thread owns it).
+- ``datastore.Datastore``: the one connection (one thread owns it), its transactions, the clock
+  and the one writer of ``events``; the recorders built on it (``recorder.EntryRecorder``,
+  ``tickets.TicketRecorder``, ``drawer_rows.DrawerRecorder``, ``report_rows.ReportRecorder``,
+  ``outbox_rows.OutboxRecorder``); ``recorder.JournalRecorder`` is all of them on one datastore.
 - ``aio.Journal``: what async code uses; writes run on a dedicated thread, reads on another.
 - ``model``: ``Kind``, ``Op``, ``State`` (the state machine and its legal transitions),
   ``Entry`` (the projection row), ``Event``, ``Job``, ``Totals``.
@@ -20,8 +23,8 @@ Keys: a Host API entry is keyed by its **invoice** (allocated by ``create`` in t
 transaction as the intent: two-digit till number + 8-digit sequence, never reused). A Charge API
 entry (``Kind.CHARGE``) has no invoice and is keyed by its **idempotency key** instead::
 
-    entry = await journal.create(Kind.CHARGE, Decimal("12.50"), actor=str(clerk_id),
-                                 idempotency_key=key, op=Op.CHARGE, sent=True)
+    entry = await journal.create(NewEntry(Kind.CHARGE, Decimal("12.50"), actor=str(clerk_id),
+                                          idempotency_key=key, op=Op.CHARGE, sent=True))
     # ... call the Charge API with Idempotency-Key: key ...
     await journal.transition(entry.id, State.APPROVED, actor=str(clerk_id),
                              approved=Decimal("12.50"), card="424242XXXXXX4242", auth_code="ch_..")
@@ -45,6 +48,7 @@ from cashier.journal.model import (
     Job,
     JournalError,
     Kind,
+    NewEntry,
     Op,
     Outcome,
     State,
@@ -54,4 +58,4 @@ from cashier.journal.model import (
 from cashier.journal.recorder import JournalRecorder
 
 __all__ = ["UNRESOLVED", "Entry", "Event", "Job", "Journal", "JournalError", "JournalRecorder", "Kind",
-           "Op", "Outcome", "State", "Totals", "contains_pan", "outcome_of"]
+           "NewEntry", "Op", "Outcome", "State", "Totals", "contains_pan", "outcome_of"]

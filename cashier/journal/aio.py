@@ -15,21 +15,36 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar, Unpack
 
-from cashier.journal.model import INVOICED_KINDS, Entry, Event, Job, Kind, State, Totals
+from cashier.journal.model import (
+    INVOICED_KINDS,
+    ClockMoved,
+    DrawerMoved,
+    Entry,
+    EntryChanges,
+    Event,
+    Job,
+    Kind,
+    NewEntry,
+    State,
+    Totals,
+)
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketChanged
 from cashier.journal.tickets import TicketRecord, TicketWritten
 
 T = TypeVar("T")
+P = ParamSpec("P")
 log = logging.getLogger(__name__)
 Listener = Callable[[Entry], None]
+#: Every other committed change the journal publishes, in order.
+JournalChange = TicketChanged | DrawerMoved | ClockMoved
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
-ChangeListener = Callable[[Any], None]
+ChangeListener = Callable[[JournalChange], None]
 InvoiceCheck = Callable[[int], Awaitable[int]]
 #: Ticket lines held open on the writer are committed after this pause without another write...
 LINES_IDLE_S = 0.2
@@ -197,18 +212,19 @@ class Lane:
 
 
 class Journal:
-    """Async facade over two ``JournalRecorder`` instances (writer, reader), one thread each."""
+    """Async facade over two ``JournalRecorder`` instances (writer, reader), one thread each.
+    Every method is typed as the recorder's it runs (no call by name): type checking goes
+    from the flows through here to the journal's rows."""
 
     def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
                  currency: str = "USD", training: bool = False,
                  invoice_time_floor: bool = False) -> None:
         self.path = Path(path)
         self.till_id = till_id
+        self.till_number = till_number
         self.currency = currency
         self.training = training
-        self._kw: dict[str, Any] = {"till_id": till_id, "till_number": till_number,
-                                    "currency": currency, "training": training,
-                                    "invoice_time_floor": invoice_time_floor}
+        self.invoice_time_floor = invoice_time_floor
         #: Asked once per process before the first invoice: given this journal's high water, the
         #: highest sequence the host still holds (``cashier.flows.invoices``). None: not asked.
         self.invoice_check: InvoiceCheck | None = None
@@ -217,6 +233,8 @@ class Journal:
         self.number_check: Callable[[], Awaitable[None]] | None = None
         self._invoices_confirmed = False
         self._confirm_lock = asyncio.Lock()
+        #: Why held lines were lost: raised by the journal's next use (``_say_lines_lost``).
+        self._lines_lost: BaseException | None = None
         self._writer_lane = Lane("journal-writer")
         self._reader_lane = Lane("journal-reader")
         self._writer: JournalRecorder | None = None
@@ -226,27 +244,36 @@ class Journal:
         self._lines = LineFlusher(self._flush_lines)
 
     @classmethod
-    async def open(cls, path: str | Path, **kw: Any) -> Journal:
-        journal = cls(path, **kw)
+    async def open(cls, path: str | Path, *, till_id: str = "training", till_number: int = 1,
+                   currency: str = "USD", training: bool = False,
+                   invoice_time_floor: bool = False) -> Journal:
+        journal = cls(path, till_id=till_id, till_number=till_number, currency=currency,
+                      training=training, invoice_time_floor=invoice_time_floor)
         await journal.start()
         return journal
 
+    def _recorder(self, *, reader: bool) -> JournalRecorder:
+        return JournalRecorder(self.path, till_id=self.till_id, till_number=self.till_number,
+                               currency=self.currency, training=self.training, reader=reader,
+                               invoice_time_floor=self.invoice_time_floor)
+
     async def start(self) -> None:
-        self._writer = await self._writer_lane.call(
-            functools.partial(JournalRecorder, self.path, **self._kw))
-        self._writer.hold_lines = True  # lines commit with the next write (``_lines_tx``)
-        self._reader = await self._reader_lane.call(
-            functools.partial(JournalRecorder, self.path, reader=True, **self._kw))
+        self._writer = await self._writer_lane.call(functools.partial(self._recorder, reader=False))
+        # lines commit with the next write (``Datastore.lines_transaction``)
+        self._writer.store.hold_lines = True
+        self._reader = await self._reader_lane.call(functools.partial(self._recorder, reader=True))
 
     async def close(self) -> None:
         self._lines.close()  # the writer's close commits the lines still held
-        if self._reader is not None:
-            await self._reader_lane.call(self._reader.close)
-        if self._writer is not None:
-            await self._writer_lane.call(self._writer.close)
-        self._reader = self._writer = None
-        self._writer_lane.shutdown()
-        self._reader_lane.shutdown()
+        try:
+            if self._reader is not None:
+                await self._reader_lane.call(self._reader.close)
+            if self._writer is not None:
+                await self._writer_lane.call(self._writer.close)
+        finally:  # a close that could not commit (a full disk) still ends the lanes
+            self._reader = self._writer = None
+            self._writer_lane.shutdown()
+            self._reader_lane.shutdown()
 
     async def __aenter__(self) -> Journal:
         if self._writer is None:
@@ -270,7 +297,8 @@ class Journal:
         self._change_listeners.append(listener)
         return lambda: self._change_listeners.remove(listener)
 
-    def _publish(self, entry: Entry, mirrored: list[Entry], changes: list[Any] | None = None) -> Entry:
+    def _publish(self, entry: Entry, mirrored: list[Entry],
+                 changes: list[JournalChange] | None = None) -> Entry:
         """The entry written first, then each entry the same commit mirrored it on (the original
         of a refund, the charge a Charge API capture or refund moved), then what else it changed
         (the ticket of a tender)."""
@@ -280,19 +308,19 @@ class Journal:
         self._publish_changes(changes or [])
         return entry
 
-    def _publish_changes(self, changes: list[Any]) -> None:
+    def _publish_changes(self, changes: list[JournalChange]) -> None:
         for change in changes:
             for listener in list(self._change_listeners):
                 listener(change)
 
-    def _changes(self, recorder: JournalRecorder, written: Any = None) -> list[Any]:
+    def _changes(self, recorder: JournalRecorder, written: object = None) -> list[JournalChange]:
         """On the writer's thread: what the last write changed besides entries, as published
         (a ticket read once however many of its rows moved; not at all when the write itself
         returned it, ``written``)."""
         changes = recorder.take_changes()
         if not self._change_listeners:
             return []
-        out: list[Any] = []
+        out: list[JournalChange] = []
         tickets: set[int] = set()
         for change in changes:
             if isinstance(change, TicketWritten):
@@ -305,18 +333,19 @@ class Journal:
                 out.append(change)
         return out
 
-    async def _write_entry(self, fn: Callable[..., T], *args: Any,
-                           **kw: Any) -> tuple[T, list[Entry], list[Any]]:
+    async def _write_entry(self, fn: Callable[P, T], *args: P.args,
+                           **kw: P.kwargs) -> tuple[T, list[Entry], list[JournalChange]]:
         """Run a write that moves an entry; also read back, on the writer's thread, every other
         entry the same commit moved, and the other changes to publish after them."""
-        def run() -> tuple[T, list[Entry], list[Any]]:
+        def run() -> tuple[T, list[Entry], list[JournalChange]]:
             recorder = self.recorder
             try:
                 result = fn(*args, **kw)
             finally:
                 changes = self._changes(recorder)
             written = result[0] if isinstance(result, tuple) else result
-            others = [i for i in recorder.take_moved() if i != getattr(written, "id", None)]
+            written_id = written.id if isinstance(written, Entry) else None
+            others = [i for i in recorder.take_moved() if i != written_id]
             return result, [recorder.get(i) for i in others] if self._listeners else [], changes
 
         return await self._write_only(run)
@@ -329,32 +358,50 @@ class Journal:
             raise RuntimeError("journal is not open")
         return self._writer
 
-    async def _write_only(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    @property
+    def reader(self) -> JournalRecorder:
+        """The reader's recorder (its own connection); only for code on the reader's thread."""
+        if self._reader is None:
+            raise RuntimeError("journal is not open")
+        return self._reader
+
+    def _say_lines_lost(self) -> None:
+        """Held lines the line flusher could not commit are gone with their transaction (a full
+        disk): the next use of the journal raises why, once, rather than finding their ticket
+        missing and saying that instead."""
+        lost, self._lines_lost = self._lines_lost, None
+        if lost is not None:
+            raise lost
+
+    async def _write_only(self, fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> T:
         """Run ``fn`` on the writer's thread; publishes nothing (the caller does)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
+        self._say_lines_lost()
         result = await self._writer_lane.call(functools.partial(fn, *args, **kw))
-        if self._writer.lines_held:
+        if self._writer.store.lines_held:
             self._lines.poke()
         return result
 
     def _flush_lines(self) -> None:
         """On the flusher's thread: the writer's thread commits the lines it holds."""
         writer = self._writer
-        if writer is None or not writer.lines_held:
+        if writer is None or not writer.store.lines_held:
             return
         try:
             self._writer_lane.submit(writer.flush_lines).result()
         except RuntimeError:
             pass  # the journal closed meanwhile: its close committed them
-        except Exception:  # a full disk: the next write commits them, or says why it cannot
+        except Exception as exc:  # a full disk: the next write commits them, or says why it cannot
             log.warning("journal: ticket lines not yet committed", exc_info=True)
+            if not writer.store.lines_held:  # SQLite gave the transaction up: the lines are gone
+                self._lines_lost = exc
 
-    def _with_changes(self, fn: Callable[..., T], *args: Any,
-                      **kw: Any) -> Callable[[], tuple[T, list[Any]]]:
+    def _with_changes(self, fn: Callable[P, T], *args: P.args,
+                      **kw: P.kwargs) -> Callable[[], tuple[T, list[JournalChange]]]:
         """``fn`` as a call on the writer's connection that also returns what it changed besides
         entries (tickets, drawer), for ``_write`` and ``_write_line`` to publish."""
-        def run() -> tuple[T, list[Any]]:
+        def run() -> tuple[T, list[JournalChange]]:
             recorder = self.recorder
             result: Any = None
             try:
@@ -364,13 +411,13 @@ class Journal:
             return result, changes
         return run
 
-    async def _write(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    async def _write(self, fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> T:
         """Run a write on the writer's thread, then publish what it changed (tickets, drawer)."""
         result, changes = await self._write_only(self._with_changes(fn, *args, **kw))
         self._publish_changes(changes)
         return result
 
-    async def _write_line(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    async def _write_line(self, fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> T:
         """A ticket line's write. While the writer holds lines in its open transaction, or can
         open it this instant (the write lock is free: nothing is waited for; nothing is committed,
         so no fsync), and nothing else is queued, it runs here on the caller's thread, in tens of
@@ -379,12 +426,14 @@ class Journal:
         Either way the same connection writes it, in order (docs/decisions.md, "A held line is
         written without a hop")."""
         writer = self._writer
+        self._say_lines_lost()
         if writer is not None:
+            store = writer.store
             try:
                 ran, out = self._writer_lane.run_here_if_idle(self._with_changes(fn, *args, **kw),
-                                                              writer.begin_lines_now)
+                                                              store.begin_lines_now)
             finally:
-                if writer.lines_held:  # committed after the pause (also a refused line's begin)
+                if store.lines_held:  # committed after the pause (also a refused line's begin)
                     self._lines.poke()
             if ran and out is not None:
                 result, changes = out
@@ -392,10 +441,11 @@ class Journal:
                 return result
         return await self._write(fn, *args, **kw)
 
-    async def _read(self, name: str, *args: Any, **kw: Any) -> Any:
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> T:
+        """Run a read of the reader's recorder (``fn``, one of its methods) on its thread."""
         if self._reader is None:
             raise RuntimeError("journal is not open")
-        fn = getattr(self._reader, name)
+        self._say_lines_lost()
         return await self._reader_lane.call(functools.partial(fn, *args, **kw))
 
     # ---- invoice numbers ------------------------------------------------------------------------
@@ -425,14 +475,14 @@ class Journal:
             self._invoices_confirmed = True
 
     # ---- writes -------------------------------------------------------------------------------
-    async def create(self, kind: Kind | str, requested: Decimal, *, actor: str, **kw: Any) -> Entry:
-        if Kind(kind) in INVOICED_KINDS and kw.get("invoice") is None:
+    async def create(self, new: NewEntry) -> Entry:
+        """``EntryRecorder.create``: the intent committed (and sent, with ``new.sent``)."""
+        if Kind(new.kind) in INVOICED_KINDS and new.invoice is None:
             await self.confirm_invoices()
-        return self._publish(*await self._write_entry(self.recorder.create, kind, requested, actor=actor,
-                                                      **kw))
+        return self._publish(*await self._write_entry(self.recorder.create, new))
 
     async def transition(self, entry_id: int, state: State | str, *, actor: str,
-                         event: str | None = None, **changes: Any) -> Entry:
+                         event: str | None = None, **changes: Unpack[EntryChanges]) -> Entry:
         return self._publish(*await self._write_entry(self.recorder.transition, entry_id, state,
                                                       actor=actor, event=event, **changes))
 
@@ -441,7 +491,7 @@ class Journal:
         invoice: str = await self._write(self.recorder.allocate_invoice)
         return invoice
 
-    async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
+    async def note(self, entry_id: int | None, type_: str, *, actor: str, **data: object) -> None:
         await self._write(self.recorder.note, entry_id, type_, actor=actor, **data)
 
     async def request_void(self, entry_id: int, *, reason: str, actor: str,
@@ -454,26 +504,26 @@ class Journal:
         return entry, job
 
     async def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
-                      found_by: str, **changes: Any) -> Entry | None:
+                      found_by: str, **changes: Unpack[EntryChanges]) -> Entry | None:
         """``JournalRecorder.correct``: None when another path moved the entry meanwhile."""
         corrected, moved, other = await self._write_entry(
             self.recorder.correct, entry_id, state, was=was, actor=actor, found_by=found_by, **changes)
         return None if corrected is None else self._publish(corrected, moved, other)
 
     async def open_batch_settled(self) -> list[Entry]:
-        found: list[Entry] = await self._read("open_batch_settled")
+        found: list[Entry] = await self._read(self.reader.open_batch_settled)
         return found
 
     async def corrections(self) -> list[Event]:
-        found: list[Event] = await self._read("corrections")
+        found: list[Event] = await self._read(self.reader.corrections)
         return found
 
     async def mismatches(self) -> list[Event]:
-        found: list[Event] = await self._read("mismatches")
+        found: list[Event] = await self._read(self.reader.mismatches)
         return found
 
     async def batch_corrections(self, batch_no: int = 0) -> tuple[int, Decimal]:
-        found: tuple[int, Decimal] = await self._read("batch_corrections", batch_no)
+        found: tuple[int, Decimal] = await self._read(self.reader.batch_corrections, batch_no)
         return found
 
     async def claim(self, entry_id: int) -> Entry:
@@ -483,19 +533,19 @@ class Journal:
 
     async def owned_elsewhere(self, entry_id: int) -> str | None:
         """The live process (lease token) that has this entry in flight, if not this one."""
-        owner: str | None = await self._read("owned_elsewhere", entry_id)
+        owner: str | None = await self._read(self.reader.owned_elsewhere, entry_id)
         return owner
 
     async def owned_elsewhere_among(self, entry_ids: list[int]) -> dict[int, str]:
         """``owned_elsewhere`` for many entries in one read: id -> the live owner's token."""
-        owners: dict[int, str] = await self._read("owned_elsewhere_among", entry_ids)
+        owners: dict[int, str] = await self._read(self.reader.owned_elsewhere_among, entry_ids)
         return owners
 
     async def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
         return await self._write(self.recorder.job_retry, job_id, error=error, delay_s=delay_s)
 
     async def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
-                         **changes: Any) -> Entry:
+                         **changes: Unpack[EntryChanges]) -> Entry:
         return self._publish(*await self._write_entry(self.recorder.finish_job, job_id, outcome=outcome,
                                                       actor=actor, state=state, **changes))
 
@@ -553,18 +603,20 @@ class Journal:
                                                         state, actor=actor, when=when)
         return record
 
-    async def _ticket_read(self, name: str, *args: Any, **kw: Any) -> Any:
+    async def _ticket_read(self, read: Callable[[JournalRecorder], T]) -> T:
         """A ticket read: on the writer's own connection while it holds lines not yet committed
         (the reader's cannot see them), else on the reader's."""
-        if self._writer is not None and self._writer.lines_held:
-            return await self._write_only(getattr(self._writer, name), *args, **kw)
-        return await self._read(name, *args, **kw)
+        writer = self._writer
+        if writer is not None and writer.store.lines_held:
+            return await self._write_only(read, writer)
+        return await self._read(read, self.reader)
 
     async def ticket(self, ticket_id: int) -> TicketRecord:
         """The ticket as the journal holds it now. The writer answers when it holds the ticket
         (its last write of it, checked against other connections' commits there): no full read."""
+        self._say_lines_lost()
         writer = self._writer
-        if writer is not None and (writer.lines_held or writer.holds_ticket(ticket_id)):
+        if writer is not None and (writer.store.lines_held or writer.holds_ticket(ticket_id)):
             # held as last written: taken here when the writer is idle (no SQL but the check
             # that no other connection committed since), else asked on its thread
             ran, kept = self._writer_lane.run_here_if_idle(
@@ -573,60 +625,66 @@ class Journal:
                 return kept
             held: TicketRecord = await self._write_only(writer.ticket, ticket_id)
             return held
-        record: TicketRecord = await self._read("ticket", ticket_id)
+        record: TicketRecord = await self._read(self.reader.ticket, ticket_id)
         return record
 
     async def ticket_ids(self, *, open_only: bool = False, limit: int = 200) -> list[int]:
-        ids: list[int] = await self._ticket_read("ticket_ids", open_only=open_only, limit=limit)
-        return ids
+        return await self._ticket_read(
+            lambda recorder: recorder.ticket_ids(open_only=open_only, limit=limit))
 
     # ---- reads (own connection, own thread) ----------------------------------------------------
     async def get(self, entry_id: int) -> Entry:
-        entry: Entry = await self._read("get", entry_id)
+        entry: Entry = await self._read(self.reader.get, entry_id)
         return entry
 
     async def by_invoice(self, invoice: str) -> Entry | None:
-        entry: Entry | None = await self._read("by_invoice", invoice)
+        entry: Entry | None = await self._read(self.reader.by_invoice, invoice)
         return entry
 
     async def by_idempotency_key(self, key: str) -> Entry | None:
-        entry: Entry | None = await self._read("by_idempotency_key", key)
+        entry: Entry | None = await self._read(self.reader.by_idempotency_key, key)
         return entry
 
     async def refunds_in_flight(self, invoice: str) -> list[Entry]:
-        entries: list[Entry] = await self._read("refunds_in_flight", invoice)
+        entries: list[Entry] = await self._read(self.reader.refunds_in_flight, invoice)
         return entries
 
     async def unresolved(self) -> list[Entry]:
-        entries: list[Entry] = await self._read("unresolved")
+        entries: list[Entry] = await self._read(self.reader.unresolved)
         return entries
 
     async def open_authorizations(self) -> list[Entry]:
-        entries: list[Entry] = await self._read("open_authorizations")
+        entries: list[Entry] = await self._read(self.reader.open_authorizations)
         return entries
 
-    async def search(self, **filters: Any) -> list[Entry]:
-        entries: list[Entry] = await self._read("search", **filters)
-        return entries
+    async def search(self, *, day: str | None = None, invoice: str | None = None,
+                     amount: Decimal | None = None, last4: str | None = None,
+                     since: str | None = None, until: str | None = None,
+                     kinds: Sequence[str] = (), states: Sequence[str] = (),
+                     limit: int = 500) -> list[Entry]:
+        """``EntryRecorder.search``: today's screen's filters."""
+        return await self._read(self.reader.search, day=day, invoice=invoice, amount=amount,
+                                last4=last4, since=since, until=until, kinds=kinds, states=states,
+                                limit=limit)
 
     async def totals(self, batch_no: int = 0) -> Totals:
-        totals: Totals = await self._read("totals", batch_no)
+        totals: Totals = await self._read(self.reader.totals, batch_no)
         return totals
 
     async def events(self, entry_id: int | None = None) -> list[Event]:
-        events: list[Event] = await self._read("events", entry_id)
+        events: list[Event] = await self._read(self.reader.events, entry_id)
         return events
 
     async def due_jobs(self) -> list[Job]:
-        jobs: list[Job] = await self._read("due_jobs")
+        jobs: list[Job] = await self._read(self.reader.due_jobs)
         return jobs
 
     async def pending_jobs(self) -> list[Job]:
-        jobs: list[Job] = await self._read("pending_jobs")
+        jobs: list[Job] = await self._read(self.reader.pending_jobs)
         return jobs
 
     async def state_before_void(self, entry_id: int) -> State:
-        state: State = await self._read("state_before_void", entry_id)
+        state: State = await self._read(self.reader.state_before_void, entry_id)
         return state
 
 

@@ -2,7 +2,7 @@
 
 The drawer's rules (float, pay-in/out, the blind close, who approves) are in ``cashier.drawer``;
 every SQL statement they need is here, and each move's event is written by the journal's one
-writer of ``events`` (``_event``) in the same transaction as the move.
+writer of ``events`` (``Datastore.event``) in the same transaction as the move.
 """
 
 from __future__ import annotations
@@ -11,44 +11,25 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cashier.errors import DrawerRefused, ValidationError
+from cashier.journal.datastore import Datastore
+from cashier.journal.model import DrawerMoved as DrawerMoved  # published; named here too
 from cashier.journal.ticket_model import OLD_TENDER_NAMES
 from cashier.money import to_minor
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from contextlib import AbstractContextManager
 
+class DrawerRecorder:
+    """The drawer's recorder: sessions and moves, on the journal's datastore (its transactions,
+    time and events)."""
 
-@dataclass(frozen=True, slots=True)
-class DrawerMoved:
-    """Published after a drawer move is committed: float, pay_in, pay_out, no_sale, kick, count,
-    close (``type``, as the event ``drawer_<type>`` the journal holds)."""
-
-    session_id: int
-    type: str
-    amount: Decimal
-    clerk: str
-    entry_id: int | None = None
-
-
-class DrawerRows:
-    """The drawer half of ``JournalRecorder`` (mixed in; same connection, same transactions)."""
-
-    conn: sqlite3.Connection
-    till_id: str
-    currency: str
-    _changes: list[Any]
-
-    if TYPE_CHECKING:  # provided by JournalRecorder
-        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
-        def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
-                   at: str) -> None: ...
+    def __init__(self, store: Datastore) -> None:
+        self.store = store
+        self.conn = store.conn
+        self.till_id = store.till_id
+        self.currency = store.currency
 
     # ---- reads ---------------------------------------------------------------------------------
     def require_cash_drawer(self) -> None:
@@ -119,22 +100,22 @@ class DrawerRows:
     @contextmanager
     def drawer_tx(self) -> Iterator[sqlite3.Connection]:
         """One drawer change; its moves are published once it is committed."""
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             yield conn
 
     def drawer_move(self, session_id: int, type_: str, clerk: str, *, amount: Decimal = Decimal(0),
                     reason: str | None = None, approved_by: str | None = None,
                     entry_id: int | None = None, at: str | None = None) -> None:
         """One move and its event, inside the caller's transaction (``drawer_tx``)."""
-        at = at or self._now()
+        at = at or self.store.now()
         self.conn.execute("INSERT INTO drawer_moves(session_id, at, type, amount_minor, reason, clerk, "
                           "approved_by, entry_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                           (session_id, at, type_, to_minor(amount, self.currency), reason, clerk,
                            approved_by, entry_id))
-        self._event(entry_id, clerk, f"drawer_{type_}",
-                    {"session": session_id, "amount": str(amount), "reason": reason,
-                     "approved_by": approved_by}, at)
-        self._changes.append(DrawerMoved(session_id, type_, amount, clerk, entry_id))
+        self.store.event(entry_id, clerk, f"drawer_{type_}",
+                         {"session": session_id, "amount": str(amount), "reason": reason,
+                          "approved_by": approved_by}, at)
+        self.store.changed(DrawerMoved(session_id, type_, amount, clerk, entry_id))
 
     def drawer_open_session(self, *, clerk: str, float_amount: Decimal, counts: dict[str, int],
                             at: str) -> int:

@@ -5,10 +5,10 @@ Amounts are stored as integer minor units of the entry's currency and handed out
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from cashier.errors import CashierError
 from cashier.money import from_minor
@@ -263,8 +263,140 @@ class ClockMoved:
         return f"the clock moved {'back' if self.back else 'forward'} {self.span}"
 
 
+@dataclass(frozen=True, slots=True)
+class DrawerMoved:
+    """Published after a drawer move is committed: float, pay_in, pay_out, no_sale, kick, count,
+    close (``type``, as the event ``drawer_<type>`` the journal holds)."""
+
+    session_id: int
+    type: str
+    amount: Decimal
+    clerk: str
+    entry_id: int | None = None
+
+
 def money(minor: int | None, currency: str) -> Decimal:
     return from_minor(int(minor or 0), currency)
+
+
+@dataclass(frozen=True, slots=True)
+class LineRefund:
+    """The ticket lines a refund gives back (their ids). The refunds of one command share them:
+    ``group`` is the first refund's entry id (None: this refund is the first), so a command's
+    second tender may carry the lines its first one took."""
+
+    lines: tuple[int, ...]
+    group: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What ``EntryRecorder.create`` journals as an intent: one typed value, checked there (the
+    kind and the amount asked first, as a payment is named; the rest by name).
+
+    ``sent=True`` also records that the request is about to go (one commit less on the hot
+    path); ``ticket_id`` makes it a tender (or a refund) of that ticket; ``line_refund`` the
+    ticket lines a refund gives back, taken in the same transaction."""
+
+    kind: Kind | str
+    requested: Decimal
+    _: KW_ONLY
+    actor: str
+    currency: str | None = None
+    tip: Decimal | None = None
+    tax: Decimal | None = None
+    invoice: str | None = None
+    idempotency_key: str | None = None
+    original_invoice: str | None = None
+    card: str | None = None
+    token: str | None = None
+    clerk: str | None = None
+    message: str | None = None
+    op: Op | str | None = None
+    sent: bool = False
+    charge_id: str | None = None
+    payment_link_id: str | None = None
+    customer_id: str | None = None
+    ticket_id: int | None = None
+    line_refund: LineRefund | None = None
+
+
+class EntryChanges(TypedDict, total=False):
+    """The fields a transition, a correction or a void job's end may change on an entry, by name:
+    amounts as Decimals (stored as minor units), the card masked and the token encoded on the way
+    in (``EntryRecorder._columns`` checks each at run time too)."""
+
+    requested: Decimal | None
+    approved: Decimal | None
+    tip: Decimal | None
+    tax: Decimal | None
+    captured: Decimal | None
+    refunded: Decimal | None
+    pending: Decimal | None
+    card: str | None
+    token: str | None
+    op: Op | str | None
+    original_invoice: str | None
+    card_type: str | None
+    auth_code: str | None
+    response_code: str | None
+    host_code: str | None
+    message: str | None
+    clerk: str | None
+    reversal_reason: str | None
+    charge_id: str | None
+    refund_id: str | None
+    payment_link_id: str | None
+    customer_id: str | None
+    attempts: int
+    batch_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketLine:
+    id: int
+    name: str
+    quantity: int
+    unit_price: Decimal
+
+    @property
+    def amount(self) -> Decimal:
+        return self.unit_price * self.quantity
+
+
+@dataclass(frozen=True, slots=True)
+class TicketRecord:
+    """One ticket as the journal holds it: its row, live lines, entries and cash notes."""
+
+    id: int
+    state: str
+    currency: str
+    tax_rate: Decimal
+    tax_included: bool
+    tip_mode: str
+    tip: Decimal
+    tip_asked: bool
+    training: bool
+    clerk: str | None
+    created_at: str
+    closed_at: str | None
+    lines: tuple[TicketLine, ...]
+    entries: tuple[Entry, ...]
+    #: entry id -> (tendered, change) for cash tenders
+    cash: dict[int, tuple[Decimal, Decimal]]
+    #: refund entry id -> the ids of the lines it gives back (``LINES_NOTE``)
+    line_refunds: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
+    #: changes, so the write's published ticket and the session's are made once, not per reader.
+    view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TicketWritten:
+    """A committed write changed ticket ``ticket_id`` (its row, lines, or a tender entry or note);
+    the journal publishes the ticket as it now reads (``TicketChanged``)."""
+
+    ticket_id: int
 
 
 #: The one outcome word every flow, the window and the command line show (``outcome_of``): the
@@ -277,3 +409,8 @@ def outcome_of(entry: Entry) -> Outcome:
     if state in (State.INTENT, State.SENT, State.UNKNOWN):
         return "unknown"
     return state.value  # type: ignore[return-value]
+
+
+#: What a committed write changed besides entries, in order, for the journal's one publisher
+#: (``Datastore.take_changes``; the async journal publishes a written ticket as ``TicketChanged``).
+Change = TicketWritten | DrawerMoved | ClockMoved

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cashier.journal.datastore import Datastore
 from cashier.journal.model import JournalError
 
 #: The outbox marks it keeps in its one row.
@@ -54,10 +54,11 @@ def chain_over(chain: str, events: Iterable[Mapping[str, Any]]) -> str:
     return chain
 
 
-class OutboxRows:
-    """The outbox's half of ``JournalRecorder`` (mixed in; same connection)."""
+class OutboxRecorder:
+    """The store outbox's marks and its reading of the event log, on the journal's datastore."""
 
-    conn: sqlite3.Connection
+    def __init__(self, store: Datastore) -> None:
+        self.conn = store.conn
 
     def outbox_state(self) -> tuple[str, int, int]:
         """(journal id, pushed through, last store close seen)."""

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cashier.clerks import Clerk, Roster, SignInError
-from cashier.journal.recorder import write_event
+from cashier.journal.datastore import write_event
 
 log = logging.getLogger(__name__)
 TRIES = 5

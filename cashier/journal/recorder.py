@@ -1,8 +1,12 @@
-"""The synchronous journal core: one SQLite connection, used by one thread only.
+"""The synchronous journal: the datastore (one SQLite connection, used by one thread only) and
+the recorders built on it, each with its own rows: ``EntryRecorder`` here (payment entries, voids,
+batches, invoice numbers), ``TicketRecorder`` (tickets.py), ``DrawerRecorder`` (drawer_rows.py),
+``ReportRecorder`` (report_rows.py) and ``OutboxRecorder`` (outbox_rows.py).
 
-Every change is one ``BEGIN IMMEDIATE`` transaction that appends an event, updates the entry's
-projection row and the running totals together, so the three can never disagree. The async
-``Journal`` (``cashier.journal.aio``) runs a writer store on a dedicated thread.
+Every change is one ``BEGIN IMMEDIATE`` transaction of the datastore that appends an event, updates
+the entry's projection row and the running totals together, so the three can never disagree.
+``JournalRecorder`` is all of them on one datastore, as the till's code uses it; the async
+``Journal`` (``cashier.journal.aio``) runs a writer one on a dedicated thread.
 """
 
 from __future__ import annotations
@@ -12,44 +16,73 @@ import json
 import os
 import re
 import sqlite3
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from cashier.errors import ValidationError
 from cashier.journal.card_guard import guard_text, masked_card
-from cashier.journal.drawer_rows import DrawerRows
+from cashier.journal.datastore import (
+    BUSY_TIMEOUT_S,
+    CACHE_KIB,
+    CLOCK_JUMP_S,
+    Datastore,
+    JournalOpenError,
+    check_actor,
+    disk_full,
+    iso,
+    minor_units,
+    utc_now,
+    write_event,
+)
+from cashier.journal.drawer_rows import DrawerRecorder
 from cashier.journal.leases import EntryOwned, alive, lease_for
 from cashier.journal.model import (
     CORRECTIONS,
     INVOICED_KINDS,
     UNRESOLVED,
     UNRESOLVED_SQL,
-    ClockMoved,
     Entry,
+    EntryChanges,
     Event,
     Job,
     JournalError,
     Kind,
+    NewEntry,
     Op,
     State,
+    TicketRecord,
     Totals,
     check_transition,
     money,
 )
-from cashier.journal.outbox_rows import OutboxRows
-from cashier.journal.report_rows import ReportRows
+from cashier.journal.outbox_rows import OutboxRecorder
+from cashier.journal.report_rows import ReportRecorder
 from cashier.journal.rows import entry_of_row as _entry
-from cashier.journal.schema import migrate
-from cashier.journal.tickets import CASH_NOTE, LINES_NOTE, LineRefund, TicketRecord, TicketRows
+from cashier.journal.tickets import CASH_NOTE, LINES_NOTE, TicketRecorder
 from cashier.journal.tokens import encode_token
 from cashier.journal.totals import add_total, contribution, rebuild_totals
-from cashier.money import quantum, to_minor
-from cashier.text import clean_data, clean_text
+from cashier.money import quantum
+from cashier.text import clean_text
+
+#: Named here too, where the till's code has always found them (the datastore owns them).
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "CACHE_KIB",
+    "CLOCK_JUMP_S",
+    "INVOICES_PER_DAY",
+    "SEQUENCE_DIGITS",
+    "EntryRecorder",
+    "JournalOpenError",
+    "JournalRecorder",
+    "corrections_figure",
+    "disk_full",
+    "iso",
+    "utc_now",
+    "write_event",
+]
 
 #: Columns a transition may change (everything but the identity of the entry).
 MUTABLE = frozenset({
@@ -72,6 +105,9 @@ SEQUENCE_DIGITS = 8
 #: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
+#: The last day whose block the 8 digits hold (2052-05-18): a clock past it is wrong (or the
+#: till outlived its numbering), and no invoice is issued (``time_floor``).
+INVOICE_LAST_DAY = INVOICE_EPOCH + timedelta(days=10 ** SEQUENCE_DIGITS // INVOICES_PER_DAY - 1)
 #: The counter that keeps the store's last word on this till's number: the number the store
 #: refused (it is another till's there), 0 when it accepted it; absent until the store answers.
 NUMBER_REFUSED = "store_number_refused"
@@ -80,14 +116,6 @@ NUMBER_REFUSED = "store_number_refused"
 MISMATCH_NOTE = "host_mismatch"
 #: An open tab: an authorization approved and not yet captured (the host has not batched it).
 OPEN_TAB_SQL = "state = 'approved' AND kind IN ('authorization', 'manual_authorization')"
-
-
-def write_event(conn: sqlite3.Connection, entry_id: int | None, actor: str, type_: str,
-                data: Mapping[str, Any], at: str) -> None:
-    """THE writer of the ``events`` table (entries, notes, tickets, drawer moves, manager PIN
-    tries): every event is cleaned and serialised the same way, inside the caller's transaction."""
-    conn.execute("INSERT INTO events(entry_id, at, actor, type, data) VALUES (?, ?, ?, ?, ?)",
-                 (entry_id, at, actor, type_, json.dumps(clean_data(data), sort_keys=True, default=str)))
 
 
 # ---- rows -------------------------------------------------------------------------------------
@@ -133,357 +161,18 @@ def corrections_figure(data: Iterable[Mapping[str, Any]], currency: str) -> tupl
     return count, amount.quantize(quantum(currency))
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+class EntryRecorder:
+    """The payment entries' recorder: intents, transitions, corrections, voids, batches and
+    invoice numbers, on the journal's datastore (its transactions, time and events); a tender
+    asks the tickets' recorder about its ticket inside its own transaction."""
 
-
-def iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
-#: A clock moving more than this (seconds) either way is journaled and shown.
-CLOCK_JUMP_S = 180.0
-
-#: How long a journal connection waits for another process's lock before giving up.
-BUSY_TIMEOUT_S = 30.0
-
-
-def _switch_to_wal(conn: sqlite3.Connection, timeout_s: float) -> str:
-    """``PRAGMA journal_mode = WAL``, retried: on a new file that another process is switching
-    too, SQLite answers "database is locked" at once instead of calling the busy handler."""
-    deadline = time.monotonic() + timeout_s
-    delay = 0.005
-    while True:
-        try:
-            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
-                raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.2)
-
-
-class JournalOpenError(JournalError):
-    """The journal file cannot be used: one line with ``journal_path``, the cause and the fix."""
-
-    def __init__(self, path: Path, exc: BaseException) -> None:
-        cause, fix = _open_failure(exc, _read_only(path))
-        super().__init__(f"journal_path {path}: {cause}; {fix}")
-
-
-def _read_only(path: Path) -> bool:
-    """The journal's file or folder cannot be written (a read-only mount, even for root)."""
-    try:
-        folder = path.parent
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            return True
-        return not os.access(folder, os.W_OK) or (path.is_file() and not os.access(path, os.W_OK))
-    except OSError:
-        return False
-
-
-def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str]:
-    """(cause, what to do) for an exception met while opening the journal."""
-    text = str(exc).lower()
-    if isinstance(exc, IsADirectoryError):
-        return "is a folder, not a journal file", "point journal_path at a file"
-    if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text \
-            or "permission" in text or (read_only and "unable to open" in text):
-        return ("cannot be written (read-only file, folder or mount)",
-                "give the till write access to the file and its folder, or move the journal")
-    if "locked" in text or "busy" in text:
-        return ("is locked by another program (is another Cashier running?)",
-                "close the other program, then start again")
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return ("is not a Cashier journal (not an SQLite database, or damaged)",
-                "restore the journal from its backup or point journal_path at the right file")
-    if (isinstance(exc, OSError) and exc.errno == 28) or "full" in text:
-        return "cannot be written: the disk is full", "free space on the disk, then start again"
-    return f"cannot be opened ({type(exc).__name__}: {str(exc)[:120]})", \
-        "check the file, or restore it from its backup"
-
-
-def _check_ours(conn: sqlite3.Connection, path: Path, *, writer: bool = True) -> None:
-    """Refuse another program's SQLite file before a migration writes our tables into it.
-
-    Both reads run in one transaction, under the write lock for a writer: another process
-    creating the same new journal commits its first migration (tables and version together)
-    either wholly before or wholly after, never between the two reads."""
-    conn.execute("BEGIN IMMEDIATE" if writer else "BEGIN")
-    try:
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        tables = {str(r[0]) for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-    finally:
-        conn.execute("COMMIT")
-    if (version == 0 and tables) or (version > 0 and "entries" not in tables):
-        raise JournalError(f"journal_path {path}: is another program's SQLite database, not a "
-                           "Cashier journal; point journal_path at the till's journal file")
-
-
-#: SQLite page cache per connection, in KiB (see ``JournalRecorder.__init__``).
-CACHE_KIB = 512
-
-
-class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
-    """The journal on one connection. Not thread-safe: one thread owns each instance."""
-
-    def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
-                 currency: str = "USD", training: bool = False, reader: bool = False,
-                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False,
-                 lock_timeout_s: float = BUSY_TIMEOUT_S) -> None:
-        if not 1 <= till_number <= 99:
-            raise ValidationError("till_number", "must be 1 to 99 (the invoice prefix)")
-        self.path = Path(path)
-        self.till_id = till_id
-        self.till_number = till_number
-        self.currency = currency
-        self.training = training
-        self.clock = clock
-        #: Ids of the entries the last write transaction moved (the entry written and any it was
-        #: mirrored on), for the journal to publish each of them (``take_moved``).
-        self._moved: list[int] = []
-        #: What committed writes changed besides entries (drawer moves, tickets), in order, for
-        #: the journal's one publisher (``take_changes``).
-        self._changes: list[Any] = []
-        #: A clock jump seen and not yet journaled (the next write transaction journals it).
-        self._jump_seen: ClockMoved | None = None
-        self.invoice_time_floor = invoice_time_floor
-        self.lock_timeout_s = lock_timeout_s
-        #: Ticket lines (and a new ticket) are held in an open transaction until the next write
-        #: commits them, or ``flush_lines`` (the async journal's writer sets it and flushes after
-        #: a short pause; see ``TicketRows._lines_tx``). Off: each line commits on its own.
-        self.hold_lines = False
-        #: True while such a transaction is open.
-        self.lines_held = False
-        #: Tickets as this connection last wrote or read them (``TicketRows.ticket``): kept by
-        #: the writes that know how they change them, dropped by any other write, and all dropped
-        #: once another connection has committed (``PRAGMA data_version``), so a ticket is read
-        #: in full once, not after every write of it (a line, a tender, its answer).
-        self._held_tickets: dict[int, TicketRecord] = {}
-        #: Inside a write: the held tickets as they were when it began (``_tx``).
-        self._held_before: dict[int, TicketRecord] = {}
-        self._writing = False
-        self._data_version: int | None = None
-        #: The journal's latest time while held lines keep a transaction open (it holds the
-        #: write lock: no other connection adds an event), so ``_now`` does not ask at every line.
-        self._held_last_at: str | None = None
-        try:
-            self._open(reader)
-        except JournalError:
-            raise
-        except (sqlite3.Error, OSError) as exc:
-            raise JournalOpenError(self.path, exc) from None
-
-    def _open(self, reader: bool) -> None:
-        if self.path.is_dir():
-            raise IsADirectoryError(str(self.path))
-        if not reader:
-            # the store's records: a folder we create and a new journal file are owner-only
-            # (an existing folder the profile points at is left as its owner set it)
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not self.path.exists():
-                self.path.touch(mode=0o600)
-        self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                    timeout=self.lock_timeout_s)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout_s * 1000)}")
-        # Each connection's page cache (SQLite's default: 2 MB) otherwise fills with every page
-        # the day's appends touch, and the window keeps two connections open all day. The till
-        # reads recent rows through indexes; the OS file cache holds the rest.
-        self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        _check_ours(self.conn, self.path, writer=not reader)
-        if reader:
-            self.conn.execute("PRAGMA query_only = 1")
-        else:
-            mode = _switch_to_wal(self.conn, self.lock_timeout_s)
-            if str(mode).lower() != "wal":
-                raise JournalError(f"journal_path {self.path}: cannot switch to WAL mode (got "
-                                   f"{mode}); put the journal on a local disk")
-            self.conn.execute("PRAGMA synchronous = FULL")
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn)
-            self.conn.row_factory = sqlite3.Row
-        self._integer_columns = frozenset(
-            str(col["name"]) for col in self.conn.execute("PRAGMA table_info(entries)")
-            if str(col["type"]).upper() == "INTEGER")
-
-    def close(self) -> None:
-        self.flush_lines()
-        self.conn.close()
-
-    # ---- plumbing -----------------------------------------------------------------------------
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write, committed (FULL) at its end. Ticket lines held open (``hold_lines``) are
-        in the same transaction and commit with it: the write is a savepoint inside it, so a
-        refused write leaves the held lines as they were. A write inside another's (``cash_tender``)
-        is a savepoint in that one's transaction and commits with it."""
-        if self._writing:
-            with self._part_of_write():
-                yield self.conn
-            return
-        self._moved.clear()  # ``take_moved`` answers for the last transaction only
-        changes = len(self._changes)
-        seen = self._jump_seen
-        held = self.lines_held
-        self.conn.execute("SAVEPOINT write" if held else "BEGIN IMMEDIATE")
-        if not held:
-            self._check_data_version()  # under the write lock: nobody commits meanwhile
-        # only what this write keeps (the tickets it knows how it changed) stays held
-        before, self._held_tickets = self._held_tickets, {}
-        self._held_before = before
-        self._writing = True
-        try:
-            if seen is not None:  # a jump a read saw (or a write before ``_tx``): journaled now
-                self._now()
-            yield self.conn
-        except BaseException:
-            self._writing = False
-            whole = self._undo("write" if held else None)
-            # undone to where it began: the tickets as held then, unless held lines went too
-            self._held_tickets = {} if whole and held else before
-            self._held_before = {}
-            del self._changes[changes:]  # nothing of a rolled-back write is published
-            if seen is not None and self._jump_seen is None:
-                self._jump_seen = seen  # nor journaled: the next write journals it
-            raise
-        self._writing = False
-        self._held_before = {}
-        if held:
-            self.conn.execute("RELEASE write")
-        self.conn.execute("COMMIT")
-        self.lines_held = False
-        self._held_last_at = None
-
-    @contextmanager
-    def _part_of_write(self) -> Iterator[None]:
-        """One write of several that commit together: a savepoint, the tickets held as the
-        enclosing write had them so far (the same rule as ``_tx``: only what it keeps stays)."""
-        changes = len(self._changes)
-        before, self._held_tickets = self._held_tickets, {}
-        enclosing, self._held_before = self._held_before, before
-        self.conn.execute("SAVEPOINT part")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK TO part")
-            self.conn.execute("RELEASE part")
-            self._held_tickets = before
-            del self._changes[changes:]
-            raise
-        finally:
-            self._held_before = enclosing
-        self.conn.execute("RELEASE part")
-
-    def _undo(self, savepoint: str | None) -> bool:
-        """Roll back a write: to its savepoint when it joined held lines (they stay held), else
-        the whole transaction (also when SQLite already gave up the transaction: a full disk).
-        True when the whole transaction went (held lines with it)."""
-        self._held_last_at = None
-        if savepoint is not None and self.conn.in_transaction:
-            try:
-                self.conn.execute(f"ROLLBACK TO {savepoint}")
-                self.conn.execute(f"RELEASE {savepoint}")
-                return False
-            except sqlite3.Error:
-                pass
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
-        if self.lines_held:
-            self._held_tickets.clear()  # they held lines that are gone
-        self.lines_held = False
-        return True
-
-    def flush_lines(self) -> None:
-        """Commit ticket lines held open (``hold_lines``); nothing when none are held."""
-        if self.lines_held:
-            self.conn.execute("COMMIT")
-            self.lines_held = False
-            self._held_last_at = None
-
-    def _check_data_version(self) -> None:
-        """Drop every held ticket once another connection has committed (another process, the
-        cash desk's connection): the journal may then hold them otherwise."""
-        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
-        if version != self._data_version:
-            self._held_tickets.clear()
-            self._data_version = version
-
-    def take_changes(self) -> list[Any]:
-        """What the committed writes since the last call changed besides entries (``DrawerMoved``,
-        ``TicketWritten``), oldest first; the journal publishes them."""
-        changes, self._changes = self._changes, []
-        return changes
-
-    def _now(self) -> str:
-        """The journal's time: the clock, but never behind the journal's last event. A clock set
-        back (by hand, a dead RTC battery, a bad time server) does not reorder money: every move
-        is stamped no earlier than the last one, so it falls in the drawer session open when it
-        happened and the business date never goes back. A jump of more than ``CLOCK_JUMP_S``
-        either way is journaled once (``clock_moved``) by the next write transaction, for the
-        status bar and the manager; a read that sees it first keeps it for that write."""
-        wall = self.clock()
-        now = iso(wall)
-        last = self._held_last_at if self.lines_held else None
-        if last is None:
-            row = self.conn.execute("SELECT at FROM events ORDER BY id DESC LIMIT 1").fetchone()
-            last = None if row is None else str(row[0])
-        jump = self._clock_jump(wall, last)
-        if last is not None and now < last:
-            now = last
-        if self.lines_held:  # every event of the transaction is stamped with such a time
-            self._held_last_at = now
-        if jump is not None:
-            self._clock_noted = True
-            self._jump_seen = ClockMoved(round(jump), iso(wall), last)
-        if self.conn.in_transaction:
-            self._journal_jump(now)
-        return now
-
-    def _journal_jump(self, now: str) -> None:
-        """Inside a write: journal the jump seen since the last one, and hand it to the journal's
-        publisher (the status bar)."""
-        seen = self._jump_seen
-        if seen is None:
-            return
-        self._jump_seen = None
-        self._event(None, "system", "clock_moved",
-                    {"_note": {"by_s": seen.by_s, "clock": seen.clock, "journal": seen.journal}}, now)
-        self._changes.append(seen)
-
-    def journal_now(self) -> str:
-        """The journal's time for a write of another table in the same transaction (the drawer)."""
-        return self._now()
-
-    def _clock_jump(self, wall: datetime, last: str | None) -> float | None:
-        """Seconds the wall clock moved against this process's monotonic clock since it was last
-        read (or behind the journal), when more than ``CLOCK_JUMP_S``; else None."""
-        mono = time.monotonic()
-        anchor = getattr(self, "_clock_anchor", None)
-        self._clock_anchor = (wall, mono)
-        jump = None
-        if anchor is not None:
-            drift = (wall - anchor[0]).total_seconds() - (mono - anchor[1])
-            if abs(drift) > CLOCK_JUMP_S:
-                jump = drift
-        if jump is None and last is not None and not getattr(self, "_clock_noted", False):
-            behind = (datetime.fromisoformat(last) - wall).total_seconds()
-            if behind > CLOCK_JUMP_S:
-                jump = -behind
-        return jump
-
-    def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
-               at: str) -> None:
-        write_event(self.conn, entry_id, actor, type_, data, at)
-
-    @staticmethod
-    def _check_actor(actor: str) -> str:
-        if not actor or len(actor) > 40:
-            raise ValidationError("actor", "must name who acted: a clerk or manager id, "
-                                           "'recovery' or 'system'")
-        guard_text("actor", actor)
-        return actor
+    def __init__(self, store: Datastore, tickets: TicketRecorder) -> None:
+        self.store = store
+        self.tickets = tickets
+        self.conn = store.conn
+        self.till_id = store.till_id
+        self.currency = store.currency
+        self._owner_token: tuple[int, str] | None = None
 
     def _row(self, entry_id: int) -> sqlite3.Row:
         row = self.conn.execute("SELECT * FROM entries WHERE id = ?", (entry_id,)).fetchone()
@@ -491,24 +180,18 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             raise JournalError(f"entry: no journal entry {entry_id}")
         return row  # type: ignore[no-any-return]
 
-    def _minor(self, field: str, value: Decimal | None, currency: str) -> int:
-        if value is None:
-            return 0
-        if not isinstance(value, Decimal):
-            raise ValidationError(field, "must be a Decimal amount")
-        if value < 0:
-            raise ValidationError(field, "must not be negative")
-        if not value.is_finite() or value != value.quantize(quantum(currency)):
-            raise ValidationError(field, f"must be a whole number of {currency} minor units")
-        return to_minor(value, currency)
-
     def time_floor(self) -> int:
         """The lowest sequence this day may use on a real till (0 when not bound to time):
         a journal that is new, replaced or restored starts at today's block, above every
         earlier day's numbers (see docs/decisions.md, "Invoice numbers")."""
-        if not self.invoice_time_floor:
+        if not self.store.invoice_time_floor:
             return 0
-        days = (self.clock().astimezone(UTC).date() - INVOICE_EPOCH).days
+        today = self.store.clock().astimezone(UTC).date()
+        if today > INVOICE_LAST_DAY:  # its block would not fit the 8 digits
+            raise ValidationError("clock", "the till's clock says {today}, after {last}, the last "
+                                  "day invoice numbers can be bound to: set the clock right",
+                                  today=today.isoformat(), last=INVOICE_LAST_DAY.isoformat())
+        days = (today - INVOICE_EPOCH).days
         return max(days, 0) * INVOICES_PER_DAY
 
     def next_invoice(self) -> str:
@@ -516,13 +199,13 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         Refused while the store's last word is that this till's number is another till's."""
         refused = self.conn.execute("SELECT value FROM counters WHERE name = ?",
                                     (NUMBER_REFUSED,)).fetchone()
-        if refused is not None and int(refused[0]) == self.till_number:
+        if refused is not None and int(refused[0]) == self.store.till_number:
             raise ValidationError(
                 "till_number", "the store says till number {number} is not this till's (another "
                 "till holds it, or the store knows this till by another number): its invoices "
                 "could amend another till's payments, so no payment was started; give this till "
                 "a number of its own (the profile's till_number, and 'cashier store add-till ID "
-                "--number NN' at the store)", number=f"{self.till_number:02d}")
+                "--number NN' at the store)", number=f"{self.store.till_number:02d}")
         row = self.conn.execute(
             "INSERT INTO counters(name, value) VALUES ('invoice', MAX(1, :floor)) "
             "ON CONFLICT(name) DO UPDATE SET value = MAX(value + 1, :floor) RETURNING value",
@@ -530,7 +213,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         seq = int(row[0])
         if seq >= 10 ** SEQUENCE_DIGITS:
             raise JournalError("invoice: this till has used all its invoice numbers")
-        return f"{self.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
+        return f"{self.store.till_number:02d}{seq:0{SEQUENCE_DIGITS}d}"
 
     def invoice_high_water(self) -> int:
         """The highest sequence this journal has issued or been told is taken (0: none)."""
@@ -544,12 +227,12 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 or not 0 <= sequence < 10 ** SEQUENCE_DIGITS:
             raise ValidationError("sequence", f"must be a whole number from 0 to "
                                               f"{10 ** SEQUENCE_DIGITS - 1}")
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             conn.execute("INSERT INTO counters(name, value) VALUES ('invoice', :seq) "
                          "ON CONFLICT(name) DO UPDATE SET value = MAX(value, :seq)",
                          {"seq": sequence})
-            self._event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
-                        self._now())
+            self.store.event(None, "system", "invoice_floor", {"_note": {"sequence": sequence}},
+                             self.store.now())
 
     def store_number_word(self) -> int | None:
         """The store's word on this till's number at the last contact: the number it refused,
@@ -562,9 +245,9 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         """Keep what the store said of this till's number (``refused``: it is another till's);
         journaled as ``store_till_number`` when it changes, so the manager sees when and why.
         Invoices are refused while the store's last word is a refusal of the current number."""
-        value = self.till_number if refused else 0
+        value = self.store.till_number if refused else 0
         guard_text("message", message)
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             row = conn.execute("SELECT value FROM counters WHERE name = ?",
                                (NUMBER_REFUSED,)).fetchone()
             if row is not None and int(row[0]) == value:
@@ -572,31 +255,27 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             conn.execute("INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) "
                          "DO UPDATE SET value = excluded.value", (NUMBER_REFUSED, value))
             if refused or row is not None:  # the first "accepted" is no news
-                self._event(None, "store", "store_till_number",
-                            {"_note": {"till_number": self.till_number, "refused": refused,
-                                       "message": clean_text(message)[:300]}}, self._now())
+                self.store.event(None, "store", "store_till_number",
+                                 {"_note": {"till_number": self.store.till_number, "refused": refused,
+                                            "message": clean_text(message)[:300]}}, self.store.now())
 
     def allocate_invoice(self) -> str:
         """An invoice for a request that is no entry (a gift card balance inquiry): never reused."""
-        with self._tx():
+        with self.store.transaction():
             return self.next_invoice()
 
     # ---- writes -------------------------------------------------------------------------------
-    def create(self, kind: Kind | str, requested: Decimal, *, actor: str,
-               currency: str | None = None, tip: Decimal | None = None, tax: Decimal | None = None,
-               invoice: str | None = None, idempotency_key: str | None = None,
-               original_invoice: str | None = None, card: str | None = None,
-               token: str | None = None, clerk: str | None = None, message: str | None = None,
-               op: Op | str | None = None, sent: bool = False, charge_id: str | None = None,
-               payment_link_id: str | None = None, customer_id: str | None = None,
-               ticket_id: int | None = None, line_refund: LineRefund | None = None) -> Entry:
-        """Commit an intent (invoice allocated in the same transaction); ``sent=True`` also
+    def create(self, new: NewEntry) -> Entry:
+        """Commit an intent (invoice allocated in the same transaction); ``new.sent`` also
         records that the request is about to go, saving one commit on the hot path. A refund of
-        ticket lines (``line_refund``) takes them in the same transaction (``LineRefunded`` when
-        another refund holds one: nothing journaled)."""
-        kind = Kind(kind)
+        ticket lines (``new.line_refund``) takes them in the same transaction (``LineRefunded``
+        when another refund holds one: nothing journaled)."""
+        kind = Kind(new.kind)
+        requested, actor, currency, op = new.requested, new.actor, new.currency, new.op
+        invoice, idempotency_key, ticket_id = new.invoice, new.idempotency_key, new.ticket_id
+        line_refund, sent = new.line_refund, new.sent
         currency = currency or self.currency
-        self._check_actor(actor)
+        check_actor(actor)
         if kind in INVOICED_KINDS and idempotency_key is not None:
             raise ValidationError("idempotency_key", f"is for Charge API entries, not {kind}")
         if ticket_id is not None and (isinstance(ticket_id, bool) or not isinstance(ticket_id, int)):
@@ -607,40 +286,41 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             raise ValidationError("idempotency_key", "must be 1 to 255 characters")
         if invoice is not None and not re.fullmatch(r"\d{1,10}", invoice):
             raise ValidationError("invoice", "must be a string of 1 to 10 digits")
-        masked, last4 = masked_card(card)
-        now = self._now()
+        masked, last4 = masked_card(new.card)
+        now = self.store.now()
         # the day of the journal's time: never before the last entry's (a clock set back)
         local_day = datetime.fromisoformat(now).astimezone().date().isoformat()
         row: dict[str, Any] = {
             "till_id": self.till_id, "kind": str(kind), "state": str(State.INTENT),
             "op": str(Op(op)) if op else None, "invoice": invoice,
-            "idempotency_key": idempotency_key, "original_invoice": original_invoice,
+            "idempotency_key": idempotency_key, "original_invoice": new.original_invoice,
             "currency": currency,
-            "requested_minor": self._minor("requested", requested, currency),
-            "approved_minor": 0, "tip_minor": self._minor("tip", tip, currency),
-            "tax_minor": self._minor("tax", tax, currency), "captured_minor": 0,
-            "refunded_minor": 0, "pending_minor": self._minor("requested", requested, currency),
-            "card": masked, "card_last4": last4, "card_type": None, "token": encode_token(token),
-            "auth_code": None, "response_code": None, "host_code": None, "message": message,
-            "training": int(self.training), "clerk": clerk, "created_at": now, "updated_at": now,
+            "requested_minor": minor_units("requested", requested, currency),
+            "approved_minor": 0, "tip_minor": minor_units("tip", new.tip, currency),
+            "tax_minor": minor_units("tax", new.tax, currency), "captured_minor": 0,
+            "refunded_minor": 0, "pending_minor": minor_units("requested", requested, currency),
+            "card": masked, "card_last4": last4, "card_type": None, "token": encode_token(new.token),
+            "auth_code": None, "response_code": None, "host_code": None, "message": new.message,
+            "training": int(self.store.training), "clerk": new.clerk, "created_at": now, "updated_at": now,
             "sent_at": None, "business_date": local_day, "attempts": 0,
-            "reversal_reason": None, "batch_no": 0, "charge_id": charge_id, "refund_id": None,
-            "payment_link_id": payment_link_id, "customer_id": customer_id, "ticket_id": ticket_id,
+            "reversal_reason": None, "batch_no": 0, "charge_id": new.charge_id, "refund_id": None,
+            "payment_link_id": new.payment_link_id, "customer_id": new.customer_id,
+            "ticket_id": ticket_id,
         }
         for name in _TEXT_FIELDS:
             guard_text(name, row[name])
             if isinstance(row[name], str):
                 row[name] = clean_text(row[name])
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             if ticket_id is not None and Op(op or Op.SALE) is not Op.REFUND \
                     and kind is not Kind.REFUND:
                 # decided in the transaction that records the tender: no two processes see one
                 # remainder, and a second tender waits until the first has its outcome
-                self._check_new_tender(ticket_id, requested)  # the tender's total, tip in it
+                self.tickets.check_new_tender(ticket_id, requested)  # the tender's total, tip in it
             if line_refund is not None:
                 if ticket_id is None:
                     raise ValidationError("line", "a refund of ticket lines names its ticket")
-                self._check_line_refund(ticket_id, line_refund)
+                self.tickets.check_line_refund(ticket_id, line_refund)
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -660,34 +340,34 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             entry_id = int(cur.lastrowid or 0)
             conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?)",
                          (entry_id, self.owner, now))
-            self._event(entry_id, actor, "created", row, now)
+            self.store.event(entry_id, actor, "created", row, now)
             if sent:
-                self._event(entry_id, actor, "sent", changes, now)
+                self.store.event(entry_id, actor, "sent", changes, now)
             refunds_lines: dict[int, tuple[int, ...]] = {}
             if line_refund is not None:
                 group = entry_id if line_refund.group is None else line_refund.group
-                self._event(entry_id, actor, LINES_NOTE,
-                            {"_note": {"ticket": ticket_id, "lines": list(line_refund.lines),
-                                       "group": group}}, now)
+                self.store.event(entry_id, actor, LINES_NOTE,
+                                 {"_note": {"ticket": ticket_id, "lines": list(line_refund.lines),
+                                            "group": group}}, now)
                 refunds_lines[entry_id] = line_refund.lines
             entry = _entry({**stored, "id": entry_id}) if _stored_as_given(
-                stored, self._integer_columns) else _entry(self._row(entry_id))
+                stored, self.store.integer_columns) else _entry(self._row(entry_id))
             if ticket_id is not None:
-                self._ticket_written(ticket_id)
-                before = self._held_before.get(ticket_id)
+                self.store.ticket_written(ticket_id)
+                before = self.store.held_before(ticket_id)
                 if before is not None:  # the newest entry comes last, as a read orders them
-                    self._hold(dataclasses.replace(
+                    self.store.hold(dataclasses.replace(
                         before, entries=(*before.entries, entry),
                         line_refunds={**before.line_refunds, **refunds_lines}))
             return entry
 
     def transition(self, entry_id: int, state: State | str, *, actor: str, event: str | None = None,
-                   **changes: Any) -> Entry:
+                   **changes: Unpack[EntryChanges]) -> Entry:
         """Move an entry to ``state`` and change fields, as one event. Amount fields are given
         as Decimals (``approved=...``) and stored as minor units."""
         state = State(state)
-        self._check_actor(actor)
-        with self._tx() as conn:
+        check_actor(actor)
+        with self.store.transaction() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
             if current is State.VOIDED and state is State.VOIDED:
@@ -699,18 +379,18 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             cols["state"] = str(state)
             if state is State.CAPTURED and int(row["batch_no"]) != 0:
                 cols["batch_no"] = 0  # the host batches a capture when it happens: the open batch
-            now = self._now()
+            now = self.store.now()
             cols["updated_at"] = now
             if state is State.SENT:
                 cols["sent_at"] = now
                 cols["attempts"] = int(row["attempts"]) + 1
             new, propagated = self._apply(conn, row, cols, actor, event or str(state), now)
-            if not propagated and _stored_as_given(cols, self._integer_columns):
+            if not propagated and _stored_as_given(cols, self.store.integer_columns):
                 moved = _entry(new)
                 if moved.ticket_id is not None:  # its ticket held with it, as it now reads
-                    before = self._held_before.get(moved.ticket_id)
+                    before = self.store.held_before(moved.ticket_id)
                     if before is not None:
-                        self._hold(dataclasses.replace(before, entries=tuple(
+                        self.store.hold(dataclasses.replace(before, entries=tuple(
                             moved if e.id == moved.id else e for e in before.entries)))
                 return moved
             return _entry(self._row(entry_id))
@@ -720,7 +400,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         cols: dict[str, Any] = {}
         for key, value in changes.items():
             if key in ("requested", "approved", "tip", "tax", "captured", "refunded", "pending"):
-                cols[f"{key}_minor"] = self._minor(key, value, cur)
+                cols[f"{key}_minor"] = minor_units(key, value, cur)
             elif key == "card":
                 cols["card"], cols["card_last4"] = masked_card(value)
             elif key == "token":
@@ -741,15 +421,15 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         """Write one change; returns the row as written and whether another entry was changed
         too (a propagation may come back to this one, so that row must then be re-read)."""
         entry_id = int(row["id"])
-        self._moved.append(entry_id)
+        self.store.moved(entry_id)
         old = dict(row)
         new = {**old, **cols}
         data = dict(cols)
         if old["state"] != new["state"]:
             data["_from"] = old["state"]
-        self._event(entry_id, actor, type_, data, now)
+        self.store.event(entry_id, actor, type_, data, now)
         if old.get("ticket_id") is not None:
-            self._ticket_written(int(old["ticket_id"]))
+            self.store.ticket_written(int(old["ticket_id"]))
         sets = ", ".join(f"{k} = ?" for k in cols)
         conn.execute(f"UPDATE entries SET {sets} WHERE id = ?", (*cols.values(), entry_id))
         before, after = contribution(old), contribution(new)
@@ -820,33 +500,33 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                     "refunded", now)
 
     def correct(self, entry_id: int, state: State | str, *, was: State, actor: str,
-                found_by: str, **changes: Any) -> Entry | None:
+                found_by: str, **changes: Unpack[EntryChanges]) -> Entry | None:
         """The host is the truth, later too: an entry the host holds otherwise than the journal
         (``CORRECTIONS``) is corrected, one ``corrected`` event with both states and who found it
         (a correction is no transition of the payment's life: the journal had it wrong). ``was``
         is the state the comparison saw: an entry another path moved meanwhile is left alone
         (None). The note carries the money the correction moved, for every report."""
         new_state = State(state)
-        self._check_actor(actor)
+        check_actor(actor)
         guard_text("found_by", found_by)
         if new_state not in CORRECTIONS.get(was, frozenset()):
             raise JournalError(f"state: a correction cannot move {was} to {new_state}")
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             row = self._row(entry_id)
             if State(row["state"]) is not was:
                 return None  # another path moved it since the host was asked: asked next time
             self._take(row)
             cols = self._columns(row, changes)
-            now = self._now()
+            now = self.store.now()
             cols.update(state=str(new_state), updated_at=now)
             if new_state in (State.DECLINED, State.ERROR):
                 cols["approved_minor"] = 0  # nothing approved: the host holds it not charged
             moved = _net(contribution({**dict(row), **cols})) - _net(contribution(dict(row)))
             self._apply(conn, row, cols, actor, "corrected", now)
-            self._event(entry_id, actor, "correction",
-                        {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
-                                   "invoice": row["invoice"],
-                                   "amount": str(money(moved, str(row["currency"])))}}, now)
+            self.store.event(entry_id, actor, "correction",
+                             {"_note": {"was": str(was), "now": str(new_state), "found_by": found_by,
+                                        "invoice": row["invoice"],
+                                        "amount": str(money(moved, str(row["currency"])))}}, now)
             return _entry(self._row(entry_id))
 
     def open_batch_settled(self) -> list[Entry]:
@@ -878,54 +558,29 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             "WHERE v.type = 'correction' AND e.batch_no = ?", (batch_no,))
         return corrections_figure((json.loads(r[0]) for r in rows), self.currency)
 
-    def take_moved(self) -> list[int]:
-        """The ids of the entries the last write moved, each once, in the order they moved."""
-        moved, self._moved = list(dict.fromkeys(self._moved)), []
-        return moved
-
-    def note(self, entry_id: int | None, type_: str, *, actor: str, **data: Any) -> None:
+    def note(self, entry_id: int | None, type_: str, *, actor: str, **data: object) -> None:
         """An event that changes no projection field (a PIN pad prompt, a reconciliation...)."""
-        self._check_actor(actor)
+        check_actor(actor)
         guard_text(type_, data)
-        with self._tx() as conn:
-            self._event(entry_id, actor, type_, {"_note": data}, self._now())
+        with self.store.transaction() as conn:
+            self.store.event(entry_id, actor, type_, {"_note": data}, self.store.now())
             if entry_id is not None:  # a tender's note (cash tendered) changes what its ticket shows
                 row = conn.execute("SELECT ticket_id FROM entries WHERE id = ?", (entry_id,)).fetchone()
                 if row is not None and row[0] is not None:
                     ticket_id = int(row[0])
-                    self._ticket_written(ticket_id)
-                    before = self._held_before.get(ticket_id)
+                    self.store.ticket_written(ticket_id)
+                    before = self.store.held_before(ticket_id)
                     if type_ == CASH_NOTE and before is not None:  # as ``ticket`` reads it back
                         cash = (Decimal(str(data["tendered"])), Decimal(str(data["change"])))
-                        self._hold_changed(ticket_id, cash={**before.cash, entry_id: cash})
-
-    def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
-                    tip: Decimal | None, actor: str, message: str,
-                    close_if: Callable[[TicketRecord], bool] | None = None,
-                    ) -> tuple[Entry, TicketRecord]:
-        """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
-        (approved: the cash is in the hand), what was tendered and the change; and the ticket
-        closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
-        whole, with nothing journaled, when the drawer is not open or the cash exceeds what
-        remains. Returns the entry and the ticket as it now reads."""
-        with self._tx():
-            self._held_tickets = dict(self._held_before)  # nothing written yet: all still hold
-            self.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
-            entry = self.create(Kind.CASH, applied, actor=actor, op=Op.SALE, clerk=actor, tip=tip,
-                                ticket_id=ticket_id, message=message)
-            entry = self.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
-            self.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
-            if close_if is not None and close_if(self.ticket(ticket_id)):
-                self.close_ticket(ticket_id, "paid", actor=actor)
-            return entry, self.ticket(ticket_id)
+                        self.store.hold_changed(ticket_id, cash={**before.cash, entry_id: cash})
 
     # ---- owners: one process per payment in flight ----------------------------------------------
     @property
     def owner(self) -> str:
         """This process's lease token on this journal (held from first use to the process's end)."""
-        cached: tuple[int, str] | None = getattr(self, "_owner_token", None)
+        cached = self._owner_token
         if cached is None or cached[0] != os.getpid():  # a forked child holds a lease of its own
-            cached = self._owner_token = (os.getpid(), lease_for(self.path).hold())
+            cached = self._owner_token = (os.getpid(), lease_for(self.store.path).hold())
         return cached[1]
 
     def owner_of(self, entry_id: int) -> str | None:
@@ -940,14 +595,14 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         if State(row["state"]) not in UNRESOLVED:
             return None
         owner = self.owner_of(entry_id)
-        if owner is None or owner == lease_for(self.path).token or not alive(self.path, owner):
+        if owner is None or owner == lease_for(self.store.path).token or not alive(self.store.path, owner):
             return None
         return owner
 
     def owned_elsewhere_among(self, entry_ids: Sequence[int]) -> dict[int, str]:
         """``owned_elsewhere`` for many entries in one read (recovery's list): entry id ->
         the token of the other live process that has it in flight."""
-        me = lease_for(self.path).token
+        me = lease_for(self.store.path).token
         owners: dict[int, str] = {}
         for start in range(0, len(entry_ids), 500):  # within SQLite's bound on parameters
             chunk = list(entry_ids[start:start + 500])
@@ -957,7 +612,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 f"WHERE o.entry_id IN ({marks}) AND e.state IN {UNRESOLVED_SQL}", chunk))
         lives: dict[str, bool] = {}  # one question to the OS per owner, not per entry
         for token in set(owners.values()) - {me}:
-            lives[token] = alive(self.path, token)
+            lives[token] = alive(self.store.path, token)
         return {i: token for i, token in owners.items() if token != me and lives[token]}
 
     def _take(self, row: sqlite3.Row) -> None:
@@ -968,19 +623,19 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         owner = self.owner_of(entry_id)
         if owner == me:
             return
-        if owner is not None and State(row["state"]) in UNRESOLVED and alive(self.path, owner):
+        if owner is not None and State(row["state"]) in UNRESOLVED and alive(self.store.path, owner):
             raise EntryOwned(f"invoice {row['invoice']}" if row["invoice"] else "entry", owner)
         self.conn.execute("INSERT INTO entry_owners(entry_id, owner, since) VALUES (?, ?, ?) "
                           "ON CONFLICT(entry_id) DO UPDATE SET owner = excluded.owner, "
-                          "since = excluded.since", (entry_id, me, self._now()))
+                          "since = excluded.since", (entry_id, me, self.store.now()))
         if owner is not None:
-            self._event(entry_id, "system", "owner_taken",
-                        {"_note": {"from": owner, "to": me}}, self._now())
+            self.store.event(entry_id, "system", "owner_taken",
+                             {"_note": {"from": owner, "to": me}}, self.store.now())
 
     def claim(self, entry_id: int) -> Entry:
         """Take an entry before settling it (recovery, a cancel, a void): ``EntryOwned`` while
         its owner lives. Returns the entry as it is now (another process may have settled it)."""
-        with self._tx():
+        with self.store.transaction():
             row = self._row(entry_id)
             self._take(row)
             return _entry(row)
@@ -995,8 +650,8 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         seen (``ValidationError`` on the invoice, nothing journaled)."""
         if not re.fullmatch(r"0[1-9]", reason):
             raise ValidationError("reversal_reason", "must be 01 to 09")
-        self._check_actor(actor)
-        with self._tx() as conn:
+        check_actor(actor)
+        with self.store.transaction() as conn:
             row = self._row(entry_id)
             current = State(row["state"])
             if refusal is not None and current is not State.VOIDING:
@@ -1014,7 +669,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                                    "captured or unknown ones)")
             if int(row["batch_no"]) != 0:
                 raise JournalError("state: the entry is in a closed batch; refund it instead")
-            now = self._now()
+            now = self.store.now()
             self._apply(conn, row, {"state": str(State.VOIDING), "reversal_reason": reason,
                                     "op": str(Op.VOID), "updated_at": now},
                         actor, "void_requested", now)
@@ -1025,33 +680,33 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
 
     def job_retry(self, job_id: int, *, error: str, delay_s: float) -> Job:
         guard_text("error", error)
-        with self._tx() as conn:
-            next_at = iso(self.clock() + timedelta(seconds=delay_s))
+        with self.store.transaction() as conn:
+            next_at = iso(self.store.clock() + timedelta(seconds=delay_s))
             conn.execute("UPDATE jobs SET attempts = attempts + 1, last_error = ?, next_at = ? "
                          "WHERE id = ?", (error[:500], next_at, job_id))
             row = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
-            self._event(int(row["entry_id"]), "system", "job_retry",
-                        {"_note": {"job": job_id, "error": error[:500], "next_at": next_at}},
-                        self._now())
+            self.store.event(int(row["entry_id"]), "system", "job_retry",
+                             {"_note": {"job": job_id, "error": error[:500], "next_at": next_at}},
+                             self.store.now())
             return _job(row)
 
     def finish_job(self, job_id: int, *, outcome: str, actor: str, state: State | str,
-                   **changes: Any) -> Entry:
+                   **changes: Unpack[EntryChanges]) -> Entry:
         """Close the job and move its entry in the same transaction."""
         new_state = State(state)
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             job = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
             if job is None:
                 raise JournalError(f"job: no job {job_id}")
             row = self._row(int(job["entry_id"]))
             if State(row["state"]) is State.VOIDED and new_state is State.VOIDED:
                 conn.execute("UPDATE jobs SET state = ?, done_at = ? WHERE id = ? AND state = "
-                             "'pending'", (outcome, self._now(), job_id))
+                             "'pending'", (outcome, self.store.now(), job_id))
                 return _entry(row)  # voided meanwhile by another path: the job is done too
             self._take(row)
             check_transition(State(row["state"]), new_state)
             cols = self._columns(row, changes)
-            now = self._now()
+            now = self.store.now()
             cols.update(state=str(new_state), updated_at=now)
             self._apply(conn, row, cols, actor, f"void_{outcome}", now)
             conn.execute("UPDATE jobs SET state = ?, done_at = ?, attempts = attempts + 1 WHERE id = ?",
@@ -1072,7 +727,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
             rows = self.conn.execute("SELECT * FROM jobs WHERE state = 'pending' ORDER BY id").fetchall()
         else:
             rows = self.conn.execute("SELECT * FROM jobs WHERE state = 'pending' AND next_at <= ? "
-                                     "ORDER BY next_at", (self._now(),)).fetchall()
+                                     "ORDER BY next_at", (self.store.now(),)).fetchall()
         return [_job(r) for r in rows]
 
     # ---- batches ------------------------------------------------------------------------------
@@ -1082,9 +737,9 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         (the host batches a tab only once it is captured, so it stays in the open batch); with
         ``through_event``, only entries created at or before that event (a store-wide close
         covers what the store had received from this till when it closed)."""
-        self._check_actor(actor)
+        check_actor(actor)
         guard_text("summary", summary)
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             batch_no = int(conn.execute("SELECT COALESCE(MAX(batch_no), 0) + 1 FROM batches").fetchone()[0])
             ids = [int(r[0]) for r in conn.execute(
                 f"SELECT id FROM entries WHERE batch_no = 0 AND state NOT IN {UNRESOLVED_SQL} "
@@ -1093,15 +748,15 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 created = {int(r[0]) for r in conn.execute(
                     "SELECT entry_id FROM events WHERE type = 'created' AND id <= ?", (through_event,))}
                 ids = [i for i in ids if i in created]
-            now = self._now()
+            now = self.store.now()
             conn.execute("INSERT INTO batches(batch_no, closed_at, closed_by, override, summary) "
                          "VALUES (?, ?, ?, ?, ?)", (batch_no, now, actor, int(override),
                                                     json.dumps(summary, sort_keys=True, default=str)))
             conn.executemany("UPDATE entries SET batch_no = ? WHERE id = ?",
                              [(batch_no, i) for i in ids])
-            self._event(None, actor, "batch_closed",
-                        {"batch_no": batch_no, "entries": ids, "override": override,
-                         "_note": dict(summary)}, now)
+            self.store.event(None, actor, "batch_closed",
+                             {"batch_no": batch_no, "entries": ids, "override": override,
+                              "_note": dict(summary)}, now)
             rebuild_totals(conn, (0, batch_no))
             return batch_no
 
@@ -1149,7 +804,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
         if amount is not None:
             # the amount a list shows (approved, or captured with the tip) or the one asked for
             where.append("? IN (requested_minor, approved_minor, captured_minor)")
-            args.append(self._minor("amount", amount, self.currency))
+            args.append(minor_units("amount", amount, self.currency))
         if last4 is not None:
             if not re.fullmatch(r"\d{4}", last4):
                 raise ValidationError("last4", "must be exactly 4 digits")
@@ -1230,7 +885,7 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
     def rebuild_projection(self) -> None:
         """Replace the projection and totals with the fold of the events (repair tool)."""
         rows, _ = self.replay()
-        with self._tx() as conn:
+        with self.store.transaction() as conn:
             conn.execute("PRAGMA defer_foreign_keys = ON")
             conn.execute("DELETE FROM entries")
             for row in rows:
@@ -1238,3 +893,186 @@ class JournalRecorder(TicketRows, DrawerRows, ReportRows, OutboxRows):
                 conn.execute(f"INSERT INTO entries({cols}) VALUES "
                              f"({', '.join('?' * len(row))})", tuple(row.values()))
             rebuild_totals(conn)
+
+
+class JournalRecorder:
+    """The journal on one connection: the datastore and every recorder built on it, as the till's
+    code uses them (one name for each reading and writing). Not thread-safe: one thread owns it."""
+
+    def __init__(self, path: str | Path, *, till_id: str = "training", till_number: int = 1,
+                 currency: str = "USD", training: bool = False, reader: bool = False,
+                 clock: Callable[[], datetime] = utc_now, invoice_time_floor: bool = False,
+                 lock_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+        self.store = store = Datastore(path, till_id=till_id, till_number=till_number,
+                                       currency=currency, training=training, reader=reader,
+                                       clock=clock, invoice_time_floor=invoice_time_floor,
+                                       lock_timeout_s=lock_timeout_s)
+        self.tickets = tickets = TicketRecorder(store)
+        self.entries = entries = EntryRecorder(store, tickets)
+        self.drawer = drawer = DrawerRecorder(store)
+        self.reports = reports = ReportRecorder(store)
+        self.outbox = outbox = OutboxRecorder(store)
+        self.conn = store.conn
+        # the datastore: transactions, the held lines, the journal's time, what a write moved
+        self.transaction = store.transaction
+        self.close = store.close
+        self.flush_lines = store.flush_lines
+        self.begin_lines_now = store.begin_lines_now
+        self.holds_ticket = store.holds_ticket
+        self.take_changes = store.take_changes
+        self.take_moved = store.take_moved
+        #: The journal's time for a write of another table in the same transaction (the drawer).
+        self.journal_now = store.now
+        # entries
+        self.time_floor = entries.time_floor
+        self.next_invoice = entries.next_invoice
+        self.invoice_high_water = entries.invoice_high_water
+        self.raise_invoice_floor = entries.raise_invoice_floor
+        self.store_number_word = entries.store_number_word
+        self.record_store_number = entries.record_store_number
+        self.allocate_invoice = entries.allocate_invoice
+        self.create = entries.create
+        self.transition = entries.transition
+        self.correct = entries.correct
+        self.note = entries.note
+        self.claim = entries.claim
+        self.owner_of = entries.owner_of
+        self.owned_elsewhere = entries.owned_elsewhere
+        self.owned_elsewhere_among = entries.owned_elsewhere_among
+        self.request_void = entries.request_void
+        self.job_retry = entries.job_retry
+        self.finish_job = entries.finish_job
+        self.state_before_void = entries.state_before_void
+        self.due_jobs = entries.due_jobs
+        self.pending_jobs = entries.pending_jobs
+        self.close_batch = entries.close_batch
+        self.open_batch_settled = entries.open_batch_settled
+        self.corrections = entries.corrections
+        self.mismatches = entries.mismatches
+        self.batch_corrections = entries.batch_corrections
+        self.get = entries.get
+        self.by_invoice = entries.by_invoice
+        self.by_idempotency_key = entries.by_idempotency_key
+        self.refunds_in_flight = entries.refunds_in_flight
+        self.unresolved = entries.unresolved
+        self.open_authorizations = entries.open_authorizations
+        self.search = entries.search
+        self.totals = entries.totals
+        self.events = entries.events
+        self.all_rows = entries.all_rows
+        self.integrity_check = entries.integrity_check
+        self.replay = entries.replay
+        self.live_totals = entries.live_totals
+        self.rebuild_projection = entries.rebuild_projection
+        # tickets
+        self.create_ticket = tickets.create_ticket
+        self.add_ticket_line = tickets.add_ticket_line
+        self.remove_ticket_line = tickets.remove_ticket_line
+        self.set_ticket_tip = tickets.set_ticket_tip
+        self.close_ticket = tickets.close_ticket
+        self.close_ticket_if = tickets.close_ticket_if
+        self.ticket = tickets.ticket
+        self.held_ticket = tickets.held_ticket
+        self.ticket_till = tickets.ticket_till
+        self.ticket_ids = tickets.ticket_ids
+        self.all_ticket_rows = tickets.all_ticket_rows
+        # the drawer
+        self.require_cash_drawer = drawer.require_cash_drawer
+        self.drawer_current = drawer.drawer_current
+        self.drawer_session = drawer.drawer_session
+        self.drawer_last_closed = drawer.drawer_last_closed
+        self.drawer_cash = drawer.drawer_cash
+        self.drawer_move_sums = drawer.drawer_move_sums
+        self.drawer_moves = drawer.drawer_moves
+        self.drawer_last_move = drawer.drawer_last_move
+        self.drawer_counts = drawer.drawer_counts
+        self.drawer_report = drawer.drawer_report
+        self.drawer_tx = drawer.drawer_tx
+        self.drawer_move = drawer.drawer_move
+        self.drawer_open_session = drawer.drawer_open_session
+        self.drawer_mark_counted = drawer.drawer_mark_counted
+        self.drawer_close_session = drawer.drawer_close_session
+        self.drawer_save_report = drawer.drawer_save_report
+        # the reports
+        self.report_groups = reports.report_groups
+        self.report_ticket_count = reports.report_ticket_count
+        self.report_ticket_tax = reports.report_ticket_tax
+        self.report_corrections = reports.report_corrections
+        # the store outbox
+        self.outbox_state = outbox.outbox_state
+        self.save_outbox_mark = outbox.save_outbox_mark
+        self.last_event_id = outbox.last_event_id
+        self.read_events = outbox.read_events
+        self.outbox_chain = outbox.outbox_chain
+        self.save_pushed = outbox.save_pushed
+        self.chain_through = outbox.chain_through
+
+    # ---- the datastore's settings ---------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    @property
+    def till_id(self) -> str:
+        return self.store.till_id
+
+    @property
+    def till_number(self) -> int:
+        return self.store.till_number
+
+    @property
+    def currency(self) -> str:
+        return self.store.currency
+
+    @property
+    def training(self) -> bool:
+        return self.store.training
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The wall clock the journal's time is made of (a test's seam)."""
+        return self.store.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], datetime]) -> None:
+        self.store.clock = clock
+
+    @property
+    def hold_lines(self) -> bool:
+        return self.store.hold_lines
+
+    @hold_lines.setter
+    def hold_lines(self, hold: bool) -> None:
+        self.store.hold_lines = hold
+
+    @property
+    def lines_held(self) -> bool:
+        return self.store.lines_held
+
+    @property
+    def owner(self) -> str:
+        """This process's lease token on this journal (``EntryRecorder.owner``)."""
+        return self.entries.owner
+
+    # ---- a write across recorders ---------------------------------------------------------------
+    def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
+                    tip: Decimal | None, actor: str, message: str,
+                    close_if: Callable[[TicketRecord], bool] | None = None,
+                    ) -> tuple[Entry, TicketRecord]:
+        """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
+        (approved: the cash is in the hand), what was tendered and the change; and the ticket
+        closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
+        whole, with nothing journaled, when the drawer is not open or the cash exceeds what
+        remains. Returns the entry and the ticket as it now reads."""
+        entries, tickets = self.entries, self.tickets
+        with self.store.transaction():
+            self.store.keep_held()  # nothing written yet: all still hold
+            self.drawer.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
+            entry = entries.create(NewEntry(Kind.CASH, applied, actor=actor, op=Op.SALE,
+                                            clerk=actor, tip=tip, ticket_id=ticket_id,
+                                            message=message))
+            entry = entries.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
+            entries.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
+            if close_if is not None and close_if(tickets.ticket(ticket_id)):
+                tickets.close_ticket(ticket_id, "paid", actor=actor)
+            return entry, tickets.ticket(ticket_id)

@@ -7,6 +7,8 @@ import json
 import sqlite3
 from typing import Any
 
+from cashier.journal.datastore import Datastore
+
 _QUERY = """
 SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
        (captured_minor > 0 OR refunded_minor > 0) AS moved, COUNT(*) AS n,
@@ -38,11 +40,12 @@ WHERE v.type = 'correction' AND e.till_id = ? AND e.created_at >= ? AND e.create
 """
 
 
-class ReportRows:
-    """The reports' half of ``JournalRecorder`` (mixed in; same connection)."""
+class ReportRecorder:
+    """The reports' reads, on the journal's datastore (its connection; nothing written)."""
 
-    conn: sqlite3.Connection
-    till_id: str
+    def __init__(self, store: Datastore) -> None:
+        self.conn = store.conn
+        self.till_id = store.till_id
 
     def report_groups(self, start: str, end: str) -> list[sqlite3.Row]:
         """This till's entries created in [start, end), grouped for the reports."""

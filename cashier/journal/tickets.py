@@ -9,22 +9,32 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cashier.errors import ValidationError
-from cashier.journal.model import UNRESOLVED_SQL, Entry, JournalError, Kind, Op, State, money
+from cashier.journal.datastore import Datastore, check_actor, minor_units
+from cashier.journal.model import (
+    UNRESOLVED_SQL,
+    Entry,
+    JournalError,
+    Kind,
+    LineRefund,
+    Op,
+    State,
+    TicketLine,
+    TicketRecord,
+    TicketWritten,
+    money,
+)
 from cashier.journal.rows import entry_of_row
 from cashier.text import free_text
 
-if TYPE_CHECKING:
-    import sqlite3
-    from collections.abc import Mapping
-    from contextlib import AbstractContextManager
+#: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
+__all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
+           "LineRefunded", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
+           "TicketWritten", "holds_lines"]
 
 TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
@@ -47,16 +57,6 @@ class TenderInFlight(ValidationError):
                                    "wait for its outcome; a second payment is not sent")
 
 
-@dataclass(frozen=True, slots=True)
-class LineRefund:
-    """The ticket lines a refund gives back (their ids). The refunds of one command share them:
-    ``group`` is the first refund's entry id (None: this refund is the first), so a command's
-    second tender may carry the lines its first one took."""
-
-    lines: tuple[int, ...]
-    group: int | None = None
-
-
 def holds_lines(refund: Entry) -> bool:
     """A refund holds the lines it gives back unless it ended not charged (declined, in error,
     voided): approved, or its answer not known yet (it may have given the money back)."""
@@ -72,160 +72,34 @@ class LineRefunded(ValidationError):
                                  "at most once", number=number, ticket=ticket_id)
 
 
-@dataclass(frozen=True, slots=True)
-class TicketLine:
-    id: int
-    name: str
-    quantity: int
-    unit_price: Decimal
+class TicketRecorder:
+    """The tickets' recorder: their rows, lines and tips, on the journal's datastore (its
+    transactions, time, events and held tickets)."""
 
-    @property
-    def amount(self) -> Decimal:
-        return self.unit_price * self.quantity
-
-
-@dataclass(frozen=True, slots=True)
-class TicketRecord:
-    """One ticket as the journal holds it: its row, live lines, entries and cash notes."""
-
-    id: int
-    state: str
-    currency: str
-    tax_rate: Decimal
-    tax_included: bool
-    tip_mode: str
-    tip: Decimal
-    tip_asked: bool
-    training: bool
-    clerk: str | None
-    created_at: str
-    closed_at: str | None
-    lines: tuple[TicketLine, ...]
-    entries: tuple[Entry, ...]
-    #: entry id -> (tendered, change) for cash tenders
-    cash: dict[int, tuple[Decimal, Decimal]]
-    #: refund entry id -> the ids of the lines it gives back (``LINES_NOTE``)
-    line_refunds: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
-    #: changes, so the write's published ticket and the session's are made once, not per reader.
-    view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TicketWritten:
-    """A committed write changed ticket ``ticket_id`` (its row, lines, or a tender entry or note);
-    the journal publishes the ticket as it now reads (``TicketChanged``)."""
-
-    ticket_id: int
-
-
-class TicketRows:
-    """The ticket half of ``JournalRecorder`` (mixed in; same connection, same transactions)."""
-
-    conn: sqlite3.Connection
-    till_id: str
-    currency: str
-    training: bool
-    _changes: list[Any]
-
-    hold_lines: bool
-    lines_held: bool
-    lock_timeout_s: float
-    _moved: list[int]
-    #: Tickets held as written (see ``JournalRecorder``): a line extends the held ticket, a
-    #: tender adds its entry, an answer replaces it, instead of reading the ticket again after
-    #: each (a 20-line ticket read in full at every line was the ticket's largest cost).
-    _held_tickets: dict[int, TicketRecord]
-    _held_before: dict[int, TicketRecord]
-    _held_last_at: str | None
-    #: True inside a write's body (``_tx``, ``_lines_tx``): a ticket read there is not held.
-    _writing: bool
-
-    if TYPE_CHECKING:  # provided by JournalRecorder
-        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _undo(self, savepoint: str | None) -> bool: ...
-        def _now(self) -> str: ...
-        def _check_data_version(self) -> None: ...
-        def _event(self, entry_id: int | None, actor: str, type_: str, data: Mapping[str, Any],
-                   at: str) -> None: ...
-        @staticmethod
-        def _check_actor(actor: str) -> str: ...
-        def _minor(self, field: str, value: Decimal | None, currency: str) -> int: ...
-
-    @contextmanager
-    def _lines_tx(self) -> Iterator[sqlite3.Connection]:
-        """A ticket's lines are not money. With ``hold_lines`` (the async journal's writer) they
-        are written into one open transaction (each line a savepoint in it) that the next write
-        commits with it (a tender's intent: one commit, FULL, before anything is sent) or the
-        journal's writer flushes after a short pause; a crash before that loses the lines typed
-        since, never money. Without it (a command's own recorder) each line commits at once,
-        without the fsync (WAL, synchronous NORMAL)."""
-        if not self.hold_lines:
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            try:
-                with self._tx() as conn:
-                    yield conn
-            finally:
-                self.conn.execute("PRAGMA synchronous = FULL")
-            return
-        self._moved.clear()
-        changes = len(self._changes)
-        if not self.lines_held:
-            self.conn.execute("BEGIN IMMEDIATE")
-            self._lines_begun()
-        self.conn.execute("SAVEPOINT line")
-        self._writing = True
-        try:
-            yield self.conn
-        except BaseException:
-            self._undo("line")
-            del self._changes[changes:]
-            raise
-        finally:
-            self._writing = False
-        self.conn.execute("RELEASE line")
-
-    def _lines_begun(self) -> None:
-        self._check_data_version()  # under the write lock: nobody commits meanwhile
-        self._held_last_at = None
-        self.lines_held = True
-
-    def begin_lines_now(self) -> bool:
-        """Whether ticket lines can be written this instant without waiting: they are held
-        already, or the lines' transaction is opened now because the write lock is free (never
-        waited for: False when another connection holds it). For the async journal's writer,
-        which then writes a line on the caller's thread."""
-        if self.lines_held:
-            return True
-        if not self.hold_lines or self.conn.in_transaction:
-            return False
-        self.conn.execute("PRAGMA busy_timeout = 0")
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError:  # another connection writes: the writer's thread waits
-            return False
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout_s * 1000)}")
-        self._lines_begun()
-        return True
+    def __init__(self, store: Datastore) -> None:
+        self.store = store
+        self.conn = store.conn
+        self.till_id = store.till_id
+        self.currency = store.currency
+        self.training = store.training
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
                       tip_mode: str) -> int:
-        self._check_actor(actor)
+        check_actor(actor)
         if tip_mode not in TIP_MODES:
             raise ValidationError("tip_mode", f"must be one of {', '.join(TIP_MODES)}")
-        now = self._now()
-        with self._lines_tx() as conn:
+        now = self.store.now()
+        with self.store.lines_transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO tickets(till_id, state, currency, tax_rate, tax_included, tip_mode, "
                 "training, clerk, created_at, updated_at) VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
                 (self.till_id, self.currency, str(tax_rate), int(tax_included), tip_mode,
                  int(self.training), actor, now, now))
             ticket_id = int(cur.lastrowid or 0)
-            self._event(None, actor, "ticket_created",
-                        {"ticket": ticket_id, "tax_rate": str(tax_rate),
-                         "tax_included": tax_included, "tip_mode": tip_mode}, now)
-            self._ticket_written(ticket_id)
+            self.store.event(None, actor, "ticket_created",
+                             {"ticket": ticket_id, "tax_rate": str(tax_rate),
+                              "tax_included": tax_included, "tip_mode": tip_mode}, now)
+            self.store.ticket_written(ticket_id)
             return ticket_id
 
     def _open_ticket_row(self, ticket_id: int) -> Any:
@@ -239,111 +113,80 @@ class TicketRows:
     def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int,
                         unit_price: Decimal, actor: str) -> TicketRecord:
         """Add a line; returns the ticket as written (read on the same connection: no second hop)."""
-        self._check_actor(actor)
+        check_actor(actor)
         name = free_text("name", name)
-        with self._lines_tx() as conn:
-            held = self._held_tickets.get(ticket_id)  # inside the lines' transaction: current
+        with self.store.lines_transaction() as conn:
+            held = self.store.held(ticket_id)  # inside the lines' transaction: current
             if held is None:
                 currency = self._open_ticket_row(ticket_id)["currency"]
             elif held.state != "open":  # the held ticket is the row as it stands
                 raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
             else:
                 currency = held.currency
-            minor = self._minor("unit_price", unit_price, currency)
+            minor = minor_units("unit_price", unit_price, currency)
             cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
                                "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
             line_id = int(cur.lastrowid or 0)
-            now = self._now()
+            now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
-            self._event(None, actor, "ticket_line_added",
-                        {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
-                         "unit_price": str(unit_price)}, now)
-            self._ticket_written(ticket_id)
+            self.store.event(None, actor, "ticket_line_added",
+                             {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
+                              "unit_price": str(unit_price)}, now)
+            self.store.ticket_written(ticket_id)
         if held is None:  # the lines' transaction holds the lock: as read now, it stays so
-            return self._hold(self.ticket(ticket_id))
+            return self.store.hold(self.ticket(ticket_id))
         # the line as ``ticket`` reads it back: the text as stored, the price from minor units
         line = TicketLine(line_id, name, quantity, money(minor, currency))
-        return self._hold(dataclasses.replace(held, lines=(*held.lines, line)))
-
-    #: Tickets held at most (the open ones of a till are few; the oldest goes first).
-    HELD_TICKETS = 16
-
-    def _hold(self, record: TicketRecord) -> TicketRecord:
-        """Hold ``record`` as the ticket now reads (the async journal's writer only: the one
-        connection that writes the till's tickets all day)."""
-        if self.hold_lines:
-            self._held_tickets.pop(record.id, None)
-            self._held_tickets[record.id] = record
-            if len(self._held_tickets) > self.HELD_TICKETS:
-                del self._held_tickets[next(iter(self._held_tickets))]
-        return record
-
-    def _ticket_written(self, ticket_id: int) -> None:
-        """Inside a write that changed ticket ``ticket_id``: published once committed, and no
-        longer held as it was (the write holds it anew if it knows how it changed)."""
-        self._held_tickets.pop(ticket_id, None)
-        self._changes.append(TicketWritten(ticket_id))
-
-    def holds_ticket(self, ticket_id: int) -> bool:
-        """Whether this connection holds the ticket as last written (a hint for the async
-        journal, from another thread: ``ticket`` checks it is still so)."""
-        return ticket_id in self._held_tickets
+        return self.store.hold(dataclasses.replace(held, lines=(*held.lines, line)))
 
     def held_ticket(self, ticket_id: int) -> TicketRecord | None:
         """The ticket as this connection last wrote it, or None when it does not hold it (then
         only ``ticket`` reads it): never a read of the ticket's rows."""
-        return self._held_ticket(ticket_id)
-
-    def _held_ticket(self, ticket_id: int) -> TicketRecord | None:
-        """The held ticket, as the journal holds it now (checked against other connections'
-        commits when no write of ours holds the lock)."""
-        if not self.conn.in_transaction:
-            self._check_data_version()
-        return self._held_tickets.get(ticket_id)
+        return self.store.held_now(ticket_id)
 
     def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
-        self._check_actor(actor)
-        with self._lines_tx() as conn:
+        check_actor(actor)
+        with self.store.lines_transaction() as conn:
             self._open_ticket_row(ticket_id)
             cur = conn.execute("UPDATE ticket_lines SET removed = 1 WHERE id = ? AND ticket_id = ? "
                                "AND removed = 0", (line_id, ticket_id))
             if cur.rowcount != 1:
                 raise ValidationError("line", f"ticket {ticket_id} has no line {line_id}")
-            now = self._now()
+            now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
-            self._event(None, actor, "ticket_line_removed", {"ticket": ticket_id, "line": line_id}, now)
-            self._ticket_written(ticket_id)
+            self.store.event(None, actor, "ticket_line_removed", {"ticket": ticket_id, "line": line_id}, now)
+            self.store.ticket_written(ticket_id)
         record = self.ticket(ticket_id)
-        return self._hold(record) if self.lines_held else record
+        return self.store.hold(record) if self.store.lines_held else record
 
     def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                        actor: str) -> TicketRecord:
         """The tip, once: keyed, or what the customer chose on the pad (``how``)."""
-        self._check_actor(actor)
-        with self._tx() as conn:
+        check_actor(actor)
+        with self.store.transaction() as conn:
             row = self._open_ticket_row(ticket_id)
-            minor = self._minor("tip", tip, row["currency"])
-            now = self._now()
+            minor = minor_units("tip", tip, row["currency"])
+            now = self.store.now()
             conn.execute("UPDATE tickets SET tip_minor = ?, tip_asked = 1, updated_at = ? WHERE id = ?",
                          (minor, now, ticket_id))
-            self._event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
-                        now)
-            self._ticket_written(ticket_id)
-            self._hold_changed(ticket_id, tip=money(minor, row["currency"]), tip_asked=True)
+            self.store.event(None, actor, "ticket_tip", {"ticket": ticket_id, "tip": str(tip), "how": how},
+                             now)
+            self.store.ticket_written(ticket_id)
+            self.store.hold_changed(ticket_id, tip=money(minor, row["currency"]), tip_asked=True)
         return self.ticket(ticket_id)
 
     def close_ticket(self, ticket_id: int, state: str, *, actor: str) -> TicketRecord:
         if state not in ("paid", "cancelled"):
             raise JournalError(f"state: a ticket closes as paid or cancelled, not {state}")
-        self._check_actor(actor)
-        with self._tx() as conn:
+        check_actor(actor)
+        with self.store.transaction() as conn:
             self._open_ticket_row(ticket_id)
-            now = self._now()
+            now = self.store.now()
             conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
                          (state, now, now, ticket_id))
-            self._event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
-            self._ticket_written(ticket_id)
-            self._hold_changed(ticket_id, state=state, closed_at=now)
+            self.store.event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
+            self.store.ticket_written(ticket_id)
+            self.store.hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
 
     def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
@@ -351,19 +194,12 @@ class TicketRows:
         """``close_ticket`` when ``when`` (the ticket's rule) holds for the ticket as it stands in
         this write, else None with nothing written: decided and closed under one lock, so another
         process's tender or cancel never slips between (recovery settling a ticket)."""
-        with self._tx():
+        with self.store.transaction():
             if not when(self.ticket(ticket_id)):
                 return None
             return self.close_ticket(ticket_id, state, actor=actor)
 
-    def _hold_changed(self, ticket_id: int, **changes: Any) -> None:
-        """Inside a write that changed ticket ``ticket_id`` as ``changes`` say (fields of
-        ``TicketRecord``): the ticket held when the write began, so changed, is held again."""
-        before = self._held_before.get(ticket_id)
-        if before is not None:
-            self._hold(dataclasses.replace(before, **changes))
-
-    def _check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
+    def check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its
         tenders is in flight, and ``amount`` (with its tip) is at most what remains now."""
         self._open_ticket_row(ticket_id)
@@ -373,12 +209,12 @@ class TicketRows:
         if busy is not None:
             raise TenderInFlight(ticket_id, busy["invoice"], busy["state"])
         if REMAINING:  # the ticket as this write found it (held), else read
-            remaining = REMAINING[0](self._held_before.get(ticket_id) or self.ticket(ticket_id))
+            remaining = REMAINING[0](self.store.held_before(ticket_id) or self.ticket(ticket_id))
             if amount > remaining:
                 raise ValidationError("ticket", f"ticket {ticket_id}: at most the {remaining} that "
                                                 "remains (another payment was taken meanwhile)")
 
-    def _check_line_refund(self, ticket_id: int, claim: LineRefund) -> None:
+    def check_line_refund(self, ticket_id: int, claim: LineRefund) -> None:
         """Inside the write that records a refund of ticket lines: each line is a line of the
         ticket, and none is held by a refund of another command (``holds_lines``). Two processes
         refunding one line: the second sees the first's refund here and is refused."""
@@ -412,7 +248,7 @@ class TicketRows:
 
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
-        held = self._held_ticket(ticket_id)
+        held = self.store.held_now(ticket_id)
         if held is not None:
             return held
         row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
@@ -446,7 +282,7 @@ class TicketRows:
             line_refunds=line_refunds)
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
-        return record if self._writing else self._hold(record)
+        return record if self.store.writing else self.store.hold(record)
 
     def ticket_till(self, ticket_id: int) -> str | None:
         """The till a ticket was started at (None: no such ticket in this journal)."""

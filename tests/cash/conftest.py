@@ -11,7 +11,7 @@ import pytest
 
 from cashier.cashdesk import CashDesk, open_recorder
 from cashier.config import TillProfile, load_profile
-from cashier.journal.model import Entry, Kind, State
+from cashier.journal.model import Entry, Kind, NewEntry, State
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.tickets import CASH_NOTE
 from cashier.manager_pin import hash_pin
@@ -56,8 +56,9 @@ def cash_entry(store: JournalRecorder, amount: str, *, clerk: str = "101", tende
     ``ticket`` it is the one tender of a paid ticket (``entry.ticket_id``)."""
     value = Decimal(amount)
     ticket_id = _ticket(store, "Goods", value, clerk) if ticket else None
-    entry = store.create(Kind.CASH, value, actor=clerk, clerk=clerk, op="refund" if refund else "sale",
-                         ticket_id=ticket_id)
+    entry = store.create(NewEntry(Kind.CASH, value, actor=clerk, clerk=clerk,
+                                  op="refund" if refund else "sale",
+                         ticket_id=ticket_id))
     entry = store.transition(entry.id, State.APPROVED, actor=clerk, approved=value)
     if tendered is not None:
         store.note(entry.id, CASH_NOTE, actor=clerk, tendered=tendered,
@@ -73,8 +74,8 @@ def card_entry(store: JournalRecorder, amount: str, *, clerk: str = "101", brand
     ticket_id = _ticket(store, "Goods", value - Decimal(tip), clerk) if ticket else None
     if ticket_id is not None and Decimal(tip):
         store.set_ticket_tip(ticket_id, Decimal(tip), how="keyed", actor=clerk)
-    entry = store.create(kind, value, actor=clerk, clerk=clerk, tip=Decimal(tip),
-                         card="4111111111111111", ticket_id=ticket_id)
+    entry = store.create(NewEntry(kind, value, actor=clerk, clerk=clerk, tip=Decimal(tip),
+                         card="4111111111111111", ticket_id=ticket_id))
     entry = store.transition(entry.id, State.APPROVED, actor=clerk, approved=value, card_type=brand,
                              auth_code="OK1234")
     if ticket_id is not None:

@@ -14,7 +14,7 @@ import pytest
 from cashier.cashdesk import open_recorder
 from cashier.cli import main
 from cashier.config import load_profile
-from cashier.journal.model import Kind, State
+from cashier.journal.model import Kind, NewEntry, State
 from tests.cash.conftest import card_entry, cash_entry, write_till
 from tests.cash.loopback import LoopbackPrinter
 from tests.forked_cli import run_cashier
@@ -57,9 +57,9 @@ def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
     voided = card_entry(store, "8.00")
     store.transition(voided.id, State.VOIDING, actor="102")
     store.transition(voided.id, State.VOIDED, actor="102")
-    refund = store.create(Kind.REFUND, Decimal("5.00"), actor="101", clerk="101")
+    refund = store.create(NewEntry(Kind.REFUND, Decimal("5.00"), actor="101", clerk="101"))
     store.transition(refund.id, State.APPROVED, actor="101", approved=Decimal("5.00"))
-    store.create(Kind.SALE, Decimal("9.00"), actor="101", clerk="101", sent=True)  # unresolved
+    store.create(NewEntry(Kind.SALE, Decimal("9.00"), actor="101", clerk="101", sent=True))  # unresolved
 
     assert cli("drawer", "pay-in", "--amount", "20.00", "--reason", "change from bank",
                "--clerk", "101")[0] == 0

@@ -10,7 +10,7 @@ from decimal import Decimal
 from cashier.cashdesk import CashDesk
 from cashier.flows.cart import receipt_lines as pad_lines
 from cashier.flows.ticket import receipt_lines as flow_ticket_lines
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket
 from ui.receipt import receipt_lines as screen_lines
@@ -36,8 +36,8 @@ def paid_ticket(store: JournalRecorder) -> Ticket:
     store.add_ticket_line(ticket_id, name="Cake", quantity=1, unit_price=D("4.00"), actor="101")
     store.set_ticket_tip(ticket_id, D("2.00"), how="keyed", actor="101")
     total = Ticket.of(store.ticket(ticket_id)).total
-    entry = store.create(Kind.SALE, total, actor="101", clerk="101", tip=D("2.00"),
-                         card="4111111111111111", ticket_id=ticket_id)
+    entry = store.create(NewEntry(Kind.SALE, total, actor="101", clerk="101", tip=D("2.00"),
+                         card="4111111111111111", ticket_id=ticket_id))
     store.transition(entry.id, State.APPROVED, actor="101", approved=total, card_type="VISA",
                      auth_code="OK1234")
     store.close_ticket(ticket_id, "paid", actor="101")
@@ -46,8 +46,8 @@ def paid_ticket(store: JournalRecorder) -> Ticket:
 
 def loose_sale(store: JournalRecorder, kind: Kind = Kind.SALE) -> Entry:
     """A payment outside a ticket: 10.00, tax 0.83, tip 1.00 (approved 11.83)."""
-    entry = store.create(kind, D("11.83"), actor="101", clerk="101", tip=D("1.00"), tax=D("0.83"),
-                         card="6006491234567890123" if kind is Kind.GIFTCARD_SALE else "4111111111111111")
+    entry = store.create(NewEntry(kind, D("11.83"), actor="101", clerk="101", tip=D("1.00"), tax=D("0.83"),
+                         card="6006491234567890123" if kind is Kind.GIFTCARD_SALE else "4111111111111111"))
     return store.transition(entry.id, State.APPROVED, actor="101", approved=D("11.83"),
                             card_type="GIFT" if kind is Kind.GIFTCARD_SALE else "VISA", auth_code="OK77")
 
@@ -101,8 +101,8 @@ def test_a_refund_slip_names_its_ticket_and_its_lines(make_desk: Callable[..., C
     desk = make_desk()
     ticket = paid_ticket(desk.recorder)
     card = ticket.tenders[0]
-    refund = desk.recorder.create(Kind.REFUND, D("7.00"), actor="101", clerk="101", op=Op.REFUND,
-                               original_invoice=card.invoice, ticket_id=ticket.id)
+    refund = desk.recorder.create(NewEntry(Kind.REFUND, D("7.00"), actor="101", clerk="101", op=Op.REFUND,
+                               original_invoice=card.invoice, ticket_id=ticket.id))
     refund = desk.recorder.transition(refund.id, State.APPROVED, actor="101", approved=D("7.00"))
     slip = norm(desk.receipt_job(refund).lines)
     assert f"Ticket {ticket.id} Clerk 101" in slip and "2x Coffee 7.00" in slip and "Cake 4.00" in slip

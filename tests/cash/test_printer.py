@@ -11,6 +11,7 @@ import pytest
 
 import cashier.printing.queue as print_queue
 from cashier.cashdesk import CashDesk
+from cashier.journal.model import NewEntry
 from cashier.printing.device import Paper, paper_from_status, parse_url
 from cashier.printing.layout import PrintJob, UnsafeReceipt
 from cashier.printing.queue import PrintQueue
@@ -161,7 +162,7 @@ def test_a_qr_payment_code_prints_as_a_qr_code(make_desk: Callable[..., CashDesk
     from cashier.journal.model import Kind
 
     desk = make_desk(printer_url=loopback.url)
-    entry = desk.recorder.create(Kind.QR, Decimal("9.00"), actor="101", clerk="101")
+    entry = desk.recorder.create(NewEntry(Kind.QR, Decimal("9.00"), actor="101", clerk="101"))
     job = desk.receipt_job(entry, qr="https://pay.example/q/ABC123")
     assert desk.printer is not None and desk.printer.submit(job) and desk.printer.wait_idle(5)
     assert loopback.wait_jobs(1)

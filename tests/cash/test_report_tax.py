@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.flows.ticket import Ticket
-from cashier.journal.model import Kind, State
+from cashier.journal.model import Kind, NewEntry, State
 from cashier.reports import report_csv, report_pdf, report_text
 
 
@@ -15,7 +15,8 @@ def _ticket(store: Any, price: str, rate: str, *, close: str | None = "paid") ->
     tid = store.create_ticket(actor="101", tax_rate=Decimal(rate), tax_included=False, tip_mode="none")
     store.add_ticket_line(tid, name="Goods", quantity=2, unit_price=Decimal(price), actor="101")
     ticket = Ticket.of(store.ticket(tid))
-    entry = store.create(Kind.CASH, ticket.total, actor="101", clerk="101", op="sale", ticket_id=tid)
+    entry = store.create(NewEntry(Kind.CASH, ticket.total, actor="101", clerk="101", op="sale",
+                                  ticket_id=tid))
     store.transition(entry.id, State.APPROVED, actor="101", approved=ticket.total)
     if close:
         store.close_ticket(tid, close, actor="101")

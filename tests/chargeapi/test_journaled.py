@@ -11,6 +11,7 @@ import pytest
 from cashier.chargeapi import ChargeApiClient, ChargeApiTimeout
 from cashier.chargeapi.journaled import REQUEST_NOTE, JournaledChargeApi
 from cashier.journal import Journal, Kind, Op, State
+from cashier.journal.model import NewEntry
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from tests.chargeapi.conftest import Served, make_client, token
 
@@ -72,8 +73,9 @@ async def test_timeout_is_unknown_and_recovery_replays(served: Served, journal: 
 
 async def test_crash_before_the_request_was_written_is_never_sent(sandbox: object,
                                                                   journal: Journal) -> None:
-    entry = await journal.create(Kind.CHARGE, Decimal("3.00"), actor="system", idempotency_key="k-crash",
-                                 op=Op.CHARGE)
+    entry = await journal.create(NewEntry(Kind.CHARGE, Decimal("3.00"), actor="system",
+                                          idempotency_key="k-crash",
+                                 op=Op.CHARGE))
     async with make_client(sandbox) as client:  # type: ignore[arg-type]
         outcomes = await JournaledChargeApi(client, journal).recover()
         assert [o.state for o in outcomes] == [State.ERROR]

@@ -18,6 +18,7 @@ from cashier.errors import ValidationError
 from cashier.flows import card_not_present
 from cashier.flows.recovery import recover
 from cashier.journal import Kind, Op, State
+from cashier.journal.model import NewEntry
 from cashier.runtime import open_runtime
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from tests.chargeapi.conftest import Served, served  # noqa: F401  (the socket fixture)
@@ -217,8 +218,9 @@ async def test_recovery_without_a_charge_api_leaves_its_entries_open(tmp_path: P
     try:
         await rt.ctx.charge_api.client.aclose()
         rt.ctx.charge_api = None  # as on a till with a host but no charge_api_url
-        entry = await rt.journal.create(Kind.CHARGE, Decimal("1.00"), actor="1", idempotency_key="k-open",
-                                        op=Op.CHARGE, sent=True)
+        entry = await rt.journal.create(NewEntry(Kind.CHARGE, Decimal("1.00"), actor="1",
+                                                 idempotency_key="k-open",
+                                        op=Op.CHARGE, sent=True))
         report = await recover(rt.ctx)
         assert [e.id for e in report.still_open] == [entry.id] and report.resolved == []
     finally:
@@ -237,8 +239,9 @@ async def test_cashier_recover_command_also_finishes_charges(tmp_path: Path, mon
     rt = await open_runtime(load_profile(None, journal_path=path))
     try:
         tok = (await rt.ctx.charge_api.client.create_token(VISA, "12", "2040")).id
-        entry = await rt.journal.create(Kind.CHARGE, Decimal("6.00"), actor="1", idempotency_key="k-cli",
-                                        op=Op.CHARGE, token=tok)
+        entry = await rt.journal.create(NewEntry(Kind.CHARGE, Decimal("6.00"), actor="1",
+                                                 idempotency_key="k-cli",
+                                        op=Op.CHARGE, token=tok))
         await rt.journal.note(entry.id, REQUEST_NOTE, actor="1", method="POST", path="/charges",
                               params={"amount": 600, "currency": "USD", "card": tok})
         await rt.journal.transition(entry.id, State.SENT, actor="1")

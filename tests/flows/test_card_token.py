@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cashier.errors import ValidationError
+from cashier.journal.model import NewEntry
 from tests.flows.conftest import cashier
 from tests.pans import card_numbers_at_rest, card_numbers_in
 
@@ -67,7 +68,7 @@ def test_a_hosts_luhn_valid_token_is_kept_with_no_digit_run(tmp_path: Path) -> N
 
     store = JournalRecorder(tmp_path / "j.sqlite")
     try:
-        entry = store.create("sale", D("1.00"), actor="1", token="4321000000001119")
+        entry = store.create(NewEntry("sale", D("1.00"), actor="1", token="4321000000001119"))
         assert store.get(entry.id).token == "4321000000001119"
     finally:
         store.close()

@@ -11,6 +11,7 @@ from cashier.flows import card_not_present
 from cashier.flows.events import DevicePrompt, EventBus, PaymentChanged, QrShown, matches
 from cashier.flows.payments import sale
 from cashier.journal import Kind, State
+from cashier.journal.model import NewEntry
 
 VISA = "4242424242424242"
 
@@ -52,7 +53,7 @@ async def test_the_old_ctx_changed_announces_nothing_twice(make_till: Any) -> No
     till = await make_till()
     seen: list[Any] = []
     till.ctx.bus.subscribe(seen.append, PaymentChanged)
-    entry = await till.journal.create(Kind.SALE, Decimal("1.00"), actor="1")
+    entry = await till.journal.create(NewEntry(Kind.SALE, Decimal("1.00"), actor="1"))
     with pytest.deprecated_call():
         assert till.ctx.changed(entry) is entry
     assert [e.entry.id for e in seen] == [entry.id]

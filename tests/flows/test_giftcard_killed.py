@@ -10,7 +10,7 @@ import pytest
 from cashier.flows import giftcards as gc
 from cashier.flows.base import FlowContext, RecoveryPolicy
 from cashier.flows.recovery import recover
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from tests.flows.test_giftcards import NUMBER, gift_ledger
 
 
@@ -18,8 +18,8 @@ async def killed_reload(till: Any, card: gc.GiftCard, amount: D) -> Entry:
     """What SIGKILL leaves after SENT was committed and before the request left: intent,
     snapshot of the card, SENT, and nothing at the host."""
     ctx: FlowContext = till.ctx
-    entry = await ctx.journal.create(Kind.GIFTCARD_RELOAD, amount, actor=ctx.actor,
-                                     card=card.masked, clerk=ctx.actor, op=Op.GIFTCARD)
+    entry = await ctx.journal.create(NewEntry(Kind.GIFTCARD_RELOAD, amount, actor=ctx.actor,
+                                     card=card.masked, clerk=ctx.actor, op=Op.GIFTCARD))
     snap = await gc._ask_balance(ctx, str(entry.invoice), card.wire())
     await gc._snapshot_note(ctx, entry, snap)
     return await ctx.move(entry, State.SENT, op=Op.GIFTCARD, requested=amount, pending=amount,

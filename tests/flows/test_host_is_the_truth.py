@@ -14,7 +14,7 @@ from cashier.flows.batch import close_batch, reconcile
 from cashier.flows.payments import KeyedCard, refund, sale
 from cashier.flows.recovery import recover
 from cashier.host.models.common import Amount, Card
-from cashier.journal.model import State
+from cashier.journal.model import NewEntry, State
 from cashier.journal.recorder import JournalRecorder
 from cashier.reports import report_csv, report_pdf, report_text, x_report
 
@@ -84,7 +84,7 @@ async def test_the_pre_close_reconciliation_corrects_both_ways(make_till: Any) -
     sold = (await sale(till.ctx, D("20.00"), card=CARD)).entry
     given = (await refund(till.ctx, D("4.00"), original_invoice=sold.invoice)).entry
     assert given.state is State.APPROVED
-    lost = await till.journal.create("sale", D("3.00"), actor="1", op="sale", sent=True)
+    lost = await till.journal.create(NewEntry("sale", D("3.00"), actor="1", op="sale", sent=True))
     await till.journal.transition(lost.id, State.ERROR, actor="1", message="not charged")
     await till.ctx.client.sale(invoice=str(lost.invoice), amount=_amount("3.00"), card=_card())  # unseen
     await other.ctx.client.void(str(given.invoice))
@@ -152,7 +152,7 @@ async def test_another_request_under_an_error_invoice_is_not_adopted(make_till: 
     recorded it) for another customer's sale: the old journal's ``recover`` leaves its own entry
     in error instead of taking that sale as its own (the hostile run found it counted twice)."""
     till = await make_till("HD")
-    burned = await till.journal.create("sale", D("3.00"), actor="1", op="sale", sent=True)
+    burned = await till.journal.create(NewEntry("sale", D("3.00"), actor="1", op="sale", sent=True))
     await till.journal.transition(burned.id, State.ERROR, actor="1", message="not charged")
     # the replacement's sale under the same number: another amount, and another card
     other_card = Card(number="5432000000003332", expiration_date=1230)
@@ -162,8 +162,8 @@ async def test_another_request_under_an_error_invoice_is_not_adopted(make_till: 
     assert (await till.journal.get(burned.id)).state is State.ERROR
     assert (await till.journal.totals(0)).amount("sale", "USD") == D("0.00")
     # the same amount on another card is not ours either; ours (the earlier test) is corrected
-    again = await till.journal.create("sale", D("4.00"), actor="1", op="sale", sent=True,
-                                      card=CARD.number)
+    again = await till.journal.create(NewEntry("sale", D("4.00"), actor="1", op="sale", sent=True,
+                                      card=CARD.number))
     await till.journal.transition(again.id, State.ERROR, actor="1", message="not charged")
     await till.ctx.client.sale(invoice=str(again.invoice), amount=_amount("4.00"), card=other_card)
     assert not (await recover(till.ctx)).corrected
@@ -178,13 +178,13 @@ async def test_a_lost_answer_never_takes_another_request_as_its_own(make_till: A
     from cashier.flows.base import OTHER_REQUEST, UNSURE_REQUEST, resolve
 
     till = await make_till("HD")
-    keyed = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True,
-                                      card=CARD.number)
+    keyed = await till.journal.create(NewEntry("sale", D("12.34"), actor="1", op="sale", sent=True,
+                                      card=CARD.number))
     await till.ctx.client.sale(invoice=str(keyed.invoice), amount=_amount("50.00"), card=_card())
     settled = await resolve(till.ctx, keyed, trust_not_found=True, delays_s=(0,))
     assert (settled.state, settled.message, settled.approved) == (State.ERROR, OTHER_REQUEST, D("0.00"))
 
-    on_pad = await till.journal.create("sale", D("12.34"), actor="1", op="sale", sent=True)
+    on_pad = await till.journal.create(NewEntry("sale", D("12.34"), actor="1", op="sale", sent=True))
     await till.ctx.client.sale(invoice=str(on_pad.invoice), amount=_amount("50.00"), card=_card())
     settled = await resolve(till.ctx, on_pad, trust_not_found=True, delays_s=(0,))
     assert (settled.state, settled.message) == (State.UNKNOWN, UNSURE_REQUEST)
@@ -195,7 +195,7 @@ async def test_a_lost_answer_never_takes_another_request_as_its_own(make_till: A
     assert (await till.journal.totals(0)).amount("sale", "USD") == D("0.00")
 
     # ours under its own invoice is approved
-    mine = await till.journal.create("sale", D("10.00"), actor="1", op="sale", sent=True)
+    mine = await till.journal.create(NewEntry("sale", D("10.00"), actor="1", op="sale", sent=True))
     await till.ctx.client.sale(invoice=str(mine.invoice), amount=_amount("10.00"), card=_card())
     settled = await resolve(till.ctx, mine, trust_not_found=True, delays_s=(0,))
     assert (settled.state, settled.approved) == (State.APPROVED, D("10.00"))
@@ -280,8 +280,8 @@ async def test_a_void_never_reverses_another_request_under_an_unknown_invoice(
 
     async def unknown(asked: str, held: str) -> Any:
         """A keyed sale of ``asked`` left unknown, its number holding a sale of ``held``."""
-        entry = await till.journal.create("sale", D(asked), actor="1", op="sale", sent=True,
-                                          card=CARD.number)
+        entry = await till.journal.create(NewEntry("sale", D(asked), actor="1", op="sale", sent=True,
+                                          card=CARD.number))
         await till.ctx.client.sale(invoice=str(entry.invoice), amount=_amount(held), card=_card())
         return await till.journal.transition(entry.id, State.UNKNOWN, actor="1", message="no answer")
 

@@ -27,7 +27,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from cashier.journal.model import Kind, State
+from cashier.journal.model import Kind, NewEntry, State
 from tests.store.bursts import burst, observed, serial_outcomes
 from tests.store.conftest import add_manager, add_till, pg_cluster, serve_store, store_dsn  # noqa: F401
 
@@ -42,7 +42,7 @@ def _write(journal: Any, rng: random.Random, count: int) -> None:
     for _ in range(count):
         if rng.random() < 0.5:
             amount = Decimal(rng.randint(100, 9999)) / 100
-            entry = journal.create(Kind.SALE, amount, actor="7", sent=True)
+            entry = journal.create(NewEntry(Kind.SALE, amount, actor="7", sent=True))
             if rng.random() < 0.8:
                 journal.transition(entry.id, State.APPROVED, actor="7", approved=amount,
                                    card_type="VISA")

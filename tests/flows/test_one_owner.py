@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from cashier.journal.model import State
+from cashier.journal.model import NewEntry, State
 from cashier.journal.recorder import JournalRecorder
 from tests.flows.conftest import void_elsewhere, write_profile
 from tests.forked_cli import ForkedProcess, run_cashier, start_cashier
@@ -210,7 +210,7 @@ async def test_a_correction_when_the_host_later_holds_approved(serve_sandbox: An
     os.environ["CASHIER_ACCESS_TOKEN"] = till.env["CASHIER_ACCESS_TOKEN"]
     try:
         rt = await open_runtime(load_profile(till.profile))
-        entry = await rt.journal.create(Kind.SALE, D("12.00"), actor="1", op=Op.SALE, sent=True)
+        entry = await rt.journal.create(NewEntry(Kind.SALE, D("12.00"), actor="1", op=Op.SALE, sent=True))
         await rt.journal.transition(entry.id, State.ERROR, actor="1", message="not charged")
         invoice = str(entry.invoice)
         # the host holds it approved all the same (the answer the journal never saw)

@@ -14,7 +14,7 @@ from cashier.flows.batch import BatchBlocked, close_batch, reconcile
 from cashier.flows.payments import KeyedCard, sale
 from cashier.flows.recovery import recover, void
 from cashier.host.models.common import Amount, Card
-from cashier.journal.model import Kind, Op, State
+from cashier.journal.model import Kind, NewEntry, Op, State
 from tests.flows.test_payments import assert_agrees
 
 VISA = KeyedCard("4321000000001119", "1228")
@@ -73,7 +73,8 @@ async def test_crash_after_send_is_finished_by_recovery_on_restart(make_till: An
     till = await make_till("HD", journal=journal_path)
     landed, lost = [], []
     for i in range(6):
-        entry = await till.journal.create(Kind.SALE, D(f"{20 + i}.00"), actor="1", op=Op.SALE, sent=True)
+        entry = await till.journal.create(NewEntry(Kind.SALE, D(f"{20 + i}.00"), actor="1", op=Op.SALE,
+                                                   sent=True))
         if i % 2 == 0:  # the request reached the host; the process died before the answer
             await till.rt.client.sale(invoice=str(entry.invoice), amount=Amount(total=entry.requested,
                                       tax=D(0)), card=Card(number="4321000000001119",
@@ -81,7 +82,7 @@ async def test_crash_after_send_is_finished_by_recovery_on_restart(make_till: An
             landed.append(entry.invoice)
         else:
             lost.append(entry.invoice)
-    intent = await till.journal.create(Kind.SALE, D("9.00"), actor="1", op=Op.SALE)
+    intent = await till.journal.create(NewEntry(Kind.SALE, D("9.00"), actor="1", op=Op.SALE))
     # "restart": a fresh runtime on the same journal and the same host
     again = await make_till("HD", journal=journal_path, sandbox=till.sandbox)
     report = await recover(again.ctx)
@@ -149,7 +150,7 @@ async def test_batch_reconciles_and_unresolved_blocks_close(make_till: Any) -> N
     assert rec.matches and rec.host is not None
     assert (rec.sale_amount, rec.sale_count, rec.refund_amount, rec.net_amount) == (
         D("15.00"), 2, D("2.00"), D("13.00"))
-    stuck = await till.journal.create(Kind.SALE, D("4.00"), actor="1", op=Op.SALE, sent=True)
+    stuck = await till.journal.create(NewEntry(Kind.SALE, D("4.00"), actor="1", op=Op.SALE, sent=True))
     await till.journal.transition(stuck.id, State.UNKNOWN, actor="1")
     with pytest.raises(BatchBlocked, match="1 unresolved"):
         await close_batch(till.ctx)

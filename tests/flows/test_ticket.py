@@ -22,7 +22,7 @@ from cashier.flows.ticket import (
     receipt_lines,
     refund_ticket,
 )
-from cashier.journal.model import Kind, Op, State
+from cashier.journal.model import Kind, NewEntry, Op, State
 from cashier.sandbox.terminals import CustomerScript
 
 VISA = KeyedCard("4321000000001119", "1228")
@@ -275,8 +275,8 @@ async def test_crash_with_an_open_ticket_comes_back(make_till: Any, tmp_path: An
     s = await new(till, ("Lamp", "30.00", 1))
     await s.pay(card("LG", amount=D("10.00")))
     # the till dies with a second card tender journaled as sent but never answered
-    await till.ctx.journal.create(Kind.SALE, D("20.00"), actor="1", op=Op.SALE, sent=True,
-                                  ticket_id=s.id)
+    await till.ctx.journal.create(NewEntry(Kind.SALE, D("20.00"), actor="1", op=Op.SALE, sent=True,
+                                  ticket_id=s.id))
     await till.rt.close()
     again = await make_till("LG", journal=journal, sandbox=till.sandbox)
     [back] = await open_tickets(again.ctx, TicketSettings())

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from cashier.journal import Journal, JournalError, JournalRecorder, Kind, State
+from cashier.journal.model import NewEntry
 from cashier.journal.schema import LATEST, MIGRATIONS, migrate, version_of
 from tests.forked_cli import start_python
 
@@ -46,7 +47,7 @@ def test_migrate_v1_with_data_to_latest(tmp_path: Path) -> None:
     totals = store.totals()  # v3 backfilled the running totals from existing rows
     assert (totals.amount("sale"), totals.amount("auth_open"), totals.unresolved) == (
         D("12.34"), D("90.00"), 1)
-    assert store.create(Kind.SALE, D("1.00"), actor="7").invoice == "0100000004"
+    assert store.create(NewEntry(Kind.SALE, D("1.00"), actor="7")).invoice == "0100000004"
     entry, job = store.request_void(2, reason="01", actor="7")  # v2's jobs work on old rows
     assert entry.state is State.VOIDING and job.entry_id == 2
     store.close()
@@ -89,7 +90,7 @@ def test_newer_journal_is_refused(tmp_path: Path) -> None:
 
 def _allocate(path: str, n: int) -> list[str]:
     store = JournalRecorder(path, till_number=42)
-    out = [str(store.create(Kind.SALE, D("1.00"), actor="7").invoice) for _ in range(n)]
+    out = [str(store.create(NewEntry(Kind.SALE, D("1.00"), actor="7")).invoice) for _ in range(n)]
     store.close()
     return out
 
@@ -124,10 +125,10 @@ def test_processes_opening_a_new_journal_at_once_all_open_it(tmp_path: Path) -> 
 CRASHER = """
 import sys
 from decimal import Decimal
-from cashier.journal import JournalRecorder, Kind
+from cashier.journal import JournalRecorder, Kind, NewEntry
 s = JournalRecorder(sys.argv[1], till_number=5)
 while True:
-    e = s.create(Kind.SALE, Decimal("1.00"), actor="7", sent=True)
+    e = s.create(NewEntry(Kind.SALE, Decimal("1.00"), actor="7", sent=True))
     print(e.invoice, flush=True)
 """
 
@@ -148,7 +149,7 @@ def test_invoice_numbers_survive_a_kill_9(tmp_path: Path) -> None:
     # every number a crashed process reported as committed is in the journal, none twice
     assert all(store.by_invoice(i) is not None for i in seen)
     assert len(seen) == len(set(seen))
-    following = store.create(Kind.SALE, D("1.00"), actor="7").invoice
+    following = store.create(NewEntry(Kind.SALE, D("1.00"), actor="7")).invoice
     assert following is not None and following > max(seen)
     left = {e.state for e in store.unresolved() if e.invoice != following}
     assert left == {State.SENT}  # recovery has work to do
@@ -170,7 +171,7 @@ async def test_async_journal_keeps_the_loop_free(tmp_path: Path) -> None:
 
     task = asyncio.create_task(ticker())
     for _ in range(100):
-        e = await journal.create(Kind.SALE, D("2.00"), actor="7", sent=True)
+        e = await journal.create(NewEntry(Kind.SALE, D("2.00"), actor="7", sent=True))
         await journal.transition(e.id, State.APPROVED, actor="7", approved=D("2.00"))
     stop.set()
     await task
@@ -186,7 +187,7 @@ async def test_totals_stay_fast_on_many_rows(tmp_path: Path) -> None:
     rows = [("t", "sale", "approved", f"{i:010d}", "USD", 100 + i % 50, 100 + i % 50,
              "2025-01-01T00:00:00.000+00:00", "2025-01-01T00:00:00.000+00:00", "2025-01-01")
             for i in range(20000)]
-    with store._tx() as conn:
+    with store.transaction() as conn:
         conn.executemany("INSERT INTO entries(till_id, kind, state, invoice, currency, requested_minor, "
                          "approved_minor, created_at, updated_at, business_date) VALUES "
                          "(?,?,?,?,?,?,?,?,?,?)", rows)
@@ -205,7 +206,7 @@ def test_export_cli_style_json_is_valid(tmp_path: Path) -> None:
     from cashier.journal.export import export_json
 
     store = JournalRecorder(tmp_path / "j.sqlite")
-    store.create(Kind.REFUND, D("3.00"), actor="7", original_invoice="0100000001")
+    store.create(NewEntry(Kind.REFUND, D("3.00"), actor="7", original_invoice="0100000001"))
     data = json.loads(export_json(store))
     assert data["entries"][0]["kind"] == "refund"
     store.close()

@@ -19,6 +19,7 @@ import cashier.flows.ticket  # noqa: F401  (registers the ticket's remaining rul
 from cashier.errors import ValidationError
 from cashier.journal import Journal, Kind, Op
 from cashier.journal import aio as journal_aio
+from cashier.journal.model import NewEntry
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ async def test_lines_commit_with_the_tender_intent_in_one_commit(
         commits: list[str] = []
         journal.recorder.conn.set_trace_callback(
             lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
-        await journal.create(Kind.CASH, D("3.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        await journal.create(NewEntry(Kind.CASH, D("3.00"), actor="1", op=Op.SALE, ticket_id=ticket_id))
         journal.recorder.conn.set_trace_callback(None)
         assert len(commits) == 1 and _lines_seen(outside) == 3  # the tender's commit carried them
     finally:
@@ -78,7 +79,7 @@ async def test_a_refused_tender_keeps_the_lines_and_the_close_commits_them(
     try:
         ticket_id = await _ticket_with_lines(journal, 2)
         with pytest.raises(ValidationError, match="remains"):  # 5.00 on a ticket of 2.00
-            await journal.create(Kind.CASH, D("5.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+            await journal.create(NewEntry(Kind.CASH, D("5.00"), actor="1", op=Op.SALE, ticket_id=ticket_id))
         assert _lines_seen(outside) == 0
         assert len((await journal.ticket(ticket_id)).lines) == 2  # the refusal undid only itself
     finally:
@@ -121,7 +122,7 @@ async def test_the_ticket_held_with_its_lines_reads_as_the_rows_do(
                                              unit_price=D("2.50"), actor="1")
         assert journal.recorder.lines_held and held == await journal.ticket(ticket_id)
         assert [line.name for line in held.lines] == ["Item 0", "Item 2", "Last"]
-        await journal.create(Kind.CASH, D("7.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        await journal.create(NewEntry(Kind.CASH, D("7.00"), actor="1", op=Op.SALE, ticket_id=ticket_id))
         paid = await journal.ticket(ticket_id)
     finally:
         await journal.close()
@@ -141,7 +142,7 @@ async def test_a_ticket_held_by_the_writer_is_read_again_once_another_connection
     journal = await Journal.open(tmp_path / "j.sqlite")
     try:
         ticket_id = await _ticket_with_lines(journal, 2)
-        await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+        await journal.create(NewEntry(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id))
         assert journal.recorder.holds_ticket(ticket_id)  # as the tender's write left it
         other = await asyncio.to_thread(JournalRecorder, tmp_path / "j.sqlite")  # another process
         try:
@@ -153,7 +154,7 @@ async def test_a_ticket_held_by_the_writer_is_read_again_once_another_connection
         seen = await journal.ticket(ticket_id)
         assert seen.state == "cancelled" and [line.name for line in seen.lines][-1] == "Elsewhere"
         with pytest.raises(ValidationError, match="cancelled"):
-            await journal.create(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id)
+            await journal.create(NewEntry(Kind.CASH, D("1.00"), actor="1", op=Op.SALE, ticket_id=ticket_id))
     finally:
         await journal.close()
 

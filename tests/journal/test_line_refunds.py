@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cashier.journal import JournalRecorder, Kind, State
-from cashier.journal.model import Op
+from cashier.journal.model import NewEntry, Op
 from cashier.journal.ticket_model import Ticket
 from cashier.journal.tickets import LineRefund, LineRefunded
 
@@ -29,7 +29,7 @@ def _paid_ticket(store: JournalRecorder) -> tuple[int, list[int], str]:
     ticket = store.create_ticket(actor="7", tax_rate=D(0), tax_included=False, tip_mode="none")
     store.add_ticket_line(ticket, name="Coffee", quantity=2, unit_price=D("3.50"), actor="7")
     store.add_ticket_line(ticket, name="Cake", quantity=1, unit_price=D("4.00"), actor="7")
-    sale = store.create(Kind.SALE, D("11.00"), actor="7", sent=True, ticket_id=ticket, op=Op.SALE)
+    sale = store.create(NewEntry(Kind.SALE, D("11.00"), actor="7", sent=True, ticket_id=ticket, op=Op.SALE))
     store.transition(sale.id, State.APPROVED, actor="7", approved=D("11.00"))
     store.close_ticket(ticket, "paid", actor="7")
     lines = [line.id for line in store.ticket(ticket).lines]
@@ -38,8 +38,8 @@ def _paid_ticket(store: JournalRecorder) -> tuple[int, list[int], str]:
 
 def _refund(store: JournalRecorder, ticket: int, invoice: str, amount: str,
             claim: LineRefund) -> int:
-    return store.create(Kind.REFUND, D(amount), actor="7", sent=True, ticket_id=ticket,
-                        original_invoice=invoice, op=Op.REFUND, line_refund=claim).id
+    return store.create(NewEntry(Kind.REFUND, D(amount), actor="7", sent=True, ticket_id=ticket,
+                        original_invoice=invoice, op=Op.REFUND, line_refund=claim)).id
 
 
 def test_one_line_two_connections_the_second_is_refused_in_its_transaction(

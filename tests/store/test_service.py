@@ -17,7 +17,7 @@ import pytest
 from cashier.config import STORE_KEYRING_SERVICE, ProfileError, load_profile
 from cashier.flows.batch import BatchBlocked
 from cashier.flows.payments import KeyedCard, sale
-from cashier.journal.model import Kind
+from cashier.journal.model import Kind, NewEntry
 from cashier.runtime import open_runtime
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
@@ -193,7 +193,7 @@ async def test_unresolved_on_any_till_blocks_the_close_until_a_manager_overrides
         p2, t2 = runtimes["T2"]
         assert (await sale(t1.ctx, Decimal("8.00"), card=KeyedCard("4321000000001119", "1228"))
                 ).outcome == "approved"
-        await t2.journal.create(Kind.SALE, Decimal("5.00"), actor="7", sent=True)  # never answered
+        await t2.journal.create(NewEntry(Kind.SALE, Decimal("5.00"), actor="7", sent=True))  # never answered
         assert push_pending(p2, 5.0) is not None
         add_manager(store_dsn, "4", "4444")
         session = await asyncio.to_thread(manager_session, p1, "4", "4444")

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QLocale
 
+from cashier.journal.model import NewEntry
 from ui.pages.journal import JournalPage
 from ui.pages.manager import ManagerPage
 from ui.pages.sale import SalePage
@@ -197,7 +198,7 @@ def test_manager_screen_shows_a_correction_the_host_made(ui: Any, make_gui: Any)
 
     gui = make_gui()
     ctx = gui.till.ctx
-    entry = ui.run(ctx.journal.create(Kind.SALE, Decimal("9.00"), actor="1", op=Op.SALE, sent=True))
+    entry = ui.run(ctx.journal.create(NewEntry(Kind.SALE, Decimal("9.00"), actor="1", op=Op.SALE, sent=True)))
     ui.run(ctx.journal.transition(entry.id, State.ERROR, actor="1", message="not charged"))
     ui.run(ctx.client.sale(invoice=str(entry.invoice), amount=Amount(total=Decimal("9.00")),
                             card=Card(number="4321000000001119", expiration_date="1230")))

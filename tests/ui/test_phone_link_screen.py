@@ -15,6 +15,7 @@ from PySide6.QtTest import QTest
 from cashier.chargeapi.journaled import REQUEST_NOTE
 from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
+from cashier.journal.model import NewEntry
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
 from tests.pans import card_numbers_at_rest
 from ui.pages.journal import JournalPage
@@ -183,8 +184,9 @@ def test_lost_charge_recovered_in_the_startup_banner(ui: Any, make_gui: Any, tmp
     first = make_gui(journal_path=path, pinpad=False)
     ctx = first.till.ctx
     token = ui.run(ctx.charge_api.client.create_token(VISA, "12", "2040")).id
-    entry = ui.run(ctx.journal.create(Kind.CHARGE, Decimal("6.00"), actor="1", idempotency_key="k-crash-1",
-                                      op=Op.CHARGE, token=token))
+    entry = ui.run(ctx.journal.create(NewEntry(Kind.CHARGE, Decimal("6.00"), actor="1",
+                                               idempotency_key="k-crash-1",
+                                      op=Op.CHARGE, token=token)))
     ui.run(ctx.journal.note(entry.id, REQUEST_NOTE, actor="1", method="POST", path="/charges",
                             params={"amount": 600, "currency": "USD", "card": token, "captured": True}))
     ui.run(ctx.journal.transition(entry.id, State.SENT, actor="1"))
