@@ -91,8 +91,8 @@ def test_the_result_beside_the_pad_does_not_scroll_sideways_at_1024(ui: Any, mak
     ui.spin(0.05)
     assert page.scroll_area.horizontalScrollBar().maximum() == 0  # while the pad asks
     QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_Escape)
-    ui.until(lambda: page.stack.currentWidget() is page.entry_page and page.task.done(),
-             what="cancelled")
+    ui.until(lambda: page.stack.currentWidget() is page.entry_page and page.task is not None
+             and page.task.done(), what="cancelled")
     QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
     ui.spin(0.05)

@@ -27,12 +27,14 @@ def test_keyed_tip_is_in_the_prefill_and_a_cash_rest_carries_it(ui: Any, make_gu
     _keys(page, "812")  # a part by card
     _key(page, Qt.Key.Key_F2)
     _idle(ui, page)
+    assert page.ticket is not None
     assert page.ticket.tip == Decimal("1.00") and page.ticket.remaining == Decimal("10.23")
     assert page.prefilled and page.amount.value == Decimal("10.23")
     assert "$10.23" in page.remaining_value.text()  # the tip is counted once, not again
     _key(page, Qt.Key.Key_F11)  # the rest in cash, exactly
     _result(ui, page)
     t = page.ticket
+    assert t is not None
     assert (t.state, t.paid, t.tip) == ("paid", Decimal("18.35"), Decimal("1.00"))
     entries = {e.kind.value: e for e in ui.run(gui.till.runtime.journal.search())}
     assert entries["cash"].tip == Decimal("1.00") and entries["cash"].approved == Decimal("10.23")
@@ -50,6 +52,7 @@ def test_f2_on_the_prefill_with_a_keyed_tip_charges_all_that_remains(ui: Any, ma
     QTest.keyClick(page.tip, Qt.Key.Key_F2)
     result = _result(ui, page)
     assert (result.entry.approved, result.entry.tip) == (Decimal("22.50"), Decimal("2.50"))
+    assert page.ticket is not None
     assert page.ticket.state == "paid"
 
 
@@ -62,6 +65,7 @@ def test_esc_clears_the_prefill_then_f2_charges_what_remains(ui: Any, make_gui: 
     assert page.amount.value == 0 and not page.prefilled
     _key(page, Qt.Key.Key_F2)
     result = _result(ui, page)
+    assert page.ticket is not None
     assert result.entry.approved == Decimal("4.50") and page.ticket.state == "paid"
 
 
@@ -87,12 +91,14 @@ def test_quick_cash_keys_exact_and_the_next_notes_up(ui: Any, make_gui: Any) -> 
     assert [b.text().split("\n")[0] for b in pay.note_buttons] == ["$20.00", "$50.00", "$100.00"]
     QTest.keyClick(page.amount, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)  # Alt+1: a 20
     _result(ui, page)
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and page.ticket.change == Decimal("1.65")
     assert "$1.65" in page.change_due.text()
     QTest.keyClick(page, Qt.Key.Key_Return)  # next sale
     _keys(page, "700")
     QTest.keyClick(page.amount, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # Alt+E: exact
     _result(ui, page)
+    assert page.ticket is not None
     assert (page.ticket.paid, page.ticket.change) == (Decimal("7.00"), Decimal("0"))
 
 

@@ -70,6 +70,7 @@ def test_quick_path_typed_then_return_charges_the_card(ui: Any, make_gui: Any) -
     assert page.result_title.text() == "Approved"
     assert result.entry.auth_code in page.result_details.text()
     assert "1119" in page.result_details.text() and "4321000000001119" not in page.result_details.text()
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and result.entry.ticket_id == page.ticket.id
     page.show_receipt_button.click()
     receipt = page.receipt_view.toPlainText()
@@ -106,17 +107,20 @@ def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any, option: 
     _line(page, ui, "Coffee", "350")
     _line(page, ui, "Bagel", "500")
     t = page.ticket
+    assert t is not None
     assert [line.name for line in t.lines] == ["Coffee", "Bagel"] and t.total == Decimal("9.35")
     assert page.prefilled and page.amount.value == Decimal("9.35")  # what remains, pre-filled
     assert "$9.35" in page.remaining_value.text()
     _keys(page, "500")  # typing replaces it: a part, for a split
     _key(page, Qt.Key.Key_F2)
     _idle(ui, page)
+    assert page.ticket is not None
     assert page.ticket.remaining == Decimal("4.35") and page.amount.value == Decimal("4.35")
     assert "Remaining $4.35" in page.notice.text()
     _keys(page, "2000")
     _key(page, Qt.Key.Key_F11)  # cash: the customer hands over 20.00
     _result(ui, page)
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and page.ticket.change == Decimal("15.65")
     assert page.change_due.isVisible() and "$15.65" in page.change_due.text()
     assert "tendered $20.00" in page.result_details.text()
@@ -138,6 +142,7 @@ def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui:
     assert page.amount.value == Decimal("109.50") and page.cash_button.isEnabled()
     _key(page, Qt.Key.Key_F11)
     _result(ui, page)
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and [t.outcome for t in page.ticket.tenders] == ["partial",
                                                                                       "approved"]
 
@@ -150,20 +155,25 @@ def test_decline_then_another_card_and_cancel_voids_at_the_host(ui: Any, make_gu
     _key(page, Qt.Key.Key_Return)
     _idle(ui, page)
     assert page.notice.property("tone") == "declined" and "Declined" in page.notice.text()
+    assert page.ticket is not None
     assert page.ticket.state == "open"
     _key(page, Qt.Key.Key_Delete)  # the line goes; another amount, another card
-    ui.until(lambda: page.task.done() and not page.ticket.lines, what="line removed")
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is not None
+             and not page.ticket.lines, what="line removed")
     _line(page, ui, "Shirt", "3000")
     _keys(page, "1000")
     _key(page, Qt.Key.Key_F2)
     _idle(ui, page)
+    assert page.ticket is not None
     assert [t.outcome for t in page.ticket.tenders] == ["declined", "approved"]
+    assert page.ticket is not None
     ticket_id = page.ticket.id
     _key(page, Qt.Key.Key_F12)  # money was taken: the first press asks, naming the amount
     assert "Press F12 again" in page.notice.text() and "$10.00" in page.notice.text()
     assert page.ticket is not None and page.ticket.state == "open"
     _key(page, Qt.Key.Key_F12)
-    ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is None,
+             what="ticket cancelled")
     assert "cancelled" in page.notice.text()
     record = ui.run(gui.till.runtime.journal.ticket(ticket_id))
     assert record.state == "cancelled"
@@ -184,6 +194,7 @@ def test_cashier_cancels_while_the_pad_waits(ui: Any, make_gui: Any) -> None:
     QTest.keyClick(page, Qt.Key.Key_Escape)
     _idle(ui, page)
     assert "Cancelled: not charged" in page.notice.text()
+    assert page.ticket is not None
     assert page.ticket.state == "open" and page.ticket.tenders[0].outcome == "error"
     assert gui.till.hub.get(gui.till.terminal_id).state == "idle"
 
@@ -200,6 +211,7 @@ def test_f7_keys_the_tip_and_the_pad_never_asks_again(ui: Any, make_gui: Any) ->
     _key(page, Qt.Key.Key_F2)
     result = _result(ui, page)
     assert result.entry.approved == Decimal("23.00") and result.entry.tip == Decimal("3.00")
+    assert page.ticket is not None
     assert page.ticket.tip == Decimal("3.00") and "$3.00" in page.result_details.text()
     events = ui.run(gui.till.runtime.journal.events())
     assert not [e for e in events if e.type == "tip_prompt"]
@@ -223,7 +235,9 @@ def test_tip_on_the_pad_shows_the_same_amount_on_both_screens(ui: Any, make_gui:
     assert page.wait_amount.text() == "$45.25"  # the cashier sees what the customer sees
     gui.pinpad.tap_button.click()
     result = _result(ui, page)
+    assert page.ticket is not None
     assert result.entry.tip == Decimal("5.25") and page.ticket.tip == Decimal("5.25")
+    assert page.ticket is not None
     assert page.ticket.total == Decimal("45.25") and page.ticket.state == "paid"
 
 
@@ -246,6 +260,7 @@ def test_f3_gift_card_with_the_pad_tip_shows_what_it_charged(ui: Any, make_gui: 
     QTest.mouseClick(gui.pinpad.tap_button, Qt.MouseButton.LeftButton)  # the training gift card
     result = _result(ui, page)
     assert result.entry.kind is Kind.GIFTCARD_SALE and result.entry.card.endswith(TRAINING_GIFT_CARD[-4:])
+    assert page.ticket is not None
     assert (result.entry.approved, page.ticket.tip, page.ticket.total) == (
         Decimal("11.50"), Decimal("1.50"), Decimal("11.50"))
     assert page.result_amount.text() == "$11.50"
@@ -278,6 +293,7 @@ def test_f3_with_a_visa_selected_on_the_pad_charges_a_gift_card(ui: Any, make_gu
     result = _result(ui, page)
     assert result.entry.kind is Kind.GIFTCARD_SALE and result.outcome == "approved"
     assert result.entry.card.endswith(TRAINING_GIFT_CARD[-4:]) and "1119" not in result.entry.card
+    assert page.ticket is not None
     assert [t.kind for t in page.ticket.tenders] == ["giftcard"]
     assert ui.run(gui.till.ctx.journal.search(kinds=["sale"])) == []  # the Visa was not charged
 
@@ -317,6 +333,7 @@ def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) 
     assert on_pad == ["Apples"]  # the pad is told once the row could be drawn
     ui.until(lambda: page.task is not None and page.task.done(), what="line added")
     assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]
+    assert page.ticket is not None
     assert [line.name for line in page.ticket.lines] == ["Apples", "Pears"]
 
 
@@ -326,6 +343,7 @@ def test_a_barcode_adds_the_profile_product(ui: Any, make_gui: Any) -> None:
     _keys(page, "4006381333931")  # the scanner types the code, then Return
     _key(page, Qt.Key.Key_Return)
     ui.until(lambda: page.ticket is not None and page.ticket.lines, what="product line")
+    assert page.ticket is not None
     assert page.ticket.lines[0].name == "Milk 1l" and page.ticket.total == Decimal("1.29")
     assert page.stack.currentWidget() is page.entry_page  # nothing charged
     assert ui.run(gui.till.runtime.journal.search()) == []
@@ -338,6 +356,7 @@ def test_a_barcode_adds_the_profile_product(ui: Any, make_gui: Any) -> None:
     ui.until(lambda: page.task is not None and page.task.done(), what="first line's end")
     assert ui.run(scan_again()) == 2
     ui.until(lambda: page.task is not None and page.task.done(), what="second line's end")
+    assert page.ticket is not None
     assert [line.name for line in page.ticket.lines] == ["Milk 1l", "Milk 1l"]
 
 
@@ -357,6 +376,7 @@ def test_an_open_ticket_comes_back_after_a_crash(ui: Any, make_gui: Any, tmp_pat
     second = make_gui(journal_path=journal)
     page = _sale(second, activate=False)
     ui.until(lambda: page.ticket is not None, what="ticket resumed")
+    assert page.ticket is not None
     assert page.ticket.id == ticket_id and page.ticket.remaining == Decimal("20.00")
     assert "left open" in page.notice.text() and page.amount.value == Decimal("20.00")
 

@@ -50,7 +50,8 @@ def test_the_sale_says_each_thing_once(ui: Any, make_gui: Any) -> None:
     pad.auto.setChecked(True)
     QTest.keyClick(page.amount, Qt.Key.Key_F12)  # money was taken: asks first
     QTest.keyClick(page.amount, Qt.Key.Key_F12)
-    ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is None,
+             what="ticket cancelled")
     QTest.keyClicks(page.amount, "99999800")  # the vendor's decline trigger
     QTest.keyClick(page.amount, Qt.Key.Key_F2)
     _idle(ui, page)

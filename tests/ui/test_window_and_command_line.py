@@ -34,6 +34,7 @@ def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_tic
                        pinpad=False, drawer_float=None)
         page = _sale(gui)
         _line(page, ui, "Hamper", "11105")  # 111.05: the host approves after 5 s
+        assert page.ticket is not None
         ticket = str(page.ticket.id)
         # started and imported now: the race is between the commands, not process start-ups
         procs = {"pay": till.ready("ticket", "pay", ticket, "--pay", "card", *CARD),
@@ -56,6 +57,7 @@ def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_tic
         else:  # a loaded machine: the window had its answer first; recover settled nothing
             assert code == 0 and not report["resolved"] and not report["still_open"], (code, out, err)
         result = _result(ui, page)
+        assert page.ticket is not None
         assert result.outcome == "approved" and page.ticket.state == "paid"
         ledger = till.assert_journal_is_host()
         charged = [r for r in ledger.values() if r["state"] == "sale"]
@@ -77,6 +79,7 @@ def test_a_command_lines_payment_in_flight_refuses_the_windows(
                        pinpad=False, drawer_float=None)
         page = _sale(gui)
         _line(page, ui, "Hamper", "11103")  # 111.03: the host approves after 3 s
+        assert page.ticket is not None
         payer = till.start("ticket", "pay", str(page.ticket.id), "--pay", "card", *CARD)
         ui.until(lambda: any(e.state is State.SENT for e in till.entries().values()),
                  what="the command line's payment on the wire")
