@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+if TYPE_CHECKING:
+    from cashier.store.localpg import LocalPostgres
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# what the tests share (tests/support/) fails with the same detail as a test's own asserts
+pytest.register_assert_rewrite("tests.support")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -59,8 +66,8 @@ LONG = {
 
 def pytest_configure(config: pytest.Config) -> None:
     """The controller parses the vendor's OpenAPI file once, before the workers start: each of
-    them then loads the parsed form instead of parsing it again (tests/vendor_file.py)."""
-    from tests.vendor_file import VENDOR_FILE, vendor_openapi
+    them then loads the parsed form instead of parsing it again (tests/support/vendor_file.py)."""
+    from tests.support.vendor_file import VENDOR_FILE, vendor_openapi
 
     if not hasattr(config, "workerinput") and VENDOR_FILE.exists():
         vendor_openapi()
@@ -167,10 +174,67 @@ def memory_keyring():  # type: ignore[no-untyped-def]
     """The OS keyring replaced by one in memory for the test (``.store`` holds what was kept)."""
     import keyring
 
-    from tests.keyrings import MemoryKeyring
+    from tests.support.memory_keyring import MemoryKeyring
 
     previous = keyring.get_keyring()
     ring = MemoryKeyring()
     keyring.set_keyring(ring)
     yield ring
     keyring.set_keyring(previous)
+
+
+# ---- a real PostgreSQL for the store (tests/store, the hostile till, the window's store part) ----
+# One throw-away cluster per session (initdb under a temp folder, pg_ctl on a free loopback port,
+# as the ``postgres`` user when we are root), a fresh database per test, and ``cashier store
+# serve`` over a real socket that a test can kill (tests/support/store.py).
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[LocalPostgres]:
+    import subprocess
+    import tempfile
+
+    from cashier.store.localpg import LocalPostgres
+
+    base = Path(tempfile.mkdtemp(prefix="cashier-pg-"))
+    base.chmod(0o755)  # the postgres user must reach its data folder inside
+    cluster = LocalPostgres(base / "data", fast=True)
+    cluster.start()
+    yield cluster
+    cluster.stop()
+    subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+@pytest.fixture
+def store_dsn(pg_cluster: LocalPostgres) -> str:
+    """A new, migrated database of its own for each test."""
+    import secrets
+
+    import psycopg
+
+    from cashier.store.schema import migrate
+
+    name = "store_" + secrets.token_hex(6)
+    with psycopg.connect(pg_cluster.dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    dsn = pg_cluster.dsn.rsplit("/", 1)[0] + "/" + name
+    migrate(dsn)
+    return dsn
+
+
+@pytest.fixture
+def serve_store(store_dsn: str) -> Iterator[Any]:
+    """``start()``: the store service on ``store_dsn`` in a process of its own, stopped after."""
+    from tests.support.store import ServedStore
+
+    served: list[ServedStore] = []
+
+    def start() -> ServedStore:
+        store = ServedStore(store_dsn).start()
+        served.append(store)
+        return store
+
+    yield start
+    for store in served:
+        if store.proc is not None and store.proc.poll() is None:
+            store.stop()

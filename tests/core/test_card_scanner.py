@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 
 
 def test_a_split_card_number_in_a_database_value_is_found(tmp_path: Path) -> None:

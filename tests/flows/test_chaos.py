@@ -26,9 +26,10 @@ from cashier.flows.recovery import recover, void
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.runtime import open_runtime
-from tests.flows.conftest import void_elsewhere, write_profile
-from tests.forked_cli import run_cashier
-from tests.pans import card_numbers_in
+from tests.support.card_numbers import card_numbers_in
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import write_profile
+from tests.support.tills import void_elsewhere
 
 pytestmark = pytest.mark.socket
 SALES = int(os.environ.get("CASHIER_CHAOS_SALES", "40"))

@@ -18,7 +18,7 @@ import pytest
 from cashier.journal.aio import Journal
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
+from tests.support.profiles import write_profile
 
 
 async def test_a_failure_journaling_the_answer_leaves_the_sale_unknown(

@@ -15,7 +15,7 @@ from cashier.errors import ValidationError
 from cashier.journal import JournalError, JournalRecorder, Kind, State, contains_pan
 from cashier.journal.export import export_csv, export_json
 from cashier.redact import luhn_ok
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from cashier.chargeapi.journaled import REQUEST_NOTE
 from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 from ui.pages.journal import JournalPage
 from ui.pages.phone_link import PhoneLinkPage
 

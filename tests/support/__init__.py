@@ -1,0 +1,2 @@
+"""What the tests share: helpers, drivers, servers and checks that test modules and conftest files
+import. No test lives here, and nothing here imports a test module or a conftest file."""
