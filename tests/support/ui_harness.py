@@ -9,28 +9,33 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEventLoop as QtEventLoop
 from qasync import QEventLoop
 
 
 class UiHarness:
-    """Drives the window's loop. Between runs the loop stays the running loop of this thread, as
-    in the window, where it never stops: Qt events processed by the test itself or by pytest-qt
-    after it (key clicks, its last pass) step the window's tasks with the loop they were made on,
-    instead of dying with "no running event loop" (which the crash reporter would see)."""
+    """Drives the window's loop. The loop runs for the whole test, as in the window, where it
+    never stops: it is made with qasync's ``already_running``, so Qt events processed by the test
+    itself or by pytest-qt after it (key clicks, its last pass) step the window's tasks with the
+    loop they were made on, instead of dying with "no running event loop" (which the crash
+    reporter would see). ``run`` processes Qt's events (a Qt event loop of its own, nested as a
+    dialog's is) until the coroutine is done, then makes one more pass, as the window's
+    ``run_until_complete`` does (paints and queued calls delivered)."""
 
     def __init__(self, loop: QEventLoop) -> None:
         self.loop = loop
-        asyncio.events._set_running_loop(loop)
 
     def run(self, coro: Awaitable[Any], timeout_s: float = 20.0) -> Any:
         return self._run(asyncio.wait_for(coro, timeout_s))
 
     def _run(self, coro: Awaitable[Any]) -> Any:
-        asyncio.events._set_running_loop(None)  # the loop runs itself now
-        try:
-            return self.loop.run_until_complete(coro)
-        finally:
-            asyncio.events._set_running_loop(self.loop)
+        task = asyncio.ensure_future(coro, loop=self.loop)
+        spin = QtEventLoop()
+        task.add_done_callback(lambda _: spin.quit())
+        while not task.done():
+            spin.exec()
+        QCoreApplication.processEvents()
+        return task.result()
 
     def until(self, predicate: Callable[[], Any], timeout_s: float = 15.0, what: str = "") -> Any:
         """Spin the loop (Qt events and asyncio) until ``predicate()`` is truthy."""
@@ -47,6 +52,19 @@ class UiHarness:
 
     def spin(self, seconds: float = 0.05) -> None:
         self._run(asyncio.sleep(seconds))
+
+    def close(self) -> None:
+        """Cancel what the test left running, then stop and close the loop. Its last run (a
+        plain ``run_until_complete``, once qasync counts it stopped) leaves no running loop
+        behind for the next test's own."""
+        pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            self._run(asyncio.gather(*pending, return_exceptions=True))
+        self.loop.stop()
+        self.loop.run_until_complete(asyncio.sleep(0))
+        self.loop.close()
 
 
 def crashes_seen(gui: Any) -> list[str]:

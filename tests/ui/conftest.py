@@ -17,19 +17,13 @@ from ui.loop import make_loop
 
 @pytest.fixture
 def ui(qapp: Any) -> Iterator[UiHarness]:
-    loop = make_loop(qapp)  # the window's own loop
+    loop = make_loop(qapp, already_running=True)  # the window's own loop
     asyncio.set_event_loop(loop)
     harness = UiHarness(loop)
     try:
         yield harness
     finally:
-        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-        for task in pending:
-            task.cancel()
-        asyncio.events._set_running_loop(None)
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.close()
+        harness.close()
         asyncio.set_event_loop(None)
 
 
