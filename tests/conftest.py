@@ -77,43 +77,34 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection(session: pytest.Session) -> None:
     """On a fresh clone every test worker rewrites the asserts of every test module it imports
     (pytest keeps the result for the next run), all of them at once: about 10 s of CPU each,
-    three times over. Each worker but the first rewrites its own share of the modules first, a
-    share the first reaches only later, so the others find most of their modules done."""
+    three times over. Each worker but the first imports its own share of the test modules first
+    (pytest's import hook rewrites them as it imports them, as collection would), a share the
+    first reaches only later, so the others find most of their modules done."""
     _rewrite_ahead(session.config)
 
 
 def _rewrite_ahead(config: pytest.Config) -> None:
+    import importlib
     import sys
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if not worker.startswith("gw") or worker == "gw0" or count < 2 or sys.dont_write_bytecode:
         return
-    try:  # pytest's own steps (its import hook's), as pinned in pyproject.toml
-        from _pytest.assertion.rewrite import (
-            PYC_TAIL,
-            _read_pyc,
-            _rewrite_test,
-            _write_pyc,
-            assertstate_key,
-            get_cache_dir,
-            try_makedirs,
-        )
-    except ImportError:  # another pytest: each module is rewritten as it is imported, as before
+    if config.getoption("assertmode") == "plain":  # nothing is rewritten
         return
-    state = config.stash.get(assertstate_key, None)
-    if state is None:  # --assert=plain: nothing is rewritten
+    if config.getoption("importmode") != "prepend":  # the names below are prepend's (the default)
         return
     tests = Path(__file__).resolve().parent
-    modules = sorted(p for p in tests.rglob("*.py")
-                     if p.name.startswith("test_") or p.name == "conftest.py")
+    # the modules of packages, imported by the names collection gives them (tests/store has no
+    # package: its few modules are rewritten as collection imports them)
+    modules = sorted(p for p in tests.rglob("test_*.py") if (p.parent / "__init__.py").exists())
     index = int(worker.removeprefix("gw"))
     for path in modules[len(modules) * index // count:len(modules) * (index + 1) // count]:
-        cache = get_cache_dir(path)
-        pyc = cache / (path.name[:-3] + PYC_TAIL)
-        if try_makedirs(cache) and _read_pyc(path, pyc) is None:
-            source_hash, code = _rewrite_test(path, config)
-            _write_pyc(state, code, source_hash, pyc)
+        try:
+            importlib.import_module(".".join(path.relative_to(tests.parent).with_suffix("").parts))
+        except (Exception, pytest.skip.Exception):  # collection imports it again and says why
+            continue
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
