@@ -1,5 +1,6 @@
-"""The tests' own card-number scanner (``tests/pans.py``) finds a stored card number in any form,
-SQLite files included, and does not take a database's binary structure for separators."""
+"""The tests' own card-number scanner (``tests/support/card_numbers.py``) finds a stored card
+number in any form, SQLite files included, and does not take a database's binary structure for
+separators."""
 
 from __future__ import annotations
 

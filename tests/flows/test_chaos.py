@@ -131,7 +131,7 @@ async def test_chaos(serve_sandbox: Any, tmp_path: Path) -> None:
     blob = "".join(p.read_bytes().decode("latin-1") for p in tmp_path.glob("chaos.sqlite*")
                    if p.is_file())  # the journal and its WAL (not the owners folder)
     blob += "\n".join(logs)
-    assert not card_numbers_in(blob)  # split or not (tests/pans.py)
+    assert not card_numbers_in(blob)  # split or not (tests/support/card_numbers.py)
     voided = sum(1 for e in entries.values() if e.state is State.VOIDED)
     print(f"chaos: {len(entries)} entries, {len(mine)} approved, {voided} voided, "
           f"{crashes} kills ({crash_s:.1f} s of them), {elapsed:.1f} s")
