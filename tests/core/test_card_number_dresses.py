@@ -1,7 +1,7 @@
 """Issue #46 (round 4): superscript and circled digits (``⁴¹¹¹…``, ``④①①…``), which NFKC turns
 into a valid card number, passed the free-text card-number guard and were kept in the journal.
-THE detector (``cashier.text``) and the tests' scanner (``tests.pans``) now read a digit in every
-dress Unicode gives one: any script's decimal digits, superscripts, subscripts, circled,
+THE detector (``cashier.text``) and the tests' scanner (``tests.support.card_numbers``) now read a
+digit in every dress Unicode gives one: any script's decimal digits, superscripts, subscripts, circled,
 parenthesized, with a full stop or a comma, and what NFKC spells in digits (``⑩``)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from cashier.journal.model import NewEntry
 from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
 from cashier.text import card_numbers_in, free_text, has_card_number_strict, is_card_number
-from tests import pans
+from tests.support import card_numbers as pans
 
 
 def _dresses() -> dict[int, list[str]]:
@@ -144,7 +144,7 @@ def test_the_command_line_refuses_an_item_named_with_a_dressed_card_number(tmp_p
     ``--item``, before anything is journaled; the folder holds no card number at rest."""
     import os
 
-    from tests.forked_cli import run_cashier
+    from tests.support.forked_cli import run_cashier
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
     env |= {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(tmp_path / "state")}

@@ -13,7 +13,7 @@ import pytest
 
 from cashier.commands import arguments
 from cashier.errors import ValidationError
-from tests.flows.conftest import cashier
+from tests.support.tills import cashier
 
 HUGE = "9223372036854775808"  # 2**63: one past what SQLite holds
 DIGITS_5000 = "1" * 5000  # past Python's 4,300-digit limit for int()

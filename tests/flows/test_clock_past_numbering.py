@@ -18,8 +18,8 @@ import pytest
 from cashier.errors import ValidationError
 from cashier.journal.model import NewEntry
 from cashier.journal.recorder import JournalRecorder
-from tests.cash.test_clock_moves import LIBFAKETIME
-from tests.flows.conftest import write_profile
+from tests.support.faketime import LIBFAKETIME
+from tests.support.profiles import write_profile
 
 
 def test_the_last_day_issues_numbers_and_the_day_after_is_refused_naming_the_clock(

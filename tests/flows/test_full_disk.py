@@ -19,7 +19,7 @@ import pytest
 from cashier.journal.aio import Journal
 from cashier.journal.model import NewEntry, State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
+from tests.support.profiles import write_profile
 
 
 async def test_a_failure_journaling_the_answer_leaves_the_sale_unknown(
@@ -153,7 +153,7 @@ def test_a_nearly_full_disk_at_any_write_gives_one_line_and_the_books_agree_afte
     backup. At every level: one line (the journal's full disk, or the ticket's JSON with its
     tender unknown), never a traceback or the backup; once space is freed, ``recover`` settles
     every payment and the journal and the host agree."""
-    from tests.forked_cli import run_cashier
+    from tests.support.forked_cli import run_cashier
 
     with _small_disk(tmp_path) as disk:
         served = serve_sandbox("LG")
@@ -318,7 +318,7 @@ def test_a_close_failing_after_the_command_failed_never_hides_why(
 def test_a_new_journal_on_a_nearly_full_disk_is_the_full_disk(tmp_path: Path, free: int) -> None:
     """A new journal's first migration met the full disk at its COMMIT; the ROLLBACK after it
     failed in turn ("cannot rollback - no transaction is active") and was what the line said."""
-    from tests.forked_cli import run_cashier
+    from tests.support.forked_cli import run_cashier
 
     with _small_disk(tmp_path) as disk:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}

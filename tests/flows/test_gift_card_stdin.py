@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.flows.conftest import cashier
-from tests.forked_cli import run_cashier
+from tests.support.forked_cli import run_cashier
+from tests.support.tills import cashier
 
 GIFT = "2664650000001234"
 CARD = "4321000000001119"

@@ -43,10 +43,10 @@ import pytest
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
-from tests.cash.test_clock_moves import LIBFAKETIME
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier
-from tests.pans import card_numbers_at_rest, card_numbers_in
+from tests.support.card_numbers import card_numbers_at_rest, card_numbers_in
+from tests.support.faketime import LIBFAKETIME
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import write_profile
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_BADINPUT", "8"))

@@ -40,8 +40,8 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier, start_cashier, start_python
+from tests.support.forked_cli import run_cashier, start_cashier, start_python
+from tests.support.profiles import write_profile
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_REFUNDS", "1"))

@@ -28,8 +28,8 @@ import psycopg
 import pytest
 
 from cashier.journal.model import Kind, NewEntry, State
-from tests.store.bursts import burst, observed, serial_outcomes
-from tests.store.conftest import add_manager, add_till, pg_cluster, serve_store, store_dsn  # noqa: F401
+from tests.support.pin_bursts import burst, observed, serial_outcomes
+from tests.support.store import add_manager, add_till
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_STORE", "1"))
@@ -128,7 +128,7 @@ def _fork_round(rng: random.Random, url: str, dsn: str, token: str, tmp: Path,
     return ended, problems
 
 
-def test_hostile_store(serve_store: Any, store_dsn: str, tmp_path: Path) -> None:  # noqa: F811
+def test_hostile_store(serve_store: Any, store_dsn: str, tmp_path: Path) -> None:
     rng = random.Random(SEED + 46)
     discrepancies: list[str] = []
     stores = [serve_store(), serve_store()]

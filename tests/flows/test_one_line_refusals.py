@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.flows.conftest import cashier, write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 pytestmark = pytest.mark.socket
 

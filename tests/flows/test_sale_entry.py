@@ -12,7 +12,7 @@ from cashier.flows.payments import KeyedCard
 from cashier.flows.sale_entry import TIP_KEYED, TIP_NONE, Act, Key, SaleEntry
 from cashier.flows.ticket import Tender, TicketSession, TicketSettings
 from cashier.money import CentsBuffer
-from tests.flows.test_ticket import open_drawer
+from tests.support.tills import open_drawer
 
 VISA = KeyedCard("4321000000001119", "1228")
 

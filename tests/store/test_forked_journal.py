@@ -17,8 +17,8 @@ import pytest
 
 from cashier.journal.outbox_rows import chain_over, chain_start
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import add_till, cashier
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.store import add_till, cashier
 
 pytestmark = pytest.mark.socket
 
