@@ -238,7 +238,8 @@ def test_a_line_is_refunded_once_across_commands_and_a_repeat_is_refused_before_
     for args, words in ((("--line", "1", "--line", "1"),
                          "--line: each line at most once; lines count from 1 to 2"),
                         (("--line", "3"), "--line: each line at most once; lines count from 1 to 2"),
-                        (("--line", "0"), "--line: each line at most once; lines count from 1 to 2")):
+                        # a 0 is no line number at all: the command line's integer rule says so first
+                        (("--line", "0"), "--line: must be a line number from 1")):
         refused = run("ticket", "refund", ticket, *args)
         assert refused.returncode == 2 and refused.stdout == "", refused.stdout
         assert _one_line(refused.stderr) and words in refused.stderr, refused.stderr
