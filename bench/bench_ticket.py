@@ -218,6 +218,7 @@ def child(tmp: str) -> dict[str, float]:
                     sale.amount.type_digit(digit)
                 sale.prefilled = False
                 sale.add_line()
+                assert sale.task is not None
                 while not sale.task.done():
                     await asyncio.sleep(0.001)
                 if os.environ.get("BENCH_TICKET_TRACE"):

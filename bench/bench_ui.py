@@ -159,7 +159,9 @@ def child(tmp: str) -> dict[str, float]:
             sale.card_button.click()
             while sale.stack.currentWidget() is not sale.result_page:
                 await asyncio.sleep(0.001)
+            assert sale.result is not None
             if sale.result.outcome != "approved":
+                assert sale.result is not None
                 raise RuntimeError(f"sale {i}: {sale.result.outcome}")
             if i in (100, SALES):
                 await gui.till.tasks.idle()
@@ -263,7 +265,9 @@ def feel_child(tmp: str) -> dict[str, float]:
             t = time.perf_counter()
             pad.tap(pad.default_card())
             result_ms = await clock.after(sale.result_page, t, "the till's result page")
+            assert sale.result is not None
             if sale.result.outcome != "approved":
+                assert sale.result is not None
                 raise RuntimeError(f"sale {i}: {sale.result.outcome}")
             if i >= 2:  # the first two warm the caches
                 to_prompt.append(prompt_ms)

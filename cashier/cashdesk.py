@@ -164,7 +164,7 @@ class CashDesk:
         or a payment's invoice number (10 digits; its ticket's receipt when it has one).
         Returns what was reprinted (the ticket or the invoice), the job, and whether it queued."""
         text = ticket.strip()
-        if not text.isdigit() or len(text) > 12:
+        if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise DrawerRefused("ticket: must be a ticket number (or a payment's invoice number)")
         if len(text) < 10:
             job = self.ticket_job(self.ticket(int(text)), copy=copy, reprint=True)

@@ -10,7 +10,6 @@ code. Bad arguments get one clear line and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
-import errno
 import logging
 import sqlite3
 import sys
@@ -90,11 +89,16 @@ def _log_file(profile_path: str | None) -> Path | None:
         return None
 
 
-def disk_full(exc: BaseException) -> bool:
-    """SQLite's "database or disk is full" or the OS's ENOSPC / EDQUOT."""
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return True
-    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+def disk_full(exc: BaseException, profile_path: str | None = None) -> bool:
+    """The disk holding the journal is full (``cashier.journal.recorder.disk_full``, THE rule:
+    SQLite's "full", the OS's ENOSPC or EDQUOT, or an I/O error on a disk with almost no room)."""
+    from cashier.journal.recorder import disk_full as full
+
+    try:
+        journal: Path | None = load_profile(profile_path).resolved_journal_path
+    except Exception:  # the last line of defence asks: it must not fail in turn
+        journal = None
+    return full(exc, journal)
 
 
 def read_only_journal(exc: BaseException) -> bool:
@@ -134,12 +138,15 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
         print(f"cashier: error: {bad}: is not valid UTF-8 text; nothing was done", file=sys.stderr)
         return 2
     args = parse_arguments(raw)
-    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile))
+    # a one-shot command's standard error is its own (a refusal is one line); the window's and a
+    # server's logs go there as well as to the log file
+    handler = getattr(args, "handler", None)
+    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile),
+                  console=handler is None or bool(getattr(args, "serves", False)))
     try:
         if args.version:
             print(version_line(args.profile))
             return 0
-        handler = getattr(args, "handler", None)
         if handler is not None:
             return int(handler(args))
         if open_window is None:
@@ -153,7 +160,7 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # last line of defence: readable, redacted, logged
-        if disk_full(exc):  # one line, no traceback: the cashier must not charge again
+        if disk_full(exc, args.profile):  # one line, no traceback: the cashier must not charge again
             print("cashier: the disk holding the journal is full: payments already sent stay "
                   "unknown (checking with the host); free space, then run `cashier recover`",
                   file=sys.stderr)

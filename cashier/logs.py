@@ -26,14 +26,19 @@ class PrivateRotatingFileHandler(RotatingFileHandler):
         """A log that cannot be written (full disk) never prints a traceback at the counter."""
 
 
-def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
+def setup_logging(verbose: bool = False, log_file: Path | None = None, *,
+                  console: bool = True) -> None:
+    """The log file takes INFO and up (DEBUG with ``verbose``). Standard error takes WARNING and
+    up when ``console`` (the window, a server) or when there is no log file to hold them; a
+    one-shot command (``console=False``) keeps its standard error for its own lines, so a refusal
+    is one line: its warnings, and the traceback of an unexpected error, go to the log file
+    (``--verbose`` puts everything on standard error too)."""
     root = logging.getLogger()
     if getattr(root, "_cashier_configured", False):
         return
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
-    handlers[0].setLevel(logging.DEBUG if verbose else logging.WARNING)
+    handlers: list[logging.Handler] = []
     if log_file is not None:
         try:
             ensure_private_dir(log_file.parent)
@@ -41,6 +46,10 @@ def setup_logging(verbose: bool = False, log_file: Path | None = None) -> None:
                                                 encoding="utf-8"))
         except OSError as exc:  # a read-only log folder must not stop the till
             print(f"cashier: cannot write the log at {log_file}: {exc}", file=sys.stderr)
+    if verbose or console or not handlers:
+        stream = logging.StreamHandler(sys.stderr)
+        stream.setLevel(logging.DEBUG if verbose else logging.WARNING)
+        handlers.insert(0, stream)
     for handler in handlers:
         handler.setFormatter(fmt)
         handler.addFilter(RedactingFilter())

@@ -6,7 +6,10 @@ layout may speak ESC/POS, so such text is cleaned here of every control characte
 ESC, GS, DLE, FS...), Unicode format characters (bidi overrides, zero-width joiners: category Cf)
 and lone surrogates, and normalised (NFC). A full card number is never free text: a Luhn-valid run
 of 13 to 19 decimal digits (ASCII or any script's), whatever separates them, is refused with the
-field's name before anything is journaled, pushed, shown or printed.
+field's name before anything is journaled, pushed, shown or printed. A digit in any other dress
+counts as that digit: superscript, subscript, circled, parenthesized, with a full stop or a comma
+(Unicode gives each a digit value), and a number NFKC spells in digits and punctuation (``⑩``,
+``⒇``).
 
 Spreadsheet-safe CSV lives here as well: a cell a spreadsheet would read as a formula gets a
 leading ``'`` (OWASP's advice), and no cell carries a control character.
@@ -15,6 +18,7 @@ leading ``'`` (OWASP's advice), and no cell carries a control character.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import unicodedata
@@ -81,14 +85,44 @@ def clean_data(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
+def _dressed_digits(ch: str) -> str:
+    """The ASCII digits ``ch`` stands for, in any dress; ``ch`` itself when it is no digit.
+
+    A decimal digit of any script (``٣``, ``３``), a digit in another dress (``⁴``, ``₄``, ``④``,
+    ``⑷``, ``⒋``, ``❹``, ``🄅``: Unicode's digit value), or a number that NFKC spells in digits and
+    punctuation only (``⑩`` is ``10``, ``⒇`` is ``(20)``: its digits). A fraction (``½`` is
+    ``1⁄2``) or a unit (``㎡``) is no digit."""
+    if ch.isdecimal():
+        return str(unicodedata.decimal(ch))
+    value = unicodedata.digit(ch, None)
+    if value is not None:
+        return str(value)
+    if ch.isnumeric():
+        spelled = unicodedata.normalize("NFKC", ch)
+        if all(c.isdecimal() or unicodedata.category(c)[0] == "P" for c in spelled):
+            digits = "".join(str(unicodedata.decimal(c)) for c in spelled if c.isdecimal())
+            if digits:
+                return digits
+    return ch
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every digit, in any dress, as ASCII digits (``_dressed_digits``); the card
+    number detector reads this."""
+    if text.isascii():
+        return text
+    return "".join(_dressed_digits(ch) if not ch.isascii() else ch for ch in text)
+
+
 def _digit_groups(text: str) -> Iterator[list[str]]:
-    """Runs of digit groups: digits (any script, as ASCII) split by non-alphanumeric characters;
-    a letter ends a run."""
+    """Runs of digit groups: digits (any script, any dress, as ASCII) split by non-alphanumeric
+    characters; a letter ends a run."""
     groups: list[str] = []
     current: list[str] = []
-    for ch in text:
-        if ch.isdecimal():
-            current.append(str(unicodedata.decimal(ch)))
+    for ch in ascii_digits(text):
+        if "0" <= ch <= "9":
+            current.append(ch)
             continue
         if current:
             groups.append("".join(current))
@@ -114,9 +148,10 @@ def _luhn(digits: str) -> bool:
 
 
 def card_numbers_in(text: str) -> list[str]:
-    """Every card number hidden in ``text`` (its digits), in any dress: 13 to 19 decimal digits
-    of any script, in groups separated by any non-alphanumeric characters (``4111.1111...``,
-    ``4111(1111)1111+1111``, full-width digits), that pass the Luhn check. Each stretch of
+    """Every card number hidden in ``text`` (its digits), in any dress: 13 to 19 digits of any
+    script or dress (full-width, superscript, circled... ``ascii_digits``), in groups separated
+    by any non-alphanumeric characters (``4111.1111...``, ``4111(1111)1111+1111``), that pass
+    the Luhn check. Each stretch of
     whole consecutive groups is tried, so a number after or before other digits is found."""
     found: list[str] = []
     for groups in _digit_groups(text):
@@ -143,8 +178,8 @@ def has_card_number_strict(text: str) -> bool:
     """A Luhn-valid run of 13 to 19 digits with at most one space or dash between two: the
     check of machine fields and of the paper's last guard, where dates, times and amounts
     stand side by side and the any-dress form would see numbers that are not there."""
-    for match in _STRICT_RUN.finditer(text):
-        digits = "".join(str(unicodedata.decimal(ch)) for ch in match.group(0) if ch.isdecimal())
+    for match in _STRICT_RUN.finditer(ascii_digits(text)):
+        digits = "".join(ch for ch in match.group(0) if "0" <= ch <= "9")
         if 13 <= len(digits) <= 19 and _luhn(digits):
             return True
     return False
@@ -152,8 +187,9 @@ def has_card_number_strict(text: str) -> bool:
 
 def is_card_number(text: str) -> bool:
     """The whole of ``text`` is one card number, in any dress (a token field, a keyed card)."""
-    digits = "".join(str(unicodedata.decimal(ch)) for ch in text if ch.isdecimal())
-    rest = [ch for ch in text if not ch.isdecimal()]
+    text = ascii_digits(text)
+    digits = "".join(ch for ch in text if "0" <= ch <= "9")
+    rest = [ch for ch in text if not "0" <= ch <= "9"]
     return (not any(ch.isalnum() for ch in rest) and 13 <= len(digits) <= 19 and _luhn(digits))
 
 
@@ -225,7 +261,7 @@ def _is_number(value: Any) -> bool:
     return bool(body) and body.replace(".", "", 1).isdigit() and body.isascii()
 
 
-__all__ = ["CARD_RULE", "card_numbers_in", "clean_data", "clean_text", "csv_cell", "free_text",
-           "has_card_number", "has_card_number_strict", "is_card_number", "optional_free_text",
-           "profile_text",
+__all__ = ["CARD_RULE", "ascii_digits", "card_numbers_in", "clean_data", "clean_text", "csv_cell",
+           "free_text", "has_card_number", "has_card_number_strict", "is_card_number",
+           "optional_free_text", "profile_text",
            "write_csv"]

@@ -118,7 +118,7 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     await _finish_sale(sale, pad, Decimal("999998.00"))
     await shoot(w, "sale-declined")
     sale.cancel_ticket()
-    await _until(lambda: sale.task.done() and sale.ticket is None)
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
     # a lost answer: the sale and the first status checks fail, so it stays UNKNOWN
     faults = gui.till.runtime.sandbox.faults if gui.till.runtime else None
     if faults is not None:
@@ -133,17 +133,18 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
         faults.clear()
         sale.new_sale()  # the cashier leaves it to recovery: the open ticket is cancelled
         sale.cancel_ticket()
-        await _until(lambda: sale.task.done() and sale.ticket is None)
+        await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
     # cancelled by the cashier
     sale.new_sale()
     sale.amount.set_value(Decimal("8.00"))
     sale.charge_card()
     await _until(lambda: pad.prompt is not None)
     sale.cancel_payment()
-    await _until(lambda: sale.task.done() and sale.stack.currentWidget() is sale.entry_page)
+    await _until(lambda: sale.task is not None and sale.task.done()
+                 and sale.stack.currentWidget() is sale.entry_page)
     await shoot(w, "sale-cancelled")
     sale.cancel_ticket()
-    await _until(lambda: sale.task.done() and sale.ticket is None)
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
     sale.new_sale()
     # tabs
     tabs: TabsPage = w.go(TabsPage)

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+if TYPE_CHECKING:
+    from cashier.store.localpg import LocalPostgres
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# what the tests share (tests/support/) fails with the same detail as a test's own asserts
+pytest.register_assert_rewrite("tests.support")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -63,8 +70,8 @@ LONG = {
 
 def pytest_configure(config: pytest.Config) -> None:
     """The controller parses the vendor's OpenAPI file once, before the workers start: each of
-    them then loads the parsed form instead of parsing it again (tests/vendor_file.py)."""
-    from tests.vendor_file import VENDOR_FILE, vendor_openapi
+    them then loads the parsed form instead of parsing it again (tests/support/vendor_file.py)."""
+    from tests.support.vendor_file import VENDOR_FILE, vendor_openapi
 
     if not hasattr(config, "workerinput") and VENDOR_FILE.exists():
         vendor_openapi()
@@ -74,43 +81,34 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection(session: pytest.Session) -> None:
     """On a fresh clone every test worker rewrites the asserts of every test module it imports
     (pytest keeps the result for the next run), all of them at once: about 10 s of CPU each,
-    three times over. Each worker but the first rewrites its own share of the modules first, a
-    share the first reaches only later, so the others find most of their modules done."""
+    three times over. Each worker but the first imports its own share of the test modules first
+    (pytest's import hook rewrites them as it imports them, as collection would), a share the
+    first reaches only later, so the others find most of their modules done."""
     _rewrite_ahead(session.config)
 
 
 def _rewrite_ahead(config: pytest.Config) -> None:
+    import importlib
     import sys
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if not worker.startswith("gw") or worker == "gw0" or count < 2 or sys.dont_write_bytecode:
         return
-    try:  # pytest's own steps (its import hook's), as pinned in pyproject.toml
-        from _pytest.assertion.rewrite import (
-            PYC_TAIL,
-            _read_pyc,
-            _rewrite_test,
-            _write_pyc,
-            assertstate_key,
-            get_cache_dir,
-            try_makedirs,
-        )
-    except ImportError:  # another pytest: each module is rewritten as it is imported, as before
+    if config.getoption("assertmode") == "plain":  # nothing is rewritten
         return
-    state = config.stash.get(assertstate_key, None)
-    if state is None:  # --assert=plain: nothing is rewritten
+    if config.getoption("importmode") != "prepend":  # the names below are prepend's (the default)
         return
     tests = Path(__file__).resolve().parent
-    modules = sorted(p for p in tests.rglob("*.py")
-                     if p.name.startswith("test_") or p.name == "conftest.py")
+    # the modules of packages, imported by the names collection gives them (tests/store has no
+    # package: its few modules are rewritten as collection imports them)
+    modules = sorted(p for p in tests.rglob("test_*.py") if (p.parent / "__init__.py").exists())
     index = int(worker.removeprefix("gw"))
     for path in modules[len(modules) * index // count:len(modules) * (index + 1) // count]:
-        cache = get_cache_dir(path)
-        pyc = cache / (path.name[:-3] + PYC_TAIL)
-        if try_makedirs(cache) and _read_pyc(path, pyc) is None:
-            source_hash, code = _rewrite_test(path, config)
-            _write_pyc(state, code, source_hash, pyc)
+        try:
+            importlib.import_module(".".join(path.relative_to(tests.parent).with_suffix("").parts))
+        except (Exception, pytest.skip.Exception):  # collection imports it again and says why
+            continue
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -171,10 +169,67 @@ def memory_keyring():  # type: ignore[no-untyped-def]
     """The OS keyring replaced by one in memory for the test (``.store`` holds what was kept)."""
     import keyring
 
-    from tests.keyrings import MemoryKeyring
+    from tests.support.memory_keyring import MemoryKeyring
 
     previous = keyring.get_keyring()
     ring = MemoryKeyring()
     keyring.set_keyring(ring)
     yield ring
     keyring.set_keyring(previous)
+
+
+# ---- a real PostgreSQL for the store (tests/store, the hostile till, the window's store part) ----
+# One throw-away cluster per session (initdb under a temp folder, pg_ctl on a free loopback port,
+# as the ``postgres`` user when we are root), a fresh database per test, and ``cashier store
+# serve`` over a real socket that a test can kill (tests/support/store.py).
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[LocalPostgres]:
+    import subprocess
+    import tempfile
+
+    from cashier.store.localpg import LocalPostgres
+
+    base = Path(tempfile.mkdtemp(prefix="cashier-pg-"))
+    base.chmod(0o755)  # the postgres user must reach its data folder inside
+    cluster = LocalPostgres(base / "data", fast=True)
+    cluster.start()
+    yield cluster
+    cluster.stop()
+    subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+@pytest.fixture
+def store_dsn(pg_cluster: LocalPostgres) -> str:
+    """A new, migrated database of its own for each test."""
+    import secrets
+
+    import psycopg
+
+    from cashier.store.schema import migrate
+
+    name = "store_" + secrets.token_hex(6)
+    with psycopg.connect(pg_cluster.dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    dsn = pg_cluster.dsn.rsplit("/", 1)[0] + "/" + name
+    migrate(dsn)
+    return dsn
+
+
+@pytest.fixture
+def serve_store(store_dsn: str) -> Iterator[Any]:
+    """``start()``: the store service on ``store_dsn`` in a process of its own, stopped after."""
+    from tests.support.store import ServedStore
+
+    served: list[ServedStore] = []
+
+    def start() -> ServedStore:
+        store = ServedStore(store_dsn).start()
+        served.append(store)
+        return store
+
+    yield start
+    for store in served:
+        if store.proc is not None and store.proc.poll() is None:
+            store.stop()

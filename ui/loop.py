@@ -78,8 +78,8 @@ class _TimerHandle(asyncio.Handle):
 
 
 class TillEventLoop(QEventLoop):  # type: ignore[misc]
-    def __init__(self, app: QCoreApplication | None = None) -> None:
-        super().__init__(app)
+    def __init__(self, app: QCoreApplication | None = None, *, already_running: bool = False) -> None:
+        super().__init__(app, already_running=already_running)
         self._timer = _Timers()
 
     def call_later(self, delay: float, callback: Callable[..., object], *args: Any,
@@ -125,6 +125,8 @@ class TillEventLoop(QEventLoop):  # type: ignore[misc]
         return timers.pending()
 
 
-def make_loop(app: QCoreApplication | None = None) -> TillEventLoop:
-    """The loop every window process runs on (the app, ``make screens``, tests, the bench)."""
-    return TillEventLoop(app)
+def make_loop(app: QCoreApplication | None = None, *, already_running: bool = False) -> TillEventLoop:
+    """The loop every window process runs on (the app, ``make screens``, tests, the bench).
+    ``already_running``: qasync's own option for a loop whose Qt events someone else processes
+    from the start (the window tests: the loop runs for the whole test, as in the window)."""
+    return TillEventLoop(app, already_running=already_running)

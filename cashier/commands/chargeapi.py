@@ -30,8 +30,11 @@ from cashier.chargeapi.connect import (  # noqa: F401  (re-exported: the command
     charge_api_client,
     secret_key_for,
 )
+from cashier.commands import arguments
 from cashier.errors import ValidationError
 
+#: A payment link's --max-charges and --max-failed: what the Charge API takes (1 to 1,000,000).
+LINK_COUNT_MAX = 1_000_000
 EXIT_CODES = {"approved": 0, "captured": 0, "declined": 1, "error": 2, "unknown": 3, "sent": 3,
               "intent": 3}
 
@@ -80,8 +83,10 @@ def register(subparsers: Any) -> None:
     p = lsub.add_parser("create", help="create a payment link (active at once)")
     _money_args(p)
     p.add_argument("--name")
-    p.add_argument("--max-charges", type=int, help="deactivate after this many successful charges")
-    p.add_argument("--max-failed", type=int, help="deactivate after this many failed attempts")
+    p.add_argument("--max-charges", type=arguments.number(1, LINK_COUNT_MAX),
+                   help="deactivate after this many successful charges")
+    p.add_argument("--max-failed", type=arguments.number(1, LINK_COUNT_MAX),
+                   help="deactivate after this many failed attempts")
     p.set_defaults(handler=lambda a: _run(a, _link_create))
     for name, fn in (("deactivate", _link_deactivate), ("reactivate", _link_reactivate),
                      ("show", _link_show)):

@@ -14,6 +14,8 @@ import json
 import sys
 from typing import Any
 
+from cashier.commands import arguments
+
 EXIT_DONE, EXIT_WAITING, EXIT_REFUSED, EXIT_NOT_PRINTED = 0, 1, 2, 3
 
 
@@ -78,15 +80,8 @@ def _session_out(session: Any, **extra: Any) -> dict[str, Any]:
 
 def open_command(args: argparse.Namespace) -> int:
     def act(desk: Any) -> int:
-        counts = None
-        if args.counts:
-            from cashier.errors import DrawerRefused
-
-            try:
-                counts = {str(k): v for k, v in json.loads(args.counts).items()}
-            except (ValueError, AttributeError):
-                raise DrawerRefused('counts: must be JSON such as {"20.00": 3, "1.00": 10}') from None
-        session = desk.open(clerk=_clerk(desk, args), float_amount=args.float_amount, counts=counts)
+        session = desk.open(clerk=_clerk(desk, args), float_amount=args.float_amount,
+                            counts=args.counts)
         _out(_session_out(session))
         return EXIT_DONE
     return _run(args, act)
@@ -214,7 +209,8 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("open", help="open a session with a float")
     p.add_argument("--float", dest="float_amount", metavar="AMOUNT", help="the float as one amount")
-    p.add_argument("--counts", metavar="JSON", help='the float by denomination: {"20.00": 3, ...}')
+    p.add_argument("--counts", metavar="JSON", type=arguments.counts,
+                   help='the float by denomination: {"20.00": 3, ...}')
     clerk_args(p)
     p.set_defaults(handler=open_command)
     for name, kind in (("pay-in", "pay_in"), ("pay-out", "pay_out")):
@@ -246,7 +242,8 @@ def register(subparsers: Any) -> None:
 
     report = subparsers.add_parser("report", help="X report (now) or Z report (a closed session)")
     report.add_argument("which", choices=("x", "z"))
-    report.add_argument("--session", type=int, help="Z: the session (default: the last closed)")
+    report.add_argument("--session", type=arguments.number(),
+                        help="Z: the session (default: the last closed)")
     report.add_argument("--format", choices=("json", "csv", "pdf"), default="json")
     report.add_argument("--output", metavar="PATH", help="write the report to PATH (a new file)")
     report.add_argument("--force", action="store_true", help="replace PATH when it exists")
@@ -260,7 +257,8 @@ def register(subparsers: Any) -> None:
     rsub = receipt.add_subparsers(dest="receipt_command")
     p = rsub.add_parser("print", help="print the receipt of a ticket (its number, or a card "
                                       "payment's invoice number)")
-    p.add_argument("ticket")
+    p.add_argument("ticket", type=arguments.number_text(
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
     p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
     p.set_defaults(handler=receipt_print_command)
     receipt.set_defaults(handler=usage(receipt, "print"))

@@ -12,7 +12,15 @@ import argparse
 import sys
 from typing import Any
 
-from cashier.commands.payments import EXIT_CODES, _amount, _invoice, print_json, run_with_runtime
+from cashier.commands.payments import (
+    EXIT_CODES,
+    GIFT_CARD_STDIN_HELP,
+    _amount,
+    _invoice,
+    card_number,
+    print_json,
+    run_with_runtime,
+)
 from cashier.errors import ValidationError
 
 CARD_OPS = ("activate", "reload", "balance", "deactivate", "reactivate", "cashback")
@@ -21,7 +29,8 @@ CARD_OPS = ("activate", "reload", "balance", "deactivate", "reactivate", "cashba
 def _card(args: argparse.Namespace) -> Any:
     from cashier.flows.giftcards import GiftCard
 
-    return GiftCard(number=args.card, token=args.token, security_code=getattr(args, "pin", None))
+    number = None if args.card is None else card_number(args.card, "--card")
+    return GiftCard(number=number, token=args.token, security_code=getattr(args, "pin", None))
 
 
 def giftcard_command(args: argparse.Namespace) -> int:
@@ -80,7 +89,8 @@ def giftcard_command(args: argparse.Namespace) -> int:
 
 def _card_args(parser: argparse.ArgumentParser, *, optional_pad: bool = True) -> None:
     where = " (neither: the PIN pad reads it, LG)" if optional_pad else ""
-    parser.add_argument("--card", metavar="NUMBER", help="the gift card number, keyed" + where)
+    parser.add_argument("--card", metavar="NUMBER",
+                        help=f"the gift card number, keyed; {GIFT_CARD_STDIN_HELP}" + where)
     parser.add_argument("--token", help="the card's token from an earlier answer")
     parser.add_argument("--pin", help=argparse.SUPPRESS)
 

@@ -14,6 +14,8 @@ import getpass
 import sys
 from typing import Any
 
+from cashier.commands import arguments
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -28,7 +30,8 @@ def register(subparsers: Any) -> None:
         description="Every wrong manager PIN this till was given: clerk, time, command, and "
                     "whether the clerk was locked. A manager's PIN (standard input) shows them.")
     failures.add_argument("--manager", required=True, help="the manager's id ('-': any manager)")
-    failures.add_argument("--limit", type=int, default=50, help="how many (default 50)")
+    failures.add_argument("--limit", type=arguments.number(1, 1000), default=50,
+                          help="how many (default 50, at most 1000)")
     failures.set_defaults(handler=pin_failures_command)
 
 
@@ -37,11 +40,8 @@ def pin_failures_command(args: argparse.Namespace) -> int:
 
     from cashier.approvals import pin_guard
     from cashier.config import load_profile
-    from cashier.errors import ValidationError
     from cashier.journal.pin_guard import command_name
 
-    if not 1 <= args.limit <= 1000:
-        raise ValidationError("--limit", "must be 1 to 1000")
     profile = load_profile(getattr(args, "profile", None))
     guard = pin_guard(profile.resolved_journal_path)
     manager = guard.check(profile.roster, args.manager, sys.stdin.readline().strip(), command_name(args))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Awaitable, Callable
@@ -39,7 +40,7 @@ def _amount(text: str | None, field: str, args: argparse.Namespace, *,
 def _invoice(text: str | None, field: str) -> str | None:
     if text is None:
         return None
-    if not text.isdigit() or not 1 <= len(text) <= 10:
+    if not (text.isascii() and text.isdigit()) or not 1 <= len(text) <= 10:
         raise ValidationError(field, "must be 1 to 10 digits")
     return text
 
@@ -76,10 +77,18 @@ def run_with_runtime(args: argparse.Namespace,
     async def main() -> int:
         runtime = await open_runtime(profile, policy=policy)
         try:
-            return await body(runtime)
-        finally:
-            await runtime.close()
-            await push_after_command(profile)
+            code = await body(runtime)
+        except BaseException:
+            # the body's failure is the one to tell: a close failing after it (the same full
+            # disk, committing held lines) must not replace it
+            with contextlib.suppress(Exception):
+                await runtime.close()
+            with contextlib.suppress(Exception):
+                await push_after_command(profile)
+            raise
+        await runtime.close()
+        await push_after_command(profile)
+        return code
 
     return asyncio.run(main())
 
@@ -99,6 +108,8 @@ def read_manager(rt: Any, args: argparse.Namespace) -> Any:
 
 
 CARD_STDIN_HELP = "- reads it from standard input (scripts: other users see arguments in ps)"
+GIFT_CARD_STDIN_HELP = ("- reads it from standard input, after a card number read there "
+                        "(scripts: other users see arguments in ps)")
 MANAGER_HELP = "a manager approves (the PIN on stdin) when the till's manager rules want one"
 
 
@@ -117,17 +128,19 @@ def _keyed(args: argparse.Namespace) -> Any:
         return None
     if args.exp is None:
         raise ValidationError("--exp", "is required with --card (MMYY)")
-    return KeyedCard(_card_number(args.card), args.exp, getattr(args, "cvv", None))
+    return KeyedCard(card_number(args.card, "--card"), args.exp, getattr(args, "cvv", None))
 
 
-def _card_number(given: str) -> str:
-    """``--card -``: the number is the first line of standard input, so it never shows in
-    ``ps`` or a shell's history (a manager's PIN, when asked for, is the next line)."""
+def card_number(given: str, field: str) -> str:
+    """THE rule for a card number given on the command line (a payment card's ``--card``, a gift
+    card's ``--card`` and ``--gift-card``): ``-`` reads it from the next line of standard input,
+    so it never shows in ``ps`` or a shell's history. Lines are read in the order the command
+    takes them: a payment card, then a gift card, then a manager's PIN when one is asked for."""
     if given != "-":
         return given
     number = sys.stdin.readline().strip()
     if not number:
-        raise ValidationError("--card", "-: standard input gave no card number (one line)")
+        raise ValidationError(field, "-: standard input gave no card number (one line)")
     return number
 
 

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from cashier.commands import arguments
+
 OPTIONS = ("HD", "LG", "DCP", "DCC")
 HMAC_SECRET_ENV = "CASHIER_SANDBOX_HMAC_SECRET"
 
@@ -28,7 +30,8 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="sandbox_command")
     serve = sub.add_parser("serve", help="serve the Host API under /api/rest/v1 on a socket")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8787, help="port; 0 picks a free one (default 8787)")
+    serve.add_argument("--port", type=arguments.number(0, 65535), default=8787,
+                       help="port; 0 picks a free one (default 8787)")
     serve.add_argument("--option", default="LG", type=str.upper, choices=OPTIONS,
                        help="processing option to simulate (default LG)")
     serve.add_argument("--access-token",
@@ -42,7 +45,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--state", metavar="FILE", help="keep the ledger in FILE across restarts")
     serve.add_argument("--delay-scale", type=float, default=1.0,
                        help="real seconds per trigger second for the 111.XX style amounts (default 1)")
-    serve.set_defaults(handler=serve_command)
+    serve.set_defaults(handler=serve_command, serves=True)  # its log on stderr (cashier.cli)
     parser.set_defaults(handler=lambda args: _usage(parser))
 
 

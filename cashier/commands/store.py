@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cashier.commands import arguments
 from cashier.errors import ValidationError
 
 DATABASE_ENV = "CASHIER_STORE_DATABASE"
@@ -69,8 +70,6 @@ def serve_command(args: argparse.Namespace) -> int:
     from cashier.store.database import StoreDatabase
     from cashier.store.schema import migrate
 
-    if not 0 <= args.port <= 65535:
-        raise ValidationError("--port", "must be 0 to 65535")
     dsn = _database(args)
     updates = None
     if args.updates:
@@ -154,8 +153,6 @@ def add_till_command(args: argparse.Namespace) -> int:
     if not re.fullmatch(TILL_ID_PATTERN, args.till_id):
         raise ValidationError("TILL_ID", "must be a till id: a letter or digit, then up to 31 "
                                          "letters, digits or _ . -")
-    if args.number is not None and not 1 <= args.number <= 99:
-        raise ValidationError("--number", "must be the till's number, 1 to 99")
     dsn = _database(args)
     migrate(dsn)
 
@@ -297,13 +294,15 @@ def register(subparsers: Any) -> None:
     serve = sub.add_parser("serve", help="serve the store service (migrates the database first)")
     serve.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8790, help="port; 0 picks a free one (default 8790)")
+    serve.add_argument("--port", type=arguments.number(0, 65535), default=8790,
+                       help="port; 0 picks a free one (default 8790)")
     serve.add_argument("--updates", metavar="REPO",
                        help="also serve this signed update repository at /updates")
-    serve.set_defaults(handler=serve_command)
+    serve.set_defaults(handler=serve_command, serves=True)  # its log on stderr (cashier.cli)
     add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
     add.add_argument("till_id", metavar="TILL_ID")
-    add.add_argument("--number", type=int, help="the till's number (its invoices' prefix)")
+    add.add_argument("--number", type=arguments.number(1, 99, rule="must be the till's number, 1 to 99"),
+                     help="the till's number (its invoices' prefix)")
     add.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     add.set_defaults(handler=add_till_command)
     mgr = sub.add_parser("add-manager", help="put a manager on the store's roster (PIN on stdin)")

@@ -12,17 +12,23 @@ import sys
 from decimal import Decimal
 from typing import Any
 
+from cashier.commands.arguments import number_text, whole_number
 from cashier.commands.desk import cash_back_slips, ticket_receipt
 from cashier.commands.payments import (
     CARD_STDIN_HELP,
+    GIFT_CARD_STDIN_HELP,
     MANAGER_HELP,
     _amount,
     _keyed,
+    card_number,
     print_json,
     read_manager,
     run_with_runtime,
 )
 from cashier.errors import ValidationError
+
+#: ``ticket refund --line N``: what the number must be (read by the one integer rule).
+LINE_RULE = "must be a line number from 1, as on the receipt"
 
 
 def _exit_code(ticket: Any) -> int:
@@ -32,9 +38,7 @@ def _exit_code(ticket: Any) -> int:
 
 
 def _ticket_id(text: str) -> int:
-    if not text.isdigit() or not 1 <= len(text) <= 12:
-        raise ValidationError("TICKET", "must be a ticket number, e.g. 12")
-    return int(text)
+    return whole_number(text, "TICKET", low=0, rule="must be a ticket number, e.g. 12")
 
 
 def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
@@ -47,7 +51,7 @@ def _tenders(args: argparse.Namespace, currency: str) -> list[Any]:
     card = _keyed(args)
     token = getattr(args, "token", None)
     gift_number = getattr(args, "gift_card", None)
-    gift = GiftCard(gift_number) if gift_number else None
+    gift = GiftCard(card_number(gift_number, "--gift-card")) if gift_number else None
     out = []
     for text in args.pay or []:
         tender = parse_tender(text, currency)
@@ -211,7 +215,8 @@ def _tender_args(p: argparse.ArgumentParser) -> None:
                                   + CARD_STDIN_HELP)
     p.add_argument("--exp", help="its expiry, MMYY")
     p.add_argument("--token", help="a card token for the card tender")
-    p.add_argument("--gift-card", help="gift card number for the giftcard tender (else the PIN pad reads it)")
+    p.add_argument("--gift-card", help="gift card number for the giftcard tender (else the PIN pad "
+                                       "reads it); " + GIFT_CARD_STDIN_HELP)
 
 
 def register(subparsers: Any) -> None:
@@ -238,7 +243,7 @@ def register(subparsers: Any) -> None:
                                    "being checked with the host.")
     r.add_argument("ticket", metavar="TICKET")
     r.add_argument("--amount", help="refund this much (default: all that is left)")
-    r.add_argument("--line", action="append", metavar="N",
+    r.add_argument("--line", action="append", metavar="N", type=number_text(rule=LINE_RULE),
                    help="refund line N (from 1, as on the receipt) with its tax; repeat")
     r.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     r.set_defaults(handler=refund_command)

@@ -49,23 +49,6 @@ class Figures:
         return amount == self.remaining
 
 
-class FiguresOfTheLastAsked:
-    """The figures of the ticket and entry last asked for: the Sale screen asks several times per
-    key for the same ones (a ticket is frozen: the same ticket object, typed amount and keyed tip
-    have the same figures), and a 200-line ticket's sums are not free."""
-
-    def __init__(self) -> None:
-        self._last: tuple[Ticket | None, Decimal, Decimal, Figures] | None = None
-
-    def of(self, ticket: Ticket | None, *, typed: Decimal, keyed_tip: Decimal) -> Figures:
-        last = self._last
-        if last is not None and last[0] is ticket and last[1] == typed and last[2] == keyed_tip:
-            return last[3]
-        figures = Figures.of(ticket, typed=typed, keyed_tip=keyed_tip)
-        self._last = (ticket, typed, keyed_tip, figures)
-        return figures
-
-
 def cash_offers(remaining: Decimal, notes: Sequence[Decimal], currency: str,
                 count: int = 3) -> list[Decimal]:
     """The quick cash amounts after "Exact": for each note, the fewest of it that cover what

@@ -77,7 +77,7 @@ class GiftCard:
             raise ValidationError("card", "give a gift card number or a token, not both")
         if self.number is not None:
             digits = re.sub(r"[ -]", "", self.number)
-            if not digits.isdigit() or not 13 <= len(digits) <= 19:
+            if not (digits.isascii() and digits.isdigit()) or not 13 <= len(digits) <= 19:
                 raise ValidationError("card", "a gift card number must be 13 to 19 digits")
             object.__setattr__(self, "number", digits)
         if self.token is not None:

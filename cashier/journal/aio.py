@@ -233,6 +233,8 @@ class Journal:
         self.number_check: Callable[[], Awaitable[None]] | None = None
         self._invoices_confirmed = False
         self._confirm_lock = asyncio.Lock()
+        #: Why held lines were lost: raised by the journal's next use (``_say_lines_lost``).
+        self._lines_lost: BaseException | None = None
         self._writer_lane = Lane("journal-writer")
         self._reader_lane = Lane("journal-reader")
         self._writer: JournalRecorder | None = None
@@ -263,13 +265,15 @@ class Journal:
 
     async def close(self) -> None:
         self._lines.close()  # the writer's close commits the lines still held
-        if self._reader is not None:
-            await self._reader_lane.call(self._reader.close)
-        if self._writer is not None:
-            await self._writer_lane.call(self._writer.close)
-        self._reader = self._writer = None
-        self._writer_lane.shutdown()
-        self._reader_lane.shutdown()
+        try:
+            if self._reader is not None:
+                await self._reader_lane.call(self._reader.close)
+            if self._writer is not None:
+                await self._writer_lane.call(self._writer.close)
+        finally:  # a close that could not commit (a full disk) still ends the lanes
+            self._reader = self._writer = None
+            self._writer_lane.shutdown()
+            self._reader_lane.shutdown()
 
     async def __aenter__(self) -> Journal:
         if self._writer is None:
@@ -361,10 +365,19 @@ class Journal:
             raise RuntimeError("journal is not open")
         return self._reader
 
+    def _say_lines_lost(self) -> None:
+        """Held lines the line flusher could not commit are gone with their transaction (a full
+        disk): the next use of the journal raises why, once, rather than finding their ticket
+        missing and saying that instead."""
+        lost, self._lines_lost = self._lines_lost, None
+        if lost is not None:
+            raise lost
+
     async def _write_only(self, fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> T:
         """Run ``fn`` on the writer's thread; publishes nothing (the caller does)."""
         if self._writer is None:
             raise RuntimeError("journal is not open")
+        self._say_lines_lost()
         result = await self._writer_lane.call(functools.partial(fn, *args, **kw))
         if self._writer.store.lines_held:
             self._lines.poke()
@@ -379,8 +392,10 @@ class Journal:
             self._writer_lane.submit(writer.flush_lines).result()
         except RuntimeError:
             pass  # the journal closed meanwhile: its close committed them
-        except Exception:  # a full disk: the next write commits them, or says why it cannot
+        except Exception as exc:  # a full disk: the next write commits them, or says why it cannot
             log.warning("journal: ticket lines not yet committed", exc_info=True)
+            if not writer.store.lines_held:  # SQLite gave the transaction up: the lines are gone
+                self._lines_lost = exc
 
     def _with_changes(self, fn: Callable[P, T], *args: P.args,
                       **kw: P.kwargs) -> Callable[[], tuple[T, list[JournalChange]]]:
@@ -411,6 +426,7 @@ class Journal:
         Either way the same connection writes it, in order (docs/decisions/009-the-ticket.md, "A held line is
         written without a hop")."""
         writer = self._writer
+        self._say_lines_lost()
         if writer is not None:
             store = writer.store
             try:
@@ -429,6 +445,7 @@ class Journal:
         """Run a read of the reader's recorder (``fn``, one of its methods) on its thread."""
         if self._reader is None:
             raise RuntimeError("journal is not open")
+        self._say_lines_lost()
         return await self._reader_lane.call(functools.partial(fn, *args, **kw))
 
     # ---- invoice numbers ------------------------------------------------------------------------
@@ -597,6 +614,7 @@ class Journal:
     async def ticket(self, ticket_id: int) -> TicketRecord:
         """The ticket as the journal holds it now. The writer answers when it holds the ticket
         (its last write of it, checked against other connections' commits there): no full read."""
+        self._say_lines_lost()
         writer = self._writer
         if writer is not None and (writer.store.lines_held or writer.holds_ticket(ticket_id)):
             # held as last written: taken here when the writer is idle (no SQL but the check

@@ -12,6 +12,7 @@ knows them are held with it (``hold``), so a ticket is not read again after each
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import sqlite3
@@ -101,11 +102,41 @@ def _switch_to_wal(conn: sqlite3.Connection, timeout_s: float) -> str:
             delay = min(delay * 2, 0.2)
 
 
+#: SQLite's primary result codes for a full disk and an I/O error (the low byte of an extended code).
+SQLITE_FULL, SQLITE_IOERR = 13, 10
+#: Below this much free space on the journal's disk, an I/O error writing it is a full disk: SQLite
+#: says "disk I/O error" when it cannot grow the WAL index (SQLITE_IOERR_SHMSIZE), "full" only
+#: when the database or the WAL itself cannot grow.
+NEARLY_FULL_BYTES = 1 << 20
+
+
+def disk_full(exc: BaseException, path: Path | None = None) -> bool:
+    """THE rule: ``exc`` means the disk holding the journal (at ``path``) is full or nearly so:
+    the OS's ENOSPC or EDQUOT, SQLite's SQLITE_FULL, or an SQLite I/O error while that disk has
+    less than ``NEARLY_FULL_BYTES`` free. Never a damaged journal (its advice is a backup)."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = str(exc).lower()
+    if (code is not None and code & 0xFF == SQLITE_FULL) or "disk is full" in text:
+        return True
+    if path is None or not ((code is not None and code & 0xFF == SQLITE_IOERR) or "i/o" in text):
+        return False
+    folder = path if path.is_dir() else path.parent
+    try:
+        free = os.statvfs(folder)
+    except OSError:
+        return False
+    return free.f_bavail * free.f_frsize < NEARLY_FULL_BYTES
+
+
 class JournalOpenError(JournalError):
     """The journal file cannot be used: one line with ``journal_path``, the cause and the fix."""
 
     def __init__(self, path: Path, exc: BaseException) -> None:
-        cause, fix = _open_failure(exc, _read_only(path))
+        cause, fix = _open_failure(exc, _read_only(path), disk_full(exc, path))
         super().__init__(f"journal_path {path}: {cause}; {fix}")
 
 
@@ -120,9 +151,13 @@ def _read_only(path: Path) -> bool:
         return False
 
 
-def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str]:
-    """(cause, what to do) for an exception met while opening the journal."""
+def _open_failure(exc: BaseException, read_only: bool = False,
+                  full: bool = False) -> tuple[str, str]:
+    """(cause, what to do) for an exception met while opening the journal. Only a damaged file
+    is sent to its backup: restoring an older journal otherwise loses what the till did since."""
     text = str(exc).lower()
+    if full:
+        return "cannot be written: the disk is full", "free space on the disk, then start again"
     if isinstance(exc, IsADirectoryError):
         return "is a folder, not a journal file", "point journal_path at a file"
     if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text \
@@ -135,10 +170,8 @@ def _open_failure(exc: BaseException, read_only: bool = False) -> tuple[str, str
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return ("is not a Cashier journal (not an SQLite database, or damaged)",
                 "restore the journal from its backup or point journal_path at the right file")
-    if (isinstance(exc, OSError) and exc.errno == 28) or "full" in text:
-        return "cannot be written: the disk is full", "free space on the disk, then start again"
     return f"cannot be opened ({type(exc).__name__}: {str(exc)[:120]})", \
-        "check the file, or restore it from its backup"
+        "check the disk and the file's permissions, then start again"
 
 
 def _check_ours(conn: sqlite3.Connection, path: Path, *, writer: bool = True) -> None:
@@ -251,8 +284,10 @@ class Datastore:
             if str(col["type"]).upper() == "INTEGER")
 
     def close(self) -> None:
-        self.flush_lines()
-        self.conn.close()
+        try:
+            self.flush_lines()
+        finally:  # lines a full disk would not take: the connection closes all the same
+            self.conn.close()
 
     # ---- transactions -------------------------------------------------------------------------
     @contextmanager
@@ -292,9 +327,15 @@ class Datastore:
             raise
         self._writing = False
         self._held_before = {}
-        if held:
-            self.conn.execute("RELEASE write")
-        self.conn.execute("COMMIT")
+        try:
+            if held:
+                self.conn.execute("RELEASE write")
+            self.conn.execute("COMMIT")
+        except BaseException:  # a full disk at the commit: none of it stays, held lines neither
+            self._undo(None)
+            self._held_tickets = {}
+            del self._changes[changes:]
+            raise
         self.lines_held = False
         self._held_last_at = None
 
@@ -403,9 +444,16 @@ class Datastore:
         return True
 
     def flush_lines(self) -> None:
-        """Commit ticket lines held open (``hold_lines``); nothing when none are held."""
+        """Commit ticket lines held open (``hold_lines``); nothing when none are held. When the
+        commit fails and SQLite gave up the transaction (a full disk), the lines are gone: no
+        longer held (``lines_held`` False), and the failure raised."""
         if self.lines_held:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                if not self.conn.in_transaction:
+                    self._undo(None)
+                raise
             self.lines_held = False
             self._held_last_at = None
 

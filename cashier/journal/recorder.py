@@ -31,6 +31,7 @@ from cashier.journal.datastore import (
     Datastore,
     JournalOpenError,
     check_actor,
+    disk_full,
     iso,
     minor_units,
     utc_now,
@@ -67,9 +68,21 @@ from cashier.money import quantum
 from cashier.text import clean_text
 
 #: Named here too, where the till's code has always found them (the datastore owns them).
-__all__ = ["BUSY_TIMEOUT_S", "CACHE_KIB", "CLOCK_JUMP_S", "INVOICES_PER_DAY", "SEQUENCE_DIGITS",
-           "EntryRecorder", "JournalOpenError", "JournalRecorder", "corrections_figure", "iso",
-           "utc_now", "write_event"]
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "CACHE_KIB",
+    "CLOCK_JUMP_S",
+    "INVOICES_PER_DAY",
+    "SEQUENCE_DIGITS",
+    "EntryRecorder",
+    "JournalOpenError",
+    "JournalRecorder",
+    "corrections_figure",
+    "disk_full",
+    "iso",
+    "utc_now",
+    "write_event",
+]
 
 #: Columns a transition may change (everything but the identity of the entry).
 MUTABLE = frozenset({
@@ -92,6 +105,9 @@ SEQUENCE_DIGITS = 8
 #: day spills into the next block, which only moves the counter forward. 9,999 days: to 2052.
 INVOICE_EPOCH = date(2025, 1, 1)
 INVOICES_PER_DAY = 10_000
+#: The last day whose block the 8 digits hold (2052-05-18): a clock past it is wrong (or the
+#: till outlived its numbering), and no invoice is issued (``time_floor``).
+INVOICE_LAST_DAY = INVOICE_EPOCH + timedelta(days=10 ** SEQUENCE_DIGITS // INVOICES_PER_DAY - 1)
 #: The counter that keeps the store's last word on this till's number: the number the store
 #: refused (it is another till's there), 0 when it accepted it; absent until the store answers.
 NUMBER_REFUSED = "store_number_refused"
@@ -170,7 +186,12 @@ class EntryRecorder:
         earlier day's numbers (see docs/decisions/004-journal-and-flows.md, "Invoice numbers")."""
         if not self.store.invoice_time_floor:
             return 0
-        days = (self.store.clock().astimezone(UTC).date() - INVOICE_EPOCH).days
+        today = self.store.clock().astimezone(UTC).date()
+        if today > INVOICE_LAST_DAY:  # its block would not fit the 8 digits
+            raise ValidationError("clock", "the till's clock says {today}, after {last}, the last "
+                                  "day invoice numbers can be bound to: set the clock right",
+                                  today=today.isoformat(), last=INVOICE_LAST_DAY.isoformat())
+        days = (today - INVOICE_EPOCH).days
         return max(days, 0) * INVOICES_PER_DAY
 
     def next_invoice(self) -> str:

@@ -346,6 +346,7 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
                 current += 1
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # a COMMIT a full disk refused: SQLite already rolled back
+                conn.execute("ROLLBACK")
             raise
     return current

@@ -61,7 +61,7 @@ from cashier.store.database import (
 
 log = logging.getLogger(__name__)
 _JOURNAL_ID = re.compile(r"^[0-9a-f]{32}$")
-_CHAIN = re.compile(r"^[0-9a-f]{64}$")
+_CHAIN = re.compile(r"^[A-Z2-7]{52}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Handler = Callable[[Request, str], Awaitable[Response]]
 MANAGER_HEADER = "x-store-manager"
@@ -259,7 +259,7 @@ class StoreApp:
         chain = body.get("chain")
         if chain is not None and (not isinstance(chain, str) or not _CHAIN.match(chain)):
             raise ValidationError("chain", "must be the journal's chain before the first event "
-                                           "(64 hex digits)")
+                                           "(52 base32 characters)")
         outcome = await self.db.push(till_id, journal_id, parse_events(body.get("events")), chain)
         if outcome.gap:
             return _error(409, "gap", f"events must continue after {outcome.high_water}: re-send "

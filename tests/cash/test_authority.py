@@ -20,7 +20,7 @@ from cashier.cli import main
 from cashier.config import load_profile
 from cashier.errors import ManagerNeeded
 from cashier.journal.pin_guard import lock_seconds
-from tests.cash.conftest import pin_hash, write_till
+from tests.support.profiles import pin_hash, write_till
 
 
 class Till:

@@ -13,7 +13,7 @@ from cashier.clerks import Action, ManagerRules, Roster, SignInError
 from cashier.config import ProfileError, load_profile
 from cashier.drawer import Drawer
 from cashier.errors import DrawerRefused
-from tests.cash.conftest import pin_hash
+from tests.support.profiles import pin_hash
 
 
 def test_clerks_beside_a_till_table_and_sign_in(tmp_path: Path) -> None:

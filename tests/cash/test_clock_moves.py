@@ -15,11 +15,9 @@ from pathlib import Path
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
-from tests.forked_cli import run_cashier
+from tests.support.faketime import LIBFAKETIME
+from tests.support.forked_cli import run_cashier
 
-LIBFAKETIME = next((p for p in (Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
-                                Path("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
-                                Path("/usr/lib/faketime/libfaketime.so.1")) if p.exists()), None)
 pytestmark = pytest.mark.skipif(LIBFAKETIME is None or shutil.which("faketime") is None,
                                 reason="libfaketime is not installed (scripts/system-deps.sh test)")
 

@@ -15,9 +15,10 @@ from cashier.cashdesk import open_recorder
 from cashier.cli import main
 from cashier.config import load_profile
 from cashier.journal.model import Kind, NewEntry, State
-from tests.cash.conftest import card_entry, cash_entry, write_till
-from tests.cash.loopback import LoopbackPrinter
-from tests.forked_cli import run_cashier
+from tests.support.forked_cli import run_cashier
+from tests.support.journal_entries import card_entry, cash_entry
+from tests.support.loopback_printer import LoopbackPrinter
+from tests.support.profiles import write_till
 
 
 @pytest.fixture

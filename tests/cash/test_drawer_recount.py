@@ -10,7 +10,7 @@ import pytest
 
 from cashier.cashdesk import CashDesk
 from cashier.errors import DrawerRefused, ManagerNeeded
-from tests.cash.loopback import KICK_BYTES, LoopbackPrinter
+from tests.support.loopback_printer import KICK_BYTES, LoopbackPrinter
 
 
 def test_opening_with_a_float_kicks_the_drawer(make_desk: Callable[..., CashDesk],

@@ -15,8 +15,8 @@ from cashier.journal.model import NewEntry
 from cashier.printing.device import Paper, paper_from_status, parse_url
 from cashier.printing.layout import PrintJob, UnsafeReceipt
 from cashier.printing.queue import PrintQueue
-from tests.cash.conftest import card_entry, cash_entry
-from tests.cash.loopback import KICK_BYTES, LoopbackPrinter, refusing_url
+from tests.support.journal_entries import card_entry, cash_entry
+from tests.support.loopback_printer import KICK_BYTES, LoopbackPrinter, refusing_url
 
 CUT = b"\x1dV"
 KICK_PIN2 = b"\x1bp\x00"
@@ -328,7 +328,7 @@ def test_a_serial_printer_on_a_pty_answers_its_paper(tmp_path: Path) -> None:
     import select
 
     from cashier.printing.device import PAPER_QUERY, OutOfPaper, send
-    from tests.cash.loopback import PAPER_ANSWERS
+    from tests.support.loopback_printer import PAPER_ANSWERS
 
     master, slave = pty.openpty()
     import tty

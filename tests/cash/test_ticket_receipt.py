@@ -13,9 +13,9 @@ from pathlib import Path
 from cashier.cashdesk import open_recorder
 from cashier.config import load_profile
 from cashier.drawer import Drawer
-from tests.cash.conftest import write_till
-from tests.cash.loopback import KICK_BYTES, LoopbackPrinter
-from tests.flows.conftest import cashier
+from tests.support.loopback_printer import KICK_BYTES, LoopbackPrinter
+from tests.support.profiles import write_till
+from tests.support.tills import cashier
 
 CUT = b"\x1dV"
 KICK_PIN2 = b"\x1bp\x00"

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from cashier.cli import main
-from tests.cash.conftest import write_till
-from tests.cash.loopback import LoopbackPrinter
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
+from tests.support.loopback_printer import LoopbackPrinter
+from tests.support.profiles import write_till
 
 #: One command line run in this process: (exit code, stdout, stderr).
 Run = Callable[..., tuple[int, str, str]]

@@ -19,7 +19,7 @@ from cashier.errors import ValidationError
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.chargeapi.app import ChargeApiSim
 from cashier.sandbox.chargeapi.testcards import CARD_ERROR_CODES, TEST_CARDS
-from tests.chargeapi.conftest import make_client, token
+from tests.support.charge_api import make_client, token
 
 DAY = 86400
 

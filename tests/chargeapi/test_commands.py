@@ -11,7 +11,7 @@ import pytest
 
 from cashier.cli import main
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.chargeapi.conftest import Served
+from tests.support.charge_api import Served
 
 PAN = "4242424242424242"
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "insufficient_funds")

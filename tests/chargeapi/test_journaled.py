@@ -13,7 +13,7 @@ from cashier.chargeapi.journaled import REQUEST_NOTE, JournaledChargeApi
 from cashier.journal import Journal, Kind, Op, State
 from cashier.journal.model import NewEntry
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.chargeapi.conftest import Served, make_client, token
+from tests.support.charge_api import Served, make_client, token
 
 SLOW = next(c.number for c in TEST_CARDS if c.outcome == "slow")
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "do_not_honor")

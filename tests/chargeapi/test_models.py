@@ -7,7 +7,7 @@ import pytest
 from cashier.chargeapi import ChargeApiClient, ChargeApiServerError
 from cashier.chargeapi import models as api
 from cashier.chargeapi.client.base import read_model
-from tests.chargeapi.conftest import token
+from tests.support.charge_api import token
 
 
 async def test_charge_refund_customer_card_and_link_read_as_their_models(client: ChargeApiClient) -> None:

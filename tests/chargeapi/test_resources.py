@@ -8,7 +8,7 @@ from cashier.chargeapi import ChargeApiClient, InvalidRequestError
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.chargeapi.app import charge_api_sim
 from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
-from tests.chargeapi.conftest import make_client, token
+from tests.support.charge_api import make_client, token
 
 DECLINE = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
-from tests.chargeapi.conftest import Served
+from tests.support.charge_api import Served
 
 shift4 = pytest.importorskip("shift4")
 pytestmark = pytest.mark.socket

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from cashier.sandbox.chargeapi.testcards import FOLLOW_UP_DELAY_S, TEST_CARDS
-from tests.chargeapi.conftest import Served
+from tests.support.charge_api import Served
 
 pytestmark = pytest.mark.socket
 

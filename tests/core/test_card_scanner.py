@@ -1,12 +1,13 @@
-"""The tests' own card-number scanner (``tests/pans.py``) finds a stored card number in any form,
-SQLite files included, and does not take a database's binary structure for separators."""
+"""The tests' own card-number scanner (``tests/support/card_numbers.py``) finds a stored card
+number in any form, SQLite files included, and does not take a database's binary structure for
+separators."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 
 
 def test_a_split_card_number_in_a_database_value_is_found(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from cashier.config import ProfileError, load_profile
 from cashier.journal.recorder import JournalOpenError, JournalRecorder
 from cashier.net import is_loopback_url
-from tests.flows.conftest import cashier
+from tests.support.tills import cashier
 
 REAL = 'till_id = "store1-till1"\ntill_number = 3\nterminal_id = "1742"\n'
 

@@ -14,7 +14,7 @@ import pytest
 from cashier.errors import ValidationError
 from cashier.journal.recorder import JournalRecorder
 from cashier.money import CURRENCIES, format_amount, max_amount, minor_units, parse_amount
-from tests.flows.conftest import cashier
+from tests.support.tills import cashier
 
 #: (what was typed, a word of the rule the refusal must name)
 REFUSED = [

@@ -21,8 +21,8 @@ from cashier.journal import Kind, Op, State
 from cashier.journal.model import NewEntry
 from cashier.runtime import open_runtime
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.chargeapi.conftest import Served, served  # noqa: F401  (the socket fixture)
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
+from tests.support.charge_api import Served
 
 VISA = "4242424242424242"
 DECLINED = next(c.number for c in TEST_CARDS if c.outcome == "card_declined")
@@ -192,7 +192,7 @@ async def test_totals_count_charge_api_money_honestly(make_till: Any) -> None:
 
 
 async def test_startup_recovery_replays_a_lost_charge_over_a_socket(
-        served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CASHIER_CHARGE_API_SECRET_KEY", "sk_test_startup")
     profile = load_profile(None, charge_api_url=served.url, journal_path=tmp_path / "journal.sqlite")
     rt = await open_runtime(profile)

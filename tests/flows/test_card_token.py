@@ -10,8 +10,8 @@ import pytest
 
 from cashier.errors import ValidationError
 from cashier.journal.model import NewEntry
-from tests.flows.conftest import cashier
-from tests.pans import card_numbers_at_rest, card_numbers_in
+from tests.support.card_numbers import card_numbers_at_rest, card_numbers_in
+from tests.support.tills import cashier
 
 
 def test_scanner_looks_through_separators() -> None:

@@ -26,9 +26,10 @@ from cashier.flows.recovery import recover, void
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.runtime import open_runtime
-from tests.flows.conftest import void_elsewhere, write_profile
-from tests.forked_cli import run_cashier
-from tests.pans import card_numbers_in
+from tests.support.card_numbers import card_numbers_in
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import write_profile
+from tests.support.tills import void_elsewhere
 
 pytestmark = pytest.mark.socket
 SALES = int(os.environ.get("CASHIER_CHAOS_SALES", "40"))
@@ -130,7 +131,7 @@ async def test_chaos(serve_sandbox: Any, tmp_path: Path) -> None:
     blob = "".join(p.read_bytes().decode("latin-1") for p in tmp_path.glob("chaos.sqlite*")
                    if p.is_file())  # the journal and its WAL (not the owners folder)
     blob += "\n".join(logs)
-    assert not card_numbers_in(blob)  # split or not (tests/pans.py)
+    assert not card_numbers_in(blob)  # split or not (tests/support/card_numbers.py)
     voided = sum(1 for e in entries.values() if e.state is State.VOIDED)
     print(f"chaos: {len(entries)} entries, {len(mine)} approved, {voided} voided, "
           f"{crashes} kills ({crash_s:.1f} s of them), {elapsed:.1f} s")

@@ -13,7 +13,8 @@ import pytest
 from cashier.config import load_profile
 from cashier.flows.payments import sale
 from cashier.runtime import open_runtime
-from tests.flows.conftest import cashier, write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 
 def test_training_sale_then_void_in_two_processes(env: dict[str, str], tmp_path: Path) -> None:

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.flows.conftest import cashier, write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 NUMBER = "2664650000001234"
-
-
 
 
 def run_json(*args: str, env: dict[str, str], code: int = 0) -> dict[str, Any]:

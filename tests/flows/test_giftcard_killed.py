@@ -11,7 +11,7 @@ from cashier.flows import giftcards as gc
 from cashier.flows.base import FlowContext, RecoveryPolicy
 from cashier.flows.recovery import recover
 from cashier.journal.model import Entry, Kind, NewEntry, Op, State
-from tests.flows.test_giftcards import NUMBER, gift_ledger
+from tests.support.tills import GIFT_NUMBER, gift_ledger
 
 
 async def killed_reload(till: Any, card: gc.GiftCard, amount: D) -> Entry:
@@ -28,7 +28,7 @@ async def killed_reload(till: Any, card: gc.GiftCard, amount: D) -> Entry:
 
 async def test_killed_reloads_between_others_settle_as_not_done(make_till: Any) -> None:
     till = await make_till("HD", policy=RecoveryPolicy(grace_s=0.0, delays_s=(0.0,)))
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     assert (await gc.activate(till.ctx, card, D("20.00"))).outcome == "approved"
     killed = []
     for lost, landed in ((D("5.00"), D("7.00")), (D("3.00"), D("5.00")), (D("4.00"), D("5.00")),
@@ -42,7 +42,7 @@ async def test_killed_reloads_between_others_settle_as_not_done(make_till: Any) 
         settled = await till.journal.get(entry.id)
         # a 5.00 reload that never landed is not mistaken for the other 5.00 reloads
         assert settled.state is State.ERROR and settled.approved == 0, settled.message
-    balance = D((await gift_ledger(till))[NUMBER[-4:]]["balance"])
+    balance = D((await gift_ledger(till))[GIFT_NUMBER[-4:]]["balance"])
     assert balance == D("20.00") + D("7.00") + D("5.00") + D("5.00") + D("1.00") + D("2.00")
     assert await till.journal.unresolved() == []
 
@@ -54,7 +54,7 @@ async def test_the_manager_settles_what_the_history_cannot(make_till: Any) -> No
 
     here = await make_till("HD", policy=RecoveryPolicy(grace_s=0.0, delays_s=(0.0,)))
     there = await make_till("HD", till_number=2, sandbox=here.sandbox)
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     assert (await gc.activate(here.ctx, card, D("20.00"))).outcome == "approved"
     lost = await killed_reload(here, card, D("5.00"))
     assert (await gc.reload(there.ctx, card, D("7.00"))).outcome == "approved"

@@ -8,7 +8,6 @@ from decimal import Decimal as D
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from cashier.config import load_profile
@@ -20,18 +19,10 @@ from cashier.flows.recovery import recover, void
 from cashier.journal.model import Kind, State
 from cashier.runtime import open_runtime
 from cashier.sandbox.faults import FaultRule
-from tests.flows.conftest import write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import GIFT_NUMBER, gift_ledger
 
-NUMBER = "2664650000001234"
 PAD_CARD = "2664654648774"  # what the sandbox's default customer presents for gift cards
-
-
-async def gift_ledger(till: Any) -> dict[str, dict[str, Any]]:
-    """The sandbox's gift cards by last four (the ledger shows them masked)."""
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=till.sandbox.asgi),
-                                 base_url="http://sandbox") as control:
-        cards = (await control.get("/_sandbox/ledger")).json()["giftcards"]
-    return {c["number"][-4:]: c for c in cards}
 
 
 async def assert_no_full_number(till: Any, *numbers: str) -> None:
@@ -45,7 +36,7 @@ async def assert_no_full_number(till: Any, *numbers: str) -> None:
 @pytest.mark.parametrize("option", ["HD", "LG"])
 async def test_lifecycle_keyed_card_agrees_with_the_host(make_till: Any, option: str) -> None:
     till = await make_till(option)
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     act = await gc.activate(till.ctx, card, D("20.00"))
     assert (act.outcome, act.entry.approved, act.balance) == ("approved", D("20.00"), D("20.00"))
     assert act.entry.card == "266465XXXXXX1234" and act.entry.token
@@ -69,7 +60,7 @@ async def test_lifecycle_keyed_card_agrees_with_the_host(make_till: Any, option:
     assert totals.amount("giftcard_reload") == D("5.50")
     assert totals.amount("giftcard_cashback") == D("25.50")
     assert totals.unresolved == 0
-    await assert_no_full_number(till, NUMBER)
+    await assert_no_full_number(till, GIFT_NUMBER)
 
 
 async def test_pad_reads_the_card_once_per_request_on_lg(make_till: Any) -> None:
@@ -94,15 +85,15 @@ async def test_options_without_gift_cards_are_refused_before_the_journal(make_ti
                                                                         option: str) -> None:
     till = await make_till(option)
     with pytest.raises(ValidationError, match="processing_option"):
-        await gc.reload(till.ctx, gc.GiftCard(number=NUMBER), D("5.00"))
+        await gc.reload(till.ctx, gc.GiftCard(number=GIFT_NUMBER), D("5.00"))
     assert await till.journal.search() == []
 
 
 @pytest.mark.parametrize("call,field", [
-    (lambda ctx: gc.reload(ctx, gc.GiftCard(number=NUMBER), D("0")), "amount"),
-    (lambda ctx: gc.reload(ctx, gc.GiftCard(number=NUMBER), D("1.005")), "amount"),
+    (lambda ctx: gc.reload(ctx, gc.GiftCard(number=GIFT_NUMBER), D("0")), "amount"),
+    (lambda ctx: gc.reload(ctx, gc.GiftCard(number=GIFT_NUMBER), D("1.005")), "amount"),
     (lambda ctx: gc.reload(ctx, gc.GiftCard(), D("5.00")), "card"),  # HD has no PIN pad
-    (lambda ctx: gc.deactivate(ctx, gc.GiftCard(number=NUMBER), reason="x" * 33), "reason"),
+    (lambda ctx: gc.deactivate(ctx, gc.GiftCard(number=GIFT_NUMBER), reason="x" * 33), "reason"),
     (lambda ctx: gc.allocate(ctx, D("5.00"), program_id="P" * 17), "program_id"),
 ])
 async def test_bad_input_names_the_field_and_journals_nothing(make_till: Any, call: Any, field: str) -> None:
@@ -114,14 +105,14 @@ async def test_bad_input_names_the_field_and_journals_nothing(make_till: Any, ca
 
 
 @pytest.mark.parametrize("kwargs,field", [
-    ({"number": "12345"}, "card"), ({"number": NUMBER, "token": "123"}, "card"),
+    ({"number": "12345"}, "card"), ({"number": GIFT_NUMBER, "token": "123"}, "card"),
     ({"token": "bad token!"}, "token"), ({"token": "123", "security_code": "123"}, "security_code"),
 ])
 def test_gift_card_input_is_checked(kwargs: dict[str, str], field: str) -> None:
     with pytest.raises(ValidationError) as err:
         gc.GiftCard(**kwargs)
     assert err.value.field == field
-    assert NUMBER not in repr(gc.GiftCard(number=NUMBER))
+    assert GIFT_NUMBER not in repr(gc.GiftCard(number=GIFT_NUMBER))
 
 
 async def test_reload_on_an_inactive_card_is_declined_and_moves_nothing(make_till: Any) -> None:
@@ -136,7 +127,7 @@ async def test_reload_on_an_inactive_card_is_declined_and_moves_nothing(make_til
 async def test_reload_answer_lost_after_commit_is_settled_by_the_history(make_till: Any,
                                                                          option: str) -> None:
     till = await make_till(option)
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     await gc.activate(till.ctx, card, D("20.00"))
     await gc.reload(till.ctx, card, D("5.00"))  # an earlier reload of the same amount
     await till.fault("drop_after_commit", path="/giftcards/reload", count=1)
@@ -151,7 +142,7 @@ async def test_reload_answer_lost_after_commit_is_settled_by_the_history(make_ti
 
 async def test_reload_that_never_landed_is_not_charged_and_can_be_retried(make_till: Any) -> None:
     till = await make_till("HD")
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     await gc.activate(till.ctx, card, D("20.00"))
     await till.fault("reset", path="/giftcards/reload", count=1)
     lost = await gc.reload(till.ctx, card, D("5.00"))
@@ -163,7 +154,7 @@ async def test_reload_that_never_landed_is_not_charged_and_can_be_retried(make_t
 
 async def test_lost_reload_left_unknown_is_resolved_by_recovery(make_till: Any) -> None:
     till = await make_till("LG", policy=RecoveryPolicy(grace_s=0.0, delays_s=(0.0,)))
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     await gc.activate(till.ctx, card, D("20.00"))
     await till.fault("drop_after_commit", path="/giftcards/reload", count=1)
 
@@ -189,7 +180,7 @@ async def test_lost_reload_left_unknown_is_resolved_by_recovery(make_till: Any) 
 async def test_keyed_activation_answer_lost_then_checked(make_till: Any) -> None:
     till = await make_till("HD", policy=RecoveryPolicy(grace_s=0.0, delays_s=(0.0,)))
     await till.fault("drop_after_commit", path="/giftcards/activate", count=1)
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     act = await gc.activate(till.ctx, card, D("9.00"))
     assert (act.outcome, act.entry.approved) == ("approved", D("9.00")) and act.entry.token
     # a keyed card whose answer and resolution were both lost: recovery cannot ask (no token
@@ -220,7 +211,7 @@ async def test_keyed_activation_answer_lost_then_checked(make_till: Any) -> None
 
 async def test_cancel_undoes_the_last_request_only(make_till: Any) -> None:
     till = await make_till("HD")
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     act = await gc.activate(till.ctx, card, D("20.00"))
     rel = await gc.reload(till.ctx, card, D("5.00"))
     with pytest.raises(ValidationError, match="last request"):
@@ -237,7 +228,7 @@ async def test_cancel_undoes_the_last_request_only(make_till: Any) -> None:
 
 async def test_cancel_answer_lost_is_settled_as_voided(make_till: Any) -> None:
     till = await make_till("LG")
-    card = gc.GiftCard(number=NUMBER)
+    card = gc.GiftCard(number=GIFT_NUMBER)
     await gc.activate(till.ctx, card, D("20.00"))
     rel = await gc.reload(till.ctx, card, D("4.00"))
     await till.fault("drop_after_commit", path="/giftcards/cancel", count=1)
@@ -271,7 +262,7 @@ async def test_gift_cards_over_a_real_socket(serve_sandbox: Any, tmp_path: Path,
                                          journal=tmp_path / "s.sqlite"))
     rt = await open_runtime(profile)
     try:
-        card = gc.GiftCard(number=NUMBER)
+        card = gc.GiftCard(number=GIFT_NUMBER)
         assert (await gc.activate(rt.ctx, card, D("20.00"))).outcome == "approved"
         with served.control() as control:
             control.post("/_sandbox/faults", json={"path": "/api/rest/v1/giftcards/reload",

@@ -35,10 +35,10 @@ from cashier.journal.aio import Journal
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
 from cashier.redact import luhn_ok
-from tests.flows.conftest import void_elsewhere, write_profile
-from tests.forked_cli import run_cashier, start_cashier
-from tests.pans import card_numbers_at_rest, card_numbers_in
-from tests.store.conftest import pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
+from tests.support.card_numbers import card_numbers_at_rest, card_numbers_in
+from tests.support.forked_cli import run_cashier, start_cashier
+from tests.support.profiles import write_profile
+from tests.support.tills import void_elsewhere
 
 pytestmark = pytest.mark.socket
 INPUTS = int(os.environ.get("CASHIER_HOSTILE_INPUTS", "8"))
@@ -459,7 +459,7 @@ def _authority_attack(rng: random.Random, journal: str, other_journal: str, seq:
                                "summary": {}}, {"X-Store-Manager": f"{amount:x}"}
 
 
-def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,  # noqa: F811
+def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Seeded: a till's token sends ``AUTHORITY`` hostile requests; every one is refused with a
     4xx and one line, nothing of them is stored, the other till's figures never move, and the
@@ -469,7 +469,7 @@ def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,  # 
     import httpx
     import psycopg
 
-    from tests.store.conftest import add_till
+    from tests.support.store import add_till
 
     rng = random.Random(SEED + 26)
     store = serve_store()
@@ -534,7 +534,7 @@ def test_hostile_authority(serve_store: Any, store_dsn: str, tmp_path: Path,  # 
     root = logging.getLogger()
     monkeypatch.setattr(root, "_cashier_configured", True, raising=False)
     monkeypatch.setattr(root, "handlers", [])
-    from tests.cash.conftest import write_till
+    from tests.support.profiles import write_till
 
     monkeypatch.setenv("CASHIER_PROFILE", str(write_till(tmp_path)))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))

@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
-from tests.cash.conftest import pin_hash
-from tests.forked_cli import ForkedProcess, run_cashier, start_cashier
+from tests.support.forked_cli import ForkedProcess, run_cashier, start_cashier
+from tests.support.profiles import pin_hash
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_AUTHORITY_TILL", "1"))

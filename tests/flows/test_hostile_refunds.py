@@ -40,8 +40,8 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier, start_cashier, start_python
+from tests.support.forked_cli import run_cashier, start_cashier, start_python
+from tests.support.profiles import write_profile
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_REFUNDS", "1"))
@@ -204,7 +204,9 @@ def _lines(rng: random.Random, till: Till, where: str, found: list[str]) -> int:
         checked += 1
         bad = len(set(picked)) != len(picked) or any(not 1 <= n <= count for n in picked)
         if bad or set(picked) & given:
-            words = "lines count from 1 to" if bad else "was already refunded"
+            # a 0 is no line number: the command line's integer rule refuses it first
+            words = ("--line: must be a line number from 1" if 0 in picked
+                     else "lines count from 1 to" if bad else "was already refunded")
             if done.returncode != 2 or done.stdout or not _one_line(done.stderr) \
                     or words not in done.stderr or till.counts() != before:
                 found.append(f"{where}: --line {picked} (given back {sorted(given)}) exited "

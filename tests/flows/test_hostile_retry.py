@@ -27,9 +27,9 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier, start_python
-from tests.store.conftest import cashier, pg_cluster, serve_store, store_dsn  # noqa: F401 - fixtures
+from tests.support.forked_cli import run_cashier, start_python
+from tests.support.profiles import write_profile
+from tests.support.store import cashier
 
 pytestmark = pytest.mark.socket
 ROUNDS = int(os.environ.get("CASHIER_HOSTILE_RETRY", "2"))
@@ -262,7 +262,7 @@ def test_hostile_retry(serve_sandbox: Any, tmp_path: Path) -> None:
     assert not discrepancies, "\n".join(discrepancies[:20])
 
 
-def test_hostile_till_numbers(serve_store: Any, store_dsn: str, serve_sandbox: Any,  # noqa: F811
+def test_hostile_till_numbers(serve_store: Any, store_dsn: str, serve_sandbox: Any,
                               tmp_path: Path) -> None:
     """Tills added with random numbers (some sharing, some without one) sell: the store never
     lets two tills hold a number, and a till the store says uses another's sells nothing."""

@@ -15,7 +15,8 @@ import pytest
 from cashier.errors import ValidationError
 from cashier.flows.invoices import highest_known
 from cashier.journal.recorder import INVOICES_PER_DAY, JournalRecorder
-from tests.flows.conftest import cashier, write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 pytestmark = pytest.mark.socket
 

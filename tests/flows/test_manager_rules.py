@@ -20,8 +20,8 @@ from cashier.flows.payments import KeyedCard, refund, sale
 from cashier.flows.recovery import void
 from cashier.flows.ticket import Tender, TicketSession, TicketSettings, refund_ticket
 from cashier.journal.model import Kind, State
-from tests.cash.conftest import pin_hash, write_till
-from tests.forked_cli import run_cashier
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import pin_hash, write_till
 
 CASHIER, MANAGER = 101, 102
 

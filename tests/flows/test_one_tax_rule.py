@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.flows.conftest import cashier, write_profile
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 
 def _profile(tmp_path: Path) -> str:

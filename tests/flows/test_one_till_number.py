@@ -19,9 +19,9 @@ import psycopg
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier, start_python
-from tests.store.conftest import add_till, cashier, pg_cluster, serve_store, store_dsn  # noqa: F401
+from tests.support.forked_cli import run_cashier, start_python
+from tests.support.profiles import write_profile
+from tests.support.store import add_till, cashier
 
 pytestmark = pytest.mark.socket
 FIRST, OTHER = "4321000000001119", "5432000000003332"
@@ -85,7 +85,7 @@ def one_line(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
     return lines[0]
 
 
-def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,  # noqa: F811
+def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,
                                                serve_sandbox: Any, tmp_path: Path) -> None:
     store = serve_store()
     host = serve_sandbox("HD")

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import write_profile
 
 pytestmark = pytest.mark.socket
 

@@ -12,19 +12,9 @@ from cashier.flows.events import DevicePrompt, PaymentChanged
 from cashier.flows.payments import KeyedCard, authorize, capture, incremental, refund, sale
 from cashier.flows.recovery import void
 from cashier.journal.model import State
+from tests.support.tills import assert_agrees
 
 VISA = KeyedCard("4321000000001119", "1228")
-
-
-async def assert_agrees(till: Any) -> None:
-    """Every approval the host holds is in the journal with the same amount, and vice versa."""
-    ledger = await till.ledger()
-    host = {i: D(r["approvedAmount"]) for i, r in ledger.items()
-            if r["state"] in ("sale", "authorized", "refund")}
-    rows = await till.journal.search(limit=10_000)
-    mine = {e.invoice: (e.captured if e.state is State.CAPTURED else e.approved) for e in rows
-            if e.state in (State.APPROVED, State.CAPTURED)}
-    assert host == mine
 
 
 @pytest.mark.parametrize("option", ["HD", "LG", "DCP", "DCC"])

@@ -15,7 +15,7 @@ from cashier.flows.payments import KeyedCard, sale
 from cashier.flows.recovery import recover, void
 from cashier.host.models.common import Amount, Card
 from cashier.journal.model import Kind, NewEntry, Op, State
-from tests.flows.test_payments import assert_agrees
+from tests.support.tills import assert_agrees
 
 VISA = KeyedCard("4321000000001119", "1228")
 

@@ -20,9 +20,9 @@ import pytest
 
 from cashier.journal.model import State
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import cashier
-from tests.flows.test_one_owner import CliTill
-from tests.forked_cli import start_python
+from tests.support.cli_tills import CliTill
+from tests.support.forked_cli import start_python
+from tests.support.tills import cashier
 
 CARD = ("--card", "4321000000001119", "--exp", "1230")
 
@@ -238,7 +238,8 @@ def test_a_line_is_refunded_once_across_commands_and_a_repeat_is_refused_before_
     for args, words in ((("--line", "1", "--line", "1"),
                          "--line: each line at most once; lines count from 1 to 2"),
                         (("--line", "3"), "--line: each line at most once; lines count from 1 to 2"),
-                        (("--line", "0"), "--line: each line at most once; lines count from 1 to 2")):
+                        # a 0 is no line number at all: the command line's integer rule says so first
+                        (("--line", "0"), "--line: must be a line number from 1")):
         refused = run("ticket", "refund", ticket, *args)
         assert refused.returncode == 2 and refused.stdout == "", refused.stdout
         assert _one_line(refused.stderr) and words in refused.stderr, refused.stderr
@@ -265,7 +266,7 @@ def test_a_line_is_refunded_once_across_commands_and_a_repeat_is_refused_before_
 @pytest.mark.parametrize("n", [2, 3])
 def test_processes_refunding_one_line_at_once_only_one_wins(serve_sandbox: Any, tmp_path: Path,
                                                             n: int) -> None:
-    from tests.flows.test_one_owner import go
+    from tests.support.cli_tills import go
 
     served = serve_sandbox("LG")
     till = CliTill(served, tmp_path, "t")
@@ -289,7 +290,7 @@ def test_a_line_whose_refund_answer_was_lost_stays_taken_until_recovery_says_not
     """The refund of line 1 never reached the host's books (the connection reset) and the
     process was killed while it asked what happened: line 1 is taken (refused, nothing sent)
     until ``recover`` tells the refund not charged; then it is refunded once."""
-    from tests.flows.conftest import write_profile
+    from tests.support.profiles import write_profile
 
     served = serve_sandbox("LG")
     till = CliTill(served, tmp_path, "t")
@@ -327,7 +328,7 @@ class PrintingTill(CliTill):
     """A till on the served sandbox with a receipt printer (loopback TCP) and short host windows."""
 
     def __init__(self, served: Any, tmp: Path, printer_url: str) -> None:
-        from tests.flows.conftest import write_profile
+        from tests.support.profiles import write_profile
 
         super().__init__(served, tmp, "p")
         self.profile = write_profile(
@@ -372,7 +373,7 @@ class PrintingTill(CliTill):
 
 @pytest.fixture
 def printer() -> Any:
-    from tests.cash.loopback import LoopbackPrinter
+    from tests.support.loopback_printer import LoopbackPrinter
 
     made = LoopbackPrinter()
     yield made
@@ -385,7 +386,7 @@ def test_recover_settling_the_last_tender_pays_the_ticket_with_its_receipt_and_d
     """Cash 10.00 taken, then the card's answer for the other 20.00 lost (the host approved it):
     ``recover`` settles the card as approved, and the ticket is paid as if the answer had come
     on time: the same ``ticket_paid`` event, its one receipt and the drawer kick for the cash."""
-    from tests.cash.loopback import KICK_BYTES
+    from tests.support.loopback_printer import KICK_BYTES
 
     served = serve_sandbox("LG")
     till = PrintingTill(served, tmp_path, printer.url)

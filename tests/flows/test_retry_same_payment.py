@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import write_profile
-from tests.forked_cli import run_cashier, start_python
+from tests.support.forked_cli import run_cashier, start_python
+from tests.support.profiles import write_profile
 
 pytestmark = pytest.mark.socket
 FIRST, OTHER = "4321000000001119", "5432000000003332"

@@ -24,6 +24,7 @@ from cashier.flows.ticket import (
 )
 from cashier.journal.model import Kind, NewEntry, Op, State
 from cashier.sandbox.terminals import CustomerScript
+from tests.support.tills import open_drawer
 
 VISA = KeyedCard("4321000000001119", "1228")
 DECLINED_VISA = KeyedCard("4321000000001119", "1228")
@@ -38,18 +39,6 @@ def card(option: str, **kw: Any) -> Tender:
 
 def script(till: Any, option: str, **kw: Any) -> None:
     till.sandbox.state.terminals.set_script(PAD[option], CustomerScript(**kw), once=True)
-
-
-def open_drawer(profile: Any, float_amount: str = "100.00") -> Any:
-    """Cash needs an open drawer session: opened through the real drawer, on its own connection."""
-    from cashier.cashdesk import open_recorder
-    from cashier.drawer import Drawer
-
-    store = open_recorder(profile)
-    try:
-        return Drawer(store, profile.roster).open(clerk=str(profile.clerk_id), float_amount=float_amount)
-    finally:
-        store.close()
 
 
 def expected_cash(profile: Any) -> D:

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from tests.flows.conftest import cashier, write_profile
-from tests.forked_cli import run_cashier
+from tests.support.forked_cli import run_cashier
+from tests.support.profiles import write_profile
+from tests.support.tills import cashier
 
 
 def test_new_split_show_list_and_export(env: dict[str, str]) -> None:

@@ -13,7 +13,7 @@ from cashier.errors import ValidationError
 from cashier.flows.payments import KeyedCard
 from cashier.flows.ticket import Figures, Tender, TicketSession, TicketSettings, parse_tender
 from cashier.journal.model import Kind
-from tests.flows.test_ticket import open_drawer
+from tests.support.tills import open_drawer
 
 VISA = KeyedCard("4321000000001119", "1228")
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,17 +10,17 @@ import httpx
 import pytest
 
 from cashier.host.client import HostClient, HostSettings
+from tests.support.host_client import TOKEN, Recorder
 
 VENDOR = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "host-api" / \
     "host-api.openapi.yml"
 VENDOR_URI = "urn:cashier:vendor-host-api"
-TOKEN = "EA79FB05-3AA7-4500-AF9A-73F986FF2C1D"
 
 
 @pytest.fixture(scope="session")
 def vendor() -> dict[str, Any]:
     """The vendor OpenAPI file, parsed once per session (1.4 MB of YAML)."""
-    from tests.vendor_file import vendor_openapi
+    from tests.support.vendor_file import vendor_openapi
 
     if not VENDOR.exists():
         pytest.fail(f"vendor file missing: {VENDOR}")
@@ -48,32 +46,6 @@ def schema_validator(vendor: dict[str, Any]) -> Callable[[str], Any]:
         return cache[pointer]
 
     return make
-
-
-@dataclass
-class Recorder:
-    """What the client sent, and a canned answer per path (default: an empty approval)."""
-
-    requests: list[httpx.Request] = field(default_factory=list)
-    answers: dict[str, tuple[int, Any]] = field(default_factory=dict)
-
-    def handler(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        path = request.url.path.removeprefix("/api/rest/v1")
-        status, payload = self.answers.get(path, (200, {"result": [
-            {"dateTime": "2024-05-21T09:18:25.104-07:00", "server": {"name": "TEST01"},
-             "transaction": {"invoice": "1", "responseCode": "A"}}]}))
-        if isinstance(payload, bytes):
-            return httpx.Response(status, content=payload)
-        return httpx.Response(status, json=payload)
-
-    @property
-    def last(self) -> httpx.Request:
-        return self.requests[-1]
-
-    def body(self, index: int = -1) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.requests[index].content)
-        return data
 
 
 @pytest.fixture

@@ -6,12 +6,10 @@ import pytest
 
 from cashier.cli import main
 from cashier.config import KEYRING_SERVICE
-from tests.keyrings import MemoryKeyring
+from tests.support.memory_keyring import MemoryKeyring
 
 GUID = "4A1B2C3D-0000-4000-8000-00000000AA01"
 AUTH = "9F8E7D6C-1111-4000-8000-00000000BB02"
-
-
 
 
 @pytest.fixture(autouse=True)
@@ -24,8 +22,6 @@ def _restore_logging(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(root, "level", root.level)
     monkeypatch.setattr(root, "_cashier_configured", getattr(root, "_cashier_configured", False),
                         raising=False)
-
-
 
 
 def test_exchange_stores_the_token_and_never_prints_it(memory_keyring: MemoryKeyring,

@@ -15,7 +15,7 @@ from cashier.host import codec, signing
 from cashier.host.client import HostClient
 from cashier.host.endpoints import ENDPOINTS, RULE_VERIFY_FALLBACK
 from cashier.host.models.common import Amount
-from tests.host.conftest import TOKEN, Recorder
+from tests.support.host_client import TOKEN, Recorder
 
 SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "host-api.md"
 

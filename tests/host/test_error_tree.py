@@ -23,7 +23,7 @@ from cashier.host.errors import (
     InvoiceNotFound,
 )
 from cashier.host.models.common import Amount
-from tests.host.conftest import Recorder
+from tests.support.host_client import Recorder
 
 AMOUNT = Amount(total=Decimal("1.00"), tax=Decimal(0))
 

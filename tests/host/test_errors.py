@@ -19,7 +19,7 @@ from cashier.host.errors import (
     InvoiceNotFound,
 )
 from cashier.host.models.common import Amount, Card
-from tests.host.conftest import Recorder
+from tests.support.host_client import Recorder
 
 AMOUNT = Amount(total=Decimal("12.50"), tax=Decimal(0))
 PAN = "4321000000001119"

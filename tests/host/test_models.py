@@ -152,7 +152,7 @@ def _examples(vendor: dict[str, Any]) -> list[Any]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "example" in metafunc.fixturenames:
-        from tests.vendor_file import vendor_openapi
+        from tests.support.vendor_file import vendor_openapi
 
         metafunc.parametrize(("model", "example"), _examples(vendor_openapi()))
 

@@ -30,7 +30,7 @@ from cashier.host.models.devices import (
     StructuredPrint,
     TermsAndConditions,
 )
-from tests.host.conftest import Recorder
+from tests.support.host_client import Recorder
 
 AMOUNT = Amount(total=Decimal("12.50"), tax=Decimal("0.92"))
 KEYED = Card(number="4321000000001119", expiration_date="1230", security_code=SecurityCode(value="333"))

@@ -13,7 +13,7 @@ from cashier.errors import ValidationError
 from cashier.host.models.common import Amount, Card, Customer, TextValue, TipOptions, Token
 from cashier.host.models.devices import ControllerForm, TermsAndConditions
 from cashier.host.validation import validate_body, validate_invoice, validate_request
-from tests.host.conftest import Recorder
+from tests.support.host_client import Recorder
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

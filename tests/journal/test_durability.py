@@ -17,7 +17,7 @@ import pytest
 from cashier.journal import Journal, JournalError, JournalRecorder, Kind, State
 from cashier.journal.model import NewEntry
 from cashier.journal.schema import LATEST, MIGRATIONS, migrate, version_of
-from tests.forked_cli import start_python
+from tests.support.forked_cli import start_python
 
 
 def _at_version(path: Path, version: int) -> sqlite3.Connection:

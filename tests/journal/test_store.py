@@ -16,7 +16,7 @@ from cashier.journal import JournalError, JournalRecorder, Kind, State, contains
 from cashier.journal.export import export_csv, export_json
 from cashier.journal.model import NewEntry
 from cashier.redact import luhn_ok
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 
 
 @pytest.fixture

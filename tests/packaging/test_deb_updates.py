@@ -31,7 +31,9 @@ TILL_ID = tomllib.loads(PROFILE.read_text())["till_id"]
 NAME = f"cashier-{TILL_ID}"
 PACKAGE = NAME.lower().replace("_", "-")
 APP = Path("/opt") / NAME
-JOURNAL = Path("/var/lib/cashier") / f"journal-{TILL_ID}.sqlite"
+#: every ``till`` command here trains on the packaged (real) till's profile, so it journals in the
+#: training journal beside the till's, never the till's own (issue #46; ``training_journal_path``)
+JOURNAL = Path("/var/lib/cashier") / f"journal-{TILL_ID}.training.sqlite"
 N, N1, N2 = "0.90.0", "0.90.1", "0.90.2"
 
 
@@ -99,7 +101,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     purge()
     # what the package leaves on purpose (the journal, its folders, the group) and this test made
     if not journal_before:
-        for path in JOURNAL.parent.glob(f"{JOURNAL.stem}*"):  # journal, -wal, sandbox state, leases
+        for path in JOURNAL.parent.glob(f"journal-{TILL_ID}*"):  # journals, -wal, sandbox state, leases
             if path.is_dir():
                 shutil.rmtree(path, ignore_errors=True)
             else:
@@ -167,6 +169,7 @@ def test_install_sell_update_refuse_roll_back_upgrade_purge(built: dict[str, Pat
     sale = till("sale", "--amount", "12.34", check=True)
     invoice = json.loads(sale.stdout)["invoice"]
     assert JOURNAL.exists()
+    assert not (JOURNAL.parent / f"journal-{TILL_ID}.sqlite").exists()  # the till's own: untouched
 
     # -- publish N+1 and apply it ---------------------------------------------------------------
     source_cli("update", "publish", str(built["tar_n1"]), "--keys", str(built["keys"]),

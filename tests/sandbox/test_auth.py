@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from cashier.host import codec, signing
-from tests.sandbox.vendor import HEADERS, host_call
+from tests.support.host_requests import HEADERS, host_call
 
 NO_TOKEN = {k: v for k, v in HEADERS.items() if k != "AccessToken"}
 
@@ -89,7 +89,7 @@ async def test_hmac_malformed_and_signed_body(make_sandbox) -> None:  # type: ig
     settings = HostSettings(base_url="http://sandbox/api/rest/v1", processing_option="HD",
                             hmac_key_id="k1", hmac_secret=b"s3cret")
     client = HostClient(settings, access_token=None, transport=httpx.ASGITransport(app=sandbox.asgi))
-    from tests.sandbox.conftest import amount, customer, keyed
+    from tests.support.host_requests import amount, customer, keyed
 
     sale = await client.sale(invoice="1", amount=amount("5.00"), card=keyed(), customer=customer())
     assert sale.response_code == "A"  # the body signature verified, no AccessToken sent

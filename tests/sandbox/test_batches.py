@@ -8,8 +8,7 @@ from decimal import Decimal
 import pytest
 
 from cashier.host.errors import HostError, InvoiceNotFound
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import amount, customer, host_call, keyed, ledger_of
 
 TODAY = date.today().isoformat()
 

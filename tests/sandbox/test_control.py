@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from cashier.host.errors import HostTimeout, InvoiceNotFound
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
+from tests.support.host_requests import amount, customer, keyed, ledger_of
 
 SALE_PATH = "/api/rest/v1/transactions/sale"
 

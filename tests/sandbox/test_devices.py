@@ -10,64 +10,13 @@ from typing import Any
 import httpx
 import pytest
 
-from cashier.host import codec
 from cashier.host.errors import HostError
 from cashier.host.models.common import TipOptions
 from cashier.host.models.devices import ChargeApiForm, ControllerForm, PrintData, PrintLine, StructuredPrint
-from tests.sandbox.vendor import check_response, host_call
+from tests.support.host_requests import host_call
+from tests.support.vendor_schema import check_all, record_answers
 
 GIFT = "2664654648774"
-
-
-def record_answers(client: Any) -> list[tuple[str, str, int, dict[str, Any]]]:
-    """Every (method, path, status, envelope) the client receives, to check against the vendor."""
-    seen: list[tuple[str, str, int, dict[str, Any]]] = []
-
-    async def hook(response: httpx.Response) -> None:
-        await response.aread()
-        path = response.request.url.path.split("/api/rest/v1", 1)[-1]
-        seen.append((response.request.method, path, response.status_code, codec.loads(response.content)))
-    client._http.event_hooks["response"].append(hook)
-    return seen
-
-
-def _variant(path: str, envelope: dict[str, Any]) -> str | None:
-    """The one response variant an answer is for, where the vendor's ``oneOf`` overlaps."""
-    item = envelope["result"][0]
-    if path == "/devices/processform":
-        if "device" in item:
-            return "#/components/schemas/devices_processform_response_utg"
-        if "form" in item:
-            return "#/components/schemas/devices_processform_response_comeng_multiButtonScrollingText"
-        return "#/components/schemas/devices_processform_response_comeng_message"
-    if path == "/devices/info":
-        return ("#/components/schemas/devices_info_utgverifone" if "info" in item.get("device", {})
-                else "#/components/schemas/devices_info_comeng")
-    if path == "/tokens/add":
-        return "#/components/schemas/tokens_add_response_card"
-    if path == "/devices/promptcardread":
-        index = 1 if "p2pe" in item else 0
-        return ("#/paths/~1devices~1promptcardread/post/responses/200/content/application~1json/"
-                f"schema/oneOf/{index}")
-    return None
-
-
-def check_all(seen: list[tuple[str, str, int, dict[str, Any]]]) -> None:
-    """Each answer against the vendor's response schema for its operation (and variant)."""
-    from jsonschema import Draft202012Validator
-
-    from tests.sandbox.vendor import _URI, _plain, _view
-
-    assert seen
-    for method, path, status, envelope in seen:
-        variant = _variant(path, envelope) if status == 200 else None
-        if variant is None:
-            check_response(path, envelope, status, method.lower())
-            continue
-        _spec, registry = _view("response")
-        validator = Draft202012Validator({"$ref": _URI + variant}, registry=registry)
-        errors = list(validator.iter_errors(_plain(envelope)))
-        assert not errors, f"{path} breaks {variant}: {[e.message for e in errors[:5]]}"
 
 
 async def control(sandbox: Any, method: str, path: str, body: Any = None) -> httpx.Response:
@@ -328,7 +277,7 @@ async def test_customer_control_refuses_bad_scripts(make_sandbox) -> None:  # ty
 
 @pytest.mark.socket
 async def test_over_a_socket_reset_cancels_a_prompt_and_scripts_steer_the_pad() -> None:
-    from tests.sandbox.test_serve import start
+    from tests.support.sandbox_server import start
 
     served = start("--option", "DCP")
     try:

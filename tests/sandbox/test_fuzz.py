@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, seed, settings
 
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
-from tests.sandbox.vendor import vendor_spec
+from tests.support.vendor_schema import vendor_spec
 
 EXAMPLES = int(os.environ.get("CASHIER_FUZZ_EXAMPLES", "3"))
 GOOD_HEADERS = {"InterfaceVersion": "1.0", "InterfaceName": "Fuzz", "CompanyName": "Cashier",

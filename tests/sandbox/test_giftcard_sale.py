@@ -16,10 +16,9 @@ from cashier.host.models.common import Card, Token
 from cashier.runtime import open_runtime
 from cashier.sandbox.host_giftcards import card_key
 from cashier.sandbox.terminals import CustomerScript
-from tests.sandbox.conftest import amount, ledger_of
-from tests.sandbox.test_devices import check_all, record_answers
-from tests.sandbox.test_serve import Served, start
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import amount, host_call, ledger_of
+from tests.support.sandbox_server import Served, start
+from tests.support.vendor_schema import check_all, record_answers
 
 GIFT = "2664654648774"
 

@@ -13,8 +13,8 @@ from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD, card_key, redeem, training_customer_card
 from cashier.sandbox.shared import is_gift_card
 from cashier.sandbox.terminals import DEFAULT_CARD
-from tests.sandbox.test_devices import check_all, record_answers
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import host_call
+from tests.support.vendor_schema import check_all, record_answers
 
 GIFT = "2664654648774"
 

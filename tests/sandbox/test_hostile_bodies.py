@@ -10,9 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
-from tests.sandbox.test_serve import Served, start
-from tests.sandbox.vendor import HEADERS
+from tests.support.host_requests import HEADERS, amount, customer, keyed, ledger_of
+from tests.support.sandbox_server import Served, start
 
 DEEP = b'{"a":' * 50_000 + b"1" + b"}" * 50_000
 SALE = (b'{"dateTime":"2024-05-21T09:18:23.283-07:00","amount":{"total":1.00,"tax":0},'

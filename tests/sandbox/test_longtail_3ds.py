@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.sandbox.vendor import check_response, check_schema, host_call
+from tests.support.host_requests import host_call, standalone_body
+from tests.support.vendor_schema import check_response, check_schema
 
 FRICTIONLESS, FINGERPRINT, CHALLENGE = "4176660000000027", "4176660000000068", "4176660000000092"
 #: Our spec: required on a sale or authorization that carries 3-D Secure data.
@@ -19,24 +20,6 @@ SALE_FIELDS = ("cryptogram", "ecommIndicator", "securityLevelIndicator", "progra
 def hd(make_sandbox: Any) -> Any:
     sandbox, _client = make_sandbox("HD")
     return sandbox
-
-
-def standalone_body(number: str, invoice: str = "730518", **over: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "amount": {"total": Decimal("160")}, "currencyCode": "USD",
-        "customer": {"firstName": "John", "lastName": "Smith", "emailAddress": "j@example.com",
-                     "ipAddress": "63.57.84.101", "postalCode": "65144"},
-        "card": {"number": number, "expirationDate": 1230, "present": "N"},
-        "transaction": {"invoice": invoice},
-        "threeDSecure": {"initiate": "03", "browser": {
-            "acceptHeader": "text/html", "javaEnabled": True, "javascriptEnabled": True,
-            "language": "en-US", "colorDepth": "48", "screenWidth": 1920, "screenHeight": 1080,
-            "tz": -480}, "headerContent": "userAgent header", "challengeWindowSize": "05",
-            "transType": "01", "channel": "02"},
-        "completionUrl": "https://merchant.example/completion",
-    }
-    body.update(over)
-    return body
 
 
 async def completion(sandbox: Any, trx_id: str, comp_ind: str = "Y",

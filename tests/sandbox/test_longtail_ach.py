@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 
 from cashier.sandbox import longtail
-from tests.sandbox.vendor import check_response, check_schema, host_call
-
-ACCOUNT = {"accountNumber": "1234567890", "routingNumber": "121000248", "accountType": "PC",
-           "accountHolderName": "John Smith"}
+from tests.support.host_requests import ACCOUNT, ach_sale_body, host_call
+from tests.support.vendor_schema import check_response, check_schema
 
 
 class Receiver:
@@ -67,11 +65,6 @@ def hd(make_sandbox: Any) -> Any:
     return sandbox
 
 
-def sale_body(invoice: str = "192029", total: str = "135.87", **ach: Any) -> dict[str, Any]:
-    return {"amount": {"total": Decimal(total)}, "transaction": {"invoice": invoice},
-            "ach": {**ACCOUNT, **ach}, "sourceIp": "172.110.166.244"}
-
-
 async def test_verify_answers_pending_and_notifies_over_a_socket(make_sandbox: Any,
                                                                  receiver: Receiver) -> None:
     sandbox, _ = make_sandbox("HD", ach_notification_url=receiver.url)
@@ -99,7 +92,7 @@ async def test_sale_refund_and_status_with_notifications(make_sandbox: Any,
 
     monkeypatch.setattr(longtail, "poster", capture)
     sandbox, _ = make_sandbox("HD", ach_notification_url="http://merchant.example/ach")
-    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", sale_body())
+    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", ach_sale_body())
     assert status == 200
     check_response("/ach/sale", env)
     sale = env["result"][0]
@@ -140,18 +133,18 @@ async def test_refund_requires_original_invoice(hd: Any) -> None:
 
 async def test_declined_account_and_balance_check(hd: Any) -> None:
     status, env = await host_call(hd.asgi, "POST", "/ach/sale",
-                                  sale_body("3001", accountNumber="5559999"))
+                                  ach_sale_body("3001", accountNumber="5559999"))
     assert status == 200
     _, env = await host_call(hd.asgi, "POST", "/ach/status", {"transaction": {"invoice": "3001"}})
     assert env["result"][0]["transaction"]["responseCode"] == "D"
     status, env = await host_call(hd.asgi, "POST", "/ach/sale",
-                                  sale_body("3002", "5000.01", verifyBalance=True))
+                                  ach_sale_body("3002", "5000.01", verifyBalance=True))
     assert status == 200
     check_response("/ach/sale", env)
     item = env["result"][0]
     assert item["ach"]["balanceVerificationResult"] == "VF"
     assert item["transaction"]["responseCode"] == "D"
-    status, env = await host_call(hd.asgi, "POST", "/ach/sale", sale_body("3003", "5000.00",
+    status, env = await host_call(hd.asgi, "POST", "/ach/sale", ach_sale_body("3003", "5000.00",
                                                                          verifyBalance=True))
     assert env["result"][0]["ach"]["balanceVerificationResult"] == "VS"
 
@@ -162,7 +155,7 @@ async def test_declined_account_and_balance_check(hd: Any) -> None:
     ({"accountNumber": "12ab"}, "ach.accountNumber"),
     ({"accountHolderName": "J" * 23}, "ach.accountHolderName")])
 async def test_bad_bank_accounts_name_the_field(hd: Any, change: dict[str, str], field: str) -> None:
-    status, env = await host_call(hd.asgi, "POST", "/ach/sale", sale_body(**change))
+    status, env = await host_call(hd.asgi, "POST", "/ach/sale", ach_sale_body(**change))
     assert status == 400
     assert field in env["result"][0]["error"]["longText"]
 
@@ -170,7 +163,7 @@ async def test_bad_bank_accounts_name_the_field(hd: Any, change: dict[str, str],
 async def test_notification_failure_never_fails_the_answer(make_sandbox: Any) -> None:
     sandbox, _ = make_sandbox("HD", ach_notification_url="http://127.0.0.1:9/nothing-listens")
     started = time.monotonic()
-    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", sale_body())
+    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", ach_sale_body())
     assert status == 200 and env["result"][0]["transaction"]["responseCode"] == "P"
     assert time.monotonic() - started < 1.0
     await asyncio.sleep(0.2)  # the failed delivery is logged, nothing escapes
@@ -205,6 +198,6 @@ async def test_link_token_and_public_token_exchange(hd: Any) -> None:
 
 async def test_ach_is_hd_only(make_sandbox: Any) -> None:
     sandbox, _ = make_sandbox("LG")
-    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", sale_body())
+    status, env = await host_call(sandbox.asgi, "POST", "/ach/sale", ach_sale_body())
     assert status == 400
     assert "processing option LG" in env["result"][0]["error"]["longText"]

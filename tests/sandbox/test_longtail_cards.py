@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.sandbox.vendor import check_response, host_call
+from tests.support.host_requests import host_call
+from tests.support.vendor_schema import check_response
 
 VISA = "4321000000001119"
 

@@ -10,7 +10,8 @@ import pytest
 
 from cashier.sandbox import longtail
 from cashier.sandbox.host_checkout import attempt_payment
-from tests.sandbox.vendor import check_response, check_schema, host_call
+from tests.support.host_requests import host_call
+from tests.support.vendor_schema import check_response, check_schema
 
 
 @pytest.fixture

@@ -18,12 +18,14 @@ from hypothesis import strategies as st
 
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
-from tests.sandbox.test_longtail_3ds import standalone_body
-from tests.sandbox.test_longtail_ach import sale_body as ach_sale
-from tests.sandbox.test_longtail_oct_updater import payout_body
-from tests.sandbox.test_longtail_risk import assess_body
-from tests.sandbox.test_longtail_wallet import CUSTOMER
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import (
+    WALLET_CUSTOMER,
+    ach_sale_body,
+    assess_body,
+    host_call,
+    payout_body,
+    standalone_body,
+)
 
 EXAMPLES = int(os.environ.get("CASHIER_FUZZ_EXAMPLES", "15"))
 VISA = "4321000000001119"
@@ -36,13 +38,13 @@ BODIES: dict[str, dict[str, Any]] = {
     "/risk/ruleupdate": {"riskRules": {"parameter": "email", "status": "D"},
                          "customer": {"emailAddress": "a@example.com"}},
     "/wallet/initiate": {"amount": {"total": Decimal("5"), "tax": Decimal("0")}, "currencyCode": "USD",
-                         "customer": CUSTOMER, "sourceIp": "1.2.3.4",
+                         "customer": WALLET_CUSTOMER, "sourceIp": "1.2.3.4",
                          "transaction": {"invoice": "1", "vendorReference": "v"}},
     "/3dsecure/standalone": standalone_body("4176660000000027"),
     "/3dsecure/completion": {"transaction": {"invoice": "1"},
                              "threeDSecure": {"trxId": "x", "compInd": "Y"}},
     "/oct/payout": payout_body(),
-    "/ach/sale": ach_sale(),
+    "/ach/sale": ach_sale_body(),
     "/ach/bankaggregator/link_token/create": {"bankaggregator": {"client_user_id": "u"}},
     "/updater/request": {"cards": [{"token": "8000000000001119"}]},
     "/dcc/ratelookup": {"currencyCode": "USD", "amount": {"total": Decimal("10")},

@@ -7,23 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.sandbox.vendor import check_response, host_call
-
-OCT_VISA = "4515300011000159"
+from tests.support.host_requests import host_call, payout_body
+from tests.support.vendor_schema import check_response
 
 
 @pytest.fixture
 def hd(make_sandbox: Any) -> Any:
     sandbox, _client = make_sandbox("HD")
     return sandbox
-
-
-def payout_body(number: str = OCT_VISA, total: str = "135.87", **customer: Any) -> dict[str, Any]:
-    return {"amount": {"total": Decimal(total)},
-            "card": {"number": number, "expirationDate": 1230, "entryMode": "M", "present": "N"},
-            "customer": customer or {"firstName": "John", "lastName": "Smith",
-                                     "emailAddress": "john@example.com", "ipAddress": "63.57.84.101"},
-            "transaction": {"invoice": "192029"}, "sourceIp": "172.110.166.244"}
 
 
 @pytest.mark.parametrize("number", ["4515300011000159", "4515300011000167", "5312600000002167"])

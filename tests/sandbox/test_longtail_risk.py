@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import pytest
 
-from tests.sandbox.vendor import check_response, host_call
+from tests.support.host_requests import assess_body, host_call
+from tests.support.vendor_schema import check_response
 
 VISA = "4321000000001119"
 
@@ -16,17 +16,6 @@ VISA = "4321000000001119"
 def hd(make_sandbox: Any) -> Any:
     sandbox, _client = make_sandbox("HD")
     return sandbox
-
-
-def assess_body(**over: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "transaction": {"invoice": "2405210001"}, "amount": {"total": Decimal("76.25")},
-        "currencyCode": "USD", "risk": {"sessionId": "a" * 32}, "sourceIp": "63.57.84.101",
-        "card": {"number": VISA, "type": "CC", "expirationDate": 1230},
-        "customer": {"emailAddress": "ann@example.com", "region": "NV"},
-    }
-    body.update(over)
-    return body
 
 
 async def test_assess_approves_and_returns_the_ids_a_sale_needs(hd: Any) -> None:

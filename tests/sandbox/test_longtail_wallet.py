@@ -7,12 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.sandbox.vendor import check_response, host_call
-
-CUSTOMER = {"addressLine1": "65 Easy St", "city": "Las Vegas", "country": "US",
-            "emailAddress": "john.smith@email.com", "firstName": "John", "lastName": "Smith",
-            "ipAddress": "63.57.84.101", "phoneNumber": "3110001234", "phoneCountry": "1",
-            "region": "NV", "externalId": "OD-123", "enrollDate": "2019-03-14T11:16:42.896-07:00"}
+from tests.support.host_requests import WALLET_CUSTOMER, host_call
+from tests.support.vendor_schema import check_response
 
 
 @pytest.fixture
@@ -24,7 +20,7 @@ def hd(make_sandbox: Any) -> Any:
 async def initiate(sandbox: Any, invoice: str, total: str = "160.00") -> dict[str, Any]:
     status, env = await host_call(sandbox.asgi, "POST", "/wallet/initiate", {
         "amount": {"total": Decimal(total), "tax": Decimal("15")}, "currencyCode": "USD",
-        "customer": CUSTOMER, "sourceIp": "63.57.84.101",
+        "customer": WALLET_CUSTOMER, "sourceIp": "63.57.84.101",
         "transaction": {"invoice": invoice, "vendorReference": "12382-01"}})
     assert status == 200, env
     check_response("/wallet/initiate", env)

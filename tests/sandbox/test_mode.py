@@ -6,7 +6,7 @@ import pytest
 
 from cashier.host.errors import HostError
 from cashier.sandbox.host_mode import is_offline, offline_remaining_s
-from tests.sandbox.test_devices import check_all, record_answers
+from tests.support.vendor_schema import check_all, record_answers
 
 
 async def test_offline_then_online_on_lg(make_sandbox) -> None:  # type: ignore[no-untyped-def]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cashier.host.models.common import Card, Token
-from tests.sandbox.conftest import amount
-from tests.sandbox.test_serve import Served, start
+from tests.support.host_requests import amount
+from tests.support.sandbox_server import Served, start
 
 GIFT = "2664654648774"
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from cashier.sandbox.host_mode import is_offline
-from tests.sandbox.conftest import amount, ledger_of
-from tests.sandbox.test_devices import check_all, record_answers
+from tests.support.host_requests import amount, ledger_of
+from tests.support.vendor_schema import check_all, record_answers
 
 
 def control(sandbox) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]

@@ -10,8 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.sandbox import triggers
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import amount, customer, host_call, keyed, ledger_of
 
 PARTIAL = ["ALLOWPARTIALAUTH"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from cashier.host.errors import HostError
 from cashier.host.models.common import Amount
-from tests.sandbox.test_devices import check_all, record_answers
+from tests.support.vendor_schema import check_all, record_answers
 
 
 async def pay(sandbox: Any, code: str, **extra: Any) -> httpx.Response:

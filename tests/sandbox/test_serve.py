@@ -3,11 +3,9 @@ faults as a client sees them, clean stop on SIGTERM and SIGINT."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -15,56 +13,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cashier.host.client import HostClient, HostSettings
 from cashier.host.errors import HostTimeout
-from tests.forked_cli import ForkedProcess, start_cashier
-from tests.sandbox.conftest import amount, customer, keyed
+from tests.support.host_requests import amount, customer, keyed
+from tests.support.sandbox_server import Served, start
 
 pytestmark = pytest.mark.socket
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Served:
-    def __init__(self, proc: subprocess.Popen[str] | ForkedProcess, url: str) -> None:
-        self.proc = proc
-        self.url = url
-
-    def client(self, option: str) -> HostClient:
-        settings = HostSettings(base_url=self.url + "/api/rest/v1", processing_option=option,  # type: ignore[arg-type]
-                                terminal_id="1742")
-        return HostClient(settings, access_token="SOCKET-TOKEN")
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        self.proc.send_signal(sig)
-        try:
-            return self.proc.wait(timeout=15)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-
-
-def start(*args: str, cold: bool = False) -> Served:
-    """``cashier sandbox serve ARGS`` in a process of its own: forked from the worker's
-    pre-imported command (``start_cashier``), or ``cold`` from a new Python, as a till starts it."""
-    serve = ["sandbox", "serve", "--port", "0", "--access-token", "SOCKET-TOKEN", *args]
-    proc: subprocess.Popen[str] | ForkedProcess
-    if cold:
-        proc = subprocess.Popen([sys.executable, "-m", "cashier.cli", *serve],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    else:
-        proc = start_cashier(*serve, cwd=ROOT)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    line = ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if line.startswith("sandbox listening on http://") or not line:
-            break
-    if not line.startswith("sandbox listening on"):
-        proc.kill()
-        raise AssertionError(f"no listening line: {line!r} {proc.stderr.read() if proc.stderr else ''}")
-    return Served(proc, line.strip().rsplit(" ", 1)[1])
 
 
 @pytest.fixture

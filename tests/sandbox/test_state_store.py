@@ -17,8 +17,8 @@ from cashier.host.models.common import Card, Token
 from cashier.runtime import open_runtime, sandbox_state_path
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
-from tests.forked_cli import start_python
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
+from tests.support.forked_cli import start_python
+from tests.support.host_requests import amount, customer, keyed, ledger_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GIFT = "2664654648774"

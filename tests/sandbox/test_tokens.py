@@ -10,7 +10,7 @@ import pytest
 from cashier.host.errors import HostError
 from cashier.host.models.common import Amount, Card
 from cashier.sandbox.host_tokens import is_legacy_token, issue_token, resolve_token
-from tests.sandbox.test_devices import check_all, record_answers
+from tests.support.vendor_schema import check_all, record_answers
 
 VISA = "4321000000001119"
 

@@ -9,8 +9,7 @@ import pytest
 
 from cashier.host.errors import HostError, InvoiceNotFound
 from cashier.sandbox.terminals import CustomerScript
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import amount, customer, host_call, keyed, ledger_of
 
 
 async def test_hd_keyed_sale_answers_like_the_vendor(make_sandbox) -> None:  # type: ignore[no-untyped-def]
@@ -97,7 +96,7 @@ async def test_capture_refuses_unknown_invoice_and_foreign_token(make_sandbox) -
 
 
 async def test_final_authorization_captures_exactly(make_sandbox) -> None:  # type: ignore[no-untyped-def]
-    from tests.sandbox.vendor import host_call
+    from tests.support.host_requests import host_call
 
     sandbox, client = make_sandbox("HD")
     status, env = await host_call(sandbox.asgi, "POST", "/transactions/authorization", {

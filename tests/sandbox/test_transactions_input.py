@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.sandbox.vendor import HEADERS, host_call
+from tests.support.host_requests import HEADERS, host_call
 
 SALE = {"amount": {"total": 5, "tax": 0}, "clerk": {"numericId": 1},
         "transaction": {"invoice": "1"}, "device": {"terminalId": "1742"}}

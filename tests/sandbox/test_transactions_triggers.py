@@ -10,8 +10,7 @@ import pytest
 from cashier.host.errors import HostError, HostTimeout, InvoiceNotFound
 from cashier.sandbox import triggers
 from cashier.sandbox.terminals import CustomerScript
-from tests.sandbox.conftest import amount, customer, keyed, ledger_of
-from tests.sandbox.vendor import host_call
+from tests.support.host_requests import amount, customer, host_call, keyed, ledger_of
 
 
 # ---- pure rules -------------------------------------------------------------------------------

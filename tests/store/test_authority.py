@@ -15,7 +15,7 @@ import httpx
 import psycopg
 import pytest
 
-from tests.store.conftest import add_manager, add_till, cashier
+from tests.support.store import add_manager, add_till, cashier
 
 pytestmark = pytest.mark.socket
 AT = "2026-11-23T10:00:00.000+00:00"
@@ -239,7 +239,7 @@ async def test_a_close_that_half_happened_says_so_and_a_plain_retry_records_it_o
     from cashier.sandbox.control import ledger_view
     from cashier.sandbox.core import SandboxConfig
     from cashier.store.close import close_store_batch
-    from tests.store.conftest import manager_session
+    from tests.support.store import manager_session
 
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
     store = serve_store()

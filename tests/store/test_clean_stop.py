@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.store.conftest import ServedStore, add_manager, add_till
+from tests.support.store import ServedStore, add_manager, add_till
 
 pytestmark = pytest.mark.socket
 

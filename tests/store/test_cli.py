@@ -13,9 +13,9 @@ import psycopg
 import pytest
 
 from cashier.journal.recorder import JournalRecorder
-from tests.cash.conftest import pin_hash
-from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import add_manager, add_till, cashier
+from tests.support.profiles import pin_hash
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.store import add_manager, add_till, cashier
 
 pytestmark = pytest.mark.socket
 

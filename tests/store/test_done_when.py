@@ -26,8 +26,8 @@ from cashier.runtime import Runtime, open_runtime
 from cashier.store import outbox as outbox_module
 from cashier.store.close import close_store_batch, store_totals
 from cashier.store.outbox import BackgroundPusher, Outbox
-from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import ServedStore, add_manager, add_till, manager_session
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.store import ServedStore, add_manager, add_till, manager_session
 
 pytestmark = pytest.mark.socket
 VISA = "4321000000001119"

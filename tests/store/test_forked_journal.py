@@ -17,8 +17,8 @@ import pytest
 
 from cashier.journal.outbox_rows import chain_over, chain_start
 from cashier.journal.recorder import JournalRecorder
-from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import add_till, cashier
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.store import add_till, cashier
 
 pytestmark = pytest.mark.socket
 
@@ -198,3 +198,18 @@ def test_a_journal_and_a_store_from_before_chains_go_on_and_a_later_fork_is_refu
         assert conn.execute("SELECT high_water FROM journals").fetchone() == (6,)
         held = conn.execute("SELECT data->'_note'->>'n' FROM events ORDER BY seq").fetchall()
     assert [int(n[0]) for n in held] == [0, 1, 2, 3, 4, 5]  # the restored notes: none of them
+
+
+def test_a_chain_never_holds_a_run_a_card_scanner_reads_as_a_card_number() -> None:
+    """Journals and the store keep chain values at rest: a hex digest held a Luhn-valid run of
+    13 digits about once in 250 (the store's hostile-text test found one), so they are base32."""
+    from cashier.journal.outbox_rows import chain_next, chain_start
+    from tests.support.card_numbers import card_numbers_in
+
+    chain = chain_start("0" * 32)
+    chains = []
+    for seq in range(1, 3001):
+        chain = chain_next(chain, seq, seq, "2026-11-29T00:00:00.000+00:00", "7", "note", "{}")
+        chains.append(chain)
+    assert all(len(c) == 52 for c in chains)
+    assert card_numbers_in("\n".join(chains)) == []

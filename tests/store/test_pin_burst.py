@@ -9,8 +9,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.store.bursts import burst, observed, serial_outcomes
-from tests.store.conftest import add_manager, add_till
+from tests.support.pin_bursts import burst, observed, serial_outcomes
+from tests.support.store import add_manager, add_till
 
 pytestmark = pytest.mark.socket
 

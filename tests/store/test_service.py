@@ -25,7 +25,7 @@ from cashier.store import StoreError
 from cashier.store.close import close_store_batch
 from cashier.store.outbox import Outbox, push_pending
 from cashier.store.schema import LATEST, migrate
-from tests.store.conftest import add_manager, add_till, cashier, manager_session
+from tests.support.store import add_manager, add_till, cashier, manager_session
 
 pytestmark = pytest.mark.socket
 
@@ -219,7 +219,7 @@ async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
         serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
     from cashier.errors import ManagerNeeded
-    from tests.cash.conftest import pin_hash
+    from tests.support.profiles import pin_hash
 
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
     store = serve_store()

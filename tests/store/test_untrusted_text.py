@@ -12,9 +12,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.flows.conftest import ServedSandbox
-from tests.pans import card_numbers_at_rest, card_numbers_in
-from tests.store.conftest import add_till, cashier
+from tests.support.card_numbers import card_numbers_at_rest, card_numbers_in
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.store import add_till, cashier
 
 pytestmark = pytest.mark.socket
 

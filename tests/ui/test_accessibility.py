@@ -330,8 +330,8 @@ def test_a_sale_by_keys_is_announced_approved_declined_partial_offline(ui: Any, 
 def test_the_ticket_rows_say_what_each_line_is_in_the_window_language(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     page = _sale(ui, gui)
-    ui.run(page._add_line("Coffee", Decimal("3.50"), 2))
-    ui.run(page._add_line("Mug", Decimal("7.50")))
+    ui.run(page.model.add_line("Coffee", Decimal("3.50"), 2))
+    ui.run(page.model.add_line("Mug", Decimal("7.50")))
     assert rows(page.lines_list) == ["Coffee, 2 at $3.50, $7.00", "Mug, $7.50"]
     remaining = QAccessible.queryAccessibleInterface(page.remaining_value)
     assert remaining.text(NAME) == "Remaining: $14.50"

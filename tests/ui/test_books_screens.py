@@ -13,21 +13,15 @@ from PySide6.QtTest import QTest
 
 from cashier.flows import giftcards as gc
 from cashier.flows import payments
-from tests.flows.test_books import CARD, a_day_of_every_kind
+from tests.support.books import CARD, a_day_of_every_kind
+from tests.support.screens import go_to
 from ui.pages.giftcard import GiftCardPage
 from ui.pages.manager import ManagerPage
 from ui.pages.tabs import TabsPage
 
 
-def _keys_to(gui: Any, page: type) -> Any:
-    """Shortcuts go to the active window (the training PIN pad opened last may hold it)."""
-    gui.window.activateWindow()
-    assert QTest.qWaitForWindowActive(gui.window, 2000)
-    return gui.window.go(page)
-
-
 def _unlocked_manager(ui: Any, gui: Any) -> Any:
-    manager = _keys_to(gui, ManagerPage)
+    manager = go_to(gui, ManagerPage)
     manager.pin.setFocus()
     QTest.keyClicks(manager.pin, "1234")
     QTest.keyClick(manager.pin, Qt.Key.Key_Return)
@@ -41,7 +35,7 @@ def test_a_day_of_every_kind_shows_no_difference_and_an_open_tab_is_carried_over
     till = SimpleNamespace(ctx=gui.till.ctx, sandbox=gui.till.runtime.sandbox)
     ui.run(a_day_of_every_kind(till), timeout_s=60)
     tab = ui.run(payments.authorize(gui.till.ctx, Decimal("40.00"), card=CARD)).entry
-    tabs = _keys_to(gui, TabsPage)
+    tabs = go_to(gui, TabsPage)
     ui.until(lambda: tabs.entries, what="tab listed")
     tabs.table.setFocus()
     QTest.keyClick(tabs.table, Qt.Key.Key_Down)
@@ -71,7 +65,7 @@ def test_the_gift_card_screen_says_a_cashed_out_card_is_deactivated(ui: Any, mak
     number = "2664650000007777"
     ui.run(gc.activate(gui.till.ctx, gc.GiftCard(number=number), Decimal("8.00")))
     ui.run(gc.cashback(gui.till.ctx, gc.GiftCard(number=number)))
-    gift = _keys_to(gui, GiftCardPage)
+    gift = go_to(gui, GiftCardPage)
     gift.card_field.setFocus()
     QTest.keyClicks(gift.card_field, number)
     QTest.keyClick(gift.card_field, Qt.Key.Key_Return)

@@ -4,7 +4,6 @@ against the embedded sandbox."""
 
 from __future__ import annotations
 
-import asyncio
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +12,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
 from cashier.flows.qr import QrPolling
+from tests.support.sale_screen import approved_sale
+from tests.support.screens import entries, go_to, until_entry
 from ui import keys
 from ui.pages.giftcard import GiftCardPage
 from ui.pages.journal import JournalPage
@@ -24,48 +25,10 @@ from ui.pages.tabs import TabsPage
 FAST = QrPolling(first_s=0.03, factor=1.5, max_s=0.08, wait_s=20.0)
 
 
-def _keys_to(window: Any) -> None:
-    """Shortcuts go to the active window; the training PIN pad opened last took that."""
-    window.activateWindow()
-    assert QTest.qWaitForWindowActive(window, 2000)
-
-
-def _go(gui: Any, cls: type) -> Any:
-    # activate first: waiting for the window spins Qt's events outside the asyncio loop, which
-    # must not be when the page has just started its refresh
-    _keys_to(gui.window)
-    return gui.window.go(cls)
-
-
-def _approved_sale(ui: Any, gui: Any, keys_typed: str) -> Any:
-    sale = _go(gui, SalePage)
-    sale.new_sale()
-    QTest.keyClicks(sale.amount, keys_typed)
-    QTest.keyClick(sale.amount, Qt.Key.Key_F2)
-    ui.until(lambda: sale.stack.currentWidget() is sale.result_page, what="sale result")
-    assert sale.result.outcome == "approved", sale.result
-    return sale.result.entry
-
-
-def _entries(ui: Any, gui: Any, **filters: Any) -> list[Any]:
-    return list(ui.run(gui.till.ctx.journal.search(**filters)))
-
-
-def _until_entry(ui: Any, gui: Any, predicate: Any, what: str, **filters: Any) -> Any:
-    """The first journal entry matching ``predicate``, read on the loop until it appears."""
-    async def wait() -> Any:
-        while True:
-            for entry in await gui.till.ctx.journal.search(**filters):
-                if predicate(entry):
-                    return entry
-            await asyncio.sleep(0.02)
-    return ui.run(wait(), timeout_s=15.0)
-
-
 # ---- item 1: Return starts the QR payment; Esc clears every amount ------------------------------
 def test_qr_return_shows_the_code_and_esc_clears(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    qr = _go(gui, QrPage)
+    qr = go_to(gui, QrPage)
     qr.polling = FAST
     QTest.keyClicks(qr.amount, "999")
     QTest.keyClick(qr.amount, Qt.Key.Key_Escape)
@@ -84,16 +47,16 @@ def test_qr_return_shows_the_code_and_esc_clears(ui: Any, make_gui: Any) -> None
 def test_esc_clears_the_amount_on_tabs_gift_card_and_journal(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    _approved_sale(ui, gui, "3000")
+    approved_sale(ui, gui, "3000")
     for cls, field in ((TabsPage, "amount"), (GiftCardPage, "amount")):
-        page = _go(gui, cls)
+        page = go_to(gui, cls)
         amount = getattr(page, field)
         amount.setFocus()
         QTest.keyClicks(amount, "4321")
         assert amount.value == Decimal("43.21")
         QTest.keyClick(amount, Qt.Key.Key_Escape)
         assert amount.value == 0, cls.__name__
-    journal = _go(gui, JournalPage)
+    journal = go_to(gui, JournalPage)
     ui.until(lambda: journal.entries, what="rows")
     journal.table.selectRow(0)
     assert journal.refund_amount.value == Decimal("30.00")
@@ -107,7 +70,7 @@ def test_tip_typed_after_selecting_a_tab_goes_to_the_tip_and_f4_never_closes_sil
         ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    tabs = _go(gui, TabsPage)
+    tabs = go_to(gui, TabsPage)
     for typed in ("6000", "2500"):
         tabs.amount.setFocus()
         QTest.keyClicks(tabs.amount, typed)
@@ -122,7 +85,7 @@ def test_tip_typed_after_selecting_a_tab_goes_to_the_tip_and_f4_never_closes_sil
     assert tabs.amount.value == Decimal("9.00")
     QTest.keyClick(tabs.amount, Qt.Key.Key_F4)
     ui.until(lambda: "Captured" in tabs.message.text(), what="captured")
-    captured = next(e for e in _entries(ui, gui, kinds=["authorization"]) if e.invoice == first.invoice)
+    captured = next(e for e in entries(ui, gui, kinds=["authorization"]) if e.invoice == first.invoice)
     assert captured.tip == Decimal("9.00") and captured.captured == first.approved + Decimal("9.00")
     # the other tab, F4 with no tip typed: asked once, nothing sent until F4 again
     ui.until(lambda: len(tabs.entries) == 1, what="one tab left")
@@ -131,11 +94,11 @@ def test_tip_typed_after_selecting_a_tab_goes_to_the_tip_and_f4_never_closes_sil
     second = tabs.selected()
     QTest.keyClick(tabs.table, Qt.Key.Key_F4)
     assert "No tip typed" in tabs.message.text() and second.invoice in tabs.message.text()
-    assert str(_entries(ui, gui, invoice=second.invoice)[0].state) == "approved"
+    assert str(entries(ui, gui, invoice=second.invoice)[0].state) == "approved"
     QTest.keyClick(tabs.table, Qt.Key.Key_F4)
     ui.until(lambda: not tabs.entries, what="second tab closed")
     # (the list drops the tab as the capture is sent; the journal says captured once it answered)
-    closed = _until_entry(ui, gui, lambda e: str(e.state) == "captured", "captured",
+    closed = until_entry(ui, gui, lambda e: str(e.state) == "captured", "captured",
                           invoice=second.invoice)
     assert closed.tip == 0
 
@@ -144,29 +107,29 @@ def test_tip_typed_after_selecting_a_tab_goes_to_the_tip_and_f4_never_closes_sil
 def test_journal_refund_f6_asks_once_naming_the_amount(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    sale = _approved_sale(ui, gui, "3000")
-    journal = _go(gui, JournalPage)
+    sale = approved_sale(ui, gui, "3000")
+    journal = go_to(gui, JournalPage)
     ui.until(lambda: journal.entries, what="rows")
     assert journal.select_invoice(sale.invoice)
     journal.refund_amount.setFocus()
     QTest.keyClick(journal.refund_amount, Qt.Key.Key_F6)
     assert "Refund $30.00 of invoice " + sale.invoice in journal.message.text()
     assert "F6 again" in journal.message.text()
-    assert [str(e.kind) for e in _entries(ui, gui)] == ["sale"]  # nothing sent yet
+    assert [str(e.kind) for e in entries(ui, gui)] == ["sale"]  # nothing sent yet
     QTest.keyClick(journal.refund_amount, Qt.Key.Key_Escape)
     QTest.keyClicks(journal.refund_amount, "1000")  # a changed amount is asked about again
     QTest.keyClick(journal.refund_amount, Qt.Key.Key_F6)
     assert "Refund $10.00" in journal.message.text()
-    assert [str(e.kind) for e in _entries(ui, gui)] == ["sale"]
+    assert [str(e.kind) for e in entries(ui, gui)] == ["sale"]
     QTest.keyClick(journal.refund_amount, Qt.Key.Key_F6)
-    refund = _until_entry(ui, gui, lambda e: str(e.state) == "approved", "refund approved",
+    refund = until_entry(ui, gui, lambda e: str(e.state) == "approved", "refund approved",
                           kinds=["refund"])
     assert refund.approved == Decimal("10.00") and refund.original_invoice == sale.invoice
 
 
 def test_gift_card_cancel_last_asks_once_on_f12_and_f9_cancels_nothing(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    gift = _go(gui, GiftCardPage)
+    gift = go_to(gui, GiftCardPage)
     gift.card_field.setFocus()
     QTest.keyClicks(gift.card_field, "2664654648774")
     QTest.keyClick(gift.card_field, Qt.Key.Key_Return)
@@ -177,16 +140,16 @@ def test_gift_card_cancel_last_asks_once_on_f12_and_f9_cancels_nothing(ui: Any, 
     QTest.keyClick(gift.amount, Qt.Key.Key_F9)  # F9 means "show", never "cancel"
     QTest.keyClick(gift.amount, Qt.Key.Key_F12)
     assert f"invoice {invoice} ($20.00)" in gift.result_text.text() and "F12 again" in gift.result_text.text()
-    assert str(_entries(ui, gui, invoice=invoice)[0].state) == "approved", gift.result_text.text()
+    assert str(entries(ui, gui, invoice=invoice)[0].state) == "approved", gift.result_text.text()
     QTest.keyClick(gift.amount, Qt.Key.Key_F12)
-    _until_entry(ui, gui, lambda e: str(e.state) == "voided", "cancelled", invoice=invoice)
+    until_entry(ui, gui, lambda e: str(e.state) == "voided", "cancelled", invoice=invoice)
 
 
 def test_batch_close_alt_b_asks_once_naming_the_totals(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    _approved_sale(ui, gui, "1500")
-    manager = _go(gui, ManagerPage)
+    approved_sale(ui, gui, "1500")
+    manager = go_to(gui, ManagerPage)
     manager.pin.setFocus()
     QTest.keyClicks(manager.pin, "1234")
     QTest.keyClick(manager.pin, Qt.Key.Key_Return)
@@ -222,7 +185,7 @@ def test_closing_while_the_pin_pad_waits_asks_and_cancel_closes_all(ui: Any, mak
     qapp.setQuitOnLastWindowClosed(False)  # the test's loop outlives the window it closes
     closed: list[bool] = []
     gui.window.closed.connect(lambda: closed.append(True))
-    sale = _go(gui, SalePage)
+    sale = go_to(gui, SalePage)
     QTest.keyClicks(sale.amount, "1250")
     QTest.keyClick(sale.amount, Qt.Key.Key_F2)
     ui.until(lambda: gui.pinpad.prompt is not None, what="the pad asks the customer")
@@ -237,7 +200,7 @@ def test_closing_while_the_pin_pad_waits_asks_and_cancel_closes_all(ui: Any, mak
     QTest.keyClick(gui.window.cancel_and_close, Qt.Key.Key_Space)
     ui.until(lambda: closed, what="window closed once the payment ended")
     assert not gui.window.isVisible() and not gui.pinpad.isVisible()  # the PIN pad window too
-    entry = _entries(ui, gui)[0]
+    entry = entries(ui, gui)[0]
     qapp.setQuitOnLastWindowClosed(True)
     assert entry.approved == 0 and str(entry.state) == "error"  # cancelled, not charged
 
@@ -255,25 +218,25 @@ def test_closing_with_nothing_open_ends_the_program_pin_pad_too(ui: Any, make_gu
 def test_a_second_payment_while_the_pad_waits_is_refused_before_it_is_journaled(
         ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    sale = _go(gui, SalePage)
+    sale = go_to(gui, SalePage)
     QTest.keyClicks(sale.amount, "1250")
     QTest.keyClick(sale.amount, Qt.Key.Key_F2)
     ui.until(lambda: gui.pinpad.prompt is not None, what="the pad asks the customer")
-    tabs = _go(gui, TabsPage)
+    tabs = go_to(gui, TabsPage)
     tabs.amount.setFocus()
     QTest.keyClicks(tabs.amount, "500")
     QTest.keyClick(tabs.amount, Qt.Key.Key_F2)  # open a tab: needs the same PIN pad
     # "Opening the tab: ... on the PIN pad" shows at once: wait for the refusal itself
     ui.until(lambda: "is busy" in tabs.message.text(), what="refused")
     assert "busy with a sale of 12.50" in tabs.message.text()
-    assert [str(e.kind) for e in _entries(ui, gui)] == ["sale"]  # nothing journaled for the tab
+    assert [str(e.kind) for e in entries(ui, gui)] == ["sale"]  # nothing journaled for the tab
     assert len(ui.run(gui.till.ctx.journal.ticket_ids())) == 1  # the sale's ticket: none for the tab
 
 
 # ---- item 12: the status bar alarms only when something needs the cashier ------------------------------
 def test_status_bar_stays_calm_during_a_normal_payment(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    sale = _go(gui, SalePage)
+    sale = go_to(gui, SalePage)
     QTest.keyClicks(sale.amount, "1250")
     QTest.keyClick(sale.amount, Qt.Key.Key_F2)
     ui.until(lambda: gui.pinpad.prompt is not None, what="the pad asks the customer")
@@ -287,7 +250,7 @@ def test_status_bar_stays_calm_during_a_normal_payment(ui: Any, make_gui: Any) -
 def test_journal_search_by_the_amount_shown_details_reprint_and_empty(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    tabs = _go(gui, TabsPage)
+    tabs = go_to(gui, TabsPage)
     tabs.amount.setFocus()
     QTest.keyClicks(tabs.amount, "6000")
     QTest.keyClick(tabs.amount, Qt.Key.Key_F2)
@@ -297,7 +260,7 @@ def test_journal_search_by_the_amount_shown_details_reprint_and_empty(ui: Any, m
     QTest.keyClicks(tabs.table, "900")
     QTest.keyClick(tabs.table, Qt.Key.Key_F4)
     ui.until(lambda: not tabs.entries, what="captured")
-    journal = _go(gui, JournalPage)
+    journal = go_to(gui, JournalPage)
     ui.until(lambda: journal.entries, what="rows")
     assert journal.table.item(0, 4).text() == "$69.00"  # the amount shown, tip included
     journal.search_by.setCurrentIndex(1)  # amount
@@ -329,14 +292,14 @@ def test_journal_search_by_the_amount_shown_details_reprint_and_empty(ui: Any, m
 def test_journal_says_why_in_the_cashiers_words_and_keeps_the_host_text(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    sale = _go(gui, SalePage)
+    sale = go_to(gui, SalePage)
     QTest.keyClicks(sale.amount, "99999900")  # the test host's decline trigger
     QTest.keyClick(sale.amount, Qt.Key.Key_F2)
     # a declined card tender leaves the ticket open: the Sale screen says why, in the cashier's words
     ui.until(lambda: "Declined" in sale.notice.text(), what="declined")
     assert "Declined by the card's bank. Ask for another card" in sale.notice.text()
     assert sale.notice.text().count("Declined") == 1  # said once
-    gift = _go(gui, GiftCardPage)
+    gift = go_to(gui, GiftCardPage)
     gift.card_field.setFocus()
     QTest.keyClicks(gift.card_field, "4321000000001119")  # a credit card, not a gift card
     QTest.keyClick(gift.card_field, Qt.Key.Key_Return)
@@ -344,7 +307,7 @@ def test_journal_says_why_in_the_cashiers_words_and_keeps_the_host_text(ui: Any,
     QTest.keyClick(gift.amount, Qt.Key.Key_F4)
     ui.until(lambda: "not accepted here" in gift.result_text.text(), what="gift card refused")
     assert "CARDRANGE" not in gift.result_text.text()
-    journal = _go(gui, JournalPage)
+    journal = go_to(gui, JournalPage)
     ui.until(lambda: len(journal.entries) == 2, what="rows")
     notes = [journal.table.item(r, 6).text() for r in range(journal.table.rowCount())]
     assert any("Declined by the card's bank. Ask for another card" in n for n in notes)

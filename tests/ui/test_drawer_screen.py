@@ -11,16 +11,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.cash.conftest import cash_entry, pin_hash
-
-CLERKS = [{"id": 101, "name": "Alice", "pin_hash": pin_hash("1111")},
-          {"id": 102, "name": "Bob", "pin_hash": pin_hash("2222"), "role": "manager"}]
-
-
-def keys(widget: Any, text: str, enter: bool = False) -> None:
-    QTest.keyClicks(widget, text)
-    if enter:
-        QTest.keyClick(widget, Qt.Key.Key_Return)
+from tests.support.journal_entries import cash_entry
+from tests.support.profiles import CLERKS
+from tests.support.screens import keys
 
 
 def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui: Any) -> None:
@@ -208,6 +201,7 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     ui.spin(0.3)
     assert len(printer.jobs) == 1
     paper = printer.paper.toPlainText()
+    assert sale.ticket is not None
     assert f"Ticket {sale.ticket.id}" in paper and "Cash tendered" in paper and "8.50" in paper
     assert "[drawer opens]" in paper
     balance = desk.drawer.balance(desk.drawer.require_open())
@@ -225,6 +219,7 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     QTest.keyClick(journal.table, Qt.Key.Key_F8)
     ui.until(lambda: len(printer.jobs) == 2, what="the reprint on the virtual printer")
     reprinted = printer.jobs[-1].text
+    assert sale.ticket is not None
     assert f"Ticket {sale.ticket.id}" in reprinted and "Cash tendered" in reprinted
     assert "[drawer opens]" not in reprinted  # a reprint opens no drawer
     ui.until(lambda: "Receipt printed" in journal.message.text(), what="the reprint said")
@@ -233,7 +228,7 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
 def test_the_status_bar_says_out_of_paper_and_clears_with_a_new_roll(
         make_gui: Callable[..., Any], ui: Any, monkeypatch: Any) -> None:
     import cashier.printing.queue as print_queue
-    from tests.cash.loopback import KICK_BYTES, LoopbackPrinter
+    from tests.support.loopback_printer import KICK_BYTES, LoopbackPrinter
 
     monkeypatch.setattr(print_queue, "RECHECK_NOT_READY_S", 0.1)
     printer = LoopbackPrinter(paper="out")

@@ -10,13 +10,9 @@ from typing import Any
 import pytest
 
 from cashier.config import KEYRING_SERVICE, access_token_for, load_profile
-from tests.keyrings import MemoryKeyring
+from tests.support.memory_keyring import MemoryKeyring
 
 GUID, AUTH = "5A2B9C44-1D2E-4F60-8A9B-0C1D2E3F4A5B", "AUTH-TOKEN-FOR-TEST-0001"
-
-
-
-
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from tests.ui.conftest import check_clean, crashes_seen, live_top_level_widgets
+from tests.support.ui_harness import check_clean, crashes_seen, live_top_level_widgets
 
 
 def test_an_exception_inside_a_window_task_fails_the_test(ui: Any, make_gui: Any) -> None:

@@ -9,9 +9,7 @@ training PIN pad and the virtual printer."""
 
 from __future__ import annotations
 
-import itertools
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,119 +17,17 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QAbstractButton,
-    QAbstractItemView,
-    QAbstractScrollArea,
-    QComboBox,
-    QLabel,
-    QLineEdit,
     QPushButton,
     QTabWidget,
     QWidget,
 )
 
+from tests.support.screens import TITLE_BAR, below_the_fold, layout_problems, name_of
 from ui.pages.base import bold_extra
 from ui.theme import FONT_SCALES
 
 #: (screen size, text size): what the tills' screens are, at the text sizes cashiers choose.
 SIZES = [((1024, 768), 1.0), ((1024, 768), 1.25), ((1280, 800), 1.5)]
-#: what a window manager's title bar takes of the screen's height (openbox's is 23 px at its
-#: default theme, other managers' up to 30): the windows are placed in what is left
-TITLE_BAR = 30
-#: What a cashier reads or presses; containers (frames, group boxes, scroll areas) hold them.
-LEAVES = (QAbstractButton, QLabel, QLineEdit, QComboBox, QAbstractItemView)
-
-
-def _rect(w: QWidget, window: QWidget) -> QRect:
-    return QRect(w.mapTo(window, QPoint(0, 0)), w.size())
-
-
-def _ancestors(w: QWidget, stop: QWidget) -> Iterator[QWidget]:
-    parent = w.parentWidget()
-    while parent is not None and parent is not stop:
-        yield parent
-        parent = parent.parentWidget()
-
-
-def _visible_leaves(root: QWidget) -> list[QWidget]:
-    leaves: list[QWidget] = []
-    for w in root.findChildren(QWidget):
-        if not isinstance(w, LEAVES) or not w.isVisible() or w.width() == 0:
-            continue
-        if any(isinstance(a, QAbstractItemView | QComboBox) for a in _ancestors(w, root)):
-            continue  # a table's own header and editors, a combo box's popup
-        if isinstance(w, QAbstractButton) and isinstance(w.parentWidget(), QAbstractScrollArea):
-            continue  # a scroll area's corner button
-        leaves.append(w)
-    return leaves
-
-
-def _name(w: QWidget) -> str:
-    text = getattr(w, "text", None)
-    return (text() if callable(text) else "")[:40] or w.objectName() or type(w).__name__
-
-
-def layout_problems(root: QWidget, window: QWidget | None = None) -> list[str]:
-    """What a cashier would see cut, squeezed or covered in ``root`` (a page or a whole window)."""
-    window = window or root.window()
-    problems = []
-    leaves = _visible_leaves(root)
-    bounds = window.rect()
-    shown: list[tuple[QWidget, QRect]] = []  # what is on screen now (a scrolled page: its view)
-    for w in leaves:
-        hint = w.sizeHint()
-        rect = _rect(w, window)
-        scroller = next((a for a in _ancestors(w, window) if isinstance(a, QAbstractScrollArea)), None)
-        if scroller is not None:
-            view = _rect(scroller.viewport(), window)
-            # a page scrolls up and down; sideways it must fit the view it is in
-            if rect.left() < view.left() - 1 or rect.right() > view.right() + 1:
-                problems.append(f"{_name(w)!r} lies outside the window (sideways: {rect} in {view})")
-            shown.append((w, rect.intersected(view)))
-        else:
-            shown.append((w, rect))
-        if scroller is None and not bounds.contains(rect):
-            problems.append(f"{_name(w)!r} lies outside the window ({rect} in {bounds})")
-        needs = hint.width()
-        if isinstance(w, QAbstractButton) and w.isChecked():
-            # the style sheet shows a checked button's text bold: Qt's size hint measures it plain
-            needs = QPushButton.sizeHint(w).width() + bold_extra(w.font(), w.text()) \
-                if isinstance(w, QPushButton) else needs
-        if isinstance(w, QAbstractButton | QComboBox) and w.width() < needs - 1:
-            problems.append(f"{type(w).__name__} {_name(w)!r} is {w.width()} wide, needs {needs}")
-        if isinstance(w, QAbstractButton) and w.height() < min(hint.height(), 44) - 1:
-            problems.append(f"button {_name(w)!r} is {w.height()} high, needs {hint.height()}")
-        if isinstance(w, QLabel) and w.text():
-            if not w.wordWrap() and w.width() < hint.width() - 1:
-                problems.append(f"label {_name(w)!r} is cut: {w.width()} wide, needs {hint.width()}")
-            elif w.wordWrap() and w.height() < w.heightForWidth(w.width()) - 1:
-                problems.append(f"label {_name(w)!r} is cut: {w.height()} high, needs "
-                                f"{w.heightForWidth(w.width())}")
-    for (a, ra), (b, rb) in itertools.combinations(shown, 2):
-        overlap = ra.intersected(rb)
-        if overlap.width() <= 2 or overlap.height() <= 2:
-            continue
-        if not (a in _ancestors(b, window) or b in _ancestors(a, window)):  # one holding the other
-            problems.append(f"{type(a).__name__} {_name(a)!r} overlaps {type(b).__name__} {_name(b)!r}")
-    return problems
-
-
-def below_the_fold(page: Any) -> list[str]:
-    """A screen's keys a cashier must scroll down to reach (its page at the top, as it opens):
-    a page may scroll for a long list, never to reach an action (Drawer's Close [F10] was under
-    the fold at 1280x800 under a title bar)."""
-    viewport = page.scroll_area.viewport()
-    view = viewport.rect()
-    out = []
-    for w in page.content.findChildren(QAbstractButton):
-        if not w.isVisible() or w.width() == 0 or isinstance(w.parentWidget(), QAbstractScrollArea) \
-                or any(isinstance(a, QAbstractItemView | QComboBox) for a in _ancestors(w, page)):
-            continue
-        rect = QRect(w.mapTo(viewport, QPoint(0, 0)), w.size())
-        if rect.bottom() > view.bottom() + 1:
-            out.append(f"{type(w).__name__} {_name(w)!r} is {rect.bottom() - view.bottom()} px under "
-                       "the fold")
-    return out
 
 
 def _window_fits(window: QWidget, size: tuple[int, int]) -> list[str]:
@@ -294,7 +190,7 @@ def test_the_check_catches_a_squeezed_button_and_a_cut_label(ui: Any, make_gui: 
     assert entry.isChecked() and bold_extra(entry.font(), entry.text()) > 1
     entry.setFixedWidth(QPushButton.sizeHint(entry).width())
     ui.spin(0.02)
-    assert any(f"{_name(entry)!r} is {entry.width()} wide" in p for p in layout_problems(window))
+    assert any(f"{name_of(entry)!r} is {entry.width()} wide" in p for p in layout_problems(window))
 
 
 def test_a_short_window_scrolls_the_navigation_to_the_screen_chosen(ui: Any, make_gui: Any) -> None:

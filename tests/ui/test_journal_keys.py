@@ -10,17 +10,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.test_counter_window import _approved_sale, _entries, _go, _until_entry
+from tests.support.sale_screen import approved_sale
+from tests.support.screens import entries, go_to, until_entry
 from ui.pages.journal import JournalPage
 
 
 def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    first = _approved_sale(ui, gui, "1250")
-    second = _approved_sale(ui, gui, "1250")
-    _approved_sale(ui, gui, "300")
-    journal: JournalPage = _go(gui, JournalPage)
+    first = approved_sale(ui, gui, "1250")
+    second = approved_sale(ui, gui, "1250")
+    approved_sale(ui, gui, "300")
+    journal: JournalPage = go_to(gui, JournalPage)
     search, table = journal.search_text, journal.table
     ui.until(lambda: len(journal.entries) == 3, what="rows")
     # the first row is selected at once: F6, F8 or F9 need no Down first
@@ -47,7 +48,7 @@ def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: An
     assert "Not sent" in journal.message.text()
     QTest.keyClick(table, Qt.Key.Key_F6)  # asks again rather than sending
     assert "F6 again" in journal.message.text()
-    assert [str(e.kind) for e in _entries(ui, gui)] == ["sale", "sale", "sale"]
+    assert [str(e.kind) for e in entries(ui, gui)] == ["sale", "sale", "sale"]
     assert journal.refund_amount.value == Decimal("12.50")
 
     QTest.keyClicks(table, "3")  # typing on a row searches again
@@ -57,16 +58,16 @@ def test_journal_search_from_the_keyboard_and_esc_cancels_an_armed_refund(ui: An
 
 def test_a_cash_row_reads_cash_taken_not_a_bank_approval(ui: Any, make_gui: Any) -> None:
     """Cash is taken at the till: the Journal says "Cash" and "Taken", never "cash" "Approved"."""
-    from tests.ui.test_counter_window import _keys_to
+    from tests.support.screens import keys_to
     from ui.pages.sale import SalePage
 
     gui = make_gui()
-    sale: SalePage = _go(gui, SalePage)
-    _keys_to(gui.window)
+    sale: SalePage = go_to(gui, SalePage)
+    keys_to(gui.window)
     QTest.keyClicks(sale.amount, "500")
     QTest.keyClick(sale.amount, Qt.Key.Key_F11)
-    _until_entry(ui, gui, lambda e: str(e.kind) == "cash", "the cash entry")
-    journal: JournalPage = _go(gui, JournalPage)
+    until_entry(ui, gui, lambda e: str(e.kind) == "cash", "the cash entry")
+    journal: JournalPage = go_to(gui, JournalPage)
     ui.until(lambda: len(journal.entries) == 1 and journal.table.item(0, 5) is not None,
              what="the row")
     kind, state = journal.table.item(0, 2), journal.table.item(0, 5)

@@ -12,16 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from cashier.flows.payments import KeyedCard, sale
+from tests.support.screens import keys_to
 from ui.i18n import TRANSLATIONS_DIR
 from ui.i18n_tool import read_ts
 
 ES = read_ts(TRANSLATIONS_DIR / "cashier_es.ts")
 CARD = "2664654648774"  # the sandbox's test gift card (not active until F3)
-
-
-def _keys_to(window: Any) -> None:
-    window.activateWindow()
-    assert QTest.qWaitForWindowActive(window, 2000)
 
 
 def _switch_language(gui: Any, back_key: Qt.Key, to: str) -> None:
@@ -44,7 +40,7 @@ def test_the_sale_notice_and_result_are_said_again_in_the_new_language(ui: Any, 
 
     gui = make_gui()
     window = gui.window
-    _keys_to(window)
+    keys_to(window)
     page: SalePage = window.go(SalePage)
     QTest.keyClicks(page.amount, "1250")
     QTest.keyClick(page.amount, Qt.Key.Key_Insert)  # a line of 12.50
@@ -72,7 +68,7 @@ def test_the_printer_pill_is_said_in_the_new_language_at_once(ui: Any, make_gui:
     pill = gui.printer_pill
     ui.until(lambda: pill.text() == "Printer: ready", what="the printer pill")
     gui.printer_timer.stop()  # only the switch may say it again
-    _keys_to(gui.window)
+    keys_to(gui.window)
     _switch_language(gui, Qt.Key.Key_1, "es")
     assert pill.text() == ES["Printer: ready"]
     _switch_language(gui, Qt.Key.Key_1, "en")
@@ -85,7 +81,7 @@ def test_gift_card_balance_and_drawer_lines_follow_the_language(ui: Any, make_gu
 
     gui = make_gui(drawer_float=None)
     window = gui.window
-    _keys_to(window)
+    keys_to(window)
     QTest.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     page: GiftCardPage = window.page(GiftCardPage)
     QTest.keyClicks(page.card_field, CARD)
@@ -125,7 +121,7 @@ def test_a_reprint_on_a_printer_that_does_not_answer_is_said_in_spanish(ui: Any,
 
     gui = make_gui(printer={"url": f"tcp://127.0.0.1:{free_port()}", "timeout_s": 0.5})
     window = gui.window
-    _keys_to(window)
+    keys_to(window)
     paid = ui.run(sale(gui.till.ctx, Decimal("20.00"), card=KeyedCard("4321000000001119", "1228"))).entry
     gui.set_language("es")
     QTest.keyClick(window.focusWidget() or window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
@@ -164,7 +160,7 @@ def test_the_training_sandbox_refusal_and_store_lines_in_spanish(ui: Any, make_g
 
     gui = make_gui(processing_option="HD")
     window = gui.window
-    _keys_to(window)
+    keys_to(window)
     gui.set_language("es")
     QTest.keyClick(window.focusWidget() or window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
     qr: QrPage = window.page(QrPage)
@@ -197,7 +193,7 @@ def test_the_training_sandbox_refusal_and_store_lines_in_spanish(ui: Any, make_g
 def test_the_navigation_widens_for_longer_labels_after_a_live_switch(ui: Any, make_gui: Any) -> None:
     """Spanish labels are longer: switched while the window is up, the column grows to its widest
     label (it kept its English width, a label scrolled sideways under the next one's edge)."""
-    from tests.ui.test_geometry import layout_problems
+    from tests.support.screens import layout_problems
 
     gui = make_gui(start=False)
     window = gui.window

@@ -7,33 +7,12 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
 
 from cashier.flows.payments import KeyedCard, sale
-from tests.cash.conftest import pin_hash
-
-CLERKS = [{"id": 101, "name": "Alice", "pin_hash": pin_hash("1111")},
-          {"id": 102, "name": "Bob", "pin_hash": pin_hash("2222"), "role": "manager"}]
-
-
-def answer_prompt(seen: list[str], pin: str | None) -> None:
-    """Type ``pin`` and Return into the manager prompt once it is up (None: Escape)."""
-    def type_it() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog):
-            QTimer.singleShot(20, type_it)
-            return
-        field = dialog.findChild(QLineEdit)
-        assert field is not None and field.echoMode() is QLineEdit.EchoMode.Password
-        seen.append(dialog.labelText())
-        if pin is None:
-            QTest.keyClick(field, Qt.Key.Key_Escape)
-            return
-        QTest.keyClicks(field, pin)
-        QTest.keyClick(field, Qt.Key.Key_Return)
-    QTimer.singleShot(20, type_it)
+from tests.support.profiles import CLERKS
+from tests.support.screens import answer_prompt
 
 
 def test_journal_void_asks_for_a_manager_pin(make_gui: Callable[..., Any], ui: Any) -> None:

@@ -19,15 +19,10 @@ from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.flows.payments import KeyedCard, sale
 from cashier.runtime import open_runtime
 from cashier.store.outbox import push_pending
-from tests.flows.conftest import ServedSandbox
-from tests.store.conftest import (  # noqa: F401
-    ServedStore,
-    add_manager,
-    add_till,
-    pg_cluster,
-    store_dsn,
-)
-from tests.ui.test_manager_prompt import CLERKS, answer_prompt
+from tests.support.profiles import CLERKS
+from tests.support.sandbox_server import ServedSandbox
+from tests.support.screens import answer_prompt
+from tests.support.store import ServedStore, add_manager, add_till
 from ui.pages.manager import ManagerPage
 
 pytestmark = pytest.mark.socket
@@ -35,7 +30,7 @@ VISA = KeyedCard("4321000000001119", "1228")
 
 
 def test_store_part_shows_every_till_and_closes_once_for_the_store(
-        ui: Any, make_gui: Any, qtbot: Any, tmp_path: Path, store_dsn: str,  # noqa: F811
+        ui: Any, make_gui: Any, qtbot: Any, tmp_path: Path, store_dsn: str,
         memory_keyring: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
     host = ServedSandbox("HD", tmp_path)

@@ -17,7 +17,7 @@ from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
 from cashier.journal.model import NewEntry
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.pans import card_numbers_at_rest
+from tests.support.card_numbers import card_numbers_at_rest
 from ui.pages.journal import JournalPage
 from ui.pages.phone_link import PhoneLinkPage
 

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.ui.test_manager_prompt import CLERKS
+from tests.support.profiles import CLERKS
 
 
 def test_wrong_pins_at_the_manager_screen_lock_and_are_shown(make_gui: Callable[..., Any],

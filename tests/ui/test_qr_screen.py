@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from cashier.flows.qr import QrPolling
+from tests.support.screens import keys_to
 from ui.pages.qr import QrPage
 from ui.pages.sale import SalePage
 from ui.widgets.qrcode import ScanCode
@@ -36,12 +37,6 @@ def _result(ui: Any, page: QrPage) -> Any:
     return page.outcome
 
 
-def _keys_to(window: Any) -> None:
-    """Shortcuts go to the active window; the training PIN pad opened last took that."""
-    window.activateWindow()
-    assert QTest.qWaitForWindowActive(window, 2000)
-
-
 def _host_code(gui: Any, code: str) -> dict[str, Any]:
     record: dict[str, Any] = gui.till.runtime.sandbox.state.family("qrpayments")["codes"][code]
     return record
@@ -52,7 +47,7 @@ def test_sale_f4_paid_by_the_training_customer(ui: Any, make_gui: Any) -> None:
     sale = gui.window.go(SalePage)
     qr = _qr(gui)
     QTest.keyClicks(sale.amount, "1250")
-    _keys_to(gui.window)
+    keys_to(gui.window)
     QTest.keyClick(sale.amount, Qt.Key.Key_F4)  # the QR tender
     assert gui.window.stack.currentWidget() is qr
     code = _code_shown(ui, qr)
@@ -131,7 +126,7 @@ def test_not_paid_in_time_is_expired(ui: Any, make_gui: Any) -> None:
     qr = gui.window.go(QrPage)
     qr.polling = QrPolling(first_s=0.03, max_s=0.05, wait_s=0.3)
     qr.amount.set_value(Decimal("3.00"))
-    _keys_to(gui.window)
+    keys_to(gui.window)
     QTest.keyClick(qr.amount, Qt.Key.Key_F2)
     assert qr.stack.currentWidget() is qr.waiting_page
     outcome = _result(ui, qr)

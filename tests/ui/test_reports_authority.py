@@ -14,8 +14,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.cash.conftest import cash_entry
-from tests.ui.test_drawer_screen import CLERKS, keys
+from tests.support.journal_entries import cash_entry
+from tests.support.profiles import CLERKS
+from tests.support.screens import keys
 
 SIGN_OUT = (Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
 SHIFT = Qt.KeyboardModifier.ShiftModifier

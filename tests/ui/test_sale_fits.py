@@ -16,8 +16,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
-from tests.ui.test_geometry import TITLE_BAR, _visible_leaves, layout_problems
-from tests.ui.test_sale_screen import _line, _sale
+from tests.support.sale_screen import SaleDriver
+from tests.support.screens import TITLE_BAR, layout_problems, visible_leaves
 
 SIZES = [(1024, 768, 1.0), (1024, 768, 1.25), (1280, 800, 1.5)]
 
@@ -26,7 +26,7 @@ def _outside(page: Any, window: QWidget) -> list[str]:
     viewport = page.scroll_area.viewport()
     view = viewport.rect()
     out = []
-    for w in _visible_leaves(page):
+    for w in visible_leaves(page):
         rect = QRect(w.mapTo(viewport, QPoint(0, 0)), w.size())
         if not view.contains(rect):
             out.append(f"{type(w).__name__} {getattr(w, 'text', lambda: '')()[:30]!r} at {rect} "
@@ -37,9 +37,10 @@ def _outside(page: Any, window: QWidget) -> list[str]:
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str) -> None:
     gui = make_gui(tax_rate="8.25", tip_mode="keyed", drawer_float=None)
-    page = _sale(gui)
-    _line(page, ui, "Coffee", "350")
-    _line(page, ui, "Bagel with cream cheese", "1275")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Coffee", "350")
+    sale.add_line("Bagel with cream cheese", "1275")
     page.key_tip_field()
     page.tip.set_value(Decimal("1.85"))
     gui.set_language(language)
@@ -84,15 +85,16 @@ def test_the_result_beside_the_pad_does_not_scroll_sideways_at_1024(ui: Any, mak
     gui = make_gui()
     gui.set_language(language)
     place_training_windows(gui, QRect(0, TITLE_BAR, 1024, 768 - TITLE_BAR))
-    page = _sale(gui)
-    _line(page, ui, "Coffee", "500")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Coffee", "500")
     QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_F2)  # the card first: the pad waits
     ui.until(lambda: gui.pinpad.prompt is not None, what="the card prompt")
     ui.spin(0.05)
     assert page.scroll_area.horizontalScrollBar().maximum() == 0  # while the pad asks
     QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_Escape)
-    ui.until(lambda: page.stack.currentWidget() is page.entry_page and page.task.done(),
-             what="cancelled")
+    ui.until(lambda: page.stack.currentWidget() is page.entry_page and page.task is not None
+             and page.task.done(), what="cancelled")
     QTest.keyClick(page.window().focusWidget(), Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
     ui.spin(0.05)

@@ -10,29 +10,32 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.ui.test_sale_screen import _idle, _key, _keys, _line, _result, _sale
+from tests.support.sale_screen import SaleDriver
 
 
 def test_keyed_tip_is_in_the_prefill_and_a_cash_rest_carries_it(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="DCP", tip_mode="keyed")
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _line(page, ui, "Lunch", "1735")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Lunch", "1735")
     assert page.prefilled and page.amount.value == Decimal("17.35")
-    _key(page, Qt.Key.Key_F7)
+    sale.press(Qt.Key.Key_F7)
     QTest.keyClicks(page.tip, "100")
     # Remaining and the pre-filled amount agree: both carry the tip
     assert page.amount.value == Decimal("18.35") and "$18.35" in page.remaining_value.text()
     QTest.keyClick(page.tip, Qt.Key.Key_F5)
-    _keys(page, "812")  # a part by card
-    _key(page, Qt.Key.Key_F2)
-    _idle(ui, page)
+    sale.type("812")  # a part by card
+    sale.press(Qt.Key.Key_F2)
+    sale.wait_idle()
+    assert page.ticket is not None
     assert page.ticket.tip == Decimal("1.00") and page.ticket.remaining == Decimal("10.23")
     assert page.prefilled and page.amount.value == Decimal("10.23")
     assert "$10.23" in page.remaining_value.text()  # the tip is counted once, not again
-    _key(page, Qt.Key.Key_F11)  # the rest in cash, exactly
-    _result(ui, page)
+    sale.press(Qt.Key.Key_F11)  # the rest in cash, exactly
+    sale.wait_result()
     t = page.ticket
+    assert t is not None
     assert (t.state, t.paid, t.tip) == ("paid", Decimal("18.35"), Decimal("1.00"))
     entries = {e.kind.value: e for e in ui.run(gui.till.runtime.journal.search())}
     assert entries["cash"].tip == Decimal("1.00") and entries["cash"].approved == Decimal("10.23")
@@ -42,57 +45,65 @@ def test_keyed_tip_is_in_the_prefill_and_a_cash_rest_carries_it(ui: Any, make_gu
 def test_f2_on_the_prefill_with_a_keyed_tip_charges_all_that_remains(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="DCP", tip_mode="keyed")
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _line(page, ui, "Dinner", "2000")
-    _key(page, Qt.Key.Key_F7)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Dinner", "2000")
+    sale.press(Qt.Key.Key_F7)
     QTest.keyClicks(page.tip, "250")
     assert page.amount.value == Decimal("22.50")
     QTest.keyClick(page.tip, Qt.Key.Key_F2)
-    result = _result(ui, page)
+    result = sale.wait_result()
     assert (result.entry.approved, result.entry.tip) == (Decimal("22.50"), Decimal("2.50"))
+    assert page.ticket is not None
     assert page.ticket.state == "paid"
 
 
 def test_esc_clears_the_prefill_then_f2_charges_what_remains(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="DCP")
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _line(page, ui, "Tea", "450")
-    _key(page, Qt.Key.Key_Escape)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Tea", "450")
+    sale.press(Qt.Key.Key_Escape)
     assert page.amount.value == 0 and not page.prefilled
-    _key(page, Qt.Key.Key_F2)
-    result = _result(ui, page)
+    sale.press(Qt.Key.Key_F2)
+    result = sale.wait_result()
+    assert page.ticket is not None
     assert result.entry.approved == Decimal("4.50") and page.ticket.state == "paid"
 
 
 def test_a_refused_cash_amount_is_cleared(ui: Any, make_gui: Any) -> None:
     gui = make_gui(drawer_float=None)  # no drawer open: cash is refused before anything is journaled
-    page = _sale(gui)
-    _keys(page, "2000")
-    _key(page, Qt.Key.Key_F11)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("2000")
+    sale.press(Qt.Key.Key_F11)
     ui.until(lambda: page.task is not None and page.task.done(), what="refused")
     assert "drawer" in page.error_label.text()
     assert page.amount.value == Decimal("20.00")  # still in sight, but not added to:
-    _keys(page, "5")
+    sale.type("5")
     assert page.amount.value == Decimal("0.05")
     assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
 
 
 def test_quick_cash_keys_exact_and_the_next_notes_up(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
     pay = page.payment_panel
     assert not pay.exact_button.isEnabled()  # nothing to pay yet
-    _keys(page, "1835")
+    sale.type("1835")
     assert [b.text().split("\n")[0] for b in pay.note_buttons] == ["$20.00", "$50.00", "$100.00"]
-    QTest.keyClick(page.amount, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)  # Alt+1: a 20
-    _result(ui, page)
+    sale.press(Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)  # Alt+1: a 20
+    sale.wait_result()
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and page.ticket.change == Decimal("1.65")
     assert "$1.65" in page.change_due.text()
     QTest.keyClick(page, Qt.Key.Key_Return)  # next sale
-    _keys(page, "700")
-    QTest.keyClick(page.amount, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # Alt+E: exact
-    _result(ui, page)
+    sale.type("700")
+    sale.press(Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # Alt+E: exact
+    sale.wait_result()
+    assert page.ticket is not None
     assert (page.ticket.paid, page.ticket.change) == (Decimal("7.00"), Decimal("0"))
 
 
@@ -100,9 +111,10 @@ def test_a_refused_amount_is_marked_and_the_keypad_starts_a_new_one(ui: Any, mak
     """The refusal shows on the amount itself, and the on-screen keypad (touch) starts a new amount
     too rather than adding to the refused one."""
     gui = make_gui(drawer_float=None)
-    page = _sale(gui)
-    _keys(page, "1250")
-    _key(page, Qt.Key.Key_F11)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("1250")
+    sale.press(Qt.Key.Key_F11)
     ui.until(lambda: page.task is not None and page.task.done(), what="refused")
     assert "drawer" in page.error_label.text()
     assert page.amount.value == Decimal("12.50") and page.amount.property("refused") == "true"
@@ -114,10 +126,11 @@ def test_a_refused_amount_is_marked_and_the_keypad_starts_a_new_one(ui: Any, mak
 
 def test_a_cash_sale_is_paid_not_approved_and_said_once(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = _sale(gui)
-    _keys(page, "1250")
-    _key(page, Qt.Key.Key_F11)
-    _result(ui, page)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("1250")
+    sale.press(Qt.Key.Key_F11)
+    sale.wait_result()
     assert page.result_title.text() == "Paid"
     details = page.result_details.text()
     assert "Cash  $12.50  taken  tendered $12.50, change $0.00" in details and "approved" not in details

@@ -10,66 +10,28 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tests.support.sale_screen import SaleDriver
 from ui.i18n import format_money
-from ui.pages.sale import TIP_KEYED, TIP_PAD, SalePage
-
-
-def _sale(gui: Any, *, activate: bool = True) -> SalePage:
-    page = gui.window.go(SalePage)
-    assert isinstance(page, SalePage)
-    if activate:  # shortcuts (F2, F7, F11...) go to the active window
-        # (waiting for it runs Qt events outside the asyncio loop: only with no flow under way)
-        gui.window.activateWindow()
-        assert QTest.qWaitForWindowActive(gui.window, 2000)
-    return page
-
-
-def _prompt(ui: Any, gui: Any, kind: str) -> Any:
-    return ui.until(lambda: gui.pinpad.prompt if gui.pinpad.prompt is not None
-                    and gui.pinpad.prompt.kind == kind else None, what=f"{kind} prompt")
-
-
-def _result(ui: Any, page: SalePage) -> Any:
-    ui.until(lambda: page.stack.currentWidget() is page.result_page, what="result screen")
-    return page.result
-
-
-def _idle(ui: Any, page: SalePage) -> None:
-    """The tender ended and the ticket is back on screen (still open)."""
-    ui.until(lambda: page.task is not None and page.task.done()
-             and page.stack.currentWidget() is page.entry_page, what="entry screen")
-
-
-def _keys(page: SalePage, text: str) -> None:
-    QTest.keyClicks(page.amount, text)
-
-
-def _key(page: SalePage, key: Qt.Key) -> None:
-    QTest.keyClick(page.amount, key)
-
-
-def _line(page: SalePage, ui: Any, name: str, digits: str) -> None:
-    """Type the line's name and price on the keyboard, then + adds it."""
-    _keys(page, name + digits)
-    _key(page, Qt.Key.Key_Plus)
-    ui.until(lambda: page.task is not None and page.task.done(), what="line added")
+from ui.pages.sale import TIP_KEYED, TIP_PAD
 
 
 def test_quick_path_typed_then_return_charges_the_card(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = _sale(gui)
-    _keys(page, "1250")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("1250")
     assert page.amount.value == Decimal("12.50")
-    _key(page, Qt.Key.Key_Return)  # the main Return key, not only F2 or the keypad's Enter
+    sale.press(Qt.Key.Key_Return)  # the main Return key, not only F2 or the keypad's Enter
     assert page.stack.currentWidget() is page.waiting_page
-    _key(page, Qt.Key.Key_Return)  # a second Return while the pad waits charges nothing more
-    _prompt(ui, gui, "card")  # tip mode "none": the LG gateway is told, and asks no tip
+    sale.press(Qt.Key.Key_Return)  # a second Return while the pad waits charges nothing more
+    sale.prompt("card")  # tip mode "none": the LG gateway is told, and asks no tip
     gui.pinpad.tap_button.click()
-    result = _result(ui, page)
+    result = sale.wait_result()
     assert result.outcome == "approved" and result.entry.approved == Decimal("12.50")
     assert page.result_title.text() == "Approved"
     assert result.entry.auth_code in page.result_details.text()
     assert "1119" in page.result_details.text() and "4321000000001119" not in page.result_details.text()
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and result.entry.ticket_id == page.ticket.id
     page.show_receipt_button.click()
     receipt = page.receipt_view.toPlainText()
@@ -83,18 +45,19 @@ def test_quick_path_typed_then_return_charges_the_card(ui: Any, make_gui: Any) -
 
 def test_esc_clears_and_the_entry_is_capped_at_what_the_host_accepts(ui: Any, make_gui: Any) -> None:
     gui = make_gui(max_amount="10000.00")  # training's own default lets the trigger amounts through
-    page = _sale(gui)
-    _keys(page, "Tea450")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("Tea450")
     assert page.description.text() == "Tea" and page.amount.value == Decimal("4.50")
-    _key(page, Qt.Key.Key_Escape)
+    sale.press(Qt.Key.Key_Escape)
     assert page.amount.value == 0 and page.description.text() == ""
-    _keys(page, "12345678901234567890")
+    sale.type("12345678901234567890")
     # the till's max_amount (10000.00 on a real till by default) stops the digit that would pass it
     assert page.amount.value == Decimal("1234.56")
     assert "max_amount" in page.error_label.text()
     cap = format_money(gui.till.profile.bounds.ceiling(gui.till.currency), gui.till.currency)
     assert "at most" in page.error_label.text() and cap in page.error_label.text()
-    _key(page, Qt.Key.Key_Escape)
+    sale.press(Qt.Key.Key_Escape)
     assert page.amount.value == 0
 
 
@@ -102,21 +65,25 @@ def test_esc_clears_and_the_entry_is_capped_at_what_the_host_accepts(ui: Any, ma
 def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any, option: str) -> None:
     gui = make_gui(tax_rate=Decimal("10"), processing_option=option)
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _line(page, ui, "Coffee", "350")
-    _line(page, ui, "Bagel", "500")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Coffee", "350")
+    sale.add_line("Bagel", "500")
     t = page.ticket
+    assert t is not None
     assert [line.name for line in t.lines] == ["Coffee", "Bagel"] and t.total == Decimal("9.35")
     assert page.prefilled and page.amount.value == Decimal("9.35")  # what remains, pre-filled
     assert "$9.35" in page.remaining_value.text()
-    _keys(page, "500")  # typing replaces it: a part, for a split
-    _key(page, Qt.Key.Key_F2)
-    _idle(ui, page)
+    sale.type("500")  # typing replaces it: a part, for a split
+    sale.press(Qt.Key.Key_F2)
+    sale.wait_idle()
+    assert page.ticket is not None
     assert page.ticket.remaining == Decimal("4.35") and page.amount.value == Decimal("4.35")
     assert "Remaining $4.35" in page.notice.text()
-    _keys(page, "2000")
-    _key(page, Qt.Key.Key_F11)  # cash: the customer hands over 20.00
-    _result(ui, page)
+    sale.type("2000")
+    sale.press(Qt.Key.Key_F11)  # cash: the customer hands over 20.00
+    sale.wait_result()
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and page.ticket.change == Decimal("15.65")
     assert page.change_due.isVisible() and "$15.65" in page.change_due.text()
     assert "tendered $20.00" in page.result_details.text()
@@ -127,17 +94,19 @@ def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui:
                                                               option: str) -> None:
     gui = make_gui(processing_option=option)
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _keys(page, "21900")
-    _key(page, Qt.Key.Key_Return)
-    _idle(ui, page)  # not the green "Approved" screen: the ticket stays open
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("21900")
+    sale.press(Qt.Key.Key_Return)
+    sale.wait_idle()  # not the green "Approved" screen: the ticket stays open
     assert page.result_page is not page.stack.currentWidget()
     assert page.notice.property("tone") == "partial"
     assert "PARTIALLY APPROVED" in page.notice.text() and "$109.50" in page.notice.text()
     assert "Remaining balance $109.50" in page.notice.text()
     assert page.amount.value == Decimal("109.50") and page.cash_button.isEnabled()
-    _key(page, Qt.Key.Key_F11)
-    _result(ui, page)
+    sale.press(Qt.Key.Key_F11)
+    sale.wait_result()
+    assert page.ticket is not None
     assert page.ticket.state == "paid" and [t.outcome for t in page.ticket.tenders] == ["partial",
                                                                                       "approved"]
 
@@ -145,25 +114,30 @@ def test_partial_approval_is_unmistakable_then_another_tender(ui: Any, make_gui:
 def test_decline_then_another_card_and_cancel_voids_at_the_host(ui: Any, make_gui: Any) -> None:
     gui = make_gui(max_amount=Decimal("1000000.00"))  # the decline trigger is past the default
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _keys(page, "99999800")  # the vendor's decline trigger
-    _key(page, Qt.Key.Key_Return)
-    _idle(ui, page)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("99999800")  # the vendor's decline trigger
+    sale.press(Qt.Key.Key_Return)
+    sale.wait_idle()
     assert page.notice.property("tone") == "declined" and "Declined" in page.notice.text()
+    assert page.ticket is not None
     assert page.ticket.state == "open"
-    _key(page, Qt.Key.Key_Delete)  # the line goes; another amount, another card
-    ui.until(lambda: page.task.done() and not page.ticket.lines, what="line removed")
-    _line(page, ui, "Shirt", "3000")
-    _keys(page, "1000")
-    _key(page, Qt.Key.Key_F2)
-    _idle(ui, page)
+    sale.press(Qt.Key.Key_Delete)  # the line goes; another amount, another card
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is not None
+             and not page.ticket.lines, what="line removed")
+    sale.add_line("Shirt", "3000")
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F2)
+    sale.wait_idle()
     assert [t.outcome for t in page.ticket.tenders] == ["declined", "approved"]
+    assert page.ticket is not None
     ticket_id = page.ticket.id
-    _key(page, Qt.Key.Key_F12)  # money was taken: the first press asks, naming the amount
+    sale.press(Qt.Key.Key_F12)  # money was taken: the first press asks, naming the amount
     assert "Press F12 again" in page.notice.text() and "$10.00" in page.notice.text()
     assert page.ticket is not None and page.ticket.state == "open"
-    _key(page, Qt.Key.Key_F12)
-    ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
+    sale.press(Qt.Key.Key_F12)
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is None,
+             what="ticket cancelled")
     assert "cancelled" in page.notice.text()
     record = ui.run(gui.till.runtime.journal.ticket(ticket_id))
     assert record.state == "cancelled"
@@ -176,14 +150,16 @@ def test_decline_then_another_card_and_cancel_voids_at_the_host(ui: Any, make_gu
 
 def test_cashier_cancels_while_the_pad_waits(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = _sale(gui)
-    _keys(page, "500")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("500")
     page.card_button.click()
-    _prompt(ui, gui, "card")
+    sale.prompt("card")
     assert page.cancel_button.isEnabled()
     QTest.keyClick(page, Qt.Key.Key_Escape)
-    _idle(ui, page)
+    sale.wait_idle()
     assert "Cancelled: not charged" in page.notice.text()
+    assert page.ticket is not None
     assert page.ticket.state == "open" and page.ticket.tenders[0].outcome == "error"
     assert gui.till.hub.get(gui.till.terminal_id).state == "idle"
 
@@ -191,15 +167,17 @@ def test_cashier_cancels_while_the_pad_waits(ui: Any, make_gui: Any) -> None:
 def test_f7_keys_the_tip_and_the_pad_never_asks_again(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="DCP", tip_mode="pad")
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
-    _keys(page, "2000")
-    _key(page, Qt.Key.Key_F7)  # from the keyboard alone: keyed tip, the tip line takes the digits
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("2000")
+    sale.press(Qt.Key.Key_F7)  # from the keyboard alone: keyed tip, the tip line takes the digits
     assert page.tip_mode() == TIP_KEYED and page.active is page.tip
     QTest.keyClicks(page.tip, "300")
     assert page.tip.value == Decimal("3.00") and "$23.00" in page.total_value.text()
-    _key(page, Qt.Key.Key_F2)
-    result = _result(ui, page)
+    sale.press(Qt.Key.Key_F2)
+    result = sale.wait_result()
     assert result.entry.approved == Decimal("23.00") and result.entry.tip == Decimal("3.00")
+    assert page.ticket is not None
     assert page.ticket.tip == Decimal("3.00") and "$3.00" in page.result_details.text()
     events = ui.run(gui.till.runtime.journal.events())
     assert not [e for e in events if e.type == "tip_prompt"]
@@ -208,22 +186,25 @@ def test_f7_keys_the_tip_and_the_pad_never_asks_again(ui: Any, make_gui: Any) ->
 
 def test_tip_on_the_pad_shows_the_same_amount_on_both_screens(ui: Any, make_gui: Any) -> None:
     gui = make_gui(processing_option="DCP")
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
     page.amount.set_value(Decimal("40.00"))
     page.set_tip_mode(TIP_PAD)
     page.card_button.click()
-    _prompt(ui, gui, "tip")
+    sale.prompt("tip")
     labels = [gui.pinpad.tip_buttons.itemAt(i).widget().text()
               for i in range(gui.pinpad.tip_buttons.count())]
     assert labels[:3] == ["$6.00", "$7.20", "$8.00"] and labels[-1] == "No tip"  # 15/18/20 %
     gui.pinpad.tip_other.setText("5.25")
     gui.pinpad.tip_other_button.click()
-    _prompt(ui, gui, "card")
+    sale.prompt("card")
     assert "45.25" in gui.pinpad.amount.text()
     assert page.wait_amount.text() == "$45.25"  # the cashier sees what the customer sees
     gui.pinpad.tap_button.click()
-    result = _result(ui, page)
+    result = sale.wait_result()
+    assert page.ticket is not None
     assert result.entry.tip == Decimal("5.25") and page.ticket.tip == Decimal("5.25")
+    assert page.ticket is not None
     assert page.ticket.total == Decimal("45.25") and page.ticket.state == "paid"
 
 
@@ -234,18 +215,20 @@ def test_f3_gift_card_with_the_pad_tip_shows_what_it_charged(ui: Any, make_gui: 
     from cashier.sandbox.host_giftcards import TRAINING_GIFT_CARD
 
     gui = make_gui(tip_mode="pad")
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
     assert page.tip_mode() == TIP_PAD
-    _keys(page, "1000")
-    _key(page, Qt.Key.Key_F3)
-    _prompt(ui, gui, "tip")
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F3)
+    sale.prompt("tip")
     QTest.keyClicks(gui.pinpad.tip_other, "1.50")  # the customer types a tip on the pad
     QTest.mouseClick(gui.pinpad.tip_other_button, Qt.MouseButton.LeftButton)
-    _prompt(ui, gui, "card")
+    sale.prompt("card")
     assert page.wait_amount.text() == "$11.50"
     QTest.mouseClick(gui.pinpad.tap_button, Qt.MouseButton.LeftButton)  # the training gift card
-    result = _result(ui, page)
+    result = sale.wait_result()
     assert result.entry.kind is Kind.GIFTCARD_SALE and result.entry.card.endswith(TRAINING_GIFT_CARD[-4:])
+    assert page.ticket is not None
     assert (result.entry.approved, page.ticket.tip, page.ticket.total) == (
         Decimal("11.50"), Decimal("1.50"), Decimal("11.50"))
     assert page.result_amount.text() == "$11.50"
@@ -270,14 +253,16 @@ def test_f3_with_a_visa_selected_on_the_pad_charges_a_gift_card(ui: Any, make_gu
     QTest.mouseClick(pad.cards.viewport(), Qt.MouseButton.LeftButton,
                      pos=pad.cards.visualItemRect(visa).center())  # the trainer selects the Visa
     assert pad.cards.currentItem() is visa
-    page = _sale(gui)
-    _keys(page, "1000")
-    _key(page, Qt.Key.Key_F3)
-    _prompt(ui, gui, "card")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F3)
+    sale.prompt("card")
     QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
-    result = _result(ui, page)
+    result = sale.wait_result()
     assert result.entry.kind is Kind.GIFTCARD_SALE and result.outcome == "approved"
     assert result.entry.card.endswith(TRAINING_GIFT_CARD[-4:]) and "1119" not in result.entry.card
+    assert page.ticket is not None
     assert [t.kind for t in page.ticket.tenders] == ["giftcard"]
     assert ui.run(gui.till.ctx.journal.search(kinds=["sale"])) == []  # the Visa was not charged
 
@@ -285,15 +270,15 @@ def test_f3_with_a_visa_selected_on_the_pad_charges_a_gift_card(ui: Any, make_gu
 def test_basket_on_the_lg_pin_pad(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     gui.pinpad.auto.setChecked(True)
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
     pad = gui.till.hub.get(gui.till.terminal_id)
-    _line(page, ui, "Apples", "250")
-    _line(page, ui, "Pears", "300")
+    sale.add_line("Apples", "250")
+    sale.add_line("Pears", "300")
     assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]
     # the training pad's window shows the customer the basket, as the pad has it
     ui.until(lambda: gui.pinpad.text.text().splitlines() == list(pad.line_items), what="the basket")
-    _key(page, Qt.Key.Key_Return)
-    _result(ui, page)
+    sale.press(Qt.Key.Key_Return)
+    sale.wait_result()
     assert pad.line_items == []
 
 
@@ -302,13 +287,14 @@ def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) 
     journals the line and puts its row on the ticket inside the key's own event, before the loop
     runs again (so the next paint shows it); the PIN pad is told after, and shows it too."""
     gui = make_gui()
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
     pad = gui.till.hub.get(gui.till.terminal_id)
-    _line(page, ui, "Apples", "250")  # the ticket's start waits for the writer's thread
+    sale.add_line("Apples", "250")  # the ticket's start waits for the writer's thread
 
     async def scan() -> tuple[int, list[str]]:
-        _keys(page, "Pears300")
-        _key(page, Qt.Key.Key_Plus)
+        sale.type("Pears300")
+        sale.press(Qt.Key.Key_Plus)
         return page.lines_list.rowCount(), [x.split()[0] for x in pad.line_items]  # no yield yet
 
     rows, on_pad = ui.run(scan())
@@ -317,27 +303,31 @@ def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) 
     assert on_pad == ["Apples"]  # the pad is told once the row could be drawn
     ui.until(lambda: page.task is not None and page.task.done(), what="line added")
     assert [x.split()[0] for x in pad.line_items] == ["Apples", "Pears"]
+    assert page.ticket is not None
     assert [line.name for line in page.ticket.lines] == ["Apples", "Pears"]
 
 
 def test_a_barcode_adds_the_profile_product(ui: Any, make_gui: Any) -> None:
     gui = make_gui(products=[{"name": "Milk 1l", "price": "1.29", "barcode": "4006381333931"}])
-    page = _sale(gui)
-    _keys(page, "4006381333931")  # the scanner types the code, then Return
-    _key(page, Qt.Key.Key_Return)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("4006381333931")  # the scanner types the code, then Return
+    sale.press(Qt.Key.Key_Return)
     ui.until(lambda: page.ticket is not None and page.ticket.lines, what="product line")
+    assert page.ticket is not None
     assert page.ticket.lines[0].name == "Milk 1l" and page.ticket.total == Decimal("1.29")
     assert page.stack.currentWidget() is page.entry_page  # nothing charged
     assert ui.run(gui.till.runtime.journal.search()) == []
 
     async def scan_again() -> int:  # in the running window: drawn inside the scan's own Return
-        _keys(page, "4006381333931")
-        _key(page, Qt.Key.Key_Return)
+        sale.type("4006381333931")
+        sale.press(Qt.Key.Key_Return)
         return page.lines_list.rowCount()
 
     ui.until(lambda: page.task is not None and page.task.done(), what="first line's end")
     assert ui.run(scan_again()) == 2
     ui.until(lambda: page.task is not None and page.task.done(), what="second line's end")
+    assert page.ticket is not None
     assert [line.name for line in page.ticket.lines] == ["Milk 1l", "Milk 1l"]
 
 
@@ -355,18 +345,21 @@ def test_an_open_ticket_comes_back_after_a_crash(ui: Any, make_gui: Any, tmp_pat
         return s.id
     ticket_id = ui.run(leave_open())
     second = make_gui(journal_path=journal)
-    page = _sale(second, activate=False)
+    sale = SaleDriver(ui, second, activate=False)
+    page = sale.page
     ui.until(lambda: page.ticket is not None, what="ticket resumed")
+    assert page.ticket is not None
     assert page.ticket.id == ticket_id and page.ticket.remaining == Decimal("20.00")
     assert "left open" in page.notice.text() and page.amount.value == Decimal("20.00")
 
 
 def test_bad_amount_gets_a_clear_error_and_nothing_is_sent(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
-    page = _sale(gui)
-    _key(page, Qt.Key.Key_F2)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.press(Qt.Key.Key_F2)
     assert "Amount" in page.error_label.text()
-    _key(page, Qt.Key.Key_Plus)
+    sale.press(Qt.Key.Key_Plus)
     assert page.stack.currentWidget() is page.entry_page
     assert ui.run(gui.till.runtime.journal.search()) == []
     assert ui.run(gui.till.runtime.journal.ticket_ids()) == []
@@ -377,7 +370,8 @@ def test_the_amounts_column_fits_the_widest_amount_as_lines_come_and_go(ui: Any,
     over every row for each line added): a long amount widens it, and it narrows once that line
     is removed; every amount is shown whole."""
     gui = make_gui()
-    page = _sale(gui)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
     table = page.lines_list
 
     def fits_every_amount() -> bool:
@@ -386,11 +380,11 @@ def test_the_amounts_column_fits_the_widest_amount_as_lines_come_and_go(ui: Any,
                    for row in range(table.rowCount()))
 
     for name, digits in (("tea", "250"), ("cake", "475")):
-        _line(page, ui, name, digits)
+        sale.add_line(name, digits)
     narrow = table.horizontalHeader().sectionSize(1)
     assert narrow > 0 and fits_every_amount()
-    _line(page, ui, "safe", "98765432")
+    sale.add_line("safe", "98765432")
     assert table.horizontalHeader().sectionSize(1) > narrow and fits_every_amount()
-    _key(page, Qt.Key.Key_Delete)  # the last line goes
+    sale.press(Qt.Key.Key_Delete)  # the last line goes
     ui.until(lambda: table.rowCount() == 2, what="the line removed")
     assert table.horizontalHeader().sectionSize(1) == narrow and fits_every_amount()

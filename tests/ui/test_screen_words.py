@@ -10,50 +10,41 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from cashier.flows.payments import KeyedCard, sale
-from tests.ui.test_manager_prompt import CLERKS, answer_prompt
+from cashier.flows import payments
+from cashier.flows.payments import KeyedCard
+from tests.support.profiles import CLERKS
+from tests.support.sale_screen import SaleDriver
+from tests.support.screens import answer_prompt
 from ui.i18n import TRANSLATIONS_DIR
 from ui.i18n_tool import read_ts
-from ui.pages.sale import SalePage
 
 ES = read_ts(TRANSLATIONS_DIR / "cashier_es.ts")
-
-
-def _sale(gui: Any) -> SalePage:
-    page = gui.window.go(SalePage)
-    assert isinstance(page, SalePage)
-    gui.window.activateWindow()
-    assert QTest.qWaitForWindowActive(gui.window, 2000)
-    return page
-
-
-def _idle(ui: Any, page: SalePage) -> None:
-    ui.until(lambda: page.task is not None and page.task.done()
-             and page.stack.currentWidget() is page.entry_page, what="entry screen")
 
 
 def test_the_sale_says_each_thing_once(ui: Any, make_gui: Any) -> None:
     gui = make_gui()
     pad = gui.pinpad
-    page = _sale(gui)
-    QTest.keyClicks(page.amount, "1250")
-    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("1250")
+    sale.press(Qt.Key.Key_F2)
     ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
     ui.until(lambda: "Customer sees" in page.prompt_text.text(), what="what the customer sees")
     assert page.prompt_text.text() == "Customer sees: Present card ($12.50)"
     pad.customer_cancels()
-    _idle(ui, page)
-    QTest.keyClicks(page.amount, "1000")
-    QTest.keyClick(page.amount, Qt.Key.Key_F11)  # cash, part of it
-    _idle(ui, page)
+    sale.wait_idle()
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F11)  # cash, part of it
+    sale.wait_idle()
     assert page.notice.text() == "Cash taken: $10.00. Remaining $2.50."
     pad.auto.setChecked(True)
-    QTest.keyClick(page.amount, Qt.Key.Key_F12)  # money was taken: asks first
-    QTest.keyClick(page.amount, Qt.Key.Key_F12)
-    ui.until(lambda: page.task.done() and page.ticket is None, what="ticket cancelled")
-    QTest.keyClicks(page.amount, "99999800")  # the vendor's decline trigger
-    QTest.keyClick(page.amount, Qt.Key.Key_F2)
-    _idle(ui, page)
+    sale.press(Qt.Key.Key_F12)  # money was taken: asks first
+    sale.press(Qt.Key.Key_F12)
+    ui.until(lambda: page.task is not None and page.task.done() and page.ticket is None,
+             what="ticket cancelled")
+    sale.type("99999800")  # the vendor's decline trigger
+    sale.press(Qt.Key.Key_F2)
+    sale.wait_idle()
     said = page.notice.text()
     assert said.count("Declined") == 1 and "Try another card" not in said, said
     assert said.endswith("The ticket stays open: remaining $999,998.00.")
@@ -75,19 +66,22 @@ def test_spanish_sign_out_pad_words_and_manager_refusals(ui: Any, make_gui: Any)
     assert gui.sign_out_button.text().startswith("Sign out (Alice)")
     gui.set_language("es")
 
-    page = _sale(gui)
-    QTest.keyClicks(page.amount, "1250")
-    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    sale = SaleDriver(ui, gui)
+
+    page = sale.page
+    sale.type("1250")
+    sale.press(Qt.Key.Key_F2)
     pad = gui.pinpad
     ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
     ui.until(lambda: ES["Present card"] in page.prompt_text.text(), what="the pad's words")
     assert pad.header.text() == ES["Present card"]
     pad.customer_cancels()
-    _idle(ui, page)
-    QTest.keyClick(page.amount, Qt.Key.Key_F12)
+    sale.wait_idle()
+    sale.press(Qt.Key.Key_F12)
     ui.until(lambda: page.task is None or page.task.done(), what="ticket cancelled")
 
-    paid = ui.run(sale(gui.till.ctx, Decimal("20.00"), card=KeyedCard("4321000000001119", "1228"))).entry
+    paid = ui.run(payments.sale(gui.till.ctx, Decimal("20.00"),
+                                card=KeyedCard("4321000000001119", "1228"))).entry
     journal = w.go(JournalPage)
     ui.until(lambda: journal.entries, what="rows")
     assert journal.select_invoice(paid.invoice)
@@ -129,9 +123,10 @@ def test_the_core_refusals_at_the_counter_are_said_in_spanish(ui: Any, make_gui:
 
     gui = make_gui(drawer_float=None)
     gui.set_language("es")
-    page = _sale(gui)
-    QTest.keyClicks(page.amount, "400")
-    QTest.keyClick(page.amount, Qt.Key.Key_F11)  # cash with no drawer open
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("400")
+    sale.press(Qt.Key.Key_F11)  # cash with no drawer open
     expected = (ES["Cash"] + ": "
                 + ES["open the drawer first: there is no open cash drawer session at this till"])
     ui.until(lambda: page.error_label.text() == expected, what="the refusal in Spanish")

@@ -15,8 +15,8 @@ import pytest
 from cashier.updates.layout import Layout
 from cashier.updates.publish import init_keys, publish
 from cashier.updates.till import UpdateSource
-from tests.ui.conftest import UiHarness
-from tests.updates.test_signed_updates import _Quiet, fake_archive
+from tests.support.ui_harness import UiHarness
+from tests.support.updates import Quiet, fake_archive
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def repository(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
     init_keys(keys)
     repo.mkdir()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_Quiet, directory=str(repo)))
+                                             functools.partial(Quiet, directory=str(repo)))
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)
     thread.start()

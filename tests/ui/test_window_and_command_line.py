@@ -16,9 +16,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cashier.journal.model import State
-from tests.flows.conftest import ServedSandbox
-from tests.flows.test_one_owner import CARD, CliTill, _one_line, go
-from tests.ui.test_sale_screen import _key, _line, _result, _sale
+from tests.support.cli_tills import CARD, CliTill, go, one_line
+from tests.support.sale_screen import SaleDriver
+from tests.support.sandbox_server import ServedSandbox
 
 pytestmark = pytest.mark.socket
 
@@ -32,14 +32,16 @@ def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_tic
         gui = make_gui(training=False, till_id="chaos", till_number=1, processing_option="LG",
                        terminal_id="1742", host_url=served.api, journal_path=till.journal,
                        pinpad=False, drawer_float=None)
-        page = _sale(gui)
-        _line(page, ui, "Hamper", "11105")  # 111.05: the host approves after 5 s
+        sale = SaleDriver(ui, gui)
+        page = sale.page
+        sale.add_line("Hamper", "11105")  # 111.05: the host approves after 5 s
+        assert page.ticket is not None
         ticket = str(page.ticket.id)
         # started and imported now: the race is between the commands, not process start-ups
         procs = {"pay": till.ready("ticket", "pay", ticket, "--pay", "card", *CARD),
                  "cancel": till.ready("ticket", "cancel", ticket),
                  "recover": till.ready("recover", "--grace", "0")}
-        _key(page, Qt.Key.Key_F2)  # the window charges the card
+        sale.press(Qt.Key.Key_F2)  # the window charges the card
         ui.until(lambda: any(e.state is State.SENT for e in till.entries().values()),
                  what="the window's payment on the wire")
         go(*procs.values())
@@ -48,14 +50,15 @@ def test_the_window_pays_while_command_lines_pay_cancel_and_recover_the_same_tic
         done = {name: (p.returncode, *p.communicate()) for name, p in procs.items()}
         for name in ("pay", "cancel"):  # refused at once with one line, nothing sent
             code, out, err = done[name]
-            assert code == 2 and not out and _one_line(err), (name, code, out, err)
+            assert code == 2 and not out and one_line(err), (name, code, out, err)
         code, out, err = done["recover"]
         report = json.loads(out)
         if code == 3:  # in flight in the window: left to its owner
             assert [e["state"] for e in report["in_flight"]] == ["sent"], report
         else:  # a loaded machine: the window had its answer first; recover settled nothing
             assert code == 0 and not report["resolved"] and not report["still_open"], (code, out, err)
-        result = _result(ui, page)
+        result = sale.wait_result()
+        assert page.ticket is not None
         assert result.outcome == "approved" and page.ticket.state == "paid"
         ledger = till.assert_journal_is_host()
         charged = [r for r in ledger.values() if r["state"] == "sale"]
@@ -75,12 +78,14 @@ def test_a_command_lines_payment_in_flight_refuses_the_windows(
         gui = make_gui(training=False, till_id="chaos", till_number=1, processing_option="LG",
                        terminal_id="1742", host_url=served.api, journal_path=till.journal,
                        pinpad=False, drawer_float=None)
-        page = _sale(gui)
-        _line(page, ui, "Hamper", "11103")  # 111.03: the host approves after 3 s
+        sale = SaleDriver(ui, gui)
+        page = sale.page
+        sale.add_line("Hamper", "11103")  # 111.03: the host approves after 3 s
+        assert page.ticket is not None
         payer = till.start("ticket", "pay", str(page.ticket.id), "--pay", "card", *CARD)
         ui.until(lambda: any(e.state is State.SENT for e in till.entries().values()),
                  what="the command line's payment on the wire")
-        _key(page, Qt.Key.Key_F2)
+        sale.press(Qt.Key.Key_F2)
         ui.until(lambda: page.task is not None and page.task.done(), what="the window's refusal")
         refusal = page.error_label.text()
         assert "in flight" in refusal and "\n" not in refusal, refusal

@@ -11,7 +11,6 @@ import functools
 import http.server
 import json
 import re
-import tarfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,23 +34,8 @@ from cashier.updates.till import (
     check,
     self_check,
 )
-from tests.cash.conftest import write_till
-
-NAME = "cashier-till-7"
-
-
-def fake_archive(folder: Path, version: str, *, exit_code: int = 0, stamped: str | None = None) -> Path:
-    """``cashier-till-7_<version>.tar.xz`` as ``make package`` lays it out, with a tiny program."""
-    bundle = folder / f"build-{version}" / NAME
-    (bundle / "_internal" / "release").mkdir(parents=True)
-    program = bundle / "cashier"
-    program.write_text(f"#!/bin/sh\necho {version} \"$@\"\nexit {exit_code}\n")
-    program.chmod(0o755)
-    (bundle / "_internal" / "release" / "VERSION").write_text((stamped or version) + "\n")
-    archive = folder / f"{NAME}_{version}.tar.xz"
-    with tarfile.open(archive, "w:xz") as tar:
-        tar.add(bundle, arcname=NAME)
-    return archive
+from tests.support.profiles import write_till
+from tests.support.updates import NAME, Quiet, fake_archive
 
 
 @pytest.fixture(scope="module")
@@ -61,17 +45,12 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        return None
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """A static server on loopback for ``repo``, as any web server would serve it."""
     repo = tmp_path / "repo"
     repo.mkdir()
-    handler = functools.partial(_Quiet, directory=str(repo))
+    handler = functools.partial(Quiet, directory=str(repo))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)

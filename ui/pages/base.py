@@ -263,6 +263,13 @@ class Page(QWidget):
         return b
 
 
+def restyle(widget: QWidget, name: str, value: str) -> None:
+    """A style property set and the style applied again (the theme colours by it)."""
+    widget.setProperty(name, value)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
 def labelled(text: str, keys: str, stacked: bool = False) -> str:
     if not keys:
         return text

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, hint, restyle
 from ui.widgets.amount import AmountDisplay, handle_amount_key
 from ui.widgets.qrcode import QrView
 
@@ -486,9 +486,7 @@ class PhoneLinkPage(Page):
         self._customer_buttons()
 
     def _outcome_style(self, outcome: str) -> None:
-        self.result_box.setProperty("outcome", outcome)
-        self.result_box.style().unpolish(self.result_box)
-        self.result_box.style().polish(self.result_box)
+        restyle(self.result_box, "outcome", outcome)
 
     def _flow_event(self, event: Any) -> None:
         from cashier.flows.card_not_present import LinkChargeSeen, LinkStatus

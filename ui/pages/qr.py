@@ -17,24 +17,18 @@ import asyncio
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import (
-    QFrame,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from cashier.errors import CashierError
 from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, tr
 from ui.keys import GIVE_BACK
-from ui.pages.base import Page, PartStack, hint, labelled
+from ui.pages.base import hint, labelled
 from ui.pages.sale import SalePage
+from ui.pages.staged import ResultStage, StagedPage, wait_labels
 from ui.receipt import reason_text, receipt_lines
 from ui.widgets.amount import AmountPanel
 from ui.widgets.qrcode import ScanCode
@@ -47,7 +41,7 @@ if TYPE_CHECKING:
 
 
 
-class QrPage(Page):
+class QrPage(StagedPage):
     nav_key = "Ctrl+4"
     result_shown = Signal(object)  # QrResult, or None when nothing was sent
     status_shown = Signal(str)  # the flow's status: pending, paid, cancelling, cancelled, ...
@@ -64,11 +58,7 @@ class QrPage(Page):
         self.outcome: QrResult | None = None
         self.from_sale = False
         self._reverse_armed = False
-        self.stack = PartStack()
-        self.layout_.addWidget(self.stack, 1)
-        self._build_entry()
-        self._build_waiting()
-        self._build_result()
+        self.stages(self._build_entry(), self._build_waiting(), self._build_result())
         from cashier.flows import events  # the flows package stays out of the screens' import
 
         till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
@@ -80,7 +70,7 @@ class QrPage(Page):
         return tr("QR payment")
 
     # ---- entry (when opened from the navigation) -------------------------------------------
-    def _build_entry(self) -> None:
+    def _build_entry(self) -> QWidget:
         page = QWidget()
         row = QHBoxLayout(page)
         row.setContentsMargins(0, 0, 0, 0)
@@ -105,11 +95,10 @@ class QrPage(Page):
         right.addWidget(self.amount_panel)
         right.addStretch(1)
         row.addLayout(right, 2)
-        self.stack.addWidget(page)
-        self.entry_page = page
+        return page
 
     # ---- waiting for the customer ----------------------------------------------------------
-    def _build_waiting(self) -> None:
+    def _build_waiting(self) -> QWidget:
         page = QFrame()
         page.setObjectName("StatusPanel")
         row = QHBoxLayout(page)
@@ -119,14 +108,7 @@ class QrPage(Page):
         row.addWidget(self.scan, 3)
         col = QVBoxLayout()
         col.setSpacing(14)
-        self.wait_amount = QLabel()
-        self.wait_amount.setObjectName("AmountDisplay")
-        self.wait_title = QLabel()
-        self.wait_title.setObjectName("ResultTitle")
-        self.wait_title.setWordWrap(True)
-        self.wait_text = QLabel()
-        self.wait_text.setObjectName("PromptText")
-        self.wait_text.setWordWrap(True)
+        self.wait_amount, self.wait_title, self.wait_text = wait_labels()
         self.wait_invoice = hint()
         for label in (self.wait_title, self.wait_text):
             a11y.live(label)  # the code's state as the host says it
@@ -145,39 +127,21 @@ class QrPage(Page):
         self.cancel_button = self.button(lambda: tr("Cancel payment"), "Esc", self.cancel_payment, "Danger")
         col.addWidget(self.cancel_button)
         row.addLayout(col, 2)
-        self.stack.addWidget(page)
-        self.waiting_page = page
+        return page
 
     # ---- result ----------------------------------------------------------------------------
-    def _build_result(self) -> None:
-        page = QFrame()
-        page.setObjectName("Result")
-        col = QVBoxLayout(page)
-        col.setContentsMargins(32, 24, 32, 24)
-        self.result_title = QLabel()
-        self.result_title.setObjectName("ResultTitle")
-        self.result_title.setWordWrap(True)
-        self.result_amount = QLabel()
-        self.result_amount.setObjectName("TotalLine")
-        self.result_details = QLabel()
-        self.result_details.setObjectName("Breakdown")
-        self.result_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.result_message = hint()
-        for w in (self.result_title, self.result_amount, self.result_details, self.result_message):
-            col.addWidget(w)
-        col.addStretch(1)
-        buttons = QGridLayout()  # two by two: four in a row do not fit 1024x768 in Spanish
+    def _build_result(self) -> QWidget:
+        r = self.result_stage = ResultStage()
+        self.result_title, self.result_amount = r.title, r.amount
+        self.result_details, self.result_message = r.details, r.message
         self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
         self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), GIVE_BACK, self.reverse,
                                           "Danger")
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
-        for i, b in enumerate((self.new_button, self.print_button, self.reverse_button,
-                               self.check_button)):
-            buttons.addWidget(b, i // 2, i % 2)
-        col.addLayout(buttons)
-        self.stack.addWidget(page)
-        self.result_page = page
+        # two by two: four in a row do not fit 1024x768 in Spanish
+        r.add_buttons((self.new_button, self.print_button, self.reverse_button, self.check_button))
+        return r
 
     # ---- starting --------------------------------------------------------------------------
     @property
@@ -185,7 +149,7 @@ class QrPage(Page):
         return self.task is not None and not self.task.done()
 
     def open_payment(self) -> str | None:
-        if not self.busy or self.stack.currentWidget() is not self.waiting_page:
+        if not self.busy or not self.on_waiting:
             return None
         return tr("a QR payment of %s") % format_money(self.amount_value, self.till.currency)
 
@@ -202,7 +166,7 @@ class QrPage(Page):
         self.start(amount, tax)
 
     def start_typed(self) -> None:
-        if self.stack.currentWidget() is not self.entry_page or self.busy:
+        if not self.on_entry or self.busy:
             return
         if not self.amount.entered:
             self.say_in(self.error_label,
@@ -246,7 +210,7 @@ class QrPage(Page):
         if not isinstance(exc, CashierError):
             raise exc
         self.outcome = None
-        self._show_title(tr("Not sent"), "error")
+        self.result_stage.show_title(tr("Not sent"), "error")
         self.result_amount.setText(format_money(self.amount_value, self.till.currency))
         self.result_details.setText("")
         self.say_refusal(self.result_message, exc)
@@ -272,7 +236,7 @@ class QrPage(Page):
             self._show_status(event.status)
 
     def _show_status(self, status: str) -> None:
-        if self.stack.currentWidget() is self.waiting_page:
+        if self.on_waiting:
             self.say_in(self.wait_title, lambda: self._status_words(status)[0])
             self.say_in(self.wait_text, lambda: self._status_words(status)[1])
             from cashier.entry_rules import qr_can_cancel, qr_can_customer_pay
@@ -298,7 +262,7 @@ class QrPage(Page):
         return titles.get(status, status), texts.get(status, "")
 
     def _payment_changed(self, entry: Any) -> None:
-        if (self.stack.currentWidget() is self.result_page and self.outcome is not None
+        if (self.on_result and self.outcome is not None
                 and self.outcome.entry.id == entry.id and self._checking(self.outcome)
                 and not entry.unresolved):
             # recovery settled the payment on screen: show the real outcome
@@ -350,13 +314,6 @@ class QrPage(Page):
 
         return qr_end(outcome.entry)
 
-    def _show_title(self, text: str, style_key: str) -> None:
-        """The result's title, coloured as the outcome's style (approved, cancelled, error...)."""
-        self.result_title.setText(text)
-        self.result_page.setProperty("outcome", style_key)
-        self.result_page.style().unpolish(self.result_page)
-        self.result_page.style().polish(self.result_page)
-
     def show_result(self, outcome: QrResult, *, announce: bool = True) -> None:
         """The payment's end; ``announce``: said to a screen reader too (not when only worded
         again in a new language)."""
@@ -372,7 +329,7 @@ class QrPage(Page):
                   QrEnd.NOT_CHARGED: tr("Not charged"), QrEnd.CHECKING: tr("Checking with the host…")}
         styles = {QrEnd.PAID: "approved", QrEnd.REVERSED: "cancelled", QrEnd.EXPIRED: "cancelled",
                   QrEnd.CANCELLED: "cancelled", QrEnd.NOT_CHARGED: "error", QrEnd.CHECKING: "unknown"}
-        self._show_title(titles[view], styles[view])
+        self.result_stage.show_title(titles[view], styles[view])
         cur = entry.currency
         self.result_amount.setText(format_money(shown_amount(entry), cur))
         details = [f"{tr('Invoice')}: {entry.invoice or '-'}"]
@@ -471,20 +428,8 @@ class QrPage(Page):
             self.amount.setFocus()
 
     # ---- keys and language -----------------------------------------------------------------
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        current = self.stack.currentWidget()
-        if current is self.entry_page and self.amount_panel.take_key(event):
-            event.accept()
-            return
-        if current is self.waiting_page and event.key() == Qt.Key.Key_Escape:
-            self.cancel_payment()
-            event.accept()
-            return
-        if current is self.result_page and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.new_sale()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+    def entry_key(self, event: QKeyEvent) -> bool:
+        return self.amount_panel.take_key(event)
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -496,9 +441,9 @@ class QrPage(Page):
         if id(self.training_hint) not in self._said:  # else the sandbox's last answer, said again
             self.say_in(self.training_hint,
                         lambda: tr("Training tool: pays the code as a test customer's phone would."))
-        if self.outcome is not None and self.stack.currentWidget() is self.result_page:
+        if self.outcome is not None and self.on_result:
             self.show_result(self.outcome, announce=False)
 
     def entered(self) -> None:
-        if self.stack.currentWidget() is self.entry_page:
+        if self.on_entry:
             self.amount.setFocus()

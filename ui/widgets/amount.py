@@ -80,18 +80,19 @@ class AmountDisplay(QLabel):
 
     def backspace(self) -> None:
         self.buffer.backspace()
-        self._settled()
+        self.settle()
 
     def clear(self) -> None:
         self.buffer.clear()
-        self._settled()
+        self.settle()
 
     def set_value(self, amount: Decimal) -> None:
         self.buffer.set(amount)
-        self._settled()
+        self.settle()
 
-    def _settled(self) -> None:
-        """Edited or replaced: no longer the refused amount."""
+    def settle(self) -> None:
+        """Edited or replaced (here, or in the buffer by the Sale screen's model): no longer the
+        refused amount; drawn again."""
         self.start_over = False
         self._mark(False)
         self.refresh()

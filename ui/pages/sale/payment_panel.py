@@ -22,6 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.flows.sale_entry import TIP_KEYED as TIP_KEYED  # how the tip is taken: the core's words
+from cashier.flows.sale_entry import TIP_NONE as TIP_NONE
+from cashier.flows.sale_entry import TIP_PAD as TIP_PAD
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import labelled
@@ -45,8 +48,6 @@ class SalePage(Protocol):
     def charge_qr(self) -> None: ...
     def pay_cash(self) -> None: ...
 
-#: How the tip is taken: none, the customer on the PIN pad, or keyed by the cashier.
-TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
 #: The quick cash keys: "Exact" then the next notes up.
 EXACT_KEY = "Alt+E"
 NOTE_KEYS = ("Alt+1", "Alt+2", "Alt+3")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
@@ -23,6 +23,10 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.sale.words import tender_text
+
+if TYPE_CHECKING:
+    from cashier.flows.figures import Figures
+    from cashier.flows.ticket import Ticket
 
 FIGURES = ("subtotal", "tax", "tip", "total", "paid", "remaining")
 
@@ -96,12 +100,12 @@ class TicketPanel(QWidget):
         self._line_ids: list[int] = []  # the lines shown, by id
         self._style = ""  # how money was formatted when they were drawn
         self._amount_width = 0  # the widest amount shown (the amounts' column is that wide)
-        self._figures_shown: tuple[Any, ...] = ()
+        self._figures_shown: tuple[object, ...] = ()
         self.lines_list.restyled = lambda: self._fit_amounts(0)
         self._tenders: list[str] = []
-        self._ticket: Any = None  # the ticket shown (its rows are worded again in a new language)
+        self._ticket: Ticket | None = None  # the ticket shown (its rows are worded again in a new language)
 
-    def show_ticket(self, ticket: Any) -> None:
+    def show_ticket(self, ticket: Ticket | None) -> None:
         """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
         that changed are written: a line added to a long ticket costs one row, not the table."""
         cur = self.currency
@@ -153,7 +157,7 @@ class TicketPanel(QWidget):
             self._amount_width = widest
             table.horizontalHeader().resizeSection(1, widest)
 
-    def show_figures(self, figures: Any, *, tax_shown: bool, paid_shown: bool) -> None:
+    def show_figures(self, figures: Figures, *, tax_shown: bool, paid_shown: bool) -> None:
         """The figures (``cashier.flows.ticket.Figures``) as they are: no sum is made here.
         Typing, adding a line and the ticket's answer each ask again (~8 times a line): the
         same figures in the same language are not formatted again."""
@@ -185,7 +189,7 @@ class TicketPanel(QWidget):
         self.show_ticket(self._ticket)  # its rows (and tenders) in the new language
 
 
-def line_words(line: Any, currency: str) -> str:
+def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Ticket.lines)
     """A ticket line as one phrase for a screen reader: ``Coffee, 2 at $3.50, $7.00`` (the
     amounts are the core's: the line's unit price and amount)."""
     if line.quantity > 1:

@@ -3,7 +3,10 @@
 A number hides behind separators (``~43210000_00001119``, ``4321 0000 0000 1119``,
 ``4321-0000-0000-1119``, ``4321_0000_0000_1119``, ``4321.0000.0000.1119``, ``4321/0000/...``,
 ``4321(0000)0000+1119``, a tab, a comma, a colon, a star) and in other scripts' digits (full-width
-``４３２１...``, Arabic-Indic...: read as ASCII digits first): runs of digit groups (3 or more
+``４３２１...``, Arabic-Indic...) and other dresses (superscript ``⁴³²¹``, subscript, circled
+``④③②①``, parenthesized ``⑷``, ``⒋``, and what NFKC spells in digits, ``⑩``): each read as its
+ASCII digits first (written here again, not taken from the detector under test). Runs of digit
+groups (3 or more
 digits each, one separator between groups) are joined, and every stretch of consecutive groups
 holding 13 to 19 digits is checked with Luhn, as is every plain run of 13 to 19 digits.
 """
@@ -21,10 +24,34 @@ _GROUPED = re.compile(rf"(?<![0-9])[0-9]{{3,19}}(?:{_SEPARATOR}[0-9]{{3,19}})+(?
 _PLAIN = re.compile(r"(?<![0-9])[0-9]{13,19}(?![0-9])")
 
 
+def _digits_of(ch: str) -> str:
+    """A digit in any dress as its ASCII digits: its Unicode digit value, else what NFKC spells
+    (digits and punctuation only: ``⑩`` is 10, a fraction is no digit)."""
+    value = unicodedata.digit(ch, None)
+    if value is not None:
+        return str(value)
+    spelled = unicodedata.normalize("NFKC", ch)
+    digits = "".join(str(unicodedata.digit(c)) for c in spelled if c.isdecimal())
+    if digits and all(c.isdecimal() or unicodedata.category(c)[0] == "P" for c in spelled):
+        return digits
+    return ch
+
+
+class _Digits(dict[int, str]):
+    """``str.translate``'s table: each character's digits, worked out once."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = _digits_of(chr(code))
+        return self[code]
+
+
+_DIGITS = _Digits()
+
+
 def _ascii_digits(text: str) -> str:
     if text.isascii():
         return text
-    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
+    return text.translate(_DIGITS)
 
 
 def card_numbers_in(text: str) -> list[str]:
@@ -57,7 +84,10 @@ def card_numbers_at_rest(*paths: Path) -> list[str]:
         for file in files:
             if not file.exists():
                 continue
-            raw = file.read_bytes().decode("latin-1")
+            data = file.read_bytes()
+            raw = data.decode("latin-1")
+            # text in other dresses is UTF-8 on disk: read as such too, its digits as ASCII
+            dressed = _ascii_digits(data.decode("utf-8", "replace"))
             database = file.with_name(file.name.removesuffix("-wal").removesuffix("-journal"))
             if raw.startswith("SQLite format 3\x00") or (
                     database != file and database.exists()
@@ -65,12 +95,18 @@ def card_numbers_at_rest(*paths: Path) -> list[str]:
                 rows = _stored_rows(database)
                 cells = "\n".join(v for row in rows for v in row)
                 joined = "\n".join("".join(row) for row in rows)
-                found += [run for run in _PLAIN.findall(raw) if luhn_ok(run)
-                          and (run in cells or run not in joined)]
+                runs = [run for run in _PLAIN.findall(raw)
+                        if luhn_ok(run) and (run in cells or run not in joined)]
+                # a dressed run: one no live value explains (those are read in full below)
+                live = _ascii_digits(joined)
+                runs += [run for run in _PLAIN.findall(dressed)
+                         if luhn_ok(run) and run not in runs and run not in live]
+                found += runs
                 if database == file:
                     found += card_numbers_in(cells)
             else:
-                found += card_numbers_in(raw)
+                plain = card_numbers_in(raw)
+                found += plain + [n for n in card_numbers_in(dressed) if n not in plain]
     return found
 
 

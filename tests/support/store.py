@@ -1,48 +1,19 @@
-"""A real PostgreSQL for the store tests: one throw-away cluster per session (initdb under a temp
-folder, pg_ctl on a free loopback port, as the ``postgres`` user when we are root), a fresh
-database per test, and ``cashier store serve`` over a real socket that a test can kill."""
+"""The store in tests: ``cashier store ...`` in a process of its own (forked from the worker's
+pre-imported server), the store service served over a real socket that a test can kill, and the
+store's roster and sessions made through the real command and the real sign-in."""
 
 from __future__ import annotations
 
-import secrets
 import signal
 import subprocess
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
-import pytest
-
-from cashier.store.localpg import LocalPostgres, free_port
-from cashier.store.schema import migrate
-from tests.forked_cli import ForkedProcess, run_cashier, start_cashier
+from cashier.store.localpg import free_port
+from tests.support.forked_cli import ForkedProcess, run_cashier, start_cashier
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[LocalPostgres]:
-    base = Path(tempfile.mkdtemp(prefix="cashier-pg-"))
-    base.chmod(0o755)  # the postgres user must reach its data folder inside
-    cluster = LocalPostgres(base / "data", fast=True)
-    cluster.start()
-    yield cluster
-    cluster.stop()
-    subprocess.run(["rm", "-rf", str(base)], check=False)
-
-
-@pytest.fixture
-def store_dsn(pg_cluster: LocalPostgres) -> str:
-    """A new, migrated database of its own for each test."""
-    name = "store_" + secrets.token_hex(6)
-    with psycopg.connect(pg_cluster.dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}".encode())
-    dsn = pg_cluster.dsn.rsplit("/", 1)[0] + "/" + name
-    migrate(dsn)
-    return dsn
 
 
 def cashier(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
@@ -93,21 +64,6 @@ class ServedStore:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
-
-
-@pytest.fixture
-def serve_store(store_dsn: str) -> Iterator[Any]:
-    served: list[ServedStore] = []
-
-    def start() -> ServedStore:
-        store = ServedStore(store_dsn).start()
-        served.append(store)
-        return store
-
-    yield start
-    for store in served:
-        if store.proc is not None and store.proc.poll() is None:
-            store.stop()
 
 
 def add_till(dsn: str, till_id: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VENDOR_FILE = ROOT.parent / "shared" / "reference" / "host-api" / "host-api.openapi.yml"
 CACHE = ROOT / "build" / "test-cache"
 

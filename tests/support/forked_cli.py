@@ -13,7 +13,7 @@ are forked the same way by ``start_cashier``: a real process listening on a real
 output the test reads through named pipes as it would through ``subprocess.PIPE``, and which it
 signals by pid. Their cold start stays tested where it is the point (tests/sandbox/test_serve.py).
 
-Run as ``python -m tests.forked_cli``: the server reads one JSON request per line on stdin and
+Run as ``python -m tests.support.forked_cli``: the server reads one JSON request per line on stdin and
 answers one JSON line on stdout.
 """
 
@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # what the command imports on its paths besides the core itself (all of ``cashier``): imported
 # once in the server, before any fork
@@ -195,7 +195,7 @@ class _Server:
                 server_env = {k: v for k, v in os.environ.items() if not k.startswith("CASHIER_")}
                 server_env["PYTHONPATH"] = os.pathsep.join(
                     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-                self.proc = subprocess.Popen([sys.executable, "-m", "tests.forked_cli"], cwd=ROOT,
+                self.proc = subprocess.Popen([sys.executable, "-m", "tests.support.forked_cli"], cwd=ROOT,
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              env=server_env)
             assert self.proc.stdin is not None and self.proc.stdout is not None

@@ -1,0 +1,433 @@
+"""The Sale screen's state, without Qt: the amount typed (a ``CentsBuffer`` the screen's display
+shows), the digits a barcode scanner typed, whether the entry holds what remains (pre-filled),
+whether F12 was pressed once (armed), the open ticket and its session. ``key`` says what a key
+does, ``tender_request`` which amount a tender takes and the lines it brings, ``fields`` what the
+screen shows; the window only draws and runs what these say.
+
+Light on purpose, as ``figures``: the Sale screen is built before the flows and the journal are
+loaded, so they are imported where a tender or its outcome is built, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
+from cashier.flows.figures import Figures, cash_offers
+from cashier.money import CentsBuffer
+
+if TYPE_CHECKING:
+    from cashier.clerks import Clerk
+    from cashier.flows.base import FlowContext, FlowResult
+    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
+    from cashier.journal.model import Entry
+
+#: How the tip is taken (the profile's ``tip_mode``): not at all, asked on the PIN pad, keyed.
+TIP_NONE, TIP_PAD, TIP_KEYED = "none", "pad", "keyed"
+
+
+class Product(Protocol):
+    """What a scanned barcode adds (``cashier.config.Product``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def price(self) -> Decimal: ...
+    @property
+    def barcode(self) -> str: ...
+
+
+class Key(StrEnum):
+    """A key as the entry tells it apart (the window maps its keyboard onto these)."""
+
+    DIGIT = "digit"
+    ADD = "add"  # + or Insert
+    RETURN = "return"
+    ESCAPE = "escape"
+    BACKSPACE = "backspace"
+    TEXT = "text"  # a printable character that is not a digit
+    OTHER = "other"
+
+
+class Act(StrEnum):
+    """What the window does with a key."""
+
+    AMOUNT = "amount"  # the active amount (or tip) display takes the key
+    RETYPE = "retype"  # the pre-filled amount is cleared, then the display takes the digit
+    ADD_LINE = "add line"
+    SCAN = "scan"  # the scanned product is added as a line (``SaleEntry.product``)
+    NAME_BACK = "name backspace"  # the line's name loses its last letter
+    NAME_TYPE = "name type"  # the letter goes to the line's name
+    NAME_CLEAR = "name clear"  # Esc: the line's name cleared, then the display takes the key
+    NONE = "none"  # not the entry's key
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What the Sale screen shows of the entry (the same object while nothing changed, so the
+    screen lays out again only when it did)."""
+
+    figures: Figures
+    tax_shown: bool
+    paid_shown: bool
+    ready: bool  # something is due: the tenders are ready
+    cash_offers: tuple[Decimal, ...]
+    can_add_line: bool
+    can_remove_line: bool
+    can_cancel: bool
+    tip_keyed: bool  # the keyed tip's field is shown
+    tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
+
+
+@dataclass(frozen=True)
+class TenderRequest:
+    """One tender as the Sale screen asks for it: the tender, the line the quick path adds first,
+    the keyed tip, the tip mode, how many tenders the ticket had before, and what the waiting
+    screen shows (``waits_for_all``: all that remains, the ticket's figure once journaled)."""
+
+    tender: Tender
+    lines: tuple[tuple[str, Decimal, int], ...]
+    keyed_tip: Decimal | None
+    tip_mode: str
+    before: int
+    shown: Decimal
+    waits_for_all: bool
+
+    @property
+    def on_pad(self) -> bool:
+        """The customer is asked (the PIN pad, or the code on it): the screen waits; cash is not."""
+        return self.tender.kind != "cash"
+
+
+@dataclass(frozen=True)
+class TenderOutcome:
+    """What came of a tender: the ticket, the tender (None: nothing was charged), its journal
+    entry and the flow's result (None with no entry); ``ends`` when the result screen shows
+    (the ticket is paid, or the tender is being checked with the host)."""
+
+    ticket: Ticket
+    tender: TenderView | None
+    entry: Entry | None
+    result: FlowResult | None
+    ends: bool
+
+    @property
+    def tone(self) -> str:
+        """How the notice under the ticket is coloured when the ticket stays open."""
+        t = self.tender
+        return ("declined" if t is None else "partial" if t.is_partial
+                else "paid-part" if t.is_approved else "declined")
+
+
+#: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
+Shown = Callable[["Ticket | None", bool], None]
+
+
+class SaleEntry:
+    """One Sale screen's state. ``amount`` and ``tip`` are the buffers the screen's displays
+    show: typed into there, read and set here. The ticket's lines and tenders run here too
+    (``context`` gives the flows' context and the ticket's settings once the till is up), and
+    ``shown`` is told each ticket as it comes, so the screen draws it inside the same event."""
+
+    def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
+                 tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
+                 context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
+                 shown: Shown | None = None) -> None:
+        self.context = context
+        self.shown = shown
+        self.amount = amount
+        self.tip = tip
+        self.products = products
+        self.tip_mode = tip_mode
+        self.notes = tuple(notes)
+        self.currency = currency
+        self.session: TicketSession | None = None  # the open ticket's session
+        self.ticket: Ticket | None = None  # its last Ticket
+        self.prefilled = False  # the entry shows what remains (typing replaces it)
+        self.scanned = ""  # digits as typed, for a barcode scanner acting as a keyboard
+        self.product: Product | None = None  # the product the last SCAN found
+        #: (ticket id, amount paid) the first F12 asked about; the second press cancels
+        self.cancel_armed: tuple[int, Decimal] | None = None
+        self.waiting_for_all = False  # the tender on the PIN pad takes all that remains
+        self.result: FlowResult | None = None  # the last tender's result (on the result screen)
+        #: the last fields and what they were of: asked several times per key, made once
+        self._fields: tuple[Ticket | None, tuple[str, str, bool, str], Fields] | None = None
+
+    # ---- what the screen shows ---------------------------------------------------------------
+    def keyed_tip(self) -> Decimal:
+        """The tip typed in the Tip field (keyed mode), not yet taken by the ticket."""
+        return self.tip.value if self.tip_mode == TIP_KEYED else Decimal(0)
+
+    def figures(self) -> Figures:
+        """The core's figures for the ticket, the amount typed (with no line yet) and the keyed tip."""
+        return self.fields().figures
+
+    @property
+    def tip_taken(self) -> bool:
+        return self.ticket is not None and self.ticket.tip_asked
+
+    @property
+    def has_open_lines(self) -> bool:
+        t = self.ticket
+        return t is not None and t.is_open and bool(t.lines)
+
+    def fields(self) -> Fields:
+        t = self.ticket
+        # asked several times per key: a ticket is frozen, so the same ticket object with the same
+        # digits and flags has the same fields (a 200-line ticket's sums are not free, and it is
+        # not compared field by field)
+        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode)
+        last = self._fields
+        if last is not None and last[0] is t and last[1] == of:
+            return last[2]
+        typed = Decimal(0) if self.prefilled else self.amount.value
+        figures = Figures.of(t, typed=typed, keyed_tip=self.keyed_tip())
+        open_ticket = t is not None and t.is_open
+        keyed = self.tip_mode == TIP_KEYED
+        fields = Fields(
+            figures=figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
+            paid_shown=bool(t and t.tenders), ready=figures.due,
+            cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
+            can_add_line=self.amount.entered and not self.prefilled,
+            can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
+            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken)
+        self._fields = (t, of, fields)
+        return fields
+
+    # ---- what is typed -----------------------------------------------------------------------
+    def prefill(self) -> None:
+        """What remains (with a keyed tip) in the entry: typing replaces it, F2 charges it all."""
+        self.prefilled = False
+        figures = self.figures()
+        if self.has_open_lines and figures.due:
+            self.amount.set(figures.remaining)
+            self.prefilled = True
+        else:
+            self.amount.clear()
+        self.scanned = ""
+
+    def amount_edited(self) -> None:
+        """The amount changed (Backspace, the keypad): no longer what remains, it is typed now."""
+        if self.prefilled and not self.figures().is_remaining(self.amount.value):
+            self.prefilled = False
+
+    def tip_edited(self) -> bool:
+        """The pre-filled amount follows the keyed tip, so it and Remaining agree (True: it moved)."""
+        if self.prefilled:
+            self.amount.set(self.figures().remaining)
+        return self.prefilled
+
+    def tip_mode_set(self, mode: str) -> bool:
+        """The tip mode chosen; True when a keyed tip no longer applies (and was cleared)."""
+        self.tip_mode = mode
+        if mode != TIP_KEYED and not self.tip_taken:
+            self.tip.clear()
+            return True
+        return False
+
+    def key(self, key: Key, text: str = "", *, on_tip: bool = False, named: bool = False) -> Act:
+        """What a key typed on the entry does. ``on_tip``: the Tip field has the keyboard;
+        ``named``: the line's name holds text (Backspace takes from it when nothing is typed)."""
+        act = Act.AMOUNT
+        if not on_tip:
+            if key is Key.DIGIT:
+                self.scanned += text
+                if self.prefilled:
+                    # typing replaces what remains (a part of it, for a split); a refused amount
+                    # starts over by itself (the display's ``show_refused``)
+                    self.prefilled = False
+                    self.amount.clear()
+                    act = Act.RETYPE
+            elif key is Key.ADD:
+                return Act.ADD_LINE
+            elif key is Key.RETURN and (product := self._scanned_product()) is not None:
+                self.amount.clear()
+                self.scanned = ""
+                self.product = product
+                return Act.SCAN
+            elif key is Key.ESCAPE:
+                self.scanned = ""
+                self.prefilled = False
+                act = Act.NAME_CLEAR
+            elif key is Key.BACKSPACE and not self.amount.entered and named:
+                return Act.NAME_BACK
+            elif key is Key.TEXT:
+                return Act.NAME_TYPE  # letters name the next line
+        if key in (Key.BACKSPACE, Key.ESCAPE, Key.RETURN):
+            self.scanned = ""
+        elif key is not Key.DIGIT:
+            return Act.NONE
+        return act
+
+    def _scanned_product(self) -> Product | None:
+        """A barcode scanner types the code then Return: the profile's product of that code."""
+        code = self.scanned
+        return next((p for p in self.products if p.barcode == code), None) if code else None
+
+    def line(self) -> Decimal | None:
+        """The typed amount as a new line's price (None: nothing typed, or it is what remains);
+        the entry is cleared for the next line."""
+        if self.prefilled or not self.amount.entered:
+            return None
+        price = self.amount.value
+        self.amount.clear()
+        return price
+
+    # ---- tenders -----------------------------------------------------------------------------
+    def tender_request(self, kind: str, *, handed: Decimal | None = None, chosen: bool = False,
+                       name: str = "") -> TenderRequest:
+        """One tender for the amount typed, or all that remains when it is pre-filled or nothing
+        is typed (``chosen``: a quick cash key, ``handed`` the note, None "Exact"). With no line
+        yet, the typed amount becomes the ticket's line first (the quick path, ``name`` it)."""
+        from cashier.flows.ticket import Tender
+
+        typed = self.amount.value
+        quick = not self.has_open_lines
+        all_remaining = quick or self.prefilled or not self.amount.entered
+        amount = handed if chosen else (None if all_remaining else typed)
+        tender = Tender(kind, amount)  # type: ignore[arg-type]
+        keyed_tip = self.keyed_tip() if self.tip_mode == TIP_KEYED else None
+        lines = ((name, typed, 1),) if quick else ()
+        before = len(self.ticket.tenders) if self.ticket is not None and not quick else 0
+        self.waiting_for_all = kind != "cash" and amount is None
+        shown = self.figures().remaining if amount is None else amount
+        return TenderRequest(tender, lines, keyed_tip, self.tip_mode, before, shown,
+                             self.waiting_for_all)
+
+    def tender_outcome(self, before: int, ticket: Ticket) -> TenderOutcome:
+        """The tender the request added (the ``before``-th of the ticket) and its flow's result,
+        as the ticket read them from the journal."""
+        from cashier.entry_rules import is_checking
+        from cashier.flows.base import FlowResult
+
+        self.ticket = ticket
+        tender = ticket.tenders[before] if len(ticket.tenders) > before else None
+        entry = None if tender is None else self.entry_of(tender)
+        result = (FlowResult(entry, tender.flow_outcome, entry.message or "")
+                  if entry is not None and tender is not None else None)
+        ends = result is not None and (is_checking(result.outcome) or ticket.is_paid)
+        return TenderOutcome(ticket, tender, entry, result, ends)
+
+    def settled(self, entry: Entry) -> FlowResult | None:
+        """The result on screen was being checked and recovery has now settled its ``entry``:
+        the real outcome (else None)."""
+        from cashier.entry_rules import is_checking
+        from cashier.flows.base import FlowResult, outcome_of
+
+        r = self.result
+        if r is None or r.entry.id != entry.id or not is_checking(r.outcome) or entry.unresolved:
+            return None
+        return FlowResult(entry, outcome_of(entry), entry.message or "")
+
+    @staticmethod
+    def result_style(result: FlowResult) -> str:
+        """How the result is coloured: a cancelled tender as cancelled, a capture as approved."""
+        from cashier.entry_rules import is_cancelled
+
+        view = "cancelled" if is_cancelled(result.entry) else result.outcome
+        return {"captured": "approved"}.get(view, view)
+
+    def entry_of(self, tender: TenderView) -> Entry | None:
+        """The journal entry of a tender, as the ticket read it."""
+        t = self.ticket
+        return None if t is None else next((e for e in t.record.entries if e.id == tender.entry_id), None)
+
+    # ---- the ticket --------------------------------------------------------------------------
+    def arm_cancel(self) -> bool:
+        """F12: True when this press only asks (money was taken and the ticket, with what it paid,
+        was not asked about yet); the second press on the same ticket and sum cancels."""
+        t = self.ticket
+        if t is None:
+            return False
+        if t.money_taken and self.cancel_armed != (t.id, t.paid):
+            self.cancel_armed = (t.id, t.paid)
+            return True
+        self.cancel_armed = None
+        return False
+
+    def needs_new_ticket(self) -> bool:
+        """No session, or its ticket closed: the next line or tender starts a new ticket."""
+        return self.session is None or (self.ticket is not None and not self.ticket.is_open)
+
+    def leave_closed(self) -> bool:
+        """The next customer: a paid (or cancelled) ticket is left behind; True when it was."""
+        if self.ticket is not None and not self.ticket.is_open:
+            self.forget()
+            return True
+        return False
+
+    def changed_ticket(self, event: object) -> Ticket | None:
+        """The ticket of a core event about this screen's ticket (a ``TicketChanged``), else None."""
+        if self.session is None:
+            return None
+        from cashier.flows.ticket import TicketChanged
+
+        if isinstance(event, TicketChanged) and event.ticket.id == self.session.id:
+            return event.ticket
+        return None
+
+    def forget(self) -> None:
+        self.session = None
+        self.ticket = None
+
+    # ---- what the cashier's keys run ---------------------------------------------------------
+    def show(self, ticket: Ticket | None, *, prefill: bool = False) -> None:
+        """``ticket`` is the one on screen now (``prefill``: what remains goes in the entry)."""
+        self.ticket = ticket
+        if self.shown is not None:
+            self.shown(ticket, prefill)
+
+    def _context(self) -> tuple[FlowContext, TicketSettings]:
+        if self.context is None:
+            raise RuntimeError("this SaleEntry runs no flows: it was given no context")
+        return self.context()
+
+    async def session_for(self, tenders: Sequence[Tender] = ()) -> TicketSession:
+        """The open ticket's session, or a new ticket (the ``tenders`` about to pay it checked
+        first by the core, so a refused one leaves nothing journaled)."""
+        from cashier.flows.ticket import TicketSession
+
+        session = self.session
+        if session is None or self.needs_new_ticket():
+            session = await TicketSession.start(*self._context(), tenders)
+            self.session = session
+            self.show(session.ticket)
+        return session
+
+    async def add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
+        ticket = await (await self.session_for()).add_line(name, price, quantity)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def remove_last_line(self) -> Ticket:
+        session = await self.session_for()
+        ticket = session.ticket or await session.refresh()
+        ticket = await session.remove_line(len(ticket.lines) - 1)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def cancel(self, manager: Clerk | None) -> Ticket:
+        """The ticket cancelled (approved tenders voided, cash given back) and left behind."""
+        if self.session is None:
+            raise RuntimeError("no ticket to cancel")
+        ticket = await self.session.cancel(manager=manager)
+        self.show(ticket)
+        self.forget()
+        return ticket
+
+    async def pay(self, session: TicketSession, request: TenderRequest) -> TenderOutcome:
+        """The requested tender on ``session`` (its lines and keyed tip first: the quick path)."""
+        session.settings = replace(session.settings, tip_mode=request.tip_mode)
+        ticket = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
+        self.show(ticket)
+        return self.tender_outcome(request.before, ticket)
+
+    async def resume(self) -> TicketSession | None:
+        """After start-up recovery: the latest ticket a crash left open (None: none)."""
+        from cashier.flows.ticket import open_tickets
+
+        sessions = await open_tickets(*self._context())
+        return sessions[-1] if sessions else None

@@ -1,0 +1,111 @@
+"""The Sale screen's entry: the ticket, what is typed and the keypad side by side, the tenders in
+a row under them, drawn from the model's ``Fields``; and the keys as the model tells them apart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from cashier.flows.sale_entry import Key
+from ui import keys
+from ui.i18n import tr
+from ui.pages.sale import keypad_panel, payment_panel
+from ui.pages.sale.keypad_panel import KeypadPanel
+from ui.pages.sale.payment_panel import PaymentPanel
+from ui.pages.sale.ticket_panel import TicketPanel
+
+if TYPE_CHECKING:
+    from cashier.flows.sale_entry import Fields
+    from ui.widgets.amount import AmountDisplay
+
+_KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
+                         Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE,
+                         Qt.Key.Key_Backspace: Key.BACKSPACE}
+
+
+def key_of(event: QKeyEvent) -> Key:
+    """A key as the Sale screen's model tells it apart."""
+    text = event.text()
+    if text and text.isdigit() and text.isascii():
+        return Key.DIGIT
+    if (key := _KEYS.get(event.key())) is not None:
+        return key
+    return Key.TEXT if text and text.isprintable() and not text.isdigit() else Key.OTHER
+
+
+class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
+    """What the entry asks of the Sale page (the page builds it: no import back up)."""
+
+    def remove_last_line(self) -> None: ...
+    def cancel_ticket(self) -> None: ...
+
+
+class EntryStage(QWidget):
+    def __init__(self, page: SalePage, parent: QWidget | None = None) -> None:
+        # built inside its parent (the stack): added to it afterwards, the whole tree of panels
+        # was styled again on the move, ~30 ms of the window's start
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(8)
+        self.remove_line_button = page.button(lambda: tr("Remove line"), "Del", page.remove_last_line,
+                                              stacked=True)
+        self.cancel_ticket_button = page.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
+                                                page.cancel_ticket, "Danger", stacked=True)
+        self.ticket_panel = TicketPanel(page.till.currency,
+                                        (self.remove_line_button, self.cancel_ticket_button))
+        self.payment_panel = pay = PaymentPanel(page)
+        self.amount, self.tip = pay.amount, pay.tip
+        self.tender_buttons = (pay.card_button, pay.gift_button, pay.qr_button, pay.cash_button)
+        self.keypad_panel = KeypadPanel(page, pay.amount)
+        for i, panel in enumerate((self.ticket_panel, self.payment_panel, self.keypad_panel)):
+            grid.addWidget(panel, 0, i)
+            grid.setColumnStretch(i, (4, 4, 3)[i])
+        grid.addWidget(pay.tenders, 1, 0, 1, 3)
+        grid.setRowStretch(0, 1)
+        # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
+        # with room): three panels side by side then fit 1024 px at 125 % text; sizes of text
+        # still come from the theme, so the text size setting applies
+        self.keypad_panel.setStyleSheet(
+            "QPushButton#Key { min-width: 0px; padding: 4px 6px; } QPushButton { padding: 4px 6px; }")
+        pay.setStyleSheet("#AmountDisplay { padding: 4px 10px; } QPushButton { padding: 4px 6px; }")
+        self.ticket_panel.setStyleSheet("QPushButton { padding: 4px 6px; }")
+        for first, then in zip((pay.amount, *self.tender_buttons), self.tender_buttons, strict=False):
+            QWidget.setTabOrder(first, then)
+        #: What ``show_fields`` last laid out: the model's fields, busy, on the entry.
+        self._shown: tuple[Fields, bool, bool] | None = None
+
+    def aim(self, display: AmountDisplay) -> None:
+        """The keys (and the keypad) go to ``display``: the amount or the keyed tip."""
+        k = self.keypad_panel
+        k.entry.aim(display)
+        for button, target in ((k.amount_field, self.amount), (k.tip_field, self.tip)):
+            button.setChecked(target is display)
+        display.setFocus()
+
+    def show_fields(self, fields: Fields, busy: bool, on_entry: bool) -> None:
+        """The ticket panel's figures and the tenders as they may be used. A key or a line asks
+        up to four times in one event: what is already on screen is not laid out again."""
+        last = self._shown
+        if last is not None and last[0] is fields and last[1:] == (busy, on_entry):
+            return
+        self._shown = (fields, busy, on_entry)
+        self.ticket_panel.show_figures(fields.figures, tax_shown=fields.tax_shown,
+                                       paid_shown=fields.paid_shown)
+        for b in self.tender_buttons:
+            b.setEnabled(not busy)  # with nothing to pay, the key says so (the page's _check_ready)
+            b.setProperty("ready", fields.ready)
+        self.payment_panel.show_cash_offers(list(fields.cash_offers),
+                                            enabled=fields.ready and not busy and on_entry)
+        self.payment_panel.add_line_button.setEnabled(fields.can_add_line and not busy)
+        self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
+        self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
+
+    def retranslate(self) -> None:
+        self.ticket_panel.retranslate()
+        self.payment_panel.retranslate()
+        self.keypad_panel.retranslate()
+        self._shown = None  # the figures are worded again in the new language
