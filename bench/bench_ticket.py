@@ -10,7 +10,8 @@
   journal's or the flows' own work: the 20 lines as bare inserts, the 5 commits (FULL, each
   behind the hop to a writer's thread and back, as the journal makes them) and the two card
   tenders' bare client calls, host time excluded alike. ``ticket_overhead_over_floor`` is the
-  ratio the ticket is judged by against it (docs/decisions.md, "What the ticket's floor is").
+  ratio the ticket is judged by against it (docs/decisions/017-run-time-and-benchmarks.md, "What the
+  ticket's floor is").
 - ``ticket_loop_lag_p99_ms``: how late a 10 ms Qt timer fires in the window while a 50-line
   ticket is typed on the Sale screen (keys, +) and paid by card (the automatic virtual customer);
   measured in a child process, as ``bench_ui`` does.

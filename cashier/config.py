@@ -329,7 +329,8 @@ class TillProfile(BaseSettings):
         """The journal this run writes. Training on a real till's profile writes its own training
         journal beside the till's (``training_journal_path``), never the till's own: a training
         sale never counts in the till's X or Z report or its batch, never reaches the store, and
-        the till's ``recover`` never asks the real host about it (docs/decisions.md, issue #46)."""
+        the till's ``recover`` never asks the real host about it (docs/decisions/012-authority.md, issue
+        #46)."""
         path = self.till_journal_path
         return training_journal_path(path) if self.trains_on_a_real_till else path
 

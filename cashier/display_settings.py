@@ -1,6 +1,6 @@
 """The till's display settings: language, high contrast and text size, kept across starts.
 
-Decision (docs/decisions.md): a small JSON file beside the journal (``<journal>.display.json``,
+Decision (docs/decisions/014-the-window.md): a small JSON file beside the journal (``<journal>.display.json``,
 owner-only), not the journal. The window reads it before its first paint, while the journal is
 opened only after it; and the journal records money (it is pushed to the store), which how the
 screen looks is not. A missing or damaged file means the defaults: a look is never a reason not

@@ -49,8 +49,8 @@ def void_refusal(entry: Entry, refunds_in_flight: Sequence[Entry] = ()) -> str |
     payment: an approved, captured or unanswered Host API payment, or a Charge API payment with
     money left to give back (its "void" is a full refund). A Host API payment with a refund
     against it is never voided: the void would give the refunded part back a second time (the
-    host refuses it too, docs/decisions.md "Money and authority, round 4 (issue #46): refunds");
-    the rest is refunded instead. ``refunds_in_flight`` are the journal's linked refunds of it
+    host refuses it too, docs/decisions/004-journal-and-flows.md "Money and authority, round 4 (issue #46):
+    refunds"); the rest is refunded instead. ``refunds_in_flight`` are the journal's linked refunds of it
     whose answer is not known yet: they may have given money back, so they count as refunds."""
     if is_charge_api(entry):
         return None if refundable_amount(entry) > 0 else "has nothing left to give back"

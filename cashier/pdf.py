@@ -1,6 +1,6 @@
 """A PDF of plain text lines, written with the standard library only.
 
-Decision (docs/decisions.md): reports are fixed-width text, so a PDF needs nothing but the
+Decision (docs/decisions/010-cash-desk.md): reports are fixed-width text, so a PDF needs nothing but the
 built-in Courier font (one of the 14 fonts every PDF reader has, so nothing is embedded) and one
 content stream per page. That is a few dozen lines; a PDF library would be a dependency for
 this alone, and Qt's PDF writer is out of bounds for ``cashier/`` (the core never imports Qt).

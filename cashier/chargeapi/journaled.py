@@ -8,8 +8,8 @@ server replays its first answer, or carries it out for the first time, never twi
 
 Journal amounts: a charge records ``approved`` (and ``captured`` when captured at once); a
 capture entry records ``captured``; a refund entry records ``refunded``. The journal mirrors a
-capture or refund on the charge it moved and counts each in its own bucket (see docs/decisions.md,
-Card-not-present at the till).
+capture or refund on the charge it moved and counts each in its own bucket (see
+docs/decisions/016-charge-api.md, Card-not-present at the till).
 """
 
 from __future__ import annotations

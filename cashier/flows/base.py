@@ -309,13 +309,13 @@ def whose_request(entry: Entry, result: TransactionResult, presented: Presented 
     """Whether the approval the host holds under ``entry``'s invoice is ``entry``'s own request.
     A journal replaced or restored may have reused a number its predecessor used for a request
     the host never recorded, and another customer's sale then stands under it: the journal never
-    takes that sale as this entry's (docs/decisions.md, "A host record of another request is not
-    adopted"). Ours: the amount asked, with what the host names on top (tip, cashback,
-    surcharge), or less when partly approved, on the same card when both sides know it (last
-    four digits, token: ``names_another_card``). Another: a card other than the one the till
-    keyed, a full approval for other than what was asked, or more than asked on a card the till
-    gave (no PIN pad could add to it). Unsure: more than asked, with nothing named, on a card read
-    on the PIN pad, whose customer may have chosen a tip there that this host does not name.
+    takes that sale as this entry's (docs/decisions/007-recovery-and-the-host.md, "A host record of another
+    request is not adopted"). Ours: the amount asked, with what the host names on top (tip, cashback,
+    surcharge), or less when partly approved, on the same card when both sides know it (last four digits,
+    token: ``names_another_card``). Another: a card other than the one the till keyed, a full approval for
+    other than what was asked, or more than asked on a card the till gave (no PIN pad could add to it).
+    Unsure: more than asked, with nothing named, on a card read on the PIN pad, whose customer may have
+    chosen a tip there that this host does not name.
     ``presented``: the card this request presented (default: the entry's, as it was journaled
     before any answer)."""
     amount = result.amount
@@ -470,7 +470,8 @@ async def not_ours(ctx: FlowContext, entry: Entry, result: TransactionResult,
     card, another amount: the host amended a record another request made under this number).
     The host is the truth, so what it said is journaled (``host_mismatch``, the Manager screen
     lists it), but never as this entry's approval, and nothing is voided: a void would reverse
-    the whole record, another customer's sale (docs/decisions.md, "Money and authority, round 4")."""
+    the whole record, another customer's sale (docs/decisions/007-recovery-and-the-host.md, "Money and
+    authority, round 4")."""
     held = _held_words(result)
     digits = "".join(c for c in ((result.card.number or "") if result.card else "") if c.isdigit())
     await ctx.journal.note(entry.id, MISMATCH_NOTE, actor=ctx.actor, invoice=entry.invoice,

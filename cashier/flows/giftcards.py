@@ -7,7 +7,7 @@ the card itself. The snapshot (balance and the length of its history, ``RETURNHI
 before the request goes; afterwards a new history line of the right type and amount means it
 landed, an unchanged history means it did not (safe to retry). ``/giftcards/cancel`` is never used
 to "resolve" a lost answer: it undoes the card's LAST request, which is someone else's (or the
-activation) when ours never landed. See docs/decisions.md, "Flows: gift cards and QR".
+activation) when ours never landed. See docs/decisions/008-gift-cards-and-qr.md, "Flows: gift cards and QR".
 
 The card: keyed (``GiftCard(number=...)``, journaled masked), a token from an earlier answer, or
 read by the PIN pad on LG (``GiftCard()``): the pad read is a balance inquiry, whose answer gives

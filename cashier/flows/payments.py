@@ -98,8 +98,8 @@ async def _continue(ctx: FlowContext, invoice: str, kind: Kind, total: Decimal,
     """A retry reuses the journal's invoice, and is only ever the same payment: same kind, same
     amount, same card (keyed, token or PIN pad, as it was started). Anything else, or a payment
     already settled, is refused before anything is sent: the host would amend the earlier
-    payment (another customer's card charged the difference, docs/decisions.md, "Money and
-    authority, round 4"). A payment the journal holds as not charged is sent again only once the
+    payment (another customer's card charged the difference, docs/decisions/007-recovery-and-the-host.md,
+    "Money and authority, round 4"). A payment the journal holds as not charged is sent again only once the
     host says it holds no one else's approval under the number (``whose_request``)."""
     entry = await ctx.journal.by_invoice(invoice)
     if entry is None:

@@ -12,7 +12,7 @@ reversal). A cancel is journaled (sent, op void) before ``cancelqrpayment`` goes
 
 The window shows the code from the ``QrShown`` event and follows ``QrStatusChanged``. On LG the
 code also goes to the PIN pad as a stored form (decision: ``form.type: qrDisplay`` is a device
-controller form, and QR payments exist on HD and LG only; see docs/decisions.md).
+controller form, and QR payments exist on HD and LG only; see docs/decisions/008-gift-cards-and-qr.md).
 """
 
 from __future__ import annotations

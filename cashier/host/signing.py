@@ -1,6 +1,6 @@
 """HMAC-SHA256 request signing, shared by the client and the sandbox.
 
-Our spec does not say what is signed. Decision (docs/decisions.md): the signed content is the
+Our spec does not say what is signed. Decision (docs/decisions/001-host-api.md): the signed content is the
 raw request body bytes (empty for GET and DELETE), so the same function signs and verifies.
 """
 

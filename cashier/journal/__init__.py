@@ -6,9 +6,17 @@ Layout
   and the one writer of ``events``; the recorders built on it (``recorder.EntryRecorder``,
   ``tickets.TicketRecorder``, ``drawer_rows.DrawerRecorder``, ``report_rows.ReportRecorder``,
   ``outbox_rows.OutboxRecorder``); ``recorder.JournalRecorder`` is all of them on one datastore.
-- ``aio.Journal``: what async code uses; writes run on a dedicated thread, reads on another.
+- ``aio.Journal``: what async code uses, and the one publisher of every change: the writer and
+  the reader each run on a ``Lane`` (a thread of its own); ticket lines are held open and
+  committed together (``LineFlusher``), a held line written on the caller's thread when the
+  writer's lane is idle.
 - ``model``: ``Kind``, ``Op``, ``State`` (the state machine and its legal transitions),
-  ``Entry`` (the projection row), ``Event``, ``Job``, ``Totals``.
+  ``Entry`` (the projection row), the one ``Outcome`` word, ``Event``, ``Job``, ``Totals``, and
+  what is written (``NewEntry``, ``EntryChanges``); ``rows`` reads a row as an ``Entry``.
+- ``ticket_model``: THE ticket read model (``Ticket``) flows, receipts and reports read.
+- ``leases``: one owner per payment in flight (each process's OS-held lease).
+- ``pin_guard``: every manager PIN checked through it (wrong tries lock it, in the till's guard
+  file).
 - ``export``: JSON and CSV.
 - ``card_guard``: the card-number guard at the boundary; ``tokens``: the token codec;
   ``totals``: which bucket each entry counts in (running totals per batch).
@@ -17,7 +25,9 @@ Tables: ``events`` is append-only (triggers refuse UPDATE and DELETE); ``entries
 current-state projection and can be rebuilt from the events (``JournalRecorder.replay``);
 ``totals`` holds running totals per batch, changed in the same transaction as each entry;
 ``jobs`` holds durable voids; ``counters`` the invoice sequence and the store's word on the
-till's number.
+till's number; ``batches`` the closed batches; ``tickets`` and ``ticket_lines`` the tickets;
+``drawer_sessions`` and ``drawer_moves`` the cash drawer; ``store_outbox`` the journal's id and
+how far the store has its events; ``entry_owners`` who owns each entry in flight.
 
 Keys: a Host API entry is keyed by its **invoice** (allocated by ``create`` in the same
 transaction as the intent: two-digit till number + 8-digit sequence, never reused). A Charge API

@@ -423,7 +423,7 @@ class Journal:
         so no fsync), and nothing else is queued, it runs here on the caller's thread, in tens of
         microseconds, instead of a hop to the writer's thread and back that costs more than the
         write; else as ``_write``.
-        Either way the same connection writes it, in order (docs/decisions.md, "A held line is
+        Either way the same connection writes it, in order (docs/decisions/009-the-ticket.md, "A held line is
         written without a hop")."""
         writer = self._writer
         self._say_lines_lost()

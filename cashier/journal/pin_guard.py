@@ -23,7 +23,7 @@ locked: a wrong try there counts against each of them, so one PIN is never guess
 ``TRIES`` times in a row whichever way it is asked. A try is counted before its PIN is checked
 (one write under SQLite's write lock), so processes guessing at once share the ``TRIES``.
 What it cannot defend: anyone who can delete the till's files, or read the profile's hashes and
-guess offline (docs/decisions.md, issue #46).
+guess offline (docs/decisions/012-authority.md, issue #46).
 """
 
 from __future__ import annotations

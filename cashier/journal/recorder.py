@@ -183,7 +183,7 @@ class EntryRecorder:
     def time_floor(self) -> int:
         """The lowest sequence this day may use on a real till (0 when not bound to time):
         a journal that is new, replaced or restored starts at today's block, above every
-        earlier day's numbers (see docs/decisions.md, "Invoice numbers")."""
+        earlier day's numbers (see docs/decisions/004-journal-and-flows.md, "Invoice numbers")."""
         if not self.store.invoice_time_floor:
             return 0
         today = self.store.clock().astimezone(UTC).date()

@@ -18,7 +18,7 @@ from cashier.journal.tickets import TicketRecord, holds_lines
 from cashier.money import quantum, tax_of
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
-#: (docs/decisions.md, "One name per tender kind"); a keyed card is a card tender.
+#: (docs/decisions/018-names.md, "One name per tender kind"); a keyed card is a card tender.
 TenderKind = Literal["card", "giftcard", "qr", "cash"]
 TENDER_KINDS: tuple[TenderKind, ...] = ("card", "giftcard", "qr", "cash")
 #: Earlier spellings still taken where a person types a tender (``cashier ticket --pay gift``) or

@@ -17,7 +17,7 @@ from cashier.journal.model import Kind, Op, State
 #: approved and captured (card, keyed, a captured tab, a gift card spent as a tender, a paid QR
 #: code) and every refund. A gift card's own balance moves (activate, reload, cash back) stay on
 #: the card's ledger and out of the card batch; cash never reaches the host; an open tab is not
-#: batched until it is captured (docs/decisions.md, "What the host's batch holds").
+#: batched until it is captured (docs/decisions/007-recovery-and-the-host.md, "What the host's batch holds").
 HOST_BATCH_SALE_BUCKETS: tuple[str, ...] = ("sale", "manual_sale", "capture", "giftcard_sale", "qr")
 HOST_BATCH_REFUND_BUCKETS: tuple[str, ...] = ("refund",)
 

@@ -254,7 +254,8 @@ class HostSandbox:
                 raise invalid_field(name, "must not contain $ % : ^ - ~ < > , ? quotes { } [ ] \\ + =")
 
     def _check_access(self, headers: dict[str, str], raw: bytes) -> None:
-        """AccessToken, and the HMAC signature when one is sent (decisions.md: auth failures)."""
+        """AccessToken, and the HMAC signature when one is sent (docs/decisions/002-sandbox.md: auth
+        failures)."""
         signed = False
         authorization = headers.get("authorization")
         if authorization:

@@ -167,7 +167,7 @@ def route_table(families: Iterable[Family]) -> RouteTable:
     return table
 
 
-# ---- more errors of the host (codes chosen in docs/decisions.md, "Sandbox host core") ---------
+# ---- more errors of the host (codes: docs/decisions/002-sandbox.md, "Sandbox host core") -
 def duplicate_invoice(invoice: str) -> HostFault:
     """9815/1: the invoice is already used by a different kind of transaction in this batch."""
     return HostFault(9815, "DUP INVOICE", f"Duplicate invoice {invoice} for another transaction",

@@ -4,9 +4,10 @@ The vendor's 3-D Secure test cards pick the flow: frictionless (the result at on
 fingerprint (responseCode 'H' with a redirect URL; ``/3dsecure/completion`` is then required and
 gives the result) or challenge (responseCode 'G'). Other accepted test cards run frictionless.
 
-A desktop till cannot show the issuer's challenge page, so the sandbox decides (docs/decisions.md)
-that the challenge is answered through ``/3dsecure/completion``: ``compInd`` 'Y' means the
-cardholder passed it, 'N' or 'U' that it failed (responseCode 'D', no cryptogram).
+A desktop till cannot show the issuer's challenge page, so the sandbox decides
+(docs/decisions/002-sandbox.md, "3-D Secure") that the challenge is answered through
+``/3dsecure/completion``: ``compInd`` 'Y' means the cardholder passed it, 'N' or 'U' that it failed
+(responseCode 'D', no cryptogram).
 
 The result carries every field a sale or authorization needs (our spec: cryptogram,
 ecommIndicator, securityLevelIndicator, programProtocol, directoryServerTranId and

@@ -1,7 +1,7 @@
 """Checkout sessions: create, list (filtered by status) and retrieve; HD only.
 
 Our spec's Options column says "not stated"; the vendor lists Host Direct only (on the host of
-its payment links), so the sandbox serves HD and refuses LG, DCP and DCC (docs/decisions.md).
+its payment links), so the sandbox serves HD and refuses LG, DCP and DCC (docs/decisions/002-sandbox.md).
 Our spec names POST for all three operations; the vendor's GET list and retrieve (filters in the
 ``Status``, ``Limit``, ``StartingAfterId`` and ``CheckoutSessionId`` headers) answer too.
 

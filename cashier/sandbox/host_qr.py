@@ -3,7 +3,7 @@
 Life of a code: pending -> paid (``POST /_sandbox/qrpayments/pay``, the customer's phone) ->
 reversed by cancel (T); or pending -> cancelled (C), after which the code cannot be used.
 
-Decisions (docs/decisions.md):
+Decisions (docs/decisions/002-sandbox.md, "QR status while unpaid"):
 - While pending, ``getqrpaymentstatus`` answers 200 with ``transaction`` (invoice, saleFlag) and
   NO ``responseCode``: the vendor's codes are only A, C and T, and "not paid yet" is no error.
 - A second ``getqrcode`` for an invoice with a pending code of the same amount answers that same

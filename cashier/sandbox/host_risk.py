@@ -1,6 +1,6 @@
 """``/risk/assess``, ``/risk/rulestatus`` and ``/risk/ruleupdate`` (HD only).
 
-The vendor publishes no risk triggers, so the sandbox decides (docs/decisions.md, "Sandbox long
+The vendor publishes no risk triggers, so the sandbox decides (docs/decisions/002-sandbox.md, "Sandbox long
 tail"): a rule set with ``/risk/ruleupdate`` wins; otherwise ``+deny``, ``+review`` or
 ``+escalate`` in the local part of ``customer.emailAddress`` picks the assessment; everything
 else is approved. Card rules are keyed by first six and last four digits, never the full number.

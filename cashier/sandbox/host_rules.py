@@ -1,7 +1,7 @@
 """``/rules/verify`` and ``/rule/verify`` (HD only): processing rules, surcharge eligibility.
 
 Our spec names ``/rules/verify`` and a later correction ``/rule/verify``; the server's choice is
-ambiguous, so the sandbox answers both with the same handler (docs/decisions.md).
+ambiguous, so the sandbox answers both with the same handler (docs/decisions/002-sandbox.md).
 
 Surcharge rule of the sandbox: credit cards are eligible ('P', 3.00 percent); debit and prepaid
 cards are not ('F'), as card network rules forbid surcharging debit.

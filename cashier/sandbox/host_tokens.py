@@ -1,6 +1,6 @@
 """``/tokens/*``: add, duplicate, delete (for good), universal token, four words.
 
-Two token styles, told apart by their shape (decision, see docs/decisions.md):
+Two token styles, told apart by their shape (decision, see docs/decisions/002-sandbox.md):
 
 - legacy-style: 16 DIGITS, the last four being the card's (the vendor's ``8048471746471119``);
   this is what ``state.tokenize`` (the shared vault) issues;

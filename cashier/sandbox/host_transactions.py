@@ -429,7 +429,8 @@ def _offline_payment(call: HostCall, record: dict[str, Any], card: CardUse, opti
 
 def _gift_payment(call: HostCall, record: dict[str, Any], key: str, options: frozenset[str],
                   book: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """A gift card pays by sale: its balance decides (no amount triggers), see decisions.md."""
+    """A gift card pays by sale: its balance decides (no amount triggers), see
+    docs/decisions/002-sandbox.md."""
     if record["kind"] != "sale":
         raise HostFault(9000, "NOT SUPPORTED", "A gift card pays by sale; it cannot be authorized",
                         code=40600)
@@ -640,8 +641,8 @@ async def invoice_status(call: HostCall) -> dict[str, Any]:
 
 def refunded_void(invoice: str, refunded: Decimal) -> HostFault:
     """A void of a sale refunded in part would give the refunded part back twice: refused with
-    the vendor's 50100 "Transaction failed, invalid status" (docs/decisions.md, "Money and
-    authority, round 4 (issue #46): refunds"); the rest is refunded instead."""
+    the vendor's 50100 "Transaction failed, invalid status" (docs/decisions/004-journal-and-flows.md, "Money
+    and authority, round 4 (issue #46): refunds"); the rest is refunded instead."""
     return HostFault(9000, "Tran Failed", f"Transaction failed, invalid status: invoice {invoice} "
                      f"was refunded ({money(refunded)}); refund the rest instead",
                      severity="Error", code=50100)

@@ -3,7 +3,8 @@
 As on the vendor's test host, a request is pending ('P') for the first hour of SANDBOX time
 (``POST /_sandbox/clock`` moves it) and complete ('C') after that. Each card's status comes from
 the test card behind its token (the vendor says "driven by test PANs" without the table, so the
-sandbox's table is below and in docs/decisions.md). Errors use ``ErrorNoPrimarySecondary``.
+sandbox's table is below and in docs/decisions/002-sandbox.md, "Updater"). Errors use
+``ErrorNoPrimarySecondary``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""Ticket lines are group-committed (docs/decisions.md, "Lines are group-committed"): the till's
-journal holds a new ticket and its lines in one open transaction until a tender's intent commits
-them with it, the pause after typing, or the journal's close. Another connection (another
-process) sees which."""
+"""Ticket lines are group-committed (docs/decisions/009-the-ticket.md, "Lines are group-committed"): the
+till's journal holds a new ticket and its lines in one open transaction until a tender's intent commits them
+with it, the pause after typing, or the journal's close. Another connection (another process) sees which."""
 
 from __future__ import annotations
 
@@ -172,7 +171,7 @@ def _finishes_without_waiting(coro: Any) -> Any:
 
 async def test_a_line_is_written_without_a_hop_while_the_write_lock_is_free(
         tmp_path: Path, outside: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/decisions.md, "A held line is written without a hop": a line, and the ticket read
+    """docs/decisions/009-the-ticket.md, "A held line is written without a hop": a line, and the ticket read
     back while it is held, come without waiting for the writer's thread, even the first line
     after the held lines were committed; what is written is the same (held, then committed)."""
     monkeypatch.setattr(journal_aio, "LINES_IDLE_S", 0.01)

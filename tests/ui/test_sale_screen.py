@@ -283,7 +283,7 @@ def test_basket_on_the_lg_pin_pad(ui: Any, make_gui: Any) -> None:
 
 
 def test_a_scanned_line_is_drawn_before_the_pad_is_told(ui: Any, make_gui: Any) -> None:
-    """docs/decisions.md, "A scanned line shows in one paint": in the running window the + key
+    """docs/decisions/009-the-ticket.md, "A scanned line shows in one paint": in the running window the + key
     journals the line and puts its row on the ticket inside the key's own event, before the loop
     runs again (so the next paint shows it); the PIN pad is told after, and shows it too."""
     gui = make_gui()

@@ -482,7 +482,8 @@ class ManagerPage(Page):
 class StorePart(QGroupBox):
     """The Store part: every till with its clerk, last seen, open tickets, unresolved payments and
     totals, polled from the store service every few seconds while the manager screen is open
-    (decision: polling, see docs/decisions.md), and the store-wide batch close."""
+    (decision: polling, see docs/decisions/011-the-store.md, "Live view: polling"), and the store-wide batch
+    close."""
 
     POLL_MS = 3000
     COLUMNS = 8

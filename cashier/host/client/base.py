@@ -275,7 +275,7 @@ class HostClientBase:
             return customer.wire()
         if card is not None and card.number is not None and card.token is None:
             # Decision: the unencrypted-card body requires customer.postalCode; with no customer
-            # given, the store's postal code is sent (docs/decisions.md).
+            # given, the store's postal code is sent (docs/decisions/001-host-api.md).
             return {"postalCode": self.settings.store_postal_code}
         return None
 

@@ -30,7 +30,7 @@ class ChargeApiFault(Exception):
 
     As the vendor's test mode answers: an ``invalid_request`` error carries no ``code``; a card
     error carries its code, the charge (or credit) it recorded and the issuer's decline code
-    where there is one (see docs/decisions.md, Charge API sandbox).
+    where there is one (see docs/decisions/016-charge-api.md, Charge API sandbox).
     """
 
     def __init__(self, status: int, type_: str, code: str | None, message: str, *,
@@ -51,7 +51,7 @@ class ChargeApiFault(Exception):
         if self.code:
             error["code"] = self.code
         # camelCase like every other field; the snake_case twins are what the pinned official
-        # SDK (2.1.0) reads into its exception (see docs/decisions.md, Charge API).
+        # SDK (2.1.0) reads into its exception (see docs/decisions/016-charge-api.md).
         for camel, snake, value in (("chargeId", "charge_id", self.charge_id),
                                     ("creditId", "credit_id", self.credit_id),
                                     ("blacklistRuleId", "blacklist_rule_id", self.blacklist_rule_id),

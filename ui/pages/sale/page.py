@@ -114,7 +114,7 @@ class SalePage(SaleView):
         self.description.clear()
         self.amount.settle()
         # started inside the key's event: the line is journaled and drawn before the next paint
-        # (docs/decisions.md, "A scanned line shows in one paint")
+        # (docs/decisions/009-the-ticket.md, "A scanned line shows in one paint")
         self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
 
     def remove_last_line(self) -> None:
