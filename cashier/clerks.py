@@ -116,6 +116,11 @@ class SignInError(CashierError):
     """No clerk of this till has that PIN."""
 
 
+class PinLocked(SignInError):
+    """The PIN prompt is locked after wrong PINs: the refusal says for how long (the window shows
+    it as it is, not as a wrong PIN)."""
+
+
 #: Each action as the sentence that refuses it names it ("cancel ticket" read as a typo).
 ACTION_WORDS: dict[Action, str] = {
     Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from cashier.clerks import Clerk, SignInError
+from cashier.clerks import Clerk, PinLocked, SignInError
 from ui import a11y
 from ui.core_words import say
 from ui.i18n import tr
@@ -76,7 +76,7 @@ class SignInPanel(QWidget):
             clerk: Clerk = sign_in(desk.recorder.path, desk.roster, self.pin.text(), "window sign-in")
         except SignInError as exc:
             self.pin.clear()
-            self.error.setText(say(str(exc)) if "locked" in str(exc)
+            self.error.setText(say(str(exc)) if isinstance(exc, PinLocked)
                                else tr("PIN not accepted: no clerk of this till has that PIN."))
             a11y.announce(self.error, self.error.text(), urgent=True)
             return None

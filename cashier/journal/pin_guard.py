@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from cashier.clerks import Clerk, Roster, SignInError
+from cashier.clerks import Clerk, PinLocked, Roster, SignInError
 from cashier.journal.datastore import write_event
 
 log = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class PinGuard:
                     failures = max(locks[s][1] for s in pins)
                     self._journal(LOCKED, key, command)
                     who = f"clerk {key}" if key not in (ANY, SIGN_IN) else "this PIN prompt"
-                    raise SignInError(f"pin: {who} is locked for {int(left) + 1} s after "
+                    raise PinLocked(f"pin: {who} is locked for {int(left) + 1} s after "
                                       f"{failures} wrong PINs")
                 try_id = self._record(conn, TRYING, key, command, open_)
                 conn.execute("COMMIT")
