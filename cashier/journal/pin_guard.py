@@ -28,6 +28,7 @@ guess offline (docs/decisions/012-authority.md, issue #46).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import sqlite3
@@ -76,8 +77,11 @@ def _now() -> datetime:
 
 
 def secret_of(pin_hash: str) -> str:
-    """What the guard keys a PIN by: a digest of its salted hash (the hash itself is not copied)."""
-    return hashlib.sha256(pin_hash.encode()).hexdigest()[:32]
+    """What the guard keys a PIN by: a digest of its salted hash (the hash itself is not copied),
+    in base32, whose only digits are 2 to 7: a hex digest at rest holds a Luhn-valid run of 13
+    digits now and then, which a card-number scanner reads as a card number (as the store's
+    chain, ``cashier.journal.outbox_rows``)."""
+    return base64.b32encode(hashlib.sha256(pin_hash.encode()).digest()).decode("ascii")[:32]
 
 
 def _key(clerk_id: str | int | None) -> str:
