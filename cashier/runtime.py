@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from cashier.catalog import Catalog, CatalogSource
 from cashier.chargeapi.connect import optional_gateway_client
 from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
@@ -138,7 +139,7 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
                       max_tip_percent=profile.max_tip_percent, bounds=profile.bounds,
-                      resolvers=RESOLVERS)
+                      resolvers=RESOLVERS, catalog=CatalogSource(Catalog.from_profile(profile)))
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 

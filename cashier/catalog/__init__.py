@@ -6,6 +6,7 @@ the store keeps every version in its PostgreSQL and a till keeps the newest in i
 
 from cashier.catalog.model import (
     Catalog,
+    CatalogSource,
     Category,
     Modifier,
     Product,
@@ -13,4 +14,4 @@ from cashier.catalog.model import (
     check_sku,
 )
 
-__all__ = ["Catalog", "Category", "Modifier", "Product", "TaxClass", "check_sku"]
+__all__ = ["Catalog", "CatalogSource", "Category", "Modifier", "Product", "TaxClass", "check_sku"]

@@ -169,3 +169,23 @@ class Catalog:
                     for i, p in enumerate(profile.products, start=1)]
         return cls(0, tuple(products), (Category(DEFAULT_CATEGORY),),
                    (TaxClass(DEFAULT_TAX_CLASS, profile.tax_rate),))
+
+
+class CatalogSource:
+    """Where a till's flows and window read the catalog it sells from now. A pull from the store
+    swaps in a new version whole (one attribute assignment: a reader on another thread sees the
+    old version or the new one, never a mix); a line already on a ticket keeps what it was sold at.
+    """
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+
+    def current(self) -> Catalog:
+        return self._catalog
+
+    def replace(self, catalog: Catalog) -> bool:
+        """Take a newer version; an older or equal one is ignored (pulls may cross). True when taken."""
+        if catalog.version <= self._catalog.version and self._catalog.version != 0:
+            return False
+        self._catalog = catalog
+        return True

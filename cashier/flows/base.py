@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Literal, Unpack
 
+from cashier.catalog import Catalog, CatalogSource
 from cashier.clerks import Action, Clerk, Roster
 from cashier.errors import ValidationError
 from cashier.flows.events import EventBus, FlowFinished
@@ -165,6 +166,9 @@ class FlowContext:
     bounds: AmountBounds = field(default_factory=AmountBounds)
     #: The resolver of each kind in ``OWN_RESOLVER_KINDS``, passed by the runtime.
     resolvers: Mapping[Kind, Resolver] = field(default_factory=dict)
+    #: The catalog this till sells from now (the store's newest version it pulled, or its profile's
+    #: products as version 0); the runtime passes the profile's, a store pull swaps in newer ones.
+    catalog: CatalogSource = field(default_factory=lambda: CatalogSource(Catalog(0, ())))
 
     @property
     def actor(self) -> str:

@@ -58,3 +58,12 @@ def test_a_till_without_a_store_sells_its_profile() -> None:
 def test_a_bad_sku_names_the_field(sku: str) -> None:
     with pytest.raises(ValidationError, match=r"^sku: "):
         check_sku(sku)
+
+
+def test_a_source_takes_only_a_newer_version() -> None:
+    from cashier.catalog import CatalogSource
+
+    source = CatalogSource(Catalog(0, ()))
+    assert source.replace(_catalog()) and source.current().version == 3
+    assert not source.replace(Catalog(2, ()))  # a pull that crossed a newer one
+    assert source.current().version == 3
