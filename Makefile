@@ -50,7 +50,7 @@ typecheck: setup
 
 # pytest keeps the test modules it rewrites for assertions only when bytecode may be written
 unit: setup compile system-deps-test
-	env -u PYTHONDONTWRITEBYTECODE QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) -m "not packaging and not slow" $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal -m "not packaging and not slow" $(PYTEST_ARGS)
 
 test: setup system-deps-test lint boundaries typecheck unit
 

@@ -103,6 +103,7 @@ def _card_entry_sent(journal: Path) -> bool:
     return bool(row[0])
 
 
+@pytest.mark.slow
 def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str], tmp_path: Path) -> None:
     served = serve_sandbox("LG")
     journal = tmp_path / "killed.sqlite"
