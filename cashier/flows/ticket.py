@@ -39,7 +39,7 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
-from cashier.money import check_tip, parse_amount, round_money
+from cashier.money import TippedAmount, check_tip, parse_amount, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -315,12 +315,10 @@ class TicketSession:
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
                                                   actor=self.ctx.actor)
-        tip: Decimal | None = None
-        if not ask_tip:
-            # the tip already taken rides on the first card tender that can carry it (the host
-            # sees it as a tip); the others say "no tip", so no gateway asks again
-            tip = ticket.tip_for(amount)
-        result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+        # the tip already taken rides inside the tender that can carry it (the host sees it as a
+        # tip); the others say "no tip" (0), so no gateway asks again; asked on the pad: none yet
+        charge = TippedAmount(amount) if ask_tip else TippedAmount.within(amount, ticket.tip_for(amount))
+        result = await sale_on_held_pad(self.ctx, charge, card=tender.card,
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id,
                                         giftcard=gift)
