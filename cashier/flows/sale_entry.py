@@ -22,7 +22,13 @@ from cashier.money import CentsBuffer
 if TYPE_CHECKING:
     from cashier.clerks import Clerk
     from cashier.flows.base import FlowContext, FlowResult
-    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
+    from cashier.flows.ticket import (
+        Tender,
+        Ticket,
+        TicketResult,
+        TicketSession,
+        TicketSettings,
+    )
     from cashier.journal.model import Entry
 
 #: How the tip is taken (the profile's ``tip_mode``): not at all, asked on the PIN pad, keyed.
@@ -100,26 +106,6 @@ class TenderRequest:
     def on_pad(self) -> bool:
         """The customer is asked (the PIN pad, or the code on it): the screen waits; cash is not."""
         return self.tender.kind != "cash"
-
-
-@dataclass(frozen=True)
-class TenderOutcome:
-    """What came of a tender: the ticket, the tender (None: nothing was charged), its journal
-    entry and the flow's result (None with no entry); ``ends`` when the result screen shows
-    (the ticket is paid, or the tender is being checked with the host)."""
-
-    ticket: Ticket
-    tender: TenderView | None
-    entry: Entry | None
-    result: FlowResult | None
-    ends: bool
-
-    @property
-    def tone(self) -> str:
-        """How the notice under the ticket is coloured when the ticket stays open."""
-        t = self.tender
-        return ("declined" if t is None else "partial" if t.is_partial
-                else "paid-part" if t.is_approved else "declined")
 
 
 #: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
@@ -297,20 +283,6 @@ class SaleEntry:
         return TenderRequest(tender, lines, keyed_tip, self.tip_mode, before, shown,
                              self.waiting_for_all)
 
-    def tender_outcome(self, before: int, ticket: Ticket) -> TenderOutcome:
-        """The tender the request added (the ``before``-th of the ticket) and its flow's result,
-        as the ticket read them from the journal."""
-        from cashier.entry_rules import is_checking
-        from cashier.flows.base import FlowResult
-
-        self.ticket = ticket
-        tender = ticket.tenders[before] if len(ticket.tenders) > before else None
-        entry = None if tender is None else self.entry_of(tender)
-        result = (FlowResult(entry, tender.flow_outcome, entry.message or "")
-                  if entry is not None and tender is not None else None)
-        ends = result is not None and (is_checking(result.outcome) or ticket.is_paid)
-        return TenderOutcome(ticket, tender, entry, result, ends)
-
     def settled(self, entry: Entry) -> FlowResult | None:
         """The result on screen was being checked and recovery has now settled its ``entry``:
         the real outcome (else None)."""
@@ -329,11 +301,6 @@ class SaleEntry:
 
         view = "cancelled" if is_cancelled(result.entry) else result.outcome
         return {"captured": "approved"}.get(view, view)
-
-    def entry_of(self, tender: TenderView) -> Entry | None:
-        """The journal entry of a tender, as the ticket read it."""
-        t = self.ticket
-        return None if t is None else next((e for e in t.record.entries if e.id == tender.entry_id), None)
 
     # ---- the ticket --------------------------------------------------------------------------
     def arm_cancel(self) -> bool:
@@ -418,12 +385,13 @@ class SaleEntry:
         self.forget()
         return ticket
 
-    async def pay(self, session: TicketSession, request: TenderRequest) -> TenderOutcome:
-        """The requested tender on ``session`` (its lines and keyed tip first: the quick path)."""
+    async def pay(self, session: TicketSession, request: TenderRequest) -> TicketResult:
+        """The requested tender on ``session`` (its lines and keyed tip first: the quick path):
+        the ticket and the result its flow built, as the flow returned them."""
         session.settings = replace(session.settings, tip_mode=request.tip_mode)
-        ticket = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
-        self.show(ticket)
-        return self.tender_outcome(request.before, ticket)
+        paid = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
+        self.show(paid.ticket)
+        return paid
 
     async def resume(self) -> TicketSession | None:
         """After start-up recovery: the latest ticket a crash left open (None: none)."""

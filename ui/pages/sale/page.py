@@ -35,8 +35,7 @@ from ui.receipt import receipt_lines, ticket_receipt_lines
 from ui.widgets.amount import handle_amount_key
 
 if TYPE_CHECKING:
-    from cashier.flows.sale_entry import TenderOutcome
-    from cashier.flows.ticket import TicketSession
+    from cashier.flows.ticket import TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
 
@@ -196,7 +195,7 @@ class SalePage(SaleView):
         request = self.model.tender_request(kind, handed=handed, chosen=chosen,
                                             name=self.description.text().strip() or tr("Amount"))
 
-        async def run() -> TenderOutcome:
+        async def run() -> TicketResult:
             session = await self.model.session_for([request.tender])
             if request.lines:
                 self.description.clear()
@@ -215,7 +214,7 @@ class SalePage(SaleView):
         self._failed(exc)
         self.amount.show_refused()
 
-    def _tender_done(self, outcome: TenderOutcome) -> None:
+    def _tender_done(self, outcome: TicketResult) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
             return
