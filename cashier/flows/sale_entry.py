@@ -89,6 +89,17 @@ class Fields:
 
 
 @dataclass(frozen=True)
+class Press:
+    """One key on the entry, answered in one trip: what the window does with it, whether the
+    amount (or tip) took the digit (False: beyond the till's bound, not taken), and the fields
+    the screen then shows."""
+
+    act: Act
+    fields: Fields
+    taken: bool = True
+
+
+@dataclass(frozen=True)
 class TenderRequest:
     """One tender as the Sale screen asks for it: the tender, the line the quick path adds first,
     the keyed tip, the tip mode, how many tenders the ticket had before, and what the waiting
@@ -247,6 +258,31 @@ class SaleEntry:
         elif key is not Key.DIGIT:
             return Act.NONE
         return act
+
+    def press(self, key: Key, text: str = "", *, on_tip: bool = False, named: bool = False,
+              start_over: bool = False) -> Press:
+        """One key typed on the entry, in one call: what it does (``key``), the edit it makes to
+        the amount or the tip it is typed in (a digit, Backspace, Esc; ``start_over``: the amount
+        on screen was refused, a digit starts a new one), and the fields the screen shows then.
+        The window draws what this answers and asks nothing more for the key; Return is left to
+        the window (it charges, which asks for its tender)."""
+        act = self.key(key, text, on_tip=on_tip, named=named)
+        taken = True
+        if act in (Act.AMOUNT, Act.RETYPE, Act.NAME_CLEAR) and key is not Key.RETURN:
+            buffer = self.tip if on_tip else self.amount
+            if key is Key.DIGIT:
+                if start_over:
+                    buffer.clear()
+                taken = buffer.push(text)
+            elif key is Key.BACKSPACE:
+                buffer.backspace()
+            elif key is Key.ESCAPE:
+                buffer.clear()
+            if on_tip:
+                self.tip_edited()
+            else:
+                self.amount_edited()
+        return Press(act, self.fields(), taken)
 
     def _scanned_product(self) -> Product | None:
         """A barcode scanner types the code then Return: the profile's product of that code."""

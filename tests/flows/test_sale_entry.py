@@ -109,6 +109,26 @@ def test_fields_are_the_same_object_while_nothing_changed() -> None:
 
 
 # ---- with a real ticket ----------------------------------------------------------------------
+def test_a_key_is_one_call_that_edits_the_amount_and_answers_the_fields() -> None:
+    """``press``: what the key does, the edit, and the fields, in one call (the window asks
+    nothing more for a digit)."""
+    from cashier.money import AmountBounds
+
+    e = SaleEntry(CentsBuffer(bounds=AmountBounds(D("100.00"))), CentsBuffer())
+    for d in "125":
+        p = e.press(Key.DIGIT, d)
+        assert p.act is Act.AMOUNT and p.taken
+    assert e.amount.value == D("1.25") and p.fields.can_add_line and p.fields is e.fields()
+    assert e.press(Key.BACKSPACE).fields.figures.total == D("0.12")
+    assert e.press(Key.DIGIT, "9", start_over=True).taken and e.amount.value == D("0.09")
+    for d in "999":
+        e.press(Key.DIGIT, d)
+    refused = e.press(Key.DIGIT, "9")  # 999.99 is past this till's bound: not taken
+    assert not refused.taken and e.amount.value == D("99.99")
+    assert e.press(Key.ESCAPE).act is Act.NAME_CLEAR and not e.amount.entered
+    assert e.press(Key.RETURN).act is Act.AMOUNT  # Return is the window's: it charges
+
+
 async def test_prefill_is_what_remains_and_a_digit_replaces_it(make_till: Any) -> None:
     _till, s = await open_ticket(make_till, ("Coffee", D("4.50")), ("Bagel", D("4.85")))
     e = entry()
