@@ -12,7 +12,7 @@ import pytest
 
 from cashier.errors import ValidationError
 from cashier.flows.giftcard_entry import GiftCardEntry, GiftCardOp
-from cashier.flows.giftcards import Balance
+from cashier.flows.giftcards import Balance, GiftCardFlowResult
 from cashier.journal.model import State
 from cashier.money import CentsBuffer
 from tests.support.tills import GIFT_NUMBER
@@ -48,6 +48,7 @@ async def test_keys_run_their_flow_and_f12_asks_before_it_cancels(make_till: Any
         e.amount.push(digit)
     assert not e.arm_cancel()  # nothing to cancel yet
     activated = await e.request(till.ctx, GiftCardOp.ACTIVATE)
+    assert isinstance(activated, GiftCardFlowResult)
     e.done(activated)
     assert e.last is not None and e.last.amount == D("20.00") and e.last.invoice == activated.entry.invoice
     assert not e.amount.entered  # cleared for the next request
