@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from tests.support.sale_screen import SaleDriver
 from tests.support.trips import count_trips
@@ -44,10 +45,18 @@ def test_one_digit_key_makes_at_most_one_trip_to_the_core(ui: Any, make_gui: Any
     # a ticket with a line: what remains is pre-filled, the first digit replaces it
     sale.add_line("Tea", "400")
     assert page.prefilled and page.amount.value == Decimal("4.00")
+    page.key_tip_field()  # F7: a keyed tip; the pre-filled amount follows it, in the same trip
+    for digit in "50":
+        trips.clear()
+        QTest.keyClick(page.tip, digit)
+        assert len(trips) <= 1, trips
+    assert page.tip.value == Decimal("0.50") and page.prefilled and page.amount.value == Decimal("4.50")
+    assert page.remaining_value.text() == "$4.50"
+    page.select_field(page.amount)
     for made in typed_one_by_one(sale, trips, "150"):
         assert len(made) <= 1, made
     assert not page.prefilled and page.amount.value == Decimal("1.50")
-    assert page.remaining_value.text() == "$4.00"  # the screen still shows what the model says
+    assert page.remaining_value.text() == "$4.50"  # the screen still shows what the model says
     assert page.add_line_button.isEnabled()  # a typed amount may be a line
 
 
