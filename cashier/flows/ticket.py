@@ -252,7 +252,8 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-        check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
+        before_tip = TippedAmount.within(ticket.total, ticket.tip).base
+        check_tip(before_tip, tip, ticket.currency)  # the one tip rule
         limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", "the ticket's total must be at most {limit}", limit=limit)
@@ -604,7 +605,7 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
     if ticket.state != "open":
         raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
     tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-    base = ticket.total - ticket.tip
+    base = TippedAmount.within(ticket.total, ticket.tip).base  # the tab's total before any tip
     check_within_tab(ctx, entry, base, tip)   # before the ticket's tip is journaled
     await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
     result = await capture(ctx, invoice, base, tip=tip)

@@ -48,7 +48,7 @@ def test_one_digit_key_makes_at_most_one_trip_to_the_core(ui: Any, make_gui: Any
     page.key_tip_field()  # F7: a keyed tip; the pre-filled amount follows it, in the same trip
     for digit in "50":
         trips.clear()
-        QTest.keyClick(page.tip, digit)
+        QTest.keyClicks(page.tip, digit)
         assert len(trips) <= 1, trips
     assert page.tip.value == Decimal("0.50") and page.prefilled and page.amount.value == Decimal("4.50")
     assert page.remaining_value.text() == "$4.50"

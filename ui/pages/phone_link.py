@@ -385,7 +385,7 @@ class PhoneLinkPage(StagedPage):
         self.create_link_button.setEnabled(not self.watching)
         self.pays_button.setVisible(self.training)
         self.pays_button.setEnabled(self.watching)
-        self.deactivate_button.setEnabled(self.link is not None and (self.watching or self.link.active))
+        self.deactivate_button.setEnabled(self.watching or self.model.link_active)
 
     # ---- customers -------------------------------------------------------------------------
     def _build_customer(self) -> QWidget:
