@@ -203,6 +203,27 @@ def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
     return tip
 
 
+@dataclass(frozen=True)
+class TippedAmount:
+    """An amount and the tip it carries: THE one place the two relate. ``base`` is what the tip
+    is on (the tip rules measure the tip against it), ``tip`` rides on top (None: no tip said, so
+    the pad may ask; 0: "no tip"), ``total`` is what the customer pays (the host's total, the
+    entry's requested). A sale adds its tip to its amount (``TippedAmount(amount, tip)``); a
+    ticket's tender is an amount with the ticket's tip inside it (``within``)."""
+
+    base: Decimal
+    tip: Decimal | None = None
+
+    @classmethod
+    def within(cls, total: Decimal, tip: Decimal | None) -> TippedAmount:
+        """A tender of ``total`` that carries ``tip`` inside it (a ticket's tender)."""
+        return cls(total - (tip or 0), tip)
+
+    @property
+    def total(self) -> Decimal:
+        return self.base + (self.tip or 0)
+
+
 def check_tip_within(amount: Decimal, tip: Decimal, currency: str, bounds: AmountBounds) -> Decimal:
     """THE tip rules for any tip on a payment, keyed or chosen by the customer on the PIN pad
     (issue #46: a pad's tip of 500.00 on 10.00 was approved and journaled unchecked): not more

@@ -95,8 +95,8 @@ def new_command(args: argparse.Namespace) -> int:
         # cash without an open drawer, an amount past the till's bounds: nothing journaled
         await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
-        ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused,
-                                         first_refusal_raises=True)
+        ticket = (await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -118,8 +118,8 @@ def pay_command(args: argparse.Namespace) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
-        ticket = await session.quick_pay(tenders, refused=_say_refused,
-                                         first_refusal_raises=True)
+        ticket = (await session.quick_pay(tenders, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)

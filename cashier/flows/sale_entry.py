@@ -22,7 +22,13 @@ from cashier.money import CentsBuffer
 if TYPE_CHECKING:
     from cashier.clerks import Clerk
     from cashier.flows.base import FlowContext, FlowResult
-    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
+    from cashier.flows.ticket import (
+        Tender,
+        Ticket,
+        TicketResult,
+        TicketSession,
+        TicketSettings,
+    )
     from cashier.journal.model import Entry
 
 #: How the tip is taken (the profile's ``tip_mode``): not at all, asked on the PIN pad, keyed.
@@ -83,6 +89,17 @@ class Fields:
 
 
 @dataclass(frozen=True)
+class Press:
+    """One key on the entry, answered in one trip: what the window does with it, whether the
+    amount (or tip) took the digit (False: beyond the till's bound, not taken), and the fields
+    the screen then shows."""
+
+    act: Act
+    fields: Fields
+    taken: bool = True
+
+
+@dataclass(frozen=True)
 class TenderRequest:
     """One tender as the Sale screen asks for it: the tender, the line the quick path adds first,
     the keyed tip, the tip mode, how many tenders the ticket had before, and what the waiting
@@ -100,26 +117,6 @@ class TenderRequest:
     def on_pad(self) -> bool:
         """The customer is asked (the PIN pad, or the code on it): the screen waits; cash is not."""
         return self.tender.kind != "cash"
-
-
-@dataclass(frozen=True)
-class TenderOutcome:
-    """What came of a tender: the ticket, the tender (None: nothing was charged), its journal
-    entry and the flow's result (None with no entry); ``ends`` when the result screen shows
-    (the ticket is paid, or the tender is being checked with the host)."""
-
-    ticket: Ticket
-    tender: TenderView | None
-    entry: Entry | None
-    result: FlowResult | None
-    ends: bool
-
-    @property
-    def tone(self) -> str:
-        """How the notice under the ticket is coloured when the ticket stays open."""
-        t = self.tender
-        return ("declined" if t is None else "partial" if t.is_partial
-                else "paid-part" if t.is_approved else "declined")
 
 
 #: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
@@ -262,6 +259,31 @@ class SaleEntry:
             return Act.NONE
         return act
 
+    def press(self, key: Key, text: str = "", *, on_tip: bool = False, named: bool = False,
+              start_over: bool = False) -> Press:
+        """One key typed on the entry, in one call: what it does (``key``), the edit it makes to
+        the amount or the tip it is typed in (a digit, Backspace, Esc; ``start_over``: the amount
+        on screen was refused, a digit starts a new one), and the fields the screen shows then.
+        The window draws what this answers and asks nothing more for the key; Return is left to
+        the window (it charges, which asks for its tender)."""
+        act = self.key(key, text, on_tip=on_tip, named=named)
+        taken = True
+        if act in (Act.AMOUNT, Act.RETYPE, Act.NAME_CLEAR) and key is not Key.RETURN:
+            buffer = self.tip if on_tip else self.amount
+            if key is Key.DIGIT:
+                if start_over:
+                    buffer.clear()
+                taken = buffer.push(text)
+            elif key is Key.BACKSPACE:
+                buffer.backspace()
+            elif key is Key.ESCAPE:
+                buffer.clear()
+            if on_tip:
+                self.tip_edited()
+            else:
+                self.amount_edited()
+        return Press(act, self.fields(), taken)
+
     def _scanned_product(self) -> Product | None:
         """A barcode scanner types the code then Return: the profile's product of that code."""
         code = self.scanned
@@ -297,20 +319,6 @@ class SaleEntry:
         return TenderRequest(tender, lines, keyed_tip, self.tip_mode, before, shown,
                              self.waiting_for_all)
 
-    def tender_outcome(self, before: int, ticket: Ticket) -> TenderOutcome:
-        """The tender the request added (the ``before``-th of the ticket) and its flow's result,
-        as the ticket read them from the journal."""
-        from cashier.entry_rules import is_checking
-        from cashier.flows.base import FlowResult
-
-        self.ticket = ticket
-        tender = ticket.tenders[before] if len(ticket.tenders) > before else None
-        entry = None if tender is None else self.entry_of(tender)
-        result = (FlowResult(entry, tender.flow_outcome, entry.message or "")
-                  if entry is not None and tender is not None else None)
-        ends = result is not None and (is_checking(result.outcome) or ticket.is_paid)
-        return TenderOutcome(ticket, tender, entry, result, ends)
-
     def settled(self, entry: Entry) -> FlowResult | None:
         """The result on screen was being checked and recovery has now settled its ``entry``:
         the real outcome (else None)."""
@@ -329,11 +337,6 @@ class SaleEntry:
 
         view = "cancelled" if is_cancelled(result.entry) else result.outcome
         return {"captured": "approved"}.get(view, view)
-
-    def entry_of(self, tender: TenderView) -> Entry | None:
-        """The journal entry of a tender, as the ticket read it."""
-        t = self.ticket
-        return None if t is None else next((e for e in t.record.entries if e.id == tender.entry_id), None)
 
     # ---- the ticket --------------------------------------------------------------------------
     def arm_cancel(self) -> bool:
@@ -418,12 +421,13 @@ class SaleEntry:
         self.forget()
         return ticket
 
-    async def pay(self, session: TicketSession, request: TenderRequest) -> TenderOutcome:
-        """The requested tender on ``session`` (its lines and keyed tip first: the quick path)."""
+    async def pay(self, session: TicketSession, request: TenderRequest) -> TicketResult:
+        """The requested tender on ``session`` (its lines and keyed tip first: the quick path):
+        the ticket and the result its flow built, as the flow returned them."""
         session.settings = replace(session.settings, tip_mode=request.tip_mode)
-        ticket = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
-        self.show(ticket)
-        return self.tender_outcome(request.before, ticket)
+        paid = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
+        self.show(paid.ticket)
+        return paid
 
     async def resume(self) -> TicketSession | None:
         """After start-up recovery: the latest ticket a crash left open (None: none)."""

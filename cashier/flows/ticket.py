@@ -19,16 +19,16 @@ from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk
-from cashier.entry_rules import void_refusal
+from cashier.entry_rules import is_checking, void_refusal
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext, resolve
+from cashier.flows.base import FlowContext, FlowResult, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.figures import Figures as Figures
 from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
-from cashier.journal.model import Kind, NewEntry, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State, outcome_of
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
 from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
@@ -39,7 +39,7 @@ from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
 from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
-from cashier.money import check_tip, parse_amount, round_money
+from cashier.money import TippedAmount, check_tip, parse_amount, round_money
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -118,6 +118,41 @@ async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender],
             ctx.bounds.check(tender.amount, ctx.journal.currency, tender.kind)
     if any(t.kind == "cash" for t in tenders):
         await ctx.journal.require_cash_drawer()
+
+
+@dataclass(frozen=True)
+class TicketResult:
+    """What paying a ticket came to, the one object the window shows: the ticket as it now reads,
+    the tender applied last (None: nothing was charged) and the result its flow built (a card's,
+    gift card's or QR payment's; cash's from the entry its commit wrote)."""
+
+    ticket: Ticket
+    tender: TenderView | None = None
+    result: FlowResult | None = None
+
+    @classmethod
+    def of(cls, ticket: Ticket, result: FlowResult | None) -> TicketResult:
+        """``result``'s tender as ``ticket`` reads it."""
+        tender = None if result is None else next(
+            (t for t in ticket.tenders if t.entry_id == result.entry.id), None)
+        return cls(ticket, tender, result if tender is not None else None)
+
+    @property
+    def entry(self) -> Entry | None:
+        return None if self.result is None else self.result.entry
+
+    @property
+    def ends(self) -> bool:
+        """The sale is over for now (the result screen): the ticket is paid, or the tender is
+        being checked with the host."""
+        return self.result is not None and (is_checking(self.result.outcome) or self.ticket.is_paid)
+
+    @property
+    def tone(self) -> str:
+        """How the Sale screen's notice is coloured when the ticket stays open."""
+        t = self.tender
+        return ("declined" if t is None else "partial" if t.is_partial
+                else "paid-part" if t.is_approved else "declined")
 
 
 # ---- the session ---------------------------------------------------------------------------------
@@ -217,7 +252,8 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-        check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
+        before_tip = TippedAmount.within(ticket.total, ticket.tip).base
+        check_tip(before_tip, tip, ticket.currency)  # the one tip rule
         limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", "the ticket's total must be at most {limit}", limit=limit)
@@ -232,7 +268,7 @@ class TicketSession:
     async def quick_pay(self, tenders: Sequence[Tender], *,
                         lines: Sequence[tuple[str, Decimal, int]] = (), tip: Decimal | None = None,
                         refused: Callable[[ValidationError], None] | None = None,
-                        first_refusal_raises: bool = False) -> Ticket:
+                        first_refusal_raises: bool = False) -> TicketResult:
         """The quick path, the same for the window and the command line: the tenders checked
         (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
         (unless the tip was already taken), then the tenders in turn until the ticket is paid or
@@ -240,13 +276,14 @@ class TicketSession:
         ticket is in flight elsewhere is raised (nothing of this call was sent), and so is any
         refused first tender with ``first_refusal_raises`` (the command line: exit 2, nothing
         sent); any other refused tender stops there: raised, or told to ``refused`` with the
-        ticket left open."""
+        ticket left open. Returns the ticket with the last tender applied and its flow's result."""
         await check_tenders(self.ctx, tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
         ticket = self._open()
         if tip is not None and not ticket.tip_asked:
             ticket = await self.key_tip(tip)
+        done = TicketResult(ticket)
         for number, tender in enumerate(tenders):
             if number == 0 and ticket.checking:
                 raise ValidationError("ticket", "ticket {ticket}: a tender is still being checked "
@@ -254,20 +291,26 @@ class TicketSession:
             if not ticket.is_open or ticket.checking:
                 break
             try:
-                ticket = await self.pay(tender)
+                done = await self.apply(tender)
+                ticket = done.ticket
             except ValidationError as exc:
                 first = number == 0 and (first_refusal_raises
                                          or isinstance(exc, TenderInFlight | EntryOwned))
                 if refused is None or first:
                     raise
                 refused(exc)
-                ticket = await self.refresh()
+                done = TicketResult(await self.refresh())
                 break
-        return ticket
+        return done
 
     async def pay(self, tender: Tender) -> Ticket:
+        """Apply one tender (``apply``): the ticket as it now reads."""
+        return (await self.apply(tender)).ticket
+
+    async def apply(self, tender: Tender) -> TicketResult:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
-        remains; the ticket closes as paid when nothing remains."""
+        remains; the ticket closes as paid when nothing remains. The result is the one its flow
+        built (cash's, from the entry its commit wrote)."""
         ticket = self.ticket if self.ticket is not None else await self.refresh()
         self._open()
         if not ticket.lines:
@@ -277,29 +320,30 @@ class TicketSession:
                                             "wait for its outcome before another tender")
         remaining = ticket.remaining
         if remaining <= 0:  # paid in full by tenders recovery settled: only the closing is left
-            return await self._close_if_paid(ticket)
+            return TicketResult(await self._close_if_paid(ticket))
         amount = tender.amount if tender.amount is not None else remaining
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
             self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
-            ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            entry, ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            result = FlowResult(entry, outcome_of(entry), entry.message or "")
             if ticket.state == "paid":  # the cash paid the rest: closed in the same commit
                 await self.basket.clear()
-                return ticket
-            return await self._close_if_paid(ticket)
+                return TicketResult.of(ticket, result)
+            return TicketResult.of(await self._close_if_paid(ticket), result)
         if amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind in ("card", "giftcard"):
-            await self._card(ticket, amount, tender)
+            result = await self._card(ticket, amount, tender)
         else:
             from cashier.flows.qr import pay as qr_pay
 
-            await qr_pay(self.ctx, amount, ticket_id=self.id)
+            result = (await qr_pay(self.ctx, amount, ticket_id=self.id)).result
         ticket = await self.refresh()
-        return await self._close_if_paid(ticket)
+        return TicketResult.of(await self._close_if_paid(ticket), result)
 
-    async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
+    async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> FlowResult:
         """A card or gift card tender holds the PIN pad before anything of it is journaled (issue
         13 item 7): refused while another payment waits on the pad, with the tip still to be
         asked. A gift card read on the pad takes the tip as a card does (the pad asks it once,
@@ -307,20 +351,18 @@ class TicketSession:
         gift = (tender.giftcard or GiftCard()) if tender.kind == "giftcard" else None
         on_pad = tender.card is None and tender.token is None and (gift is None or gift.on_pad)
         with self.ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=gift is not None):
-            await self._card_on_held_pad(ticket, amount, tender, gift)
+            return await self._card_on_held_pad(ticket, amount, tender, gift)
 
     async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender,
-                                gift: GiftCard | None) -> None:
+                                gift: GiftCard | None) -> FlowResult:
         ask_tip = self._asks_tip_on_pad(ticket) and (gift is None or gift.on_pad)
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
                                                   actor=self.ctx.actor)
-        tip: Decimal | None = None
-        if not ask_tip:
-            # the tip already taken rides on the first card tender that can carry it (the host
-            # sees it as a tip); the others say "no tip", so no gateway asks again
-            tip = ticket.tip_for(amount)
-        result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+        # the tip already taken rides inside the tender that can carry it (the host sees it as a
+        # tip); the others say "no tip" (0), so no gateway asks again; asked on the pad: none yet
+        charge = TippedAmount(amount) if ask_tip else TippedAmount.within(amount, ticket.tip_for(amount))
+        result = await sale_on_held_pad(self.ctx, charge, card=tender.card,
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id,
                                         giftcard=gift)
@@ -331,17 +373,18 @@ class TicketSession:
                 and self.settings.wants_signature(entry.approved)
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
+        return result
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> Ticket:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> tuple[Entry, Ticket]:
         """Cash taken in one commit (the drawer checked there too), the ticket closed with it
         when that pays the rest."""
         applied = min(tendered, remaining)
         change = tendered - applied
-        _entry, record = await self.ctx.journal.cash_tender(
+        entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
             close_if=paid_in_full)
-        return await self.refresh(record)
+        return entry, await self.refresh(record)
 
     async def settle(self) -> Ticket:
         """After recovery told a tender's outcome: the ticket re-read, and closed if now paid
@@ -523,7 +566,6 @@ async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, 
     The PIN pad is held from before the ticket is journaled to the authorization's end (terms and
     card both use it), so a tab opened while another payment waits on the pad is refused with
     nothing journaled (issue 13 item 7)."""
-    from cashier.flows.base import FlowResult
     from cashier.flows.payments import authorize_on_held_pad
 
     with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
@@ -563,7 +605,7 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
     if ticket.state != "open":
         raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
     tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-    base = ticket.total - ticket.tip
+    base = TippedAmount.within(ticket.total, ticket.tip).base  # the tab's total before any tip
     check_within_tab(ctx, entry, base, tip)   # before the ticket's tip is journaled
     await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
     result = await capture(ctx, invoice, base, tip=tip)

@@ -1600,6 +1600,10 @@
       <translation>El cliente escanea el código en la terminal.</translation>
     </message>
     <message>
+      <source>Cancel on the PIN pad</source>
+      <translation>Cancelar en la terminal</translation>
+    </message>
+    <message>
       <source>Sending to the PIN pad…</source>
       <translation>Enviando a la terminal…</translation>
     </message>
