@@ -132,6 +132,22 @@ def count_denominations(counts: dict[str, int], currency: str) -> Decimal:
     return total
 
 
+#: The notes and coins a drawer is counted in, by currency, beside the profile's ``[ticket] notes``.
+_CASH_PIECES: dict[str, tuple[str, ...]] = {
+    "USD": ("100", "50", "20", "10", "5", "2", "1", "0.25", "0.10", "0.05", "0.01"),
+    "MXN": ("1000", "500", "200", "100", "50", "20", "10", "5", "2", "1", "0.50"),
+    "EUR": ("500", "200", "100", "50", "20", "10", "5", "2", "1", "0.50", "0.20", "0.10", "0.05",
+            "0.02", "0.01"),
+}
+
+
+def denominations(currency: str, notes: tuple[Decimal, ...] = ()) -> list[Decimal]:
+    """What a blind close is counted in, bill by bill (largest first): the currency's notes and
+    coins and the profile's notes; the total is ``count_denominations``'s, as ``--counts``."""
+    pieces = {Decimal(p) for p in _CASH_PIECES.get(currency.upper(), ())} | set(notes)
+    return sorted(pieces, reverse=True)
+
+
 def _reason(reason: str | None, *, required: bool, field: str = "reason") -> str | None:
     text = (reason or "").strip()
     if not text:

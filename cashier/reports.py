@@ -150,6 +150,8 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             "counted": None if session.counted is None else str(session.counted),
             "over_short": None if session.over_short is None else str(session.over_short),
             "reason": session.reason, "approved_by": session.approved_by,
+            "approved_by_name": ", ".join(_clerk_name(drawer, c) or c
+                                          for c in (session.approved_by or "").split(",") if c),
             "no_sales": balance.no_sales,
             "moves": [m for m in moves if m["type"] in ("pay_in", "pay_out", "no_sale")],
         }
@@ -210,6 +212,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                  "over_short") if cash.get(k) is not None]
         if cash.get("reason"):
             rows.append(("reason", str(cash["reason"])))
+        if cash.get("approved_by"):  # who approved the close (its over/short): number and name
+            rows.append(("approved by", f"{cash['approved_by']} {cash.get('approved_by_name', '')}".strip()))
         rows += [(f"{m['type'].replace('_', ' ')} {m['reason'] or ''}", m["amount"]) for m in cash["moves"]]
         sections.append(("Cash drawer", rows))
     return sections
@@ -221,10 +225,16 @@ def title_of(report: dict[str, Any]) -> str:
     return f"{name} {report['till']}{session}"
 
 
-def report_text(report: dict[str, Any], width: int) -> list[str]:
+def report_text(report: dict[str, Any], width: int, *, store: str = "", clerk: str = "") -> list[str]:
+    """The report as fixed-width lines; ``store`` and ``clerk`` (who printed or exported it) head
+    it when given, under the till's name (issue #39: a PDF says whose it is)."""
     lines = report_lines(title_of(report), _sections(report), width)
     marks = ["*** TRAINING ***".center(width)[:width]] if report.get("training") else []
-    return [*marks, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
+    heading = [f"{name:<6}{value}"[:width] for name, value in
+               (("Store", store), ("Till", report["till"] if store or clerk else ""), ("Clerk", clerk))
+               if value]
+    return [*marks, *heading, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width],
+            *lines]
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -262,5 +272,8 @@ def report_csv(report: dict[str, Any]) -> str:
     return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
-def report_pdf(report: dict[str, Any]) -> bytes:
-    return text_pdf(report_text(report, 72), title=title_of(report))
+def report_pdf(report: dict[str, Any], *, store: str = "", clerk: str = "") -> bytes:
+    """The report as a PDF, headed by the store's name, the till and the clerk who exported it;
+    the drawer's part names who approved the close's over/short."""
+    title = f"{store} {title_of(report)}".strip()
+    return text_pdf(report_text(report, 72, store=store, clerk=clerk), title=title)

@@ -49,6 +49,15 @@ def _rules() -> dict[str, str]:
         "a tender has been applied: cancel the ticket to change its lines":
             tr("a tender has been applied: cancel the ticket to change its lines"),
         "there is no such line on the ticket": tr("there is no such line on the ticket"),
+        # parked tickets (issue #39)
+        "has no lines: there is nothing to park": tr("has no lines: there is nothing to park"),
+        "a tender has been applied: finish or cancel the ticket instead of parking it":
+            tr("a tender has been applied: finish or cancel the ticket instead of parking it"),
+        "ticket {ticket} is already parked": tr("ticket {ticket} is already parked"),
+        "ticket {ticket} is not parked": tr("ticket {ticket} is not parked"),
+        "ticket {ticket} is on the counter: park it or finish it first":
+            tr("ticket {ticket} is on the counter: park it or finish it first"),
+        "there is no open ticket to park": tr("there is no open ticket to park"),
         "a ticket has at most {most} lines": tr("a ticket has at most {most} lines"),
         "the ticket's total must be at most {limit}": tr("the ticket's total must be at most {limit}"),
         "the tip was already taken for this ticket": tr("the tip was already taken for this ticket"),

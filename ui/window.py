@@ -36,6 +36,33 @@ if TYPE_CHECKING:
 
 
 
+class NavButton(FitButton):
+    """A screen's key in the navigation, as high as its lines: the theme's min-height (a minimum
+    size set by the style sheet) let the layout squeeze a two- or three-line name at 150 % text,
+    its lines drawn over each other (issue #39); the column scrolls instead."""
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() in (QEvent.Type.Polish, QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit_height()
+        return done
+
+    def fit_height(self) -> None:
+        if self.minimumHeight() != (tall := self.sizeHint().height()):
+            self.setMinimumHeight(tall)
+
+
+def nav_title(title: str) -> str:
+    """A long screen name on two lines in the navigation ("Cuentas / abiertas"): the column is as
+    wide as its longest line, and at 150 % text in Spanish one-line names left the screens too
+    little of 1024 px (issue #39)."""
+    if len(title) <= 8 or " " not in title:
+        return title
+    middle = len(title) / 2
+    cut = min((i for i, c in enumerate(title) if c == " "), key=lambda i: abs(i - middle))
+    return f"{title[:cut]}\n{title[cut + 1:]}"
+
+
 class NavColumn(QScrollArea):
     """The navigation column: as wide as its longest label plus a scroll bar, never narrower,
     and scrolling up and down when the window is shorter than its buttons."""
@@ -190,7 +217,7 @@ class MainWindow(QMainWindow):
             self._classes.append(cls)
             self._built.append(None)
             self.stack.addWidget(QWidget())  # holds the screen's place (its index) until built
-            button = FitButton()
+            button = NavButton()
             button.setCheckable(True)
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             button.clicked.connect(lambda _=False, i=index: self.show_page(i))
@@ -320,7 +347,10 @@ class MainWindow(QMainWindow):
 
     def _label_nav(self, index: int) -> None:
         cls = self._classes[index]
-        self.nav_buttons[index].setText(labelled(cls.title(), cls.nav_key.replace("+", " "), stacked=True))
+        button = self.nav_buttons[index]
+        button.setText(labelled(nav_title(cls.title()), cls.nav_key.replace("+", " "), stacked=True))
+        if isinstance(button, NavButton):
+            button.fit_height()
         self.nav_buttons[index].setToolTip(cls.nav_key)
 
     # ---- language --------------------------------------------------------------------------

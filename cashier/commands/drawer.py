@@ -155,7 +155,8 @@ def report_command(args: argparse.Namespace) -> int:
             return EXIT_DONE
         data = {"json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
                 "csv": lambda: report_csv(report).encode("utf-8"),
-                "pdf": lambda: report_pdf(report)}[args.format]()
+                "pdf": lambda: report_pdf(report, store=desk.profile.company_name,
+                                          clerk=str(getattr(args, "clerk", None) or ""))}[args.format]()
         write_output(args.output, data, force=args.force)
         print(f"wrote {args.output}", file=sys.stderr)
         return EXIT_DONE

@@ -41,6 +41,17 @@ BY_LINE_ITEMS = BY_METHOD["device_line_items"]
 BY_UPLOAD = BY_METHOD["upload_signature"]
 
 
+#: The most pieces one line carries (the command line's ``xQTY``, the Sale screen's quantity key).
+MAX_QUANTITY = 999
+
+
+def check_quantity(quantity: object) -> int:
+    """THE quantity rule of a line: a whole number from 1 to ``MAX_QUANTITY``."""
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or not 1 <= quantity <= MAX_QUANTITY:
+        raise ValidationError("quantity", f"must be a whole number from 1 to {MAX_QUANTITY}")
+    return quantity
+
+
 @dataclass(frozen=True)
 class CartLine:
     description: str
@@ -55,9 +66,7 @@ class CartLine:
         if not isinstance(self.unit_price, Decimal) or not self.unit_price.is_finite() \
                 or self.unit_price < 0:
             raise ValidationError("unit_price", "must be a Decimal amount, 0 or more")
-        if isinstance(self.quantity, bool) or not isinstance(self.quantity, int) \
-                or not 1 <= self.quantity <= 999:
-            raise ValidationError("quantity", "must be a whole number from 1 to 999")
+        check_quantity(self.quantity)
 
     @property
     def amount(self) -> Decimal:

@@ -10,11 +10,11 @@ loaded, so they are imported where a tender or its outcome is built, not here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
@@ -54,6 +54,7 @@ class Key(StrEnum):
     RETURN = "return"
     ESCAPE = "escape"
     BACKSPACE = "backspace"
+    TIMES = "times"  # * : the number typed is how many of the next line
     TEXT = "text"  # a printable character that is not a digit
     OTHER = "other"
 
@@ -64,6 +65,7 @@ class Act(StrEnum):
     AMOUNT = "amount"  # the active amount (or tip) display takes the key
     RETYPE = "retype"  # the pre-filled amount is cleared, then the display takes the digit
     ADD_LINE = "add line"
+    QUANTITY = "quantity"  # the number typed became the next line's quantity (``times``)
     SCAN = "scan"  # the scanned product is added as a line (``SaleEntry.product``)
     NAME_BACK = "name backspace"  # the line's name loses its last letter
     NAME_TYPE = "name type"  # the letter goes to the line's name
@@ -86,6 +88,8 @@ class Fields:
     can_cancel: bool
     tip_keyed: bool  # the keyed tip's field is shown
     tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
+    quantity: int = 1  # how many of the next line (the quantity key, issue #39)
+    can_park: bool = False  # the ticket on screen may be set aside (lines, no money taken)
 
 
 @dataclass(frozen=True)
@@ -151,7 +155,8 @@ class SaleEntry:
         self.waiting_for_all = False  # the tender on the PIN pad takes all that remains
         self.result: FlowResult | None = None  # the last tender's result (on the result screen)
         #: the last fields and what they were of: asked several times per key, made once
-        self._fields: tuple[Ticket | None, tuple[str, str, bool, str], Fields] | None = None
+        self._fields: tuple[Ticket | None, tuple[str, str, bool, str, int], Fields] | None = None
+        self.quantity = 1  # how many of the next line: the quantity key sets it, a line takes it
 
     # ---- what the screen shows ---------------------------------------------------------------
     def keyed_tip(self) -> Decimal:
@@ -176,11 +181,11 @@ class SaleEntry:
         # asked several times per key: a ticket is frozen, so the same ticket object with the same
         # digits and flags has the same fields (a 200-line ticket's sums are not free, and it is
         # not compared field by field)
-        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode)
+        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode, self.quantity)
         last = self._fields
         if last is not None and last[0] is t and last[1] == of:
             return last[2]
-        typed = Decimal(0) if self.prefilled else self.amount.value
+        typed = Decimal(0) if self.prefilled else self.amount.value * self.quantity
         figures = Figures.of(t, typed=typed, keyed_tip=self.keyed_tip())
         open_ticket = t is not None and t.is_open
         keyed = self.tip_mode == TIP_KEYED
@@ -190,7 +195,10 @@ class SaleEntry:
             cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
-            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken)
+            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken,
+            quantity=self.quantity,
+            can_park=bool(t is not None and open_ticket and t.lines and not t.lines_locked
+                          and not t.checking))
         self._fields = (t, of, fields)
         return fields
 
@@ -240,6 +248,8 @@ class SaleEntry:
                     act = Act.RETYPE
             elif key is Key.ADD:
                 return Act.ADD_LINE
+            elif key is Key.TIMES:
+                return Act.QUANTITY
             elif key is Key.RETURN and (product := self._scanned_product()) is not None:
                 self.amount.clear()
                 self.scanned = ""
@@ -268,6 +278,9 @@ class SaleEntry:
         the window (it charges, which asks for its tender)."""
         act = self.key(key, text, on_tip=on_tip, named=named)
         taken = True
+        if act is Act.QUANTITY:
+            taken = self.times()
+            return Press(act, self.fields(), taken)
         if act in (Act.AMOUNT, Act.RETYPE, Act.NAME_CLEAR) and key is not Key.RETURN:
             buffer = self.tip if on_tip else self.amount
             if key is Key.DIGIT:
@@ -283,6 +296,31 @@ class SaleEntry:
             else:
                 self.amount_edited()
         return Press(act, self.fields(), taken)
+
+    def times(self) -> bool:
+        """The quantity key: the whole number typed is how many of the next line (2 * 3 5 0 +
+        adds 2 x 3.50; nothing typed: back to one). False, with nothing changed, when it breaks
+        the line's quantity rule (``flows.cart.check_quantity``) or the entry holds what remains."""
+        from cashier.errors import ValidationError
+        from cashier.flows.cart import check_quantity
+
+        if self.prefilled:
+            return False
+        if not self.amount.entered:
+            self.quantity = 1
+            return True
+        try:
+            self.quantity = check_quantity(int(self.amount.digits))
+        except ValidationError:
+            return False
+        self.amount.clear()
+        self.scanned = ""
+        return True
+
+    def take_quantity(self) -> int:
+        """The next line's quantity, taken by that line: the one after it is one again."""
+        quantity, self.quantity = self.quantity, 1
+        return quantity
 
     def _scanned_product(self) -> Product | None:
         """A barcode scanner types the code then Return: the profile's product of that code."""
@@ -312,7 +350,7 @@ class SaleEntry:
         amount = handed if chosen else (None if all_remaining else typed)
         tender = Tender(kind, amount)  # type: ignore[arg-type]
         keyed_tip = self.keyed_tip() if self.tip_mode == TIP_KEYED else None
-        lines = ((name, typed, 1),) if quick else ()
+        lines = ((name, typed, self.take_quantity()),) if quick else ()
         before = len(self.ticket.tenders) if self.ticket is not None and not quick else 0
         self.waiting_for_all = kind != "cash" and amount is None
         shown = self.figures().remaining if amount is None else amount
@@ -400,8 +438,50 @@ class SaleEntry:
             self.show(session.ticket)
         return session
 
-    async def add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
+    def add_line(self, name: str, price: Decimal, quantity: int | None = None) -> Coroutine[Any, Any, Ticket]:
+        """A line of ``quantity`` (None: what the quantity key set, taken now, as the key is
+        pressed); the coroutine adds it."""
+        return self._add_line(name, price, self.take_quantity() if quantity is None else quantity)
+
+    async def _add_line(self, name: str, price: Decimal, quantity: int) -> Ticket:
         ticket = await (await self.session_for()).add_line(name, price, quantity)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def park(self) -> Ticket:
+        """The ticket on screen set aside (``TicketSession.park``); the counter is free for the
+        next customer."""
+        from cashier.errors import ValidationError
+
+        t = self.ticket
+        if self.session is None or t is None or not t.is_open:
+            raise ValidationError("ticket", "there is no open ticket to park")
+        ticket = await self.session.park()
+        self.forget()
+        self.quantity = 1
+        self.show(None, prefill=True)
+        return ticket
+
+    async def parked(self) -> list[Ticket]:
+        """The parked tickets, oldest first."""
+        from cashier.flows.ticket import parked_tickets
+
+        return await parked_tickets(self._context()[0])
+
+    async def recall(self, ticket_id: int) -> Ticket:
+        """A parked ticket back on the counter. A ticket with lines or tenders on screen stays:
+        it is parked or finished first (one ticket on the counter at a time)."""
+        from cashier.errors import ValidationError
+        from cashier.flows.ticket import recall
+
+        t = self.ticket
+        if t is not None and t.is_open and (t.lines or t.tenders):
+            raise ValidationError("ticket", "ticket {ticket} is on the counter: park it or finish "
+                                            "it first", ticket=t.id)
+        ctx, settings = self._context()
+        session = await recall(ctx, ticket_id, settings)
+        self.session = session
+        ticket = session.ticket or await session.refresh()
         self.show(ticket, prefill=True)
         return ticket
 

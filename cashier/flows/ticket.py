@@ -454,6 +454,23 @@ class TicketSession:
         await self.basket.clear()
         return await self.refresh()
 
+    # ---- park and recall -----------------------------------------------------------------------
+    async def park(self) -> Ticket:
+        """The ticket set aside, still open, so the counter serves the next customer (issue #39):
+        journaled (``ticket_parked``), so it survives a restart and is recalled by any session.
+        Only a ticket with lines and no money taken is parked: once a tender applied money the
+        ticket is finished or cancelled where it is."""
+        ticket = await self.refresh()
+        self._open()
+        if not ticket.lines:
+            raise ValidationError("ticket", "has no lines: there is nothing to park")
+        if ticket.lines_locked or ticket.checking:
+            raise ValidationError("ticket", "a tender has been applied: finish or cancel the ticket "
+                                            "instead of parking it")
+        await self.ctx.journal.park_ticket(self.id, parked=True, actor=self.ctx.actor)
+        await self.basket.clear()  # the PIN pad shows the next customer's lines
+        return ticket
+
     # ---- terms ---------------------------------------------------------------------------------
     async def terms_accepted(self) -> bool:
         """The profile's terms on the PIN pad (before a tab); True when none are set."""
@@ -614,12 +631,26 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
 
 
 async def open_tickets(ctx: FlowContext, settings: TicketSettings) -> list[TicketSession]:
-    """The tickets a crash left open, each with its tenders' true outcomes (run after recovery).
+    """The tickets a crash left open (not the parked ones), each with its tenders' true outcomes
+    (run after recovery).
     A ticket with neither a line nor a tender is nothing to finish: it is not offered (the
     counter does not greet the next cashier with "left open: remaining 0.00")."""
+    parked = set(await ctx.journal.parked_ticket_ids())  # they wait in the parked list
     sessions = [await TicketSession.resume(ctx, tid, settings)
-                for tid in reversed(await ctx.journal.ticket_ids(open_only=True))]
+                for tid in reversed(await ctx.journal.ticket_ids(open_only=True)) if tid not in parked]
     return [s for s in sessions if s.ticket is not None and (s.ticket.lines or s.ticket.tenders)]
+
+
+async def parked_tickets(ctx: FlowContext) -> list[Ticket]:
+    """The parked tickets, oldest first (what the Sale screen's list offers to recall)."""
+    return [await load(ctx, tid) for tid in await ctx.journal.parked_ticket_ids()]
+
+
+async def recall(ctx: FlowContext, ticket_id: int, settings: TicketSettings) -> TicketSession:
+    """A parked ticket taken back (``ticket_recalled``, refused in the same write when it is not
+    parked: two tills never take one ticket), resumed as the open ticket on the counter."""
+    await ctx.journal.park_ticket(ticket_id, parked=False, actor=ctx.actor)
+    return await TicketSession.resume(ctx, ticket_id, settings)
 
 
 async def load(ctx: FlowContext, ticket_id: int) -> Ticket:

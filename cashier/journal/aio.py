@@ -603,6 +603,13 @@ class Journal:
                                                         state, actor=actor, when=when)
         return record
 
+    async def park_ticket(self, ticket_id: int, *, parked: bool, actor: str) -> None:
+        """``JournalRecorder.park_ticket``: an open ticket set aside or taken back."""
+        await self._write(self.recorder.park_ticket, ticket_id, parked=parked, actor=actor)
+
+    async def parked_ticket_ids(self) -> list[int]:
+        return await self._ticket_read(lambda recorder: recorder.parked_ticket_ids())
+
     async def _ticket_read(self, read: Callable[[JournalRecorder], T]) -> T:
         """A ticket read: on the writer's own connection while it holds lines not yet committed
         (the reader's cannot see them), else on the reader's."""

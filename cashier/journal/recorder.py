@@ -971,6 +971,8 @@ class JournalRecorder:
         self.set_ticket_tip = tickets.set_ticket_tip
         self.close_ticket = tickets.close_ticket
         self.close_ticket_if = tickets.close_ticket_if
+        self.park_ticket = tickets.park_ticket
+        self.parked_ticket_ids = tickets.parked_ticket_ids
         self.ticket = tickets.ticket
         self.held_ticket = tickets.held_ticket
         self.ticket_till = tickets.ticket_till

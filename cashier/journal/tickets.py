@@ -32,14 +32,16 @@ from cashier.journal.rows import entry_of_row
 from cashier.text import free_text
 
 #: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
-__all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
-           "LineRefunded", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
+__all__ = ["CASH_NOTE", "LINES_NOTE", "PARKED", "RECALLED", "REMAINING", "TICKET_STATES", "TIP_MODES",
+           "LineRefund", "LineRefunded", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
            "TicketWritten", "holds_lines"]
 
 TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
 #: The journal note a cash tender carries: what the customer handed over and the change given.
 CASH_NOTE = "cash_tendered"
+#: The events that set an open ticket aside and take it back (the last one says which).
+PARKED, RECALLED = "ticket_parked", "ticket_recalled"
 #: The journal note a refund of ticket lines carries: the lines it gives back (each at most once).
 LINES_NOTE = "ticket_lines_refunded"
 #: What remains to pay on a ticket: the ticket's own rule (``cashier.flows.ticket.Ticket``),
@@ -188,6 +190,26 @@ class TicketRecorder:
             self.store.ticket_written(ticket_id)
             self.store.hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
+
+    def park_ticket(self, ticket_id: int, *, parked: bool, actor: str) -> None:
+        """An open ticket set aside (``parked``) or taken back: one event on the ticket
+        (``ticket_parked``, ``ticket_recalled``), no column; the last of them says which."""
+        check_actor(actor)
+        with self.store.transaction():
+            self._open_ticket_row(ticket_id)
+            if (ticket_id in self.parked_ticket_ids()) == parked:
+                raise ValidationError("ticket", "ticket {ticket} is already parked" if parked
+                                      else "ticket {ticket} is not parked", ticket=ticket_id)
+            now = self.store.now()
+            self.store.event(None, actor, PARKED if parked else RECALLED, {"ticket": ticket_id}, now)
+
+    def parked_ticket_ids(self) -> list[int]:
+        """The open tickets whose last park or recall event parked them, oldest first."""
+        sql = ("SELECT t.id FROM tickets t INDEXED BY tickets_open WHERE t.state = 'open' AND ("
+               "SELECT v.type FROM events v INDEXED BY events_entry WHERE v.entry_id IS NULL "
+               "AND v.type IN (?, ?) AND json_extract(v.data, '$.ticket') = t.id "
+               "ORDER BY v.id DESC LIMIT 1) = ? ORDER BY t.id")
+        return [int(r[0]) for r in self.conn.execute(sql, (PARKED, RECALLED, PARKED))]
 
     def close_ticket_if(self, ticket_id: int, state: str, *, actor: str,
                         when: Callable[[TicketRecord], bool]) -> TicketRecord | None:

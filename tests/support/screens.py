@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -152,6 +153,14 @@ def layout_problems(root: QWidget, window: QWidget | None = None) -> list[str]:
             problems.append(f"{type(w).__name__} {name_of(w)!r} is {w.width()} wide, needs {needs}")
         if isinstance(w, QAbstractButton) and w.height() < min(hint.height(), 44) - 1:
             problems.append(f"button {name_of(w)!r} is {w.height()} high, needs {hint.height()}")
+        elif isinstance(w, QAbstractButton) and "\n" in w.text():
+            # a name on several lines squeezed into one line's height (issue #39: the menu's names
+            # at 150 % text): each of its lines must have its height
+            lines = w.text().count("\n") + 1
+            tall = QFontMetrics(w.font()).height() * lines
+            if w.height() < tall:
+                problems.append(f"button {name_of(w)!r} is {w.height()} high, its {lines} lines "
+                                f"need {tall}")
         if isinstance(w, QLabel) and w.text():
             if not w.wordWrap() and w.width() < hint.width() - 1:
                 problems.append(f"label {name_of(w)!r} is cut: {w.width()} wide, needs {hint.width()}")

@@ -11,15 +11,16 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from cashier.clerks import SignInError
+from cashier.drawer import count_denominations, denominations
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from ui import a11y
 from ui.core_words import error_words, manager_words, printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, TitledBox, hint
-from ui.widgets.amount import AmountDisplay
+from ui.widgets.amount import AmountDisplay, FitAmountDisplay
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 def small_amount(currency: str, what: Callable[[], str]) -> AmountDisplay:
     """A small amount field styled by the theme (as on Sale and Journal), so high contrast applies;
     ``what`` it is, in the window's language (said with the amount to a screen reader)."""
-    display = AmountDisplay(currency)
+    display = FitAmountDisplay(currency)
     display.setMinimumHeight(52)
     display.setObjectName("SmallAmount")
     display.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # one line high
@@ -113,13 +114,36 @@ class DrawerPage(Page):
         self.close_reason.setMaxLength(120)
         self.close_reason_label = QLabel()
         self.close_button = self.button(lambda: tr("Close drawer"), "F10", self.close_drawer, "Primary")
+        # bill by bill (issue #39): the pieces of each note and coin, added up by the core's
+        # rule for ``--counts`` (``cashier.drawer.count_denominations``) into the counted cash
+        self.by_note_button = self.button(lambda: tr("Count by note"), "F3", self.toggle_by_note)
+        self.by_note_button.setCheckable(True)
+        self.by_note = QWidget()
+        notes = QGridLayout(self.by_note)
+        notes.setContentsMargins(0, 0, 0, 0)
+        self.pieces: dict[Decimal, QSpinBox] = {}
+        pieces = denominations(cur, till.profile.ticket.notes)
+        half = (len(pieces) + 1) // 2  # two columns of notes and coins: the box stays short
+        for i, value in enumerate(pieces):
+            label = QLabel(format_money(value, cur))
+            box = QSpinBox()
+            box.setRange(0, 100000)
+            box.setAccelerated(True)
+            box.valueChanged.connect(lambda _n: self._count_by_note())
+            label.setBuddy(box)
+            notes.addWidget(label, i % half, 2 * (i // half))
+            notes.addWidget(box, i % half, 2 * (i // half) + 1)
+            self.pieces[value] = box
+        self.by_note.setVisible(False)
         col.addWidget(self.counted_label, 0, 0)
         col.addWidget(self.counted, 0, 1)
-        col.addWidget(self.count_button, 1, 0, 1, 2)
-        col.addWidget(self.result, 2, 0, 1, 2)
-        col.addWidget(self.close_reason_label, 3, 0, 1, 2)  # above its field: a long label
-        col.addWidget(self.close_reason, 4, 0, 1, 2)
-        col.addWidget(self.close_button, 5, 0, 1, 2)
+        col.addWidget(self.by_note_button, 1, 0, 1, 2)
+        col.addWidget(self.by_note, 2, 0, 1, 2)
+        col.addWidget(self.count_button, 3, 0, 1, 2)
+        col.addWidget(self.result, 4, 0, 1, 2)
+        col.addWidget(self.close_reason_label, 5, 0, 1, 2)  # above its field: a long label
+        col.addWidget(self.close_reason, 6, 0, 1, 2)
+        col.addWidget(self.close_button, 7, 0, 1, 2)
         left.addWidget(self.close_box)
         left.addStretch(1)
 
@@ -154,6 +178,9 @@ class DrawerPage(Page):
         self.reason_label.setText(tr("Reason"))
         self.close_box.setTitle(tr("Close the drawer (blind count)"))
         self.counted_label.setText(tr("Counted cash"))
+        self.by_note_button.setAccessibleDescription(
+            tr("Count the drawer bill by bill: the pieces of each note and coin add up to the counted "
+               "cash."))
         self.close_reason_label.setText(tr("Over/short reason"))
         self.manager_box.setTitle(tr("Manager approval"))
         self.manager_hint.setText(tr("When an action needs a manager, the manager types their PIN "
@@ -314,6 +341,27 @@ class DrawerPage(Page):
             self.say(lambda: tr("Count recorded."))
         self.refresh()
 
+    def toggle_by_note(self) -> None:
+        """F3: the count bill by bill (the pieces of each note and coin) or as one amount."""
+        shown = not self.by_note.isVisible()
+        self.by_note.setVisible(shown)
+        self.by_note_button.setChecked(shown)
+        if shown:
+            next(iter(self.pieces.values())).setFocus()
+            self._count_by_note()
+        else:
+            self.counted.setFocus()
+
+    def counts(self) -> dict[str, int]:
+        """The pieces counted of each note and coin (``--counts``' shape)."""
+        return {str(value): box.value() for value, box in self.pieces.items() if box.value()}
+
+    def _count_by_note(self) -> None:
+        """The counted cash is what the pieces add up to, by the core's rule."""
+        total = self._attempt(lambda: count_denominations(self.counts(), self.till.currency))
+        if total is not None:
+            self.counted.set_value(total)
+
     def close_drawer(self) -> None:
         if self._counted is None:
             self.say(lambda: tr("Count the drawer first."), "bad")
@@ -342,6 +390,8 @@ class DrawerPage(Page):
                  + tr("The Z report is on the Reports screen."))
         self._counted = None
         self.counted.clear()
+        for box in self.pieces.values():
+            box.setValue(0)
         self.close_reason.clear()
         self.result.clear()
         self.refresh()

@@ -32,7 +32,7 @@ from ui.keys import GIVE_BACK
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
-from ui.widgets.amount import AmountDisplay
+from ui.widgets.amount import FitAmountDisplay
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -94,7 +94,7 @@ class JournalPage(Page):
         self.layout_.addWidget(self.table, 1)
         actions = QHBoxLayout()
         self.refund_label = QLabel()
-        self.refund_amount = AmountDisplay(till.currency)
+        self.refund_amount = FitAmountDisplay(till.currency)
         self.refund_amount.what = lambda: tr("Refund amount")
         self.refund_amount.setObjectName("SmallAmount")
         self.refund_amount.setMinimumHeight(52)

@@ -43,7 +43,7 @@ from ui.core_words import error_words
 from ui.i18n import format_money, tr
 from ui.pages.base import hint, restyle
 from ui.pages.staged import StagedPage, wait_labels
-from ui.widgets.amount import AmountDisplay, handle_amount_key
+from ui.widgets.amount import FitAmountDisplay, handle_amount_key
 from ui.widgets.qrcode import QrView
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class PhoneLinkPage(StagedPage):
         col.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
         self.amount_label = QLabel()
-        self.amount = AmountDisplay(self.till.currency)
+        self.amount = FitAmountDisplay(self.till.currency)
         self.amount.setMinimumWidth(320)
         self.model = PhoneLinkEntry(self.amount.buffer)
         top.addWidget(self.amount_label)

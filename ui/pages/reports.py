@@ -191,7 +191,9 @@ class ReportsPage(Page):
         return self.till.profile.resolved_journal_path.parent / "reports"
 
     def export(self, fmt: str) -> Path | None:
-        """Write the report on screen beside the journal (reports/), named by type and session."""
+        """Write the report on screen where the manager says (issue #39): a save dialog opens on
+        the folder beside the journal (reports/), named by type and session; Esc saves nothing.
+        The PDF is headed by the store's name, the till and the clerk signed in."""
         from cashier.output import write_output
         from cashier.reports import report_csv, report_pdf
 
@@ -201,8 +203,45 @@ class ReportsPage(Page):
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         stamp = str(self.report["to"])[:19].replace(":", "").replace("-", "")
         name = f"{self.report['type']}-report-{self.report.get('session') or 'now'}-{stamp}.{fmt}"
-        path = folder / name
-        data = report_csv(self.report).encode("utf-8") if fmt == "csv" else report_pdf(self.report)
-        write_output(str(path), data, force=True, field="report")  # owner-only, atomic
+        chosen = self.ask_where(folder / name, fmt)
+        if chosen is None:
+            self.say_in(self.message, lambda: tr("Not saved."))
+            return None
+        path = chosen if chosen.suffix.lower() == f".{fmt}" else chosen.with_name(f"{chosen.name}.{fmt}")
+        clerk = getattr(self.till, "clerk", None) or self.manager
+        who = f"{clerk.id} {clerk.name}".strip() if clerk is not None else ""
+        data = (report_csv(self.report).encode("utf-8") if fmt == "csv"
+                else report_pdf(self.report, store=self.till.profile.company_name, clerk=who))
+        done = self.attempt_write(lambda: write_output(str(path), data, force=True, field="report"))
+        if not done:
+            return None
         self.say_in(self.message, lambda: tr("Saved:") + f" {path}")
         return path
+
+    def ask_where(self, suggested: Path, fmt: str) -> Path | None:
+        """The save dialog (Qt's own, the same on every desktop): the file chosen, None on Esc."""
+        from PySide6.QtWidgets import QFileDialog
+
+        dialog = QFileDialog(self, tr("Save the report as"), str(suggested))
+        dialog.setObjectName("ReportSaveDialog")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        dialog.setNameFilter(f"{fmt.upper()} (*.{fmt})")
+        dialog.setDefaultSuffix(fmt)
+        dialog.selectFile(suggested.name)
+        if dialog.exec() != QFileDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        return Path(dialog.selectedFiles()[0])
+
+    def attempt_write(self, write: Any) -> bool:
+        """A file the manager chose may not be writable: one line says why, nothing crashes."""
+        from cashier.errors import CashierError
+
+        try:
+            write()
+        except (CashierError, OSError) as exc:
+            why = error_words(exc, self.till.currency) if isinstance(exc, CashierError) else str(exc.strerror)
+            self.say_in(self.message, lambda: tr("Not saved:") + f" {why}")
+            return False
+        return True

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QFont, QFontMetrics, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from cashier.money import AmountBounds, CentsBuffer, minor_units
 from ui import a11y
@@ -125,6 +125,39 @@ class AmountDisplay(QLabel):
         super().focusOutEvent(event)
 
 
+class FitAmountDisplay(AmountDisplay):
+    """A big amount drawn smaller when its column is narrower than its text at the theme's size
+    (never cut or elided): the Sale screen's three panels fit 1024 px at 125 % text, and every
+    amount panel 1024 px at 150 % (issue #39). ``widest``: the most width it asks for."""
+
+    widest = 200
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.widest), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        QFrame.paintEvent(self, event)  # the theme's frame and background
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
+        font = QFont(self.font())
+        width = QFontMetrics(font).horizontalAdvance(self.text())
+        if width > rect.width() > 0:
+            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
+            scaled = max(8.0, size * rect.width() / width)
+            if font.pixelSize() > 0:
+                font.setPixelSize(int(scaled))
+            else:
+                font.setPointSizeF(scaled)
+        painter.setFont(font)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), self.text())
+        painter.end()
+
+
 def handle_amount_key(display: AmountDisplay, event: QKeyEvent) -> bool:
     """Digits, Backspace, Esc, Enter: True when the key was the amount's."""
     key = event.key()
@@ -168,10 +201,15 @@ class Keypad(QWidget):
         self.clear_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.clear_button.clicked.connect(display.clear)
         grid.addWidget(self.clear_button, 4, 0, 1, 3)
+        # the keys as narrow as their digits (the theme's 72 px minimum and wide padding made every
+        # amount panel 320 px at 150 % text: the Gift card, QR and Open tabs screens scrolled
+        # sideways at 1024 px, issue #39); they stretch with their column, and the text size
+        # still comes from the theme
+        self.setStyleSheet("QPushButton#Key { min-width: 0px; padding: 4px 6px; }")
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.clear_button.setText(tr("Clear") + "  [Esc]")
+        self.clear_button.setText(tr("Clear") + "\n[Esc]")  # its key under it: as narrow as the keys
         self.keys["⌫"].setAccessibleName(tr("Backspace"))
 
     def _press(self, key: str) -> None:
@@ -201,7 +239,7 @@ class AmountPanel(QWidget):
             col.addWidget(self.caption)
         else:
             self.caption.hide()
-        self.display = display if display is not None else AmountDisplay(currency, bounds=bounds)
+        self.display = display if display is not None else FitAmountDisplay(currency, bounds=bounds)
         if caption:  # the caption the screen words says what the amount is for
             self.display.what = lambda: self.caption.text() or tr("Amount")
         if display is None:

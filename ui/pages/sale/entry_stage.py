@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from cashier.flows.sale_entry import Fields
     from ui.widgets.amount import AmountDisplay
 
+#: Issue #39: the ticket on the counter set aside for the next customer, and the list to recall it.
+PARK, PARKED = "F6", "Shift+F6"
+
 _KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
                          Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE,
-                         Qt.Key.Key_Backspace: Key.BACKSPACE}
+                         Qt.Key.Key_Backspace: Key.BACKSPACE, Qt.Key.Key_Asterisk: Key.TIMES}
 
 
 def key_of(event: QKeyEvent) -> Key:
@@ -41,6 +44,8 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
 
     def remove_last_line(self) -> None: ...
     def cancel_ticket(self) -> None: ...
+    def park_ticket(self) -> None: ...
+    def show_parked(self) -> None: ...
 
 
 class EntryStage(QWidget):
@@ -55,8 +60,11 @@ class EntryStage(QWidget):
                                               stacked=True)
         self.cancel_ticket_button = page.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
                                                 page.cancel_ticket, "Danger", stacked=True)
+        self.park_button = page.button(lambda: tr("Park"), PARK, page.park_ticket, stacked=True)
+        self.parked_button = page.button(lambda: tr("Parked"), PARKED, page.show_parked, stacked=True)
         self.ticket_panel = TicketPanel(page.till.currency,
-                                        (self.remove_line_button, self.cancel_ticket_button))
+                                        (self.remove_line_button, self.cancel_ticket_button,
+                                         self.park_button, self.parked_button))
         self.payment_panel = pay = PaymentPanel(page)
         self.amount, self.tip = pay.amount, pay.tip
         self.tender_buttons = (pay.card_button, pay.gift_button, pay.qr_button, pay.cash_button)
@@ -77,6 +85,16 @@ class EntryStage(QWidget):
             QWidget.setTabOrder(first, then)
         #: What ``show_fields`` last laid out: the model's fields, busy, on the entry.
         self._shown: tuple[Fields, bool, bool] | None = None
+
+    def fit(self, room: int) -> None:
+        """The three panels side by side in ``room`` px, else the keypad's column compact (its
+        digit keys give way): never a sideways scroll, at any text size or window width, and
+        again at each change of either (issue #39: 150 % to 100 % at run time re-lays it)."""
+        grid = self.layout()
+        spacing = grid.horizontalSpacing() if isinstance(grid, QGridLayout) else 8
+        full = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
+                + self.keypad_panel.full_width() + 2 * spacing)
+        self.keypad_panel.set_compact(room < full)
 
     def aim(self, display: AmountDisplay) -> None:
         """The keys (and the keypad) go to ``display``: the amount or the keyed tip."""
@@ -103,6 +121,9 @@ class EntryStage(QWidget):
         self.payment_panel.add_line_button.setEnabled(fields.can_add_line and not busy)
         self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
         self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
+        self.park_button.setEnabled(fields.can_park and not busy)
+        self.parked_button.setEnabled(not busy)
+        self.keypad_panel.show_quantity(fields.quantity)
 
     def retranslate(self) -> None:
         self.ticket_panel.retranslate()

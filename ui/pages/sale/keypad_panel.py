@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout, QWidget
 
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
@@ -29,6 +29,7 @@ class SalePage(Protocol):
                object_name: str = "", stacked: bool = False) -> QPushButton: ...
     def select_field(self, display: AmountDisplay) -> None: ...
     def key_tip_field(self) -> None: ...
+    def times(self) -> None: ...
 
 
 class KeypadPanel(QWidget):
@@ -36,18 +37,26 @@ class KeypadPanel(QWidget):
         super().__init__()
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
-        fields = QHBoxLayout()
+        fields = self.fields = QGridLayout()
+        fields.setSpacing(6)
         self.amount_field = page.button(lambda: tr("Amount"), "F5", lambda: page.select_field(page.amount),
                                         stacked=True)
         self.tip_field = page.button(lambda: tr("Tip"), "F7", page.key_tip_field, stacked=True)
-        for b in (self.amount_field, self.tip_field):
+        for i, b in enumerate((self.amount_field, self.tip_field)):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            fields.addWidget(b)
+            fields.addWidget(b, 0, i)
+        self.compact = False
         col.addLayout(fields)
         self.entry = AmountPanel(amount.currency, display=amount)
         self.keypad = self.entry.keypad
         col.addWidget(self.entry)
+        # the quantity key: the number typed is how many of the next line (issue #39)
+        self.quantity = 1
+        self.times_button = page.button(self._times_text, "*", page.times, stacked=True)
+        self.times_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.times_button.setCheckable(True)
+        col.addWidget(self.times_button)
         # how to type, said on the amount itself (a tooltip and for screen readers): a paragraph
         # under the keys made the screen taller than 768 px in Spanish at 125 % text
         self.ready_hint = hint()
@@ -55,8 +64,37 @@ class KeypadPanel(QWidget):
         col.addWidget(self.ready_hint)
         col.addStretch(1)
 
+    def full_width(self) -> int:
+        """How wide the column is with the on-screen keys and Amount beside Tip."""
+        fields = self.amount_field.sizeHint().width() + self.tip_field.sizeHint().width() \
+            + self.fields.horizontalSpacing()
+        return max(fields, self.keypad.sizeHint().width(), self.times_button.sizeHint().width())
+
+    def set_compact(self, compact: bool) -> None:
+        """Compact (issue #39: 1024 px at 150 % text): the on-screen digit keys give way, the
+        keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount."""
+        if compact == self.compact:
+            return
+        self.compact = compact
+        self.keypad.setVisible(not compact)
+        self.fields.addWidget(self.tip_field, 1 if compact else 0, 0 if compact else 1)
+
+    def _times_text(self) -> str:
+        return tr("Quantity") if self.quantity == 1 else f"× {self.quantity}"
+
+    def show_quantity(self, quantity: int) -> None:
+        """The quantity the next line takes, on its key (checked while it is not one)."""
+        if quantity == self.quantity:
+            return
+        self.quantity = quantity
+        self.times_button.setText(labelled(self._times_text(), "*", stacked=True))
+        self.times_button.setChecked(quantity != 1)
+
     def retranslate(self) -> None:
         self.entry.retranslate()
+        self.times_button.setText(labelled(self._times_text(), "*", stacked=True))
+        self.times_button.setAccessibleDescription(
+            tr("The number typed is how many of the next line: 2, then *, then its price and +."))
         # its key under the word: the column is as narrow as three keys
         self.keypad.clear_button.setText(labelled(tr("Clear"), "Esc", stacked=True))
         self.ready_hint.setText(tr("Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; "

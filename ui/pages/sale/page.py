@@ -5,7 +5,8 @@ Keyboard: digits build cents (1 2 5 0 -> 12.50); letters name the next line; + o
 line; a barcode scanned (digits then Return) adds the profile's product. Return (or F2) charges
 the card; Esc clears what was typed (or cancels a payment waiting on the PIN pad). F3 gift card,
 F4 QR, F11 cash, F7 keyed tip, Delete removes the last line, F12 cancels the ticket (asking
-first when money was taken).
+first when money was taken); * makes the number typed the next line's quantity, F6 parks the
+ticket and Shift+F6 lists the parked ones to recall.
 The quick path stays: type an amount, press Return, the card is charged.
 
 What is typed, scanned, pre-filled and armed, which amount a tender takes and what the screen
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QDialog
 
 from cashier.clerks import Action
 from cashier.flows.sale_entry import Act, Key
@@ -34,7 +36,7 @@ from ui.pages.sale.words import cancel_question, cancelled_words, left_open_word
 from ui.receipt import receipt_lines, ticket_receipt_lines
 
 if TYPE_CHECKING:
-    from cashier.flows.ticket import TicketResult, TicketSession
+    from cashier.flows.ticket import Ticket, TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
 
@@ -45,6 +47,7 @@ class SalePage(SaleView):
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
         self._resumed = False  # the tickets a crash left open were looked for
+        self.parked_dialog: QDialog | None = None  # the parked tickets' list, while it is open
         self._resuming: asyncio.Task[Any] | None = None
         self.stages(self._build_entry(self), self._build_waiting(self), self._build_result(self))
         self._tip_mode_changed()
@@ -83,6 +86,8 @@ class SalePage(SaleView):
         act = pressed.act
         if act is Act.ADD_LINE:
             self.add_line()
+        elif act is Act.QUANTITY:
+            self._quantity_set(pressed.taken)
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
             product = self.model.product
@@ -105,6 +110,57 @@ class SalePage(SaleView):
                 self.amount.redraw()  # the tip moves a pre-filled amount with it
             self.active.redraw(pressed.taken)
         return True
+
+    # ---- the quantity key, parked tickets (issue #39) -----------------------------------------
+    def times(self) -> None:
+        """*: the number typed is how many of the next line (the model's rule)."""
+        if self.on_entry and self.active is self.amount:
+            self._quantity_set(self.model.press(Key.TIMES).taken)
+
+    def _quantity_set(self, taken: bool) -> None:
+        self.amount.settle()
+        self._update_totals()
+        if not taken:
+            self.say_in(self.error_label, lambda: tr("Quantity: type how many (1 to 999), then *, "
+                                                     "then the price."))
+
+    def park_ticket(self) -> None:
+        """F6: the ticket on the counter set aside (journaled); the next customer's starts empty."""
+        ticket = self.model.ticket
+        if ticket is None or not self.on_entry or not self._can_start():
+            return
+        number = ticket.id
+
+        async def park() -> None:
+            await self.model.park()
+            self.description.clear()
+            self._say("paid-part", lambda: tr("Ticket {ticket} parked: Shift+F6 recalls it.").format(
+                ticket=number))
+        self._run_ticket(park(), "park ticket")
+
+    def show_parked(self) -> None:
+        """Shift+F6: the parked tickets in a list; the one chosen comes back on the counter."""
+        if not self.on_entry or not self._can_start():
+            return
+        from ui.pages.sale.parked import ParkedDialog
+
+        def choose(tickets: list[Ticket]) -> None:
+            self.parked_dialog = ParkedDialog(tickets, self.till.currency, self)
+            self.parked_dialog.chosen.connect(self.recall_ticket)
+            self.parked_dialog.open()
+        self.till.run(self.model.parked(), "parked tickets", done=choose, failed=self._failed)
+
+    def recall_ticket(self, ticket_id: int) -> None:
+        """A parked ticket back on the counter (refused while another ticket with lines is on it)."""
+        if not self._can_start():
+            return
+
+        async def recall() -> None:
+            ticket = await self.model.recall(ticket_id)
+            self.stack.setCurrentWidget(self.entry_page)
+            self.select_field(self.amount)
+            self._say("partial", lambda: tr("Ticket {ticket} recalled.").format(ticket=ticket.id))
+        self._run_ticket(recall(), "recall ticket")
 
     # ---- the ticket's lines ------------------------------------------------------------------
     def add_line(self) -> None:

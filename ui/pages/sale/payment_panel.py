@@ -9,10 +9,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QLocale, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -29,6 +27,7 @@ from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import labelled
 from ui.widgets.amount import AmountDisplay
+from ui.widgets.amount import FitAmountDisplay as FitAmountDisplay
 
 if TYPE_CHECKING:
     from ui.till import Till
@@ -51,36 +50,6 @@ class SalePage(Protocol):
 #: The quick cash keys: "Exact" then the next notes up.
 EXACT_KEY = "Alt+E"
 NOTE_KEYS = ("Alt+1", "Alt+2", "Alt+3")
-
-
-class FitAmountDisplay(AmountDisplay):
-    """The Sale screen's big amount: drawn smaller when the column is narrower than its text at the
-    theme's size (never cut or elided), so the three panels fit 1024 px at 125 % text."""
-
-    def sizeHint(self) -> QSize:
-        hint = super().sizeHint()
-        return QSize(min(hint.width(), 200), hint.height())
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        QFrame.paintEvent(self, event)  # the theme's frame and background
-        painter = QPainter(self)
-        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
-        font = QFont(self.font())
-        width = QFontMetrics(font).horizontalAdvance(self.text())
-        if width > rect.width() > 0:
-            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
-            scaled = max(8.0, size * rect.width() / width)
-            if font.pixelSize() > 0:
-                font.setPixelSize(int(scaled))
-            else:
-                font.setPointSizeF(scaled)
-        painter.setFont(font)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.drawText(rect, int(self.alignment()), self.text())
-        painter.end()
 
 
 class ErrorLine(QLabel):

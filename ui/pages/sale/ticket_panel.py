@@ -1,5 +1,6 @@
 """The Sale screen's left side: the ticket as the core's ``Ticket`` says (its lines, its figures
-with the tip keyed but not yet taken, its tenders) and its two actions (remove a line, cancel)."""
+with the tip keyed but not yet taken, its tenders) and its actions (remove a line, cancel, park,
+the parked tickets)."""
 
 from __future__ import annotations
 
@@ -90,11 +91,16 @@ class TicketPanel(QWidget):
         self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tenders_list.setMinimumHeight(40)
         col.addWidget(self.tenders_list, 1)
-        row = QVBoxLayout()
+        # remove a line and cancel one under the other, park and the parked tickets side by
+        # side under them (short words): the column stays as narrow as its figures
+        row = QGridLayout()
         row.setSpacing(4)
-        for b in actions:
+        for i, b in enumerate(actions):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            row.addWidget(b)
+            if i < 2:
+                row.addWidget(b, i, 0, 1, 2)
+            else:
+                row.addWidget(b, 2, i - 2)
         col.addLayout(row)
         self.ticket_id: int | None = None
         self._line_ids: list[int] = []  # the lines shown, by id

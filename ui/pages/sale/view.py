@@ -9,7 +9,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from cashier.flows.sale_entry import TIP_KEYED, SaleEntry
@@ -96,11 +96,21 @@ class SaleView(StagedPage):
         pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
         self.amount.changed.connect(lambda _v: self._amount_changed())
         self.tip.changed.connect(lambda _v: self._tip_changed())
+        # the entry fits the width it has: laid out again when the window or the text size changes
+        self.scroll_area.viewport().installEventFilter(self)
+        e.installEventFilter(self)
         for display in (self.amount, self.tip):
             display.installEventFilter(self)  # the entry's keys go through the ticket's rules
             display.submitted.connect(actions.charge_card)
             display.refused.connect(self._too_long)
         return e
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest)
+                and watched in (self.scroll_area.viewport(), self.entry_stage)):
+            margins = self.layout_.contentsMargins()
+            self.entry_stage.fit(self.scroll_area.viewport().width() - margins.left() - margins.right())
+        return super().eventFilter(watched, event)
 
     def select_field(self, display: AmountDisplay) -> None:
         if display is not self.tip or self.tip.isEnabled():
