@@ -84,6 +84,31 @@ def answer_prompt(seen: list[str], pin: str | None) -> None:
     QTimer.singleShot(20, type_it)
 
 
+def answer_save(seen: list[str], name: str | None = "") -> None:
+    """Once the report's save dialog is up: type ``name`` over the file name it offers ("" keeps
+    its name) and Return; None presses Escape. ``seen`` gets the name it offered."""
+    from PySide6.QtWidgets import QFileDialog
+
+    def type_it() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            QTimer.singleShot(20, type_it)
+            return
+        field = next(f for f in dialog.findChildren(QLineEdit) if f.objectName() == "fileNameEdit")
+        seen.append(field.text())
+        if name is None:
+            QTest.keyClick(field, Qt.Key.Key_Escape)
+            return
+        if name:
+            field.selectAll()
+            QTest.keyClicks(field, name)
+            completer = field.completer()
+            if completer is not None:  # the path's completions would take the Return
+                completer.popup().hide()
+        QTest.keyClick(field, Qt.Key.Key_Return)
+    QTimer.singleShot(20, type_it)
+
+
 # ---- what a cashier would see cut, squeezed or covered -------------------------------------------
 #: what a window manager's title bar takes of the screen's height (openbox's is 23 px at its
 #: default theme, other managers' up to 30): the windows are placed in what is left

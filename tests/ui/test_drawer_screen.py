@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 
 from tests.support.journal_entries import cash_entry
 from tests.support.profiles import CLERKS
-from tests.support.screens import keys
+from tests.support.screens import answer_save, keys, keys_to
 
 
 def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui: Any) -> None:
@@ -102,8 +102,15 @@ def test_a_day_at_the_drawer_through_the_window(make_gui: Callable[..., Any], ui
     text = reports.view.toPlainText()
     assert "Z REPORT" in text and "-7.50" in text and "42.50" in text
     assert reports.report is not None and reports.report["by_tender"]["cash"]["amount"] == "42.50"
+    # each export asks where to save (issue #39): the name it offers, beside the journal, kept
+    offered: list[str] = []
+    answer_save(offered)
     QTest.keyClick(reports.view, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
+    keys_to(w)  # the dialog gone, the keys go back to the window
+    answer_save(offered)
     QTest.keyClick(reports.view, Qt.Key.Key_F9, Qt.KeyboardModifier.ShiftModifier)
+    keys_to(w)
+    assert [name.rsplit(".", 1)[-1] for name in offered] == ["csv", "pdf"]
     saved = sorted(p.suffix for p in reports.export_dir().iterdir())
     assert saved == [".csv", ".pdf"]
     ui.until(lambda: any(j.title.startswith("Z report") for j in printer.jobs), what="Z at the close")

@@ -80,6 +80,7 @@ class SaleView(StagedPage):
         self.total_label, self.total_value = self.sum_labels["total"]
         self.remaining_value = self.sum_labels["remaining"][1]
         self.remove_line_button, self.cancel_ticket_button = e.remove_line_button, e.cancel_ticket_button
+        self.park_button, self.parked_button = e.park_button, e.parked_button
         self.amount: AmountDisplay = pay.amount
         self.description, self.tip = pay.description, pay.tip
         self.notice, self.error_label, self.add_line_button = pay.notice, pay.error_label, pay.add_line_button

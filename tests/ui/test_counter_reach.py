@@ -1,0 +1,137 @@
+"""Issue #39, what a cashier reaches for at once, through the window with real key presses: a
+ticket parked (F6) and another rung up, the parked one recalled from its list (Shift+F6, Return);
+the quantity key (*); the blind close counted bill by bill (F3); a report exported where the
+manager says, its PDF headed by the store, the till, the clerk and who approved the over/short."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.support.profiles import CLERKS
+from tests.support.sale_screen import SaleDriver
+from tests.support.screens import answer_save, keys, keys_to
+
+
+def test_park_a_ticket_serve_the_next_customer_and_recall_it(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Coffee", "350")
+    sale.add_line("Bagel", "225")
+    parked = page.ticket
+    assert parked is not None and page.park_button.isEnabled()
+    sale.press(Qt.Key.Key_F6)
+    ui.until(lambda: page.task.done() and page.ticket is None, what="parked")
+    assert "parked" in page.notice.text() and str(parked.id) in page.notice.text()
+    assert page.lines_list.rowCount() == 0
+    # the next customer: rung up and paid in cash while the first ticket waits
+    sale.add_line("Tea", "200")
+    sale.press(Qt.Key.Key_F11)
+    sale.wait_result()
+    QTest.keyClick(page, Qt.Key.Key_Return)  # the next sale
+    sale.press(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    dialog = ui.until(lambda: page.parked_dialog if page.parked_dialog is not None
+                      and page.parked_dialog.isVisible() else None, what="the parked tickets")
+    assert dialog.list.count() == 1 and f"{parked.id}" in dialog.list.item(0).text()
+    assert "Coffee" in dialog.list.item(0).text() and "$5.75" in dialog.list.item(0).text()
+    QTest.keyClick(dialog.list, Qt.Key.Key_Return)
+    ui.until(lambda: page.ticket is not None and page.ticket.id == parked.id, what="recalled")
+    assert [line.name for line in page.ticket.lines] == ["Coffee", "Bagel"]
+    assert page.lines_list.rowCount() == 2 and page.amount.value == Decimal("5.75")  # what remains
+    keys_to(gui.window)
+    sale.press(Qt.Key.Key_F2)
+    sale.prompt("card")
+    gui.pinpad.tap_button.click()
+    assert sale.wait_result().outcome == "approved" and page.ticket.is_paid
+
+
+def test_a_ticket_with_money_taken_is_not_parked(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Lamp", "3000")
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F11)  # 10.00 in cash: the lines are locked
+    sale.wait_idle()
+    assert not page.park_button.isEnabled()
+    page.park_button.setEnabled(True)  # pressed anyway (a key held down): the core refuses
+    sale.press(Qt.Key.Key_F6)
+    ui.until(lambda: page.task.done(), what="refused")
+    assert "finish or cancel" in page.error_label.text() and page.ticket is not None
+
+
+def test_the_quantity_key_makes_the_next_line_of_several(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.type("3")
+    sale.press(Qt.Key.Key_Asterisk)
+    assert page.keypad_panel.times_button.text().startswith("× 3") and page.amount.value == 0
+    sale.add_line("Bagel", "125")
+    ticket = page.ticket
+    assert ticket is not None and [(line.name, line.quantity) for line in ticket.lines] == [("Bagel", 3)]
+    assert ticket.total == Decimal("3.75") and page.keypad_panel.times_button.text().startswith("Quantity")
+    sale.add_line("Coffee", "350")  # the next line is one again
+    assert [line.quantity for line in page.ticket.lines] == [3, 1]
+    sale.type("1000")  # beyond the line's rule: said, nothing changed
+    sale.press(Qt.Key.Key_Asterisk)
+    assert "Quantity" in page.error_label.text() and page.model.quantity == 1
+
+
+def test_the_blind_close_counted_bill_by_bill(ui: Any, make_gui: Any) -> None:
+    from ui.pages.drawer import DrawerPage
+
+    gui = make_gui(drawer_float="100.00")
+    w = gui.window
+    keys_to(w)
+    page: DrawerPage = w.go(DrawerPage)
+    QTest.keyClick(page.counted, Qt.Key.Key_F3)
+    assert page.by_note.isVisible()
+    twenties, fives, quarters = (page.pieces[Decimal(v)] for v in ("20", "5", "0.25"))
+    for box, pieces in ((twenties, "4"), (fives, "3"), (quarters, "20")):
+        box.setFocus()
+        QTest.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        keys(box, pieces)
+    assert page.counts() == {"20": 4, "5": 3, "0.25": 20}
+    assert page.counted.value == Decimal("100.00")  # 80 + 15 + 5, by the core's --counts rule
+    QTest.keyClick(twenties, Qt.Key.Key_F9)
+    assert "balanced" in page.result.text() and "$100.00" in page.result.text()
+
+
+def test_a_report_is_saved_where_the_manager_says_and_names_whose_it_is(ui: Any, make_gui: Any) -> None:
+    from ui.pages.drawer import DrawerPage
+    from ui.pages.reports import ReportsPage
+
+    gui = make_gui(clerks=CLERKS, drawer_float=None, company_name="Corner Cafe")
+    w, desk = gui.window, gui.cashdesk
+    keys_to(w)
+    keys(gui.sign_in.pin, "1111", enter=True)
+    desk.open(clerk="101", float_amount="50.00")
+    drawer: DrawerPage = w.go(DrawerPage)
+    keys(drawer.counted, "4500")  # short 5.00: a reason, and the manager approves
+    QTest.keyClick(drawer.counted, Qt.Key.Key_F9)
+    keys(drawer.close_reason, "change given twice")
+    keys(drawer.manager_pin, "2222")
+    QTest.keyClick(drawer.close_reason, Qt.Key.Key_F10)
+    assert desk.drawer.current() is None
+    QTest.keyClick(drawer.counted, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    reports: ReportsPage = w.page(ReportsPage)
+    keys(reports.pin, "2222", enter=True)
+    QTest.keyClick(reports.view, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)  # the Z report
+    offered: list[str] = []
+    answer_save(offered, None)  # Esc: nothing saved
+    QTest.keyClick(reports.view, Qt.Key.Key_F9, Qt.KeyboardModifier.ShiftModifier)
+    assert reports.message.text() == "Not saved." and not any(reports.export_dir().iterdir())
+    keys_to(w)
+    answer_save(offered, "z-for-the-bookkeeper")  # the suffix is added
+    target = reports.export_dir() / "z-for-the-bookkeeper.pdf"
+    QTest.keyClick(reports.view, Qt.Key.Key_F9, Qt.KeyboardModifier.ShiftModifier)
+    keys_to(w)
+    assert offered[0].startswith("z-report-") and target.is_file(), reports.message.text()
+    pdf = target.read_bytes()
+    for words in (b"Corner Cafe", b"training", b"101 Alice", b"approved by", b"102 Bob", b"-5.00"):
+        assert words in pdf, words
