@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -295,7 +295,8 @@ class MainWindow(QMainWindow):
             scroller = page.scroll_area
             widest = max(widest, content.minimumSizeHint().width()
                          + scroller.verticalScrollBar().sizeHint().width() + 2 * scroller.frameWidth())
-        return max(self.minimumWidth(), self.nav_scroll.minimumSizeHint().width() + widest)
+        return max(self.minimumWidth(), self.nav_scroll.minimumSizeHint().width() + widest,
+                   self._status_width())
 
     def fit_within(self, area: QRect | None) -> None:
         """From now on, a screen that would scroll sideways widens the window instead, as far as
@@ -403,6 +404,7 @@ class MainWindow(QMainWindow):
         self.training_pill.setVisible(not s.training)
         self._word_clock()
         self._announce_status(s.offline, s.started and s.host_reachable is False)
+        self.fit_status()
 
     def _announce_status(self, offline: bool, unreachable: bool) -> None:
         """The till went offline or online, or lost or found the host: said to a screen reader
@@ -539,8 +541,28 @@ class MainWindow(QMainWindow):
                                        or not page.isAncestorOf(focus)):
             page.take_focus()  # the screen takes the keyboard (not the navigation's scroll area)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_status()
+
+    def _status_width(self) -> int:
+        """How wide the status bar is with each item on one line."""
+        pills = [p for p in self.status.findChildren(Pill) if p.isVisibleTo(self.status)]
+        return sum(QFontMetrics(p.font()).horizontalAdvance(p.text()) + 48 for p in pills) + 24
+
+    def fit_status(self) -> None:
+        """The status bar's items on two lines each only when one line each does not fit the
+        window (1024 px at 150 % text): never past its right edge, and no taller than it must be
+        (issue #39)."""
+        wrap = self._status_width() > self.width()
+        for p in self.status.findChildren(Pill):
+            if p.wordWrap() != wrap:
+                p.setWordWrap(wrap)
+
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit_status()
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
             QTimer.singleShot(0, self._refocus)  # after Qt restored its own focus, if any
 

@@ -182,7 +182,7 @@ def layout_problems(root: QWidget, window: QWidget | None = None) -> list[str]:
             # a name on several lines squeezed into one line's height (issue #39: the menu's names
             # at 150 % text): each of its lines must have its height
             lines = w.text().count("\n") + 1
-            tall = QFontMetrics(w.font()).height() * lines
+            tall = int(QFontMetrics(w.font()).height() * lines * 0.9)  # the padding may take a little
             if w.height() < tall:
                 problems.append(f"button {name_of(w)!r} is {w.height()} high, its {lines} lines "
                                 f"need {tall}")

@@ -75,6 +75,7 @@ class PartStack(QStackedWidget):
             super().setCurrentWidget(widget)
         finally:
             self._switching = False
+        self.updateGeometry()
 
     def setCurrentIndex(self, index: int) -> None:
         self._switching = True
@@ -82,6 +83,17 @@ class PartStack(QStackedWidget):
             super().setCurrentIndex(index)
         finally:
             self._switching = False
+        self.updateGeometry()
+
+    # Sized by the part shown, not the widest of all (Qt's stack): a waiting or result part
+    # wider than the entry made the entry scroll sideways at 1024 px and 150 % text (issue #39)
+    def minimumSizeHint(self) -> QSize:
+        part = self.currentWidget()
+        return part.minimumSizeHint() if part is not None else super().minimumSizeHint()
+
+    def sizeHint(self) -> QSize:
+        part = self.currentWidget()
+        return part.sizeHint() if part is not None else super().sizeHint()
 
     def focusNextPrevChild(self, next: bool) -> bool:
         if self._switching:

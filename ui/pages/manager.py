@@ -163,7 +163,8 @@ class ManagerPage(Page):
         self.unresolved_empty = hint()
         u.addWidget(self.unresolved_empty)
         urow = QHBoxLayout()
-        self.recover_button = self.button(lambda: tr("Run recovery"), "Alt+Y", self.run_recovery, "Primary")
+        self.recover_button = self.button(lambda: tr("Run recovery"), "Alt+Y", self.run_recovery, "Primary",
+                                          stacked=True)  # its key under it: 1024 px at 150 % (#39)
         self.void_unresolved_button = self.button(lambda: tr("Void selected"), "", self.void_selected,
                                                   "Danger")
         urow.addWidget(self.recover_button)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -116,7 +117,7 @@ class PhoneLinkPage(StagedPage):
         top = QHBoxLayout()
         self.amount_label = QLabel()
         self.amount = FitAmountDisplay(self.till.currency)
-        self.amount.setMinimumWidth(320)
+        self.amount.setMinimumWidth(200)  # drawn smaller, never cut, when 1024 px is short (#39)
         self.model = PhoneLinkEntry(self.amount.buffer)
         top.addWidget(self.amount_label)
         top.addWidget(self.amount, 1)
@@ -171,12 +172,12 @@ class PhoneLinkPage(StagedPage):
             label.setBuddy(field)  # the label names the field for a screen reader
             form.addRow(label, field)
         col.addLayout(form)
-        row = QHBoxLayout()
+        row = QGridLayout()  # the box over the key: side by side they ran off 1024 px at 150 % text
         self.authorize_only = QCheckBox()
-        self.charge_button = self.button(lambda: tr("Charge card"), "F2", self.charge_phone, "Tender")
-        row.addWidget(self.authorize_only)
-        row.addStretch(1)
-        row.addWidget(self.charge_button)
+        self.charge_button = self.button(lambda: tr("Charge card"), "F2", self.charge_phone, "Tender",
+                                         stacked=True)  # its key under it: 1024 px at 150 % text
+        row.addWidget(self.authorize_only, 0, 0)
+        row.addWidget(self.charge_button, 1, 0, Qt.AlignmentFlag.AlignRight)
         col.addLayout(row)
         self.phone_hint = hint()
         self.cards_hint = hint()
@@ -220,7 +221,7 @@ class PhoneLinkPage(StagedPage):
         page = QWidget()
         col = QVBoxLayout(page)
         self.create_link_button = self.button(lambda: tr("Create payment link"), "F3", self.create_link,
-                                              "Tender")
+                                              "Tender", stacked=True)
         col.addWidget(self.create_link_button)
         col.addStretch(1)
         return page
@@ -394,8 +395,10 @@ class PhoneLinkPage(StagedPage):
         row = QHBoxLayout()
         self.customer_query = QLineEdit()
         self.customer_query.returnPressed.connect(self.find_customer)
-        self.find_button = self.button(lambda: tr("Find"), "F5", self.find_customer)
-        self.new_customer_button = self.button(lambda: tr("New customer"), "F6", self.new_customer)
+        # keys under their words: side by side with the field they ran off 1024 px at 150 % text
+        self.find_button = self.button(lambda: tr("Find"), "F5", self.find_customer, stacked=True)
+        self.new_customer_button = self.button(lambda: tr("New customer"), "F6", self.new_customer,
+                                               stacked=True)
         row.addWidget(self.customer_query, 1)
         row.addWidget(self.find_button)
         row.addWidget(self.new_customer_button)
@@ -413,9 +416,10 @@ class PhoneLinkPage(StagedPage):
                                            stacked=True)
         self.charge_customer_button = self.button(lambda: tr("Charge default card"), "F4",
                                                   self.charge_customer, "Primary", stacked=True)
-        actions.addWidget(self.add_card_button)
-        actions.addWidget(self.charge_customer_button)
-        actions.addStretch(1)
+        # one over the other when side by side they do not fit (Spanish at 150 % text, issue #39)
+        actions = QGridLayout()
+        actions.addWidget(self.add_card_button, 0, 0, Qt.AlignmentFlag.AlignLeft)
+        actions.addWidget(self.charge_customer_button, 1, 0, Qt.AlignmentFlag.AlignLeft)
         col.addLayout(actions)
         col.addStretch(1)
         self._customer_buttons()

@@ -85,7 +85,8 @@ class QrPage(StagedPage):
         self.amount.submitted.connect(self.start_typed)
         self.amount.changed.connect(lambda _v: self.error_label.clear())
         left.addWidget(self.error_label)
-        self.start_button = self.button(lambda: tr("Show QR code"), "F2", self.start_typed, "Tender")
+        self.start_button = self.button(lambda: tr("Show QR code"), "F2", self.start_typed, "Tender",
+                                        stacked=True)  # its key under it: 1024 px at 150 % text
         left.addWidget(self.start_button)
         self.entry_hint = hint()
         left.addWidget(self.entry_hint)

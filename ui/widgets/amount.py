@@ -197,7 +197,9 @@ class Keypad(QWidget):
                 grid.addWidget(button, r, c)
                 self.keys[label] = button
         self.clear_button = QPushButton()
-        self.clear_button.setObjectName("Key")
+        # in the buttons' text size, on one line: as a digit key (its size, two lines at 150 %
+        # text) it pushed itself under the fold at 1024x768 (issue #39)
+        self.clear_button.setObjectName("ClearKey")
         self.clear_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.clear_button.clicked.connect(display.clear)
         grid.addWidget(self.clear_button, 4, 0, 1, 3)
@@ -209,7 +211,7 @@ class Keypad(QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.clear_button.setText(tr("Clear") + "\n[Esc]")  # its key under it: as narrow as the keys
+        self.clear_button.setText(tr("Clear") + "  [Esc]")
         self.keys["⌫"].setAccessibleName(tr("Backspace"))
 
     def _press(self, key: str) -> None:

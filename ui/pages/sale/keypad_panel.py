@@ -56,7 +56,12 @@ class KeypadPanel(QWidget):
         self.times_button = page.button(self._times_text, "*", page.times, stacked=True)
         self.times_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.times_button.setCheckable(True)
-        col.addWidget(self.times_button)
+        # beside Clear, under the digits (a row of its own made the screen taller than 800 px at
+        # 150 % text); with the digits gone (compact) it goes under Amount and Tip
+        self.keys_grid = self.keypad.layout()
+        if isinstance(self.keys_grid, QGridLayout):
+            self.keys_grid.addWidget(self.keypad.clear_button, 4, 0, 1, 2)
+            self.keys_grid.addWidget(self.times_button, 4, 2)
         # how to type, said on the amount itself (a tooltip and for screen readers): a paragraph
         # under the keys made the screen taller than 768 px in Spanish at 125 % text
         self.ready_hint = hint()
@@ -68,7 +73,7 @@ class KeypadPanel(QWidget):
         """How wide the column is with the on-screen keys and Amount beside Tip."""
         fields = self.amount_field.sizeHint().width() + self.tip_field.sizeHint().width() \
             + self.fields.horizontalSpacing()
-        return max(fields, self.keypad.sizeHint().width(), self.times_button.sizeHint().width())
+        return max(fields, self.keypad.sizeHint().width())
 
     def set_compact(self, compact: bool) -> None:
         """Compact (issue #39: 1024 px at 150 % text): the on-screen digit keys give way, the
@@ -78,9 +83,14 @@ class KeypadPanel(QWidget):
         self.compact = compact
         self.keypad.setVisible(not compact)
         self.fields.addWidget(self.tip_field, 1 if compact else 0, 0 if compact else 1)
+        if compact:
+            self.fields.addWidget(self.times_button, 2, 0)
+        elif isinstance(self.keys_grid, QGridLayout):
+            self.keys_grid.addWidget(self.times_button, 4, 2)
+        self.times_button.show()
 
     def _times_text(self) -> str:
-        return tr("Quantity") if self.quantity == 1 else f"× {self.quantity}"
+        return "×" if self.quantity == 1 else f"× {self.quantity}"  # a key as narrow as a digit's
 
     def show_quantity(self, quantity: int) -> None:
         """The quantity the next line takes, on its key (checked while it is not one)."""

@@ -91,16 +91,13 @@ class TicketPanel(QWidget):
         self.tenders_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tenders_list.setMinimumHeight(40)
         col.addWidget(self.tenders_list, 1)
-        # remove a line and cancel one under the other, park and the parked tickets side by
-        # side under them (short words): the column stays as narrow as its figures
+        # two a row (remove a line, cancel; park, the parked tickets): a third row made the
+        # screen taller than 800 px at 150 % text
         row = QGridLayout()
         row.setSpacing(4)
         for i, b in enumerate(actions):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            if i < 2:
-                row.addWidget(b, i, 0, 1, 2)
-            else:
-                row.addWidget(b, 2, i - 2)
+            row.addWidget(b, i // 2, i % 2)
         col.addLayout(row)
         self.ticket_id: int | None = None
         self._line_ids: list[int] = []  # the lines shown, by id
