@@ -103,8 +103,9 @@ def answer_save(seen: list[str], name: str | None = "") -> None:
             field.selectAll()
             QTest.keyClicks(field, name)
             completer = field.completer()
-            if completer is not None:  # the path's completions would take the Return
-                completer.popup().hide()
+            popup = completer.popup() if completer is not None else None
+            if popup is not None:  # the path's completions would take the Return
+                popup.hide()
         QTest.keyClick(field, Qt.Key.Key_Return)
     QTimer.singleShot(20, type_it)
 

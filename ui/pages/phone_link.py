@@ -411,16 +411,15 @@ class PhoneLinkPage(StagedPage):
         # one row made this tab scroll sideways by 156 px at 1024x768 in Spanish at 125 % text
         self.token_field = QLineEdit()
         col.addWidget(self.token_field)
-        actions = QHBoxLayout()
         self.add_card_button = self.button(lambda: tr("Add card from token"), "F7", self.add_card,
                                            stacked=True)
         self.charge_customer_button = self.button(lambda: tr("Charge default card"), "F4",
                                                   self.charge_customer, "Primary", stacked=True)
-        # one over the other when side by side they do not fit (Spanish at 150 % text, issue #39)
-        actions = QGridLayout()
-        actions.addWidget(self.add_card_button, 0, 0, Qt.AlignmentFlag.AlignLeft)
-        actions.addWidget(self.charge_customer_button, 1, 0, Qt.AlignmentFlag.AlignLeft)
-        col.addLayout(actions)
+        # one over the other: side by side they ran off 1024 px in Spanish at 150 % text (#39)
+        keys = QGridLayout()
+        keys.addWidget(self.add_card_button, 0, 0, Qt.AlignmentFlag.AlignLeft)
+        keys.addWidget(self.charge_customer_button, 1, 0, Qt.AlignmentFlag.AlignLeft)
+        col.addLayout(keys)
         col.addStretch(1)
         self._customer_buttons()
         return page
