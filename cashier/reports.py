@@ -275,5 +275,4 @@ def report_csv(report: dict[str, Any]) -> str:
 def report_pdf(report: dict[str, Any], *, store: str = "", clerk: str = "") -> bytes:
     """The report as a PDF, headed by the store's name, the till and the clerk who exported it;
     the drawer's part names who approved the close's over/short."""
-    title = f"{store} {title_of(report)}".strip()
-    return text_pdf(report_text(report, 72, store=store, clerk=clerk), title=title)
+    return text_pdf(report_text(report, 72, store=store, clerk=clerk), title=title_of(report))

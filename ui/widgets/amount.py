@@ -177,6 +177,15 @@ def handle_amount_key(display: AmountDisplay, event: QKeyEvent) -> bool:
     return False
 
 
+class KeyButton(QPushButton):
+    """A digit key: never narrower than its text nor than a fingertip (44 px), so a layout short
+    of room scrolls (or gives the keys up, the Sale screen's compact keypad) rather than cut it."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = self.sizeHint()
+        return QSize(max(hint.width(), 44), max(hint.height(), 44))
+
+
 class Keypad(QWidget):
     """On-screen keys for touch: 7 8 9 / 4 5 6 / 1 2 3 / 00 0 ⌫ and Clear."""
 
@@ -190,7 +199,7 @@ class Keypad(QWidget):
         self.keys: dict[str, QPushButton] = {}
         for r, row in enumerate(rows):
             for c, label in enumerate(row):
-                button = QPushButton(label)
+                button = KeyButton(label)
                 button.setObjectName("Key")
                 button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys never steal the keyboard
                 button.clicked.connect(lambda _=False, k=label: self._press(k))
