@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from cashier.clerks import SignInError
-from cashier.drawer import count_denominations, denominations
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from ui import a11y
 from ui.core_words import error_words, manager_words, printer_words
@@ -128,6 +127,8 @@ class DrawerPage(Page):
         notes = QGridLayout(self.by_note)
         notes.setContentsMargins(0, 0, 0, 0)
         self.pieces: dict[Decimal, QSpinBox] = {}
+        from cashier.drawer import denominations  # the journal loads with the runtime, not here
+
         pieces = denominations(cur, till.profile.ticket.notes)
         half = (len(pieces) + 1) // 2  # two columns of notes and coins: the box stays short
         for i, value in enumerate(pieces):
@@ -364,6 +365,8 @@ class DrawerPage(Page):
 
     def _count_by_note(self) -> None:
         """The counted cash is what the pieces add up to, by the core's rule."""
+        from cashier.drawer import count_denominations
+
         total = self._attempt(lambda: count_denominations(self.counts(), self.till.currency))
         if total is not None:
             self.counted.set_value(total)

@@ -117,7 +117,7 @@ class QrPage(StagedPage):
             col.addWidget(w)
         col.addStretch(1)
         self.customer_pays_button = self.button(lambda: tr("Customer pays (training)"), "F11",
-                                                self.customer_pays)
+                                                self.customer_pays, stacked=True)
         # a training tool, never mistaken for a cashier's action: the training banner's colours
         self.customer_pays_button.setStyleSheet(
             "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "

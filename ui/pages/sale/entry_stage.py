@@ -94,7 +94,8 @@ class EntryStage(QWidget):
         spacing = grid.horizontalSpacing() if isinstance(grid, QGridLayout) else 8
         full = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
                 + self.keypad_panel.full_width() + 2 * spacing)
-        self.keypad_panel.set_compact(room < full)
+        full = max(full, self.payment_panel.tenders.minimumSizeHint().width())
+        self.keypad_panel.set_compact(room < full + 8)  # a little to spare: a frame, a rounding
 
     def aim(self, display: AmountDisplay) -> None:
         """The keys (and the keypad) go to ``display``: the amount or the keyed tip."""
