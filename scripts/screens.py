@@ -299,7 +299,8 @@ SIZES = ((1024, 768), (1600, 1000))
 
 async def every_screen(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:
     """Each screen as it stands at the end of the run, at both sizes, in both themes and both
-    languages: the matrix the layout promise covers (without ``looks``: once, in English)."""
+    languages, then at 1024x768 with 150 % text: the matrix the layout promise covers (without
+    ``looks``: once, in English)."""
     w = gui.window
     for width, height in SIZES if looks else SIZES[:1]:
         w.resize(width, height)
@@ -312,6 +313,16 @@ async def every_screen(gui: Any, shoot: Callable[[Any, str], Any], looks: bool =
                     name = type(page).__name__.removesuffix("Page").lower()
                     theme = "hc" if high_contrast else "normal"
                     await shoot(w, f"{name}-{width}x{height}-{theme}-{language}")
+    if looks:  # issue #39: a small till's screen with large text, in both languages
+        gui.set_theme(high_contrast=False, font_scale=1.5)
+        w.resize(1024, 768)
+        for language in ("en", "es"):
+            gui.set_language(language)
+            for index, page in enumerate(w.pages):
+                w.show_page(index)
+                name = type(page).__name__.removesuffix("Page").lower()
+                await shoot(w, f"{name}-1024x768-150-{language}")
+        gui.set_theme(font_scale=1.0)
     gui.set_language("en")
     gui.set_theme(high_contrast=False)
     w.resize(1180, 780)
