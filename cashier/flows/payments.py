@@ -185,10 +185,11 @@ async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | 
                            prompt_tip: bool = False,
                            tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
                            ticket_id: int | None = None,
-                           giftcard: GiftCard | None = None) -> FlowResult:
+                           giftcard: GiftCard | None = None, tax: Decimal = Decimal(0)) -> FlowResult:
     """A card (or gift card) sale for a caller that already holds the PIN pad (a ticket's card
-    or gift card tender, which journals "tip asked" only once the pad is its own)."""
-    return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
+    or gift card tender, which journals "tip asked" only once the pad is its own; ``tax``: its
+    share of the ticket's tax)."""
+    return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=None,
                        prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                        giftcard=giftcard)
 
