@@ -373,10 +373,7 @@ def tax_share(tax: Decimal, base: Decimal, amount: Decimal, already: Decimal, *,
     a part payment its share, ``tax * amount / base`` (``base``: the ticket's total without the
     tip) rounded half-up. Never more than the tender's amount or the tax not yet sent."""
     left = max(tax - already, Decimal(0))
-    if pays_rest or not base:
-        share = left
-    else:
-        share = min(round_money(tax * amount / base, currency), left)
+    share = left if pays_rest or not base else min(round_money(tax * amount / base, currency), left)
     return max(min(share, amount), Decimal(0)).quantize(quantum(currency))
 
 
