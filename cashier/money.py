@@ -367,13 +367,16 @@ def percent_text(rate: Decimal) -> str:
 
 
 def tax_share(tax: Decimal, base: Decimal, amount: Decimal, already: Decimal, *,
-              pays_rest: bool, currency: str = "USD") -> Decimal:
+              pays_rest: bool, paid: Decimal = Decimal(0), currency: str = "USD") -> Decimal:
     """The part of a ticket's ``tax`` one tender sends as ``amount.tax``: the tender that pays what
-    remains sends what earlier tenders did not (so the tenders' taxes add up to the ticket's);
-    a part payment its share, ``tax * amount / base`` (``base``: the ticket's total without the
-    tip) rounded half-up. Never more than the tender's amount or the tax not yet sent."""
+    remains sends what earlier tenders did not (so the tenders' taxes add up to the ticket's); a
+    part payment its share, worked out on what is paid so far (``paid`` before it, without tips,
+    plus ``amount``) as ``tax * paid / base`` (``base``: the ticket's total without the tip),
+    rounded half-up, less the ``already`` sent: the rounding never piles up over many tenders.
+    Never more than the tender's amount or the tax not yet sent."""
     left = max(tax - already, Decimal(0))
-    share = left if pays_rest or not base else min(round_money(tax * amount / base, currency), left)
+    share = left if pays_rest or not base else min(
+        round_money(tax * (paid + amount) / base, currency) - already, left)
     return max(min(share, amount), Decimal(0)).quantize(quantum(currency))
 
 

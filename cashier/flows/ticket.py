@@ -351,8 +351,10 @@ class TicketSession:
         earlier tenders did not; a tender whose answer is not known yet counts as carried."""
         taken = {t.entry_id for t in ticket.tenders if t.outcome in ("approved", "partial", "unknown")}
         already = sum((e.tax for e in ticket.record.entries if e.id in taken), Decimal(0))
+        tips = sum((t.tip for t in ticket.tenders if t.outcome in ("approved", "partial")), Decimal(0))
         return tax_share(ticket.tax, ticket.total - ticket.tip, charged, already,
-                         pays_rest=applied >= ticket.remaining, currency=ticket.currency)
+                         pays_rest=applied >= ticket.remaining, paid=ticket.paid - tips,
+                         currency=ticket.currency)
 
     async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
         """A card or gift card tender holds the PIN pad before anything of it is journaled (issue
