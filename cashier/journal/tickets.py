@@ -162,7 +162,7 @@ class TicketRecorder:
                 raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
             else:
                 currency, ticket_rate = held.currency, held.tax_rate
-            tax_class = sold.tax_class or DEFAULT_TAX_CLASS
+            tax_class = free_text("tax_class", sold.tax_class or DEFAULT_TAX_CLASS)
             rate = ticket_rate if sold.tax_rate is None else sold.tax_rate
             minor = minor_units("unit_price", unit_price, currency)
             cur = conn.execute(
