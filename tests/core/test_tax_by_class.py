@@ -61,6 +61,19 @@ def test_a_tenders_share_never_passes_its_amount_nor_the_tax_left() -> None:
     assert tax_share(D(0), D("10.00"), D("10.00"), D(0), pays_rest=True) == D("0.00")
 
 
+def test_many_part_tenders_never_lose_tax_to_rounding() -> None:
+    """Nine tenders of 0.32 on a 3.00 ticket with 0.60 of tax: each alone would send 0.064 -> 0.06,
+    and the last cent would have 0.04 left to carry. Worked out on what is paid so far, the shares
+    come to the ticket's tax exactly, each within its tender."""
+    tax, total = D("0.60"), D("3.00")
+    sent = paid = D(0)
+    for amount in [D("0.32")] * 9 + [D("0.11"), D("0.01")]:
+        share = tax_share(tax, total, amount, sent, pays_rest=paid + amount == total, paid=paid)
+        assert 0 <= share <= amount
+        sent, paid = sent + share, paid + amount
+    assert (paid, sent) == (total, tax)
+
+
 _line = st.tuples(st.sampled_from(sorted(CLASSES)), st.integers(0, 500_000))
 
 
