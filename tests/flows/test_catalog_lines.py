@@ -188,7 +188,7 @@ async def test_a_scan_at_the_sale_screen_resolves_through_the_catalog(make_till:
             e.key(Key.DIGIT, digit)
         return e.key(Key.RETURN)
 
-    assert scan("2002") is Act.SCAN and e.product is not None and e.product.sku == "BREAD"
+    assert scan("2002") is Act.SCAN and e.found is not None and e.found.product.sku == "BREAD"
     t = await e.add_scanned()
     label = "2300000"  # item code 00000: no product's sku, nothing added
     assert scan(label + "00125" + str(ean13_check_digit(label + "00125"))) is Act.AMOUNT
