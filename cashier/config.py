@@ -15,7 +15,7 @@ import sys
 import tomllib
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -216,6 +216,11 @@ class TillProfile(BaseSettings):
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
     terms_text: str | None = Field(None, min_length=1, max_length=4096)
     products: list[Product] = Field(default_factory=list)
+    #: Price-embedded EAN-13 prefixes (issue #37, e.g. ``["23"]``): such a label is the prefix,
+    #: five digits of item code (a product's sku), five of price in minor units and the check
+    #: digit; it sells the product at the label's price (``cashier.catalog.scan``).
+    price_embedded_prefixes: list[Annotated[str, Field(pattern=r"^[0-9]{2}$")]] = Field(
+        default_factory=list, max_length=10)
     #: Signed updates (README, "Packaging a till"): the TUF repository this till takes new
     #: versions from (None: no automatic updates) and which of its versions it takes.
     update_url: str | None = None

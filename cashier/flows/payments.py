@@ -185,11 +185,12 @@ async def sale_on_held_pad(ctx: FlowContext, charge: TippedAmount, *,
                            prompt_tip: bool = False,
                            tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
                            ticket_id: int | None = None,
-                           giftcard: GiftCard | None = None) -> FlowResult:
+                           giftcard: GiftCard | None = None, tax: Decimal = Decimal(0)) -> FlowResult:
     """A card (or gift card) sale for a caller that already holds the PIN pad (a ticket's card
     or gift card tender, which journals "tip asked" only once the pad is its own). ``charge``: the
-    tender's amount with the tip it carries (``TippedAmount.within``)."""
-    return await _sale(ctx, charge, tax=Decimal(0), card=card, token=token, invoice=None,
+    tender's amount with the tip it carries (``TippedAmount.within``); ``tax``: its share of the
+    ticket's tax."""
+    return await _sale(ctx, charge, tax=tax, card=card, token=token, invoice=None,
                        prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                        giftcard=giftcard)
 

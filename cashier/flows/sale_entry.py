@@ -20,6 +20,8 @@ from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
 
 if TYPE_CHECKING:
+    from cashier.catalog import Catalog
+    from cashier.catalog.scan import Found
     from cashier.clerks import Clerk
     from cashier.flows.base import FlowContext, FlowResult
     from cashier.flows.ticket import (
@@ -132,12 +134,16 @@ class SaleEntry:
     def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
-                 shown: Shown | None = None) -> None:
+                 shown: Shown | None = None, prefixes: Sequence[str] = ()) -> None:
         self.context = context
         self.shown = shown
         self.amount = amount
         self.tip = tip
+        #: what a scan finds without a till to sell from (no context): the profile's products
         self.products = products
+        #: the profile's price-embedded EAN-13 prefixes (``cashier.catalog.scan``)
+        self.prefixes = tuple(prefixes)
+        self.found: Found | None = None  # what the last SCAN found in the catalog (label price)
         self.tip_mode = tip_mode
         self.notes = tuple(notes)
         self.currency = currency
@@ -285,9 +291,30 @@ class SaleEntry:
         return Press(act, self.fields(), taken)
 
     def _scanned_product(self) -> Product | None:
-        """A barcode scanner types the code then Return: the profile's product of that code."""
+        """A barcode scanner types the code then Return: the product of that code in the catalog
+        the till sells from now (``Catalog.by_barcode``, then a price-embedded label: the one rule
+        of ``cashier.catalog.scan``); before the till is up, the profile's product of that code."""
         code = self.scanned
-        return next((p for p in self.products if p.barcode == code), None) if code else None
+        self.found = None
+        if not code:
+            return None
+        catalog = self._catalog()
+        if catalog is None:
+            return next((p for p in self.products if p.barcode == code), None)
+        from cashier.catalog.scan import scanned
+
+        self.found = scanned(catalog, code, self.prefixes, self.currency)
+        return None if self.found is None else self.found.product
+
+    def _catalog(self) -> Catalog | None:
+        """The catalog sold from now (None: no till to sell from yet)."""
+        if self.context is None:
+            return None
+        try:
+            ctx, _settings = self.context()
+        except RuntimeError:  # the till is still starting
+            return None
+        return ctx.catalog.current()
 
     def line(self) -> Decimal | None:
         """The typed amount as a new line's price (None: nothing typed, or it is what remains);
@@ -402,6 +429,20 @@ class SaleEntry:
 
     async def add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
         ticket = await (await self.session_for()).add_line(name, price, quantity)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def add_scanned(self) -> Ticket:
+        """The product the last SCAN found, as a line: from the catalog (its sku, version, tax
+        class; a price-embedded label's price), or a profile's product typed as its name and price."""
+        product, found = self.product, self.found
+        if product is None:
+            raise RuntimeError("nothing was scanned")
+        session = await self.session_for()
+        if found is not None:
+            ticket = await session.add_product(found.product, price=found.price)
+        else:
+            ticket = await session.add_line(product.name, product.price)
         self.show(ticket, prefill=True)
         return ticket
 

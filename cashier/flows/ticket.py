@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from cashier.catalog import Modifier, Product
 from cashier.clerks import Action, Clerk
 from cashier.entry_rules import is_checking, void_refusal
 from cashier.errors import ValidationError
@@ -31,15 +32,22 @@ from cashier.journal.leases import EntryOwned
 from cashier.journal.model import Entry, Kind, NewEntry, Op, State, outcome_of
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
-from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
+from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full, tax_class_of, tax_rate_of
 from cashier.journal.ticket_model import TENDER_KINDS as TENDER_KINDS
 from cashier.journal.ticket_model import TenderKind as TenderKind
 from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
-from cashier.money import TippedAmount, check_tip, parse_amount, round_money
+from cashier.journal.tickets import (
+    REMAINING,
+    LineRefund,
+    LineRefunded,
+    LineSold,
+    TenderInFlight,
+    TicketRecord,
+)
+from cashier.money import TippedAmount, check_tip, parse_amount, round_money, tax_share
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -172,8 +180,10 @@ class TicketSession:
         """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
         drawer), so a refused one leaves nothing journaled."""
         await check_tenders(ctx, tenders)
+        included = ctx.catalog.current().prices_include_tax  # the store's say, else the profile's
         record = await ctx.journal.create_ticket(
-            actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
+            actor=ctx.actor, tax_rate=settings.tax_rate,
+            tax_included=settings.prices_include_tax if included is None else included,
             tip_mode=settings.tip_mode)
         session = cls(ctx, record.id, settings)
         await session.refresh(record)
@@ -211,10 +221,44 @@ class TicketSession:
 
     # ---- lines ---------------------------------------------------------------------------------
     async def add_line(self, name: str, unit_price: Decimal, quantity: int = 1) -> Ticket:
+        """A typed line (a name and a price, no sku): the till's default tax class, at the rate
+        the ticket started with (the profile's ``tax_rate``)."""
+        return await self._add(name or "Item", unit_price, quantity, None)
+
+    async def add_product(self, product: Product, *, quantity: int = 1,
+                          modifiers: Sequence[Modifier] = (), price: Decimal | None = None) -> Ticket:
+        """A line of the catalog the till sells from now (``ctx.catalog.current()``): the
+        product's sku, that catalog's version, the product's tax class and its rate are journaled
+        with the line, and the unit price is the product's price with the ``modifiers``' price
+        changes (their names on the line). ``price``: a price-embedded barcode's label price,
+        instead of the catalog's. Priced from the current version: a product shown from an older
+        one sells as it stands now; one no longer sold is refused."""
+        catalog = self.ctx.catalog.current()
+        current = catalog.product(product.sku)
+        if current is None or not current.active:
+            raise ValidationError("sku", "{sku} is not sold at this till (not in catalog version "
+                                         "{version}, or inactive)", sku=product.sku,
+                                  version=catalog.version)
+        chosen: list[Modifier] = []
+        for modifier in modifiers:
+            known = next((m for m in current.modifiers if m.name == modifier.name), None)
+            if known is None:
+                raise ValidationError("modifier", "{name} is not a modifier of {sku}",
+                                      name=modifier.name, sku=current.sku)
+            chosen.append(known)
+        base = current.price if price is None else price
+        unit_price = base + sum((m.price_change for m in chosen), Decimal(0))
+        sold = LineSold(sku=current.sku, catalog_version=catalog.version,
+                        tax_class=current.tax_class, tax_rate=catalog.tax_rate(current.tax_class),
+                        modifiers=tuple(m.name for m in chosen))
+        return await self._add(current.name, unit_price, quantity, sold)
+
+    async def _add(self, name: str, unit_price: Decimal, quantity: int,
+                   sold: LineSold | None) -> Ticket:
         ticket = self._open()
         if ticket.lines_locked:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
-        line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
+        line = CartLine(name, unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", "a ticket has at most {most} lines", most=MAX_LINES)
         limit = self.ctx.bounds.ceiling(ticket.currency)
@@ -222,7 +266,7 @@ class TicketSession:
             raise ValidationError("line", "the ticket's total must be at most {limit}", limit=limit)
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
-                                                        actor=self.ctx.actor)
+                                                        actor=self.ctx.actor, sold=sold)
         ticket = await self.refresh(record)
         if self.basket.pad:
             # the journal published the line (the till draws it); one pass of the loop lets that
@@ -339,9 +383,22 @@ class TicketSession:
         else:
             from cashier.flows.qr import pay as qr_pay
 
-            result = (await qr_pay(self.ctx, amount, ticket_id=self.id)).result
+            result = (await qr_pay(self.ctx, amount, tax=self._tax_of_tender(ticket, amount, amount),
+                                   ticket_id=self.id)).result
         ticket = await self.refresh()
         return TicketResult.of(await self._close_if_paid(ticket), result)
+
+    @staticmethod
+    def _tax_of_tender(ticket: Ticket, charged: Decimal, applied: Decimal) -> Decimal:
+        """The ticket's tax a tender of ``applied`` (``charged`` of it without a tip) carries as
+        ``amount.tax`` (``money.tax_share``): the tender paying what remains carries what the
+        earlier tenders did not; a tender whose answer is not known yet counts as carried."""
+        taken = {t.entry_id for t in ticket.tenders if t.outcome in ("approved", "partial", "unknown")}
+        already = sum((e.tax for e in ticket.record.entries if e.id in taken), Decimal(0))
+        tips = sum((t.tip for t in ticket.tenders if t.outcome in ("approved", "partial")), Decimal(0))
+        return tax_share(ticket.tax, ticket.total - ticket.tip, charged, already,
+                         pays_rest=applied >= ticket.remaining, paid=ticket.paid - tips,
+                         currency=ticket.currency)
 
     async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> FlowResult:
         """A card or gift card tender holds the PIN pad before anything of it is journaled (issue
@@ -363,6 +420,7 @@ class TicketSession:
         # tip); the others say "no tip" (0), so no gateway asks again; asked on the pad: none yet
         charge = TippedAmount(amount) if ask_tip else TippedAmount.within(amount, ticket.tip_for(amount))
         result = await sale_on_held_pad(self.ctx, charge, card=tender.card,
+                                        tax=self._tax_of_tender(ticket, charge.base, amount),
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id,
                                         giftcard=gift)
@@ -380,8 +438,10 @@ class TicketSession:
         when that pays the rest."""
         applied = min(tendered, remaining)
         change = tendered - applied
+        ticket = self.ticket if self.ticket is not None else await self.refresh()
         entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
+            tax=self._tax_of_tender(ticket, applied - tip, applied),
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
             close_if=paid_in_full)
         return entry, await self.refresh(record)
@@ -496,9 +556,7 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
         for i in lines:  # given back before (or being given back): never twice
             if ticket.line_refunded(i):
                 raise LineRefunded(ticket.id, i + 1)
-        chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
-        share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
-        amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
+        amount = _lines_back(ticket, lines)
     want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
     if want > refundable:
         raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket.id}")
@@ -514,6 +572,23 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
         if want <= 0:
             break
     return plan
+
+
+def _lines_back(ticket: Ticket, lines: list[int]) -> Decimal:
+    """What refunding ``lines`` gives back: their amounts and, when the tax was added to the
+    prices, each one's share of its tax class's tax (issue #37: a line's share is of its own
+    class), rounded half-up once."""
+    chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
+    if ticket.record.tax_included:
+        return chosen
+    share = Decimal(0)
+    for i in lines:
+        line = ticket.lines[i]
+        key = (tax_class_of(line), tax_rate_of(line, ticket.record))
+        tax = next((t for t in ticket.taxes if (t.tax_class, t.rate) == key and t.base), None)
+        if tax is not None:
+            share += line.amount * tax.tax / tax.base
+    return round_money(chosen + share, ticket.currency)
 
 
 def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:

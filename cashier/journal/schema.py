@@ -319,8 +319,21 @@ def _v10(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v11(conn: sqlite3.Connection) -> None:
+    """Each ticket line as it was sold (issue #37): the catalog's sku and version, its tax class
+    and rate (percent, as text like ``tickets.tax_rate``) and its modifiers (a JSON list of
+    names). NULL on the lines before: the ticket's one rate, in the default class."""
+    _run(conn, """
+    ALTER TABLE ticket_lines ADD COLUMN sku TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN catalog_version INTEGER;
+    ALTER TABLE ticket_lines ADD COLUMN tax_class TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN tax_rate TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN modifiers TEXT
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11)
 LATEST = len(MIGRATIONS)
 
 

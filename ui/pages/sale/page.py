@@ -85,8 +85,7 @@ class SalePage(SaleView):
             self.add_line()
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
-            product = self.model.product
-            self._run_ticket(self.model.add_line(product.name, product.price), "add product", eager=True)
+            self._run_ticket(self.model.add_scanned(), "add product", eager=True)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:

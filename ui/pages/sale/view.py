@@ -90,7 +90,8 @@ class SaleView(StagedPage):
         p = self.till.profile
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
                                tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
-                               context=self._context, shown=self._show_ticket)
+                               context=self._context, shown=self._show_ticket,
+                               prefixes=p.price_embedded_prefixes)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
         pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
