@@ -969,6 +969,7 @@ class JournalRecorder:
         self.add_ticket_line = tickets.add_ticket_line
         self.remove_ticket_line = tickets.remove_ticket_line
         self.set_ticket_tip = tickets.set_ticket_tip
+        self.add_ticket_discount = tickets.add_ticket_discount
         self.close_ticket = tickets.close_ticket
         self.close_ticket_if = tickets.close_ticket_if
         self.ticket = tickets.ticket

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from cashier.discounts import PricedTicket
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord, holds_lines, tax_class_of, tax_rate_of, ticket_taxes
+from cashier.journal.tickets import TicketRecord, holds_lines, priced, tax_class_of, tax_rate_of
 from cashier.money import ClassTax, percent_text, quantum
 
 __all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
@@ -143,6 +144,11 @@ class Ticket:
     record: TicketRecord = field(repr=False)
     #: the tax by class (issue #37): ``tax`` is their sum; one class on a till without a store
     taxes: tuple[ClassTax, ...] = ()
+    #: what the discounts and promotions took off (issue #38): ``subtotal - discounts`` is what
+    #: the lines cost, the tax is on that
+    discounts: Decimal = Decimal(0)
+    #: the ticket priced by the one discounts rule (each line's net, tax share and what was paid)
+    pricing: PricedTicket | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, record: TicketRecord) -> Ticket:
@@ -157,11 +163,9 @@ class Ticket:
     @classmethod
     def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
-        subtotal = sum((line.amount for line in record.lines), Decimal(0))
-        taxes = ticket_taxes(record)
-        tax = sum((t.tax for t in taxes), Decimal(0))
-        before_tip = subtotal if record.tax_included else subtotal + tax
-        total = before_tip + record.tip
+        pricing = priced(record)
+        subtotal, taxes, tax = pricing.subtotal, pricing.taxes, pricing.tax
+        total = pricing.total + record.tip + record.rounding
         cancelled = record.state == "cancelled"
         tenders: list[TenderView] = []
         refunds: list[Entry] = []
@@ -186,7 +190,8 @@ class Ticket:
                    remaining=max(total - paid, Decimal(0)).quantize(unit),
                    change=change_due.quantize(unit),
                    tenders=tuple(tenders), refunds=tuple(refunds), record=record,
-                   taxes=tuple(t for t in taxes if t.base or t.tax))
+                   taxes=tuple(t for t in taxes if t.base or t.tax),
+                   discounts=pricing.discounts, pricing=pricing)
 
     @property
     def refunded_lines(self) -> frozenset[int]:
@@ -270,7 +275,32 @@ class Ticket:
                 "taxes": [{"tax_class": t.tax_class, "rate": percent_text(t.rate),
                            "base": str(t.base.quantize(quantum(self.currency))), "tax": str(t.tax)}
                           for t in self.taxes],
-                "tenders": [t.as_dict() for t in self.tenders]}
+                "tenders": [t.as_dict() for t in self.tenders],
+                "discounts": self.discount_dicts(), "discount_total": str(self.discounts),
+                "promotions": [{"name": name, "amount": str(amount)}
+                               for name, amount in self.promotions.items()],
+                "rounding": str(self.record.rounding.quantize(quantum(self.currency)))}
+
+    @property
+    def priced(self) -> PricedTicket:
+        return self.pricing if self.pricing is not None else priced(self.record)
+
+    @property
+    def promotions(self) -> dict[str, Decimal]:
+        """What each promotion took off, by name (the receipt and the reports)."""
+        return self.priced.promotions
+
+    def discount_dicts(self) -> list[dict[str, Any]]:
+        """The cashier's discounts as ``ticket show`` prints them (issue #38): ``line`` (1-based,
+        None for the ticket), ``kind``, ``value``, ``amount`` (what it took off), ``reason``,
+        ``approved_by``, ``clerk``."""
+        index = {line.id: n for n, line in enumerate(self.lines, start=1)}
+        live = [d for d in self.record.discounts if d.line_id is None or d.line_id in index]
+        amounts = self.priced.discount_amounts
+        return [{"line": None if d.line_id is None else index[d.line_id], "kind": d.kind,
+                 "value": percent_text(d.value) if d.kind == "percent" else str(d.value),
+                 "amount": str(amounts[n]) if n < len(amounts) else "0.00", "reason": d.reason,
+                 "approved_by": d.approved_by, "clerk": d.clerk} for n, d in enumerate(live)]
 
 
 def line_dict(line: Any, record: TicketRecord) -> dict[str, Any]:
@@ -283,6 +313,9 @@ def line_dict(line: Any, record: TicketRecord) -> dict[str, Any]:
                            "tax_rate": percent_text(tax_rate_of(line, record))}
     if line.modifiers:
         out["modifiers"] = list(line.modifiers)
+    if line.list_price is not None:
+        out["price_override"] = {"before": str(line.list_price), "after": str(line.unit_price),
+                                 "reason": line.override_reason, "approved_by": line.override_by}
     return out
 
 

@@ -13,6 +13,15 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from cashier.discounts import (
+    Discount,
+    PricedTicket,
+    PriceLine,
+    Promotion,
+    price_ticket,
+    promotion_data,
+    promotion_of,
+)
 from cashier.errors import ValidationError
 from cashier.journal.datastore import Datastore, check_actor, minor_units
 from cashier.journal.model import (
@@ -24,6 +33,7 @@ from cashier.journal.model import (
     LineSold,
     Op,
     State,
+    TicketDiscount,
     TicketLine,
     TicketRecord,
     TicketWritten,
@@ -36,7 +46,7 @@ from cashier.text import free_text
 #: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
 __all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
            "LineRefunded", "LineSold", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
-           "TicketWritten", "holds_lines", "tax_class_of", "tax_rate_of", "taxes_data",
+           "TicketWritten", "holds_lines", "priced", "tax_class_of", "tax_rate_of", "taxes_data",
            "ticket_taxes"]
 
 TICKET_STATES = ("open", "paid", "cancelled")
@@ -86,10 +96,26 @@ def tax_rate_of(line: TicketLine, record: TicketRecord) -> Decimal:
 
 
 def ticket_taxes(record: TicketRecord) -> tuple[ClassTax, ...]:
-    """The ticket's tax by class (``money.tax_by_class``, the one rule): the read model's, and
-    what its ``ticket_paid`` event carries for the store's totals."""
-    return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
-                         for line in record.lines), record.tax_included, record.currency)
+    """The ticket's tax by class (``money.tax_by_class``, the one rule, on the lines' amounts
+    after discounts): the read model's, and what its ``ticket_paid`` event carries for the
+    store's totals."""
+    if not record.discounts and not record.promotions:
+        return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
+                             for line in record.lines), record.tax_included, record.currency)
+    return priced(record).taxes
+
+
+def priced(record: TicketRecord) -> PricedTicket:
+    """The ticket priced by THE discounts rule (``discounts.price_ticket``): its lines as sold,
+    its promotions and the cashier's discounts (a discount of a line no longer on the ticket
+    went with it)."""
+    index = {line.id: i for i, line in enumerate(record.lines)}
+    lines = [PriceLine(line.unit_price, line.quantity, tax_class_of(line), tax_rate_of(line, record),
+                       line.sku, line.category) for line in record.lines]
+    discounts = [Discount(d.kind, d.value, None if d.line_id is None else index[d.line_id], d.reason)  # type: ignore[arg-type]
+                 for d in record.discounts if d.line_id is None or d.line_id in index]
+    return price_ticket(lines, discounts, record.promotions, included=record.tax_included,
+                        currency=record.currency)
 
 
 def taxes_data(taxes: tuple[ClassTax, ...], currency: str) -> list[dict[str, str]]:
@@ -99,11 +125,19 @@ def taxes_data(taxes: tuple[ClassTax, ...], currency: str) -> list[dict[str, str
 
 
 def _line_of_row(r: Any, currency: str) -> TicketLine:
-    """A line as stored; a line from before issue #37 has no sku, class or rate (NULL)."""
+    """A line as stored; a line from before issue #37 has no sku, class or rate (NULL), one from
+    before issue #38 no category or override."""
     return TicketLine(int(r["id"]), r["name"], int(r["quantity"]), money(r["unit_price_minor"], currency),
                       r["sku"], None if r["catalog_version"] is None else int(r["catalog_version"]),
                       r["tax_class"], None if r["tax_rate"] is None else Decimal(r["tax_rate"]),
-                      tuple(json.loads(r["modifiers"])) if r["modifiers"] else ())
+                      tuple(json.loads(r["modifiers"])) if r["modifiers"] else (), r["category"],
+                      None if r["list_price_minor"] is None else money(r["list_price_minor"], currency),
+                      r["override_reason"], r["override_by"])
+
+
+def _discount_of_row(r: Any) -> TicketDiscount:
+    return TicketDiscount(int(r["id"]), None if r["line_id"] is None else int(r["line_id"]),
+                          r["kind"], Decimal(r["value"]), r["reason"], r["clerk"], r["approved_by"])
 
 
 class TicketRecorder:
@@ -118,7 +152,7 @@ class TicketRecorder:
         self.training = store.training
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
-                      tip_mode: str) -> int:
+                      tip_mode: str, promotions: tuple[Promotion, ...] = ()) -> int:
         check_actor(actor)
         if tip_mode not in TIP_MODES:
             raise ValidationError("tip_mode", f"must be one of {', '.join(TIP_MODES)}")
@@ -126,13 +160,17 @@ class TicketRecorder:
         with self.store.lines_transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO tickets(till_id, state, currency, tax_rate, tax_included, tip_mode, "
-                "training, clerk, created_at, updated_at) VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "training, clerk, created_at, updated_at, promotions) "
+                "VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (self.till_id, self.currency, str(tax_rate), int(tax_included), tip_mode,
-                 int(self.training), actor, now, now))
+                 int(self.training), actor, now, now,
+                 json.dumps([promotion_data(p) for p in promotions]) if promotions else None))
             ticket_id = int(cur.lastrowid or 0)
             self.store.event(None, actor, "ticket_created",
                              {"ticket": ticket_id, "tax_rate": str(tax_rate),
-                              "tax_included": tax_included, "tip_mode": tip_mode}, now)
+                              "tax_included": tax_included, "tip_mode": tip_mode,
+                              **({"promotions": [p.name for p in promotions]} if promotions
+                                 else {})}, now)
             self.store.ticket_written(ticket_id)
             return ticket_id
 
@@ -165,11 +203,15 @@ class TicketRecorder:
             tax_class = free_text("tax_class", sold.tax_class or DEFAULT_TAX_CLASS)
             rate = ticket_rate if sold.tax_rate is None else sold.tax_rate
             minor = minor_units("unit_price", unit_price, currency)
+            list_minor = None if sold.list_price is None else minor_units("list_price",
+                                                                          sold.list_price, currency)
             cur = conn.execute(
                 "INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor, sku, "
-                "catalog_version, tax_class, tax_rate, modifiers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "catalog_version, tax_class, tax_rate, modifiers, category, list_price_minor, "
+                "override_reason, override_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (ticket_id, name, quantity, minor, sold.sku, sold.catalog_version, tax_class,
-                 str(rate), json.dumps(list(modifiers)) if modifiers else None))
+                 str(rate), json.dumps(list(modifiers)) if modifiers else None, sold.category,
+                 list_minor, sold.override_reason, sold.override_by))
             line_id = int(cur.lastrowid or 0)
             now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
@@ -180,12 +222,19 @@ class TicketRecorder:
             if modifiers:
                 data["modifiers"] = list(modifiers)
             self.store.event(None, actor, "ticket_line_added", data, now)
+            if sold.list_price is not None:  # who typed which price over the catalog's, and why
+                self.store.event(None, actor, "ticket_price_override", {
+                    "ticket": ticket_id, "line": line_id, "sku": sold.sku, "clerk": actor,
+                    "approved_by": sold.override_by, "reason": sold.override_reason,
+                    "before": str(sold.list_price), "after": str(unit_price)}, now)
             self.store.ticket_written(ticket_id)
         if held is None:  # the lines' transaction holds the lock: as read now, it stays so
             return self.store.hold(self.ticket(ticket_id))
         # the line as ``ticket`` reads it back: the text as stored, the price from minor units
         line = TicketLine(line_id, name, quantity, money(minor, currency), sold.sku,
-                          sold.catalog_version, tax_class, Decimal(str(rate)), modifiers)
+                          sold.catalog_version, tax_class, Decimal(str(rate)), modifiers,
+                          sold.category, None if list_minor is None else money(list_minor, currency),
+                          sold.override_reason, sold.override_by)
         return self.store.hold(dataclasses.replace(held, lines=(*held.lines, line)))
 
     def held_ticket(self, ticket_id: int) -> TicketRecord | None:
@@ -207,6 +256,37 @@ class TicketRecorder:
             self.store.ticket_written(ticket_id)
         record = self.ticket(ticket_id)
         return self.store.hold(record) if self.store.lines_held else record
+
+    def add_ticket_discount(self, ticket_id: int, *, line_id: int | None, kind: str,
+                            value: Decimal, reason: str, actor: str, approved_by: str | None,
+                            before: Decimal, after: Decimal) -> TicketRecord:
+        """A cashier's discount (issue #38), journaled with who gave it, who approved it, the
+        reason and what the line (or the ticket) cost before and after it."""
+        check_actor(actor)
+        with self.store.transaction() as conn:
+            row = self._open_ticket_row(ticket_id)
+            if line_id is not None and conn.execute(
+                    "SELECT 1 FROM ticket_lines WHERE id = ? AND ticket_id = ? AND removed = 0",
+                    (line_id, ticket_id)).fetchone() is None:
+                raise ValidationError("line", f"ticket {ticket_id} has no line {line_id}")
+            now = self.store.now()
+            cur = conn.execute(
+                "INSERT INTO ticket_discounts(ticket_id, line_id, kind, value, reason, clerk, "
+                "approved_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (ticket_id, line_id, kind, str(value), reason, actor, approved_by, now))
+            discount = TicketDiscount(int(cur.lastrowid or 0), line_id, kind, value, reason, actor,
+                                      approved_by)
+            conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
+            self.store.event(None, actor, "ticket_discount", {
+                "ticket": ticket_id, "discount": discount.id, "line": line_id, "kind": kind,
+                "value": str(value), "reason": reason, "clerk": actor, "approved_by": approved_by,
+                "before": str(before), "after": str(after)}, now)
+            self.store.ticket_written(ticket_id)
+            before_held = self.store.held_before(ticket_id)
+            if before_held is not None:
+                self.store.hold_changed(ticket_id, discounts=(*before_held.discounts, discount))
+            del row
+        return self.ticket(ticket_id)
 
     def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                        actor: str) -> TicketRecord:
@@ -322,6 +402,9 @@ class TicketRecorder:
                                         "AND type = ?", (*cash_ids, CASH_NOTE)):
                 note = json.loads(ev["data"]).get("_note", {})
                 cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
+        discounts = tuple(_discount_of_row(r) for r in self.conn.execute(
+            "SELECT * FROM ticket_discounts WHERE ticket_id = ? ORDER BY id", (ticket_id,)))
+        promotions = tuple(promotion_of(p) for p in json.loads(row["promotions"] or "[]"))
         line_refunds: dict[int, tuple[int, ...]] = {}
         if any(e.kind is Kind.REFUND or e.op is Op.REFUND for e in entries):
             line_refunds = {i: lines for i, (lines, _g) in self._line_notes(ticket_id).items()}
@@ -331,7 +414,7 @@ class TicketRecorder:
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
             closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
-            line_refunds=line_refunds)
+            line_refunds=line_refunds, discounts=discounts, promotions=promotions)
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
         return record if self.store.writing else self.store.hold(record)
