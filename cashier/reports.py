@@ -19,6 +19,7 @@ from typing import Any
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
+from cashier.journal.tickets import TicketRecord, priced
 from cashier.money import from_minor, percent_text, tax_by_class, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
@@ -102,6 +103,49 @@ def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]
     return out
 
 
+def _named(sums: dict[str, _Sum], cur: str) -> dict[str, dict[str, Any]]:
+    return {name: s.out(cur) for name, s in sorted(sums.items())}
+
+
+def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[dict[str, Any],
+                                                                           dict[TaxKey, int]]:
+    """What discounts, promotions, price overrides and cash rounding took off (or added) on the
+    paid tickets ``records`` (issue #38), each ticket priced by the one rule
+    (``journal.tickets.priced``): by reason, by clerk, promotions by name, overrides by the
+    approving manager, the rounding; and their tax by (class, rate) in minor units."""
+    by_reason: dict[str, _Sum] = defaultdict(_Sum)
+    by_clerk: dict[str, _Sum] = defaultdict(_Sum)
+    promotions: dict[str, _Sum] = defaultdict(_Sum)
+    overrides: dict[str, _Sum] = defaultdict(_Sum)
+    rounding, rounded, total = 0, 0, 0
+    taxes: dict[TaxKey, int] = {}
+    for record in records:
+        pricing = priced(record)
+        total += to_minor(pricing.discounts, currency)
+        index = {line.id for line in record.lines}
+        live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
+        for d, amount in zip(live, pricing.discount_amounts, strict=False):
+            by_reason[d.reason].add(1, to_minor(amount, currency))
+            by_clerk[d.clerk or "(none)"].add(1, to_minor(amount, currency))
+        for name, amount in pricing.promotions.items():
+            promotions[name].add(1, to_minor(amount, currency))
+        for line in record.lines:
+            if line.list_price is not None:
+                overrides[line.override_by or "(none)"].add(
+                    1, to_minor((line.list_price - line.unit_price) * line.quantity, currency))
+        if record.rounding:
+            rounded += 1
+            rounding += to_minor(record.rounding, currency)
+        for t in pricing.taxes:
+            key = (t.tax_class, t.rate)
+            taxes[key] = taxes.get(key, 0) + to_minor(t.tax, currency)
+    figures = {"total": str(from_minor(total, currency)), "by_reason": _named(by_reason, currency),
+               "by_clerk": _named(by_clerk, currency), "promotions": _named(promotions, currency),
+               "overrides_by_manager": _named(overrides, currency),
+               "cash_rounding": {"count": rounded, "amount": str(from_minor(rounding, currency))}}
+    return figures, taxes
+
+
 def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
                  start: str, end: str) -> dict[str, Any]:
     """The report of this till's entries created in [start, end), with the session's cash."""
@@ -144,6 +188,10 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
     by_class = ticket_tax_by_class(recorder.report_ticket_tax(start, end), cur)
+    discounts, priced_tax = discount_figures(
+        (recorder.ticket(i) for i in recorder.report_priced_tickets(start, end)), cur)
+    for key, minor in priced_tax.items():  # the tickets a discount touched: taxed after it
+        by_class[key] = by_class.get(key, 0) + minor
     if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
         by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
     tax = sum(by_class.values())
@@ -172,6 +220,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # entries the host held otherwise than the journal had them: how many, and the money the
         # corrections added to the net (signed: a sale voided at the host takes its amount off)
         "corrections": {"count": corrected, "amount": str(corrected_amount)},
+        # issue #38: what discounts took off, by reason and clerk; promotions by name; price
+        # overrides by the approving manager (what they took off the catalog's price); rounding
+        "discounts": discounts,
         "cash": None,
     }
     if session is not None:
@@ -237,6 +288,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),
     ]
+    if report.get("discounts"):
+        sections.append(("Discounts", _discount_rows(report["discounts"])))
     cash = report.get("cash")
     if cash:
         rows = [(k.replace("_", " "), str(cash[k])) for k in
@@ -247,6 +300,19 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
         rows += [(f"{m['type'].replace('_', ' ')} {m['reason'] or ''}", m["amount"]) for m in cash["moves"]]
         sections.append(("Cash drawer", rows))
     return sections
+
+
+#: The discounts' parts as the report's text and CSV name them (issue #38).
+DISCOUNT_PARTS = (("by_reason", "reason"), ("by_clerk", "clerk"), ("promotions", "promotion"),
+                  ("overrides_by_manager", "override approved by"))
+
+
+def _discount_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("Total", d["total"])]
+    for part, label in DISCOUNT_PARTS:
+        rows += [(f"{label} {name}", f"{v['count']} / {v['amount']}") for name, v in d[part].items()]
+    rows.append(("Cash rounding", f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
+    return rows
 
 
 def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
@@ -295,6 +361,14 @@ def report_csv(report: dict[str, Any]) -> str:
         named = f"{clerk} {value.get('name', '')}".strip()
         rows.append(["by_clerk", named, value["count"], value["amount"]])
         rows.append(["tips_by_clerk", clerk, "", value["tips"]])
+    discounts = report.get("discounts")
+    if discounts:
+        rows.append(["discounts", "total", "", discounts["total"]])
+        for part, _label in DISCOUNT_PARTS:
+            for name, value in discounts[part].items():
+                rows.append([f"discounts_{part}", name, value["count"], value["amount"]])
+        rows.append(["discounts", "cash_rounding", discounts["cash_rounding"]["count"],
+                     discounts["cash_rounding"]["amount"]])
     cash = report.get("cash")
     if cash:
         for name in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",

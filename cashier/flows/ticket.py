@@ -22,7 +22,7 @@ from typing import Any
 
 from cashier.catalog import Modifier, Product
 from cashier.clerks import Action, Clerk
-from cashier.discounts import Discount, check_reason, in_force
+from cashier.discounts import Discount, cash_rounded, check_reason, in_force
 from cashier.entry_rules import is_checking, void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, resolve
@@ -434,8 +434,14 @@ class TicketSession:
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
-            self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
-            entry, ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            # cash rounding (issue #38): the cash that pays the rest pays it rounded to the step
+            asked = cash_rounded(remaining, self.settings.cash_rounding, ticket.currency)
+            if tender.amount is None and asked > 0:
+                amount = asked
+            rounding = asked - remaining if amount >= asked and asked > 0 else Decimal(0)
+            self.ctx.bounds.check_cash(amount, remaining + rounding, ticket.currency)
+            entry, ticket = await self._cash(amount, remaining + rounding,
+                                             ticket.tip_for(min(amount, remaining)), rounding)
             result = FlowResult(entry, outcome_of(entry), entry.message or "")
             if ticket.state == "paid":  # the cash paid the rest: closed in the same commit
                 await self.basket.clear()
@@ -498,17 +504,19 @@ class TicketSession:
             await capture_signature(self.ctx, entry.invoice)
         return result
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> tuple[Entry, Ticket]:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal,
+                    rounding: Decimal = Decimal(0)) -> tuple[Entry, Ticket]:
         """Cash taken in one commit (the drawer checked there too), the ticket closed with it
-        when that pays the rest."""
+        when that pays the rest; ``rounding``: what rounding the rest to the profile's step
+        added (journaled on the ticket in the same commit; ``remaining`` is already rounded)."""
         applied = min(tendered, remaining)
         change = tendered - applied
         ticket = self.ticket if self.ticket is not None else await self.refresh()
         entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
-            tax=self._tax_of_tender(ticket, applied - tip, applied),
+            tax=self._tax_of_tender(ticket, applied - tip - rounding, applied - rounding),
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
-            close_if=paid_in_full)
+            close_if=paid_in_full, rounding=rounding)
         return entry, await self.refresh(record)
 
     async def settle(self) -> Ticket:

@@ -594,11 +594,12 @@ class Journal:
     async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
                           change: Decimal, tip: Decimal | None, actor: str, message: str,
                           close_if: Callable[[TicketRecord], bool] | None = None,
-                          tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
+                          tax: Decimal | None = None,
+                          rounding: Decimal = Decimal(0)) -> tuple[Entry, TicketRecord]:
         """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
         (entry, record), mirrored, changes = await self._write_entry(
             self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
-            actor=actor, message=message, close_if=close_if, tax=tax)
+            actor=actor, message=message, close_if=close_if, tax=tax, rounding=rounding)
         self._publish(entry, mirrored, changes)
         return entry, record
 

@@ -335,7 +335,8 @@ def _v11(conn: sqlite3.Connection) -> None:
 def _v12(conn: sqlite3.Connection) -> None:
     """Discounts, promotions and price overrides (issue #38): the cashier's discounts of a ticket
     (``ticket_discounts``: line or NULL for the ticket, kind, value, reason, who, who approved),
-    the promotions a ticket prices itself with (a JSON list, as they stood when it started), each
+    the promotions a ticket prices itself with (a JSON list, as they stood when it started), its
+    cash rounding (what rounding a cash tender's due added, negative when it took off), each
     line's category (what a promotion covers) and, for a price typed over the catalog's, the
     catalog's price, the reason and the approving manager. NULL or none before: no discount."""
     _run(conn, """
@@ -352,6 +353,7 @@ def _v12(conn: sqlite3.Connection) -> None:
     );
     CREATE INDEX ticket_discounts_ticket ON ticket_discounts(ticket_id);
     ALTER TABLE tickets ADD COLUMN promotions TEXT;
+    ALTER TABLE tickets ADD COLUMN rounding_minor INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE ticket_lines ADD COLUMN category TEXT;
     ALTER TABLE ticket_lines ADD COLUMN list_price_minor INTEGER;
     ALTER TABLE ticket_lines ADD COLUMN override_reason TEXT;

@@ -44,6 +44,8 @@ class TicketSettings:
     tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20))
     signature_floor: Decimal | None = None
     terms_text: str | None = None
+    #: the profile's ``cash_rounding`` step (issue #38; None: cash to the cent)
+    cash_rounding: Decimal | None = None
 
     def wants_signature(self, amount: Decimal) -> bool:
         """A card tender above the profile's signature floor is signed (on the pad, and on the
@@ -54,7 +56,8 @@ class TicketSettings:
     def of(cls, profile: Any) -> TicketSettings:
         return cls(tax_rate=profile.tax_rate, prices_include_tax=profile.prices_include_tax,
                    tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
-                   signature_floor=profile.signature_floor, terms_text=profile.terms_text)
+                   signature_floor=profile.signature_floor, terms_text=profile.terms_text,
+                   cash_rounding=getattr(profile, "cash_rounding", None))
 
 
 # ---- the ticket as the counter sees it -----------------------------------------------------------

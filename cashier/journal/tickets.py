@@ -332,6 +332,22 @@ class TicketRecorder:
                 return None
             return self.close_ticket(ticket_id, state, actor=actor)
 
+    def set_cash_rounding(self, ticket_id: int, rounding: Decimal, *, due: Decimal,
+                          actor: str) -> None:
+        """Inside the write of the cash tender that pays the rest (issue #38): what rounding its
+        due to the profile's step added (negative: took off), its own event, the ticket's total
+        changed with it before the tender is checked against what remains."""
+        row = self._open_ticket_row(ticket_id)
+        minor = minor_units("rounding", abs(rounding), row["currency"])
+        now = self.store.now()
+        self.conn.execute("UPDATE tickets SET rounding_minor = rounding_minor + ?, updated_at = ? "
+                          "WHERE id = ?", (minor if rounding >= 0 else -minor, now, ticket_id))
+        self.store.event(None, actor, "ticket_cash_rounding", {
+            "ticket": ticket_id, "due": str(due), "rounding": str(rounding),
+            "asked": str(due + rounding)}, now)
+        self.store.ticket_written(ticket_id)
+        self.store.forget_before(ticket_id)
+
     def check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its
         tenders is in flight, and ``amount`` (with its tip) is at most what remains now."""
@@ -414,7 +430,8 @@ class TicketRecorder:
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
             closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
-            line_refunds=line_refunds, discounts=discounts, promotions=promotions)
+            line_refunds=line_refunds, discounts=discounts, promotions=promotions,
+            rounding=money(row["rounding_minor"], cur))
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
         return record if self.store.writing else self.store.hold(record)

@@ -26,6 +26,7 @@ from cashier.flows.ticket import (
     refund_ticket,
 )
 from tests.support.profiles import pin_hash
+from tests.support.tills import open_drawer
 
 VISA = KeyedCard("4321000000001119", "1228")
 CASHIER, MANAGER = 101, 102
@@ -132,3 +133,83 @@ async def test_a_till_without_clerks_asks_no_one(make_till: Any) -> None:
     await s.add_product(LATTE)
     t = await s.add_discount(Discount("amount", D("9.00"), reason="damaged"))
     assert t.total == D("0.00") and t.discounts == D("4.00")  # never below zero
+
+
+async def test_cash_rounding_only_for_cash_and_journaled_on_its_own(make_till: Any) -> None:
+    till = await make_till("HD")
+    open_drawer(till.rt.profile)
+    settings = TicketSettings(cash_rounding=D("0.05"))
+    up = await TicketSession.start(till.ctx, settings)
+    await up.add_line("Tea", D("12.33"))
+    paid = await up.pay(Tender("cash"))  # the Exact key: the rest, rounded
+    assert (paid.state, paid.total, paid.paid, paid.as_dict()["rounding"]) == (
+        "paid", D("12.35"), D("12.35"), "0.02")
+    down = await TicketSession.start(till.ctx, settings)
+    await down.add_line("Tea", D("12.32"))
+    paid = await down.pay(Tender("cash", D("20.00")))
+    assert (paid.state, paid.total, paid.change, paid.record.rounding) == (
+        "paid", D("12.30"), D("7.70"), D("-0.02"))
+    card = await TicketSession.start(till.ctx, settings)
+    await card.add_line("Tea", D("12.32"))
+    paid = await card.pay(Tender("card", card=VISA))  # never a card's
+    assert (paid.state, paid.total, paid.record.rounding) == ("paid", D("12.32"), D(0))
+    assert [(e["due"], e["rounding"], e["asked"]) for e in await events(till, "ticket_cash_rounding")] \
+        == [("12.33", "0.02", "12.35"), ("12.32", "-0.02", "12.30")]
+
+
+async def test_the_report_explains_every_cent(make_till: Any) -> None:
+    """The issue's "done when": a cashier's 10 % staff discount, a manager's 30 %, happy hour,
+    an override, cash rounding, a line of a discounted ticket refunded; the X report (the Z is
+    the same build at the close) shows each by reason, clerk, promotion, manager and rounding, and
+    its tax and gross are exactly what the tickets charged."""
+    from cashier.cashdesk import open_recorder
+    from cashier.drawer import Drawer
+    from cashier.reports import report_csv, report_text, x_report
+
+    till = await make_till("HD")
+    roster = with_clerks(till)
+    open_drawer(till.rt.profile)
+    till.ctx.catalog.replace(cafe(promotions=(happy_hour("coffee", D(20)),)))
+    bob = roster.manager(MANAGER, "2222")
+    settings = TicketSettings(cash_rounding=D("0.05"))
+    paid = []
+    staff = await TicketSession.start(till.ctx, settings, at=WEDNESDAY_NOON)
+    await staff.add_product(LATTE)
+    await staff.add_product(BUN)
+    await staff.add_discount(Discount("percent", D(10), line=0, reason="staff"))
+    paid.append(await staff.pay(Tender("card", card=VISA)))
+    loyal = await TicketSession.start(till.ctx, settings, at=WEDNESDAY_NOON)
+    await loyal.add_product(LATTE, quantity=3)
+    await loyal.add_discount(Discount("percent", D(30), reason="loyalty"), manager=bob)
+    paid.append(await loyal.pay(Tender("cash", D("20.00"))))
+    happy = await TicketSession.start(till.ctx, settings, at=WEDNESDAY_5PM)
+    await happy.add_product(LATTE, quantity=2)
+    paid.append(await happy.pay(Tender("card", card=VISA)))
+    cheap = await TicketSession.start(till.ctx, settings, at=WEDNESDAY_NOON)
+    await cheap.add_product(BUN, override=PriceOverride("1.50", "damaged", bob))
+    paid.append(await cheap.pay(Tender("card", card=VISA)))
+    assert all(t.state == "paid" for t in paid)
+    # 12.00 less 30 % = 8.40, tax 0.69 = 9.09: cash pays 9.10 (rounded), the rest to the cent
+    assert (paid[1].total, paid[1].record.rounding) == (D("9.10"), D("0.01"))
+    back = await refund_ticket(till.ctx, staff.id, lines=[0], manager=bob)
+    assert back.given_back() == paid[0].priced.lines[0].paid == D("3.90")  # 3.60 + 0.30 tax
+    store = open_recorder(till.rt.profile)
+    try:
+        report = x_report(store, Drawer(store, till.rt.profile.roster))
+    finally:
+        store.close()
+    d = report["discounts"]
+    assert d["by_reason"] == {"loyalty": {"count": 1, "amount": "3.60"},
+                              "staff": {"count": 1, "amount": "0.40"}}
+    assert d["by_clerk"] == {str(CASHIER): {"count": 2, "amount": "4.00"}}
+    assert d["promotions"] == {"Happy hour": {"count": 1, "amount": "1.60"}}
+    assert d["overrides_by_manager"] == {str(MANAGER): {"count": 1, "amount": "1.00"}}
+    assert d["cash_rounding"] == {"count": 1, "amount": "0.01"}
+    assert d["total"] == "5.60"  # 0.40 + 3.60 + 1.60 (an override is a price, shown on its own)
+    assert report["tax"] == str(sum((t.tax for t in paid), D(0)))
+    assert report["gross"] == str(sum((t.total for t in paid), D(0)))
+    assert D(report["net"]) == D(report["gross"]) - D("3.90")
+    text = "\n".join(report_text(report, 42))
+    assert "reason staff" in text and "promotion Happy hour" in text and "Cash rounding" in text
+    csv = report_csv(report).splitlines()
+    assert "discounts_overrides_by_manager,102,1,1.00" in csv
