@@ -19,7 +19,7 @@ from typing import Any
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
-from cashier.journal.tickets import TicketRecord, priced
+from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
 from cashier.money import from_minor, percent_text, tax_by_class, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
@@ -103,47 +103,18 @@ def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]
     return out
 
 
-def _named(sums: dict[str, _Sum], cur: str) -> dict[str, dict[str, Any]]:
-    return {name: s.out(cur) for name, s in sorted(sums.items())}
-
-
 def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[dict[str, Any],
                                                                            dict[TaxKey, int]]:
-    """What discounts, promotions, price overrides and cash rounding took off (or added) on the
-    paid tickets ``records`` (issue #38), each ticket priced by the one rule
-    (``journal.tickets.priced``): by reason, by clerk, promotions by name, overrides by the
-    approving manager, the rounding; and their tax by (class, rate) in minor units."""
-    by_reason: dict[str, _Sum] = defaultdict(_Sum)
-    by_clerk: dict[str, _Sum] = defaultdict(_Sum)
-    promotions: dict[str, _Sum] = defaultdict(_Sum)
-    overrides: dict[str, _Sum] = defaultdict(_Sum)
-    rounding, rounded, total = 0, 0, 0
+    """The paid tickets ``records`` a discount touched: their ``DiscountFigures`` and their tax by
+    (class, rate) in minor units, each ticket priced by the one rule (``journal.tickets.priced``)."""
+    figures = DiscountFigures()
     taxes: dict[TaxKey, int] = {}
     for record in records:
-        pricing = priced(record)
-        total += to_minor(pricing.discounts, currency)
-        index = {line.id for line in record.lines}
-        live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
-        for d, amount in zip(live, pricing.discount_amounts, strict=False):
-            by_reason[d.reason].add(1, to_minor(amount, currency))
-            by_clerk[d.clerk or "(none)"].add(1, to_minor(amount, currency))
-        for name, amount in pricing.promotions.items():
-            promotions[name].add(1, to_minor(amount, currency))
-        for line in record.lines:
-            if line.list_price is not None:
-                overrides[line.override_by or "(none)"].add(
-                    1, to_minor((line.list_price - line.unit_price) * line.quantity, currency))
-        if record.rounding:
-            rounded += 1
-            rounding += to_minor(record.rounding, currency)
-        for t in pricing.taxes:
+        figures.add(discounts_data(record), currency)
+        for t in priced(record).taxes:
             key = (t.tax_class, t.rate)
             taxes[key] = taxes.get(key, 0) + to_minor(t.tax, currency)
-    figures = {"total": str(from_minor(total, currency)), "by_reason": _named(by_reason, currency),
-               "by_clerk": _named(by_clerk, currency), "promotions": _named(promotions, currency),
-               "overrides_by_manager": _named(overrides, currency),
-               "cash_rounding": {"count": rounded, "amount": str(from_minor(rounding, currency))}}
-    return figures, taxes
+    return figures.out(currency), taxes
 
 
 def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -40,14 +40,34 @@ from cashier.journal.model import (
     money,
 )
 from cashier.journal.rows import entry_of_row
-from cashier.money import DEFAULT_TAX_CLASS, ClassTax, percent_text, tax_by_class
+from cashier.money import DEFAULT_TAX_CLASS, ClassTax, from_minor, percent_text, tax_by_class, to_minor
 from cashier.text import free_text
 
 #: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
-__all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
-           "LineRefunded", "LineSold", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
-           "TicketWritten", "holds_lines", "priced", "tax_class_of", "tax_rate_of", "taxes_data",
-           "ticket_taxes"]
+__all__ = [
+    "CASH_NOTE",
+    "DISCOUNT_SUMS",
+    "LINES_NOTE",
+    "REMAINING",
+    "TICKET_STATES",
+    "TIP_MODES",
+    "DiscountFigures",
+    "LineRefund",
+    "LineRefunded",
+    "LineSold",
+    "TenderInFlight",
+    "TicketLine",
+    "TicketRecord",
+    "TicketRecorder",
+    "TicketWritten",
+    "discounts_data",
+    "holds_lines",
+    "priced",
+    "tax_class_of",
+    "tax_rate_of",
+    "taxes_data",
+    "ticket_taxes",
+]
 
 TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
@@ -116,6 +136,72 @@ def priced(record: TicketRecord) -> PricedTicket:
                  for d in record.discounts if d.line_id is None or d.line_id in index]
     return price_ticket(lines, discounts, record.promotions, included=record.tax_included,
                         currency=record.currency)
+
+
+def discounts_data(record: TicketRecord) -> dict[str, Any] | None:
+    """What discounts, promotions, price overrides and cash rounding did on a ticket (issue
+    #38), as its ``ticket_paid`` event carries it to the store and the X/Z report adds it up:
+    ``by_reason``, ``by_clerk``, ``promotions``, ``overrides_by_manager`` (name -> amount taken
+    off, as text) and ``rounding``. None when none of them touched it."""
+    pricing = priced(record)
+    index = {line.id for line in record.lines}
+    live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
+    parts: dict[str, dict[str, Decimal]] = {"by_reason": {}, "by_clerk": {}, "promotions": {},
+                                            "overrides_by_manager": {}}
+
+    def add(part: str, name: str, amount: Decimal) -> None:
+        parts[part][name] = parts[part].get(name, Decimal(0)) + amount
+
+    for d, amount in zip(live, pricing.discount_amounts, strict=False):
+        add("by_reason", d.reason, amount)
+        add("by_clerk", d.clerk or "(none)", amount)
+    for name, amount in pricing.promotions.items():
+        add("promotions", name, amount)
+    for line in record.lines:
+        if line.list_price is not None:
+            add("overrides_by_manager", line.override_by or "(none)",
+                (line.list_price - line.unit_price) * line.quantity)
+    if not any(parts.values()) and not record.rounding:
+        return None
+    return {**{part: {name: str(amount) for name, amount in sorted(sums.items())}
+               for part, sums in parts.items()},
+            "total": str(pricing.discounts), "rounding": str(record.rounding)}
+
+
+#: The discounts' parts (issue #38), as ``discounts_data`` names them.
+DISCOUNT_SUMS = ("by_reason", "by_clerk", "promotions", "overrides_by_manager")
+
+
+class DiscountFigures:
+    """Paid tickets' ``discounts_data`` added up (issue #38): each part's names with a count and
+    an amount, the total the discounts took off and the cash rounding. The X/Z report's and the
+    store's totals' one adding-up."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, dict[str, list[int]]] = {p: {} for p in DISCOUNT_SUMS}
+        self.total = 0
+        self.rounding = [0, 0]
+
+    def add(self, data: Mapping[str, Any] | None, currency: str) -> None:
+        if not data:
+            return
+        for part in DISCOUNT_SUMS:
+            for name, amount in (data.get(part) or {}).items():
+                pair = self.parts[part].setdefault(str(name), [0, 0])
+                pair[0] += 1
+                pair[1] += to_minor(Decimal(amount), currency)
+        self.total += to_minor(Decimal(data.get("total") or 0), currency)
+        rounding = to_minor(Decimal(data.get("rounding") or 0), currency)
+        self.rounding[0] += 1 if rounding else 0
+        self.rounding[1] += rounding
+
+    def out(self, currency: str) -> dict[str, Any]:
+        def pair(p: list[int]) -> dict[str, Any]:
+            return {"count": p[0], "amount": str(from_minor(p[1], currency))}
+        return {"total": str(from_minor(self.total, currency)),
+                **{part: {name: pair(p) for name, p in sorted(sums.items())}
+                   for part, sums in self.parts.items()},
+                "cash_rounding": pair(self.rounding)}
 
 
 def taxes_data(taxes: tuple[ClassTax, ...], currency: str) -> list[dict[str, str]]:
@@ -317,6 +403,9 @@ class TicketRecorder:
             if state == "paid":  # the tax it charged, by class: the store's totals add these up
                 record = self.ticket(ticket_id)
                 data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
+                discounts = discounts_data(record)
+                if discounts is not None:  # issue #38: the store's totals add these up
+                    data["discounts"] = discounts
             self.store.event(None, actor, f"ticket_{state}", data, now)
             self.store.ticket_written(ticket_id)
             self.store.hold_changed(ticket_id, state=state, closed_at=now)
