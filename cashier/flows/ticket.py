@@ -285,6 +285,19 @@ class TicketSession:
         return ticket
 
     # ---- discounts (issue #38) -----------------------------------------------------------------
+    def discount_percent(self, discount: Discount) -> Decimal:
+        """What the manager rule measures (``Action.DISCOUNT``): ``discount`` as a percent of what
+        its line (or the ticket) still costs. Refuses a line the ticket has not, or a discount
+        that would take nothing more off."""
+        ticket = self._open()
+        if discount.line is not None and not 0 <= discount.line < len(ticket.lines):
+            raise ValidationError("line", "the ticket has no line {line}", line=discount.line + 1)
+        pricing = ticket.priced
+        base = pricing.net if discount.line is None else pricing.lines[discount.line].net
+        if discount.off(base, ticket.currency) <= 0:
+            raise ValidationError("discount", "there is nothing left to take off")
+        return discount.percent_of(base).quantize(Decimal("0.01"))
+
     async def add_discount(self, discount: Discount, manager: Clerk | None = None) -> Ticket:
         """A cashier's discount on a line (``discount.line``, 0-based) or the whole ticket, with a
         reason of the store's list. Above the profile's ``discount_percent_max`` of what it is on,
@@ -297,14 +310,7 @@ class TicketSession:
         if not ticket.lines:
             raise ValidationError("discount", "the ticket has no lines yet")
         reason = check_reason(discount.reason, self.ctx.catalog.current().reasons, "reason")
-        if discount.line is not None and not 0 <= discount.line < len(ticket.lines):
-            raise ValidationError("line", "the ticket has no line {line}", line=discount.line + 1)
-        pricing = ticket.priced
-        base = pricing.net if discount.line is None else pricing.lines[discount.line].net
-        if discount.off(base, ticket.currency) <= 0:
-            raise ValidationError("discount", "there is nothing left to take off")
-        approver = self.ctx.approval(Action.DISCOUNT, discount.percent_of(base).quantize(Decimal("0.01")),
-                                     manager)
+        approver = self.ctx.approval(Action.DISCOUNT, self.discount_percent(discount), manager)
         before = ticket.total
         line_id = None if discount.line is None else ticket.lines[discount.line].id
         after = Ticket.of(dataclasses.replace(

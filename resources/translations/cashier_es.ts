@@ -2667,5 +2667,53 @@
       <source>Lines of the ticket</source>
       <translation>Líneas del ticket</translation>
     </message>
+    <message>
+      <source>%s of %s %% needs a manager's approval.</source>
+      <translation>%s de %s %% necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
+      <source>A discount</source>
+      <translation>Un descuento</translation>
+    </message>
+    <message>
+      <source>A price override</source>
+      <translation>Un cambio de precio</translation>
+    </message>
+    <message>
+      <source>Line %</source>
+      <translation>Línea %</translation>
+    </message>
+    <message>
+      <source>Ticket %</source>
+      <translation>Ticket %</translation>
+    </message>
+    <message>
+      <source>Price</source>
+      <translation>Precio</translation>
+    </message>
+    <message>
+      <source>Price of the last line</source>
+      <translation>Precio de la última línea</translation>
+    </message>
+    <message>
+      <source>Reason:</source>
+      <translation>Motivo:</translation>
+    </message>
+    <message>
+      <source>Discount on the last line</source>
+      <translation>Descuento en la última línea</translation>
+    </message>
+    <message>
+      <source>Discount on the ticket</source>
+      <translation>Descuento en el ticket</translation>
+    </message>
+    <message>
+      <source>Percent (10%) or amount (2.00):</source>
+      <translation>Porcentaje (10%) o importe (2.00):</translation>
+    </message>
+    <message>
+      <source>New price (2.50):</source>
+      <translation>Precio nuevo (2.50):</translation>
+    </message>
   </context>
 </TS>

@@ -45,7 +45,8 @@ class LinesTable(QTableWidget):
 
 
 class TicketPanel(QWidget):
-    def __init__(self, currency: str, actions: Sequence[QPushButton]) -> None:
+    def __init__(self, currency: str, actions: Sequence[QPushButton],
+                 side_by_side: Sequence[QPushButton] = ()) -> None:
         super().__init__()
         self.currency = currency
         col = QVBoxLayout(self)
@@ -95,6 +96,13 @@ class TicketPanel(QWidget):
         for b in actions:
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             row.addWidget(b)
+        if side_by_side:  # small buttons two to a row (discounts: 1024 px wide at 125 % text)
+            beside = QGridLayout()
+            beside.setSpacing(4)
+            for i, b in enumerate(side_by_side):
+                b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                beside.addWidget(b, i // 2, i % 2)
+            row.addLayout(beside)
         col.addLayout(row)
         self.ticket_id: int | None = None
         self._line_ids: list[int] = []  # the lines shown, by id
