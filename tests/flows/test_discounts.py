@@ -213,3 +213,21 @@ async def test_the_report_explains_every_cent(make_till: Any) -> None:
     assert "reason staff" in text and "promotion Happy hour" in text and "Cash rounding" in text
     csv = report_csv(report).splitlines()
     assert "discounts_overrides_by_manager,102,1,1.00" in csv
+
+
+async def test_the_receipt_names_each_saving_and_what_was_saved(make_till: Any) -> None:
+    from cashier.flows.ticket import receipt_lines
+
+    till = await make_till("HD")
+    roster = with_clerks(till)
+    till.ctx.catalog.replace(cafe(promotions=(happy_hour("coffee", D(20)),)))
+    s = await TicketSession.start(till.ctx, TicketSettings(), at=WEDNESDAY_5PM)
+    await s.add_product(LATTE, quantity=2)
+    await s.add_product(BUN, override=PriceOverride("2.00", "damaged", roster.manager(MANAGER, "2222")))
+    await s.add_discount(Discount("amount", D("0.80"), reason="loyalty"))  # 9.5 %: no manager
+    paid = await s.pay(Tender("card", card=VISA))
+    text = "\n".join(receipt_lines(paid, width=40))
+    assert "Happy hour" in text and "-1.60" in text  # on the latte line, by name
+    assert "Price changed from 2.50" in text
+    assert "Discount 0.80 (loyalty)" in text
+    assert "You saved" in text and "2.90" in text  # 1.60 + 0.80 + the override's 0.50
