@@ -491,11 +491,6 @@ class Datastore:
         """Inside a write: the ticket as it was held when the write began."""
         return self._held_before.get(ticket_id)
 
-    def forget_before(self, ticket_id: int) -> None:
-        """Inside a write that changed ticket ``ticket_id`` before a check reads it (a cash
-        tender's rounding): the ticket as held when the write began no longer is."""
-        self._held_before.pop(ticket_id, None)
-
     def keep_held(self) -> None:
         """Inside a write that has written nothing yet: every ticket held when it began still
         holds (the write's parts drop and hold them anew as they change them)."""

@@ -434,8 +434,8 @@ class TicketRecorder:
         self.store.event(None, actor, "ticket_cash_rounding", {
             "ticket": ticket_id, "due": str(due), "rounding": str(rounding),
             "asked": str(due + rounding)}, now)
+        # no longer held as it was: the tender's own write (a part of this one) reads it anew
         self.store.ticket_written(ticket_id)
-        self.store.forget_before(ticket_id)
 
     def check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its

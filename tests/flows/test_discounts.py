@@ -231,3 +231,14 @@ async def test_the_receipt_names_each_saving_and_what_was_saved(make_till: Any) 
     assert "Price changed from 2.50" in text
     assert "Discount 0.80 (loyalty)" in text
     assert "You saved" in text and "2.90" in text  # 1.60 + 0.80 + the override's 0.50
+
+
+async def test_cash_rounding_on_the_quick_path_with_lines_held(make_till: Any) -> None:
+    """The counter's quick path: the line (held, group-committed) and the cash in one go; the
+    rounding is written before the tender is checked against the rounded rest."""
+    till = await make_till("HD")
+    open_drawer(till.rt.profile)
+    s = await TicketSession.start(till.ctx, TicketSettings(cash_rounding=D("0.05")))
+    done = await s.quick_pay([Tender("cash")], lines=[("Tea", D("12.33"), 1)])
+    assert (done.ticket.state, done.ticket.total, done.ticket.record.rounding) == (
+        "paid", D("12.35"), D("0.02"))
