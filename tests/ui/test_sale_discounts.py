@@ -81,7 +81,7 @@ def test_discounts_from_the_keys_and_the_manager_asked_above_the_limit(
     ui.until(lambda: page.ticket is not None and len(page.ticket.record.discounts) == 2,
              what="the manager's discount")
     t = page.ticket
-    assert t.discount_dicts()[1]["approved_by"] == "102"
+    assert t is not None and t.discount_dicts()[1]["approved_by"] == "102"
     assert t.discounts == Decimal("0.50") + Decimal("4.35")  # 30 % of 14.50
     # the screen's subtotal is after the discounts: it and the tax make the total shown
     figures = page.model.fields().figures
