@@ -657,9 +657,14 @@ def _lines_back(ticket: Ticket, lines: list[int]) -> Decimal:
     """What refunding ``lines`` gives back: exactly what was paid for each (issue #38): its amount
     after its discounts and its share of the ticket's, and, when the tax was added to the prices,
     its share of its own class's tax (``discounts.price_ticket``: the shares add up to the
-    ticket's total, so refunding every line gives back what was paid, to the cent)."""
+    ticket's total, so refunding every line gives back what was paid, to the cent). The cash
+    rounding is the ticket's, not a line's: it goes back with the last lines refunded."""
     priced = ticket.priced.lines
-    return sum((priced[i].paid for i in lines), Decimal(0)).quantize(quantum(ticket.currency))
+    back = sum((priced[i].paid for i in lines), Decimal(0))
+    refunded = {i for i in range(len(ticket.lines)) if ticket.line_refunded(i)}
+    if refunded | set(lines) == set(range(len(ticket.lines))):  # the last lines: the rounding too
+        back += ticket.record.rounding
+    return back.quantize(quantum(ticket.currency))
 
 
 def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:
