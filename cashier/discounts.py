@@ -445,15 +445,22 @@ def price_ticket(lines: Sequence[PriceLine], discounts: Sequence[Discount] = (),
     taxes = tax_by_class(((line.tax_class, line.rate, net[i]) for i, line in enumerate(lines)),
                          included, currency)
     line_tax = [Decimal(0)] * len(lines)
+    classes: dict[tuple[str, Decimal], list[int]] = {}
+    for i, line in enumerate(lines):
+        classes.setdefault((line.tax_class, line.rate), []).append(i)
     for t in taxes:
-        members = [i for i, line in enumerate(lines) if (line.tax_class, line.rate) == (t.tax_class, t.rate)]
+        members = classes.get((t.tax_class, t.rate), [])
         for i, part in zip(members, spread(t.tax, [net[i] for i in members], currency), strict=True):
             line_tax[i] = part
+    named: dict[int, dict[str, None]] = {}
+    for s in savings:  # each line's promotions by name, in the order they applied
+        if s.promotion is not None:
+            for i in ([s.line] if s.line is not None else [k for k, _ in s.parts]):
+                named.setdefault(i, {})[s.promotion] = None
     priced = []
     for i, line in enumerate(lines):
         saved = line.amount - net[i]
-        names = tuple(dict.fromkeys(s.promotion for s in savings if s.promotion is not None
-                                    and (s.line == i or any(k == i for k, _ in s.parts))))
+        names = tuple(named.get(i, ()))
         priced.append(PricedLine(line.amount.quantize(unit), saved.quantize(unit), net[i].quantize(unit),
                                  line_tax[i], (net[i] if included else net[i] + line_tax[i]).quantize(unit),
                                  names))

@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 from cashier.discounts import PricedTicket
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord, holds_lines, priced, tax_class_of, tax_rate_of
+from cashier.journal.tickets import (
+    TicketRecord,
+    holds_lines,
+    priced,
+    tax_class_of,
+    tax_rate_of,
+    ticket_taxes,
+)
 from cashier.money import ClassTax, percent_text, quantum
 
 __all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
@@ -166,9 +173,19 @@ class Ticket:
     @classmethod
     def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
-        pricing = priced(record)
-        subtotal, taxes, tax = pricing.subtotal, pricing.taxes, pricing.tax
-        total = pricing.total + record.tip + record.rounding
+        pricing: PricedTicket | None = None
+        if record.discounts or record.promotions:  # priced whole by the one rule (issue #38)
+            pricing = priced(record)
+            subtotal, taxes, tax, discounts = (pricing.subtotal, pricing.taxes, pricing.tax,
+                                               pricing.discounts)
+            before_tip = pricing.total
+        else:  # nothing off: the lines' sum and its tax by class (each line added: kept light)
+            subtotal = sum((line.amount for line in record.lines), Decimal(0))
+            taxes = ticket_taxes(record)
+            tax = sum((t.tax for t in taxes), Decimal(0))
+            discounts = Decimal(0)
+            before_tip = subtotal if record.tax_included else subtotal + tax
+        total = before_tip + record.tip + record.rounding
         cancelled = record.state == "cancelled"
         tenders: list[TenderView] = []
         refunds: list[Entry] = []
@@ -194,7 +211,7 @@ class Ticket:
                    change=change_due.quantize(unit),
                    tenders=tuple(tenders), refunds=tuple(refunds), record=record,
                    taxes=tuple(t for t in taxes if t.base or t.tax),
-                   discounts=pricing.discounts, pricing=pricing)
+                   discounts=discounts.quantize(unit), pricing=pricing)
 
     @property
     def refunded_lines(self) -> frozenset[int]:
@@ -286,7 +303,12 @@ class Ticket:
 
     @property
     def priced(self) -> PricedTicket:
-        return self.pricing if self.pricing is not None else priced(self.record)
+        """The ticket priced line by line (what was paid for each line: a refund's, the
+        receipt's savings); worked out when asked on a ticket nothing was taken off."""
+        if self.pricing is None:
+            object.__setattr__(self, "pricing", priced(self.record))
+        assert self.pricing is not None
+        return self.pricing
 
     @property
     def promotions(self) -> dict[str, Decimal]:
