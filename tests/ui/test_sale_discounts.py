@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QLineEdit
 
 from tests.support.profiles import CLERKS
 from tests.support.sale_screen import SaleDriver
+from ui.i18n import format_money
 
 
 def answer_dialogs(seen: list[str], answers: list[str | None]) -> None:
@@ -78,15 +79,20 @@ def test_discounts_from_the_keys_and_the_manager_asked_above_the_limit(
     assert QTest.qWaitForWindowActive(w, 2000)
     answer_dialogs(seen, ["30%", "loyalty", "2222"])
     sale.press(Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
-    ui.until(lambda: page.ticket is not None and len(page.ticket.record.discounts) == 2,
-             what="the manager's discount")
+    ui.until(lambda: page.ticket is not None and len(page.ticket.record.discounts) == 2
+             and page.task is not None and page.task.done(), what="the manager's discount")
     t = page.ticket
     assert t is not None and t.discount_dicts()[1]["approved_by"] == "102"
     assert t.discounts == Decimal("0.50") + Decimal("4.35")  # 30 % of 14.50
     # the screen's subtotal is after the discounts: it and the tax make the total shown
     figures = page.model.fields().figures
     assert figures.subtotal + figures.tax == figures.total == t.total
+    table = page.entry_stage.ticket_panel.lines_list  # each line at what it now costs
+    shown = [table.item(row, 1).text() for row in range(table.rowCount())]
+    assert shown == [format_money(line.net, "USD") for line in t.priced.lines]
+    assert sum(line.net for line in t.priced.lines) == figures.subtotal
     w.activateWindow()
     assert QTest.qWaitForWindowActive(w, 2000)
+    ui.until(lambda: page.task is not None and page.task.done(), what="idle")
     sale.press(Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)  # a typed line: no one asked
     assert "catalog product" in page.error_label.text() and len(seen) == 8
