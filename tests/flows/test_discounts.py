@@ -167,7 +167,7 @@ async def test_the_report_explains_every_cent(make_till: Any) -> None:
     its tax and gross are exactly what the tickets charged."""
     from cashier.cashdesk import open_recorder
     from cashier.drawer import Drawer
-    from cashier.reports import report_csv, report_text, x_report
+    from cashier.reports import report_csv, report_text, x_report, z_report
 
     till = await make_till("HD")
     roster = with_clerks(till)
@@ -198,9 +198,18 @@ async def test_the_report_explains_every_cent(make_till: Any) -> None:
     assert back.given_back() == paid[0].priced.lines[0].paid == D("3.90")  # 3.60 + 0.30 tax
     store = open_recorder(till.rt.profile)
     try:
-        report = x_report(store, Drawer(store, till.rt.profile.roster))
+        drawer = Drawer(store, till.rt.profile.roster)
+        report = x_report(store, drawer)
+        # the Z report (the close's) says the same: the drawer expects the rounded cash
+        expected = drawer.balance(drawer.require_open()).expected
+        assert expected == D("100.00") + D("9.10")
+        closed = drawer.close(expected, clerk=str(MANAGER), manager=bob,
+                              report=lambda session: z_report(store, drawer, session))
+        assert closed.closed
+        z = z_report(store, drawer)
     finally:
         store.close()
+    assert z["discounts"] == report["discounts"] and z["tax"] == report["tax"]
     d = report["discounts"]
     assert d["by_reason"] == {"loyalty": {"count": 1, "amount": "3.60"},
                               "staff": {"count": 1, "amount": "0.40"}}
