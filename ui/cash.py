@@ -45,6 +45,7 @@ def install_cash(gui: Gui) -> None:
     if gui.cashdesk is None:
         return
     install_sign_in(gui)
+    install_mail(gui)
 
     def publish(change: Any) -> None:  # a drawer move, on the bus like every journal change
         if gui.till.runtime is not None:
@@ -87,6 +88,29 @@ def install_cash(gui: Gui) -> None:
     gui.printer_timer = timer
     gui.printer_refresh = refresh  # said again at once after a language switch
     refresh()
+
+
+def install_mail(gui: Gui) -> None:
+    """E-mailed receipts: the core's queue and its sender thread (a training till's sends to
+    the Mail window, shown with the first message)."""
+    from cashier.mail.outbox import MailDesk
+
+    try:
+        gui.mail = MailDesk(gui.cashdesk)
+        gui.mail.start()
+    except Exception:  # e-mail must never keep the till from selling
+        log.exception("e-mailed receipts are off")
+        gui.mail = None
+        return
+    if gui.mail.mailbox is not None:
+        from PySide6.QtCore import Qt
+
+        from ui.mail_window import MailWindow
+
+        window = MailWindow(gui.mail.mailbox)
+        window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        gui.window.closed.connect(window.close)
+        gui.mail_window = window
 
 
 def _ticket_changed(gui: Gui, event: Any) -> None:
@@ -201,6 +225,11 @@ def close_cash(gui: Gui) -> None:
         gui.printer_timer.stop()
     if gui.printer_window is not None:
         gui.printer_window.close()
+    if gui.mail is not None:
+        gui.mail.stop()
+        gui.mail = None
+    if gui.mail_window is not None:
+        gui.mail_window.close()
     if gui.cashdesk is not None:
         gui.cashdesk.close()
         gui.cashdesk.recorder.close()

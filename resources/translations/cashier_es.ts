@@ -2663,5 +2663,77 @@
       <source>Lines of the ticket</source>
       <translation>Líneas del ticket</translation>
     </message>
+    <message>
+      <source>The customer is typing the address on the PIN pad…</source>
+      <translation>El cliente está escribiendo la dirección en el PIN pad…</translation>
+    </message>
+    <message>
+      <source>E-mail the receipt</source>
+      <translation>Enviar el recibo por correo</translation>
+    </message>
+    <message>
+      <source>The customer types the address on the PIN pad, or you type it here.</source>
+      <translation>El cliente escribe la dirección en el PIN pad, o usted la escribe aquí.</translation>
+    </message>
+    <message>
+      <source>Ask on the PIN pad</source>
+      <translation>Pedirla en el PIN pad</translation>
+    </message>
+    <message>
+      <source>Send</source>
+      <translation>Enviar</translation>
+    </message>
+    <message>
+      <source>The customer's e-mail address</source>
+      <translation>La dirección de correo del cliente</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>Cancelar</translation>
+    </message>
+    <message>
+      <source>This till sends no e-mail: its profile has no [email] host.</source>
+      <translation>Esta caja no envía correos: su perfil no tiene host en [email].</translation>
+    </message>
+    <message>
+      <source>The customer cancelled on the PIN pad: type the address here, or ask again.</source>
+      <translation>El cliente canceló en el PIN pad: escriba la dirección aquí, o pídala de nuevo.</translation>
+    </message>
+    <message>
+      <source>Receipt {receipt} queued for e-mail.</source>
+      <translation>Recibo {receipt} en cola para enviarse por correo.</translation>
+    </message>
+    <message>
+      <source>Mail (training)</source>
+      <translation>Correo (práctica)</translation>
+    </message>
+    <message>
+      <source>Each e-mailed receipt as the customer would receive it.</source>
+      <translation>Cada recibo enviado por correo, tal como lo recibiría el cliente.</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts</source>
+      <translation>Recibos enviados por correo</translation>
+    </message>
+    <message>
+      <source>From</source>
+      <translation>De</translation>
+    </message>
+    <message>
+      <source>To</source>
+      <translation>Para</translation>
+    </message>
+    <message>
+      <source>Subject</source>
+      <translation>Asunto</translation>
+    </message>
+    <message>
+      <source>Attached</source>
+      <translation>Adjunto</translation>
+    </message>
+    <message>
+      <source>E-mail receipt</source>
+      <translation>Recibo por correo</translation>
+    </message>
   </context>
 </TS>
