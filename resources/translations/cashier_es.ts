@@ -2735,5 +2735,13 @@
       <source>E-mail receipt</source>
       <translation>Recibo por correo</translation>
     </message>
+    <message>
+      <source>receipt</source>
+      <translation>recibo</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts not sent</source>
+      <translation>Recibos por correo no enviados</translation>
+    </message>
   </context>
 </TS>

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from cashier.journal.recorder import JournalRecorder
+from tests.support.card_numbers import card_numbers_at_rest
 from tests.support.cli_tills import CARD, CliTill
 from tests.support.forked_cli import start_cashier
 from tests.support.smtp_server import SmtpServer, free_port
@@ -70,6 +72,20 @@ def test_server_away_then_back_the_message_arrives_once_and_the_address_is_maske
     (row,) = box["messages"]
     assert (row["state"], row["attempts"], row["to"]) == ("queued", 1, "j***@example.com")
     assert "unreachable" in row["reason"]
+    # queued, the address is in the outbox only: never in the event log the store is pushed,
+    # the X report, the journal's export (with its events) or the card-number scan's sight
+    recorder = JournalRecorder(till.journal, reader=True)
+    try:
+        events = json.dumps(recorder.read_events(0, 100_000))
+    finally:
+        recorder.close()
+    assert ADDRESS not in events and "jane" not in events
+    for command in (("report", "x"), ("journal", "export", "--format", "json"),
+                    ("journal", "export", "--format", "csv")):
+        shown = till.run(*command)
+        assert shown.returncode == 0, shown.stderr
+        assert ADDRESS not in shown.stdout + shown.stderr
+    assert card_numbers_at_rest(till.journal) == []
 
     server = SmtpServer(port).start()
     try:

@@ -52,7 +52,7 @@ class Handler:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         data = bytes(envelope.original_content or envelope.content)
         self.raw.append(data)
-        self.messages.append(email.message_from_bytes(data, policy=email.policy.default))  # type: ignore[arg-type]
+        self.messages.append(email.message_from_bytes(data, policy=email.policy.default))
         if self.hold_data.is_set():
             await self._hold()
         return "250 Message accepted for delivery"

@@ -75,3 +75,21 @@ def test_from_the_journal_the_cashier_types_the_address(ui: Any, make_gui: Any) 
     ui.until(lambda: gui.mail_window.shown, what="the message in the Mail window")
     assert "*** COPY ***" in gui.mail_window.shown[0]  # sent again from the journal: a copy
     assert "queued for e-mail" in journal.message.text()
+
+
+def test_a_message_given_up_is_shown_to_the_manager_with_the_reason(ui: Any, make_gui: Any) -> None:
+    from ui.pages.manager import ManagerPage
+
+    gui = make_gui()
+    mail = gui.cashdesk.recorder.mail
+    mail.queue_mail(receipt="7", message_id="<receipt-7-1.x@training.invalid>",
+                    address="jane@example.com", message=b"x", clerk="1")
+    (row,) = mail.claim_mail("test", lambda _owner: True, due_by=None)
+    mail.mail_done(row.id, "test", sent=False, masked="j***@example.com",
+                   reason="recipient refused: 550 5.1.1 <j***@example.com>: User unknown")
+    manager = gui.window.go(ManagerPage)
+    manager.pin.setText("1234")
+    manager.unlock()
+    ui.until(lambda: "User unknown" in manager.mail_failures_view.text(), what="the failure listed")
+    shown = manager.mail_failures_view.text()
+    assert "receipt 7" in shown and "j***@example.com" in shown and "jane@" not in shown
