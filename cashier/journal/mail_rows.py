@@ -112,6 +112,7 @@ class MailRecorder:
                   reason: str | None = None) -> None:
         """Sent (or failed for good): the address masked, the message dropped, their bytes
         zeroed in the file."""
+        before = int(self.conn.execute("PRAGMA secure_delete").fetchone()[0])
         self.conn.execute("PRAGMA secure_delete = ON")
         try:
             with self.store.transaction() as conn:
@@ -121,8 +122,8 @@ class MailRecorder:
                     "reason = ?, sent_at = ?, updated_at = ? WHERE id = ? AND owner = ?",
                     ("sent" if sent else "failed", masked, reason, now if sent else None, now,
                      row_id, owner))
-        finally:
-            self.conn.execute("PRAGMA secure_delete = OFF")
+        finally:  # as it was (a build's default may already be on)
+            self.conn.execute(f"PRAGMA secure_delete = {before}")
         self.forget_wal()
 
     def forget_wal(self) -> None:
