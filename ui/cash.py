@@ -102,15 +102,33 @@ def install_mail(gui: Gui) -> None:
         log.exception("e-mailed receipts are off")
         gui.mail = None
         return
-    if gui.mail.mailbox is not None:
+    if gui.mail.mailbox is not None:  # training: the Mail window comes with the first message
         from PySide6.QtCore import Qt
 
-        from ui.mail_window import MailWindow
+        from ui.mail_window import MailRelay
 
-        window = MailWindow(gui.mail.mailbox)
+        relay = MailRelay(gui.mail.mailbox, cast("QObject", gui.window))
+        relay.message.connect(lambda raw: show_mail(gui, raw), Qt.ConnectionType.QueuedConnection)
+
+
+def show_mail(gui: Gui, raw: bytes) -> None:
+    """Training: a message in the Mail window, made with the first one over the virtual
+    printer's place (it comes forward with each message, as the printer does with a receipt)."""
+    from PySide6.QtCore import Qt
+
+    from ui.mail_window import MailWindow
+
+    if gui.mail is None:  # the till closed meanwhile
+        return
+    if gui.mail_window is None:
+        window = MailWindow()
         window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         gui.window.closed.connect(window.close)
+        printer = gui.printer_window
+        if printer is not None and printer.isVisible():
+            window.setGeometry(printer.geometry())
         gui.mail_window = window
+    gui.mail_window.show_message(raw)
 
 
 def _ticket_changed(gui: Gui, event: Any) -> None:

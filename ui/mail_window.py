@@ -20,10 +20,15 @@ from ui.i18n import tr
 MAX_LINES = 600
 
 
-class _Relay(QObject):
-    """Messages arrive on the sender's thread; a queued signal brings them to the window's."""
+class MailRelay(QObject):
+    """Messages arrive on the sender's thread; a queued signal brings them to the window's
+    thread (where the Mail window is made with the first one)."""
 
     message = Signal(object)
+
+    def __init__(self, mailbox: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        mailbox.listen(self.message.emit)
 
 
 def message_text(raw: bytes) -> str:
@@ -39,7 +44,7 @@ def message_text(raw: bytes) -> str:
 
 
 class MailWindow(QWidget):
-    def __init__(self, mailbox: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("MailWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
@@ -57,9 +62,6 @@ class MailWindow(QWidget):
         col.addWidget(self.caption)
         col.addWidget(self.inbox, 1)
         self.shown: list[str] = []
-        self._relay = _Relay()
-        self._relay.message.connect(self.show_message, Qt.ConnectionType.QueuedConnection)
-        mailbox.listen(self._relay.message.emit)
         self.retranslate()
 
     def retranslate(self) -> None:

@@ -14,6 +14,7 @@ reason (``failures``). Decision: docs/decisions/019-email-receipts.md.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import smtplib
 import ssl
@@ -35,6 +36,7 @@ from cashier.journal.recorder import JournalRecorder
 from cashier.mail.message import build_message, message_id_for
 from cashier.redact import redact
 
+log = logging.getLogger("cashier.mail")
 #: The first wait before a failed try is tried again, doubled each time up to ``RETRY_MAX_S``.
 RETRY_S = 30.0
 RETRY_MAX_S = 3600.0
@@ -303,8 +305,10 @@ class MailWorker:
         sender = MailSender(self.profile, recorder, self.transport)
         try:
             while not self._stop.is_set():
-                with contextlib.suppress(Exception):  # a busy journal: the next round tries again
+                try:
                     sender.send_due()
+                except Exception:  # a busy or full journal: logged, the next round tries again
+                    log.exception("e-mailed receipts: sending stopped for this round")
                 wait = self.idle_s
                 with contextlib.suppress(Exception):
                     due = sender.next_due()

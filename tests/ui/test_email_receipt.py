@@ -32,6 +32,7 @@ def _card_sale(ui: Any, gui: Any, amount: str) -> Any:
 def test_the_pad_offers_it_the_customer_types_it_and_the_mail_window_shows_it(
         ui: Any, make_gui: Any) -> None:
     gui = make_gui(email={"offer_on_pad": True}, company_name="Corner Shop")
+    assert gui.mail_window is None  # made with the first message
     pad = gui.pinpad
     sale = _card_sale(ui, gui, "1250")
     ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "input", what="address prompt")
@@ -45,8 +46,10 @@ def test_the_pad_offers_it_the_customer_types_it_and_the_mail_window_shows_it(
     assert "must end in a domain such as example.com" in dialog.message.text()
     pad.input.setText("jane@example.com")
     pad.input_ok.click()
-    window = gui.mail_window
-    ui.until(lambda: window.shown, what="the message in the Mail window")
+    ui.until(lambda: gui.mail_window is not None and gui.mail_window.shown,
+             what="the message in the Mail window")
+    window: Any = gui.mail_window
+    assert window.isVisible()
     shown = window.shown[0]
     assert "To: jane@example.com" in shown and "Corner Shop" in shown and "12.50" in shown
     assert "receipt-" in shown and ".pdf" in shown
@@ -72,7 +75,8 @@ def test_from_the_journal_the_cashier_types_the_address(ui: Any, make_gui: Any) 
     assert gui.cashdesk.recorder.mail.mail_rows() == []  # nothing queued
     dialog.address.setText("jane@example.com")
     QTest.keyClick(dialog.address, Qt.Key.Key_Return)
-    ui.until(lambda: gui.mail_window.shown, what="the message in the Mail window")
+    ui.until(lambda: gui.mail_window is not None and gui.mail_window.shown,
+             what="the message in the Mail window")
     assert "*** COPY ***" in gui.mail_window.shown[0]  # sent again from the journal: a copy
     assert "queued for e-mail" in journal.message.text()
 
