@@ -28,6 +28,8 @@ class Handler:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.raw: list[bytes] = []
+        #: each accepted message's recipients, as the envelope named them
+        self.recipients: list[list[str]] = []
         self.refuse: set[str] = set()
         #: set: a client waits at RCPT (``hold_rcpt``) or after its DATA was kept (``hold_data``)
         self.hold_rcpt = threading.Event()
@@ -52,6 +54,7 @@ class Handler:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         data = bytes(envelope.original_content or envelope.content)
         self.raw.append(data)
+        self.recipients.append(list(envelope.rcpt_tos))
         self.messages.append(email.message_from_bytes(data, policy=email.policy.default))
         if self.hold_data.is_set():
             await self._hold()
