@@ -1,4 +1,9 @@
-"""``cashier drawer ...``, ``cashier report x|z`` and ``cashier receipt print``.
+"""``cashier drawer ...``, ``cashier report x|z`` and ``cashier receipt print|email|outbox``.
+
+``receipt email`` checks the address, queues the receipt in the journal's mail outbox, prints
+``{"invoice", "queued": true}``, then tries to send what is due (a mail server away leaves it
+queued: the window's sender, or ``receipt outbox --send``, tries again). ``receipt outbox`` lists
+what is waiting, sent and failed (addresses masked, a failure's reason).
 
 Each prints one JSON object (a report with ``--format csv|pdf --output PATH`` writes the file).
 Exit codes: 0 done, 2 refused (no open session, a second open, bad amount or reason), 1 waiting
@@ -176,6 +181,45 @@ def receipt_print_command(args: argparse.Namespace) -> int:
     return _run(args, act)
 
 
+def _send_mail(desk: Any, *, now: bool) -> Any:
+    from cashier.mail.outbox import MailSender, transport_for
+
+    return MailSender(desk.profile, desk.recorder, transport_for(desk.profile)).send_due(now=now)
+
+
+def receipt_email_command(args: argparse.Namespace) -> int:
+    from cashier.mail.outbox import MailQueue
+
+    def act(desk: Any) -> int:
+        MailQueue(desk).queue(args.invoice, args.to, clerk=_clerk(desk, args))
+        _out({"invoice": args.invoice.strip(), "queued": True})
+        sys.stdout.flush()  # queued is queued, whatever happens to the send below
+        if not args.queue_only:
+            report = _send_mail(desk, now=False)
+            if report.retried or report.failed:
+                print(f"cashier: e-mail not sent yet ({report.retried} to retry, {report.failed} "
+                      "failed): see cashier receipt outbox", file=sys.stderr)
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def receipt_outbox_command(args: argparse.Namespace) -> int:
+    from cashier.mail.outbox import row_view
+
+    def act(desk: Any) -> int:
+        out: dict[str, Any] = {}
+        if args.send:
+            report = _send_mail(desk, now=True)
+            out["sent_now"] = report.sent
+        rows = [row_view(row) for row in desk.recorder.mail.mail_rows(args.limit)]
+        out["messages"] = rows
+        for state in ("queued", "sending", "sent", "failed"):
+            out[state] = sum(1 for row in rows if row["state"] == state)
+        _out(out)
+        return EXIT_DONE
+    return _run(args, act)
+
+
 def printer_status_command(args: argparse.Namespace) -> int:
     def act(desk: Any) -> int:
         status = desk.check_printer()
@@ -253,7 +297,7 @@ def register(subparsers: Any) -> None:
                              "standard input (a till with clerks shows the X report to a manager)")
     report.set_defaults(handler=report_command)
 
-    receipt = subparsers.add_parser("receipt", help="print a receipt again from the journal")
+    receipt = subparsers.add_parser("receipt", help="print or e-mail a receipt from the journal")
     rsub = receipt.add_subparsers(dest="receipt_command")
     p = rsub.add_parser("print", help="print the receipt of a ticket (its number, or a card "
                                       "payment's invoice number)")
@@ -261,7 +305,21 @@ def register(subparsers: Any) -> None:
         0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
     p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
     p.set_defaults(handler=receipt_print_command)
-    receipt.set_defaults(handler=usage(receipt, "print"))
+    p = rsub.add_parser("email", help="e-mail the receipt of a ticket (its number, or a payment's "
+                                      "invoice number) to the customer")
+    p.add_argument("invoice", type=arguments.number_text(
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
+    p.add_argument("--to", required=True, metavar="ADDRESS", help="the customer's e-mail address")
+    p.add_argument("--clerk", help="the acting clerk's number (default: the profile's clerk_id)")
+    p.add_argument("--queue-only", action="store_true",
+                   help="queue it and leave the sending to the window (or receipt outbox --send)")
+    p.set_defaults(handler=receipt_email_command)
+    p = rsub.add_parser("outbox", help="e-mailed receipts: waiting, sent and failed (with the reason)")
+    p.add_argument("--send", action="store_true", help="send every queued message now")
+    p.add_argument("--limit", type=arguments.number(1, 10_000), default=200,
+                   help="at most this many, newest first")
+    p.set_defaults(handler=receipt_outbox_command)
+    receipt.set_defaults(handler=usage(receipt, "print, email or outbox"))
 
     printer = subparsers.add_parser("printer", help="the receipt printer: is it there, has it paper")
     psub = printer.add_subparsers(dest="printer_command")

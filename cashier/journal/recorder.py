@@ -39,6 +39,7 @@ from cashier.journal.datastore import (
 )
 from cashier.journal.drawer_rows import DrawerRecorder
 from cashier.journal.leases import EntryOwned, alive, lease_for
+from cashier.journal.mail_rows import MailRecorder
 from cashier.journal.model import (
     CORRECTIONS,
     INVOICED_KINDS,
@@ -912,6 +913,8 @@ class JournalRecorder:
         self.drawer = drawer = DrawerRecorder(store)
         self.reports = reports = ReportRecorder(store)
         self.outbox = outbox = OutboxRecorder(store)
+        #: the mail outbox (e-mailed receipts), used by ``cashier.mail`` as it is
+        self.mail = MailRecorder(store)
         self.conn = store.conn
         # the datastore: transactions, the held lines, the journal's time, what a write moved
         self.transaction = store.transaction

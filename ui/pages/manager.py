@@ -208,6 +208,10 @@ class ManagerPage(Page):
         self.pin_failures_view.setObjectName("Breakdown")
         self.pin_failures_view.setWordWrap(True)
         s.addWidget(self.pin_failures_view)
+        self.mail_failures_view = QLabel()  # e-mailed receipts given up (the core's outbox)
+        self.mail_failures_view.setObjectName("Breakdown")
+        self.mail_failures_view.setWordWrap(True)
+        s.addWidget(self.mail_failures_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
@@ -254,6 +258,18 @@ class ManagerPage(Page):
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
         self._show_pin_failures()
+        self._show_mail_failures()
+
+    def _show_mail_failures(self) -> None:
+        """E-mailed receipts not sent after the retries, with the server's reason (the address
+        masked by the core): the manager sends them again from the Journal."""
+        mail = getattr(self.gui, "mail", None) if self.gui is not None else None
+        failures = mail.failures() if mail is not None else []
+        lines = [f"{format_time(f['queued_at'])} · {tr('receipt')} {f['receipt']} · {f['to']} · "
+                 f"{f['reason']}" for f in failures[:10]]
+        self.mail_failures_view.setVisible(mail is not None)
+        self.mail_failures_view.setText(tr("E-mailed receipts not sent") + ": "
+                                        + ("\n" + "\n".join(lines) if lines else tr("none")))
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
@@ -271,6 +287,7 @@ class ManagerPage(Page):
             return
         self.reconcile()
         self.store_part.refresh()
+        self._show_mail_failures()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)

@@ -223,12 +223,21 @@ class SalePage(SaleView):
     def _tender_done(self, outcome: TicketResult) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
+            self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
         self._say(outcome.tone, lambda: tender_words(outcome, self.till.currency))
         self.result = outcome.result
+
+    def _offer_email(self, result: Any) -> None:
+        """``[email] offer_on_pad``: after a card payment the PIN pad offers the customer to type
+        an address (the core decides: ``cashier.mail.pad.offers_after``)."""
+        from cashier.mail.pad import offers_after
+
+        if offers_after(self.till.profile, result):
+            self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
     def cancel_payment(self) -> None:
@@ -281,6 +290,17 @@ class SalePage(SaleView):
     def show_receipt(self) -> None:
         if self.result is not None:
             self.result_stage.show_receipt(self.receipt())
+
+    def email_receipt(self, *, pad_first: bool = False) -> None:
+        """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
+        from ui.email_prompt import email_receipt
+
+        if self.result is None:
+            return
+        ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
+        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+                      ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
+                      said=lambda text: self._say("", lambda: text))
 
     def print_receipt(self) -> None:
         if self.result is not None:
