@@ -216,8 +216,8 @@ class TillProfile(BaseSettings):
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
     terms_text: str | None = Field(None, min_length=1, max_length=4096)
     products: list[Product] = Field(default_factory=list)
-    #: Signed updates (README, "Packaging a till"): the TUF repository this till takes new
-    #: versions from (None: no automatic updates) and which of its versions it takes.
+    #: Signed updates (IT's guide, docs/guides/it.md, "Packaging a till"): the TUF repository
+    #: this till takes new versions from (None: no automatic updates) and which of its versions it takes.
     update_url: str | None = None
     update_channel: Literal["stable", "pilot"] = "stable"
     #: A till that is only a till: the Debian package starts it at login, full screen.
