@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # commits (measured on this 2-core machine, quick run: 2 workers 126 s, 3 workers 108 s, 4 workers 109 s)
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
-.PHONY: run test long compile setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
+.PHONY: run test long docs compile setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
 
 $(PY):
 	@python=$$(scripts/find-python.sh) || exit 1; \
@@ -98,6 +98,17 @@ hostile: setup
 
 screens: setup system-deps-test
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screens.py build/screens
+
+# The guides as a site (MkDocs, Material theme) in build/site: open build/site/index.html. Their
+# pictures are the ones `make screens` renders; a broken link or a missing picture fails the build.
+DOCS_STAMP := $(VENV)/.docs-$(shell cat pyproject.toml 2>/dev/null | cksum | cut -d' ' -f1)
+$(DOCS_STAMP): $(STAMP)
+	@$(PIP) -e '.[docs]' 2>&1 | grep -v "^WARNING: Location" || true
+	@rm -f $(VENV)/.docs-*; touch $(DOCS_STAMP)
+docs: $(DOCS_STAMP) screens
+	$(PY) scripts/docs.py
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	@echo "The guides: build/site/index.html"
 
 PROFILE ?= packaging/tills/example.toml
 # VERSION=X.Y.Z (default: the project's); UPDATE_KEYS=DIR bakes the trusted update root of

@@ -271,8 +271,8 @@ class TillProfile(BaseSettings):
     #: digit; it sells the product at the label's price (``cashier.catalog.scan``).
     price_embedded_prefixes: list[Annotated[str, Field(pattern=r"^[0-9]{2}$")]] = Field(
         default_factory=list, max_length=10)
-    #: Signed updates (README, "Packaging a till"): the TUF repository this till takes new
-    #: versions from (None: no automatic updates) and which of its versions it takes.
+    #: Signed updates (IT's guide, docs/guides/it.md, "Packaging a till"): the TUF repository
+    #: this till takes new versions from (None: no automatic updates) and which of its versions it takes.
     update_url: str | None = None
     update_channel: Literal["stable", "pilot"] = "stable"
     #: A till that is only a till: the Debian package starts it at login, full screen.

@@ -259,18 +259,19 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=open_command)
     for name, kind in (("pay-in", "pay_in"), ("pay-out", "pay_out")):
         p = sub.add_parser(name, help=f"{name.replace('-', ' ')} cash with a reason")
-        p.add_argument("--amount", required=True)
-        p.add_argument("--reason", required=True)
+        p.add_argument("--amount", required=True, help="the cash in or out, such as 20.00")
+        p.add_argument("--reason", required=True, help="why (kept in the journal and the Z report)")
         clerk_args(p, manager=True)
         p.set_defaults(handler=_pay(kind))
     p = sub.add_parser("no-sale", help="open the drawer without a sale (journaled)")
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", required=True, help="why the drawer was opened without a sale")
     clerk_args(p)
     p.set_defaults(handler=no_sale_command)
     p = sub.add_parser("status", help="the open session (never the expected amount: blind close)")
     p.set_defaults(handler=status_command)
     p = sub.add_parser("close", help="blind close: the counted cash, then expected and over/short")
-    p.add_argument("--counted", required=True)
+    p.add_argument("--counted", required=True,
+                   help="the cash counted in the drawer (blind: typed before the expected amount is shown)")
     p.add_argument("--reason", help="required when the drawer is over or short")
     clerk_args(p, manager=True)
     p.set_defaults(handler=close_command)
@@ -285,10 +286,12 @@ def register(subparsers: Any) -> None:
     drawer.set_defaults(handler=usage(drawer, "open, pay-in, pay-out, no-sale, status or close"))
 
     report = subparsers.add_parser("report", help="X report (now) or Z report (a closed session)")
-    report.add_argument("which", choices=("x", "z"))
+    report.add_argument("which", choices=("x", "z"),
+                        help="x: now, the drawer open (a manager's); z: a closed session")
     report.add_argument("--session", type=arguments.number(),
                         help="Z: the session (default: the last closed)")
-    report.add_argument("--format", choices=("json", "csv", "pdf"), default="json")
+    report.add_argument("--format", choices=("json", "csv", "pdf"), default="json",
+                        help="json on standard output (default), or csv/pdf with --output")
     report.add_argument("--output", metavar="PATH", help="write the report to PATH (a new file)")
     report.add_argument("--force", action="store_true", help="replace PATH when it exists")
     report.add_argument("--print", action="store_true", help="also print it on the receipt printer")
@@ -302,13 +305,16 @@ def register(subparsers: Any) -> None:
     p = rsub.add_parser("print", help="print the receipt of a ticket (its number, or a card "
                                       "payment's invoice number)")
     p.add_argument("ticket", type=arguments.number_text(
-        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
-    p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"),
+        help="a ticket's number, or a card payment's invoice number")
+    p.add_argument("--copy", choices=("customer", "merchant"), default="customer",
+                   help="the customer's copy (default) or the merchant's with the signature line")
     p.set_defaults(handler=receipt_print_command)
     p = rsub.add_parser("email", help="e-mail the receipt of a ticket (its number, or a payment's "
                                       "invoice number) to the customer")
     p.add_argument("invoice", type=arguments.number_text(
-        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"),
+        help="a ticket's number, or a payment's invoice number")
     p.add_argument("--to", required=True, metavar="ADDRESS", help="the customer's e-mail address")
     p.add_argument("--clerk", help="the acting clerk's number (default: the profile's clerk_id)")
     p.add_argument("--queue-only", action="store_true",
