@@ -32,6 +32,7 @@ from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor
+from cashier.store.catalog import StoreCatalog
 from cashier.store.checks import (
     HistoryRewritten,
     JournalForked,
@@ -210,6 +211,8 @@ class StoreDatabase:
         #: One manager sign-in of this process at a time waits on the managers' rows (the
         #: database serialises tries across processes; this keeps a burst from taking the pool)
         self._pin_turn = asyncio.Lock()
+        #: The catalog's versions (issue #37): reads for every till, writes for store managers
+        self.catalog = StoreCatalog(self.pool)
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)

@@ -1,0 +1,203 @@
+"""The till follows the store's catalog: it pulls the newest version at start, every minute
+(``CatalogFollower``, the window's thread) and on ``cashier catalog sync``, keeps it in its copy
+(``cashier.catalog.till_copy``) and swaps it into the ``CatalogSource`` the flows sell from.
+
+A till that holds version N asks only for what changed after N (a price change is one product on
+the wire); a till without a copy pulls the version whole. A store away changes nothing: the till
+sells from its copy (or, never having pulled one, from its profile), and says so in one line.
+Also here: a store manager's catalog writes from a till (``CatalogWriter``: the manager's store
+session, the store checks every rule again).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from cashier.catalog.model import Catalog, CatalogSource
+from cashier.catalog.rules import catalog_from_wire, product_to_wire
+from cashier.catalog.till_copy import TillCatalogCopy, copy_path, merged
+from cashier.config import TillProfile
+from cashier.errors import ValidationError
+from cashier.store import StoreError, StoreUnreachable
+from cashier.store.catalog import ProductChange, change_to_wire
+from cashier.store.outbox import answer, store_client
+
+log = logging.getLogger(__name__)
+#: How often the window's till asks the store for a newer version.
+FOLLOW_S = 60.0
+#: How long a till's start waits for the store's newest catalog (a store away: its copy).
+PULL_AT_START_S = 1.0
+
+
+@dataclass(frozen=True)
+class PullResult:
+    version: int
+    changed: bool
+    reached: bool
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": self.version, "changed": self.changed}
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def till_copy(profile: TillProfile) -> TillCatalogCopy:
+    return TillCatalogCopy(copy_path(profile.resolved_journal_path))
+
+
+def follows_store(profile: TillProfile) -> bool:
+    """A till that sells from the store's catalog (a training till never does)."""
+    return bool(profile.store_url) and not profile.is_training
+
+
+def _get(client: httpx.Client, path: str, params: dict[str, Any], timeout: float) -> httpx.Response:
+    try:
+        return client.get(path, params=params, timeout=httpx.Timeout(max(timeout, 0.05)))
+    except httpx.HTTPError as exc:
+        raise StoreUnreachable(f"store: cannot reach it for the catalog ({type(exc).__name__})"
+                               ) from None
+
+
+def pull(profile: TillProfile, source: CatalogSource, *, budget_s: float = 5.0,
+         transport: httpx.BaseTransport | None = None) -> PullResult:
+    """Ask the store for what changed after the version ``source`` holds; keep and take a newer
+    one. Never raises for a store away (``reached`` False): the till goes on with what it has."""
+    current = source.current()
+    deadline = time.monotonic() + budget_s
+    try:
+        with store_client(profile, transport=transport, timeout_s=budget_s) as client:
+            after = current.version
+            response = _get(client, "/v1/catalog", {"after": after} if after else {},
+                            deadline - time.monotonic())
+            body = answer(response)
+    except StoreUnreachable as exc:
+        return PullResult(current.version, False, False, str(exc))
+    version = body.get("version")
+    if not isinstance(version, int) or version <= current.version or version == 0:
+        return PullResult(current.version, False, True)
+    if body.get("full") is False:
+        newer = merged(current, body)
+        changed: dict[str, Any] | None = body
+    else:
+        newer = catalog_from_wire(body)
+        changed = None
+    with till_copy(profile) as copy:
+        copy.save(newer, changed)
+    taken = source.replace(newer)
+    log.info("catalog: version %s from the store (%s)", newer.version,
+             "what changed" if changed is not None else "whole")
+    return PullResult(source.current().version, taken, True)
+
+
+def catalog_at_start(profile: TillProfile) -> Catalog:
+    """What a till sells from as it opens, before any pull: its copy of the store's newest
+    version, else (no store, no copy yet) its profile's products or the training catalog."""
+    from cashier.catalog.training import training_catalog
+
+    if follows_store(profile) and copy_path(profile.resolved_journal_path).exists():
+        with till_copy(profile) as copy:
+            held = copy.load()
+        if held is not None:
+            return held
+    if profile.is_training and not profile.store_url and not profile.products:
+        return training_catalog()
+    return Catalog.from_profile(profile)
+
+
+class CatalogFollower:
+    """The window's follower: a thread of its own pulls every ``interval_s`` (and at once when
+    nudged); the flows see a newer version at their next read of the source."""
+
+    def __init__(self, profile: TillProfile, source: CatalogSource, *,
+                 interval_s: float = FOLLOW_S) -> None:
+        self.profile = profile
+        self.source = source
+        self.interval_s = interval_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="catalog-follower", daemon=True)
+        self.last: PullResult | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def nudge(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout_s: float = 1.5) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        """The runtime pulled as it opened: the first pull here is a minute later (or nudged)."""
+        while True:
+            self._wake.wait(self.interval_s)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                self.last = pull(self.profile, self.source)
+            except (StoreError, ValidationError) as exc:
+                log.warning("catalog pull refused: %s", exc)
+            except Exception:  # a copy or network fault must not end the follower
+                log.exception("catalog pull failed")
+
+
+class CatalogWriter:
+    """A store manager's catalog changes from a till: each request carries the manager's store
+    session (``cashier.store.close.sign_in_manager``); the store checks the rules again and
+    answers the new version (``{"version", "changed"}``)."""
+
+    def __init__(self, profile: TillProfile, session: str, *,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.client = store_client(profile, manager_session=session, transport=transport,
+                                   timeout_s=30.0)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self) -> CatalogWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _post(self, path: str, *, body: dict[str, Any] | None = None,
+              raw: bytes | None = None) -> dict[str, Any]:
+        try:
+            if raw is not None:
+                response = self.client.post(path, content=raw,
+                                            headers={"Content-Type": "text/csv"})
+            else:
+                response = self.client.post(path, content=json.dumps(body),
+                                            headers={"Content-Type": "application/json"})
+        except httpx.HTTPError as exc:
+            raise StoreUnreachable(f"store: cannot reach it ({type(exc).__name__}): nothing "
+                                   "changed") from None
+        return answer(response)
+
+    def import_sheet(self, data: bytes) -> dict[str, Any]:
+        return self._post("/v1/catalog/import", raw=data)
+
+    def add_category(self, name: str, colour: str | None) -> dict[str, Any]:
+        return self._post("/v1/catalog/categories", body={"name": name, "colour": colour})
+
+    def add_tax_class(self, name: str, rate: str) -> dict[str, Any]:
+        return self._post("/v1/catalog/tax-classes", body={"name": name, "rate": rate})
+
+    def add_product(self, product: Any) -> dict[str, Any]:
+        return self._post("/v1/catalog/products", body={"product": product_to_wire(product)})
+
+    def change(self, change: ProductChange) -> dict[str, Any]:
+        return self._post("/v1/catalog/change", body=change_to_wire(change))
