@@ -1,7 +1,7 @@
 """``cashier catalog``: the store's catalog from the back office or a till (issue #37).
 
 - ``import FILE.csv``: one new version with every row of the spreadsheet, or nothing (a bad file
-  is refused whole: ``line N, COLUMN: rule``); ``export FILE.csv [--version N] [--force]``.
+  is refused whole: ``line N, COLUMN: rule``); ``export FILE.csv [--catalog-version N] [--force]``.
 - ``category add NAME [--colour #RRGGBB]``, ``tax-class add NAME --rate PERCENT``.
 - ``set-price SKU PRICE``.
 - ``show [--sku SKU]``: the till's copy as one JSON object; ``sync``: pull the newest version
@@ -147,8 +147,8 @@ def export_command(args: argparse.Namespace) -> int:
     check_output(args.file, force=args.force, field="FILE")
     dsn = _back_office(args)
     if dsn is not None:
-        catalog = _on_database(dsn, lambda c: c.catalog(args.version))
-    elif args.version is not None:
+        catalog = _on_database(dsn, lambda c: c.catalog(args.catalog_version))
+    elif args.catalog_version is not None:
         from cashier.commands.store import _profile
         from cashier.store.outbox import answer, store_client
 
@@ -159,7 +159,7 @@ def export_command(args: argparse.Namespace) -> int:
 
         with store_client(profile, timeout_s=30.0) as client:
             try:
-                response = client.get("/v1/catalog", params={"version": args.version})
+                response = client.get("/v1/catalog", params={"version": args.catalog_version})
             except httpx.HTTPError as exc:
                 raise StoreUnreachable(f"store: cannot reach it ({type(exc).__name__})") from None
             catalog = catalog_from_wire(answer(response))
@@ -228,8 +228,8 @@ def register(subparsers: Any) -> None:
     imp.set_defaults(handler=import_command)
     exp = sub.add_parser("export", help="the catalog as a spreadsheet (CSV)")
     exp.add_argument("file", metavar="FILE.csv")
-    exp.add_argument("--version", type=arguments.number(0, 10 ** 9), default=None,
-                     help="an earlier version (default: the newest)")
+    exp.add_argument("--catalog-version", type=arguments.number(0, 10 ** 9), default=None,
+                     metavar="N", help="an earlier version (default: the newest)")
     exp.add_argument("--force", action="store_true", help="replace FILE.csv if it exists")
     exp.add_argument("--database", help="back office: the store's postgresql:// URL")
     exp.set_defaults(handler=export_command, manager=None)
