@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cashier.catalog.model import Catalog
-from cashier.catalog.rules import (
-    catalog_from_wire,
-    category_to_wire,
-    product_to_wire,
-    tax_class_to_wire,
-)
+from cashier.catalog.rules import catalog_from_wire
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS copy_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,6 +26,7 @@ CREATE TABLE IF NOT EXISTS copy_rows (
     kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
 """
+#: (the wire's list, the row's kind, the item's key)
 _KINDS = (("products", "product", "sku"), ("categories", "category", "name"),
           ("tax_classes", "tax_class", "name"))
 
@@ -41,7 +37,9 @@ def copy_path(journal: Path) -> Path:
 
 
 class TillCatalogCopy:
-    """One till's copy. Not shared between threads: each opens its own (they are short)."""
+    """One till's copy: the last whole version as the store sent it (``base``, one text: a
+    20,000-product pull is written and read in one piece) and what changed since, row by row
+    (``copy_rows``, laid over the base). Not shared between threads: each opens its own."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -60,43 +58,52 @@ class TillCatalogCopy:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM copy_meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def version(self) -> int:
-        row = self.conn.execute("SELECT value FROM copy_meta WHERE key = 'version'").fetchone()
-        return int(row[0]) if row else 0
+        return int(self._meta("version") or 0)
 
     def load(self) -> Catalog | None:
         """The copy as a ``Catalog`` (None: the till never pulled one)."""
         version = self.version()
-        if version == 0:
+        base = self._meta("base")
+        if version == 0 or base is None:
             return None
-        body: dict[str, Any] = {"version": version}
-        for plural, kind, _ in _KINDS:
-            body[plural] = [json.loads(d) for (d,) in self.conn.execute(
-                "SELECT data FROM copy_rows WHERE kind = ? ORDER BY key", (kind,))]
-        return catalog_from_wire(body, checked=False)  # checked when it was pulled
+        body: dict[str, Any] = json.loads(base)
+        body["version"] = version
+        for plural, kind, key in _KINDS:
+            changed = {str(k): json.loads(d) for k, d in self.conn.execute(
+                "SELECT key, data FROM copy_rows WHERE kind = ?", (kind,))}
+            if changed:
+                body[plural] = [changed.pop(str(item[key]), item) for item in body.get(plural, [])]
+                body[plural] += list(changed.values())
+        return catalog_from_wire(body, checked=False)  # the store checked it (decision 019)
 
-    def save(self, catalog: Catalog, changed: Mapping[str, list[dict[str, Any]]] | None = None,
-             ) -> None:
-        """Keep ``catalog`` (its version and rows) in one transaction; ``changed``: only those
-        rows differ from the copy (a pull of what changed), else the copy is replaced whole."""
-        rows: list[tuple[str, str, str]] = []
-        if changed is None:
-            rows += [("product", p.sku, json.dumps(product_to_wire(p))) for p in catalog.products]
-            rows += [("category", c.name, json.dumps(category_to_wire(c)))
-                     for c in catalog.categories]
-            rows += [("tax_class", t.name, json.dumps(tax_class_to_wire(t)))
-                     for t in catalog.tax_classes]
-        else:
-            for plural, kind, key in _KINDS:
-                rows += [(kind, str(item[key]), json.dumps(item)) for item in changed.get(plural, [])]
+    def save_whole(self, version: int, text: str) -> None:
+        """A whole version as the store sent it (``text``: its JSON answer)."""
+        self._write(version, base=text)
+
+    def save_changes(self, version: int, body: Mapping[str, Any]) -> None:
+        """What changed after the copy's version (a pull's ``"full": false`` answer)."""
+        rows = [(kind, str(item[key]), json.dumps(item))
+                for plural, kind, key in _KINDS for item in body.get(plural, [])]
+        self._write(version, rows=rows)
+
+    def _write(self, version: int, *, base: str | None = None,
+               rows: Sequence[tuple[str, str, str]] = ()) -> None:
+        """One transaction: a till stopped mid-write keeps the version it had."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
-            if changed is None:
+            if base is not None:
                 self.conn.execute("DELETE FROM copy_rows")
+                self.conn.execute("INSERT OR REPLACE INTO copy_meta (key, value) VALUES "
+                                  "('base', ?)", (base,))
             self.conn.executemany("INSERT OR REPLACE INTO copy_rows (kind, key, data) "
                                   "VALUES (?, ?, ?)", rows)
             self.conn.execute("INSERT OR REPLACE INTO copy_meta (key, value) VALUES "
-                              "('version', ?)", (str(catalog.version),))
+                              "('version', ?)", (str(version),))
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
@@ -105,7 +112,7 @@ class TillCatalogCopy:
 
 def merged(current: Catalog, body: Mapping[str, Any]) -> Catalog:
     """``current`` with what changed after it (a pull's ``"full": false`` answer) laid on top."""
-    delta = catalog_from_wire(dict(body))
+    delta = catalog_from_wire(dict(body), checked=False)
     by_sku = {p.sku: p for p in current.products}
     by_sku.update({p.sku: p for p in delta.products})
     categories = {c.name: c for c in current.categories}

@@ -84,17 +84,22 @@ def pull(profile: TillProfile, source: CatalogSource, *, budget_s: float = 5.0,
     version = body.get("version")
     if not isinstance(version, int) or version <= current.version or version == 0:
         return PullResult(current.version, False, True)
-    if body.get("full") is False:
-        newer = merged(current, body)
-        changed: dict[str, Any] | None = body
-    else:
-        newer = catalog_from_wire(body)
-        changed = None
+    whole = body.get("full") is not False
+    try:
+        # the store checked every rule as it was written (its own rows, our own service): the
+        # till reads the answer's shape, and a line sold is checked again on the ticket
+        newer = catalog_from_wire(body, checked=False) if whole else merged(current, body)
+    except (KeyError, TypeError, ValueError, ArithmeticError):
+        raise StoreError("store: answered a catalog this till cannot read; it sells from the "
+                         "version it has") from None
     with till_copy(profile) as copy:
-        copy.save(newer, changed)
+        if whole:
+            copy.save_whole(newer.version, response.text)
+        else:
+            copy.save_changes(newer.version, body)
     taken = source.replace(newer)
     log.info("catalog: version %s from the store (%s)", newer.version,
-             "what changed" if changed is not None else "whole")
+             "whole" if whole else "what changed")
     return PullResult(source.current().version, taken, True)
 
 
