@@ -65,13 +65,13 @@ class Runtime:
         from cashier.store.catalog_pull import CatalogFollower
         from cashier.store.outbox import BackgroundPusher
 
-        pusher = BackgroundPusher(self.profile)
-        self.extras["store_pusher"] = pusher
-        self.extras["store_unsubscribe"] = self.journal.subscribe(pusher.nudge)
-        pusher.start()
         follower = CatalogFollower(self.profile, self.ctx.catalog)
         self.extras["catalog_follower"] = follower
         follower.start()
+        pusher = BackgroundPusher(self.profile, on_catalog=follower.store_has)
+        self.extras["store_pusher"] = pusher
+        self.extras["store_unsubscribe"] = self.journal.subscribe(pusher.nudge)
+        pusher.start()
 
     async def close(self) -> None:
         follower = self.extras.pop("catalog_follower", None)

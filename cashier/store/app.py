@@ -2,9 +2,10 @@
 
 - ``GET /v1/health``: no token; ``{"ok": true}`` once the database answers.
 - ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
-  answers the store's high-water mark for it, the till's invoice floor and the last store-wide
-  close. A journal of another till than the token's is refused (403), and so is a till number
-  another till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
+  answers the store's high-water mark for it, the till's invoice floor, the last store-wide
+  close and the catalog's newest version (the window's till pulls at once when it is newer). A
+  journal of another till than the token's is refused (403), and so is a till number another
+  till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
   till then starts no payment until it has a number of its own).
 - ``POST /v1/events`` ``{"journal_id", "chain", "events": [...]}``: append in order; 200 with
   the new mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a
@@ -19,6 +20,14 @@
 - ``POST /v1/close``: record the store-wide close a till has submitted to the host: needs a
   manager's session; the store records that manager as who closed.
 - ``GET /v1/pin-failures``: the store's failed manager PINs (a manager's session).
+- ``GET /v1/catalog[?after=N|?version=N]``: the catalog (a till token): the newest version whole,
+  what changed after version N (``"full": false``), or version N whole (earlier versions stay
+  readable); ``GET /v1/catalog/versions``: who made each version, when, what changed.
+- ``POST /v1/catalog/import`` (the CSV as the body, up to 32 MiB), ``/v1/catalog/categories``
+  ``{"name", "colour"}``, ``/v1/catalog/tax-classes`` ``{"name", "rate"}``,
+  ``/v1/catalog/products`` ``{"product"}``, ``/v1/catalog/change`` ``{"sku", "price"?, "name"?,
+  "category"?, "active"?}``: a store manager's session only (403 for a till token alone); each
+  answers ``{"version", "changed"}`` (``cashier.store.catalog``: every rule checked again).
 - ``GET /updates/...``: with ``--updates REPO``, the signed update repository as static files
   (``cashier update publish``); no token: TUF's signatures protect it, and tills check them.
 

@@ -138,6 +138,11 @@ class CatalogFollower:
     def nudge(self) -> None:
         self._wake.set()
 
+    def store_has(self, version: int) -> None:
+        """The store's newest version as the pusher heard it: pull now when it is newer."""
+        if version > self.source.current().version:
+            self._wake.set()
+
     def stop(self, timeout_s: float = 1.5) -> None:
         self._stop.set()
         self._wake.set()

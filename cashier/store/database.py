@@ -380,9 +380,11 @@ class StoreDatabase:
                                      "journal_id = %s", (till_id, journal_id))
             mark = await cur.fetchone()
             last_close = await self._last_close(conn)
+            catalog_version = await self.catalog.latest(conn)
         return {"high_water": int(mark[0]) if mark else 0,
                 "invoice_floor": int(floor[0]) if floor else 0,
-                "store_close": own_close(last_close, till_id)}
+                "store_close": own_close(last_close, till_id),
+                "catalog_version": catalog_version}
 
     @staticmethod
     async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:

@@ -252,3 +252,40 @@ def test_a_till_without_a_store_sells_its_profile_or_the_training_catalog(tmp_pa
     catalog = catalog_at_start(own)
     assert catalog.version == 0 and [p.name for p in catalog.products] == ["Tea"]
     assert catalog.tax_rate("standard") == Decimal("7")
+
+
+def test_the_windows_till_takes_a_new_price_within_seconds(serve_store: Any, store_dsn: str,
+                                                           tmp_path: Path,
+                                                           memory_keyring: Any) -> None:
+    """The window's pusher hears the catalog's newest version at each contact (every 2 s) and
+    the follower pulls at once: no minute's wait for a price."""
+    import time
+
+    from cashier.runtime import open_runtime
+
+    store = serve_store()
+    db = ("--database", store_dsn)
+    _ok(cashier("catalog", "category", "add", "Coffee", *db))
+    _ok(cashier("catalog", "category", "add", "Shop", *db))
+    _ok(cashier("catalog", "tax-class", "add", "reduced", "--rate", "10", *db))
+    _ok(cashier("catalog", "tax-class", "add", "standard", "--rate", "20", *db))
+    sheet = tmp_path / "in.csv"
+    sheet.write_text(SHEET)
+    _ok(cashier("catalog", "import", str(sheet), *db))
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    profile = load_profile(None, training=False, till_id="T1", till_number=1,
+                           host_url="https://host.example/api", terminal_id="1742",
+                           store_url=store.url, journal_path=tmp_path / "T1.sqlite")
+
+    async def window() -> None:
+        async with await open_runtime(profile) as rt:
+            rt.start_store_push()
+            assert rt.ctx.catalog.current().version == 5
+            await asyncio.to_thread(cashier, "catalog", "set-price", "MUG", "11.00", *db)
+            deadline = time.monotonic() + 15
+            while rt.ctx.catalog.current().version < 6 and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            mug = rt.ctx.catalog.current().product("MUG")
+            assert mug is not None and mug.price == Decimal("11.00")
+
+    asyncio.run(window())
