@@ -289,3 +289,27 @@ def test_the_windows_till_takes_a_new_price_within_seconds(serve_store: Any, sto
             assert mug is not None and mug.price == Decimal("11.00")
 
     asyncio.run(window())
+
+
+def test_make_stores_service_starts_an_empty_store_with_the_training_catalog(
+        store_dsn: str) -> None:
+    from tests.support.store import ServedStore
+
+    store = ServedStore(store_dsn, "--training-catalog").start()
+    try:
+        token = add_till(store_dsn, "T1")
+        with httpx.Client(base_url=store.url, headers={"Authorization": f"Bearer {token}"}) as till:
+            body = till.get("/v1/catalog").json()
+        assert body["version"] == 1 and body["made_by"] == "training catalog"
+        assert len(body["products"]) == 65 and len(body["categories"]) == 6
+        assert {t["name"] for t in body["tax_classes"]} == {"reduced", "standard"}
+    finally:
+        assert store.stop() == 0
+    _ok(cashier("catalog", "set-price", "LAT", "3.30", "--database", store_dsn))
+    store.start()  # a store that has a catalog keeps it
+    try:
+        assert [v for v, _, _ in _versions(store_dsn)] == [1, 2]
+    finally:
+        store.stop()
+    usage = cashier("catalog")
+    assert usage.returncode == 2 and "choose a command: import, export" in usage.stderr
