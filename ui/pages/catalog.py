@@ -66,14 +66,14 @@ class CatalogPart(QGroupBox):
         for label, buddy in ((self.name_label, self.name), (self.price_label, self.price),
                              (self.category_label, self.category)):
             label.setBuddy(buddy)
-        edit.addWidget(self.name_label, 0, 0)
-        edit.addWidget(self.name, 0, 1)
-        edit.addWidget(self.price_label, 0, 2)
-        edit.addWidget(self.price, 0, 3)
-        edit.addWidget(self.category_label, 1, 0)
-        edit.addWidget(self.category, 1, 1)
-        edit.addWidget(self.active, 1, 2)
-        edit.addWidget(self.save_button, 1, 3)
+        # two columns at most: the page fits 1024x768 at 125 % text in Spanish
+        for row, (left, right) in enumerate(((self.name_label, self.name),
+                                             (self.price_label, self.price),
+                                             (self.category_label, self.category))):
+            edit.addWidget(left, row, 0)
+            edit.addWidget(right, row, 1)
+        edit.addWidget(self.active, 3, 0)
+        edit.addWidget(self.save_button, 3, 1)
         # a new product
         add = QGridLayout()
         self.new_sku, self.new_name, self.new_price = QLineEdit(), QLineEdit(), QLineEdit()
@@ -83,11 +83,13 @@ class CatalogPart(QGroupBox):
         self.new_barcodes = QLineEdit()
         self.new_category, self.new_tax_class = QComboBox(), QComboBox()
         self.add_button = page.button(lambda: tr("Add product"), "", self.add)
-        for i, field in enumerate((self.new_sku, self.new_name, self.new_price)):
-            add.addWidget(field, 0, i)
-        for i, choice in enumerate((self.new_category, self.new_tax_class, self.new_barcodes)):
-            add.addWidget(choice, 1, i)
-        add.addWidget(self.add_button, 1, 3)
+        add.addWidget(self.new_sku, 0, 0)
+        add.addWidget(self.new_name, 0, 1)
+        add.addWidget(self.new_price, 1, 0)
+        add.addWidget(self.new_barcodes, 1, 1)
+        add.addWidget(self.new_category, 2, 0)
+        add.addWidget(self.new_tax_class, 2, 1)
+        add.addWidget(self.add_button, 3, 1)
         self.message = hint()
         a11y.live(self.message)  # the store's answer to a change
         col.addWidget(self.status)
