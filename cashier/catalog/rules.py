@@ -26,10 +26,14 @@ from cashier.catalog.model import (
 )
 from cashier.errors import ValidationError
 from cashier.money import parse_amount
-from cashier.text import free_text
+from cashier.text import (
+    CARD_RULE,
+    free_text,
+    has_card_number_strict,
+    is_card_number,
+    looks_like_formula,
+)
 
-#: A cell a spreadsheet would run as a formula (``cashier.text`` escapes these on export).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 COLOUR_PATTERN = re.compile(r"^#[0-9A-Fa-f]{6}$")
 #: Modifiers in one cell: ``NAME=CHANGE`` separated by ``;`` (``Extra shot=0.50;No sugar=0``);
 #: a change may be signed (``Oat milk=+0.40``, ``No milk=-0.20``).
@@ -53,7 +57,7 @@ def check_name(text: str, field: str = "name") -> str:
         raise ValidationError(field, "must hold a printable character")
     if len(cleaned) > NAME_MAX:
         raise ValidationError(field, f"must be at most {NAME_MAX} characters")
-    if cleaned.startswith(FORMULA_START) or text.lstrip(" ").startswith(FORMULA_START):
+    if looks_like_formula(cleaned) or looks_like_formula(text):
         raise ValidationError(field, "must not start with = + - @ (a spreadsheet runs it)")
     return cleaned
 
@@ -72,9 +76,30 @@ def check_price(text: str | Decimal, field: str = "price") -> Decimal:
     return parse_amount(text, CATALOG_CURRENCY, field, allow_zero=True)
 
 
+def check_product_sku(sku: str, field: str = "sku") -> str:
+    """``model.check_sku``, and never a card number (a sku rides on ticket lines and receipts)."""
+    check_sku(sku, field)
+    if is_card_number(sku):
+        raise ValidationError(field, CARD_RULE)
+    return sku
+
+
+def is_gtin13(code: str) -> bool:
+    """A valid EAN-13 (GTIN-13): 13 digits, the last the check digit of weights 1 and 3."""
+    if len(code) != 13 or not code.isascii() or not code.isdigit():
+        return False
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(code[:12]))
+    return (10 - total % 10) % 10 == int(code[12])
+
+
 def check_barcode(code: str, field: str = "barcodes") -> str:
+    """A barcode as a scanner types it, never a card number: a Luhn-valid run of 13 to 19 digits
+    is refused unless it is a valid EAN-13 (one in ten EAN-13s passes Luhn too; a product's
+    code is not a card's)."""
     if not BARCODE_PATTERN.fullmatch(code):
         raise ValidationError(field, "each must be 1 to 32 letters, digits or '-'")
+    if has_card_number_strict(code) and not is_gtin13(code):
+        raise ValidationError(field, CARD_RULE)
     return code
 
 
@@ -184,7 +209,7 @@ def product_from_wire(raw: Mapping[str, Any], field: str = "products") -> Produc
                                parse_change(str(m.get("price_change", "")), f"{field}.modifiers"))
                       for m in mods)
     codes = parse_barcodes(BARCODE_SEPARATOR.join(barcodes), f"{field}.barcodes")
-    return Product(sku=check_sku(text("sku"), f"{field}.sku"),
+    return Product(sku=check_product_sku(text("sku"), f"{field}.sku"),
                    name=check_name(text("name"), f"{field}.name"),
                    price=check_price(text("price"), f"{field}.price"),
                    category=check_name(text("category"), f"{field}.category"),

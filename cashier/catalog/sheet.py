@@ -20,16 +20,16 @@ from decimal import Decimal
 from cashier.catalog.model import Catalog, Product, check_sku
 from cashier.catalog.rules import (
     BARCODE_SEPARATOR,
-    FORMULA_START,
     check_name,
     check_price,
+    check_product_sku,
     format_modifiers,
     parse_active,
     parse_barcodes,
     parse_modifiers,
 )
 from cashier.errors import ValidationError
-from cashier.text import write_csv
+from cashier.text import looks_like_formula, write_csv
 
 HEADER = ("sku", "name", "price", "category", "tax_class", "barcodes", "active", "variant_of",
           "modifiers")
@@ -61,10 +61,6 @@ def decode(data: bytes) -> str:
         at = len(cells) - 1
         column = header[at].strip() if line > 1 and 0 <= at < len(header) else f"column {at + 1}"
         raise SheetError(line, column, "is not valid UTF-8 (save the file as CSV UTF-8)") from None
-
-
-def _formula(cell: str) -> bool:
-    return cell.lstrip(" ").startswith(FORMULA_START)
 
 
 def read_sheet(data: bytes, current: Catalog) -> list[Product]:
@@ -155,11 +151,11 @@ def _row(line: int, cells: dict[str, str], categories: set[str],
         if column == "price" and cell.strip().startswith("-") and \
                 cell.strip()[1:].replace(".", "", 1).isdigit():
             raise SheetError(line, column, "must not be negative")
-        if _formula(cell):
+        if looks_like_formula(cell):
             raise SheetError(line, column, "looks like a formula (starts with = + - @): "
                                            "spreadsheets run those; remove the sign")
     try:
-        sku = check_sku(cells["sku"].strip(), "sku")
+        sku = check_product_sku(cells["sku"].strip(), "sku")
         field = "name"
         name = check_name(cells["name"], field)
         field = "price"
