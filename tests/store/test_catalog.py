@@ -313,3 +313,32 @@ def test_make_stores_service_starts_an_empty_store_with_the_training_catalog(
         store.stop()
     usage = cashier("catalog")
     assert usage.returncode == 2 and "choose a command: import, export" in usage.stderr
+
+
+def test_changes_at_once_make_versions_one_after_another(store_dsn: str, tmp_path: Path) -> None:
+    """Four managers' changes at the same moment, in processes of their own: four versions
+    without a gap or a lost change (one writer at a time: the catalog's advisory lock)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    db = ("--database", store_dsn)
+    _ok(cashier("catalog", "category", "add", "Coffee", *db))
+    _ok(cashier("catalog", "category", "add", "Shop", *db))
+    _ok(cashier("catalog", "tax-class", "add", "reduced", "--rate", "10", *db))
+    _ok(cashier("catalog", "tax-class", "add", "standard", "--rate", "20", *db))
+    sheet = tmp_path / "in.csv"
+    sheet.write_text(SHEET)
+    _ok(cashier("catalog", "import", str(sheet), *db))
+    prices = {"LAT": "3.30", "LAT-L": "3.70", "MUG": "9.90"}
+    with ThreadPoolExecutor(4) as pool:
+        done = list(pool.map(lambda kv: cashier("catalog", "set-price", kv[0], kv[1], *db),
+                             [*prices.items(), ("MUG", "9.90")]))
+    assert all(d.returncode == 0 for d in done), [d.stderr for d in done]
+    answers = [json.loads(d.stdout) for d in done]
+    assert {a["version"] for a in answers} == {6, 7, 8}  # the same price twice: one version
+    assert sorted(a["changed"] for a in answers) == [0, 1, 1, 1]
+    assert [v for v, _, _ in _versions(store_dsn)] == list(range(1, 9))
+    out = tmp_path / "out.csv"
+    _ok(cashier("catalog", "export", str(out), *db))
+    text = out.read_text()
+    assert all(f"{sku},{name}," in text for sku, name in (("LAT", "Latte"), ("MUG", "Mug")))
+    assert ",3.30," in text and ",3.70," in text and ",9.90," in text
