@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cashier.commands import arguments
-from cashier.errors import ValidationError
+from cashier.errors import CashierError, ValidationError
 
 BACK_OFFICE = "back office"
 
@@ -79,7 +80,10 @@ def _write(args: argparse.Namespace, on_database: Callable[[Any], Awaitable[Any]
     session = _store_manager(profile, args)
     with CatalogWriter(profile, session) as writer:
         written = through_store(writer)
-    _follow(profile)
+    try:
+        _follow(profile)  # this till's copy follows at once (else at its next pull)
+    except CashierError as exc:
+        logging.getLogger(__name__).warning("catalog written, not pulled yet: %s", exc)
     print_json({"version": written.get("version"), "changed": written.get("changed")})
     return 0
 

@@ -8,6 +8,7 @@ Blocking calls (the network): the window runs them off its loop (``asyncio.to_th
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,14 +20,16 @@ from cashier.catalog.rules import (
     product_from_wire,
 )
 from cashier.config import TillProfile
-from cashier.errors import ValidationError
+from cashier.errors import CashierError, ValidationError
 from cashier.store.catalog import ProductChange
-from cashier.store.catalog_pull import CatalogWriter, PullResult, pull
+from cashier.store.catalog_pull import CatalogWriter, pull
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Written:
-    """What the store answered and the version this till now sells from."""
+class Saved:
+    """A change the store took: its new version and the product's sku."""
 
     version: int
     sku: str
@@ -88,17 +91,22 @@ class CatalogDesk:
             raise ValidationError("sku", f"{product.sku} is a product already")
         return product
 
-    def change(self, session: str, change: ProductChange) -> Written:
+    def change(self, session: str, change: ProductChange) -> Saved:
         with CatalogWriter(self.profile, session) as writer:
             answer = writer.change(change)
         return self._follow(answer, change.sku)
 
-    def add(self, session: str, product: Product) -> Written:
+    def add(self, session: str, product: Product) -> Saved:
         with CatalogWriter(self.profile, session) as writer:
             answer = writer.add_product(product)
         return self._follow(answer, product.sku)
 
-    def _follow(self, answer: dict[str, Any], sku: str) -> Written:
-        """The till takes what it just wrote at once (the next sale charges it)."""
-        result: PullResult = pull(self.profile, self.source)
-        return Written(int(answer.get("version") or result.version), sku)
+    def _follow(self, answer: dict[str, Any], sku: str) -> Saved:
+        """The till takes what it just wrote at once (the next sale charges it); a pull that
+        fails now is the follower's to repeat: the store has the change either way."""
+        version = int(answer.get("version") or 0)
+        try:
+            pull(self.profile, self.source)
+        except CashierError as exc:
+            log.warning("catalog: version %s written, not pulled yet: %s", version, exc)
+        return Saved(version, sku)
