@@ -143,6 +143,10 @@ def test_back_office_writes_versions_a_till_reads_and_a_manager_writes_from_a_ti
         "LAT", "LAT-L", "MUG", "TEA"}
     mine = tmp_path / "till.csv"
     assert _ok(cashier("catalog", "export", str(mine), env=env))["products"] == 4
+    earlier = tmp_path / "till-v5.csv"  # an earlier version, through the store with the till token
+    assert _ok(cashier("catalog", "export", str(earlier), "--catalog-version", "5", env=env)
+               )["version"] == 5
+    assert "MUG,Mug,9.00," in earlier.read_text() and "TEA" not in earlier.read_text()
 
 
 #: each after the header and one good row (line 2): the file is refused whole, its good row too
