@@ -2771,5 +2771,9 @@
       <source>%s saved: catalog version %s.</source>
       <translation>%s guardado: versión %s del catálogo.</translation>
     </message>
+    <message>
+      <source>New product</source>
+      <translation>Producto nuevo</translation>
+    </message>
   </context>
 </TS>

@@ -96,6 +96,8 @@ class CatalogPart(QGroupBox):
         col.addWidget(self.search)
         col.addWidget(self.table)
         col.addLayout(edit)
+        self.new_label = QLabel()
+        col.addWidget(self.new_label)
         col.addLayout(add)
         col.addWidget(self.message)
 
@@ -112,6 +114,7 @@ class CatalogPart(QGroupBox):
         self.price_label.setText(tr("Price"))
         self.category_label.setText(tr("Category"))
         self.active.setText(tr("Sold at the counter"))
+        self.new_label.setText(tr("New product"))
         a11y.name(self.category, tr("Category"))
         for w, words in ((self.new_sku, tr("New product's sku")),
                          (self.new_name, tr("New product's name")),
