@@ -169,7 +169,8 @@ def test_every_bad_file_is_refused_whole_nothing_imported(serve_store: Any, stor
                                                           tmp_path: Path) -> None:
     store = serve_store()
     db = ("--database", store_dsn)
-    _ok(cashier("catalog", "category", "add", "Coffee", *db))
+    back_office = {**os.environ, "CASHIER_STORE_DATABASE": store_dsn}  # the URL off the line
+    _ok(cashier("catalog", "category", "add", "Coffee", env=back_office))
     _ok(cashier("catalog", "tax-class", "add", "reduced", "--rate", "10", *db))
     token = add_till(store_dsn, "T1")
     add_manager(store_dsn, "102", "2222")
