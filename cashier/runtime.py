@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from cashier.catalog import Catalog, CatalogSource
+from cashier.catalog import CatalogSource
 from cashier.chargeapi.connect import optional_gateway_client
 from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
@@ -144,7 +144,7 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     if profile.store_url and not profile.is_training:
         # a till that never heard the store's word on its number asks before its first invoice
         journal.number_check = functools.partial(asyncio.to_thread, _learn_till_number, profile)
-    catalog = CatalogSource(await asyncio.to_thread(_catalog_at_start, profile))
+    catalog = _till_source(profile)
     bus = EventBus()
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
@@ -157,11 +157,12 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
 
 
-def _catalog_at_start(profile: TillProfile) -> Catalog:
-    """The till's copy of the store's catalog, else its profile's (or the training catalog)."""
-    from cashier.store.catalog_pull import catalog_at_start
+def _till_source(profile: TillProfile) -> CatalogSource:
+    """The till's copy of the store's catalog (built when first read), else its profile's (or
+    the training catalog)."""
+    from cashier.store.catalog_pull import till_source
 
-    return catalog_at_start(profile)
+    return till_source(profile)
 
 
 def _pull_catalog(profile: TillProfile, source: CatalogSource) -> None:

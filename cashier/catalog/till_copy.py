@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cashier.catalog.model import Catalog
+from cashier.catalog.model import Catalog, CatalogSource
 from cashier.catalog.rules import catalog_from_wire
 
 _SCHEMA = """
@@ -110,9 +111,62 @@ class TillCatalogCopy:
             raise
 
 
-def merged(current: Catalog, body: Mapping[str, Any]) -> Catalog:
-    """``current`` with what changed after it (a pull's ``"full": false`` answer) laid on top."""
-    delta = catalog_from_wire(dict(body), checked=False)
+class CopySource(CatalogSource):
+    """A till's ``CatalogSource`` read from its copy when the catalog is first needed (a command
+    that takes a payment never builds 20,000 products it does not sell; ``held_version`` asks
+    the copy's version alone). Without a copy: ``fallback()`` (the profile's, version 0). A pull
+    of what changed goes into the copy and the source reads it again when next asked."""
+
+    def __init__(self, path: Path, fallback: Callable[[], Catalog]) -> None:
+        super().__init__(Catalog(0, ()))
+        self.path = path
+        self._fallback = fallback
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def current(self) -> Catalog:
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    held = None
+                    if self.path.exists():
+                        with TillCatalogCopy(self.path) as copy:
+                            held = copy.load()
+                    self._catalog = held or self._fallback()
+                    self._loaded = True
+        return self._catalog
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    def held_version(self) -> int:
+        """The version it sells from, without building it."""
+        if self._loaded or not self.path.exists():
+            return self.current().version
+        with TillCatalogCopy(self.path) as copy:
+            return copy.version()
+
+    def copy_changed(self) -> None:
+        """The copy holds a newer version than the one built: build it when next asked."""
+        with self._lock:
+            self._loaded = False
+
+    def replace(self, catalog: Catalog) -> bool:
+        with self._lock:
+            if self._loaded and catalog.version <= self._catalog.version \
+                    and self._catalog.version != 0:
+                return False
+            self._catalog = catalog
+            self._loaded = True
+            return True
+
+
+def merged(current: Catalog, body: Mapping[str, Any], delta: Catalog | None = None) -> Catalog:
+    """``current`` with what changed after it (a pull's ``"full": false`` answer, read as
+    ``delta`` when given) laid on top."""
+    if delta is None:
+        delta = catalog_from_wire(dict(body), checked=False)
     by_sku = {p.sku: p for p in current.products}
     by_sku.update({p.sku: p for p in delta.products})
     categories = {c.name: c for c in current.categories}

@@ -90,10 +90,9 @@ def _write(args: argparse.Namespace, on_database: Callable[[Any], Awaitable[Any]
 
 def _follow(profile: Any) -> Any:
     """This till pulls the newest version now (its copy follows what it just wrote)."""
-    from cashier.catalog.model import CatalogSource
-    from cashier.store.catalog_pull import catalog_at_start, pull
+    from cashier.store.catalog_pull import pull, till_source
 
-    source = CatalogSource(catalog_at_start(profile))
+    source = till_source(profile)
     return source, pull(profile, source)
 
 

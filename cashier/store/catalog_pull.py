@@ -22,7 +22,7 @@ import httpx
 
 from cashier.catalog.model import Catalog, CatalogSource
 from cashier.catalog.rules import catalog_from_wire, product_to_wire
-from cashier.catalog.till_copy import TillCatalogCopy, copy_path, merged
+from cashier.catalog.till_copy import CopySource, TillCatalogCopy, copy_path, merged
 from cashier.config import TillProfile
 from cashier.errors import ValidationError
 from cashier.store import StoreError, StoreUnreachable
@@ -70,52 +70,70 @@ def _get(client: httpx.Client, path: str, params: dict[str, Any], timeout: float
 def pull(profile: TillProfile, source: CatalogSource, *, budget_s: float = 5.0,
          transport: httpx.BaseTransport | None = None) -> PullResult:
     """Ask the store for what changed after the version ``source`` holds; keep and take a newer
-    one. Never raises for a store away (``reached`` False): the till goes on with what it has."""
-    current = source.current()
+    one. Never raises for a store away (``reached`` False): the till goes on with what it has.
+    A ``CopySource`` not built yet is not built here: what changed goes into the copy."""
+    lazy = isinstance(source, CopySource) and not source.loaded
+    held = source.held_version() if isinstance(source, CopySource) else source.current().version
     deadline = time.monotonic() + budget_s
     try:
         with store_client(profile, transport=transport, timeout_s=budget_s) as client:
-            after = current.version
-            response = _get(client, "/v1/catalog", {"after": after} if after else {},
+            response = _get(client, "/v1/catalog", {"after": held} if held else {},
                             deadline - time.monotonic())
             body = answer(response)
     except StoreUnreachable as exc:
-        return PullResult(current.version, False, False, str(exc))
+        return PullResult(held, False, False, str(exc))
     version = body.get("version")
-    if not isinstance(version, int) or version <= current.version or version == 0:
-        return PullResult(current.version, False, True)
+    if not isinstance(version, int) or isinstance(version, bool) or version <= held:
+        return PullResult(held, False, True)
     whole = body.get("full") is not False
     try:
         # the store checked every rule as it was written (its own rows, our own service): the
         # till reads the answer's shape, and a line sold is checked again on the ticket
-        newer = catalog_from_wire(body, checked=False) if whole else merged(current, body)
+        if whole:
+            newer: Catalog | None = catalog_from_wire(body, checked=False)
+        else:
+            changes = catalog_from_wire(body, checked=False)  # what changed: a few rows
+            newer = None if lazy else merged(source.current(), body, changes)
     except (KeyError, TypeError, ValueError, ArithmeticError):
         raise StoreError("store: answered a catalog this till cannot read; it sells from the "
                          "version it has") from None
     with till_copy(profile) as copy:
         if whole:
-            copy.save_whole(newer.version, response.text)
+            copy.save_whole(version, response.text)
         else:
-            copy.save_changes(newer.version, body)
-    taken = source.replace(newer)
-    log.info("catalog: version %s from the store (%s)", newer.version,
+            copy.save_changes(version, body)
+    if newer is not None:
+        source.replace(newer)
+    elif isinstance(source, CopySource):
+        source.copy_changed()
+    log.info("catalog: version %s from the store (%s)", version,
              "whole" if whole else "what changed")
-    return PullResult(source.current().version, taken, True)
+    return PullResult(version, True, True)
 
 
-def catalog_at_start(profile: TillProfile) -> Catalog:
-    """What a till sells from as it opens, before any pull: its copy of the store's newest
-    version, else (no store, no copy yet) its profile's products or the training catalog."""
+def fallback_catalog(profile: TillProfile) -> Catalog:
+    """What a till sells from with no copy of the store's catalog: its profile's products at its
+    ``tax_rate`` (version 0), or, a training till without a store or products, the training
+    café and shop."""
     from cashier.catalog.training import training_catalog
 
-    if follows_store(profile) and copy_path(profile.resolved_journal_path).exists():
-        with till_copy(profile) as copy:
-            held = copy.load()
-        if held is not None:
-            return held
     if profile.is_training and not profile.store_url and not profile.products:
         return training_catalog()
     return Catalog.from_profile(profile)
+
+
+def till_source(profile: TillProfile) -> CatalogSource:
+    """The catalog a till sells from as it opens: a till that follows a store reads its copy
+    when first needed (``CopySource``), any other its profile's."""
+    if follows_store(profile):
+        return CopySource(copy_path(profile.resolved_journal_path),
+                          lambda: fallback_catalog(profile))
+    return CatalogSource(fallback_catalog(profile))
+
+
+def catalog_at_start(profile: TillProfile) -> Catalog:
+    """The catalog ``till_source`` gives, built (``catalog show``, ``export``, tests)."""
+    return till_source(profile).current()
 
 
 class CatalogFollower:

@@ -17,10 +17,10 @@ import httpx
 import psycopg
 import pytest
 
-from cashier.catalog.model import CatalogSource
+from cashier.catalog.till_copy import CopySource
 from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.journal.ticket_model import TicketSettings
-from cashier.store.catalog_pull import catalog_at_start, pull
+from cashier.store.catalog_pull import catalog_at_start, pull, till_source
 from tests.support.store import add_manager, add_till, cashier
 
 pytestmark = pytest.mark.socket
@@ -242,9 +242,13 @@ def test_a_price_change_reaches_a_till_with_a_ticket_open_and_one_whose_store_is
 
     asyncio.run(away())
     store.start()
-    source = CatalogSource(catalog_at_start(profile))
+    # a command's till: what changed goes into the copy; the catalog is built only when read
+    source = till_source(profile)
+    assert isinstance(source, CopySource) and source.held_version() == 6
     assert pull(profile, source).as_dict() == {"version": 7, "changed": True}
+    assert not source.loaded and source.held_version() == 7
     assert source.current().product("LAT").price == Decimal("3.90")  # type: ignore[union-attr]
+    assert catalog_at_start(profile).version == 7
 
 
 def test_a_till_without_a_store_sells_its_profile_or_the_training_catalog(tmp_path: Path) -> None:
