@@ -168,7 +168,13 @@ class CatalogFollower:
             self._thread.join(timeout_s)
 
     def _run(self) -> None:
-        """The runtime pulled as it opened: the first pull here is a minute later (or nudged)."""
+        """The runtime pulled as it opened: the first pull here is a minute later (or nudged).
+        First the catalog is built here, off the counter's loop (a ``CopySource`` builds a
+        20,000-product copy when first read: never in the middle of a key press)."""
+        try:
+            self.source.current()
+        except Exception:  # a copy that cannot be read: the flows say so when they read it
+            log.exception("catalog copy not read")
         while True:
             self._wake.wait(self.interval_s)
             self._wake.clear()
