@@ -156,6 +156,14 @@ class Catalog:
                 holds.append(p)
         return (starts + holds)[:limit]
 
+    def find(self, text: str, limit: int = 200) -> list[Product]:
+        """The Manager screen's search: every product, inactive ones and variants too, whose sku
+        or name holds ``text`` (any case), by sku; empty text: the first ``limit`` by sku."""
+        needle = text.strip().casefold()
+        found = [p for p in self.products
+                 if not needle or needle in p.sku.casefold() or needle in p.name.casefold()]
+        return sorted(found, key=lambda p: p.sku)[:limit]
+
     def sorted_categories(self) -> list[Category]:
         return sorted(self.categories, key=lambda c: (c.order, c.name.casefold()))
 

@@ -33,6 +33,7 @@ from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor, to_minor
+from cashier.store.catalog import StoreCatalog
 from cashier.store.checks import (
     HistoryRewritten,
     JournalForked,
@@ -211,6 +212,8 @@ class StoreDatabase:
         #: One manager sign-in of this process at a time waits on the managers' rows (the
         #: database serialises tries across processes; this keeps a burst from taking the pool)
         self._pin_turn = asyncio.Lock()
+        #: The catalog's versions (issue #37): reads for every till, writes for store managers
+        self.catalog = StoreCatalog(self.pool)
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)
@@ -378,9 +381,11 @@ class StoreDatabase:
                                      "journal_id = %s", (till_id, journal_id))
             mark = await cur.fetchone()
             last_close = await self._last_close(conn)
+            catalog_version = await self.catalog.latest(conn)
         return {"high_water": int(mark[0]) if mark else 0,
                 "invoice_floor": int(floor[0]) if floor else 0,
-                "store_close": own_close(last_close, till_id)}
+                "store_close": own_close(last_close, till_id),
+                "catalog_version": catalog_version}
 
     @staticmethod
     async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:

@@ -104,7 +104,8 @@ def main(argv: list[str]) -> int:
     try:
         if serve_port is not None:
             service = subprocess.Popen([sys.executable, "-m", "cashier.cli", "store", "serve",
-                                        "--database", cluster.dsn, "--port", serve_port])
+                                        "--database", cluster.dsn, "--port", serve_port,
+                                        "--training-catalog"])
             print(f"add a till:  cashier store add-till TILL_ID --database {cluster.dsn}", flush=True)
         while not stop.is_set() and (service is None or service.poll() is None):
             stop.wait(0.5)

@@ -476,6 +476,118 @@
       <translation>No se pudo imprimir:</translation>
     </message>
     <message>
+      <source>Catalog</source>
+      <translation>Catálogo</translation>
+    </message>
+    <message>
+      <source>Search by name or sku</source>
+      <translation>Buscar por nombre o SKU</translation>
+    </message>
+    <message>
+      <source>Search the catalog</source>
+      <translation>Buscar en el catálogo</translation>
+    </message>
+    <message>
+      <source>Products</source>
+      <translation>Productos</translation>
+    </message>
+    <message>
+      <source>One row per product: sku, name, price, category and whether it is sold.</source>
+      <translation>Una fila por producto: SKU, nombre, precio, categoría y si se vende.</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>Nombre</translation>
+    </message>
+    <message>
+      <source>Price</source>
+      <translation>Precio</translation>
+    </message>
+    <message>
+      <source>Category</source>
+      <translation>Categoría</translation>
+    </message>
+    <message>
+      <source>Sold at the counter</source>
+      <translation>Se vende en el mostrador</translation>
+    </message>
+    <message>
+      <source>New product</source>
+      <translation>Producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's category</source>
+      <translation>Categoría del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's tax class</source>
+      <translation>Clase de impuesto del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Save product</source>
+      <translation>Guardar producto</translation>
+    </message>
+    <message>
+      <source>Add product</source>
+      <translation>Añadir producto</translation>
+    </message>
+    <message>
+      <source>SKU</source>
+      <translation>SKU</translation>
+    </message>
+    <message>
+      <source>Sold</source>
+      <translation>Se vende</translation>
+    </message>
+    <message>
+      <source>New product's sku</source>
+      <translation>SKU del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's name</source>
+      <translation>Nombre del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's price</source>
+      <translation>Precio del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Barcodes, separated by |</source>
+      <translation>Códigos de barras, separados por |</translation>
+    </message>
+    <message>
+      <source>Sending to the store…</source>
+      <translation>Enviando a la tienda…</translation>
+    </message>
+    <message>
+      <source>This till sells its own list (no store): the catalog is changed at the store.</source>
+      <translation>Esta caja vende su propia lista (sin tienda): el catálogo se cambia en la tienda.</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>sí</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>no</translation>
+    </message>
+    <message>
+      <source>Sign in to the store first (Store: manager number and PIN): the store checks who changes its catalog.</source>
+      <translation>Inicie sesión en la tienda primero (Tienda: número y PIN del encargado): la tienda comprueba quién cambia su catálogo.</translation>
+    </message>
+    <message>
+      <source>Choose a product in the list first.</source>
+      <translation>Elija primero un producto de la lista.</translation>
+    </message>
+    <message>
+      <source>Catalog version %s from the store.</source>
+      <translation>Versión %s del catálogo de la tienda.</translation>
+    </message>
+    <message>
+      <source>%s saved: catalog version %s.</source>
+      <translation>%s guardado: versión %s del catálogo.</translation>
+    </message>
+    <message>
       <source>Drawer</source>
       <translation>Cajón</translation>
     </message>

@@ -34,6 +34,7 @@ from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, PartStack, hint
+from ui.pages.catalog import CatalogPart
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -216,6 +217,8 @@ class ManagerPage(Page):
         grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
         grid.addWidget(self.store_part, 4, 0)
+        self.catalog_part = CatalogPart(self)
+        grid.addWidget(self.catalog_part, 5, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
@@ -235,6 +238,7 @@ class ManagerPage(Page):
         self.mode_box.setTitle(tr("Mode and PIN pad"))
         self.settings_box.setTitle(tr("Till settings"))
         self.store_part.retranslate()
+        self.catalog_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
@@ -288,6 +292,7 @@ class ManagerPage(Page):
         self.reconcile()
         self.store_part.refresh()
         self._show_mail_failures()
+        self.catalog_part.refresh()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)
