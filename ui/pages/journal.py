@@ -53,7 +53,7 @@ class JournalPage(Page):
         self._armed: int | None = None
         self._refund_armed: tuple[int, Decimal] | None = None  # (entry id, amount) F6 asked about
         #: the refund just made from the selected row: (that row's entry id, the refund's entry
-        #: id); its receipt is what Ctrl+E sends until another row is chosen (issue #41)
+        #: id); its receipt is what Ctrl+E sends while one of the two is chosen (issue #41)
         self._refunded: tuple[int, int] | None = None
         search = QHBoxLayout()
         self.search_by = QComboBox()
@@ -343,7 +343,7 @@ class JournalPage(Page):
         e = self.selected()
         if e is None or e.id != self._armed:
             self._armed = None
-        if self._refunded is not None and (e is None or e.id != self._refunded[0]):
+        if self._refunded is not None and (e is None or e.id not in self._refunded):
             self._refunded = None  # another row: Ctrl+E is that row's receipt again
         self._refund_armed = None
         refundable = e is not None and rules().can_refund(e)
@@ -508,7 +508,8 @@ class JournalPage(Page):
             self.refund_button.setEnabled(False)
             self.say_in(self.message, lambda: tr("Refunding…"))
             self.till.run(refund_charge(self.till.ctx, e, amount, manager=approval.manager),
-                          "charge refund", done=lambda result: self._refund_done(e.id, result, self._charge_done),
+                          "charge refund",
+                          done=lambda result: self._refund_done(e.id, result, self._charge_done),
                           failed=self._failed)
             return
         from cashier.flows.payments import refund
