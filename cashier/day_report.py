@@ -73,6 +73,20 @@ class Chart:
     counts: str = "payments"
     shape: Literal["bars", "slices"] = "bars"
 
+    @property
+    def empty(self) -> bool:
+        """Nothing to draw (a quiet day): every figure of every series empty."""
+        return all(f.empty for s in self.series for f in s.figures)
+
+    def shown_rows(self) -> tuple[int, ...]:
+        """The rows worth drawing: the hours from the first with a figure (in any series) to
+        the last (the hours before opening and after closing are empty); every row otherwise."""
+        rows = tuple(range(len(self.labels)))
+        if self.key != "by_hour":
+            return rows
+        busy = [r for r in rows if not all(s.figures[r].empty for s in self.series)]
+        return tuple(range(busy[0], busy[-1] + 1)) if busy else rows
+
     def total(self, series: int = 0) -> Figure:
         figures = self.series[series].figures
         return Figure(sum(f.count for f in figures), sum(f.minor for f in figures))

@@ -2663,5 +2663,97 @@
       <source>Lines of the ticket</source>
       <translation>Líneas del ticket</translation>
     </message>
+    <message>
+      <source>Business date</source>
+      <translation>Fecha del día</translation>
+    </message>
+    <message>
+      <source>The day the Day key shows, beside the same weekday a week earlier.</source>
+      <translation>El día que muestra la tecla Día, junto al mismo día de la semana anterior.</translation>
+    </message>
+    <message>
+      <source>Day</source>
+      <translation>Día</translation>
+    </message>
+    <message>
+      <source>Text / charts</source>
+      <translation>Texto / gráficos</translation>
+    </message>
+    <message>
+      <source>Tables</source>
+      <translation>Tablas</translation>
+    </message>
+    <message>
+      <source>Sales by hour</source>
+      <translation>Ventas por hora</translation>
+    </message>
+    <message>
+      <source>Top products</source>
+      <translation>Productos más vendidos</translation>
+    </message>
+    <message>
+      <source>Top categories</source>
+      <translation>Categorías más vendidas</translation>
+    </message>
+    <message>
+      <source>Discounts</source>
+      <translation>Descuentos</translation>
+    </message>
+    <message>
+      <source>Refunds and voids</source>
+      <translation>Devoluciones y anulaciones</translation>
+    </message>
+    <message>
+      <source>Sales by clerk</source>
+      <translation>Ventas por cajero</translation>
+    </message>
+    <message>
+      <source>Sales by till</source>
+      <translation>Ventas por caja</translation>
+    </message>
+    <message>
+      <source>Charge API</source>
+      <translation>Charge API</translation>
+    </message>
+    <message>
+      <source>Hour</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Tender</source>
+      <translation>Forma de pago</translation>
+    </message>
+    <message>
+      <source>Product</source>
+      <translation>Producto</translation>
+    </message>
+    <message>
+      <source>What</source>
+      <translation>Concepto</translation>
+    </message>
+    <message>
+      <source>Others</source>
+      <translation>Otros</translation>
+    </message>
+    <message>
+      <source>%s payments</source>
+      <translation>%s pagos</translation>
+    </message>
+    <message>
+      <source>Voids</source>
+      <translation>Anulaciones</translation>
+    </message>
+    <message>
+      <source>Week earlier (%s)</source>
+      <translation>Semana anterior (%s)</translation>
+    </message>
+    <message>
+      <source>%s sold</source>
+      <translation>%s vendidos</translation>
+    </message>
+    <message>
+      <source>%s times</source>
+      <translation>%s veces</translation>
+    </message>
   </context>
 </TS>
