@@ -104,9 +104,9 @@ class DayReport:
     #: the X/Z report's figures for the window (``cashier.reports.build_report``, type ``day``)
     totals: dict[str, Any]
     charts: tuple[Chart, ...]
-    #: the same weekday a week earlier: its date and totals (None for an X/Z report's window)
+    #: the same weekday a week earlier: its date (None for an X/Z report's window); its hours
+    #: are the by-hour chart's second series (read alone: its other totals are not needed)
     compared_with: str | None = None
-    compared_totals: dict[str, Any] | None = None
     discounts: Chart | None = None
 
     def chart(self, key: ChartKey) -> Chart | None:
@@ -189,13 +189,9 @@ def build_day_report(recorder: JournalRecorder, drawer: Drawer, start: str, end:
     hours = _hours(rows)
     labels = tuple(f"{h:02d}" for h in range(24))
     series = [Series(business_date or "sales", tuple(hours))]
-    compared_totals = None
     if compare is not None:
         then, c_start, c_end = compare
-        c_rows = recorder.report_groups_by_hour(c_start, c_end)
-        compared_totals = build_report(recorder, drawer, kind="day", session=None, start=c_start,
-                                       end=c_end, groups=c_rows)
-        series.append(Series(then, tuple(_hours(c_rows))))
+        series.append(Series(then, tuple(_hours(recorder.report_groups_by_hour(c_start, c_end)))))
     charts = [Chart("by_hour", "Sales by hour", labels, tuple(series))]
     tenders = _pairs({t: totals["by_tender"][t] for t in TENDERS}, cur)
     used = [(t, f) for t, f in tenders if f.count or t != "charge_api"]  # the Charge API if used
@@ -214,7 +210,7 @@ def build_day_report(recorder: JournalRecorder, drawer: Drawer, start: str, end:
                         (Series("sales", tuple(f for _c, f in clerks)),)))
     return DayReport(till=recorder.till_id, currency=cur, business_date=business_date, start=start,
                      end=end, totals=totals, charts=tuple(charts),
-                     compared_with=compare[0] if compare else None, compared_totals=compared_totals)
+                     compared_with=compare[0] if compare else None)
 
 
 def day_report(recorder: JournalRecorder, drawer: Drawer, day: date) -> DayReport:

@@ -129,9 +129,10 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
-    for row in recorder.report_ticket_tax(start, end):
-        tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
-                               bool(row["tax_included"]), cur), cur)
+    for row in recorder.report_ticket_tax(start, end):  # each ticket's tax, rounded as it shows it
+        tax += int(row["n"]) * to_minor(tax_of(from_minor(int(row["subtotal"]), cur),
+                                               Decimal(row["tax_rate"]), bool(row["tax_included"]),
+                                               cur), cur)
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,

@@ -85,8 +85,14 @@ def test_the_same_weekday_a_week_earlier_sits_beside_today(make_desk: Callable[.
     hours = day.chart("by_hour")
     assert hours is not None and [s.name for s in hours.series] == [
         today.isoformat(), (today - timedelta(days=7)).isoformat()]
-    assert day.compared_totals is not None and day.compared_totals["tickets"] == 20
-    assert hours.total(1).minor == _minor(day.compared_totals["gross"])
+    # the week earlier's hours add up to that day's own report, to the cent
+    from cashier.reports import build_report
+
+    then = today - timedelta(days=7)
+    earlier = build_report(desk.recorder, desk.drawer, kind="day", session=None, start=day_window(then)[0],
+                           end=day_window(then)[1])
+    assert earlier["tickets"] == 20 and day.compared_with == then.isoformat()
+    assert hours.total(1).minor == _minor(earlier["gross"]) > 0
     # a quiet day (nothing journaled) is a report of zeros, not an error
     empty = desk.day_report(today + timedelta(days=1), desk.roster.manager("102", "2222"))
     assert empty.totals["tickets"] == 0 and empty.chart("by_hour") is not None
