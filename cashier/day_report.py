@@ -332,6 +332,10 @@ def pdf_charts(charts: Sequence[Chart], currency: str) -> list[PdfChart]:
             text = "  ".join(f"{f.count} / {from_minor(f.minor, currency)}" for f in figures)
             rows.append((label.replace("_", " "), tuple(f.minor for f in figures), text))
         if rows:
-            out.append(PdfChart(_PDF_TITLES.get(chart.key, chart.title),
-                                tuple(s.name for s in chart.series), tuple(rows)))
+            names = [s.name for s in chart.series]
+            if chart.key == "by_hour" and len(names) > 1:
+                names[1] += " (a week earlier)"
+            head = "  ".join(f"{chart.counts} / amount" for _s in chart.series)
+            out.append(PdfChart(_PDF_TITLES.get(chart.key, chart.title), tuple(names), tuple(rows),
+                                head))
     return out

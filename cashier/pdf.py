@@ -40,6 +40,8 @@ class PdfChart:
     series: tuple[str, ...]
     #: (label, one value per series (any unit, >= 0), the table's text for the row)
     rows: tuple[tuple[str, tuple[int, ...], str], ...]
+    #: the table's heading, over its column
+    head: str = ""
 
 
 _CHART_X, _LABEL_W, _BAR_W, _BAR_H = 40, 120, 200, 7
@@ -50,6 +52,8 @@ def _chart_ops(chart: PdfChart, top: float) -> tuple[list[str], float]:
     """The drawing operators of one chart whose title sits at ``top``; returns them and the
     height used."""
     ops = [f"BT /F2 10 Tf {_CHART_X} {top:.1f} Td ({_escape(chart.title)}) Tj ET"]
+    if chart.head:
+        ops.append(f"BT /F1 8 Tf {_TABLE_X} {top:.1f} Td ({_escape(chart.head)}) Tj ET")
     y = top - 14
     if len(chart.series) > 1:  # the legend: a swatch and a name per series
         x = _CHART_X

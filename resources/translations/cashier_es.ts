@@ -2755,5 +2755,13 @@
       <source>%s times</source>
       <translation>%s veces</translation>
     </message>
+    <message>
+      <source>Charts</source>
+      <translation>Gráficos</translation>
+    </message>
+    <message>
+      <source>The report's figures as charts; F4 shows each chart's table, F3 the report as it prints.</source>
+      <translation>Las cifras del informe en gráficos; F4 muestra la tabla de cada gráfico, F3 el informe tal como se imprime.</translation>
+    </message>
   </context>
 </TS>

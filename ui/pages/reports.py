@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDateEdit,
     QHBoxLayout,
+    QLineEdit,
     QPlainTextEdit,
     QScrollArea,
     QStackedWidget,
@@ -136,8 +137,12 @@ class ReportsPage(Page):
         a11y.name(self.view, tr("Report"), tr("The X or Z report as it prints, line by line."))
         self.date.setLocale(QLocale())  # the date as the language writes it
         self.date.setDisplayFormat(QLocale().dateFormat(QLocale.FormatType.ShortFormat))
-        a11y.name(self.date, tr("Business date"), tr("The day the Day key shows, beside the same "
-                                                     "weekday a week earlier."))
+        for field in (self.date, self.date.findChild(QLineEdit)):  # the box and the text typed in it
+            if field is not None:
+                a11y.name(field, tr("Business date"), tr("The day the Day key shows, beside the same "
+                                                         "weekday a week earlier."))
+        a11y.name(self.charts_area, tr("Charts"), tr("The report's figures as charts; F4 shows each "
+                                                     "chart's table, F3 the report as it prints."))
         self.charts.redraw()
 
     @property
