@@ -36,7 +36,7 @@ TOP_PRODUCTS = 10
 OTHERS = "(others)"
 
 ChartKey = Literal["by_hour", "tenders", "products", "categories", "discounts", "refunds_voids",
-                   "clerks", "tills"]
+                   "refunds", "clerks", "tills"]
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,7 @@ def store_report(answer: Mapping[str, Any]) -> StoreReport | None:
     charts.append(Chart("tenders", "Tenders", tuple(t for t, _v in used),
                         (Series("sales", tuple(Figure(*v) for _t, v in used)),), shape="slices"))
     if refunds:
-        charts.append(Chart("refunds_voids", "Refunds", tuple(f"refund {t}" for t in sorted(refunds)),
+        charts.append(Chart("refunds", "Refunds", tuple(f"refund {t}" for t in sorted(refunds)),
                             (Series("amount", tuple(Figure(*refunds[t]) for t in sorted(refunds))),),
                             counts="count"))
     if store.get("by_clerk"):
@@ -315,7 +315,7 @@ def _till_sales(till: Mapping[str, Any], currency: str) -> Figure:
 # ---- the PDF's drawings ------------------------------------------------------------------------
 _PDF_TITLES = {"by_hour": "Sales by hour", "tenders": "Tenders", "products": "Top products",
                "categories": "Top categories", "discounts": "Discounts",
-               "refunds_voids": "Refunds and voids", "clerks": "Sales by clerk",
+               "refunds_voids": "Refunds and voids", "refunds": "Refunds", "clerks": "Sales by clerk",
                "tills": "Sales by till"}
 
 

@@ -150,6 +150,8 @@ def test_the_store_report_has_one_bar_per_till() -> None:
     assert tills.series[0].figures == (Figure(1, 1000), Figure(3, 2500))
     tenders = report.chart("tenders")
     assert tenders is not None and tenders.total() == Figure(4, 3500)
+    refunds = report.chart("refunds")
+    assert refunds is not None and refunds.labels == ("refund card",) and refunds.total() == Figure(1, 200)
     assert store_report({"store": None, "tills": {}}) is None  # a till's own answer: no store
 
 

@@ -86,7 +86,8 @@ class ChartCell(QStackedWidget):
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         # a named row needs its label's height: the chart grows with its rows
         bars = len(self.rows) * len(chart.series) if chart.key != "by_hour" and chart.shape == "bars" else 0
-        self.view.setMinimumHeight(int(max(200, 17 * bars + 90) * look.font_scale))
+        least = 250 if chart.shape == "slices" else 200  # a pie and its names under it
+        self.view.setMinimumHeight(int(max(least, 17 * bars + 90) * look.font_scale))
         #: its table, made the first time it is asked for (F4): half the widgets to draw and
         #: style otherwise
         self.table: QTableWidget | None = None
@@ -124,9 +125,7 @@ class ChartCell(QStackedWidget):
         else:
             self._bars(q, outline, font, ink, look)
         q.legend().setVisible(len(chart.series) > 1 or chart.shape == "slices")
-        # a pie's names beside it (read at a glance); two series' names under the bars
-        q.legend().setAlignment(Qt.AlignmentFlag.AlignRight if chart.shape == "slices"
-                                else Qt.AlignmentFlag.AlignBottom)
+        q.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)  # the names' whole width
         return q
 
     def _bars(self, q: QChart, outline: QPen, font: QFont, ink: QColor, look: Look) -> None:
@@ -297,11 +296,13 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
     titles = {"by_hour": lambda: tr("Sales by hour"), "tenders": lambda: tr("Tenders"),
               "products": lambda: tr("Top products"), "categories": lambda: tr("Top categories"),
               "discounts": lambda: tr("Discounts"), "refunds_voids": lambda: tr("Refunds and voids"),
+              "refunds": lambda: tr("Refunds"),
               "clerks": lambda: tr("Sales by clerk"), "tills": lambda: tr("Sales by till")}
     tenders = {"card": lambda: tr("Card"), "giftcard": lambda: tr("Gift card"), "qr": lambda: tr("QR"),
                "cash": lambda: tr("Cash"), "charge_api": lambda: tr("Charge API")}
     heads = {"by_hour": lambda: tr("Hour"), "tenders": lambda: tr("Tender"),
              "products": lambda: tr("Product"), "refunds_voids": lambda: tr("What"),
+             "refunds": lambda: tr("Tender"),
              "clerks": lambda: tr("Clerk"), "tills": lambda: tr("Till")}
 
     def title(chart: Chart) -> str:
@@ -312,11 +313,11 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
             return f"{text}:00"
         if chart.key == "tenders":
             return tenders[text]() if text in tenders else text
-        if chart.key == "refunds_voids":
+        if chart.key in ("refunds_voids", "refunds"):
             if text == "voids":
                 return tr("Voids")
-            tender = text.removeprefix("refund ")
-            return f"{tr('Refunds')} ({tenders[tender]() if tender in tenders else tender})"
+            tender = text.removeprefix("refund ")  # a refund's row: its tender (the title says)
+            return tenders[tender]() if tender in tenders else tender
         return tr("Others") if text == OTHERS else text
 
     def series(chart: Chart, name: str) -> str:
