@@ -53,7 +53,8 @@ def state_name(state: str) -> str:
              "approved": tr("Approved"), "declined": tr("Declined"),
              "error": tr("Not charged (error)"), "unknown": tr("Checking with the host"),
              "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured"),
-             "taken": tr("Taken"), "given_back": tr("Given back")}
+             "taken": tr("Taken"), "given_back": tr("Given back"),
+             "declined_on_forward": tr("Declined when sent on (stored offline): collect it")}
     return names.get(state, state)
 
 

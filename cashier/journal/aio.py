@@ -653,6 +653,18 @@ class Journal:
         entries: list[Entry] = await self._read(self.reader.unresolved)
         return entries
 
+    async def stored_offline(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.stored_offline)
+        return entries
+
+    async def declined_on_forward(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.declined_on_forward)
+        return entries
+
+    async def last_mode(self) -> Event | None:
+        event: Event | None = await self._read(self.reader.last_mode)
+        return event
+
     async def open_authorizations(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.open_authorizations)
         return entries

@@ -319,8 +319,18 @@ def _v10(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v11(conn: sqlite3.Connection) -> None:
+    """Store and forward (issue 40): ``offline`` says a payment the gateway approved by itself
+    while the host was away (``stored``) and whether the host has settled it since
+    (``forwarded``); NULL for every payment the host approved itself."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN offline TEXT;
+    CREATE INDEX entries_offline ON entries(offline) WHERE offline = 'stored'
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11)
 LATEST = len(MIGRATIONS)
 
 
