@@ -2663,5 +2663,45 @@
       <source>Lines of the ticket</source>
       <translation>Líneas del ticket</translation>
     </message>
+    <message>
+      <source>A manual sale</source>
+      <translation>Una venta manual</translation>
+    </message>
+    <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
+    </message>
+    <message>
+      <source>No payment stored offline.</source>
+      <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
+      <source>Offline by itself: the host could not be reached; back online by itself when it answers.</source>
+      <translation>Sin conexión por sí sola: no se pudo llegar al host; vuelve a estar en línea sola cuando responda.</translation>
+    </message>
+    <message>
+      <source>Offline: a manager's switch.</source>
+      <translation>Sin conexión: decisión de un gerente.</translation>
+    </message>
+    <message>
+      <source>Stored, waiting for the host: {count} for {amount}; the oldest at {oldest}, {left} h before the limit of {limit} h.</source>
+      <translation>Guardados, esperando al host: {count} por {amount}; el más antiguo a las {oldest}, {left} h antes del límite de {limit} h.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
+      <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on (stored offline): collect it</source>
+      <translation>Rechazado al reenviarlo (guardado sin conexión): cóbrelo</translation>
+    </message>
+    <message>
+      <source>Offline: cards stored — %d for %s</source>
+      <translation>Sin conexión: tarjetas guardadas — %d por %s</translation>
+    </message>
+    <message>
+      <source>the oldest must be sent within %s h</source>
+      <translation>el más antiguo debe enviarse en %s h</translation>
+    </message>
   </context>
 </TS>

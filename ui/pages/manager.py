@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -193,11 +192,6 @@ class ManagerPage(Page):
         self.offline_view = hint()
         a11y.live(self.offline_view)
         m.addWidget(self.offline_view)
-        # training: rehearse an outage (the embedded host behind the gateway goes away)
-        self.host_down_box = QCheckBox()
-        self.host_down_box.setVisible(self.till.profile.is_training)
-        self.host_down_box.toggled.connect(self.set_host_down)
-        m.addWidget(self.host_down_box)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -239,7 +233,6 @@ class ManagerPage(Page):
         self.batch_box.setTitle(tr("Batch"))
         self.unresolved_box.setTitle(tr("Unresolved payments"))
         self.mode_box.setTitle(tr("Mode and PIN pad"))
-        self.host_down_box.setText(tr("Host down (training: rehearse an outage)"))
         self.settings_box.setTitle(tr("Till settings"))
         self.store_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
@@ -332,10 +325,6 @@ class ManagerPage(Page):
                 amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
                 at=format_time(d["at"])))
         self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
-
-    def set_host_down(self, down: bool) -> None:
-        """Training only: the embedded host behind the gateway goes away or comes back."""
-        self.till.set_host_down(down)
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
