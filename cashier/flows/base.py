@@ -148,6 +148,8 @@ class HostWatch(Protocol):
 
     def answered(self) -> None: ...
 
+    async def stored(self, ctx: FlowContext) -> None: ...
+
     async def failed(self, ctx: FlowContext, exc: HostError) -> str | None: ...
 
 
@@ -478,11 +480,24 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
                               message=redact(f"{exc.short_text} {exc.long_text}".strip())[:300])
     if ctx.watch is not None:
         ctx.watch.answered()
+        if op in (Op.SALE, Op.AUTHORIZATION) and result.response_code in APPROVED_CODES \
+                and stored_by_gateway(result):
+            await _gateway_stored(ctx)
     if op in NEW_MONEY_OPS and result.response_code in APPROVED_CODES:
         whose = whose_request(entry, result, presented)
         if whose != "ours":  # the host amended a record under this number that is not ours
             return await not_ours(ctx, entry, result, whose)
     return await apply_answer(ctx, entry, op, result)
+
+
+async def _gateway_stored(ctx: FlowContext) -> None:
+    """The gateway stored a payment: it is offline, whatever this till's journal said (another
+    till or a manager elsewhere switched it): the watch has the journal follow."""
+    assert ctx.watch is not None
+    try:
+        await ctx.watch.stored(ctx)
+    except Exception:
+        log.exception("the host watch failed")
 
 
 async def _host_failed(ctx: FlowContext, op: Op, exc: HostError) -> str | None:

@@ -207,6 +207,14 @@ class OfflineWatch:
     def answered(self) -> None:
         self.failures = 0
 
+    async def stored(self, ctx: FlowContext) -> None:
+        """The gateway stored a payment while this till's journal said online (another till on
+        the same gateway, or a manager elsewhere, switched it): the journal follows, so the
+        limits hold from the next payment and the till probes."""
+        if not (await mode(ctx)).offline:
+            await ctx.journal.note(None, "mode_offline", actor=SYSTEM, automatic=True,
+                                   why="the gateway stored a payment: it is offline")
+
     async def failed(self, ctx: FlowContext, exc: HostError) -> str | None:
         """A request got no answer from the host: after enough in a row (at once for the
         gateway's own "host unreachable"), the host is away. Returns what the payment says."""
