@@ -26,6 +26,10 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from cashier.config import OfflineOptions
+
+# the payment's words live with the other cases the window words (re-exported here)
+from cashier.entry_rules import HOST_AWAY_NO_STORE as HOST_AWAY_NO_STORE
+from cashier.entry_rules import HOST_AWAY_STORING as HOST_AWAY_STORING
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext
 from cashier.host.errors import (
@@ -46,12 +50,6 @@ log = logging.getLogger(__name__)
 STORING_OPTIONS = frozenset({"LG", "DCP"})
 #: The actor of the till's own switches (no manager decided them).
 SYSTEM = "system"
-#: What a card payment says when the host is away and this till cannot store it (HD, DCC).
-HOST_AWAY_NO_STORE = ("not charged: the host cannot be reached; take cash, or a manager takes a "
-                      "manual authorization with a voice authorization code")
-#: What a card payment says when the host went away under it and the till went offline.
-HOST_AWAY_STORING = ("not charged: the host cannot be reached; the till is offline now and "
-                     "stores card payments within its limits: take the card again")
 #: What a stored payment declined at the forward says: what happened and what to do.
 DECLINED_ON_FORWARD_MESSAGE = ("declined when the gateway forwarded it: nothing was charged; reach "
                                "the customer and collect {amount}")

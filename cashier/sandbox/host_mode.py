@@ -8,8 +8,9 @@ Offline ends by itself after ``config.offline_max_s`` of sandbox time (``state.c
 Store and forward: while offline, a card sale or authorization is approved by the gateway itself
 (``approve_offline``: ``authSource`` O, ``deferredAuth`` D) and stored; when the mode goes
 online again (by request or at the maximum duration) every stored approval is forwarded to the
-processor, whose triggers decide it again. ``POST /_sandbox/mode/stored`` says a stored
-approval will decline when forwarded; ``GET /transactions/invoice`` tells the truth afterwards.
+processor, whose triggers decide it again (and 19.19 declines: ``triggers.FORWARD_DECLINE``, a
+training till's rehearsal). ``POST /_sandbox/mode/stored`` says a stored approval will decline
+when forwarded; ``GET /transactions/invoice`` tells the truth afterwards.
 
 The host behind the gateway (issue 40): ``POST /_sandbox/upstream {"reachable": false}`` makes it
 unreachable. Every request that needs the host then gets the gateway's own answer, error code
@@ -87,7 +88,7 @@ def _forward(state: Any) -> list[str]:
         if record["state"] not in ("sale", "authorized"):
             continue  # voided (or batched) before it could be forwarded: nothing to send
         total = Decimal(record["approvedAmount"])
-        if offline.get("declineOnForward"):
+        if offline.get("declineOnForward") or total == triggers.FORWARD_DECLINE:
             code, approved = "D", Decimal(0)
         else:
             outcome = triggers.amount_outcome(total, total, kind=record["kind"],

@@ -2703,5 +2703,17 @@
       <source>the oldest must be sent within %s h</source>
       <translation>el más antiguo debe enviarse en %s h</translation>
     </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. The till is offline now and stores card payments: present the card again.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. La caja está sin conexión y guarda los pagos con tarjeta: presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Take cash, or a manager takes a manual sale with a voice authorization code.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. Cobre en efectivo, o un gerente hace una venta manual con un código de autorización telefónica.</translation>
+    </message>
+    <message>
+      <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
+      <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
+    </message>
   </context>
 </TS>
