@@ -5,7 +5,9 @@ on a voice authorization code with a manager's PIN."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ import httpx
 import pytest
 
 from cashier.clerks import Clerk
-from cashier.config import load_profile
+from cashier.config import OfflineOptions, load_profile
 from cashier.errors import ManagerNeeded, ValidationError
 from cashier.flows import offline
 from cashier.flows.giftcards import GiftCard
@@ -113,6 +115,19 @@ async def test_offline_by_itself_within_limits_and_back_by_itself(
         assert refused.value.field == "offline" and words in refused.value.rule
     assert await till.rows() == before
     assert not ctx.pinpad.busy
+    # the oldest stored payment's age: a warning within an hour of max_hours, then a refusal
+    held = await offline.stored(ctx)
+    later = datetime.now(UTC) + timedelta(hours=23, minutes=30)
+    assert not held.near_limit(Decimal(24)) and held.near_limit(Decimal(24), later)
+    assert held.hours_left(Decimal(24), later) == Decimal("0.50")
+    limits = ctx.offline
+    # (a limit of a fraction of a second: no profile takes it, the test waits less)
+    ctx.offline = OfflineOptions.model_construct(**{**limits.model_dump(), "max_hours": Decimal("0.0001")})
+    await asyncio.sleep(0.4)
+    with pytest.raises(ValidationError) as aged:
+        await sale(ctx, Decimal("1.00"))
+    assert "max_hours" in aged.value.rule
+    ctx.offline = limits
     status = await offline.status(ctx)
     assert status["offline"] and status["stored"]["count"] == 2
     assert status["stored"]["amount"] == "50.00" and status["limits"]["max_sale"] == "50.00"
