@@ -125,6 +125,7 @@ def _trigger_words() -> dict[str, str]:
         "voice referral (R)": tr("voice referral (R)"),
         "declined (D)": tr("declined (D)"),
         "refund declined (D)": tr("refund declined (D)"),
+        "declined when the gateway forwards it (D)": tr("declined when the gateway forwards it (D)"),
         "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) "
         "without it; also a capture, incremental authorization or raised invoice seeking 219.00 "
         "more": tr("partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "

@@ -2715,5 +2715,9 @@
       <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
       <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
     </message>
+    <message>
+      <source>declined when the gateway forwards it (D)</source>
+      <translation>rechazado cuando la pasarela lo reenvía (D)</translation>
+    </message>
   </context>
 </TS>
