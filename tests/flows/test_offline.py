@@ -6,6 +6,7 @@ on a voice authorization code with a manager's PIN."""
 from __future__ import annotations
 
 import asyncio
+import csv
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -17,6 +18,7 @@ import pytest
 
 from cashier.clerks import Clerk
 from cashier.config import OfflineOptions, load_profile
+from cashier.drawer import Drawer
 from cashier.errors import ManagerNeeded, ValidationError
 from cashier.flows import offline
 from cashier.flows.giftcards import GiftCard
@@ -24,12 +26,26 @@ from cashier.flows.payments import KeyedCard, authorize, manual_sale, sale
 from cashier.flows.ticket import Tender, TicketSession
 from cashier.host.errors import HostUnreachable
 from cashier.journal.model import Kind, State
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import TicketSettings
+from cashier.reports import report_csv, x_report
 from cashier.runtime import Runtime, open_runtime
 from tests.support.profiles import pin_hash
 
 VISA = "4321000000001119"
 LIMITS = {"max_sale": "50.00", "max_total": "80.00", "max_count": 3, "max_hours": "24"}
+
+
+def _x_report(till: Outage) -> dict[str, Any]:
+    """The X report as the Reports screen and ``cashier drawer report x`` build it."""
+    profile = till.rt.profile
+    assert profile.journal_path is not None
+    store = JournalRecorder(profile.journal_path, reader=True, till_id=profile.till_id,
+                            currency=profile.currency)
+    try:
+        return x_report(store, Drawer(store, profile.roster))
+    finally:
+        store.close()
 
 
 class Outage:
@@ -149,6 +165,11 @@ async def test_offline_by_itself_within_limits_and_back_by_itself(
     totals = await ctx.journal.totals()
     assert totals.amount("declined_on_forward") == Decimal("20.00")
     assert totals.amount("sale") == Decimal("40.00")
+    x = _x_report(till)
+    assert x["declined_on_forward"] == {"count": 1, "amount": "20.00"}
+    assert x["by_tender"]["card"] == {"count": 2, "amount": "40.00"}
+    assert ["summary", "declined_on_forward", "1", "20.00"] in list(
+        csv.reader(report_csv(x).splitlines()))
     # a second settling changes nothing (another process, a restart)
     assert await offline.settle_forwarded(ctx) == {"forwarded": 0, "declined_on_forward": 0,
                                                     "still_stored": 0}
