@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -163,8 +164,15 @@ def _text(value: Decimal | None) -> str | None:
 async def check_tender(ctx: FlowContext, amount: Decimal, *, what: What, keyed: bool) -> None:
     """While the till is offline: refuse a tender the gateway must not store, in one line naming
     the limit (``ValidationError("offline", ...)``), before anything is journaled or the PIN pad
-    asked. Online: nothing to check."""
-    if ctx.client.option not in STORING_OPTIONS or not (await mode(ctx)).offline:
+    asked. Online: nothing to check. HD and DCC (nothing to store in): refused for ``probe_s``
+    after the host was found away, then one tender asks the host again."""
+    if ctx.client.option not in STORING_OPTIONS:
+        if ctx.watch is not None and ctx.watch.away(ctx.offline.probe_s):
+            raise ValidationError("offline", "the host cannot be reached and this till cannot "
+                                             "store card payments: take cash, or a manager takes a "
+                                             "manual sale with a voice authorization code")
+        return
+    if not (await mode(ctx)).offline:
         return
     if what == "giftcard":
         raise ValidationError("offline", "no gift card while offline: its balance is at the host; "
@@ -198,12 +206,19 @@ class OfflineWatch:
     flows tell it each answer (``FlowContext.watch``); the till's mode itself is the journal's."""
 
     failures: int = 0
+    #: When the host was last found away (``time.monotonic``); None while it answers.
+    away_at: float | None = None
     #: Offline by itself at most once per outage in this process (another process's switch is
     #: read from the journal).
     _switching: bool = field(default=False, repr=False)
 
     def answered(self) -> None:
-        self.failures = 0
+        self.failures, self.away_at = 0, None
+
+    def away(self, within_s: float) -> bool:
+        """The host was found away less than ``within_s`` ago (HD and DCC refuse a card tender
+        before the PIN pad meanwhile; the first one after it asks the host again)."""
+        return self.away_at is not None and time.monotonic() - self.away_at < within_s
 
     async def stored(self, ctx: FlowContext) -> None:
         """The gateway stored a payment while this till's journal said online (another till on
@@ -222,6 +237,8 @@ class OfflineWatch:
             self.failures += 1
         if self.failures < ctx.offline.failures:
             return None
+        if isinstance(exc, HostRetrySafe):  # nothing reached it (a lost answer may be slowness)
+            self.away_at = time.monotonic()
         if ctx.client.option not in STORING_OPTIONS:
             return HOST_AWAY_NO_STORE
         if not ctx.offline.automatic:

@@ -198,6 +198,15 @@ async def test_hd_refuses_a_card_in_one_line_and_takes_a_voice_code(
     refused = await sale(till.ctx, Decimal("12.00"), card=card)
     assert refused.outcome == "error" and refused.message == offline.HOST_AWAY_NO_STORE
     assert not (await offline.mode(till.ctx)).offline  # no gateway to store in
+    # the next card tender is refused before anything is journaled (or a pad asked) ...
+    rows = await till.rows()
+    with pytest.raises(ValidationError) as before_pad:
+        await sale(till.ctx, Decimal("12.00"), card=card)
+    assert before_pad.value.field == "offline" and "manual sale" in before_pad.value.rule
+    assert await till.rows() == rows
+    # ... until probe_s has passed: then one asks the host again (here: still away)
+    assert till.ctx.watch is not None and till.ctx.watch.away(till.ctx.offline.probe_s)
+    assert not till.ctx.watch.away(0.0)
     with pytest.raises(ManagerNeeded):
         await manual_sale(till.ctx, Decimal("12.00"), authorization_code="AB12", card=card)
     with pytest.raises(ValidationError) as bad:
