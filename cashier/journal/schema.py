@@ -322,10 +322,15 @@ def _v10(conn: sqlite3.Connection) -> None:
 def _v11(conn: sqlite3.Connection) -> None:
     """Store and forward (issue 40): ``offline`` says a payment the gateway approved by itself
     while the host was away (``stored``) and whether the host has settled it since
-    (``forwarded``); NULL for every payment the host approved itself."""
+    (``forwarded``); NULL for every payment the host approved itself. The till's mode (its last
+    ``mode_offline`` / ``mode_online`` note) and the payments declined at the forward are read on
+    every status refresh: each has an index of its own."""
     _run(conn, """
     ALTER TABLE entries ADD COLUMN offline TEXT;
-    CREATE INDEX entries_offline ON entries(offline) WHERE offline = 'stored'
+    CREATE INDEX entries_offline ON entries(offline) WHERE offline = 'stored';
+    CREATE INDEX entries_declined_on_forward ON entries(created_at)
+        WHERE state = 'declined_on_forward';
+    CREATE INDEX events_mode ON events(id) WHERE type IN ('mode_offline', 'mode_online')
     """)
 
 
