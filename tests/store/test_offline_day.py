@@ -1,6 +1,7 @@
 """A store day where the host goes away for a third of it (issue 40), against a socket sandbox
 (LG: one gateway for the store's tills) and the real PostgreSQL: two tills sell all day; in the
-middle third the host behind the gateway is away, the tills go offline by themselves, keep to
+middle third the host behind the gateway is away (and the store too), the tills go offline by
+themselves, keep to
 their limits, one is restarted while offline, the host declines some stored payments at the
 forward; when the host is back one till comes back by itself and the other is killed between the
 gateway's forward and its settling and finishes it at its restart. Afterwards every stored payment
@@ -85,10 +86,15 @@ async def a_day(tmp_path: Path, store_dsn: str, memory_keyring: Any, monkeypatch
         for i in range(sales):
             if i == away_from:
                 assert control.post("/_sandbox/upstream", json={"reachable": False}).is_success
-            if i == (away_from + back_at) // 2:  # a restart while offline
+                store.kill()  # the store goes away too (its own outage): the journals keep it
+            if i == (away_from + back_at) // 2:  # a push to the absent store, a restart
+                ob = Outbox(profiles["S1"])
+                assert not (await asyncio.to_thread(ob.sync, 2.0)).reached
+                ob.close()
                 await tills["S2"].close()
                 tills["S2"] = await open_runtime(profiles["S2"])
             if i == back_at:
+                store.start()
                 assert control.post("/_sandbox/upstream", json={"reachable": True}).is_success
                 # S1 comes back by itself (its probe); the gateway forwards everything
                 assert await offline.probe(tills["S1"].ctx)
