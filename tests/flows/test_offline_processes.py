@@ -1,7 +1,8 @@
 """Store and forward with real processes (issue 40): the command line through an outage on a
 socket sandbox (LG): offline by itself, the limits in one line, several processes storing at
-once, the forward killed (SIGKILL) half-way and finished by the next probe: every stored payment
-settled exactly once, and the journal holds what the host holds."""
+once, a sale whose answer was lost while the gateway stored it, the forward killed (SIGKILL)
+half-way and finished by the next probe: every stored payment settled exactly once, and the
+journal holds what the host holds."""
 
 from __future__ import annotations
 
@@ -81,8 +82,17 @@ def test_the_command_line_through_an_outage(serve_sandbox: Any, tmp_path: Any) -
     go(*racers)
     outs = [proc.communicate(timeout=120) for proc in racers]
     assert all(proc.returncode == 0 for proc in racers), outs
+    # a sale whose answer is lost after the gateway stored it: the till asks the gateway, which
+    # knows what it stored, and journals it stored
+    with served.control() as control:
+        assert control.post("/_sandbox/faults", json={
+            "path": "/api/rest/v1/transactions/sale", "action": "drop_after_commit",
+            "count": 1}).is_success
+    lost = till.run("sale", "--amount", "2.00")
+    assert lost.returncode == 0, lost.stdout + lost.stderr
+    assert till.entries()[json.loads(lost.stdout)["invoice"]].offline == "stored"
     status = _status(till)
-    assert status["stored"]["count"] == 4 and status["stored"]["amount"] == "25.00"
+    assert status["stored"]["count"] == 5 and status["stored"]["amount"] == "27.00"
     with served.control() as control:  # the host will decline the first at the forward
         assert control.post("/_sandbox/mode/stored", json={"invoice": first,
                                                            "declineOnForward": True}).is_success
@@ -102,7 +112,7 @@ def test_the_command_line_through_an_outage(serve_sandbox: Any, tmp_path: Any) -
     probe.wait(10)
     with served.control() as control:
         control.delete("/_sandbox/faults")
-    assert _status(till)["stored"]["count"] == 4  # nothing settled yet: it is still stored
+    assert _status(till)["stored"]["count"] == 5  # nothing settled yet: it is still stored
     again = till.run("offline", "probe")
     assert again.returncode == 0, again.stderr
     status = _status(till)
@@ -111,7 +121,7 @@ def test_the_command_line_through_an_outage(serve_sandbox: Any, tmp_path: Any) -
     entries = till.entries()
     assert entries[first].state is State.DECLINED_ON_FORWARD
     settled = _settlings(till)
-    assert sorted(settled.values()) == [1, 1, 1, 1], settled  # each stored payment once
+    assert sorted(settled.values()) == [1] * 5, settled  # each stored payment once
     assert till.run("offline", "probe").returncode == 0
     assert _settlings(till) == settled  # a second probe settles nothing again
     till.assert_journal_is_host()

@@ -2,9 +2,10 @@
 (LG: one gateway for the store's tills) and the real PostgreSQL: two tills sell all day; in the
 middle third the host behind the gateway is away (and the store too), the tills go offline by
 themselves, keep to their limits, one is restarted while offline, the host declines some stored
-payments at the forward; when the host is back one till comes back by itself and the other is killed between the
-gateway's forward and its settling and finishes it at its restart. Afterwards every stored payment
-was forwarded and settled once, and journal = host = store (sales, and the declined ones apart).
+payments at the forward; when the host is back one till comes back by itself and the other is
+closed between the gateway's forward and its settling and finishes it at its restart. Afterwards
+every stored payment was forwarded and settled once, and journal = host = store (sales, and the
+declined ones apart).
 
 Seeded: ``CASHIER_HOSTILE_SEED`` (default 20261123); ``CASHIER_OFFLINE_DAY_SALES`` sales in the
 fast slice (default 12); the whole day (``make long``) is 240."""
