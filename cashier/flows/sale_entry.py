@@ -16,10 +16,13 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from cashier.catalog.model import Product as CatalogProduct
+from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
 
 if TYPE_CHECKING:
+    from cashier.catalog import Catalog
     from cashier.clerks import Clerk
     from cashier.flows.base import FlowContext, FlowResult
     from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
@@ -49,6 +52,10 @@ class Key(StrEnum):
     ESCAPE = "escape"
     BACKSPACE = "backspace"
     TEXT = "text"  # a printable character that is not a digit
+    PAGE_UP = "page up"  # the grid's previous category
+    PAGE_DOWN = "page down"  # ... its next category
+    UP = "up"  # the grid's previous page of buttons
+    DOWN = "down"  # ... its next page
     OTHER = "other"
 
 
@@ -62,6 +69,9 @@ class Act(StrEnum):
     NAME_BACK = "name backspace"  # the line's name loses its last letter
     NAME_TYPE = "name type"  # the letter goes to the line's name
     NAME_CLEAR = "name clear"  # Esc: the line's name cleared, then the display takes the key
+    PICK = "pick"  # the grid's product is added as a line (``SaleEntry.take_pick``)
+    GRID = "grid"  # the grid took the key (a category, a page, the panel's question): redraw it
+    NO_MATCH = "no match"  # Return with letters typed that name no product: nothing happens
     NONE = "none"  # not the entry's key
 
 
@@ -135,8 +145,11 @@ class SaleEntry:
     def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
-                 shown: Shown | None = None) -> None:
+                 shown: Shown | None = None, catalog: Catalog | None = None) -> None:
         self.context = context
+        #: the product grid (the catalog's categories and buttons; None: a screen without one)
+        self.grid = None if catalog is None else CatalogGrid(catalog)
+        self.picked: Pick | None = None  # what the grid's last key chose, for the screen to add
         self.shown = shown
         self.amount = amount
         self.tip = tip
@@ -232,6 +245,8 @@ class SaleEntry:
         """What a key typed on the entry does. ``on_tip``: the Tip field has the keyboard;
         ``named``: the line's name holds text (Backspace takes from it when nothing is typed)."""
         act = Act.AMOUNT
+        if not on_tip and (grid_act := self._grid_key(key, text)) is not None:
+            return grid_act
         if not on_tip:
             if key is Key.DIGIT:
                 self.scanned += text
@@ -262,10 +277,58 @@ class SaleEntry:
             return Act.NONE
         return act
 
+    def _grid_key(self, key: Key, text: str) -> Act | None:
+        """The grid's keys: while its panel asks, 1-9 answer, Return adds, Esc backs out (and no
+        other key types under it); Page Up/Down the category, Up/Down the page; Return with
+        letters typed (and no price) adds the first product they name. None: not the grid's."""
+        grid = self.grid
+        if grid is None:
+            return None
+        if grid.choice is not None:
+            pick = None
+            if key is Key.DIGIT and text in "123456789":
+                pick = grid.option(int(text))
+            elif key is Key.RETURN:
+                pick = grid.confirm()
+            elif key is Key.ESCAPE:
+                grid.back()
+            self.picked = pick
+            return Act.PICK if pick is not None else Act.GRID
+        if key in (Key.PAGE_UP, Key.PAGE_DOWN):
+            grid.step_category(1 if key is Key.PAGE_DOWN else -1)
+            return Act.GRID
+        if key in (Key.UP, Key.DOWN):
+            grid.turn(1 if key is Key.DOWN else -1)
+            return Act.GRID
+        if key is Key.RETURN and grid.filter and not self.scanned \
+                and (self.prefilled or not self.amount.entered):
+            product = grid.first()
+            if product is None:
+                return Act.NO_MATCH  # never a charge: the cashier was naming a product
+            self.picked = grid.press(product)
+            return Act.PICK if self.picked is not None else Act.GRID
+        return None
+
+    def press(self, pick: Pick | None) -> bool:
+        """A button of the grid or its panel chose ``pick`` (None: the panel asks first); True
+        when there is a product to add (``take_pick``)."""
+        self.picked = pick
+        return pick is not None
+
+    def take_pick(self) -> Pick | None:
+        """What the grid chose, once: the line to add."""
+        pick, self.picked = self.picked, None
+        return pick
+
     def _scanned_product(self) -> Product | None:
-        """A barcode scanner types the code then Return: the profile's product of that code."""
+        """A barcode scanner types the code then Return: the catalog's product of that code (the
+        profile's list on a screen without a grid)."""
         code = self.scanned
-        return next((p for p in self.products if p.barcode == code), None) if code else None
+        if not code:
+            return None
+        if self.grid is not None:
+            return self.grid.catalog.by_barcode(code)
+        return next((p for p in self.products if p.barcode == code), None)
 
     def line(self) -> Decimal | None:
         """The typed amount as a new line's price (None: nothing typed, or it is what remains);
@@ -399,6 +462,22 @@ class SaleEntry:
 
     async def add_line(self, name: str, price: Decimal, quantity: int = 1) -> Ticket:
         ticket = await (await self.session_for()).add_line(name, price, quantity)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def add_scanned(self) -> Ticket:
+        """The product the last scan found (``key`` said ``Act.SCAN``) as a line."""
+        product = self.product
+        if product is None:
+            raise RuntimeError("nothing was scanned")
+        if isinstance(product, CatalogProduct):
+            return await self.add_product(Pick(product))
+        return await self.add_line(product.name, product.price)
+
+    async def add_product(self, pick: Pick, quantity: int = 1) -> Ticket:
+        """The grid's (or a scanner's) product as a line, with its modifiers."""
+        session = await self.session_for()
+        ticket = await session.add_product(pick.product, quantity=quantity, modifiers=pick.modifiers)
         self.show(ticket, prefill=True)
         return ticket
 

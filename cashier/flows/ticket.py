@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from cashier.catalog import Modifier, Product
 from cashier.clerks import Action, Clerk
 from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
@@ -195,6 +196,15 @@ class TicketSession:
             await asyncio.sleep(0)
         await self.basket.add(line)
         return ticket
+
+    async def add_product(self, product: Product, *, quantity: int = 1,
+                          modifiers: Sequence[Modifier] = ()) -> Ticket:
+        """A catalog product as a line (the grid, a scan), its modifiers in its name and price.
+        Minimal: the line is the product's name and price as ``add_line`` journals any line (the
+        sku, catalog version and tax class are issue #37's ticket lines, kept elsewhere)."""
+        name = ", ".join([product.name, *(m.name for m in modifiers)])
+        price = product.price + sum((m.price_change for m in modifiers), Decimal(0))
+        return await self.add_line(name, price, quantity)
 
     async def remove_line(self, index: int) -> Ticket:
         ticket = self._open()

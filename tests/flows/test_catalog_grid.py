@@ -1,0 +1,166 @@
+"""The Sale screen's product grid without Qt: categories, the letters typed, pages, the question a
+variant or a modifier asks, and a newer catalog arriving while the grid is open."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from cashier.catalog import Catalog, Category, Product
+from cashier.flows.catalog_grid import Ask, CatalogGrid, Pick
+from tests.support.catalogs import NO_SUGAR, OAT, SHOT, cafe
+
+
+def names(grid: CatalogGrid) -> list[str]:
+    return [p.name for p in grid.view().products]
+
+
+def test_the_first_category_opens_with_its_favourites_first() -> None:
+    grid = CatalogGrid(cafe())
+    view = grid.view()
+    assert [c.name for c in view.categories] == ["Coffee", "Bakery", "Drinks", "Shop"]
+    assert view.category == "Coffee" and view.choice is None and not view.filtered
+    assert names(grid) == ["Espresso", "Americano", "Cappuccino", "Latte"]  # variants under Latte
+    assert grid.view() is view  # nothing changed: the window draws nothing again
+    grid.select("Bakery")
+    assert names(grid) == ["Croissant", "Bagel", "Blueberry muffin"]
+    grid.step_category(1)
+    assert grid.category == "Drinks"
+    grid.step_category(-3)
+    assert grid.category == "Shop" and names(grid) == ["Coffee beans 1kg", "Mug"]  # not the inactive
+
+
+def test_letters_filter_across_categories_and_return_takes_the_first() -> None:
+    grid = CatalogGrid(cafe())
+    grid.set_filter("  co ")
+    view = grid.view()
+    assert view.filtered and view.filter == "co"
+    # names that start with the letters first, then those that hold them
+    assert names(grid) == ["Coffee beans 1kg"]  # the discontinued mug is not sold
+    grid.set_filter("e")
+    # names that start with the letters first, then those that hold them (favourites first)
+    assert names(grid)[:3] == ["Espresso", "Americano", "Bagel"]
+    first = grid.first()
+    assert first is not None and first.name == "Espresso"
+    grid.set_filter("lat")
+    assert names(grid) == ["Latte"] and grid.first() is not None
+    grid.set_filter("zz")
+    assert names(grid) == [] and grid.first() is None
+    grid.set_filter("")
+    assert names(grid)[0] == "Espresso" and grid.first() is None  # no letters: Return is not the grid's
+
+
+def test_a_plain_product_is_picked_at_once() -> None:
+    grid = CatalogGrid(cafe())
+    grid.select("Bakery")
+    bagel = grid.view().products[1]
+    assert grid.press(bagel) == Pick(bagel)
+    assert grid.choice is None
+
+
+def test_a_variant_asks_which_then_its_modifiers_and_esc_backs_out() -> None:
+    grid = CatalogGrid(cafe())
+    latte = next(p for p in grid.view().products if p.sku == "LAT")
+    assert grid.press(latte) is None
+    choice = grid.view().choice
+    assert choice is not None and choice.ask is Ask.VARIANT
+    assert [p.name for p in choice.options] == ["Latte small", "Latte large"]
+    assert grid.option(7) is None and grid.choice is choice  # no such option: still asking
+    assert grid.option(2) is None  # the large one; the latte's modifiers are asked next
+    choice = grid.view().choice
+    assert choice is not None and choice.ask is Ask.MODIFIER and choice.options == (SHOT, OAT, NO_SUGAR)
+    assert choice.sold.sku == "LAT-L"
+    assert grid.back() and grid.choice is not None and grid.choice.ask is Ask.VARIANT  # one step back
+    grid.option(1)
+    grid.option(1)
+    grid.option(2)
+    grid.option(1)  # ticked twice: not taken
+    grid.option(2)
+    grid.option(2)
+    pick = grid.confirm()
+    assert pick is not None and pick.product.sku == "LAT-S" and pick.modifiers == (OAT,)
+    assert grid.choice is None
+    # Esc on the first question: nothing is added
+    grid.press(latte)
+    assert grid.back() and grid.choice is None
+    assert not grid.back()  # nothing asked
+
+
+def test_modifiers_alone_ask_once_and_return_adds_without_any() -> None:
+    grid = CatalogGrid(cafe())
+    espresso = grid.view().products[0]
+    assert grid.press(espresso) is None
+    assert grid.confirm() == Pick(espresso, ())
+    grid.press(espresso)
+    grid.option(2)
+    grid.option(1)
+    assert grid.confirm() == Pick(espresso, (SHOT, NO_SUGAR))  # the catalog's order, not the keys'
+    assert grid.confirm() is None  # asked once: nothing more to add
+
+
+def test_pages_of_buttons_and_the_window_saying_how_many_fit() -> None:
+    products = [Product(f"P{i:03d}", f"Item {i:03d}", Decimal(1), "All") for i in range(40)]
+    grid = CatalogGrid(Catalog.of_products(1, products, [Category("All")]), per_page=16)
+    view = grid.view()
+    assert view.pages == 3 and names(grid)[0] == "Item 000" and len(view.products) == 16
+    grid.turn(1)
+    grid.turn(1)
+    grid.turn(1)  # past the last: stays
+    assert grid.page == 2 and len(grid.view().products) == 8
+    grid.fit(10)  # the window grew smaller: the page holding the first button shown
+    assert grid.view().products[0].name == "Item 030" and grid.view().pages == 4
+    grid.turn(-9)
+    assert grid.page == 0
+    grid.turn(2)
+    grid.set_filter("item 01")  # new letters: the first page of what they find
+    assert grid.page == 0 and len(grid.view().products) == 10
+    grid.select("All")
+    grid.set_filter("")
+    grid.turn(1)
+    grid.step_category(1)  # one category: round to itself, the page kept
+    assert grid.page == 1
+
+
+def test_a_newer_catalog_redraws_and_keeps_the_category_and_the_question() -> None:
+    grid = CatalogGrid(cafe(1))
+    grid.select("Bakery")
+    latte = grid.catalog.product("LAT")
+    assert latte is not None
+    grid.press(latte)
+    grid.option(2)
+    grid.option(1)
+    before = grid.view()
+    assert not grid.sync(grid.catalog)  # the same version: nothing to do
+    assert grid.sync(cafe(2, latte_large="4.10"))
+    after = grid.view()
+    assert after is not before and after.version == 2 and after.category == "Bakery"
+    assert after.choice is not None and after.choice.ask is Ask.MODIFIER
+    pick = grid.confirm()
+    # what is added is the new version's: a price changed at the store counts from the next line
+    assert pick is not None and pick.product.price == Decimal("4.10") and pick.modifiers == (SHOT,)
+
+
+def test_a_newer_catalog_without_the_category_or_the_product_drops_them() -> None:
+    grid = CatalogGrid(cafe(1))
+    grid.select("Shop")
+    mug = grid.catalog.product("ESP")
+    assert mug is not None
+    grid.press(mug)
+    smaller = Catalog.of_products(2, [Product("TEA", "Green tea", Decimal("2.30"), "Drinks")],
+                                  [Category("Drinks", 1)])
+    assert grid.sync(smaller)
+    view = grid.view()
+    assert view.category == "Drinks" and view.choice is None and names(grid) == ["Green tea"]
+    assert grid.sync(Catalog(3, ()))  # an empty catalog: no category, no buttons
+    assert grid.view().category is None and names(grid) == []
+    grid.step_category(1)
+    assert grid.view().pages == 1
+
+
+def test_a_till_without_a_store_shows_its_profile_as_one_category() -> None:
+    from cashier.config import load_profile
+
+    profile = load_profile(None, training=True)
+    grid = CatalogGrid(Catalog.from_profile(profile))
+    view = grid.view()
+    assert [c.name for c in view.categories] == ["products"]
+    assert sorted(p.name for p in view.products) == sorted(p.name for p in profile.products)
