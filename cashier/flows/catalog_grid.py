@@ -96,6 +96,9 @@ class CatalogGrid:
     #: (catalog, category, filter) and the products listed: made once
     _listed: tuple[Catalog, str | None, str, tuple[Product, ...]] | None = field(
         default=None, repr=False)
+    #: (catalog, filter) and the names holding it: the next letter searches only these
+    _held: tuple[Catalog, str, tuple[tuple[str, Product], ...]] | None = field(default=None,
+                                                                               repr=False)
     #: (catalog, what else it was of) and the view: made once
     _view: tuple[Catalog, tuple[object, ...], GridView] | None = field(default=None, repr=False)
 
@@ -241,9 +244,14 @@ class CatalogGrid:
                                                                                  self.filter):
             return listed[3]
         if self.filter:
-            products = tuple(self.catalog.search(self.filter, limit=FILTER_LIMIT))
+            held = self._held
+            within = (held[2] if held is not None and held[0] is self.catalog
+                      and self.filter.casefold().startswith(held[1].casefold()) else None)
+            narrowed = self.catalog.holding(self.filter, within)
+            self._held = (self.catalog, self.filter, narrowed)
+            products = tuple(self.catalog.search(self.filter, limit=FILTER_LIMIT, within=narrowed))
         elif self.category is not None:
-            products = tuple(self.catalog.in_category(self.category))
+            products = self.catalog.category_buttons(self.category)
         else:
             products = ()
         self._listed = (self.catalog, category, self.filter, products)

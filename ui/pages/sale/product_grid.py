@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -59,6 +58,7 @@ class TileButton(QPushButton):
         self.detail = ""
         self.colour = QColor("#5B6B7B")
         self._ink = QColor("#FFFFFF")
+        self._lines: tuple[tuple[str, int, int], str] | None = None  # (title, width, lines), wrapped
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -102,8 +102,11 @@ class TileButton(QPushButton):
         lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
         painter.setFont(font)
         title_rect = QRect(inner.left(), inner.top(), inner.width(), inner.height() - detail_h)
+        of = (self.title, inner.width(), lines)
+        if self._lines is None or self._lines[0] != of:
+            self._lines = (of, _wrapped(self.title, metrics, inner.width(), lines))
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
-                         _wrapped(self.title, metrics, inner.width(), lines))
+                         self._lines[1])
         if self.detail:
             bold = QFont(font)
             bold.setBold(True)
@@ -121,6 +124,12 @@ def _wrapped(text: str, metrics: QFontMetrics, width: int, lines: int) -> str:
     words = text.split()
     while words and len(out) < lines:
         line = words.pop(0)
+        if metrics.horizontalAdvance(line) > width and len(out) + 1 < lines:
+            # a word wider than the button: broken where it fits, the rest on the next line
+            cut = max(1, next((i for i in range(len(line), 0, -1)
+                               if metrics.horizontalAdvance(line[:i] + "-") <= width), 1))
+            words.insert(0, line[cut:])
+            line = line[:cut] + "-"
         while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
             line = f"{line} {words.pop(0)}"
         out.append(line)
@@ -138,6 +147,9 @@ class ProductGrid(QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ProductGrid")
+        # the room the keypad leaves is the grid's: it never widens the column (``fit`` puts as
+        # many buttons in it as it holds, their names wrapped and cut short)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.model = model
         self.currency = currency
         self.picked = picked
@@ -145,26 +157,22 @@ class ProductGrid(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(4)
-        # the categories in a row, scrolled sideways by touch or mouse when there are many
+        # the categories in a row: as many as fit, the open one among them (◀ ▶ for the others)
         self.category_row = QWidget()
+        self.category_row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self._category_layout = QHBoxLayout(self.category_row)
         self._category_layout.setContentsMargins(0, 0, 0, 0)
         self._category_layout.setSpacing(4)
+        self._category_layout.addStretch(1)
         self.categories: list[TileButton] = []
-        self.category_area = QScrollArea()
-        self.category_area.setWidget(self.category_row)
-        self.category_area.setWidgetResizable(True)
-        self.category_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.category_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.category_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.category_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._first_category = 0  # the first category shown in the row
         # the category before and after (Page Up, Page Down), the row scrolled to it
         head = QHBoxLayout()
         head.setSpacing(4)
         self.previous_category = QPushButton("◀")
         self.next_category = QPushButton("▶")
         head.addWidget(self.previous_category)
-        head.addWidget(self.category_area, 1)
+        head.addWidget(self.category_row, 1)
         head.addWidget(self.next_category)
         for plain, step in ((self.previous_category, -1), (self.next_category, 1)):
             plain.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -235,6 +243,8 @@ class ProductGrid(QWidget):
         self._columns = 2
         self._tile_height = 0
         self._tiles_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.stack.installEventFilter(self)
+        self.category_row.installEventFilter(self)
         self.retranslate()
 
     # ---- touches ---------------------------------------------------------------------------
@@ -271,9 +281,14 @@ class ProductGrid(QWidget):
             self.picked(pick)
 
     # ---- drawing ---------------------------------------------------------------------------
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.fit()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The room for the buttons or the categories changed: as many as fit shown."""
+        if event.type() == QEvent.Type.Resize:
+            if watched is self.stack:
+                self.fit()
+            elif watched is self.category_row and self._drawn is not None:
+                self._place_categories(self._drawn)
+        return super().eventFilter(watched, event)
 
     def fit(self) -> None:
         """As many buttons on a page as the grid's room holds (two columns at least)."""
@@ -283,7 +298,7 @@ class ProductGrid(QWidget):
             self._tile_height = height
             for tile in (*self.tiles, *self.options):
                 tile.setFixedHeight(height)
-            self.category_area.setFixedHeight(line + 16)
+            self.category_row.setFixedHeight(line + 16)
             for tile in self.categories:
                 tile.setFixedHeight(line + 16)
             for arrow in (self.previous_category, self.next_category):
@@ -308,8 +323,7 @@ class ProductGrid(QWidget):
             self._draw_categories(view.categories)
         for tile, category in zip(self.categories, view.categories, strict=False):
             tile.setChecked(category.name == view.category and not view.filtered)
-            if tile.isChecked():
-                self.category_area.ensureWidgetVisible(tile, 0, 0)
+        self._place_categories(view)
         colours = {c.name: c.colour for c in view.categories}
         self._draw_tiles(view.products, colours)
         self._draw_pages(view)
@@ -330,13 +344,12 @@ class ProductGrid(QWidget):
             b.setCheckable(True)
             b.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
             if self._tile_height:
-                b.setFixedHeight(self.category_area.height())
+                b.setFixedHeight(self.category_row.height())
             at = len(self.categories)
             b.clicked.connect(lambda _=False, i=at: self._category_at(i))
             self.categories.append(b)
-            self._category_layout.addWidget(b)
+            self._category_layout.insertWidget(self._category_layout.count() - 1, b)
         for i, b in enumerate(self.categories):
-            b.setVisible(i < len(categories))
             if i < len(categories):
                 c = categories[i]
                 b.show_tile(c.name, "", c.colour)
@@ -344,6 +357,31 @@ class ProductGrid(QWidget):
                           tr("Shows the category's products (Page Up, Page Down: the category "
                              "before or after)."))
                 b.updateGeometry()
+
+    def _place_categories(self, view: GridView) -> None:
+        """The row shows the categories that fit its width, the open one among them; the others
+        are hidden (never cut at the edge)."""
+        count = len(view.categories)
+        names = [c.name for c in view.categories]
+        open_at = names.index(view.category) if view.category in names else 0
+        room = self.category_row.width()
+        widths = [t.sizeHint().width() + 4 for t in self.categories[:count]]
+        first = min(self._first_category, open_at, max(count - 1, 0))
+
+        def last_shown(start: int) -> int:
+            used, end = 0, start
+            while end < count and (end == start or used + widths[end] <= room):
+                used += widths[end]
+                end += 1
+            return end  # one past the last shown
+        while last_shown(first) <= open_at and first < open_at:
+            first += 1
+        self._first_category = first
+        end = last_shown(first)
+        for i, tile in enumerate(self.categories):
+            tile.setVisible(first <= i < end)
+        self.previous_category.setEnabled(count > 1)
+        self.next_category.setEnabled(count > 1)
 
     def _category_at(self, index: int) -> None:
         view = self.model.view()
@@ -412,10 +450,10 @@ class ProductGrid(QWidget):
                 tr("Adds this one (its number); its choices are asked next."))
 
     def retranslate(self) -> None:
-        self.back_button.setText(labelled(tr("Back"), "Esc"))
-        self.add_button.setText(labelled(tr("Add"), "Return"))
-        self.previous_page.setText(labelled("▲", tr("Up")))
-        self.next_page.setText(labelled("▼", tr("Down")))
+        self.back_button.setText(labelled(tr("Back"), "Esc", stacked=True))
+        self.add_button.setText(labelled(tr("Add"), "Return", stacked=True))
+        self.previous_page.setText(labelled("▲", tr("Up"), stacked=True))
+        self.next_page.setText(labelled("▼", tr("Down"), stacked=True))
         a11y.name(self.back_button, tr("Back"), tr("Backs out of the question: nothing is added."))
         a11y.name(self.add_button, tr("Add"), tr("Adds the product with the choices ticked."))
         a11y.name(self.previous_page, tr("Previous page"), tr("The category's previous products."))
