@@ -7,11 +7,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.support.catalogs import CROISSANT_BARCODE, cafe
 from tests.support.sale_screen import SaleDriver
+from tests.support.screens import TITLE_BAR, layout_problems
+
+#: The Sale screen's sizes (tests/ui/test_sale_fits.py)
+SIZES = [(1024, 768, 1.0), (1024, 768, 1.25), (1280, 800, 1.5)]
 
 
 def _grid_sale(ui: Any, make_gui: Any, **profile: Any) -> SaleDriver:
@@ -151,3 +156,36 @@ def test_a_long_category_pages_by_up_and_down(ui: Any, make_gui: Any) -> None:
     assert grid.tiles[0].title == f"Item {len(shown):03d}"
     sale.press(Qt.Key.Key_Up)
     assert grid.tiles[0].title == "Item 000"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_grid_fits_the_tills_screens(ui: Any, make_gui: Any, language: str) -> None:
+    """The Sale screen's sizes (1024x768 at 100 % and 125 % text, 1280x800 at 150 %), with the
+    grid and with its question: nothing cut, squeezed or scrolled sideways; the grid's buttons,
+    the tip's field and the tenders in sight."""
+    sale = _grid_sale(ui, make_gui, tip_mode="keyed")
+    page, grid, gui = sale.page, sale.page.product_grid, sale.gui
+    sale.add_line("Coffee", "350")
+    gui.set_language(language)
+    problems: list[str] = []
+    for asking in (False, True):
+        if asking:
+            sale.type("latte")
+            sale.press(Qt.Key.Key_Return)
+        for width, height, scale in SIZES:
+            gui.set_theme(font_scale=scale)
+            gui.window.resize(width, height - TITLE_BAR)
+            ui.spin(0.05)
+            where = f"{language} {width}x{height} {int(scale * 100)}% {'asking' if asking else ''}"
+            problems += [f"{where}: {p}" for p in layout_problems(page.entry_page, gui.window)]
+            if page.scroll_area.horizontalScrollBar().maximum() > 0:
+                problems.append(f"{where}: scrolls sideways")
+            needed = [*(grid.options[:2] if asking else grid.tiles[:4]), page.tip_field,
+                      page.card_button, page.cash_button, page.keypad_panel.switch_button]
+            if not asking:
+                needed.append(next(t for t in grid.categories if t.isChecked()))
+            for w in needed:
+                if not w.isVisible() or w.visibleRegion().isEmpty():
+                    problems.append(f"{where}: {w.accessibleName() or type(w).__name__} not in sight")
+    gui.set_theme(font_scale=1.0)
+    assert not problems, "\n".join(problems[:40])

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -139,6 +139,35 @@ def _wrapped(text: str, metrics: QFontMetrics, width: int, lines: int) -> str:
     return "\n".join(out)
 
 
+class Note(QLabel):
+    """A wrapped line of the grid that never asks the screen for more height than the grid has
+    (a wrapped label's height-for-width otherwise reaches up the layouts and scrolls the page)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """As high as the text wrapped at the width it has (three lines at most)."""
+        line = QFontMetrics(self.font()).lineSpacing()
+        wanted = QLabel.heightForWidth(self, max(self.width(), 60)) if self.text() else line
+        height = min(max(wanted, line), 3 * line + 4)
+        if height != self.height() or self.minimumHeight() != height:
+            self.setFixedHeight(height)
+
+
 class ProductGrid(QWidget):
     """The grid (see the module's note). ``picked`` is told each product to add; ``changed``
     after a touch changed what shows (the screen says nothing and keeps its keys)."""
@@ -190,8 +219,7 @@ class ProductGrid(QWidget):
         self._tiles_layout.setContentsMargins(0, 0, 0, 0)
         self._tiles_layout.setSpacing(4)
         self.tiles: list[TileButton] = []
-        self.empty = QLabel()
-        self.empty.setWordWrap(True)
+        self.empty = Note()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack.addWidget(self.tiles_page)
         # the panel that asks (a variant, modifiers): keys 1-9, Return adds, Esc backs out
@@ -199,8 +227,7 @@ class ProductGrid(QWidget):
         panel = QVBoxLayout(self.panel)
         panel.setContentsMargins(0, 0, 0, 0)
         panel.setSpacing(4)
-        self.question = QLabel()
-        self.question.setWordWrap(True)
+        self.question = Note()
         self.question.setObjectName("GridQuestion")
         a11y.live(self.question)
         panel.addWidget(self.question)
@@ -213,7 +240,8 @@ class ProductGrid(QWidget):
             b.setVisible(False)
             self.options.append(b)
             options.addWidget(b, i // 2, i % 2)
-        panel.addLayout(options, 1)
+        panel.addLayout(options)
+        panel.addStretch(1)
         row = QHBoxLayout()
         self.back_button = QPushButton()
         self.add_button = QPushButton()
@@ -260,7 +288,8 @@ class ProductGrid(QWidget):
         self.model.turn(step)
         self.redraw()
 
-    def _tile(self, index: int) -> None:
+    def touch(self, index: int) -> None:
+        """The ``index``-th product button of the page, touched."""
         view = self.model.view()
         if index < len(view.products):
             self._chose(self.model.press(view.products[index]))
@@ -298,11 +327,12 @@ class ProductGrid(QWidget):
             self._tile_height = height
             for tile in (*self.tiles, *self.options):
                 tile.setFixedHeight(height)
-            self.category_row.setFixedHeight(line + 16)
+            row = max(line + 16, 48)  # a finger's height at least
+            self.category_row.setFixedHeight(row)
             for tile in self.categories:
-                tile.setFixedHeight(line + 16)
+                tile.setFixedHeight(row)
             for arrow in (self.previous_category, self.next_category):
-                arrow.setFixedSize(line + 12, line + 16)
+                arrow.setFixedSize(max(line + 12, 40), row)
         room = self.stack.size()
         columns = max(2, room.width() // (BUTTON_W + 4))
         rows = max(1, room.height() // (height + 4))
@@ -312,6 +342,17 @@ class ProductGrid(QWidget):
                 self._tiles_layout.addWidget(tile, i // columns, i % columns)
         self.model.fit(columns * rows)
         self.redraw()
+        if self._drawn is not None:
+            self._place_categories(self._drawn)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The text size changed (the theme): the buttons measured and placed again; the language
+        changed: every name said again in it."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self.fit()
+        elif event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
 
     def redraw(self) -> None:
         """The grid as the model's view says (nothing done when it is what is on screen)."""
@@ -394,7 +435,7 @@ class ProductGrid(QWidget):
             i = len(self.tiles)
             if self._tile_height:
                 b.setFixedHeight(self._tile_height)
-            b.clicked.connect(lambda _=False, n=i: self._tile(n))
+            b.clicked.connect(lambda _=False, n=i: self.touch(n))
             self.tiles.append(b)
             self._tiles_layout.addWidget(b, i // self._columns, i % self._columns)
         about = tr("Adds it to the ticket (a choice is asked first when it has one).")
