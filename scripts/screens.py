@@ -251,7 +251,7 @@ async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], lo
             w.resize(width, height)
             gui.set_theme(font_scale=scale)
             await shoot(w, f"sale-grid-{width}x{height}-{int(scale * 100)}-es")
-            key(Qt.Key.Key_PageUp)
+            sale.product_grid.model.select("Coffee")
             sale.product_grid.touch(3)  # the latte, touched: its sizes
             await shoot(w, f"sale-grid-which-size-{width}x{height}-{int(scale * 100)}-es")
             key(Qt.Key.Key_Escape)

@@ -71,7 +71,7 @@ def test_a_variant_and_modifiers_asked_once_on_the_panel_by_keys(ui: Any, make_g
     sale.type("latte")
     sale.press(Qt.Key.Key_Return)
     assert grid.stack.currentWidget() is grid.panel and "which one" in grid.question.text()
-    assert [b.title for b in grid.options if b.isVisible()] == ["1  Latte small", "2  Latte large"]
+    assert [b.title for b in grid.options if b.isVisible()] == ["1 Latte small", "2 Latte large"]
     sale.press(Qt.Key.Key_2)  # the large one: the latte's modifiers next
     assert "with?" in grid.question.text() and page.amount.value == 0  # the digit typed nothing
     sale.press(Qt.Key.Key_Escape)  # one step back, to the sizes

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -58,7 +58,7 @@ class TileButton(QPushButton):
         self.detail = ""
         self.colour = QColor("#5B6B7B")
         self._ink = QColor("#FFFFFF")
-        self._lines: tuple[tuple[str, int, int], str] | None = None  # (title, width, lines), wrapped
+        self._lines: tuple[tuple[str, int, int, str], str] | None = None  # (title, width, lines, font)
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -76,6 +76,20 @@ class TileButton(QPushButton):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(BUTTON_W // 2, BUTTON_H * 3 // 4)
+
+    def _title_font(self, width: int) -> QFont:
+        """The button's font, smaller (down to 80 %) when a word of the name is wider than the
+        button: "Croissant" whole rather than broken."""
+        font = QFont(self.font())
+        widest = max((QFontMetrics(font).horizontalAdvance(w) for w in self.title.split()), default=0)
+        if widest > width > 0:
+            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
+            smaller = max(size * 0.8, size * width / widest)
+            if font.pixelSize() > 0:
+                font.setPixelSize(max(1, int(smaller)))
+            else:
+                font.setPointSizeF(smaller)
+        return font
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -96,19 +110,19 @@ class TileButton(QPushButton):
             painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
         painter.setPen(self._ink)
         inner = rect.adjusted(6, 4, -6, -4)
-        font = QFont(self.font())
+        font = self._title_font(inner.width())
         metrics = QFontMetrics(font)
         detail_h = metrics.height() if self.detail else 0
         lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
         painter.setFont(font)
         title_rect = QRect(inner.left(), inner.top(), inner.width(), inner.height() - detail_h)
-        of = (self.title, inner.width(), lines)
+        of = (self.title, inner.width(), lines, font.key())
         if self._lines is None or self._lines[0] != of:
             self._lines = (of, _wrapped(self.title, metrics, inner.width(), lines))
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
                          self._lines[1])
         if self.detail:
-            bold = QFont(font)
+            bold = QFont(self.font())
             bold.setBold(True)
             painter.setFont(bold)
             painter.drawText(QRect(inner.left(), inner.bottom() - detail_h, inner.width(), detail_h),
@@ -189,10 +203,8 @@ class ProductGrid(QWidget):
         # the categories in a row: as many as fit, the open one among them (◀ ▶ for the others)
         self.category_row = QWidget()
         self.category_row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self._category_layout = QHBoxLayout(self.category_row)
-        self._category_layout.setContentsMargins(0, 0, 0, 0)
-        self._category_layout.setSpacing(4)
-        self._category_layout.addStretch(1)
+        # placed by hand (``_place_categories``): a layout squeezed a tile shown in the same pass
+        # as the text size changed
         self.categories: list[TileButton] = []
         self._first_category = 0  # the first category shown in the row
         # the category before and after (Page Up, Page Down), the row scrolled to it
@@ -312,12 +324,19 @@ class ProductGrid(QWidget):
     # ---- drawing ---------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The room for the buttons or the categories changed: as many as fit shown."""
-        if event.type() == QEvent.Type.Resize:
+        kind = event.type()
+        if kind == QEvent.Type.Resize:
             if watched is self.stack:
                 self.fit()
-            elif watched is self.category_row and self._drawn is not None:
-                self._place_categories(self._drawn)
+            elif watched is self.category_row:
+                self._place_again()
+        elif kind in (QEvent.Type.StyleChange, QEvent.Type.FontChange) and watched in self.categories:
+            QTimer.singleShot(0, self._place_again)  # its width once its new style is in
         return super().eventFilter(watched, event)
+
+    def _place_again(self) -> None:
+        if self._drawn is not None:
+            self._place_categories(self._drawn)
 
     def fit(self) -> None:
         """As many buttons on a page as the grid's room holds (two columns at least)."""
@@ -350,7 +369,8 @@ class ProductGrid(QWidget):
         changed: every name said again in it."""
         super().changeEvent(event)
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
-            self.fit()
+            # measured once every button has its new style (they are told after the grid)
+            QTimer.singleShot(0, self.fit)
         elif event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
 
@@ -387,9 +407,10 @@ class ProductGrid(QWidget):
             if self._tile_height:
                 b.setFixedHeight(self.category_row.height())
             at = len(self.categories)
+            b.installEventFilter(self)
             b.clicked.connect(lambda _=False, i=at: self._category_at(i))
             self.categories.append(b)
-            self._category_layout.insertWidget(self._category_layout.count() - 1, b)
+            b.setParent(self.category_row)
         for i, b in enumerate(self.categories):
             if i < len(categories):
                 c = categories[i]
@@ -419,7 +440,11 @@ class ProductGrid(QWidget):
             first += 1
         self._first_category = first
         end = last_shown(first)
+        x, height = 0, self.category_row.height()
         for i, tile in enumerate(self.categories):
+            if first <= i < end:
+                tile.setGeometry(x, 0, widths[i] - 4, height)
+                x += widths[i]
             tile.setVisible(first <= i < end)
         self.previous_category.setEnabled(count > 1)
         self.next_category.setEnabled(count > 1)
@@ -475,7 +500,7 @@ class ProductGrid(QWidget):
             b.setChecked(i in choice.ticked)
             text, about = self._option_words(option, choice.ask)
             ticked = choice.ask is Ask.MODIFIER and i in choice.ticked
-            b.show_tile(f"{i + 1}  {'✓ ' if ticked else ''}{option.name}", text, colour)
+            b.show_tile(f"{i + 1} {'✓ ' if ticked else ''}{option.name}", text, colour)
             a11y.name(b, f"{option.name}, {text}" + (f", {tr('ticked')}" if ticked else ""), about)
         self.add_button.setVisible(choice.ask is Ask.MODIFIER)
 
