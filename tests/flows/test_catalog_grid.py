@@ -4,6 +4,7 @@ variant or a modifier asks, and a newer catalog arriving while the grid is open.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from cashier.catalog import Catalog, Category, Product
 from cashier.flows.catalog_grid import Ask, CatalogGrid, Pick
@@ -164,3 +165,95 @@ def test_a_till_without_a_store_shows_its_profile_as_one_category() -> None:
     view = grid.view()
     assert [c.name for c in view.categories] == ["products"]
     assert sorted(p.name for p in view.products) == sorted(p.name for p in profile.products)
+
+
+# ---- the grid's keys, as the Sale screen's model tells them (cashier.flows.sale_entry) ---------
+def _entry() -> Any:
+    from cashier.flows.sale_entry import SaleEntry
+    from cashier.money import CentsBuffer
+
+    return SaleEntry(CentsBuffer(), CentsBuffer(), catalog=cafe())
+
+
+def test_return_with_letters_adds_the_first_product_and_never_charges() -> None:
+    from cashier.flows.sale_entry import Act, Key
+
+    e = _entry()
+    assert e.grid is not None
+    e.grid.set_filter("bag")  # the window's line name, as the letters are typed
+    assert e.key(Key.RETURN) is Act.PICK
+    pick = e.take_pick()
+    assert pick is not None and pick.product.sku == "BAG" and e.take_pick() is None
+    e.grid.set_filter("zzz")
+    assert e.key(Key.RETURN) is Act.NO_MATCH  # not a charge: the cashier was naming a product
+    e.grid.set_filter("bag")
+    for d in "150":
+        e.key(Key.DIGIT, d)
+        e.amount.push(d)
+    assert e.key(Key.RETURN) is Act.AMOUNT  # a price typed: Return is the quick path again
+    e.grid.set_filter("")
+    assert e.key(Key.RETURN) is Act.AMOUNT
+
+
+def test_the_panel_takes_the_keys_while_it_asks() -> None:
+    from cashier.flows.sale_entry import Act, Key
+
+    e = _entry()
+    assert e.grid is not None
+    e.grid.set_filter("latte")
+    assert e.key(Key.RETURN) is Act.GRID  # the sizes asked
+    assert e.key(Key.TEXT, "x") is Act.GRID and e.key(Key.DIGIT, "0") is Act.GRID  # nothing typed
+    assert e.key(Key.DIGIT, "1", on_tip=True) is Act.AMOUNT  # the keyed tip is not the panel's
+    assert e.key(Key.DIGIT, "1") is Act.GRID  # the small one: its modifiers next
+    assert e.key(Key.DIGIT, "2") is Act.GRID
+    assert e.key(Key.RETURN) is Act.PICK
+    pick = e.take_pick()
+    assert pick is not None and pick.product.sku == "LAT-S" and pick.modifiers == (OAT,)
+    e.grid.press(e.grid.catalog.product("LAT"))
+    assert e.key(Key.ESCAPE) is Act.GRID and e.grid.choice is None
+    assert e.key(Key.ESCAPE) is Act.NAME_CLEAR  # nothing asked: Esc clears as before
+    assert e.key(Key.PAGE_DOWN) is Act.GRID and e.grid.category == "Bakery"
+    assert e.key(Key.PAGE_UP) is Act.GRID and e.grid.category == "Coffee"
+    assert e.key(Key.DOWN) is Act.GRID and e.key(Key.UP) is Act.GRID
+
+
+def test_a_scan_finds_the_catalogs_product() -> None:
+    from cashier.flows.sale_entry import Act, Key
+    from tests.support.catalogs import CROISSANT_BARCODE
+
+    e = _entry()
+    for d in CROISSANT_BARCODE:
+        e.key(Key.DIGIT, d)
+        e.amount.push(d)
+    assert e.key(Key.RETURN) is Act.SCAN
+    assert e.product is not None and e.product.name == "Croissant"
+
+
+def test_a_letter_narrows_what_the_letters_before_it_found() -> None:
+    """The search per keystroke looks only through the last letter's matches: the same products
+    as a search of the whole catalog, in the same order."""
+    catalog = cafe()
+    grid = CatalogGrid(catalog)
+    for text in ("c", "co", "cof", "coffee b", "o", "or", "e", "es"):
+        grid.set_filter(text)
+        assert list(grid.view().products) == catalog.search(text, limit=96)[:grid.per_page], text
+    held = catalog.holding("co")
+    assert [p.name for _, p in catalog.holding("cof", held)] == ["Coffee beans 1kg"]
+    assert catalog.category_buttons("Bakery") == tuple(catalog.in_category("Bakery"))
+    assert catalog.category_buttons("nothing") == ()
+
+
+async def test_a_pick_becomes_a_ticket_line_of_its_name_and_modifiers(make_till: Any) -> None:
+    """``TicketSession.add_product`` on a real till: the product's name with its modifiers', its
+    price with their changes (the sku and catalog version on the line are another's part)."""
+    from cashier.flows.ticket import TicketSession, TicketSettings
+
+    till = await make_till("HD")
+    s = await TicketSession.start(till.ctx, TicketSettings())
+    catalog = cafe()
+    latte = catalog.product("LAT-L")
+    assert latte is not None
+    await s.add_product(latte, modifiers=(SHOT, NO_SUGAR))
+    ticket = await s.add_product(catalog.product("BAG"), quantity=2)  # type: ignore[arg-type]
+    assert [(line.name, line.unit_price, line.quantity) for line in ticket.lines] == [
+        ("Latte large, Extra shot, No sugar", Decimal("4.40"), 1), ("Bagel", Decimal("2.40"), 2)]
