@@ -189,3 +189,19 @@ def test_the_grid_fits_the_tills_screens(ui: Any, make_gui: Any, language: str) 
                     problems.append(f"{where}: {w.accessibleName() or type(w).__name__} not in sight")
     gui.set_theme(font_scale=1.0)
     assert not problems, "\n".join(problems[:40])
+
+
+def test_a_finger_on_a_product_adds_it(ui: Any, make_gui: Any) -> None:
+    """Touch, as on a till's touch screen: a tap on a product's button (Qt turns the touch into
+    the click a button takes)."""
+    sale = _grid_sale(ui, make_gui)
+    grid = sale.page.product_grid
+    screen = QTest.createTouchDevice()
+    tile = grid.tiles[1]  # the americano
+    window = tile.window()
+    at = tile.mapTo(window, tile.rect().center())
+    QTest.touchEvent(window, screen, False).press(0, at, window).commit()
+    ui.spin(0.02)
+    QTest.touchEvent(window, screen, False).release(0, at, window).commit()
+    _done(ui, sale, 1)
+    assert _lines(sale) == [("Americano", Decimal("2.80"))]
