@@ -267,7 +267,7 @@ class CatalogGrid:
         return self._modifiers(product, None)
 
     def _modifiers(self, product: Product, variant: Product | None) -> Choice | None:
-        """The modifiers asked about what is sold: a variant's own, else its product's."""
-        modifiers = (variant.modifiers if variant is not None and variant.modifiers
-                     else product.modifiers)
+        """The modifiers asked about what is sold: its own (a variant's are the variant's: the
+        ticket refuses a modifier that is not the sold sku's, ``TicketSession.add_product``)."""
+        modifiers = (variant if variant is not None else product).modifiers
         return Choice(product, Ask.MODIFIER, modifiers, variant=variant) if modifiers else None

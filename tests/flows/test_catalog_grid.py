@@ -257,3 +257,21 @@ async def test_a_pick_becomes_a_ticket_line_of_its_name_and_modifiers(make_till:
     ticket = await s.add_product(catalog.product("BAG"), quantity=2)  # type: ignore[arg-type]
     assert [(line.name, line.unit_price, line.quantity) for line in ticket.lines] == [
         ("Latte large, Extra shot, No sugar", Decimal("4.40"), 1), ("Bagel", Decimal("2.40"), 2)]
+
+
+def test_a_variant_without_modifiers_of_its_own_asks_none() -> None:
+    """The modifiers asked are the sold sku's (the ticket refuses another's): a size with none is
+    added at once, whatever its product offers."""
+    d = Decimal
+    catalog = Catalog.of_products(1, [
+        Product("TEA", "Tea", d("2.00"), "Drinks", modifiers=(SHOT,)),
+        Product("TEA-S", "Tea small", d("2.00"), "Drinks", variant_of="TEA"),
+        Product("TEA-L", "Tea large", d("2.50"), "Drinks", variant_of="TEA", modifiers=(OAT,))],
+        [Category("Drinks")])
+    grid = CatalogGrid(catalog)
+    tea = catalog.product("TEA")
+    assert tea is not None and grid.press(tea) is None
+    pick = grid.option(1)
+    assert pick is not None and pick.product.sku == "TEA-S" and pick.modifiers == ()
+    grid.press(tea)
+    assert grid.option(2) is None and grid.choice is not None and grid.choice.options == (OAT,)
