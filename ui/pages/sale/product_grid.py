@@ -282,7 +282,8 @@ class ProductGrid(QWidget):
         col.addWidget(self.empty)
         self._columns = 2
         self._tile_height = 0
-        self._tiles_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self._tile_width = BUTTON_W
+        self._tiles_layout.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.stack.installEventFilter(self)
         self.category_row.installEventFilter(self)
         self.retranslate()
@@ -359,6 +360,10 @@ class ProductGrid(QWidget):
             self._columns = columns
             for i, tile in enumerate(self.tiles):
                 self._tiles_layout.addWidget(tile, i // columns, i % columns)
+        # a column's width whether or not a button is in it: one product is one button wide
+        self._tile_width = max(BUTTON_W // 2, (room.width() - 4 * (columns - 1)) // columns)
+        for tile in (*self.tiles, *self.options):
+            tile.setMaximumWidth(self._tile_width)
         self.model.fit(columns * rows)
         self.redraw()
         if self._drawn is not None:
@@ -460,6 +465,7 @@ class ProductGrid(QWidget):
             i = len(self.tiles)
             if self._tile_height:
                 b.setFixedHeight(self._tile_height)
+                b.setMaximumWidth(self._tile_width)
             b.clicked.connect(lambda _=False, n=i: self.touch(n))
             self.tiles.append(b)
             self._tiles_layout.addWidget(b, i // self._columns, i % self._columns)
