@@ -58,7 +58,9 @@ class TileButton(QPushButton):
         self.detail = ""
         self.colour = QColor("#5B6B7B")
         self._ink = QColor("#FFFFFF")
-        self._lines: tuple[tuple[str, int, int, str], str] | None = None  # (title, width, lines, font)
+        #: what the last paint laid out: (title, detail, size, font) -> (title font, its lines)
+        self._layout: tuple[tuple[str, str, QSize, str], QFont, str] | None = None
+        self._hint: tuple[tuple[str, str], QSize] | None = None  # (title, font) -> a category's size
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -70,8 +72,13 @@ class TileButton(QPushButton):
 
     def sizeHint(self) -> QSize:
         if self.isCheckable() and not self.detail:  # a category: as wide as its name
-            wide = QFontMetrics(self.font()).horizontalAdvance(self.title) + 28
-            return QSize(min(max(wide, BUTTON_W * 3 // 4), BUTTON_W * 2), BUTTON_H * 3 // 4)
+            font = self.font()
+            of = (self.title, font.key())
+            if self._hint is None or self._hint[0] != of:
+                wide = QFontMetrics(font).horizontalAdvance(self.title) + 28
+                self._hint = (of, QSize(min(max(wide, BUTTON_W * 3 // 4), BUTTON_W * 2),
+                                        BUTTON_H * 3 // 4))
+            return QSize(self._hint[1])
         return QSize(BUTTON_W, BUTTON_H)
 
     def minimumSizeHint(self) -> QSize:
@@ -110,17 +117,18 @@ class TileButton(QPushButton):
             painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
         painter.setPen(self._ink)
         inner = rect.adjusted(6, 4, -6, -4)
-        font = self._title_font(inner.width())
-        metrics = QFontMetrics(font)
-        detail_h = metrics.height() if self.detail else 0
-        lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
+        detail_h = QFontMetrics(self.font()).height() if self.detail else 0
+        of = (self.title, self.detail, inner.size(), self.font().key())
+        if self._layout is None or self._layout[0] != of:
+            font = self._title_font(inner.width())
+            metrics = QFontMetrics(font)
+            lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
+            self._layout = (of, font, _wrapped(self.title, metrics, inner.width(), lines))
+        _, font, text = self._layout
         painter.setFont(font)
         title_rect = QRect(inner.left(), inner.top(), inner.width(), inner.height() - detail_h)
-        of = (self.title, inner.width(), lines, font.key())
-        if self._lines is None or self._lines[0] != of:
-            self._lines = (of, _wrapped(self.title, metrics, inner.width(), lines))
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
-                         self._lines[1])
+                         text)
         if self.detail:
             bold = QFont(self.font())
             bold.setBold(True)
@@ -387,9 +395,11 @@ class ProductGrid(QWidget):
         last, self._drawn = self._drawn, view
         if last is None or last.categories != view.categories:
             self._draw_categories(view.categories)
-        for tile, category in zip(self.categories, view.categories, strict=False):
-            tile.setChecked(category.name == view.category and not view.filtered)
-        self._place_categories(view)
+        if last is None or (last.categories, last.category, last.filtered) != (
+                view.categories, view.category, view.filtered):
+            for tile, category in zip(self.categories, view.categories, strict=False):
+                tile.setChecked(category.name == view.category and not view.filtered)
+            self._place_categories(view)
         colours = {c.name: c.colour for c in view.categories}
         self._draw_tiles(view.products, colours)
         self._draw_pages(view)
