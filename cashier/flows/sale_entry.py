@@ -280,7 +280,8 @@ class SaleEntry:
     def _grid_key(self, key: Key, text: str) -> Act | None:
         """The grid's keys: while its panel asks, 1-9 answer, Return adds, Esc backs out (and no
         other key types under it); Page Up/Down the category, Up/Down the page; Return with
-        letters typed (and no price) adds the first product they name. None: not the grid's."""
+        letters typed (and no price) adds the first product they name, when the catalog has
+        products (a till without any keeps Return as it was). None: not the grid's."""
         grid = self.grid
         if grid is None:
             return None
@@ -300,7 +301,7 @@ class SaleEntry:
         if key in (Key.UP, Key.DOWN):
             grid.turn(1 if key is Key.DOWN else -1)
             return Act.GRID
-        if key is Key.RETURN and grid.filter and not self.scanned \
+        if key is Key.RETURN and grid.filter and grid.catalog.products and not self.scanned \
                 and (self.prefilled or not self.amount.entered):
             product = grid.first()
             if product is None:

@@ -193,6 +193,14 @@ def test_return_with_letters_adds_the_first_product_and_never_charges() -> None:
     assert e.key(Key.RETURN) is Act.AMOUNT  # a price typed: Return is the quick path again
     e.grid.set_filter("")
     assert e.key(Key.RETURN) is Act.AMOUNT
+    # a till without products: letters only name the line, and Return is what it was
+    from cashier.flows.sale_entry import SaleEntry
+    from cashier.money import CentsBuffer
+
+    bare = SaleEntry(CentsBuffer(), CentsBuffer(), catalog=Catalog(0, ()))
+    assert bare.grid is not None
+    bare.grid.set_filter("tea")
+    assert bare.key(Key.RETURN) is Act.AMOUNT
 
 
 def test_the_panel_takes_the_keys_while_it_asks() -> None:
