@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING
 
 from cashier.errors import ValidationError
 
+#: The tax class of a till without a store: the profile's one ``tax_rate`` (the rule's name is
+#: the money rules', ``cashier.money.DEFAULT_TAX_CLASS``: a typed line's class too).
+from cashier.money import DEFAULT_TAX_CLASS as DEFAULT_TAX_CLASS
+
 if TYPE_CHECKING:
     from cashier.config import TillProfile
 
@@ -24,8 +28,6 @@ SKU_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 #: A barcode as a scanner types it.
 BARCODE_PATTERN = re.compile(r"^[0-9A-Za-z-]{1,32}$")
 NAME_MAX = 40
-#: The tax class of a till without a store: the profile's one ``tax_rate``.
-DEFAULT_TAX_CLASS = "standard"
 #: The category of a till without a store (its profile's ``products``).
 DEFAULT_CATEGORY = "products"
 
@@ -91,6 +93,9 @@ class Catalog:
     products: tuple[Product, ...]
     categories: tuple[Category, ...] = ()
     tax_classes: tuple[TaxClass, ...] = ()
+    #: whether the store's prices include the tax (issue #37); None: the till's profile says
+    #: (``prices_include_tax``), as for a till without a store
+    prices_include_tax: bool | None = None
     _by_sku: dict[str, Product] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_barcode: dict[str, Product] = field(default_factory=dict, init=False, repr=False,
                                             compare=False)
@@ -172,6 +177,14 @@ class Catalog:
             elif at > 0 and len(holds) < limit:
                 holds.append(p)
         return (starts + holds)[:limit]
+
+    def find(self, text: str, limit: int = 200) -> list[Product]:
+        """The Manager screen's search: every product, inactive ones and variants too, whose sku
+        or name holds ``text`` (any case), by sku; empty text: the first ``limit`` by sku."""
+        needle = text.strip().casefold()
+        found = [p for p in self.products
+                 if not needle or needle in p.sku.casefold() or needle in p.name.casefold()]
+        return sorted(found, key=lambda p: p.sku)[:limit]
 
     def sorted_categories(self) -> list[Category]:
         return sorted(self.categories, key=lambda c: (c.order, c.name.casefold()))

@@ -252,19 +252,21 @@ def test_a_letter_narrows_what_the_letters_before_it_found() -> None:
 
 
 async def test_a_pick_becomes_a_ticket_line_of_its_name_and_modifiers(make_till: Any) -> None:
-    """``TicketSession.add_product`` on a real till: the product's name with its modifiers', its
-    price with their changes (the sku and catalog version on the line are another's part)."""
+    """``TicketSession.add_product`` on a real till: the product's name and its modifiers', its
+    price with their changes, its sku and the catalog version it was sold from."""
     from cashier.flows.ticket import TicketSession, TicketSettings
 
     till = await make_till("HD")
     s = await TicketSession.start(till.ctx, TicketSettings())
     catalog = cafe()
+    till.ctx.catalog.replace(catalog)  # the till sells from the café: the line is that version's
     latte = catalog.product("LAT-L")
     assert latte is not None
     await s.add_product(latte, modifiers=(SHOT, NO_SUGAR))
     ticket = await s.add_product(catalog.product("BAG"), quantity=2)  # type: ignore[arg-type]
-    assert [(line.name, line.unit_price, line.quantity) for line in ticket.lines] == [
-        ("Latte large, Extra shot, No sugar", Decimal("4.40"), 1), ("Bagel", Decimal("2.40"), 2)]
+    assert [(line.name, line.modifiers, line.unit_price, line.quantity) for line in ticket.lines] == [
+        ("Latte large", ("Extra shot", "No sugar"), Decimal("4.40"), 1), ("Bagel", (), Decimal("2.40"), 2)]
+    assert [(line.sku, line.catalog_version) for line in ticket.lines] == [("LAT-L", 1), ("BAG", 1)]
 
 
 def test_a_variant_without_modifiers_of_its_own_asks_none() -> None:

@@ -28,8 +28,10 @@ def _grid_sale(ui: Any, make_gui: Any, **profile: Any) -> SaleDriver:
 
 
 def _lines(sale: SaleDriver) -> list[tuple[str, Decimal]]:
+    """Each line as the ticket shows it: the product's name and its modifiers, its unit price."""
     t = sale.page.ticket
-    return [] if t is None else [(line.name, line.unit_price) for line in t.lines]
+    return [] if t is None else [(", ".join([line.name, *line.modifiers]), line.unit_price)
+                                 for line in t.lines]
 
 
 def _done(ui: Any, sale: SaleDriver, count: int) -> None:
@@ -52,7 +54,7 @@ def test_letters_filter_the_grid_and_return_adds_the_first(ui: Any, make_gui: An
     _done(ui, sale, 1)
     assert _lines(sale) == [("Bagel", Decimal("2.40"))]
     assert page.stack.currentWidget() is page.entry_page and page.description.text() == ""
-    assert page.prefilled and page.amount.value == Decimal("2.40")
+    assert page.prefilled and page.amount.value == Decimal("2.64")  # 2.40 and its 10 % tax
     # letters that name nothing: said, nothing added, nothing charged
     sale.type("zzz")
     assert grid.empty.isVisible()
@@ -83,6 +85,8 @@ def test_a_variant_and_modifiers_asked_once_on_the_panel_by_keys(ui: Any, make_g
     sale.press(Qt.Key.Key_Return)
     _done(ui, sale, 1)
     assert _lines(sale) == [("Latte large, Extra shot, No sugar", Decimal("4.40"))]
+    row = sale.page.lines_list.item(0, 0)
+    assert row is not None and row.text() == "Latte large + Extra shot, No sugar"  # what was chosen shows
     assert grid.stack.currentWidget() is grid.tiles_page
     # Esc on the first question backs out: nothing added, the keys are the amount's again
     sale.type("latte")

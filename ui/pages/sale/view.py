@@ -93,7 +93,7 @@ class SaleView(StagedPage):
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
                                tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
                                context=self._context, shown=self._show_ticket,
-                               catalog=Catalog.from_profile(p))
+                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p))
         self._grid(actions)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
@@ -323,6 +323,8 @@ class SaleView(StagedPage):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
+        # said now, as every screen is (the window's switch does not wait for Qt's posted event)
+        self.product_grid.retranslate()
         a11y.name(self.receipt_view, tr("Receipt"), tr("The receipt as it prints, line by line."))
         for button, about in (
                 (self.remove_line_button, tr("Removes the ticket's last line.")),
