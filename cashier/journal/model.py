@@ -385,6 +385,12 @@ class TicketLine:
     def amount(self) -> Decimal:
         return self.unit_price * self.quantity
 
+    @property
+    def label(self) -> str:
+        """The line as a screen shows it in one row: its name, then its modifiers
+        (``Latte large + Extra shot, No sugar``)."""
+        return f"{self.name} + {', '.join(self.modifiers)}" if self.modifiers else self.name
+
 
 @dataclass(frozen=True, slots=True)
 class TicketRecord:

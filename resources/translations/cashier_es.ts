@@ -1852,8 +1852,20 @@
       <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
     </message>
     <message>
+      <source>Shows the keypad in the products' place.</source>
+      <translation>Muestra el teclado en lugar de los productos.</translation>
+    </message>
+    <message>
+      <source>Shows the catalog's products in the keypad's place.</source>
+      <translation>Muestra los productos del catálogo en lugar del teclado.</translation>
+    </message>
+    <message>
       <source>Clear</source>
       <translation>Borrar</translation>
+    </message>
+    <message>
+      <source>Keypad</source>
+      <translation>Teclado</translation>
     </message>
     <message>
       <source>Item</source>
@@ -1862,6 +1874,10 @@
     <message>
       <source>Amount: type the line's price first (it must be greater than zero).</source>
       <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>No product's name holds what was typed: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto se llama así: escriba su precio y pulse + para añadirlo como línea.</translation>
     </message>
     <message>
       <source>Show the receipt on screen instead.</source>
@@ -1942,6 +1958,106 @@
     <message>
       <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
       <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Adds it to the ticket (a choice is asked first when it has one).</source>
+      <translation>Lo añade al ticket (si tiene opciones, se preguntan antes).</translation>
+    </message>
+    <message>
+      <source>Adds this one (its number); its choices are asked next.</source>
+      <translation>Añade esta opción (su número); luego se preguntan sus extras.</translation>
+    </message>
+    <message>
+      <source>Back</source>
+      <translation>Atrás</translation>
+    </message>
+    <message>
+      <source>Backs out of the question: nothing is added.</source>
+      <translation>Sale de la pregunta: no se añade nada.</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>Añadir</translation>
+    </message>
+    <message>
+      <source>Adds the product with the choices ticked.</source>
+      <translation>Añade el producto con las opciones marcadas.</translation>
+    </message>
+    <message>
+      <source>Previous page</source>
+      <translation>Página anterior</translation>
+    </message>
+    <message>
+      <source>The category's previous products.</source>
+      <translation>Los productos anteriores de la categoría.</translation>
+    </message>
+    <message>
+      <source>Next page</source>
+      <translation>Página siguiente</translation>
+    </message>
+    <message>
+      <source>The category's next products.</source>
+      <translation>Los productos siguientes de la categoría.</translation>
+    </message>
+    <message>
+      <source>Previous category</source>
+      <translation>Categoría anterior</translation>
+    </message>
+    <message>
+      <source>Page Up.</source>
+      <translation>Re Pág.</translation>
+    </message>
+    <message>
+      <source>Next category</source>
+      <translation>Categoría siguiente</translation>
+    </message>
+    <message>
+      <source>Page Down.</source>
+      <translation>Av Pág.</translation>
+    </message>
+    <message>
+      <source>Ticks or unticks it (its number); Return adds the product.</source>
+      <translation>La marca o desmarca (su número); Intro añade el producto.</translation>
+    </message>
+    <message>
+      <source>Up</source>
+      <translation>Arriba</translation>
+    </message>
+    <message>
+      <source>Down</source>
+      <translation>Abajo</translation>
+    </message>
+    <message>
+      <source>No products in this category.</source>
+      <translation>No hay productos en esta categoría.</translation>
+    </message>
+    <message>
+      <source>Shows the category's products (Page Up, Page Down: the category before or after).</source>
+      <translation>Muestra los productos de la categoría (Re Pág, Av Pág: la categoría anterior o siguiente).</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages}</source>
+      <translation>Página {page} de {pages}</translation>
+    </message>
+    <message>
+      <source>{name}: which one? (1-9, Esc backs out)</source>
+      <translation>{name}: ¿cuál? (1-9, Esc sale)</translation>
+    </message>
+    <message>
+      <source>{name}: with? (1-9 ticks, Return adds, Esc backs out)</source>
+      <translation>{name}: ¿con qué? (1-9 marca, Intro añade, Esc sale)</translation>
+    </message>
+    <message>
+      <source>No product's name holds “{text}”: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto contiene «{text}»: escriba su precio y pulse + para añadirlo como línea.</translation>
+    </message>
+    <message>
+      <source>Category {name}</source>
+      <translation>Categoría {name}</translation>
+    </message>
+    <message>
+      <source>ticked</source>
+      <translation>marcado</translation>
     </message>
     <message>
       <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
