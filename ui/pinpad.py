@@ -576,7 +576,7 @@ class PinPadWindow(QWidget):
 
     def set_compact(self, compact: bool) -> None:
         """Narrow, for a column beside the till's window: the test cards under the pad's screen,
-        the trigger list left out (the README lists it), smaller margins."""
+        the trigger list left out (the cashier's guide lists it), smaller margins."""
         self.outer.setDirection(QBoxLayout.Direction.TopToBottom if compact
                                 else QBoxLayout.Direction.LeftToRight)
         margin = 8 if compact else 16

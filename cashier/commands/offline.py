@@ -39,13 +39,14 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=probe_command)
     p = sub.add_parser("manualsale", help="a sale on a voice authorization code (a manager's PIN "
                                           "on stdin)")
-    p.add_argument("--amount", required=True)
+    p.add_argument("--amount", required=True, help="the amount the voice authorization approved")
     p.add_argument("--auth-code", required=True, help="the voice authorization code")
     p.add_argument("--manager", metavar="ID", required=True, help=MANAGER_HELP)
     _card_args(p)
     p.set_defaults(handler=manualsale_command)
     p = sub.add_parser("host", help="training: take the embedded host away or bring it back")
-    p.add_argument("state", choices=("down", "up"))
+    p.add_argument("state", choices=("down", "up"),
+                   help="down: the host unreachable behind the gateway; up: back")
     p.set_defaults(handler=host_command)
     parser.set_defaults(handler=lambda args: _usage(parser))
 

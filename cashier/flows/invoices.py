@@ -12,7 +12,7 @@ cashier tries again, and the next attempt asks again. One exception (issue 40): 
 itself answers that its host cannot be reached (``HostUnreachable``), the journal's own high
 water is taken for that invoice (and asked again before the next one): a till restarted during
 an outage stores card payments offline. A journal restored from an older backup during an
-outage could then reuse a number (docs/decisions/019-store-and-forward.md).
+outage could then reuse a number (docs/decisions/022-store-and-forward.md).
 """
 
 from __future__ import annotations

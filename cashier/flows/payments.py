@@ -32,8 +32,8 @@ from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, T
 from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.journal.tickets import LineRefund
 from cashier.journal.tokens import decode_token
+from cashier.money import TippedAmount, check_capture, check_tax, check_tip, check_tip_within
 from cashier.money import capture_bound as money_capture_bound
-from cashier.money import check_capture, check_tax, check_tip, check_tip_within
 from cashier.redact import luhn_ok, mask_pan, redact
 
 
@@ -176,34 +176,36 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
     """
     on_pad = card is None and token is None and (giftcard is None or giftcard.on_pad)
     with ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=giftcard is not None):
-        return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=invoice,
+        return await _sale(ctx, TippedAmount(amount, tip), tax=tax, card=card, token=token, invoice=invoice,
                            prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                            giftcard=giftcard)
 
 
-async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
+async def sale_on_held_pad(ctx: FlowContext, charge: TippedAmount, *,
                            card: KeyedCard | None = None, token: str | None = None,
                            prompt_tip: bool = False,
                            tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
                            ticket_id: int | None = None,
-                           giftcard: GiftCard | None = None) -> FlowResult:
+                           giftcard: GiftCard | None = None, tax: Decimal = Decimal(0)) -> FlowResult:
     """A card (or gift card) sale for a caller that already holds the PIN pad (a ticket's card
-    or gift card tender, which journals "tip asked" only once the pad is its own)."""
-    return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
+    or gift card tender, which journals "tip asked" only once the pad is its own). ``charge``: the
+    tender's amount with the tip it carries (``TippedAmount.within``); ``tax``: its share of the
+    ticket's tax."""
+    return await _sale(ctx, charge, tax=tax, card=card, token=token, invoice=None,
                        prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                        giftcard=giftcard)
 
 
-async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
+async def _sale(ctx: FlowContext, charge: TippedAmount, *,
                 tax: Decimal, card: KeyedCard | None, token: str | None,
                 invoice: str | None, prompt_tip: bool, tip_presets: tuple[Decimal, ...],
                 ticket_id: int | None, giftcard: GiftCard | None) -> FlowResult:
-    amount = _amount(ctx, amount, "amount")
-    tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
+    amount = _amount(ctx, charge.base, "amount")
+    tip = _amount(ctx, charge.tip, "tip", allow_zero=True) if charge.tip is not None else None
     tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
     if tip is not None:
         check_tip_within(amount, tip, ctx.journal.currency, ctx.bounds)
-    total = amount + (tip or 0)
+    total = TippedAmount(amount, tip).total
     kind = Kind.SALE
     if giftcard is not None:
         if card is not None or token is not None:
@@ -349,7 +351,7 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
     entry = await _open_tab(ctx, invoice)
     base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
     tip = check_within_tab(ctx, entry, base, _amount(ctx, tip, "tip", allow_zero=True))
-    total = base + tip
+    total = TippedAmount(base, tip).total
     token = str(entry.token)
     wire = Amount(total=total, tip=tip if tip > 0 else None)
     entry = await send_journaled(

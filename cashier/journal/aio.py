@@ -35,7 +35,7 @@ from cashier.journal.model import (
 )
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketChanged
-from cashier.journal.tickets import TicketRecord, TicketWritten
+from cashier.journal.tickets import LineSold, TicketRecord, TicketWritten
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -573,9 +573,9 @@ class Journal:
         return await self._write_line(run)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
-                              actor: str) -> TicketRecord:
+                              actor: str, sold: LineSold | None = None) -> TicketRecord:
         return await self._write_line(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
-                                 unit_price=unit_price, actor=actor)
+                                 unit_price=unit_price, actor=actor, sold=sold)
 
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         return await self._write_line(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
@@ -587,11 +587,11 @@ class Journal:
     async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
                           change: Decimal, tip: Decimal | None, actor: str, message: str,
                           close_if: Callable[[TicketRecord], bool] | None = None,
-                          ) -> tuple[Entry, TicketRecord]:
+                          tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
         """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
         (entry, record), mirrored, changes = await self._write_entry(
             self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
-            actor=actor, message=message, close_if=close_if)
+            actor=actor, message=message, close_if=close_if, tax=tax)
         self._publish(entry, mirrored, changes)
         return entry, record
 

@@ -365,15 +365,43 @@ class EntryChanges(TypedDict, total=False):
 
 
 @dataclass(frozen=True, slots=True)
+class LineSold:
+    """What a ticket line was sold as (issue #37), journaled with it so a price or rate changed
+    later never changes it: the catalog's sku and version (None: a typed line), the tax class and
+    its rate in percent (None: the till's default class at the ticket's rate), the modifiers'
+    names (their price changes are in the line's unit price)."""
+
+    sku: str | None = None
+    catalog_version: int | None = None
+    tax_class: str | None = None
+    tax_rate: Decimal | None = None
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TicketLine:
     id: int
     name: str
     quantity: int
     unit_price: Decimal
+    #: the catalog's sku and version the line was sold from (None: a typed line)
+    sku: str | None = None
+    catalog_version: int | None = None
+    #: its tax class and rate (percent); None on a line journaled before tax classes (issue #37):
+    #: the ticket's one rate, in the default class
+    tax_class: str | None = None
+    tax_rate: Decimal | None = None
+    modifiers: tuple[str, ...] = ()
 
     @property
     def amount(self) -> Decimal:
         return self.unit_price * self.quantity
+
+    @property
+    def label(self) -> str:
+        """The line as a screen shows it in one row: its name, then its modifiers
+        (``Latte large + Extra shot, No sugar``)."""
+        return f"{self.name} + {', '.join(self.modifiers)}" if self.modifiers else self.name
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from cashier.journal.datastore import (
 )
 from cashier.journal.drawer_rows import DrawerRecorder
 from cashier.journal.leases import EntryOwned, alive, lease_for
+from cashier.journal.mail_rows import MailRecorder
 from cashier.journal.model import (
     CORRECTIONS,
     INVOICED_KINDS,
@@ -935,6 +936,8 @@ class JournalRecorder:
         self.drawer = drawer = DrawerRecorder(store)
         self.reports = reports = ReportRecorder(store)
         self.outbox = outbox = OutboxRecorder(store)
+        #: the mail outbox (e-mailed receipts), used by ``cashier.mail`` as it is
+        self.mail = MailRecorder(store)
         self.conn = store.conn
         # the datastore: transactions, the held lines, the journal's time, what a write moved
         self.transaction = store.transaction
@@ -1084,7 +1087,7 @@ class JournalRecorder:
     def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
                     tip: Decimal | None, actor: str, message: str,
                     close_if: Callable[[TicketRecord], bool] | None = None,
-                    ) -> tuple[Entry, TicketRecord]:
+                    tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
         """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
         (approved: the cash is in the hand), what was tendered and the change; and the ticket
         closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
@@ -1095,8 +1098,8 @@ class JournalRecorder:
             self.store.keep_held()  # nothing written yet: all still hold
             self.drawer.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
             entry = entries.create(NewEntry(Kind.CASH, applied, actor=actor, op=Op.SALE,
-                                            clerk=actor, tip=tip, ticket_id=ticket_id,
-                                            message=message))
+                                            clerk=actor, tip=tip, tax=tax or None,
+                                            ticket_id=ticket_id, message=message))
             entry = entries.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
             entries.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
             if close_if is not None and close_if(tickets.ticket(ticket_id)):

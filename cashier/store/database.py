@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -36,7 +37,8 @@ from cashier.journal.totals import (
     contribution,
 )
 from cashier.manager_pin import verify_pin
-from cashier.money import from_minor
+from cashier.money import from_minor, to_minor
+from cashier.store.catalog import StoreCatalog
 from cashier.store.checks import (
     HistoryRewritten,
     JournalForked,
@@ -215,6 +217,8 @@ class StoreDatabase:
         #: One manager sign-in of this process at a time waits on the managers' rows (the
         #: database serialises tries across processes; this keeps a burst from taking the pool)
         self._pin_turn = asyncio.Lock()
+        #: The catalog's versions (issue #37): reads for every till, writes for store managers
+        self.catalog = StoreCatalog(self.pool)
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)
@@ -382,9 +386,11 @@ class StoreDatabase:
                                      "journal_id = %s", (till_id, journal_id))
             mark = await cur.fetchone()
             last_close = await self._last_close(conn)
+            catalog_version = await self.catalog.latest(conn)
         return {"high_water": int(mark[0]) if mark else 0,
                 "invoice_floor": int(floor[0]) if floor else 0,
-                "store_close": own_close(last_close, till_id)}
+                "store_close": own_close(last_close, till_id),
+                "catalog_version": catalog_version}
 
     @staticmethod
     async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:
@@ -542,6 +548,15 @@ class StoreDatabase:
                     "v.till_id AND e.journal_id = v.journal_id AND e.entry_id = v.entry_id "
                     f"WHERE v.type = 'correction' AND NOT e.training AND e.{where}", args)
                 corrections = await cur.fetchall()
+                # the tax the paid tickets of these entries charged, by class (issue #37): each
+                # ticket's ``ticket_paid`` event carries it, worked out at the till by the one rule
+                await cur.execute(
+                    "SELECT v.till_id, v.data->'taxes' AS taxes FROM events v "
+                    "WHERE v.type = 'ticket_paid' AND v.data->'taxes' IS NOT NULL AND EXISTS ("
+                    "SELECT 1 FROM entries e WHERE e.till_id = v.till_id AND e.journal_id = "
+                    "v.journal_id AND e.fields->>'ticket_id' = v.data->>'ticket' AND NOT e.training "
+                    f"AND e.{where})", args)
+                taxes = await cur.fetchall()
                 await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
                                   "ORDER BY till_id")
                 tills = await cur.fetchall()
@@ -550,7 +565,7 @@ class StoreDatabase:
                 last_close = await self._last_close(conn)
             finally:
                 await conn.execute("COMMIT")
-        return summarise(rows, tills, marks, last_close, business_date, corrections)
+        return summarise(rows, tills, marks, last_close, business_date, corrections, taxes)
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
@@ -596,18 +611,24 @@ def _money(minor: int, currency: str) -> str:
 def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, Any]],
               marks: Sequence[Mapping[str, Any]], last_close: dict[str, Any] | None,
               business_date: str | None,
-              corrections: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    """The totals answer: the store and each till with sales, refunds, tips, by tender and card
-    brand, unresolved, open tickets, corrections and last seen; ``through`` is what the figures
-    cover."""
+              corrections: Sequence[Mapping[str, Any]] = (),
+              taxes: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The totals answer: the store and each till with sales, refunds, tips, tax by class, by
+    tender and card brand, unresolved, open tickets, corrections and last seen; ``through`` is
+    what the figures cover."""
     currency = next((str(r["currency"]) for r in rows), "USD")
 
     def blank() -> dict[str, Any]:
         return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
-                "unresolved": 0, "open_tickets": 0, "corrections": []}
+                "unresolved": 0, "open_tickets": 0, "corrections": [], "tax": {}}
 
     acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
     store = blank()
+    for t in taxes:  # each paid ticket's tax by class, as its till worked it out
+        for c in t["taxes"] or []:
+            key = (str(c["tax_class"]), str(c["rate"]))
+            for target in (acc.setdefault(str(t["till_id"]), blank()), store):
+                target["tax"][key] = target["tax"].get(key, 0) + to_minor(Decimal(c["tax"]), currency)
     for c in corrections:
         for target in (acc.setdefault(str(c["till_id"]), blank()), store):
             target["corrections"].append(c["data"])
@@ -644,6 +665,9 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
         return {"sales": pair(t["sales"]), "refunds": pair(t["refunds"]),
                 "net": _money(t["sales"][1] - t["refunds"][1], currency),
                 "tips": _money(t["tips"], currency),
+                "tax": _money(sum(t["tax"].values()), currency),
+                "tax_by_class": [{"tax_class": name, "rate": rate, "tax": _money(minor, currency)}
+                                 for (name, rate), minor in sorted(t["tax"].items())],
                 "by_tender": {k: pair(v) for k, v in sorted(t["by_tender"].items())},
                 "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
                                   for k, v in sorted(t["by_card_brand"].items())},

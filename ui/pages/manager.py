@@ -34,6 +34,7 @@ from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, PartStack, hint
+from ui.pages.catalog import CatalogPart
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -212,10 +213,16 @@ class ManagerPage(Page):
         self.pin_failures_view.setObjectName("Breakdown")
         self.pin_failures_view.setWordWrap(True)
         s.addWidget(self.pin_failures_view)
+        self.mail_failures_view = QLabel()  # e-mailed receipts given up (the core's outbox)
+        self.mail_failures_view.setObjectName("Breakdown")
+        self.mail_failures_view.setWordWrap(True)
+        s.addWidget(self.mail_failures_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
         grid.addWidget(self.store_part, 4, 0)
+        self.catalog_part = CatalogPart(self)
+        grid.addWidget(self.catalog_part, 5, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
@@ -235,6 +242,7 @@ class ManagerPage(Page):
         self.mode_box.setTitle(tr("Mode and PIN pad"))
         self.settings_box.setTitle(tr("Till settings"))
         self.store_part.retranslate()
+        self.catalog_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
@@ -258,6 +266,18 @@ class ManagerPage(Page):
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
         self._show_pin_failures()
+        self._show_mail_failures()
+
+    def _show_mail_failures(self) -> None:
+        """E-mailed receipts not sent after the retries, with the server's reason (the address
+        masked by the core): the manager sends them again from the Journal."""
+        mail = getattr(self.gui, "mail", None) if self.gui is not None else None
+        failures = mail.failures() if mail is not None else []
+        lines = [f"{format_time(f['queued_at'])} · {tr('receipt')} {f['receipt']} · {f['to']} · "
+                 f"{f['reason']}" for f in failures[:10]]
+        self.mail_failures_view.setVisible(mail is not None)
+        self.mail_failures_view.setText(tr("E-mailed receipts not sent") + ": "
+                                        + ("\n" + "\n".join(lines) if lines else tr("none")))
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
@@ -275,6 +295,8 @@ class ManagerPage(Page):
             return
         self.reconcile()
         self.store_part.refresh()
+        self._show_mail_failures()
+        self.catalog_part.refresh()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)
