@@ -108,6 +108,7 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     cur = recorder.currency
     by_tender = {t: _Sum() for t in TENDERS}
     refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
+    declined_on_forward = _Sum()
     refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
     by_brand: dict[str, _Sum] = defaultdict(_Sum)
     by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
@@ -119,6 +120,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             continue
         if state == "voided":
             voids.add(n, int(row["requested"]))
+            continue
+        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
+            declined_on_forward.add(n, int(row["requested"]))
             continue
         if state not in _MONEY_STATES:
             continue
@@ -172,6 +176,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # entries the host held otherwise than the journal had them: how many, and the money the
         # corrections added to the net (signed: a sale voided at the host takes its amount off)
         "corrections": {"count": corrected, "amount": str(corrected_amount)},
+        # card payments stored while the host was away and declined when forwarded: in no sale,
+        # counted apart (the customer owes them; issue 40)
+        "declined_on_forward": declined_on_forward.out(cur),
         "cash": None,
     }
     if session is not None:
@@ -231,7 +238,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
                      ("Unresolved", str(report["unresolved"])),
-                     ("Corrections", pair(report["corrections"]))]),
+                     ("Corrections", pair(report["corrections"])),
+                     ("Declined on forward", pair(report["declined_on_forward"]))]),
         ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
@@ -285,7 +293,8 @@ def report_csv(report: dict[str, Any]) -> str:
     for c in report.get("tax_by_class", []):
         rows.append(["tax_by_class", c["tax_class"] + (f" {c['rate']}%" if c["rate"] is not None
                                                        else ""), "", c["tax"]])
-    for name in ("refunds", "voids", "open_authorizations", "corrections"):
+    for name in ("refunds", "voids", "open_authorizations", "corrections",
+                 "declined_on_forward"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):

@@ -30,7 +30,12 @@ from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
-from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
+from cashier.journal.totals import (
+    DECLINED_ON_FORWARD_BUCKET,
+    HOST_BATCH_REFUND_BUCKETS,
+    HOST_BATCH_SALE_BUCKETS,
+    contribution,
+)
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor, to_minor
 from cashier.store.catalog import StoreCatalog
@@ -667,7 +672,10 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
                 "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
                                   for k, v in sorted(t["by_card_brand"].items())},
                 "unresolved": t["unresolved"], "open_tickets": t["open_tickets"],
-                "corrections": {"count": corrected, "amount": str(corrected_amount)}}
+                "corrections": {"count": corrected, "amount": str(corrected_amount)},
+                # stored offline, declined by the host at the forward: owed, in no sale (issue 40)
+                "declined_on_forward": pair(t["by_tender"].get(DECLINED_ON_FORWARD_BUCKET,
+                                                               [0, 0]))}
 
     seen = {str(t["till_id"]): t for t in tills}
     through: dict[str, dict[str, int]] = {}

@@ -324,6 +324,10 @@
       <translation>Un sobrante/faltante</translation>
     </message>
     <message>
+      <source>A manual sale</source>
+      <translation>Una venta manual</translation>
+    </message>
+    <message>
       <source>The store did not accept this manager number and PIN.</source>
       <translation>La tienda no aceptó este número de gerente y PIN.</translation>
     </message>
@@ -1196,6 +1200,10 @@
       <translation>Idioma</translation>
     </message>
     <message>
+      <source>No payment stored offline.</source>
+      <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
       <source>Nothing is waiting for recovery.</source>
       <translation>Nada espera recuperación.</translation>
     </message>
@@ -1288,6 +1296,14 @@
       <translation>PIN de gerente fallidos</translation>
     </message>
     <message>
+      <source>Offline by itself: the host could not be reached; back online by itself when it answers.</source>
+      <translation>Sin conexión por sí sola: no se pudo llegar al host; vuelve a estar en línea sola cuando responda.</translation>
+    </message>
+    <message>
+      <source>Offline: a manager's switch.</source>
+      <translation>Sin conexión: decisión de un gerente.</translation>
+    </message>
+    <message>
       <source>Journal and host agree.</source>
       <translation>El diario y el host coinciden.</translation>
     </message>
@@ -1346,6 +1362,14 @@
     <message>
       <source>locked</source>
       <translation>bloqueado</translation>
+    </message>
+    <message>
+      <source>Stored, waiting for the host: {count} for {amount}; the oldest at {oldest}, {left} h before the limit of {limit} h.</source>
+      <translation>Guardados, esperando al host: {count} por {amount}; el más antiguo a las {oldest}, {left} h antes del límite de {limit} h.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
+      <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>Corrections (the host held them otherwise)</source>
@@ -2512,6 +2536,10 @@
       <translation>devolución rechazada (D)</translation>
     </message>
     <message>
+      <source>declined when the gateway forwards it (D)</source>
+      <translation>rechazado cuando la pasarela lo reenvía (D)</translation>
+    </message>
+    <message>
       <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
       <translation>aprobación parcial (P) de la mitad del importe pedido, con ALLOWPARTIALAUTH; rechazada (D) sin él; también una captura, autorización incremental o factura aumentada que pida 219.00 más</translation>
     </message>
@@ -2550,6 +2578,10 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
+    </message>
+    <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
     </message>
     <message>
       <source>Trigger amounts</source>
@@ -2716,6 +2748,10 @@
       <translation>Devuelto</translation>
     </message>
     <message>
+      <source>Declined when sent on (stored offline): collect it</source>
+      <translation>Rechazado al reenviarlo (guardado sin conexión): cóbrelo</translation>
+    </message>
+    <message>
       <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
       <translation>Rechazada por el banco de la tarjeta. Pida otra tarjeta u otra forma de pago.</translation>
     </message>
@@ -2786,6 +2822,18 @@
     <message>
       <source>The request never reached the host: not charged. It is safe to try again.</source>
       <translation>La solicitud nunca llegó al host: no se cobró. Puede volver a intentarlo con seguridad.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. The till is offline now and stores card payments: present the card again.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. La caja está sin conexión y guarda los pagos con tarjeta: presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Take cash, or a manager takes a manual sale with a voice authorization code.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. Cobre en efectivo, o un gerente hace una venta manual con un código de autorización telefónica.</translation>
+    </message>
+    <message>
+      <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
+      <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>The till sent something the host refused: not charged. Tell the manager.</source>
@@ -2908,8 +2956,8 @@
       <translation>Esperar</translation>
     </message>
     <message>
-      <source>Offline mode</source>
-      <translation>Fuera de línea</translation>
+      <source>Offline: cards stored — %d for %s</source>
+      <translation>Sin conexión: tarjetas guardadas — %d por %s</translation>
     </message>
     <message>
       <source>Online</source>
@@ -2972,8 +3020,16 @@
       <translation>Esperan recuperación:</translation>
     </message>
     <message>
+      <source>the oldest must be sent within %s h</source>
+      <translation>el más antiguo debe enviarse en %s h</translation>
+    </message>
+    <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
+    </message>
+    <message>
+      <source>Offline mode</source>
+      <translation type="vanished">Fuera de línea</translation>
     </message>
   </context>
 </TS>

@@ -189,6 +189,10 @@ class ManagerPage(Page):
         m.addLayout(mrow)
         self.mode_message = hint()
         m.addWidget(self.mode_message)
+        # store and forward (issue 40): what is stored, and what the host declined at the forward
+        self.offline_view = hint()
+        a11y.live(self.offline_view)
+        m.addWidget(self.offline_view)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -317,6 +321,32 @@ class ManagerPage(Page):
                                        last4=n.data["_note"].get("card_last4") or "?")
                 for n in notes))
         self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
+        from cashier.flows.offline import status as offline_status
+
+        self.till.run(offline_status(self.till.ctx), "offline status", done=self._show_offline)
+
+    def _show_offline(self, now: dict[str, Any]) -> None:
+        """Stored payments (count, amount, the oldest, hours before max_hours) and each payment
+        the host declined at the forward with what to do: the core's ``offline.status``."""
+        cur, stored = self.till.currency, now["stored"]
+        lines: list[str] = []
+        if now["offline"]:
+            lines.append(tr("Offline by itself: the host could not be reached; back online by "
+                            "itself when it answers.") if now["automatic"] else
+                         tr("Offline: a manager's switch."))
+        if stored["count"]:
+            lines.append(tr("Stored, waiting for the host: {count} for {amount}; the oldest at "
+                            "{oldest}, {left} h before the limit of {limit} h.").format(
+                count=stored["count"], amount=format_money(Decimal(stored["amount"]), cur),
+                oldest=format_time(stored["oldest_at"]), left=stored["hours_left"],
+                limit=now["limits"]["max_hours"]))
+        for d in now["declined_on_forward"]:
+            lines.append(tr("Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on "
+                            "card ..{last4} at {at}. Reach the customer and collect it.").format(
+                invoice=d["invoice"], ticket=d["ticket"] or "—",
+                amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
+                at=format_time(d["at"])))
+        self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
