@@ -140,9 +140,9 @@ def _local_hour(utc_hour: str) -> int:
 
 
 def product_key(line: Any) -> str:
-    """THE product a ticket line counts for in the top products: today its name. When lines
-    carry a ``sku`` (issue #37) this returns the sku's product instead (and the categories chart
-    takes its category from the same catalog version)."""
+    """THE product a ticket line counts for in the top products: its name as last sold. The
+    journal groups the lines by sku (issue #37; a typed line by its name), so a product renamed
+    in the catalog is one bar under its newest name; two skus sold under one name share a bar."""
     return str(line["name"])
 
 

@@ -5,7 +5,7 @@ built-in Courier font (one of the 14 fonts every PDF reader has, so nothing is e
 content stream per page. That is a few dozen lines; a PDF library would be a dependency for
 this alone, and Qt's PDF writer is out of bounds for ``cashier/`` (the core never imports Qt).
 
-Charts (issue #42, docs/decisions/019-charts.md): the day's charts go after the text as vector
+Charts (issue #42, docs/decisions/023-charts.md): the day's charts go after the text as vector
 drawings, each chart's bars beside its table of the same figures: filled rectangles and the
 same built-in fonts, in the colour-blind-safe palette the window uses (``PALETTE``).
 """

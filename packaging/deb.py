@@ -1,6 +1,6 @@
 """The till's Debian package, made with ``dpkg-deb`` only: ``dist/cashier-<till_id>_<ver>_amd64.deb``.
 
-What it installs (README, "Packaging a till"):
+What it installs (IT's guide, docs/guides/it.md, "Packaging a till"):
 
 - ``/opt/cashier-<till_id>/versions/<ver>/``: the bundle; ``current`` links to the version that
   runs (updates add folders beside it and switch the link: ``cashier.updates.layout``);

@@ -198,6 +198,8 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     sale.amount.set_value(Decimal("1234.50"))
     await shoot(w, "sale-spanish")
     gui.set_language("en")
+    sale.new_sale()
+    await _grid_states(gui, sale, shoot, looks)
     if looks:
         gui.set_theme(high_contrast=True)
         await shoot(w, "sale-high-contrast")
@@ -215,6 +217,53 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     from screens_charts import chart_states
 
     await chart_states(shoot, build)
+
+
+async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], looks: bool) -> None:
+    """The product grid (issue #37) on the test catalog (a café and shop: categories, a favourite,
+    a latte's sizes, modifiers): a category, letters typed, the size asked, the modifiers asked,
+    a line added; with ``looks`` also in Spanish at 125 % text and at 1280x800 at 150 %."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeyEvent
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' catalog
+    from tests.support.catalogs import cafe
+
+    w = gui.window
+
+    def key(k: Qt.Key, text: str = "") -> None:
+        sale.entry_key(QKeyEvent(QKeyEvent.Type.KeyPress, k, Qt.KeyboardModifier.NoModifier, text))
+
+    gui.till.ctx.catalog.replace(cafe())
+    sale.follow_catalog()
+    await shoot(w, "sale-grid")
+    sale.description.setText("la")
+    await shoot(w, "sale-grid-letters")
+    key(Qt.Key.Key_Return)
+    await shoot(w, "sale-grid-which-size")
+    key(Qt.Key.Key_2, "2")
+    key(Qt.Key.Key_1, "1")
+    await shoot(w, "sale-grid-modifiers")
+    key(Qt.Key.Key_Return)
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is not None)
+    key(Qt.Key.Key_PageDown)
+    await shoot(w, "sale-grid-line-added")
+    if looks:
+        gui.set_language("es")
+        for (width, height), scale in (((1024, 768), 1.25), ((1280, 800), 1.5)):
+            w.resize(width, height)
+            gui.set_theme(font_scale=scale)
+            await shoot(w, f"sale-grid-{width}x{height}-{int(scale * 100)}-es")
+            sale.product_grid.model.select("Coffee")
+            sale.product_grid.touch(3)  # the latte, touched: its sizes
+            await shoot(w, f"sale-grid-which-size-{width}x{height}-{int(scale * 100)}-es")
+            key(Qt.Key.Key_Escape)
+        gui.set_theme(font_scale=1.0)
+        gui.set_language("en")
+        w.resize(1180, 780)
+    sale.cancel_ticket()
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
+    sale.new_sale()
 
 
 async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:

@@ -71,32 +71,104 @@ def _say_refused(exc: ValidationError) -> None:
     print(f"cashier: {exc}", file=sys.stderr)
 
 
+class _InOrder(argparse.Action):
+    """``--item``, ``--sku`` and ``--barcode`` kept in the order typed (the ticket's lines'),
+    each also under its own name."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+        lines = getattr(namespace, "lines", None) or []
+        namespace.lines = [*lines, (self.dest, values)]
+
+
+def _catalog_lines(rt: Any, typed: list[tuple[str, Any]]) -> list[Any]:
+    """Each line as the ticket will take it: a typed ``(name, price, quantity)``, or a catalog
+    ``(Found, quantity)`` found in the catalog sold from now; an unknown sku or barcode is one
+    line naming the option and the rule, before anything is journaled."""
+    from cashier.catalog.scan import Found, by_sku, find_barcode
+
+    catalog = rt.ctx.catalog.current()
+    out: list[Any] = []
+    for option, value in typed:
+        if option == "sku":
+            sku, quantity = value
+            out.append((Found(by_sku(catalog, sku)), quantity))
+        elif option == "barcode":
+            out.append((find_barcode(catalog, value, rt.profile.price_embedded_prefixes,
+                                     rt.profile.currency), 1))
+        else:
+            out.append(value)
+    return out
+
+
+def _is_found(line: Any) -> bool:
+    from cashier.catalog.scan import Found
+
+    return isinstance(line[0], Found)
+
+
+def _planned_total(rt: Any, lines: list[Any], tip: Decimal | None) -> Decimal:
+    """The new ticket's total (its tax by class, ``money.tax_by_class``), for a cash tender's
+    largest-note check before anything is journaled."""
+    from cashier.money import DEFAULT_TAX_CLASS, tax_by_class
+
+    catalog = rt.ctx.catalog.current()
+    included = rt.profile.prices_include_tax if catalog.prices_include_tax is None \
+        else catalog.prices_include_tax
+    amounts: list[tuple[str, Decimal, Decimal]] = []
+    for line in lines:
+        if _is_found(line):
+            found, quantity = line
+            price = found.product.price if found.price is None else found.price
+            amounts.append((found.product.tax_class, catalog.tax_rate(found.product.tax_class),
+                            price * quantity))
+        else:
+            _name, price, quantity = line
+            amounts.append((DEFAULT_TAX_CLASS, rt.profile.tax_rate, price * quantity))
+    subtotal = sum((amount for _c, _r, amount in amounts), Decimal(0))
+    taxes = tax_by_class(amounts, included, rt.profile.currency)
+    tax = Decimal(0) if included else sum((t.tax for t in taxes), Decimal(0))
+    return subtotal + tax + (tip or Decimal(0))
+
+
 def new_command(args: argparse.Namespace) -> int:
+    from cashier.catalog.scan import parse_sku_item
     from cashier.config import load_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
-    from cashier.money import tax_of
 
     currency = load_profile(getattr(args, "profile", None)).currency
-    items = [parse_item(text, currency) for text in args.item or []]
+    typed: list[tuple[str, Any]] = []
+    for option, text in getattr(args, "lines", None) or []:  # each refused here by its own rule
+        if option == "item":
+            typed.append((option, parse_item(text, currency)))
+        elif option == "sku":
+            typed.append((option, parse_sku_item(text)))
+        else:
+            typed.append((option, text))
     amount = _amount(args.amount, "--amount", args)
     if amount is not None:
-        items.append(("Amount", amount, 1))
-    if not items:
-        raise ValidationError("--item", "give at least one --item NAME=PRICE or an --amount")
+        typed.append(("item", ("Amount", amount, 1)))
+    if not typed:
+        raise ValidationError("--item", "give at least one --item NAME=PRICE, --sku SKU, --barcode "
+                                        "CODE or an --amount")
     tip = _amount(args.tip, "--tip", args, allow_zero=True)
     tenders = _tenders(args, currency)
 
-    subtotal = sum((price * quantity for _name, price, quantity in items), Decimal(0))
-    most = subtotal + (tip or Decimal(0))  # the ticket's total, tax added when prices exclude it
-
     async def body(rt: Any) -> int:
-        total = most if rt.profile.prices_include_tax else \
-            most + tax_of(subtotal, rt.profile.tax_rate, False, rt.profile.currency)
+        lines = _catalog_lines(rt, typed)  # an unknown sku or barcode: nothing journaled
+        total = _planned_total(rt, lines, tip)
         # cash without an open drawer, an amount past the till's bounds: nothing journaled
         await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
-        ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused,
-                                         first_refusal_raises=True)
+        for line in lines:  # in the order typed
+            if _is_found(line):
+                found, quantity = line
+                await session.add_product(found.product, quantity=quantity, price=found.price)
+            else:
+                await session.add_line(*line)
+        ticket = (await session.quick_pay(tenders, tip=tip, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -118,8 +190,8 @@ def pay_command(args: argparse.Namespace) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
-        ticket = await session.quick_pay(tenders, refused=_say_refused,
-                                         first_refusal_raises=True)
+        ticket = (await session.quick_pay(tenders, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -225,30 +297,35 @@ def register(subparsers: Any) -> None:
                                           "3 a tender is still being checked with the host.")
     sub = p.add_subparsers(dest="ticket_command", required=True)
     n = sub.add_parser("new", help="open a ticket, add lines, and pay it")
-    n.add_argument("--item", action="append", metavar="NAME=PRICE[xQTY]", help="a line; repeat")
+    n.add_argument("--item", action=_InOrder, metavar="NAME=PRICE[xQTY]", help="a typed line; repeat")
+    n.add_argument("--sku", action=_InOrder, metavar="SKU[xQTY]",
+                   help="a line of the catalog's product of that sku; repeat")
+    n.add_argument("--barcode", action=_InOrder, metavar="CODE",
+                   help="a line of the product of that barcode, or a price-embedded EAN-13 "
+                        "(the profile's price_embedded_prefixes); repeat")
     n.add_argument("--amount", help="an open-amount line")
     n.add_argument("--tip", help="a keyed tip (the PIN pad then never asks)")
     _tender_args(n)
     n.set_defaults(handler=new_command)
     pay = sub.add_parser("pay", help="apply tenders to an open ticket")
-    pay.add_argument("ticket", metavar="TICKET")
+    pay.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     _tender_args(pay)
     pay.set_defaults(handler=pay_command)
     c = sub.add_parser("cancel", help="cancel an open ticket: approved tenders voided, cash given back")
-    c.add_argument("ticket", metavar="TICKET")
+    c.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     c.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     c.set_defaults(handler=cancel_command)
     r = sub.add_parser("refund", help="money back from a paid ticket, to the tenders it was paid with",
                        description="Exit 0 refunded, 1 a refund was refused, 2 bad input, 3 still "
                                    "being checked with the host.")
-    r.add_argument("ticket", metavar="TICKET")
+    r.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     r.add_argument("--amount", help="refund this much (default: all that is left)")
     r.add_argument("--line", action="append", metavar="N", type=number_text(rule=LINE_RULE),
                    help="refund line N (from 1, as on the receipt) with its tax; repeat")
     r.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     r.set_defaults(handler=refund_command)
     s = sub.add_parser("show", help="one ticket")
-    s.add_argument("ticket", metavar="TICKET")
+    s.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     s.set_defaults(handler=show_command)
     ls = sub.add_parser("list", help="the latest tickets")
     ls.add_argument("--open", action="store_true", help="only open tickets")

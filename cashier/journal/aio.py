@@ -35,7 +35,7 @@ from cashier.journal.model import (
 )
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketChanged
-from cashier.journal.tickets import TicketRecord, TicketWritten
+from cashier.journal.tickets import LineSold, TicketRecord, TicketWritten
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -45,7 +45,7 @@ Listener = Callable[[Entry], None]
 JournalChange = TicketChanged | DrawerMoved | ClockMoved
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[JournalChange], None]
-InvoiceCheck = Callable[[int], Awaitable[int]]
+InvoiceCheck = Callable[[int], Awaitable[int | None]]
 #: Ticket lines held open on the writer are committed after this pause without another write...
 LINES_IDLE_S = 0.2
 #: ...or this long after the first of them, whichever comes first (a scanner that never pauses).
@@ -470,6 +470,8 @@ class Journal:
                 high = await self.invoice_high_water()
                 start: int = max(high, await self._write(self.recorder.time_floor))
                 learned = await self.invoice_check(start)
+                if learned is None:  # the host is away behind the gateway: the journal's own
+                    return  # numbers this time, and asked again before the next invoice
                 if learned > high:
                     await self.raise_invoice_floor(learned)
             self._invoices_confirmed = True
@@ -571,9 +573,9 @@ class Journal:
         return await self._write_line(run)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
-                              actor: str) -> TicketRecord:
+                              actor: str, sold: LineSold | None = None) -> TicketRecord:
         return await self._write_line(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
-                                 unit_price=unit_price, actor=actor)
+                                 unit_price=unit_price, actor=actor, sold=sold)
 
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         return await self._write_line(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
@@ -585,11 +587,11 @@ class Journal:
     async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
                           change: Decimal, tip: Decimal | None, actor: str, message: str,
                           close_if: Callable[[TicketRecord], bool] | None = None,
-                          ) -> tuple[Entry, TicketRecord]:
+                          tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
         """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
         (entry, record), mirrored, changes = await self._write_entry(
             self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
-            actor=actor, message=message, close_if=close_if)
+            actor=actor, message=message, close_if=close_if, tax=tax)
         self._publish(entry, mirrored, changes)
         return entry, record
 
@@ -652,6 +654,18 @@ class Journal:
     async def unresolved(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.unresolved)
         return entries
+
+    async def stored_offline(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.stored_offline)
+        return entries
+
+    async def declined_on_forward(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.declined_on_forward)
+        return entries
+
+    async def last_mode(self) -> Event | None:
+        event: Event | None = await self._read(self.reader.last_mode)
+        return event
 
     async def open_authorizations(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.open_authorizations)

@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 from cashier.journal.datastore import Datastore
+from cashier.money import DEFAULT_TAX_CLASS
 
 _QUERY = """
 SELECT {hour} kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
@@ -28,26 +29,29 @@ SELECT COUNT(DISTINCT ticket_id) FROM entries
 WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
   AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
 """
-#: The tax the tickets paid in the window charged: each ticket's subtotal and tax rule (its tender
-#: entries carry no tax of their own), the tax worked out per ticket by ``money.tax_of``.
-#: Tickets with the same rule and subtotal charge the same tax: they come as one row with their
-#: count ``n`` (a day of 20,000 tickets is a few hundred rows, not 20,000 tax sums in Python).
+#: The tax the tickets paid in the window charged: each ticket's lines summed by tax class and rate
+#: (a line from before issue #37: the default class at the ticket's rate) with its tax rule, the
+#: tax worked out per ticket and class by ``money.tax_by_class``. Its tender entries carry their
+#: share of it as sent to the host; the report counts it once, from here.
 _TICKET_TAX_QUERY = """
-SELECT tax_rate, tax_included, subtotal, COUNT(*) AS n FROM (
-    SELECT t.tax_rate, t.tax_included, SUM(l.quantity * l.unit_price_minor) AS subtotal
-    FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
-    WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-    GROUP BY t.id)
-GROUP BY tax_rate, tax_included, subtotal
-"""
-
-#: What the tickets paid in the window sold, line by line, grouped by the line's name (the
-#: product; ``cashier.day_report.product_key`` is where a line's sku takes over).
-_LINES_QUERY = """
-SELECT l.name AS name, SUM(l.quantity) AS quantity, SUM(l.quantity * l.unit_price_minor) AS minor
+SELECT t.id AS ticket, COALESCE(l.tax_class, ?) AS tax_class,
+       COALESCE(l.tax_rate, t.tax_rate) AS tax_rate, t.tax_included,
+       SUM(l.quantity * l.unit_price_minor) AS subtotal
 FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-GROUP BY l.name
+GROUP BY t.id, COALESCE(l.tax_class, ?), COALESCE(l.tax_rate, t.tax_rate)
+ORDER BY t.id
+"""
+
+#: What the tickets paid in the window sold, line by line, grouped by product: the line's sku
+#: (issue #37; its name as last sold), a typed line by its name
+#: (``cashier.day_report.product_key``).
+_LINES_QUERY = """
+SELECT COALESCE(l.sku, l.name) AS product, MAX(l.name) AS name, SUM(l.quantity) AS quantity,
+       SUM(l.quantity * l.unit_price_minor) AS minor
+FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
+WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+GROUP BY COALESCE(l.sku, l.name)
 """
 
 #: The corrections of this till's entries created in the window (whenever they were found).
@@ -81,8 +85,10 @@ class ReportRecorder:
         return int(self.conn.execute(_TICKETS_QUERY, (self.till_id, start, end)).fetchone()[0])
 
     def report_ticket_tax(self, start: str, end: str) -> list[sqlite3.Row]:
-        """The tickets paid in [start, end) by tax rule and subtotal (minor units): ``n`` of each."""
-        return list(self.conn.execute(_TICKET_TAX_QUERY, (self.till_id, start, end)))
+        """Each ticket paid in [start, end), by tax class and rate: its tax rule and the lines'
+        amount (minor units)."""
+        return list(self.conn.execute(_TICKET_TAX_QUERY, (DEFAULT_TAX_CLASS, self.till_id, start, end,
+                                                          DEFAULT_TAX_CLASS)))
 
     def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
         """The correction events of this till's entries created in [start, end): a report counts

@@ -14,8 +14,12 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord, holds_lines
-from cashier.money import quantum, tax_of
+from cashier.journal.tickets import TicketRecord, holds_lines, tax_class_of, tax_rate_of, ticket_taxes
+from cashier.money import ClassTax, percent_text, quantum
+
+__all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
+           "TicketChanged", "TicketSettings", "line_dict", "paid_in_full", "tax_class_of",
+           "tax_rate_of"]
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
 #: (docs/decisions/018-names.md, "One name per tender kind"); a keyed card is a card tender.
@@ -137,6 +141,8 @@ class Ticket:
     tenders: tuple[TenderView, ...]
     refunds: tuple[Entry, ...]
     record: TicketRecord = field(repr=False)
+    #: the tax by class (issue #37): ``tax`` is their sum; one class on a till without a store
+    taxes: tuple[ClassTax, ...] = ()
 
     @classmethod
     def of(cls, record: TicketRecord) -> Ticket:
@@ -152,7 +158,8 @@ class Ticket:
     def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
         subtotal = sum((line.amount for line in record.lines), Decimal(0))
-        tax = tax_of(subtotal, record.tax_rate, record.tax_included, cur)
+        taxes = ticket_taxes(record)
+        tax = sum((t.tax for t in taxes), Decimal(0))
         before_tip = subtotal if record.tax_included else subtotal + tax
         total = before_tip + record.tip
         cancelled = record.state == "cancelled"
@@ -178,7 +185,8 @@ class Ticket:
                    tip_asked=record.tip_asked, total=total.quantize(unit), paid=paid.quantize(unit),
                    remaining=max(total - paid, Decimal(0)).quantize(unit),
                    change=change_due.quantize(unit),
-                   tenders=tuple(tenders), refunds=tuple(refunds), record=record)
+                   tenders=tuple(tenders), refunds=tuple(refunds), record=record,
+                   taxes=tuple(t for t in taxes if t.base or t.tax))
 
     @property
     def refunded_lines(self) -> frozenset[int]:
@@ -258,10 +266,24 @@ class Ticket:
         return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),
                 "tax": str(self.tax), "tip": str(self.tip), "total": str(self.total),
                 "paid": str(self.paid), "remaining": str(self.remaining), "change": str(self.change),
-                "lines": [{"name": line.name, "quantity": line.quantity,
-                           "unit_price": str(line.unit_price), "amount": str(line.amount)}
-                          for line in self.lines],
+                "lines": [line_dict(line, self.record) for line in self.lines],
+                "taxes": [{"tax_class": t.tax_class, "rate": percent_text(t.rate),
+                           "base": str(t.base.quantize(quantum(self.currency))), "tax": str(t.tax)}
+                          for t in self.taxes],
                 "tenders": [t.as_dict() for t in self.tenders]}
+
+
+def line_dict(line: Any, record: TicketRecord) -> dict[str, Any]:
+    """A line as ``ticket show`` and the journal export print it: what it was sold as (sku and
+    catalog version, None for a typed line), at which unit price, in which tax class and rate."""
+    out: dict[str, Any] = {"name": line.name, "quantity": line.quantity,
+                           "unit_price": str(line.unit_price), "amount": str(line.amount),
+                           "sku": line.sku, "catalog_version": line.catalog_version,
+                           "tax_class": tax_class_of(line),
+                           "tax_rate": percent_text(tax_rate_of(line, record))}
+    if line.modifiers:
+        out["modifiers"] = list(line.modifiers)
+    return out
 
 
 def paid_in_full(record: TicketRecord) -> bool:

@@ -21,6 +21,7 @@ from cashier.journal.model import (
     JournalError,
     Kind,
     LineRefund,
+    LineSold,
     Op,
     State,
     TicketLine,
@@ -29,12 +30,14 @@ from cashier.journal.model import (
     money,
 )
 from cashier.journal.rows import entry_of_row
+from cashier.money import DEFAULT_TAX_CLASS, ClassTax, percent_text, tax_by_class
 from cashier.text import free_text
 
 #: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
 __all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
-           "LineRefunded", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
-           "TicketWritten", "holds_lines"]
+           "LineRefunded", "LineSold", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
+           "TicketWritten", "holds_lines", "tax_class_of", "tax_rate_of", "taxes_data",
+           "ticket_taxes"]
 
 TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
@@ -70,6 +73,37 @@ class LineRefunded(ValidationError):
         self.ticket_id = ticket_id
         super().__init__("line", "line {number} of ticket {ticket} was already refunded: each line "
                                  "at most once", number=number, ticket=ticket_id)
+
+
+def tax_class_of(line: TicketLine) -> str:
+    """A line's tax class (a line journaled before issue #37: the default class)."""
+    return line.tax_class or DEFAULT_TAX_CLASS
+
+
+def tax_rate_of(line: TicketLine, record: TicketRecord) -> Decimal:
+    """A line's tax rate in percent (a line journaled before issue #37: the ticket's one rate)."""
+    return record.tax_rate if line.tax_rate is None else line.tax_rate
+
+
+def ticket_taxes(record: TicketRecord) -> tuple[ClassTax, ...]:
+    """The ticket's tax by class (``money.tax_by_class``, the one rule): the read model's, and
+    what its ``ticket_paid`` event carries for the store's totals."""
+    return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
+                         for line in record.lines), record.tax_included, record.currency)
+
+
+def taxes_data(taxes: tuple[ClassTax, ...], currency: str) -> list[dict[str, str]]:
+    """The tax by class as the journal's events and the store keep it (text, as every amount)."""
+    return [{"tax_class": t.tax_class, "rate": percent_text(t.rate), "tax": str(t.tax)}
+            for t in taxes if t.tax]
+
+
+def _line_of_row(r: Any, currency: str) -> TicketLine:
+    """A line as stored; a line from before issue #37 has no sku, class or rate (NULL)."""
+    return TicketLine(int(r["id"]), r["name"], int(r["quantity"]), money(r["unit_price_minor"], currency),
+                      r["sku"], None if r["catalog_version"] is None else int(r["catalog_version"]),
+                      r["tax_class"], None if r["tax_rate"] is None else Decimal(r["tax_rate"]),
+                      tuple(json.loads(r["modifiers"])) if r["modifiers"] else ())
 
 
 class TicketRecorder:
@@ -111,32 +145,47 @@ class TicketRecorder:
         return row
 
     def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int,
-                        unit_price: Decimal, actor: str) -> TicketRecord:
-        """Add a line; returns the ticket as written (read on the same connection: no second hop)."""
+                        unit_price: Decimal, actor: str, sold: LineSold | None = None) -> TicketRecord:
+        """Add a line; returns the ticket as written (read on the same connection: no second hop).
+        ``sold``: the catalog's sku, version, tax class and rate it was sold at; without it (a
+        typed line) the line takes the till's default tax class at the ticket's rate."""
         check_actor(actor)
         name = free_text("name", name)
+        sold = sold or LineSold()
+        modifiers = tuple(free_text("modifier", m) for m in sold.modifiers)
         with self.store.lines_transaction() as conn:
             held = self.store.held(ticket_id)  # inside the lines' transaction: current
             if held is None:
-                currency = self._open_ticket_row(ticket_id)["currency"]
+                row = self._open_ticket_row(ticket_id)
+                currency, ticket_rate = row["currency"], Decimal(row["tax_rate"])
             elif held.state != "open":  # the held ticket is the row as it stands
                 raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
             else:
-                currency = held.currency
+                currency, ticket_rate = held.currency, held.tax_rate
+            tax_class = free_text("tax_class", sold.tax_class or DEFAULT_TAX_CLASS)
+            rate = ticket_rate if sold.tax_rate is None else sold.tax_rate
             minor = minor_units("unit_price", unit_price, currency)
-            cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
-                               "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
+            cur = conn.execute(
+                "INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor, sku, "
+                "catalog_version, tax_class, tax_rate, modifiers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (ticket_id, name, quantity, minor, sold.sku, sold.catalog_version, tax_class,
+                 str(rate), json.dumps(list(modifiers)) if modifiers else None))
             line_id = int(cur.lastrowid or 0)
             now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
-            self.store.event(None, actor, "ticket_line_added",
-                             {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
-                              "unit_price": str(unit_price)}, now)
+            data: dict[str, Any] = {"ticket": ticket_id, "line": line_id, "name": name,
+                                    "quantity": quantity, "unit_price": str(unit_price),
+                                    "sku": sold.sku, "catalog_version": sold.catalog_version,
+                                    "tax_class": tax_class, "tax_rate": str(rate)}
+            if modifiers:
+                data["modifiers"] = list(modifiers)
+            self.store.event(None, actor, "ticket_line_added", data, now)
             self.store.ticket_written(ticket_id)
         if held is None:  # the lines' transaction holds the lock: as read now, it stays so
             return self.store.hold(self.ticket(ticket_id))
         # the line as ``ticket`` reads it back: the text as stored, the price from minor units
-        line = TicketLine(line_id, name, quantity, money(minor, currency))
+        line = TicketLine(line_id, name, quantity, money(minor, currency), sold.sku,
+                          sold.catalog_version, tax_class, Decimal(str(rate)), modifiers)
         return self.store.hold(dataclasses.replace(held, lines=(*held.lines, line)))
 
     def held_ticket(self, ticket_id: int) -> TicketRecord | None:
@@ -184,7 +233,11 @@ class TicketRecorder:
             now = self.store.now()
             conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
                          (state, now, now, ticket_id))
-            self.store.event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
+            data: dict[str, Any] = {"ticket": ticket_id}
+            if state == "paid":  # the tax it charged, by class: the store's totals add these up
+                record = self.ticket(ticket_id)
+                data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
+            self.store.event(None, actor, f"ticket_{state}", data, now)
             self.store.ticket_written(ticket_id)
             self.store.hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
@@ -255,8 +308,7 @@ class TicketRecorder:
         if row is None:
             raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
         cur = row["currency"]
-        lines = tuple(TicketLine(int(r["id"]), r["name"], int(r["quantity"]),
-                                 money(r["unit_price_minor"], cur))
+        lines = tuple(_line_of_row(r, cur)
                       for r in self.conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
                                                  "AND removed = 0 ORDER BY id", (ticket_id,)))
         entries = tuple(entry_of_row(r) for r in self.conn.execute(

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from cashier.journal.model import Entry, Kind, Op
 from cashier.journal.ticket_model import Ticket
+from cashier.money import percent_text
 
 #: The receipt's words, by language. The keys are the English words.
 WORDS: dict[str, dict[str, str]] = {
@@ -116,6 +117,7 @@ def _ticket_lines(ticket: Ticket) -> list[Row]:
     for line in ticket.lines:
         name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
         rows.append(Row("pair", name, _amount(line.amount)))
+        rows += [Row("text", f"  + {modifier}") for modifier in line.modifiers]
         if line.quantity > 1:
             rows.append(Row("text", f"  @ {_amount(line.unit_price)}"))
     return rows
@@ -164,6 +166,17 @@ def entry_rows(entry: Entry, style: ReceiptStyle, *, tendered: Decimal | None = 
     return rows + _bottom(style)
 
 
+def _tax_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
+    """The ticket's tax: one row per tax class with its rate (issue #37), e.g. ``Tax 8.25%``; a
+    ticket of typed lines only (one class, the till's one rate) keeps its one ``Tax`` row."""
+    label = style.w("Tax included" if ticket.record.tax_included else "Tax")
+    rated = len(ticket.taxes) > 1 or any(line.sku for line in ticket.lines)
+    if not rated:
+        return [Row("pair", label, _amount(ticket.tax))] if ticket.tax else []
+    return [Row("pair", f"{label} {percent_text(t.rate)}%", _amount(t.tax))
+            for t in ticket.taxes if t.tax or t.rate]
+
+
 def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     """One receipt per ticket: its lines, tax, tip, each tender (masked card and approval code),
     cash tendered and change, refunds."""
@@ -176,9 +189,7 @@ def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     rows += _ticket_lines(ticket)
     rows.append(Row("rule"))
     rows.append(Row("pair", style.w("Subtotal"), _amount(ticket.subtotal)))
-    if ticket.tax:
-        rows.append(Row("pair", style.w("Tax included" if record.tax_included else "Tax"),
-                        _amount(ticket.tax)))
+    rows += _tax_rows(ticket, style)
     if ticket.tip:
         rows.append(Row("pair", style.w("Tip"), _amount(ticket.tip)))
     rows.append(Row("pair", style.w("Total"), f"{_amount(ticket.total)} {ticket.currency}"))

@@ -28,7 +28,7 @@ from cashier.money import parse_shown_amount
 from ui import a11y
 from ui.core_words import printer_words
 from ui.i18n import format_money, format_time, tr
-from ui.keys import GIVE_BACK
+from ui.keys import EMAIL, GIVE_BACK
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
@@ -105,6 +105,7 @@ class JournalPage(Page):
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh, stacked=True)
         self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details, stacked=True)
         self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint, stacked=True)
+        self.email_button = self.button(lambda: tr("E-mail receipt"), EMAIL, self.email_receipt, stacked=True)
         self.ticket_refund_button = self.button(lambda: tr("Refund ticket lines"), "F7",
                                                 self.refund_ticket, stacked=True)
         self.ticket_dialog: Any = None
@@ -130,6 +131,10 @@ class JournalPage(Page):
         self.details.setMaximumHeight(180)
         self.details.setVisible(False)
         self.layout_.addWidget(self.details)
+        # F9 shows the entry, then Ctrl+E sends its receipt again: both button rows are full
+        # at 1024 wide in Spanish, so the button shows with the details
+        self.email_button.setVisible(False)
+        self.layout_.addWidget(self.email_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.refund_amount.changed.connect(lambda _v: self._disarm_refund())
         self.print_button = self.reprint_button  # what Page.print_on_pad disables while printing
         self.result_message = self.message
@@ -341,6 +346,7 @@ class JournalPage(Page):
         self.void_button.setEnabled(voidable)
         self.details_button.setEnabled(e is not None)
         self.reprint_button.setEnabled(e is not None and (e.invoice is not None or e.ticket_id is not None))
+        self.email_button.setEnabled(self.reprint_button.isEnabled())
         self.ticket_refund_button.setEnabled(e is not None and e.ticket_id is not None)
         if refundable:
             self.refund_amount.set_value(rules().refundable_amount(e))  # full; type less for partial
@@ -360,6 +366,7 @@ class JournalPage(Page):
         e = self.selected()
         if e is None or not self.till.ready:
             self.details.setVisible(False)
+            self.email_button.setVisible(False)
             return
 
         def got(events: Any) -> None:
@@ -377,7 +384,18 @@ class JournalPage(Page):
                      for ev in events]
             self.details.setPlainText("\n".join(head + lines))
             self.details.setVisible(True)
+            self.email_button.setVisible(True)
         self.till.run(self.till.ctx.journal.events(e.id), "journal details", done=got)
+
+    def email_receipt(self) -> None:
+        """The selected entry's receipt again, by e-mail (its ticket's when it has one)."""
+        from ui.email_prompt import email_receipt
+
+        e = self.selected()
+        if e is None or (e.invoice is None and e.ticket_id is None):
+            return
+        email_receipt(self.gui, self, entry_id=e.id, reprint=True,
+                      said=lambda text: self.say_in(self.message, lambda: text))
 
     def reprint(self) -> None:
         """The selected entry's receipt again: its ticket's receipt when it belongs to one, on

@@ -1,6 +1,7 @@
 """The payment screens' one shape: an entry, a wait (the PIN pad or the customer's phone) and a
 result, on one stack, with the same keys: the entry's keys while typing, Esc cancels the wait,
-Return on the result starts a new sale. The Sale and QR screens build on it."""
+Return on the result starts a new sale. The Sale, QR, Gift card and Phone/link screens build on
+it; the last two show their result on the entry (the cashier goes on from what the host said)."""
 
 from __future__ import annotations
 
@@ -71,10 +72,22 @@ class StagedPage(Page):
         self.stack = PartStack()  # the part shown takes the keyboard at once (issue #45)
         self.layout_.addWidget(self.stack, 1)
 
-    def stages(self, entry: QWidget, waiting: QWidget, result: QWidget) -> None:
-        self.entry_page, self.waiting_page, self.result_page = entry, waiting, result
-        for page in (entry, waiting, result):
+    def stages(self, entry: QWidget, waiting: QWidget, result: QWidget | None = None) -> None:
+        """The three stages; ``result`` None: the result shows on the entry."""
+        self.entry_page, self.waiting_page = entry, waiting
+        self.result_page = entry if result is None else result
+        for page in dict.fromkeys((entry, waiting, self.result_page)):
             self.stack.addWidget(page)
+
+    def wait(self, focus: QWidget | None = None) -> None:
+        """The wait on screen (``focus`` takes the keyboard: its Cancel)."""
+        self.stack.setCurrentWidget(self.waiting_page)
+        if focus is not None:
+            focus.setFocus()
+
+    def back_to_entry(self) -> None:
+        """The entry on screen again (a result on the entry shows there)."""
+        self.stack.setCurrentWidget(self.entry_page)
 
     @property
     def on_entry(self) -> bool:

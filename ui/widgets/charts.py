@@ -1,4 +1,4 @@
-"""The day's charts, drawn with Qt's own charts module (QtCharts; docs/decisions/019-charts.md says
+"""The day's charts, drawn with Qt's own charts module (QtCharts; docs/decisions/023-charts.md says
 why not pyqtgraph): the core's ``cashier.day_report.Chart`` as bars or slices, each with its table
 of the same figures one key away, and a click on a bar or slice saying its figures.
 

@@ -24,7 +24,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent
 
 from cashier.clerks import Action
-from cashier.flows.sale_entry import Act
+from cashier.flows.sale_entry import Act, Key
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.manager_prompt import ask_manager
@@ -32,11 +32,10 @@ from ui.pages.sale.entry_stage import key_of
 from ui.pages.sale.view import SaleView
 from ui.pages.sale.words import cancel_question, cancelled_words, left_open_words, tender_words
 from ui.receipt import receipt_lines, ticket_receipt_lines
-from ui.widgets.amount import handle_amount_key
 
 if TYPE_CHECKING:
-    from cashier.flows.sale_entry import TenderOutcome
-    from cashier.flows.ticket import TicketSession
+    from cashier.flows.catalog_grid import Pick
+    from cashier.flows.ticket import TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
 
@@ -77,15 +76,19 @@ class SalePage(SaleView):
         return self.entry_key(event)
 
     def entry_key(self, event: QKeyEvent) -> bool:
-        """Keys typed on the entry: the model says what each does, the widgets do it."""
-        act = self.model.key(key_of(event), event.text(), on_tip=self.active is self.tip,
-                             named=bool(self.description.text()))
+        """Keys typed on the entry: the model says what each does (and edits the amount), in one
+        trip; the widgets draw it."""
+        key = key_of(event)
+        pressed = self.model.press(key, event.text(), on_tip=self.active is self.tip,
+                                   named=bool(self.description.text()), start_over=self.active.start_over)
+        act = pressed.act
         if act is Act.ADD_LINE:
             self.add_line()
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
-            product = self.model.product
-            self._run_ticket(self.model.add_line(product.name, product.price), "add product", eager=True)
+            self._run_ticket(self.model.add_scanned(), "add product", eager=True)
+        elif act in (Act.PICK, Act.GRID, Act.NO_MATCH):
+            self.grid_key(act)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:
@@ -93,11 +96,16 @@ class SalePage(SaleView):
         elif act is Act.NONE:
             return False
         else:
-            if act is Act.RETYPE:
-                self.amount.settle()  # what remains goes: the digit starts the amount
-            elif act is Act.NAME_CLEAR:
+            if act is Act.NAME_CLEAR:
                 self.description.clear()
-            return handle_amount_key(self.active, event)
+            if key is Key.RETURN:
+                self.active.submitted.emit()
+                return True
+            if pressed.taken:
+                self.entry_stage.show_fields(pressed.fields, self._busy(), self.on_entry)
+                self.error_label.clear()
+                self.amount.redraw()  # the tip moves a pre-filled amount with it
+            self.active.redraw(pressed.taken)
         return True
 
     # ---- the ticket's lines ------------------------------------------------------------------
@@ -116,6 +124,24 @@ class SalePage(SaleView):
         # started inside the key's event: the line is journaled and drawn before the next paint
         # (docs/decisions/009-the-ticket.md, "A scanned line shows in one paint")
         self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
+
+    def grid_key(self, act: Act) -> None:
+        """A key the product grid took: redrawn, and its product added (or none named, said)."""
+        self.product_grid.redraw()
+        pick = self.model.take_pick()
+        if act is Act.NO_MATCH:
+            self.say_in(self.error_label, lambda: tr("No product's name holds what was typed: type "
+                                                     "its price and press + to add it as a line."))
+        elif pick is not None:
+            self.add_pick(pick)
+
+    def add_pick(self, pick: Pick) -> None:
+        """The grid's product (and its modifiers) as a new line; the letters that found it go."""
+        if not self._can_start():
+            return
+        self.description.clear()
+        self.amount.settle()
+        self._run_ticket(self.model.add_product(pick), "add product", eager=True)
 
     def remove_last_line(self) -> None:
         if self.ticket is not None and self.ticket.lines and self._can_start():
@@ -196,7 +222,7 @@ class SalePage(SaleView):
         request = self.model.tender_request(kind, handed=handed, chosen=chosen,
                                             name=self.description.text().strip() or tr("Amount"))
 
-        async def run() -> TenderOutcome:
+        async def run() -> TicketResult:
             session = await self.model.session_for([request.tender])
             if request.lines:
                 self.description.clear()
@@ -215,15 +241,24 @@ class SalePage(SaleView):
         self._failed(exc)
         self.amount.show_refused()
 
-    def _tender_done(self, outcome: TenderOutcome) -> None:
+    def _tender_done(self, outcome: TicketResult) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
+            self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
         self._say(outcome.tone, lambda: tender_words(outcome, self.till.currency))
         self.result = outcome.result
+
+    def _offer_email(self, result: Any) -> None:
+        """``[email] offer_on_pad``: after a card payment the PIN pad offers the customer to type
+        an address (the core decides: ``cashier.mail.pad.offers_after``)."""
+        from cashier.mail.pad import offers_after
+
+        if offers_after(self.till.profile, result):
+            self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
     def cancel_payment(self) -> None:
@@ -277,11 +312,23 @@ class SalePage(SaleView):
         if self.result is not None:
             self.result_stage.show_receipt(self.receipt())
 
+    def email_receipt(self, *, pad_first: bool = False) -> None:
+        """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
+        from ui.email_prompt import email_receipt
+
+        if self.result is None:
+            return
+        ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
+        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+                      ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
+                      said=lambda text: self._say("", lambda: text))
+
     def print_receipt(self) -> None:
         if self.result is not None:
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
+        self.follow_catalog()
         if self.on_entry:
             self.select_field(self.active)
         if self.till.ready and not self._resumed and self.till.status.started:
