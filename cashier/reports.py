@@ -12,7 +12,7 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -20,7 +20,7 @@ from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
 from cashier.money import from_minor, percent_text, tax_by_class, to_minor
-from cashier.pdf import text_pdf
+from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
@@ -102,9 +102,35 @@ def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]
     return out
 
 
+def money_parts(rows: Iterable[Any]) -> Iterator[tuple[str, str, int, int, Any]]:
+    """(what, tender, count, minor units, row) of each group of the report's rows: what is
+    ``sale``, ``refund``, ``open`` (an authorization not yet captured), ``void`` or ``unresolved``;
+    groups that moved no money are left out. THE rule every report figure is summed by (the X and
+    Z reports here, the day's charts in ``cashier.day_report``)."""
+    for row in rows:
+        n, state = int(row["n"]), row["state"]
+        if state in _UNRESOLVED:
+            yield "unresolved", "", n, 0, row
+            continue
+        if state == "voided":
+            yield "void", "", n, int(row["requested"]), row
+            continue
+        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
+            yield "declined_on_forward", "", n, int(row["requested"]), row
+            continue
+        if state not in _MONEY_STATES:
+            continue
+        part = _classify(row["kind"], row["op"], bool(row["moved"]), row)
+        if part is None or not part[2]:
+            continue
+        what, tender, minor = part
+        yield what, tender, n, minor, row
+
+
 def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
-                 start: str, end: str) -> dict[str, Any]:
-    """The report of this till's entries created in [start, end), with the session's cash."""
+                 start: str, end: str, groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The report of this till's entries created in [start, end), with the session's cash;
+    ``groups``: the window's rows already read (the day report reads them by hour)."""
     cur = recorder.currency
     by_tender = {t: _Sum() for t in TENDERS}
     refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
@@ -113,24 +139,15 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     by_brand: dict[str, _Sum] = defaultdict(_Sum)
     by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
     loose_tax = tip = unresolved = 0
-    for row in recorder.report_groups(start, end):
-        n, state = int(row["n"]), row["state"]
-        if state in _UNRESOLVED:
+    for what, tender, n, minor, row in money_parts(
+            recorder.report_groups(start, end) if groups is None else groups):
+        if what == "unresolved":
             unresolved += n
-            continue
-        if state == "voided":
-            voids.add(n, int(row["requested"]))
-            continue
-        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
-            declined_on_forward.add(n, int(row["requested"]))
-            continue
-        if state not in _MONEY_STATES:
-            continue
-        part = _classify(row["kind"], row["op"], bool(row["moved"]), row)
-        if part is None or not part[2]:
-            continue
-        what, tender, minor = part
-        if what == "open":
+        elif what == "void":
+            voids.add(n, minor)
+        elif what == "declined_on_forward":
+            declined_on_forward.add(n, minor)
+        elif what == "open":
             opened.add(n, minor)
         elif what == "refund":
             refunds.add(n, minor)
@@ -265,7 +282,7 @@ def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def title_of(report: dict[str, Any]) -> str:
-    name = "Z REPORT" if report["type"] == "z" else "X REPORT"
+    name = {"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT")
     session = f" session {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
@@ -315,5 +332,6 @@ def report_csv(report: dict[str, Any]) -> str:
     return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
-def report_pdf(report: dict[str, Any]) -> bytes:
-    return text_pdf(report_text(report, 72), title=title_of(report))
+def report_pdf(report: dict[str, Any], charts: list[PdfChart] | None = None) -> bytes:
+    """The report's text, then its charts (``cashier.day_report.pdf_charts``) as drawings."""
+    return text_pdf(report_text(report, 72), title=title_of(report), charts=charts)

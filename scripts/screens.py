@@ -214,6 +214,9 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     from screens_cash import cash_states
 
     await cash_states(shoot, build)
+    from screens_charts import chart_states
+
+    await chart_states(shoot, build)
 
 
 async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], looks: bool) -> None:
@@ -480,6 +483,10 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
                                            (3, "till-3", "Bo", ("12.00", "4.25"))):
             path = base / f"{till}.sqlite"
             journal = JournalRecorder(path, till_id=till, till_number=number)
+            from screens_charts import training_day
+
+            # the store's charts: a day first (the journal's time never goes back)
+            training_day(journal, tickets=12 * number, seed=number)
             for i, text in enumerate(sales):
                 entry = journal.create(NewEntry(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk))
                 journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),
@@ -512,6 +519,15 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
         if area is not None:
             area.ensureWidgetVisible(part)
         await shoot(gui.window, "manager-store")
+        # the store's charts (one bar per till) at the smallest size, in Spanish
+        size = gui.window.size()
+        gui.window.resize(1024, 768)
+        gui.set_language("es")
+        if area is not None:
+            area.ensureWidgetVisible(part.charts)
+        await shoot(gui.window, "manager-store-charts-1024x768-es")
+        gui.set_language("en")
+        gui.window.resize(size)
     finally:
         os.environ.pop("CASHIER_STORE_TOKEN", None)
         gui.till.profile.store_url = None

@@ -1027,6 +1027,8 @@ class JournalRecorder:
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
         self.report_corrections = reports.report_corrections
+        self.report_groups_by_hour = reports.report_groups_by_hour
+        self.report_lines = reports.report_lines
         # the store outbox
         self.outbox_state = outbox.outbox_state
         self.save_outbox_mark = outbox.save_outbox_mark

@@ -1824,6 +1824,14 @@
       <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
     </message>
     <message>
+      <source>Charts</source>
+      <translation>Gráficos</translation>
+    </message>
+    <message>
+      <source>The report's figures as charts; F4 shows each chart's table, F3 the report as it prints.</source>
+      <translation>Las cifras del informe en gráficos; F4 muestra la tabla de cada gráfico, F3 el informe tal como se imprime.</translation>
+    </message>
+    <message>
       <source>Reports are not available: the journal could not be opened.</source>
       <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
     </message>
@@ -1834,6 +1842,10 @@
     <message>
       <source>Z report</source>
       <translation>Informe Z</translation>
+    </message>
+    <message>
+      <source>Day</source>
+      <translation>Día</translation>
     </message>
     <message>
       <source>Print</source>
@@ -1848,8 +1860,24 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
+      <source>Text / charts</source>
+      <translation>Texto / gráficos</translation>
+    </message>
+    <message>
+      <source>Tables</source>
+      <translation>Tablas</translation>
+    </message>
+    <message>
       <source>Sent to the receipt printer.</source>
       <translation>Enviado a la impresora de recibos.</translation>
+    </message>
+    <message>
+      <source>Business date</source>
+      <translation>Fecha del día</translation>
+    </message>
+    <message>
+      <source>The day the Day key shows, beside the same weekday a week earlier.</source>
+      <translation>El día que muestra la tecla Día, junto al mismo día de la semana anterior.</translation>
     </message>
     <message>
       <source>Saved:</source>
@@ -2928,6 +2956,78 @@
       <translation>Retroceso</translation>
     </message>
     <message>
+      <source>Sales by hour</source>
+      <translation>Ventas por hora</translation>
+    </message>
+    <message>
+      <source>Top products</source>
+      <translation>Productos más vendidos</translation>
+    </message>
+    <message>
+      <source>Top categories</source>
+      <translation>Categorías más vendidas</translation>
+    </message>
+    <message>
+      <source>Discounts</source>
+      <translation>Descuentos</translation>
+    </message>
+    <message>
+      <source>Refunds and voids</source>
+      <translation>Devoluciones y anulaciones</translation>
+    </message>
+    <message>
+      <source>Sales by clerk</source>
+      <translation>Ventas por cajero</translation>
+    </message>
+    <message>
+      <source>Sales by till</source>
+      <translation>Ventas por caja</translation>
+    </message>
+    <message>
+      <source>Charge API</source>
+      <translation>Charge API</translation>
+    </message>
+    <message>
+      <source>Hour</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Tender</source>
+      <translation>Forma de pago</translation>
+    </message>
+    <message>
+      <source>Product</source>
+      <translation>Producto</translation>
+    </message>
+    <message>
+      <source>What</source>
+      <translation>Concepto</translation>
+    </message>
+    <message>
+      <source>Others</source>
+      <translation>Otros</translation>
+    </message>
+    <message>
+      <source>%s payments</source>
+      <translation>%s pagos</translation>
+    </message>
+    <message>
+      <source>Voids</source>
+      <translation>Anulaciones</translation>
+    </message>
+    <message>
+      <source>Week earlier (%s)</source>
+      <translation>Semana anterior (%s)</translation>
+    </message>
+    <message>
+      <source>%s sold</source>
+      <translation>%s vendidos</translation>
+    </message>
+    <message>
+      <source>%s times</source>
+      <translation>%s veces</translation>
+    </message>
+    <message>
       <source>Cashier</source>
       <translation>Caja</translation>
     </message>
@@ -3026,10 +3126,6 @@
     <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
-    </message>
-    <message>
-      <source>Offline mode</source>
-      <translation type="vanished">Fuera de línea</translation>
     </message>
   </context>
 </TS>

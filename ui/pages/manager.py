@@ -544,6 +544,7 @@ class StorePart(QGroupBox):
         super().__init__()
         self.page = page
         self.totals: dict[str, Any] | None = None
+        self.store_currency = page.till.currency
         self.reconciliation: Any = None
         self._fetching = False
         #: the store manager's session: the store checked the PIN; dropped when the page locks
@@ -583,7 +584,8 @@ class StorePart(QGroupBox):
         row.addWidget(self.override_button)
         self.message = hint()
         a11y.live(self.message)  # the store's answer to a sign-in or a batch close
-        for w in (self.status, self.table, self.summary):
+        self.charts = self._chart_panel()  # a store manager's: the store, one bar per till
+        for w in (self.status, self.table, self.summary, self.charts):
             col.addWidget(w)
         col.addLayout(row)
         col.addWidget(self.message)
@@ -623,6 +625,8 @@ class StorePart(QGroupBox):
     def sign_out(self) -> None:
         self.session = None
         self.totals = None
+        self.charts.setVisible(False)
+        self.charts.show_charts(())
         self._show_sign_in()
 
     def _show_sign_in(self) -> None:
@@ -645,6 +649,7 @@ class StorePart(QGroupBox):
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
         self._show_sign_in()
+        self.charts.redraw()  # the charts' words in the new language
         if self.linked and self.page.till.profile.is_training:
             self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
@@ -699,6 +704,7 @@ class StorePart(QGroupBox):
                 self.table.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(self.table)
         s = data["store"]
+        self._show_charts(data)
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "
                                     "and to close the store's batch."))
@@ -722,6 +728,29 @@ class StorePart(QGroupBox):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
         self._say_updated()
+
+    def _chart_panel(self) -> Any:
+        from ui.widgets.charts import ChartPanel, chart_words, look_of
+
+        panel = ChartPanel(chart_words(lambda: self.store_currency),
+                           lambda words: self.page.say_in(self.message, words),
+                           lambda: look_of(self.page.gui), columns=2)
+        panel.setVisible(False)
+        return panel
+
+    def _show_charts(self, data: dict[str, Any]) -> None:
+        """The store's charts (the core's ``cashier.day_report.store_report``), drawn again only
+        when the store's figures changed (the part polls every few seconds)."""
+        from cashier.day_report import store_report
+
+        report = store_report(data)
+        self.charts.setVisible(report is not None)
+        if report is None:
+            self.charts.show_charts(())
+            return
+        self.store_currency = report.currency
+        if report.charts != self.charts.charts:
+            self.charts.show_charts(report.charts)
 
     def _say_updated(self) -> None:
         at = datetime.now(UTC).isoformat()
