@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.config import TillProfile
+from cashier.day_report import DayReport, charts_of_report, day_report, pdf_charts
 from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
@@ -21,7 +23,7 @@ from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketSettings
 from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
-from cashier.reports import report_text, x_report, z_report
+from cashier.reports import report_pdf, report_text, x_report, z_report
 
 #: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
@@ -352,6 +354,21 @@ class CashDesk:
             if stored is not None:
                 return stored
         return z_report(self.recorder, self.drawer, session)
+
+    def day_report(self, day: date, manager: Clerk | None = None) -> DayReport:
+        """A business date's charts (and the same weekday a week earlier): a manager's, as the X
+        report is."""
+        self.roster.approver(Action.X_REPORT, Decimal(0), manager)
+        return day_report(self.recorder, self.drawer, day)
+
+    def report_charts(self, report: dict[str, Any]) -> DayReport:
+        """The charts of an X or Z report, over the report's own window."""
+        return charts_of_report(self.recorder, self.drawer, report)
+
+    def report_pdf(self, report: dict[str, Any], charts: DayReport | None = None) -> bytes:
+        """The report's PDF: its text, then its charts drawn beside their tables."""
+        charts = charts if charts is not None else self.report_charts(report)
+        return report_pdf(report, pdf_charts(charts.charts, charts.currency))
 
     def print_report(self, report: dict[str, Any]) -> PrintJob:
         job = PrintJob(title=f"{report['type'].upper()} report", lines=report_text(report, self.width))

@@ -68,6 +68,8 @@ class Action(StrEnum):
     OVER_SHORT = "over_short"
     #: the X report: the open drawer's expected cash, which the blind count keeps from the clerk
     X_REPORT = "x_report"
+    #: a card sale on a voice authorization code while the host cannot be reached (issue 40)
+    MANUAL_SALE = "manual_sale"
 
 
 class ManagerRules(BaseModel):
@@ -109,6 +111,8 @@ class ManagerRules(BaseModel):
                 return abs(amount) > self.over_short_tolerance
             case Action.X_REPORT:
                 return True  # never a rule of the profile: the blind count stays blind
+            case Action.MANUAL_SALE:
+                return True  # never a rule of the profile: no processor approved it
         return True  # pragma: no cover - every action is matched above
 
 
@@ -126,7 +130,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",
     Action.PAY_IN: "a pay-in", Action.PAY_OUT: "a pay-out", Action.CLOSE_DRAWER: "closing the drawer",
     Action.CLOSE_BATCH: "closing the batch", Action.OVER_SHORT: "an over/short",
-    Action.X_REPORT: "an X report",
+    Action.X_REPORT: "an X report", Action.MANUAL_SALE: "a manual sale",
 }
 
 

@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         giftcard,
         journal,
         manager,
+        offline,
         payments,
         qr,
         sandbox,
@@ -77,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _options_parser()
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for module in (sandbox, credentials, payments, journal, chargeapi, giftcard, qr, manager, store,
-                   catalog, drawer, ticket, update):
+                   catalog, drawer, ticket, update, offline):
         module.register(sub)
     return parser
 

@@ -104,6 +104,26 @@ class TicketOptions(BaseModel):
         return tuple(sorted(set(value)))
 
 
+class OfflineOptions(BaseModel):
+    """``[offline]``: store and forward while the host is away (issue 40). ``automatic``: the
+    till puts LG or DCP offline by itself when the host cannot be reached, and back online when
+    it answers again. The limits bound what the gateway holds unsettled (checked before the PIN
+    pad is asked): one card tender (``max_sale``), everything stored (``max_total``), how many
+    (``max_count``), and the age of the oldest stored payment (``max_hours``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    automatic: bool = True
+    max_sale: Decimal = Field(Decimal(100), gt=0, decimal_places=3)
+    max_total: Decimal = Field(Decimal(1000), gt=0, decimal_places=3)
+    max_count: int = Field(50, ge=1, le=10000)
+    max_hours: Decimal = Field(Decimal(24), gt=0, le=168, decimal_places=2)
+    #: Connection failures or timeouts in a row that mean the host is away (no gateway answer).
+    failures: int = Field(3, ge=1, le=20)
+    #: Seconds between two probes of the host while offline by itself.
+    probe_s: float = Field(30.0, ge=1, le=3600)
+
+
 class EmailSettings(BaseModel):
     """``[email]``: receipts by e-mail through the store's SMTP server (issue #41). No ``host``:
     a real till sends none (a training till shows each message in its Mail window). The login's
@@ -278,6 +298,7 @@ class TillProfile(BaseSettings):
     #: A till that is only a till: the Debian package starts it at login, full screen.
     kiosk: bool = False
     ticket: TicketOptions = Field(default_factory=TicketOptions)
+    offline: OfflineOptions = Field(default_factory=OfflineOptions)
     #: The most one sale, card, gift card or QR tender may be (a slip of twenty digits is refused).
     max_amount: Decimal = Field(DEFAULT_MAX_AMOUNT, gt=0, decimal_places=3)
     #: How far a cash tender may pass what remains (the largest note a customer hands over).

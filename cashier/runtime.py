@@ -26,6 +26,7 @@ from cashier.flows import giftcards, qr
 from cashier.flows.base import FlowContext, RecoveryPolicy, Resolver
 from cashier.flows.events import EventBus
 from cashier.flows.invoices import host_invoice_check
+from cashier.flows.offline import OfflineWatch
 from cashier.host.client import HostClient, HostSettings
 from cashier.journal.aio import Journal
 from cashier.journal.model import Kind
@@ -150,7 +151,8 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
                       max_tip_percent=profile.max_tip_percent, bounds=profile.bounds,
-                      resolvers=RESOLVERS, catalog=catalog)
+                      resolvers=RESOLVERS, catalog=catalog,
+                      offline=profile.offline, watch=OfflineWatch())
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
     if profile.store_url and not profile.is_training:
         await asyncio.to_thread(_pull_catalog, profile, catalog)

@@ -115,7 +115,8 @@ def action_words(action: str) -> str:
     """An action a manager approves (``cashier.clerks.Action`` value), as a sentence's subject."""
     return {"refund": tr("A refund"), "void": tr("A void"), "cancel_ticket": tr("Cancelling a ticket"),
             "pay_in": tr("A pay-in"), "pay_out": tr("A pay-out"), "close_drawer": tr("Closing the drawer"),
-            "close_batch": tr("Closing the batch"), "over_short": tr("An over/short")}.get(
+            "close_batch": tr("Closing the batch"), "over_short": tr("An over/short"),
+            "manual_sale": tr("A manual sale")}.get(
         action, action.replace("_", " ").capitalize())
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from cashier.commands import arguments
@@ -143,7 +144,7 @@ def close_command(args: argparse.Namespace) -> int:
 def report_command(args: argparse.Namespace) -> int:
     from cashier.errors import ValidationError
     from cashier.output import check_output, write_output
-    from cashier.reports import report_csv, report_pdf
+    from cashier.reports import report_csv
 
     if args.format != "json" and not args.output:
         raise ValidationError("--output", f"is required with --format {args.format}")
@@ -159,9 +160,11 @@ def report_command(args: argparse.Namespace) -> int:
         if args.format == "json" and not args.output:
             _out(report)
             return EXIT_DONE
-        data = {"json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
-                "csv": lambda: report_csv(report).encode("utf-8"),
-                "pdf": lambda: report_pdf(report)}[args.format]()
+        forms: dict[str, Callable[[], bytes]] = {
+            "json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
+            "csv": lambda: report_csv(report).encode("utf-8"),
+            "pdf": lambda: bytes(desk.report_pdf(report))}  # with its charts
+        data = forms[args.format]()
         write_output(args.output, data, force=args.force)
         print(f"wrote {args.output}", file=sys.stderr)
         return EXIT_DONE

@@ -358,9 +358,24 @@ def _v12(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v13(conn: sqlite3.Connection) -> None:
+    """Store and forward (issue 40): ``offline`` says a payment the gateway approved by itself
+    while the host was away (``stored``) and whether the host has settled it since
+    (``forwarded``); NULL for every payment the host approved itself. The till's mode (its last
+    ``mode_offline`` / ``mode_online`` note) and the payments declined at the forward are read on
+    every status refresh: each has an index of its own."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN offline TEXT;
+    CREATE INDEX entries_offline ON entries(offline) WHERE offline = 'stored';
+    CREATE INDEX entries_declined_on_forward ON entries(created_at)
+        WHERE state = 'declined_on_forward';
+    CREATE INDEX events_mode ON events(id) WHERE type IN ('mode_offline', 'mode_online')
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11,
-                                  _v12)
+                                  _v12, _v13)
 LATEST = len(MIGRATIONS)
 
 

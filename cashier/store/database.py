@@ -30,7 +30,13 @@ from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
-from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
+from cashier.journal.totals import (
+    DECLINED_ON_FORWARD_BUCKET,
+    HOST_BATCH_REFUND_BUCKETS,
+    HOST_BATCH_SALE_BUCKETS,
+    TAKEN_BUCKETS,
+    contribution,
+)
 from cashier.manager_pin import verify_pin
 from cashier.money import from_minor, to_minor
 from cashier.store.catalog import StoreCatalog
@@ -543,6 +549,14 @@ class StoreDatabase:
                     "v.till_id AND e.journal_id = v.journal_id AND e.entry_id = v.entry_id "
                     f"WHERE v.type = 'correction' AND NOT e.training AND e.{where}", args)
                 corrections = await cur.fetchall()
+                # the money taken by the UTC hour it was journaled in and by clerk (the store's
+                # charts, issue #42)
+                await cur.execute(
+                    "SELECT substr(fields->>'created_at', 1, 13) AS hour, COALESCE(clerk, '') AS "
+                    "clerk, count(*) AS n, sum(bucket_minor) AS minor FROM entries WHERE NOT "
+                    f"training AND {where} AND bucket = ANY(%s) GROUP BY 1, 2",
+                    (*args, list(TAKEN_BUCKETS)))
+                taken = await cur.fetchall()
                 # the tax the paid tickets of these entries charged, by class (issue #37): each
                 # ticket's ``ticket_paid`` event carries it, worked out at the till by the one rule
                 await cur.execute(
@@ -560,7 +574,7 @@ class StoreDatabase:
                 last_close = await self._last_close(conn)
             finally:
                 await conn.execute("COMMIT")
-        return summarise(rows, tills, marks, last_close, business_date, corrections, taxes)
+        return summarise(rows, tills, marks, last_close, business_date, corrections, taken, taxes)
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
@@ -607,10 +621,12 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
               marks: Sequence[Mapping[str, Any]], last_close: dict[str, Any] | None,
               business_date: str | None,
               corrections: Sequence[Mapping[str, Any]] = (),
+              taken: Sequence[Mapping[str, Any]] = (),
               taxes: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The totals answer: the store and each till with sales, refunds, tips, tax by class, by
     tender and card brand, unresolved, open tickets, corrections and last seen; ``through`` is
-    what the figures cover."""
+    what the figures cover; the store's money taken by UTC hour (``YYYY-MM-DDTHH``) and by clerk
+    (``taken``)."""
     currency = next((str(r["currency"]) for r in rows), "USD")
 
     def blank() -> dict[str, Any]:
@@ -667,7 +683,10 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
                 "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
                                   for k, v in sorted(t["by_card_brand"].items())},
                 "unresolved": t["unresolved"], "open_tickets": t["open_tickets"],
-                "corrections": {"count": corrected, "amount": str(corrected_amount)}}
+                "corrections": {"count": corrected, "amount": str(corrected_amount)},
+                # stored offline, declined by the host at the forward: owed, in no sale (issue 40)
+                "declined_on_forward": pair(t["by_tender"].get(DECLINED_ON_FORWARD_BUCKET,
+                                                               [0, 0]))}
 
     seen = {str(t["till_id"]): t for t in tills}
     through: dict[str, dict[str, int]] = {}
@@ -680,8 +699,19 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
         out_tills[till_id] = {**shown(t), "last_seen": last_seen.isoformat() if last_seen else None,
                               "clerk": info.get("clerk")}
     stamps = [v["last_seen"] for v in out_tills.values() if v["last_seen"]]
+    by_hour: dict[str, list[int]] = {}
+    by_clerk: dict[str, list[int]] = {}
+    for r in taken:
+        for label, target in ((str(r["hour"] or ""), by_hour), (str(r["clerk"]), by_clerk)):
+            sums = target.setdefault(label, [0, 0])
+            sums[0] += int(r["n"])
+            sums[1] += int(r["minor"] or 0)
+
+    def pairs(target: dict[str, list[int]]) -> dict[str, Any]:
+        return {k: {"count": v[0], "amount": _money(v[1], currency)} for k, v in sorted(target.items())}
+
     return {"store": {**shown(store), "last_seen": max(stamps) if stamps else None,
-                      "currency": currency},
+                      "currency": currency, "by_hour": pairs(by_hour), "by_clerk": pairs(by_clerk)},
             "tills": out_tills, "business_date": business_date, "through": through,
             "last_close": last_close}
 

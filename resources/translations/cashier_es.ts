@@ -324,6 +324,10 @@
       <translation>Un sobrante/faltante</translation>
     </message>
     <message>
+      <source>A manual sale</source>
+      <translation>Una venta manual</translation>
+    </message>
+    <message>
       <source>The store did not accept this manager number and PIN.</source>
       <translation>La tienda no aceptó este número de gerente y PIN.</translation>
     </message>
@@ -1196,6 +1200,10 @@
       <translation>Idioma</translation>
     </message>
     <message>
+      <source>No payment stored offline.</source>
+      <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
       <source>Nothing is waiting for recovery.</source>
       <translation>Nada espera recuperación.</translation>
     </message>
@@ -1288,6 +1296,14 @@
       <translation>PIN de gerente fallidos</translation>
     </message>
     <message>
+      <source>Offline by itself: the host could not be reached; back online by itself when it answers.</source>
+      <translation>Sin conexión por sí sola: no se pudo llegar al host; vuelve a estar en línea sola cuando responda.</translation>
+    </message>
+    <message>
+      <source>Offline: a manager's switch.</source>
+      <translation>Sin conexión: decisión de un gerente.</translation>
+    </message>
+    <message>
       <source>Journal and host agree.</source>
       <translation>El diario y el host coinciden.</translation>
     </message>
@@ -1346,6 +1362,14 @@
     <message>
       <source>locked</source>
       <translation>bloqueado</translation>
+    </message>
+    <message>
+      <source>Stored, waiting for the host: {count} for {amount}; the oldest at {oldest}, {left} h before the limit of {limit} h.</source>
+      <translation>Guardados, esperando al host: {count} por {amount}; el más antiguo a las {oldest}, {left} h antes del límite de {limit} h.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
+      <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>Corrections (the host held them otherwise)</source>
@@ -1800,6 +1824,14 @@
       <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
     </message>
     <message>
+      <source>Charts</source>
+      <translation>Gráficos</translation>
+    </message>
+    <message>
+      <source>The report's figures as charts; F4 shows each chart's table, F3 the report as it prints.</source>
+      <translation>Las cifras del informe en gráficos; F4 muestra la tabla de cada gráfico, F3 el informe tal como se imprime.</translation>
+    </message>
+    <message>
       <source>Reports are not available: the journal could not be opened.</source>
       <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
     </message>
@@ -1810,6 +1842,10 @@
     <message>
       <source>Z report</source>
       <translation>Informe Z</translation>
+    </message>
+    <message>
+      <source>Day</source>
+      <translation>Día</translation>
     </message>
     <message>
       <source>Print</source>
@@ -1824,8 +1860,24 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
+      <source>Text / charts</source>
+      <translation>Texto / gráficos</translation>
+    </message>
+    <message>
+      <source>Tables</source>
+      <translation>Tablas</translation>
+    </message>
+    <message>
       <source>Sent to the receipt printer.</source>
       <translation>Enviado a la impresora de recibos.</translation>
+    </message>
+    <message>
+      <source>Business date</source>
+      <translation>Fecha del día</translation>
+    </message>
+    <message>
+      <source>The day the Day key shows, beside the same weekday a week earlier.</source>
+      <translation>El día que muestra la tecla Día, junto al mismo día de la semana anterior.</translation>
     </message>
     <message>
       <source>Saved:</source>
@@ -1852,8 +1904,20 @@
       <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
     </message>
     <message>
+      <source>Shows the keypad in the products' place.</source>
+      <translation>Muestra el teclado en lugar de los productos.</translation>
+    </message>
+    <message>
+      <source>Shows the catalog's products in the keypad's place.</source>
+      <translation>Muestra los productos del catálogo en lugar del teclado.</translation>
+    </message>
+    <message>
       <source>Clear</source>
       <translation>Borrar</translation>
+    </message>
+    <message>
+      <source>Keypad</source>
+      <translation>Teclado</translation>
     </message>
     <message>
       <source>Item</source>
@@ -1862,6 +1926,10 @@
     <message>
       <source>Amount: type the line's price first (it must be greater than zero).</source>
       <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
+    </message>
+    <message>
+      <source>No product's name holds what was typed: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto se llama así: escriba su precio y pulse + para añadirlo como línea.</translation>
     </message>
     <message>
       <source>Show the receipt on screen instead.</source>
@@ -1942,6 +2010,106 @@
     <message>
       <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
       <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Adds it to the ticket (a choice is asked first when it has one).</source>
+      <translation>Lo añade al ticket (si tiene opciones, se preguntan antes).</translation>
+    </message>
+    <message>
+      <source>Adds this one (its number); its choices are asked next.</source>
+      <translation>Añade esta opción (su número); luego se preguntan sus extras.</translation>
+    </message>
+    <message>
+      <source>Back</source>
+      <translation>Atrás</translation>
+    </message>
+    <message>
+      <source>Backs out of the question: nothing is added.</source>
+      <translation>Sale de la pregunta: no se añade nada.</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>Añadir</translation>
+    </message>
+    <message>
+      <source>Adds the product with the choices ticked.</source>
+      <translation>Añade el producto con las opciones marcadas.</translation>
+    </message>
+    <message>
+      <source>Previous page</source>
+      <translation>Página anterior</translation>
+    </message>
+    <message>
+      <source>The category's previous products.</source>
+      <translation>Los productos anteriores de la categoría.</translation>
+    </message>
+    <message>
+      <source>Next page</source>
+      <translation>Página siguiente</translation>
+    </message>
+    <message>
+      <source>The category's next products.</source>
+      <translation>Los productos siguientes de la categoría.</translation>
+    </message>
+    <message>
+      <source>Previous category</source>
+      <translation>Categoría anterior</translation>
+    </message>
+    <message>
+      <source>Page Up.</source>
+      <translation>Re Pág.</translation>
+    </message>
+    <message>
+      <source>Next category</source>
+      <translation>Categoría siguiente</translation>
+    </message>
+    <message>
+      <source>Page Down.</source>
+      <translation>Av Pág.</translation>
+    </message>
+    <message>
+      <source>Ticks or unticks it (its number); Return adds the product.</source>
+      <translation>La marca o desmarca (su número); Intro añade el producto.</translation>
+    </message>
+    <message>
+      <source>Up</source>
+      <translation>Arriba</translation>
+    </message>
+    <message>
+      <source>Down</source>
+      <translation>Abajo</translation>
+    </message>
+    <message>
+      <source>No products in this category.</source>
+      <translation>No hay productos en esta categoría.</translation>
+    </message>
+    <message>
+      <source>Shows the category's products (Page Up, Page Down: the category before or after).</source>
+      <translation>Muestra los productos de la categoría (Re Pág, Av Pág: la categoría anterior o siguiente).</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages}</source>
+      <translation>Página {page} de {pages}</translation>
+    </message>
+    <message>
+      <source>{name}: which one? (1-9, Esc backs out)</source>
+      <translation>{name}: ¿cuál? (1-9, Esc sale)</translation>
+    </message>
+    <message>
+      <source>{name}: with? (1-9 ticks, Return adds, Esc backs out)</source>
+      <translation>{name}: ¿con qué? (1-9 marca, Intro añade, Esc sale)</translation>
+    </message>
+    <message>
+      <source>No product's name holds “{text}”: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto contiene «{text}»: escriba su precio y pulse + para añadirlo como línea.</translation>
+    </message>
+    <message>
+      <source>Category {name}</source>
+      <translation>Categoría {name}</translation>
+    </message>
+    <message>
+      <source>ticked</source>
+      <translation>marcado</translation>
     </message>
     <message>
       <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
@@ -2396,6 +2564,10 @@
       <translation>devolución rechazada (D)</translation>
     </message>
     <message>
+      <source>declined when the gateway forwards it (D)</source>
+      <translation>rechazado cuando la pasarela lo reenvía (D)</translation>
+    </message>
+    <message>
       <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
       <translation>aprobación parcial (P) de la mitad del importe pedido, con ALLOWPARTIALAUTH; rechazada (D) sin él; también una captura, autorización incremental o factura aumentada que pida 219.00 más</translation>
     </message>
@@ -2434,6 +2606,10 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
+    </message>
+    <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
     </message>
     <message>
       <source>Trigger amounts</source>
@@ -2600,6 +2776,10 @@
       <translation>Devuelto</translation>
     </message>
     <message>
+      <source>Declined when sent on (stored offline): collect it</source>
+      <translation>Rechazado al reenviarlo (guardado sin conexión): cóbrelo</translation>
+    </message>
+    <message>
       <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
       <translation>Rechazada por el banco de la tarjeta. Pida otra tarjeta u otra forma de pago.</translation>
     </message>
@@ -2670,6 +2850,18 @@
     <message>
       <source>The request never reached the host: not charged. It is safe to try again.</source>
       <translation>La solicitud nunca llegó al host: no se cobró. Puede volver a intentarlo con seguridad.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. The till is offline now and stores card payments: present the card again.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. La caja está sin conexión y guarda los pagos con tarjeta: presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Take cash, or a manager takes a manual sale with a voice authorization code.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. Cobre en efectivo, o un gerente hace una venta manual con un código de autorización telefónica.</translation>
+    </message>
+    <message>
+      <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
+      <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>The till sent something the host refused: not charged. Tell the manager.</source>
@@ -2764,6 +2956,78 @@
       <translation>Retroceso</translation>
     </message>
     <message>
+      <source>Sales by hour</source>
+      <translation>Ventas por hora</translation>
+    </message>
+    <message>
+      <source>Top products</source>
+      <translation>Productos más vendidos</translation>
+    </message>
+    <message>
+      <source>Top categories</source>
+      <translation>Categorías más vendidas</translation>
+    </message>
+    <message>
+      <source>Discounts</source>
+      <translation>Descuentos</translation>
+    </message>
+    <message>
+      <source>Refunds and voids</source>
+      <translation>Devoluciones y anulaciones</translation>
+    </message>
+    <message>
+      <source>Sales by clerk</source>
+      <translation>Ventas por cajero</translation>
+    </message>
+    <message>
+      <source>Sales by till</source>
+      <translation>Ventas por caja</translation>
+    </message>
+    <message>
+      <source>Charge API</source>
+      <translation>Charge API</translation>
+    </message>
+    <message>
+      <source>Hour</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Tender</source>
+      <translation>Forma de pago</translation>
+    </message>
+    <message>
+      <source>Product</source>
+      <translation>Producto</translation>
+    </message>
+    <message>
+      <source>What</source>
+      <translation>Concepto</translation>
+    </message>
+    <message>
+      <source>Others</source>
+      <translation>Otros</translation>
+    </message>
+    <message>
+      <source>%s payments</source>
+      <translation>%s pagos</translation>
+    </message>
+    <message>
+      <source>Voids</source>
+      <translation>Anulaciones</translation>
+    </message>
+    <message>
+      <source>Week earlier (%s)</source>
+      <translation>Semana anterior (%s)</translation>
+    </message>
+    <message>
+      <source>%s sold</source>
+      <translation>%s vendidos</translation>
+    </message>
+    <message>
+      <source>%s times</source>
+      <translation>%s veces</translation>
+    </message>
+    <message>
       <source>Cashier</source>
       <translation>Caja</translation>
     </message>
@@ -2792,8 +3056,8 @@
       <translation>Esperar</translation>
     </message>
     <message>
-      <source>Offline mode</source>
-      <translation>Fuera de línea</translation>
+      <source>Offline: cards stored — %d for %s</source>
+      <translation>Sin conexión: tarjetas guardadas — %d por %s</translation>
     </message>
     <message>
       <source>Online</source>
@@ -2854,6 +3118,10 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>the oldest must be sent within %s h</source>
+      <translation>el más antiguo debe enviarse en %s h</translation>
     </message>
     <message>
       <source>The till could not start:</source>

@@ -20,8 +20,8 @@ MATRIX = re.compile(r"^(?P<page>[a-z]+)-(?P<w>\d+)x(?P<h>\d+)-(?P<theme>normal|h
 
 
 def _screens_source() -> str:
-    return "".join((ROOT / "scripts" / name).read_text(encoding="utf-8")
-                   for name in ("screens.py", "screens_cash.py"))
+    return "".join(path.read_text(encoding="utf-8")
+                   for path in sorted((ROOT / "scripts").glob("screens*.py")))
 
 
 def _makes(name: str, source: str) -> bool:

@@ -189,6 +189,10 @@ class ManagerPage(Page):
         m.addLayout(mrow)
         self.mode_message = hint()
         m.addWidget(self.mode_message)
+        # store and forward (issue 40): what is stored, and what the host declined at the forward
+        self.offline_view = hint()
+        a11y.live(self.offline_view)
+        m.addWidget(self.offline_view)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -317,6 +321,32 @@ class ManagerPage(Page):
                                        last4=n.data["_note"].get("card_last4") or "?")
                 for n in notes))
         self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
+        from cashier.flows.offline import status as offline_status
+
+        self.till.run(offline_status(self.till.ctx), "offline status", done=self._show_offline)
+
+    def _show_offline(self, now: dict[str, Any]) -> None:
+        """Stored payments (count, amount, the oldest, hours before max_hours) and each payment
+        the host declined at the forward with what to do: the core's ``offline.status``."""
+        cur, stored = self.till.currency, now["stored"]
+        lines: list[str] = []
+        if now["offline"]:
+            lines.append(tr("Offline by itself: the host could not be reached; back online by "
+                            "itself when it answers.") if now["automatic"] else
+                         tr("Offline: a manager's switch."))
+        if stored["count"]:
+            lines.append(tr("Stored, waiting for the host: {count} for {amount}; the oldest at "
+                            "{oldest}, {left} h before the limit of {limit} h.").format(
+                count=stored["count"], amount=format_money(Decimal(stored["amount"]), cur),
+                oldest=format_time(stored["oldest_at"]), left=stored["hours_left"],
+                limit=now["limits"]["max_hours"]))
+        for d in now["declined_on_forward"]:
+            lines.append(tr("Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on "
+                            "card ..{last4} at {at}. Reach the customer and collect it.").format(
+                invoice=d["invoice"], ticket=d["ticket"] or "—",
+                amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
+                at=format_time(d["at"])))
+        self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
@@ -514,6 +544,7 @@ class StorePart(QGroupBox):
         super().__init__()
         self.page = page
         self.totals: dict[str, Any] | None = None
+        self.store_currency = page.till.currency
         self.reconciliation: Any = None
         self._fetching = False
         #: the store manager's session: the store checked the PIN; dropped when the page locks
@@ -553,7 +584,8 @@ class StorePart(QGroupBox):
         row.addWidget(self.override_button)
         self.message = hint()
         a11y.live(self.message)  # the store's answer to a sign-in or a batch close
-        for w in (self.status, self.table, self.summary):
+        self.charts = self._chart_panel()  # a store manager's: the store, one bar per till
+        for w in (self.status, self.table, self.summary, self.charts):
             col.addWidget(w)
         col.addLayout(row)
         col.addWidget(self.message)
@@ -593,6 +625,8 @@ class StorePart(QGroupBox):
     def sign_out(self) -> None:
         self.session = None
         self.totals = None
+        self.charts.setVisible(False)
+        self.charts.show_charts(())
         self._show_sign_in()
 
     def _show_sign_in(self) -> None:
@@ -615,6 +649,7 @@ class StorePart(QGroupBox):
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
         self._show_sign_in()
+        self.charts.redraw()  # the charts' words in the new language
         if self.linked and self.page.till.profile.is_training:
             self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
@@ -669,6 +704,7 @@ class StorePart(QGroupBox):
                 self.table.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(self.table)
         s = data["store"]
+        self._show_charts(data)
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "
                                     "and to close the store's batch."))
@@ -692,6 +728,29 @@ class StorePart(QGroupBox):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
         self._say_updated()
+
+    def _chart_panel(self) -> Any:
+        from ui.widgets.charts import ChartPanel, chart_words, look_of
+
+        panel = ChartPanel(chart_words(lambda: self.store_currency),
+                           lambda words: self.page.say_in(self.message, words),
+                           lambda: look_of(self.page.gui), columns=2)
+        panel.setVisible(False)
+        return panel
+
+    def _show_charts(self, data: dict[str, Any]) -> None:
+        """The store's charts (the core's ``cashier.day_report.store_report``), drawn again only
+        when the store's figures changed (the part polls every few seconds)."""
+        from cashier.day_report import store_report
+
+        report = store_report(data)
+        self.charts.setVisible(report is not None)
+        if report is None:
+            self.charts.show_charts(())
+            return
+        self.store_currency = report.currency
+        if report.charts != self.charts.charts:
+            self.charts.show_charts(report.charts)
 
     def _say_updated(self) -> None:
         at = datetime.now(UTC).isoformat()

@@ -34,6 +34,7 @@ from ui.pages.sale.words import cancel_question, cancelled_words, left_open_word
 from ui.receipt import receipt_lines, ticket_receipt_lines
 
 if TYPE_CHECKING:
+    from cashier.flows.catalog_grid import Pick
     from cashier.flows.ticket import TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
@@ -86,6 +87,8 @@ class SalePage(SaleView):
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
             self._run_ticket(self.model.add_scanned(), "add product", eager=True)
+        elif act in (Act.PICK, Act.GRID, Act.NO_MATCH):
+            self.grid_key(act)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:
@@ -121,6 +124,24 @@ class SalePage(SaleView):
         # started inside the key's event: the line is journaled and drawn before the next paint
         # (docs/decisions/009-the-ticket.md, "A scanned line shows in one paint")
         self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
+
+    def grid_key(self, act: Act) -> None:
+        """A key the product grid took: redrawn, and its product added (or none named, said)."""
+        self.product_grid.redraw()
+        pick = self.model.take_pick()
+        if act is Act.NO_MATCH:
+            self.say_in(self.error_label, lambda: tr("No product's name holds what was typed: type "
+                                                     "its price and press + to add it as a line."))
+        elif pick is not None:
+            self.add_pick(pick)
+
+    def add_pick(self, pick: Pick) -> None:
+        """The grid's product (and its modifiers) as a new line; the letters that found it go."""
+        if not self._can_start():
+            return
+        self.description.clear()
+        self.amount.settle()
+        self._run_ticket(self.model.add_product(pick), "add product", eager=True)
 
     def remove_last_line(self) -> None:
         if self.ticket is not None and self.ticket.lines and self._can_start():
@@ -307,6 +328,7 @@ class SalePage(SaleView):
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
+        self.follow_catalog()
         if self.on_entry:
             self.select_field(self.active)
         if self.till.ready and not self._resumed and self.till.status.started:

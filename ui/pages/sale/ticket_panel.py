@@ -128,7 +128,7 @@ class TicketPanel(QWidget):
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
                 line = lines[index]
-                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
+                name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
                 amount = QTableWidgetItem(format_money(line.amount, cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 first = QTableWidgetItem(name)
@@ -194,9 +194,9 @@ def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Tick
     amounts are the core's: the line's unit price and amount)."""
     if line.quantity > 1:
         return tr("{name}, {quantity} at {price}, {amount}").format(
-            name=line.name, quantity=line.quantity, price=format_money(line.unit_price, currency),
+            name=line.label, quantity=line.quantity, price=format_money(line.unit_price, currency),
             amount=format_money(line.amount, currency))
-    return tr("{name}, {amount}").format(name=line.name, amount=format_money(line.amount, currency))
+    return tr("{name}, {amount}").format(name=line.label, amount=format_money(line.amount, currency))
 
 
 def figure_names() -> dict[str, str]:
