@@ -114,6 +114,7 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     await shoot(w, "sale-approved")
     sale.show_receipt()
     await shoot(w, "sale-approved-receipt")
+    await _email_states(gui, sale, shoot)
     await _ticket_states(sale, pad, shoot, w)
     await _finish_sale(sale, pad, Decimal("999998.00"))
     await shoot(w, "sale-declined")
@@ -264,6 +265,30 @@ async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], lo
     sale.cancel_ticket()
     await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
     sale.new_sale()
+
+
+async def _email_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """E-mail receipt (Ctrl+E) on the result: the customer types on the PIN pad, a bad address
+    is said in one line and asked again, and training's Mail window shows the message."""
+    from ui.email_prompt import EmailDialog
+
+    pad = gui.pinpad
+    sale.email_receipt()
+    dialog = await _until(lambda: sale.findChild(EmailDialog))
+    dialog.ask_pad()
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "input")
+    first = pad.prompt.id
+    pad.input.setText("jane@example")
+    await shoot(pad, "pinpad-email-address")
+    pad.input_ok.click()
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "input" and pad.prompt.id != first)
+    await shoot(dialog, "email-prompt-bad-address")
+    pad.input.setText("jane@example.com")
+    pad.input_ok.click()
+    await _until(lambda: gui.mail_window is not None and gui.mail_window.shown)
+    gui.mail_window.resize(720, 560)
+    await shoot(gui.mail_window, "mail-window")
+    gui.mail_window.hide()
 
 
 async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:

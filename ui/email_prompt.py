@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cashier.email_address import check_address
@@ -78,6 +79,12 @@ class EmailDialog(QDialog):
         self.send_button.setText(tr("Send"))
         self.cancel_button.setText(tr("Cancel") + " [Esc]")
         a11y.name(self.address, tr("The customer's e-mail address"), self.how.text())
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The window's language changed while the prompt is open: it says itself in the new one."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
 
     def say(self, text: str) -> None:
         self.message.setText(text)

@@ -3,7 +3,8 @@
 ``receipt email`` checks the address, queues the receipt in the journal's mail outbox, prints
 ``{"invoice", "queued": true}``, then tries to send what is due (a mail server away leaves it
 queued: the window's sender, or ``receipt outbox --send``, tries again). ``receipt outbox`` lists
-what is waiting, sent and failed (addresses masked, a failure's reason).
+what is waiting, sent and failed (addresses masked, a failure's reason); ``--send-due`` sends what
+is due, each retry after its wait, as the package's mail timer runs it on a till with no window.
 
 Each prints one JSON object (a report with ``--format csv|pdf --output PATH`` writes the file).
 Exit codes: 0 done, 2 refused (no open session, a second open, bad amount or reason), 1 waiting
@@ -211,8 +212,8 @@ def receipt_outbox_command(args: argparse.Namespace) -> int:
 
     def act(desk: Any) -> int:
         out: dict[str, Any] = {}
-        if args.send:
-            report = _send_mail(desk, now=True)
+        if args.send or args.send_due:
+            report = _send_mail(desk, now=args.send)
             out["sent_now"] = report.sent
         rows = [row_view(row) for row in desk.recorder.mail.mail_rows(args.limit)]
         out["messages"] = rows
@@ -325,6 +326,8 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=receipt_email_command)
     p = rsub.add_parser("outbox", help="e-mailed receipts: waiting, sent and failed (with the reason)")
     p.add_argument("--send", action="store_true", help="send every queued message now")
+    p.add_argument("--send-due", action="store_true",
+                   help="send what is due, a retry after its wait (the mail timer's run)")
     p.add_argument("--limit", type=arguments.number(1, 10_000), default=200,
                    help="at most this many, newest first")
     p.set_defaults(handler=receipt_outbox_command)

@@ -5,6 +5,7 @@ from the Journal, the cashier types it (Ctrl+E)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -53,7 +54,10 @@ def test_the_pad_offers_it_the_customer_types_it_and_the_mail_window_shows_it(
     shown = window.shown[0]
     assert "To: jane@example.com" in shown and "Corner Shop" in shown and "12.50" in shown
     assert "receipt-" in shown and ".pdf" in shown
-    (row,) = gui.cashdesk.recorder.mail.mail_rows()
+    # the Mail window shows it as the sender hands it over, a moment before the row is marked
+    row = ui.until(lambda: next((r for r in gui.cashdesk.recorder.mail.mail_rows() if r.state == "sent"),
+                                None), what="the row marked sent")
+    assert len(gui.cashdesk.recorder.mail.mail_rows()) == 1
     assert (row.state, row.address) == ("sent", "j***@example.com")
 
 
@@ -97,3 +101,78 @@ def test_a_message_given_up_is_shown_to_the_manager_with_the_reason(ui: Any, mak
     ui.until(lambda: "User unknown" in manager.mail_failures_view.text(), what="the failure listed")
     shown = manager.mail_failures_view.text()
     assert "receipt 7" in shown and "j***@example.com" in shown and "jane@" not in shown
+
+
+def _typed(ui: Any, gui: Any, page: Any, address: str) -> str:
+    """Ctrl+E on ``page`` (the result's key), the address typed by the cashier: the message as
+    the Mail window shows it."""
+    gui.window.activateWindow()
+    QTest.qWaitForWindowActive(gui.window, 2000)
+    QTest.keyClick(gui.window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = ui.until(lambda: page.findChild(EmailDialog), what="the e-mail prompt")
+    dialog.address.setText(address)
+    QTest.keyClick(dialog.address, Qt.Key.Key_Return)
+    ui.until(lambda: gui.mail_window is not None and gui.mail_window.shown, what="the message")
+    return str(gui.mail_window.shown[-1])
+
+
+def test_the_qr_result_carries_the_email_key(ui: Any, make_gui: Any) -> None:
+    from cashier.flows.qr import QrPolling
+    from ui.pages.qr import QrPage
+
+    gui = make_gui()
+    qr = gui.window.go(QrPage)
+    qr.polling = QrPolling(first_s=0.03, factor=1.5, max_s=0.08, wait_s=20.0)
+    qr.amount.set_value(Decimal("8.40"))
+    qr.start_typed()
+    ui.until(lambda: qr.customer_pays_button.isEnabled(), what="the code on screen")
+    qr.customer_pays_button.click()
+    ui.until(lambda: qr.on_result, what="QR result")
+    button = qr.email_result_button
+    assert button is not None and button.isVisible() and button.isEnabled()
+    assert "[Ctrl+E]" in button.text()
+    shown = _typed(ui, gui, qr, "jane@example.com")
+    assert "To: jane@example.com" in shown and "8.40" in shown and qr.outcome is not None
+    assert str(qr.outcome.entry.invoice) in shown
+    assert "queued for e-mail" in qr.result_message.text()
+
+
+def test_the_gift_card_result_carries_the_email_key(ui: Any, make_gui: Any) -> None:
+    from ui.pages.giftcard import GiftCardPage
+
+    gui = make_gui()
+    page = gui.window.go(GiftCardPage)
+    page.card_field.setText("2664654648774")
+    page.take_number()
+    button = page.email_result_button
+    assert button is not None and not button.isEnabled()  # nothing done yet: nothing to send
+    page.amount.set_value(Decimal("10.00"))
+    page.activate_button.click()
+    ui.until(lambda: "Approved" in page.result_title.text(), what="activated")
+    assert button.isVisible() and button.isEnabled()
+    entry = ui.run(gui.till.ctx.journal.search(kinds=["giftcard_activate"]))[0]
+    shown = _typed(ui, gui, page, "jane@example.com")
+    assert str(entry.invoice) in shown and "10.00" in shown
+    page.balance_button.click()  # a balance is no receipt: the key is off again
+    ui.until(lambda: page.result_title.text().startswith("Balance:"), what="balance")
+    assert not button.isEnabled()
+
+
+def test_a_refund_from_the_journal_carries_the_email_key(ui: Any, make_gui: Any) -> None:
+    gui = make_gui()
+    sale = _card_sale(ui, gui, "3000")
+    journal = gui.window.go(JournalPage)
+    ui.until(lambda: journal.entries, what="rows")
+    assert journal.select_invoice(str(sale.result.entry.invoice))
+    assert not journal.email_button.isVisible()  # the sale's again: F9 first
+    journal.refund_amount.set_value(Decimal("10.00"))
+    journal.refund_button.click()  # asks
+    journal.refund_button.click()  # confirmed
+    ui.until(lambda: journal.email_button.isVisible() and "Approved" in journal.message.text(),
+             what="the refund's result with its e-mail key")
+    refund = ui.run(gui.till.ctx.journal.search(kinds=["refund"]))[0]
+    shown = _typed(ui, gui, journal, "jane@example.com")
+    assert "REFUND" in shown and "10.00" in shown and str(refund.invoice) in shown
+    assert "*** COPY ***" not in shown  # the refund's own receipt, not a reprint
+    journal.table.clearSelection()  # another row (none): its receipt again, after F9
+    ui.until(lambda: not journal.email_button.isVisible(), what="the refund's key gone")
