@@ -73,6 +73,8 @@ class Action(StrEnum):
     DISCOUNT = "discount"
     #: a price typed over a catalog line's price (issue #38): always a manager's
     PRICE_OVERRIDE = "price_override"
+    #: a card sale on a voice authorization code while the host cannot be reached (issue 40)
+    MANUAL_SALE = "manual_sale"
 
 
 class ManagerRules(BaseModel):
@@ -120,6 +122,8 @@ class ManagerRules(BaseModel):
                 return amount > self.discount_percent_max
             case Action.PRICE_OVERRIDE:
                 return True
+            case Action.MANUAL_SALE:
+                return True  # never a rule of the profile: no processor approved it
         return True  # pragma: no cover - every action is matched above
 
 
@@ -138,7 +142,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.PAY_IN: "a pay-in", Action.PAY_OUT: "a pay-out", Action.CLOSE_DRAWER: "closing the drawer",
     Action.CLOSE_BATCH: "closing the batch", Action.OVER_SHORT: "an over/short",
     Action.X_REPORT: "an X report", Action.DISCOUNT: "a discount",
-    Action.PRICE_OVERRIDE: "a price override",
+    Action.PRICE_OVERRIDE: "a price override", Action.MANUAL_SALE: "a manual sale",
 }
 
 

@@ -12,7 +12,7 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +21,7 @@ from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
 from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
 from cashier.money import from_minor, percent_text, tax_by_class, to_minor
-from cashier.pdf import text_pdf
+from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
@@ -117,23 +117,21 @@ def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[di
     return figures.out(currency), taxes
 
 
-def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
-                 start: str, end: str) -> dict[str, Any]:
-    """The report of this till's entries created in [start, end), with the session's cash."""
-    cur = recorder.currency
-    by_tender = {t: _Sum() for t in TENDERS}
-    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
-    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
-    by_brand: dict[str, _Sum] = defaultdict(_Sum)
-    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
-    loose_tax = tip = unresolved = 0
-    for row in recorder.report_groups(start, end):
+def money_parts(rows: Iterable[Any]) -> Iterator[tuple[str, str, int, int, Any]]:
+    """(what, tender, count, minor units, row) of each group of the report's rows: what is
+    ``sale``, ``refund``, ``open`` (an authorization not yet captured), ``void`` or ``unresolved``;
+    groups that moved no money are left out. THE rule every report figure is summed by (the X and
+    Z reports here, the day's charts in ``cashier.day_report``)."""
+    for row in rows:
         n, state = int(row["n"]), row["state"]
         if state in _UNRESOLVED:
-            unresolved += n
+            yield "unresolved", "", n, 0, row
             continue
         if state == "voided":
-            voids.add(n, int(row["requested"]))
+            yield "void", "", n, int(row["requested"]), row
+            continue
+        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
+            yield "declined_on_forward", "", n, int(row["requested"]), row
             continue
         if state not in _MONEY_STATES:
             continue
@@ -141,7 +139,30 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         if part is None or not part[2]:
             continue
         what, tender, minor = part
-        if what == "open":
+        yield what, tender, n, minor, row
+
+
+def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
+                 start: str, end: str, groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The report of this till's entries created in [start, end), with the session's cash;
+    ``groups``: the window's rows already read (the day report reads them by hour)."""
+    cur = recorder.currency
+    by_tender = {t: _Sum() for t in TENDERS}
+    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
+    declined_on_forward = _Sum()
+    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
+    by_brand: dict[str, _Sum] = defaultdict(_Sum)
+    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
+    loose_tax = tip = unresolved = 0
+    for what, tender, n, minor, row in money_parts(
+            recorder.report_groups(start, end) if groups is None else groups):
+        if what == "unresolved":
+            unresolved += n
+        elif what == "void":
+            voids.add(n, minor)
+        elif what == "declined_on_forward":
+            declined_on_forward.add(n, minor)
+        elif what == "open":
             opened.add(n, minor)
         elif what == "refund":
             refunds.add(n, minor)
@@ -194,6 +215,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # issue #38: what discounts took off, by reason and clerk; promotions by name; price
         # overrides by the approving manager (what they took off the catalog's price); rounding
         "discounts": discounts,
+        # card payments stored while the host was away and declined when forwarded: in no sale,
+        # counted apart (the customer owes them; issue 40)
+        "declined_on_forward": declined_on_forward.out(cur),
         "cash": None,
     }
     if session is not None:
@@ -253,7 +277,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
                      ("Unresolved", str(report["unresolved"])),
-                     ("Corrections", pair(report["corrections"]))]),
+                     ("Corrections", pair(report["corrections"])),
+                     ("Declined on forward", pair(report["declined_on_forward"]))]),
         ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
@@ -294,7 +319,7 @@ def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def title_of(report: dict[str, Any]) -> str:
-    name = "Z REPORT" if report["type"] == "z" else "X REPORT"
+    name = {"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT")
     session = f" session {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
@@ -322,7 +347,8 @@ def report_csv(report: dict[str, Any]) -> str:
     for c in report.get("tax_by_class", []):
         rows.append(["tax_by_class", c["tax_class"] + (f" {c['rate']}%" if c["rate"] is not None
                                                        else ""), "", c["tax"]])
-    for name in ("refunds", "voids", "open_authorizations", "corrections"):
+    for name in ("refunds", "voids", "open_authorizations", "corrections",
+                 "declined_on_forward"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):
@@ -351,5 +377,6 @@ def report_csv(report: dict[str, Any]) -> str:
     return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
-def report_pdf(report: dict[str, Any]) -> bytes:
-    return text_pdf(report_text(report, 72), title=title_of(report))
+def report_pdf(report: dict[str, Any], charts: list[PdfChart] | None = None) -> bytes:
+    """The report's text, then its charts (``cashier.day_report.pdf_charts``) as drawings."""
+    return text_pdf(report_text(report, 72), title=title_of(report), charts=charts)

@@ -116,7 +116,8 @@ def action_words(action: str) -> str:
     return {"refund": tr("A refund"), "void": tr("A void"), "cancel_ticket": tr("Cancelling a ticket"),
             "pay_in": tr("A pay-in"), "pay_out": tr("A pay-out"), "close_drawer": tr("Closing the drawer"),
             "close_batch": tr("Closing the batch"), "over_short": tr("An over/short"),
-            "discount": tr("A discount"), "price_override": tr("A price override")}.get(
+            "discount": tr("A discount"), "price_override": tr("A price override"),
+            "manual_sale": tr("A manual sale")}.get(
         action, action.replace("_", " ").capitalize())
 
 

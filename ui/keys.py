@@ -9,6 +9,7 @@ Esc        clear the amount typed; while the customer is asked, cancel the payme
 F2         the screen's main action (charge the card, show the QR code, open a tab, balance)
 F8         print (or reprint) the receipt
 F9         show the receipt or the entry's details
+Ctrl+E     e-mail the receipt (the customer types the address on the PIN pad)
 F10        check now with the host
 F11        training only: the test customer acts
 F12        give money back or undo (void, reverse, cancel the last request): asks first
@@ -25,6 +26,7 @@ CLEAR_OR_CANCEL = "Esc"
 MAIN_ACTION = "F2"
 PRINT = "F8"
 SHOW = "F9"
+EMAIL = "Ctrl+E"
 CHECK_NOW = "F10"
 TRAINING_CUSTOMER = "F11"
 GIVE_BACK = "F12"
@@ -36,5 +38,6 @@ OVERRIDE_PRICE = "Ctrl+P"
 
 #: Keys with one meaning on every screen (the test checks every button against it).
 SHARED = {CHARGE: "charge or new sale", CLEAR_OR_CANCEL: "clear or cancel", PRINT: "print",
-          SHOW: "show", CHECK_NOW: "check now", TRAINING_CUSTOMER: "training customer",
+          SHOW: "show", EMAIL: "e-mail the receipt", CHECK_NOW: "check now",
+          TRAINING_CUSTOMER: "training customer",
           GIVE_BACK: "give back or undo (asks first)"}

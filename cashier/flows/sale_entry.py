@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from cashier.discounts import Discount, parse_discount
 from cashier.errors import ValidationError
+from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
 
@@ -59,6 +60,10 @@ class Key(StrEnum):
     ESCAPE = "escape"
     BACKSPACE = "backspace"
     TEXT = "text"  # a printable character that is not a digit
+    PAGE_UP = "page up"  # the grid's previous category
+    PAGE_DOWN = "page down"  # ... its next category
+    UP = "up"  # the grid's previous page of buttons
+    DOWN = "down"  # ... its next page
     OTHER = "other"
 
 
@@ -72,6 +77,9 @@ class Act(StrEnum):
     NAME_BACK = "name backspace"  # the line's name loses its last letter
     NAME_TYPE = "name type"  # the letter goes to the line's name
     NAME_CLEAR = "name clear"  # Esc: the line's name cleared, then the display takes the key
+    PICK = "pick"  # the grid's product is added as a line (``SaleEntry.take_pick``)
+    GRID = "grid"  # the grid took the key (a category, a page, the panel's question): redraw it
+    NO_MATCH = "no match"  # Return with letters typed that name no product: nothing happens
     NONE = "none"  # not the entry's key
 
 
@@ -137,8 +145,12 @@ class SaleEntry:
     def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
-                 shown: Shown | None = None, prefixes: Sequence[str] = ()) -> None:
+                 shown: Shown | None = None, prefixes: Sequence[str] = (),
+                 catalog: Catalog | None = None) -> None:
         self.context = context
+        #: the product grid (the catalog's categories and buttons; None: a screen without one)
+        self.grid = None if catalog is None else CatalogGrid(catalog)
+        self.picked: Pick | None = None  # what the grid's last key chose, for the screen to add
         self.shown = shown
         self.amount = amount
         self.tip = tip
@@ -239,6 +251,8 @@ class SaleEntry:
         """What a key typed on the entry does. ``on_tip``: the Tip field has the keyboard;
         ``named``: the line's name holds text (Backspace takes from it when nothing is typed)."""
         act = Act.AMOUNT
+        if not on_tip and (grid_act := self._grid_key(key, text)) is not None:
+            return grid_act
         if not on_tip:
             if key is Key.DIGIT:
                 self.scanned += text
@@ -268,6 +282,50 @@ class SaleEntry:
         elif key is not Key.DIGIT:
             return Act.NONE
         return act
+
+    def _grid_key(self, key: Key, text: str) -> Act | None:
+        """The grid's keys: while its panel asks, 1-9 answer, Return adds, Esc backs out (and no
+        other key types under it); Page Up/Down the category, Up/Down the page; Return with
+        letters typed (and no price) adds the first product they name, when the catalog has
+        products (a till without any keeps Return as it was). None: not the grid's."""
+        grid = self.grid
+        if grid is None:
+            return None
+        if grid.choice is not None:
+            pick = None
+            if key is Key.DIGIT and text in "123456789":
+                pick = grid.option(int(text))
+            elif key is Key.RETURN:
+                pick = grid.confirm()
+            elif key is Key.ESCAPE:
+                grid.back()
+            self.picked = pick
+            return Act.PICK if pick is not None else Act.GRID
+        if key in (Key.PAGE_UP, Key.PAGE_DOWN):
+            grid.step_category(1 if key is Key.PAGE_DOWN else -1)
+            return Act.GRID
+        if key in (Key.UP, Key.DOWN):
+            grid.turn(1 if key is Key.DOWN else -1)
+            return Act.GRID
+        if key is Key.RETURN and grid.filter and grid.catalog.products and not self.scanned \
+                and (self.prefilled or not self.amount.entered):
+            product = grid.first()
+            if product is None:
+                return Act.NO_MATCH  # never a charge: the cashier was naming a product
+            self.picked = grid.press(product)
+            return Act.PICK if self.picked is not None else Act.GRID
+        return None
+
+    def choose(self, pick: Pick | None) -> bool:
+        """A button of the grid or its panel chose ``pick`` (None: the panel asks first); True
+        when there is a product to add (``take_pick``)."""
+        self.picked = pick
+        return pick is not None
+
+    def take_pick(self) -> Pick | None:
+        """What the grid chose, once: the line to add."""
+        pick, self.picked = self.picked, None
+        return pick
 
     def press(self, key: Key, text: str = "", *, on_tip: bool = False, named: bool = False,
               start_over: bool = False) -> Press:
@@ -311,13 +369,14 @@ class SaleEntry:
         return None if self.found is None else self.found.product
 
     def _catalog(self) -> Catalog | None:
-        """The catalog sold from now (None: no till to sell from yet)."""
+        """The catalog sold from now; before the till is up, the grid's (None: neither yet)."""
+        shown = None if self.grid is None else self.grid.catalog
         if self.context is None:
-            return None
+            return shown
         try:
             ctx, _settings = self.context()
         except RuntimeError:  # the till is still starting
-            return None
+            return shown
         return ctx.catalog.current()
 
     def line(self) -> Decimal | None:
@@ -512,6 +571,13 @@ class SaleEntry:
         await session.remove_line(len(ticket.lines) - 1)
         ticket = await session.add_product(product, quantity=line.quantity, modifiers=mods,
                                            override=override)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def add_product(self, pick: Pick, quantity: int = 1) -> Ticket:
+        """The grid's (or a scanner's) product as a line, with its modifiers."""
+        session = await self.session_for()
+        ticket = await session.add_product(pick.product, quantity=quantity, modifiers=pick.modifiers)
         self.show(ticket, prefill=True)
         return ticket
 

@@ -46,7 +46,7 @@ Listener = Callable[[Entry], None]
 JournalChange = TicketChanged | DrawerMoved | ClockMoved
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[JournalChange], None]
-InvoiceCheck = Callable[[int], Awaitable[int]]
+InvoiceCheck = Callable[[int], Awaitable[int | None]]
 #: Ticket lines held open on the writer are committed after this pause without another write...
 LINES_IDLE_S = 0.2
 #: ...or this long after the first of them, whichever comes first (a scanner that never pauses).
@@ -471,6 +471,8 @@ class Journal:
                 high = await self.invoice_high_water()
                 start: int = max(high, await self._write(self.recorder.time_floor))
                 learned = await self.invoice_check(start)
+                if learned is None:  # the host is away behind the gateway: the journal's own
+                    return  # numbers this time, and asked again before the next invoice
                 if learned > high:
                     await self.raise_invoice_floor(learned)
             self._invoices_confirmed = True
@@ -662,6 +664,18 @@ class Journal:
     async def unresolved(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.unresolved)
         return entries
+
+    async def stored_offline(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.stored_offline)
+        return entries
+
+    async def declined_on_forward(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.declined_on_forward)
+        return entries
+
+    async def last_mode(self) -> Event | None:
+        event: Event | None = await self._read(self.reader.last_mode)
+        return event
 
     async def open_authorizations(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.open_authorizations)

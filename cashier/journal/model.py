@@ -65,6 +65,9 @@ class State(StrEnum):
     VOIDING = "voiding"        # a void job is pending
     VOIDED = "voided"
     CAPTURED = "captured"      # an authorization closed into a sale
+    #: the gateway approved it by itself while the host was away (stored), and the host declined
+    #: it when the gateway forwarded it: nothing was charged; the customer owes it (issue 40)
+    DECLINED_ON_FORWARD = "declined_on_forward"
 
 
 #: Entries recovery must finish.
@@ -80,13 +83,17 @@ TRANSITIONS: dict[State, frozenset[State]] = {
                            State.CAPTURED, State.VOIDED, State.SENT}),
     State.UNKNOWN: frozenset({State.APPROVED, State.DECLINED, State.ERROR, State.UNKNOWN,
                               State.CAPTURED, State.VOIDING, State.VOIDED}),
-    State.APPROVED: frozenset({State.APPROVED, State.SENT, State.VOIDING, State.CAPTURED}),
-    State.CAPTURED: frozenset({State.CAPTURED, State.SENT, State.VOIDING}),
+    State.APPROVED: frozenset({State.APPROVED, State.SENT, State.VOIDING, State.CAPTURED,
+                               State.DECLINED_ON_FORWARD}),
+    State.CAPTURED: frozenset({State.CAPTURED, State.SENT, State.VOIDING,
+                               State.DECLINED_ON_FORWARD}),
     State.DECLINED: frozenset({State.SENT, State.INTENT}),
     State.ERROR: frozenset({State.SENT, State.INTENT}),
     State.VOIDING: frozenset({State.VOIDING, State.VOIDED, State.APPROVED, State.CAPTURED,
                               State.ERROR, State.UNKNOWN}),
     State.VOIDED: frozenset(),
+    #: final: the host holds a decline; the money is collected from the customer, off the card
+    State.DECLINED_ON_FORWARD: frozenset(),
 }
 
 #: Amounts the journal changes only in an event that moves the entry (its data names the state):
@@ -101,6 +108,7 @@ CORRECTIONS: dict[State, frozenset[State]] = {
     State.ERROR: frozenset({State.APPROVED, State.CAPTURED}),
     State.DECLINED: frozenset({State.APPROVED, State.CAPTURED}),
     State.VOIDED: frozenset({State.APPROVED, State.CAPTURED}),
+    State.DECLINED_ON_FORWARD: frozenset({State.APPROVED, State.CAPTURED}),
     State.APPROVED: frozenset({State.VOIDED, State.DECLINED, State.ERROR}),
     State.CAPTURED: frozenset({State.VOIDED, State.DECLINED, State.ERROR}),
 }
@@ -171,6 +179,9 @@ class Entry:
     customer_id: str | None = None
     #: The ticket this payment belongs to (None: a payment outside any ticket).
     ticket_id: int | None = None
+    #: Store and forward: ``stored`` (the gateway approved it by itself, the host has not
+    #: settled it yet), ``forwarded`` (settled by the host since); None: the host approved it.
+    offline: str | None = None
 
     @property
     def unresolved(self) -> bool:
@@ -351,6 +362,7 @@ class EntryChanges(TypedDict, total=False):
     customer_id: str | None
     attempts: int
     batch_no: int
+    offline: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +425,12 @@ class TicketLine:
     def amount(self) -> Decimal:
         return self.unit_price * self.quantity
 
+    @property
+    def label(self) -> str:
+        """The line as a screen shows it in one row: its name, then its modifiers
+        (``Latte large + Extra shot, No sugar``)."""
+        return f"{self.name} + {', '.join(self.modifiers)}" if self.modifiers else self.name
+
 
 @dataclass(frozen=True, slots=True)
 class TicketRecord:
@@ -457,7 +475,8 @@ class TicketWritten:
 
 #: The one outcome word every flow, the window and the command line show (``outcome_of``): the
 #: entry's state, with intent, sent and unknown all "unknown" (the till is still finding out).
-Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured"]
+Outcome = Literal["approved", "declined", "error", "unknown", "voided", "voiding", "captured",
+                  "declined_on_forward"]
 
 
 def outcome_of(entry: Entry) -> Outcome:

@@ -11,14 +11,18 @@ from cashier.journal.datastore import Datastore
 from cashier.money import DEFAULT_TAX_CLASS
 
 _QUERY = """
-SELECT kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
+SELECT {hour} kind, op, state, COALESCE(card_type, '') AS brand, COALESCE(clerk, '') AS clerk,
        (captured_minor > 0 OR refunded_minor > 0) AS moved, COUNT(*) AS n,
        SUM(requested_minor) AS requested, SUM(approved_minor) AS approved,
        SUM(captured_minor) AS captured, SUM(refunded_minor) AS refunded,
        SUM(tip_minor) AS tip, SUM(tax_minor) AS tax, (ticket_id IS NULL) AS loose
 FROM entries WHERE till_id = ? AND created_at >= ? AND created_at < ?
-GROUP BY kind, op, state, brand, clerk, moved, loose
+GROUP BY {group} kind, op, state, brand, clerk, moved, loose
 """
+_GROUPS = _QUERY.format(hour="", group="")
+#: The same groups by the UTC hour each entry was created in (``2026-11-29T14``): the day's
+#: charts place each hour in the till's local time.
+_GROUPS_BY_HOUR = _QUERY.format(hour="substr(created_at, 1, 13) AS hour,", group="hour,")
 #: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket.
 _TICKETS_QUERY = """
 SELECT COUNT(DISTINCT ticket_id) FROM entries
@@ -52,6 +56,17 @@ WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < 
 ORDER BY t.id
 """
 
+#: What the tickets paid in the window sold, line by line, grouped by product: the line's sku
+#: (issue #37; its name as last sold), a typed line by its name
+#: (``cashier.day_report.product_key``).
+_LINES_QUERY = """
+SELECT COALESCE(l.sku, l.name) AS product, MAX(l.name) AS name, SUM(l.quantity) AS quantity,
+       SUM(l.quantity * l.unit_price_minor) AS minor
+FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
+WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+GROUP BY COALESCE(l.sku, l.name)
+"""
+
 #: The corrections of this till's entries created in the window (whenever they were found).
 _CORRECTIONS_QUERY = """
 SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id
@@ -68,7 +83,15 @@ class ReportRecorder:
 
     def report_groups(self, start: str, end: str) -> list[sqlite3.Row]:
         """This till's entries created in [start, end), grouped for the reports."""
-        return list(self.conn.execute(_QUERY, (self.till_id, start, end)))
+        return list(self.conn.execute(_GROUPS, (self.till_id, start, end)))
+
+    def report_groups_by_hour(self, start: str, end: str) -> list[sqlite3.Row]:
+        """The same groups, each also by the UTC hour its entries were created in (``hour``)."""
+        return list(self.conn.execute(_GROUPS_BY_HOUR, (self.till_id, start, end)))
+
+    def report_lines(self, start: str, end: str) -> list[sqlite3.Row]:
+        """What the tickets paid in [start, end) sold: name, quantity and minor units by name."""
+        return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
         """Tickets with a tender that moved money in [start, end) (each ticket once)."""

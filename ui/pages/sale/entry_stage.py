@@ -18,12 +18,15 @@ from ui.pages.sale.payment_panel import PaymentPanel
 from ui.pages.sale.ticket_panel import TicketPanel
 
 if TYPE_CHECKING:
+    from cashier.flows.catalog_grid import Pick
     from cashier.flows.sale_entry import Fields
     from ui.widgets.amount import AmountDisplay
 
 _KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
                          Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE,
-                         Qt.Key.Key_Backspace: Key.BACKSPACE}
+                         Qt.Key.Key_Backspace: Key.BACKSPACE, Qt.Key.Key_PageUp: Key.PAGE_UP,
+                         Qt.Key.Key_PageDown: Key.PAGE_DOWN, Qt.Key.Key_Up: Key.UP,
+                         Qt.Key.Key_Down: Key.DOWN}
 
 
 def key_of(event: QKeyEvent) -> Key:
@@ -44,6 +47,7 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
     def discount_line(self) -> None: ...
     def discount_ticket(self) -> None: ...
     def override_price(self) -> None: ...
+    def add_pick(self, pick: Pick) -> None: ...
 
 
 class EntryStage(QWidget):

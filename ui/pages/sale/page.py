@@ -37,6 +37,7 @@ from ui.pages.sale.words import cancel_question, cancelled_words, left_open_word
 from ui.receipt import receipt_lines, ticket_receipt_lines
 
 if TYPE_CHECKING:
+    from cashier.flows.catalog_grid import Pick
     from cashier.flows.ticket import TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
@@ -89,6 +90,8 @@ class SalePage(SaleView):
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
             self._run_ticket(self.model.add_scanned(), "add product", eager=True)
+        elif act in (Act.PICK, Act.GRID, Act.NO_MATCH):
+            self.grid_key(act)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:
@@ -124,6 +127,24 @@ class SalePage(SaleView):
         # started inside the key's event: the line is journaled and drawn before the next paint
         # (docs/decisions/009-the-ticket.md, "A scanned line shows in one paint")
         self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
+
+    def grid_key(self, act: Act) -> None:
+        """A key the product grid took: redrawn, and its product added (or none named, said)."""
+        self.product_grid.redraw()
+        pick = self.model.take_pick()
+        if act is Act.NO_MATCH:
+            self.say_in(self.error_label, lambda: tr("No product's name holds what was typed: type "
+                                                     "its price and press + to add it as a line."))
+        elif pick is not None:
+            self.add_pick(pick)
+
+    def add_pick(self, pick: Pick) -> None:
+        """The grid's product (and its modifiers) as a new line; the letters that found it go."""
+        if not self._can_start():
+            return
+        self.description.clear()
+        self.amount.settle()
+        self._run_ticket(self.model.add_product(pick), "add product", eager=True)
 
     def remove_last_line(self) -> None:
         if self.ticket is not None and self.ticket.lines and self._can_start():
@@ -284,12 +305,21 @@ class SalePage(SaleView):
     def _tender_done(self, outcome: TicketResult) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
+            self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
         self._say(outcome.tone, lambda: tender_words(outcome, self.till.currency))
         self.result = outcome.result
+
+    def _offer_email(self, result: Any) -> None:
+        """``[email] offer_on_pad``: after a card payment the PIN pad offers the customer to type
+        an address (the core decides: ``cashier.mail.pad.offers_after``)."""
+        from cashier.mail.pad import offers_after
+
+        if offers_after(self.till.profile, result):
+            self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
     def cancel_payment(self) -> None:
@@ -343,11 +373,23 @@ class SalePage(SaleView):
         if self.result is not None:
             self.result_stage.show_receipt(self.receipt())
 
+    def email_receipt(self, *, pad_first: bool = False) -> None:
+        """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
+        from ui.email_prompt import email_receipt
+
+        if self.result is None:
+            return
+        ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
+        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+                      ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
+                      said=lambda text: self._say("", lambda: text))
+
     def print_receipt(self) -> None:
         if self.result is not None:
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
+        self.follow_catalog()
         if self.on_entry:
             self.select_field(self.active)
         if self.till.ready and not self._resumed and self.till.status.started:

@@ -142,7 +142,7 @@ class TicketPanel(QWidget):
             for index in range(same, len(lines)):
                 line = lines[index]
                 sold = None if pricing is None else pricing.lines[index]
-                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
+                name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
                 if sold is not None and sold.promotions:
                     name += f" ({', '.join(sold.promotions)})"
                 amount = QTableWidgetItem(format_money(line.amount if sold is None else sold.net, cur))
@@ -210,9 +210,9 @@ def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Tick
     amounts are the core's: the line's unit price and amount)."""
     if line.quantity > 1:
         return tr("{name}, {quantity} at {price}, {amount}").format(
-            name=line.name, quantity=line.quantity, price=format_money(line.unit_price, currency),
+            name=line.label, quantity=line.quantity, price=format_money(line.unit_price, currency),
             amount=format_money(line.amount, currency))
-    return tr("{name}, {amount}").format(name=line.name, amount=format_money(line.amount, currency))
+    return tr("{name}, {amount}").format(name=line.label, amount=format_money(line.amount, currency))
 
 
 def figure_names() -> dict[str, str]:
