@@ -276,6 +276,9 @@ class TillProfile(BaseSettings):
     #: Tickets: one tax rate in percent; prices typed with the tax already in them or not.
     tax_rate: Decimal = Field(Decimal(0), ge=0, le=100, decimal_places=4)
     prices_include_tax: bool = False
+    #: Cash rounding (issue #38, e.g. ``0.05``): a cash tender's due rounded half-up to this
+    #: step, never a card's; the difference journaled on the ticket (None: to the cent).
+    cash_rounding: Decimal | None = Field(None, gt=0, le=1, decimal_places=3)
     #: How a ticket's tip is taken: none, on the PIN pad with the first card tender, or keyed.
     tip_mode: Literal["none", "pad", "keyed"] = "none"
     tip_presets: tuple[Decimal, Decimal, Decimal] = (Decimal(15), Decimal(18), Decimal(20))

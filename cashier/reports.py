@@ -19,6 +19,7 @@ from typing import Any
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
+from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
 from cashier.money import from_minor, percent_text, tax_by_class, to_minor
 from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
@@ -102,6 +103,20 @@ def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]
     return out
 
 
+def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[dict[str, Any],
+                                                                           dict[TaxKey, int]]:
+    """The paid tickets ``records`` a discount touched: their ``DiscountFigures`` and their tax by
+    (class, rate) in minor units, each ticket priced by the one rule (``journal.tickets.priced``)."""
+    figures = DiscountFigures()
+    taxes: dict[TaxKey, int] = {}
+    for record in records:
+        figures.add(discounts_data(record), currency)
+        for t in priced(record).taxes:
+            key = (t.tax_class, t.rate)
+            taxes[key] = taxes.get(key, 0) + to_minor(t.tax, currency)
+    return figures.out(currency), taxes
+
+
 def money_parts(rows: Iterable[Any]) -> Iterator[tuple[str, str, int, int, Any]]:
     """(what, tender, count, minor units, row) of each group of the report's rows: what is
     ``sale``, ``refund``, ``open`` (an authorization not yet captured), ``void`` or ``unresolved``;
@@ -165,6 +180,10 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
     by_class = ticket_tax_by_class(recorder.report_ticket_tax(start, end), cur)
+    discounts, priced_tax = discount_figures(
+        (recorder.ticket(i) for i in recorder.report_priced_tickets(start, end)), cur)
+    for key, minor in priced_tax.items():  # the tickets a discount touched: taxed after it
+        by_class[key] = by_class.get(key, 0) + minor
     if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
         by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
     tax = sum(by_class.values())
@@ -193,6 +212,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # entries the host held otherwise than the journal had them: how many, and the money the
         # corrections added to the net (signed: a sale voided at the host takes its amount off)
         "corrections": {"count": corrected, "amount": str(corrected_amount)},
+        # issue #38: what discounts took off, by reason and clerk; promotions by name; price
+        # overrides by the approving manager (what they took off the catalog's price); rounding
+        "discounts": discounts,
         # card payments stored while the host was away and declined when forwarded: in no sale,
         # counted apart (the customer owes them; issue 40)
         "declined_on_forward": declined_on_forward.out(cur),
@@ -262,6 +284,8 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),
     ]
+    if report.get("discounts"):
+        sections.append(("Discounts", _discount_rows(report["discounts"])))
     cash = report.get("cash")
     if cash:
         rows = [(k.replace("_", " "), str(cash[k])) for k in
@@ -272,6 +296,19 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
         rows += [(f"{m['type'].replace('_', ' ')} {m['reason'] or ''}", m["amount"]) for m in cash["moves"]]
         sections.append(("Cash drawer", rows))
     return sections
+
+
+#: The discounts' parts as the report's text and CSV name them (issue #38).
+DISCOUNT_PARTS = (("by_reason", "reason"), ("by_clerk", "clerk"), ("promotions", "promotion"),
+                  ("overrides_by_manager", "override approved by"))
+
+
+def _discount_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("Total", d["total"])]
+    for part, label in DISCOUNT_PARTS:
+        rows += [(f"{label} {name}", f"{v['count']} / {v['amount']}") for name, v in d[part].items()]
+    rows.append(("Cash rounding", f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
+    return rows
 
 
 def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
@@ -321,6 +358,14 @@ def report_csv(report: dict[str, Any]) -> str:
         named = f"{clerk} {value.get('name', '')}".strip()
         rows.append(["by_clerk", named, value["count"], value["amount"]])
         rows.append(["tips_by_clerk", clerk, "", value["tips"]])
+    discounts = report.get("discounts")
+    if discounts:
+        rows.append(["discounts", "total", "", discounts["total"]])
+        for part, _label in DISCOUNT_PARTS:
+            for name, value in discounts[part].items():
+                rows.append([f"discounts_{part}", name, value["count"], value["amount"]])
+        rows.append(["discounts", "cash_rounding", discounts["cash_rounding"]["count"],
+                     discounts["cash_rounding"]["amount"]])
     cash = report.get("cash")
     if cash:
         for name in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",

@@ -15,6 +15,7 @@ F11        training only: the test customer acts
 F12        give money back or undo (void, reverse, cancel the last request): asks first
 Ctrl+1..8  go to a screen (its number in the navigation)
 Alt+B      close the batch (Manager): asks first, naming the totals
+Ctrl+D     Sale: a discount on the last line (Alt+D: on the ticket; Ctrl+P: its price)
 =========  ==================================================================================
 """
 
@@ -30,6 +31,10 @@ CHECK_NOW = "F10"
 TRAINING_CUSTOMER = "F11"
 GIVE_BACK = "F12"
 CLOSE_BATCH = "Alt+B"
+#: The Sale screen's discounts and price override (issue #38)
+DISCOUNT_LINE = "Ctrl+D"
+DISCOUNT_TICKET = "Alt+D"
+OVERRIDE_PRICE = "Ctrl+P"
 
 #: Keys with one meaning on every screen (the test checks every button against it).
 SHARED = {CHARGE: "charge or new sale", CLEAR_OR_CANCEL: "clear or cancel", PRINT: "print",

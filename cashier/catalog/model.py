@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from cashier.discounts import DEFAULT_REASONS, Promotion
 from cashier.errors import ValidationError
 
 #: The tax class of a till without a store: the profile's one ``tax_rate`` (the rule's name is
@@ -96,6 +97,10 @@ class Catalog:
     #: whether the store's prices include the tax (issue #37); None: the till's profile says
     #: (``prices_include_tax``), as for a till without a store
     prices_include_tax: bool | None = None
+    #: the promotions the till applies by themselves as lines change (issue #38)
+    promotions: tuple[Promotion, ...] = ()
+    #: the reasons a discount or a price override may give (issue #38: a new store's three)
+    reasons: tuple[str, ...] = DEFAULT_REASONS
     _by_sku: dict[str, Product] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_barcode: dict[str, Product] = field(default_factory=dict, init=False, repr=False,
                                             compare=False)

@@ -108,28 +108,60 @@ def _is_found(line: Any) -> bool:
     return isinstance(line[0], Found)
 
 
-def _planned_total(rt: Any, lines: list[Any], tip: Decimal | None) -> Decimal:
-    """The new ticket's total (its tax by class, ``money.tax_by_class``), for a cash tender's
-    largest-note check before anything is journaled."""
-    from cashier.money import DEFAULT_TAX_CLASS, tax_by_class
+def _planned(rt: Any, lines: list[Any], prices: dict[str, Decimal],
+             discounts: list[Any]) -> Any:
+    """The new ticket priced by THE rule (``discounts.price_ticket``: promotions, discounts, tax
+    by class), before anything is journaled: a cash tender's largest-note check and the
+    discount's percent (the manager rule) read it; a discount naming no line is refused here."""
+    from datetime import datetime
+
+    from cashier.discounts import PriceLine, in_force, price_ticket
+    from cashier.money import DEFAULT_TAX_CLASS
 
     catalog = rt.ctx.catalog.current()
     included = rt.profile.prices_include_tax if catalog.prices_include_tax is None \
         else catalog.prices_include_tax
-    amounts: list[tuple[str, Decimal, Decimal]] = []
+    priced: list[PriceLine] = []
     for line in lines:
         if _is_found(line):
             found, quantity = line
-            price = found.product.price if found.price is None else found.price
-            amounts.append((found.product.tax_class, catalog.tax_rate(found.product.tax_class),
-                            price * quantity))
+            product = found.product
+            price = prices.get(product.sku, product.price if found.price is None else found.price)
+            priced.append(PriceLine(price, quantity, product.tax_class,
+                                    catalog.tax_rate(product.tax_class), product.sku,
+                                    product.category))
         else:
             _name, price, quantity = line
-            amounts.append((DEFAULT_TAX_CLASS, rt.profile.tax_rate, price * quantity))
-    subtotal = sum((amount for _c, _r, amount in amounts), Decimal(0))
-    taxes = tax_by_class(amounts, included, rt.profile.currency)
-    tax = Decimal(0) if included else sum((t.tax for t in taxes), Decimal(0))
-    return subtotal + tax + (tip or Decimal(0))
+            priced.append(PriceLine(price, quantity, DEFAULT_TAX_CLASS, rt.profile.tax_rate))
+    return price_ticket(priced, discounts, in_force(catalog.promotions, datetime.now()),
+                        included=included, currency=rt.profile.currency)
+
+
+def _price_overrides(texts: list[str], currency: str) -> dict[str, Decimal]:
+    """``--price SKU=PRICE``: a price typed over the catalog's for that sku's lines."""
+    from cashier.catalog.model import check_sku
+    from cashier.money import parse_amount
+
+    out: dict[str, Decimal] = {}
+    for text in texts:
+        sku, sep, price = text.partition("=")
+        if not sep:
+            raise ValidationError("--price", "must be SKU=PRICE, e.g. COFFEE=2.50")
+        out[check_sku(sku.strip(), "--price")] = parse_amount(price.strip(), currency, "--price",
+                                                              allow_zero=True)
+    return out
+
+
+def _discount(args: argparse.Namespace, currency: str) -> Any:
+    """``--discount 10%|2.00 [--line N]``: refused before anything is journaled."""
+    from cashier.discounts import parse_discount
+
+    if args.discount is None:
+        if args.discount_line is not None:
+            raise ValidationError("--line", "goes with a --discount")
+        return None
+    line = None if args.discount_line is None else int(args.discount_line) - 1
+    return parse_discount(args.discount, currency, line=line)
 
 
 def new_command(args: argparse.Namespace) -> int:
@@ -154,19 +186,52 @@ def new_command(args: argparse.Namespace) -> int:
                                         "CODE or an --amount")
     tip = _amount(args.tip, "--tip", args, allow_zero=True)
     tenders = _tenders(args, currency)
+    prices = _price_overrides(args.price or [], currency)
+    discount = _discount(args, currency)
+    if (discount is not None or prices) and not args.reason:
+        raise ValidationError("--reason", "give the reason for the discount or the price (e.g. "
+                                          "staff, damaged, loyalty)")
 
     async def body(rt: Any) -> int:
+        from cashier.clerks import Action
+        from cashier.discounts import check_reason
+        from cashier.flows.ticket import PriceOverride
+
         lines = _catalog_lines(rt, typed)  # an unknown sku or barcode: nothing journaled
-        total = _planned_total(rt, lines, tip)
+        sold = {line[0].product.sku for line in lines if _is_found(line)}
+        for sku in prices:
+            if sku not in sold:
+                raise ValidationError("--price", "{sku} is not a --sku or --barcode line of this "
+                                                 "ticket", sku=sku)
+        reason = check_reason(args.reason, rt.ctx.catalog.current().reasons) if args.reason \
+            else ""
+        planned = _planned(rt, lines, prices, [] if discount is None else [discount])
+        manager = read_manager(rt, args)
+        # every approval asked before anything is journaled (ManagerNeeded: exit 2, one line)
+        for _sku in prices:
+            rt.ctx.approval(Action.PRICE_OVERRIDE, Decimal(0), manager)
+        if discount is not None:
+            base = planned.net + planned.discount_amounts[0] if discount.line is None else \
+                planned.lines[discount.line].net + planned.discount_amounts[0]
+            rt.ctx.approval(Action.DISCOUNT, discount.percent_of(base).quantize(Decimal("0.01")),
+                            manager)
+        total = planned.total + (tip or Decimal(0))
         # cash without an open drawer, an amount past the till's bounds: nothing journaled
         await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
         for line in lines:  # in the order typed
             if _is_found(line):
                 found, quantity = line
-                await session.add_product(found.product, quantity=quantity, price=found.price)
+                sku = found.product.sku
+                override = PriceOverride(prices[sku], reason, manager) if sku in prices else None
+                await session.add_product(found.product, quantity=quantity, price=found.price,
+                                          override=override)
             else:
                 await session.add_line(*line)
+        if discount is not None:
+            from dataclasses import replace
+
+            await session.add_discount(replace(discount, reason=reason), manager)
         ticket = (await session.quick_pay(tenders, tip=tip, refused=_say_refused,
                                           first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
@@ -305,6 +370,17 @@ def register(subparsers: Any) -> None:
                         "(the profile's price_embedded_prefixes); repeat")
     n.add_argument("--amount", help="an open-amount line")
     n.add_argument("--tip", help="a keyed tip (the PIN pad then never asks)")
+    n.add_argument("--discount", metavar="10%|2.00",
+                   help="a discount by percent or amount: on the whole ticket, or on --line N")
+    n.add_argument("--line", dest="discount_line", metavar="N", type=number_text(rule=LINE_RULE),
+                   help="the line (from 1, in the order typed) the --discount is on")
+    n.add_argument("--price", action="append", metavar="SKU=PRICE",
+                   help="a price typed over the catalog's for that sku's lines (a manager "
+                        "approves); repeat")
+    n.add_argument("--reason", metavar="WORD",
+                   help="the reason for the discount or price, one of the store's list (a new "
+                        "store's: staff, damaged, loyalty)")
+    n.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     _tender_args(n)
     n.set_defaults(handler=new_command)
     pay = sub.add_parser("pay", help="apply tenders to an open ticket")

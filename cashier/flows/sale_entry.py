@@ -16,6 +16,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from cashier.discounts import Discount, parse_discount
+from cashier.errors import ValidationError
 from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
@@ -23,7 +25,7 @@ from cashier.money import CentsBuffer
 if TYPE_CHECKING:
     from cashier.catalog import Catalog
     from cashier.catalog.scan import Found
-    from cashier.clerks import Clerk
+    from cashier.clerks import Action, Clerk
     from cashier.flows.base import FlowContext, FlowResult
     from cashier.flows.ticket import (
         Tender,
@@ -96,6 +98,7 @@ class Fields:
     can_cancel: bool
     tip_keyed: bool  # the keyed tip's field is shown
     tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
+    can_discount: bool = False  # a discount or a price override may be given (issue #38)
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,8 @@ class SaleEntry:
             cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
-            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken)
+            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken,
+            can_discount=self.can_discount())
         self._fields = (t, of, fields)
         return fields
 
@@ -502,6 +506,71 @@ class SaleEntry:
             ticket = await session.add_product(found.product, price=found.price)
         else:
             ticket = await session.add_line(product.name, product.price)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    # ---- discounts and price overrides (issue #38): the rules are the session's --------------------
+    def reasons(self) -> tuple[str, ...]:
+        """The reasons a discount or a price override may give (the catalog's)."""
+        context = self._context()[0]
+        return context.catalog.current().reasons
+
+    def can_discount(self) -> bool:
+        """An open ticket with lines and nothing paid yet: a discount or a price may change."""
+        t = self.ticket
+        return t is not None and t.is_open and bool(t.lines) and not t.lines_locked
+
+    def discount_approval(self, text: str, *, on_line: bool) -> tuple[Action, Decimal]:
+        """What the manager rule is asked for the discount typed (``10%`` or ``2.00``) on the last
+        line or the whole ticket: the window asks a manager's PIN when the core's rule wants one."""
+        from cashier.clerks import Action
+
+        if self.session is None or not self.can_discount():
+            raise ValidationError("discount", "add a line first (and before any payment)")
+        discount = self._discount(text, "", on_line)
+        return Action.DISCOUNT, self.session.discount_percent(discount)
+
+    def _discount(self, text: str, reason: str, on_line: bool) -> Discount:
+        lines = len(self.ticket.lines) if self.ticket is not None else 0
+        return parse_discount(text, self.currency, line=lines - 1 if on_line else None,
+                              reason=reason, field_name="discount")
+
+    async def add_discount(self, text: str, reason: str, *, on_line: bool,
+                           manager: Clerk | None) -> Ticket:
+        """The discount typed on the last line (``on_line``) or the whole ticket, for ``reason``."""
+        session = await self.session_for()
+        ticket = await session.add_discount(self._discount(text, reason, on_line), manager)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    def check_price_override(self, ticket: Ticket | None = None) -> None:
+        """A price is typed over the last line's only when it is a catalog product (a typed line
+        is typed again): asked before anything else, so the window asks no one in vain."""
+        t = ticket or self.ticket
+        if t is None or not t.lines or t.lines[-1].sku is None:
+            raise ValidationError("price", "the last line is not a catalog product: type its "
+                                           "price as a new line instead")
+
+    async def override_last_price(self, price: str, reason: str, manager: Clerk | None) -> Ticket:
+        """The last line sold again at ``price`` over its catalog price (a catalog line only), for
+        ``reason``, approved by ``manager``: the line is replaced by one that keeps the catalog's
+        price beside the typed one."""
+        from cashier.clerks import Action
+        from cashier.flows.ticket import PriceOverride
+
+        session = await self.session_for()
+        ticket = session.ticket or await session.refresh()
+        self.check_price_override(ticket)
+        line = ticket.lines[-1]
+        product = self._context()[0].catalog.current().product(line.sku)
+        if product is None:
+            raise ValidationError("price", "{sku} is no longer sold at this till", sku=line.sku)
+        override = PriceOverride(price, reason, manager)
+        self._context()[0].approval(Action.PRICE_OVERRIDE, Decimal(0), manager)  # before removing
+        mods = [m for m in product.modifiers if m.name in line.modifiers]
+        await session.remove_line(len(ticket.lines) - 1)
+        ticket = await session.add_product(product, quantity=line.quantity, modifiers=mods,
+                                           override=override)
         self.show(ticket, prefill=True)
         return ticket
 

@@ -12,14 +12,17 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from cashier.catalog import Modifier, Product
 from cashier.clerks import Action, Clerk
+from cashier.discounts import Discount, cash_rounded, check_reason, in_force
 from cashier.entry_rules import is_checking, void_refusal
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext, FlowResult, resolve
@@ -29,10 +32,10 @@ from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
-from cashier.journal.model import Entry, Kind, NewEntry, Op, State, outcome_of
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State, TicketDiscount, outcome_of
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
-from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full, tax_class_of, tax_rate_of
+from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
 from cashier.journal.ticket_model import TENDER_KINDS as TENDER_KINDS
 from cashier.journal.ticket_model import TenderKind as TenderKind
 from cashier.journal.ticket_model import TenderView as TenderView
@@ -47,7 +50,7 @@ from cashier.journal.tickets import (
     TenderInFlight,
     TicketRecord,
 )
-from cashier.money import TippedAmount, check_tip, parse_amount, round_money, tax_share
+from cashier.money import TippedAmount, check_tip, parse_amount, quantum, tax_share
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -58,6 +61,16 @@ def _remaining(record: TicketRecord) -> Decimal:
 
 
 REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
+
+
+@dataclass(frozen=True)
+class PriceOverride:
+    """A price typed over a catalog line's (issue #38): the price, the reason (one of the store's
+    list) and the manager who approves it (None: the clerk signed in, if a manager)."""
+
+    price: Decimal | str
+    reason: str
+    manager: Clerk | None = None
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -176,15 +189,18 @@ class TicketSession:
 
     @classmethod
     async def start(cls, ctx: FlowContext, settings: TicketSettings,
-                    tenders: Sequence[Tender] = ()) -> TicketSession:
+                    tenders: Sequence[Tender] = (), *, at: datetime | None = None) -> TicketSession:
         """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
-        drawer), so a refused one leaves nothing journaled."""
+        drawer), so a refused one leaves nothing journaled. It prices itself with the catalog's
+        promotions in force at ``at`` (now, the till's local time), kept with it to its end."""
         await check_tenders(ctx, tenders)
-        included = ctx.catalog.current().prices_include_tax  # the store's say, else the profile's
+        catalog = ctx.catalog.current()
+        included = catalog.prices_include_tax  # the store's say, else the profile's
         record = await ctx.journal.create_ticket(
             actor=ctx.actor, tax_rate=settings.tax_rate,
             tax_included=settings.prices_include_tax if included is None else included,
-            tip_mode=settings.tip_mode)
+            tip_mode=settings.tip_mode,
+            promotions=in_force(catalog.promotions, at or datetime.now()))
         session = cls(ctx, record.id, settings)
         await session.refresh(record)
         return session
@@ -226,7 +242,8 @@ class TicketSession:
         return await self._add(name or "Item", unit_price, quantity, None)
 
     async def add_product(self, product: Product, *, quantity: int = 1,
-                          modifiers: Sequence[Modifier] = (), price: Decimal | None = None) -> Ticket:
+                          modifiers: Sequence[Modifier] = (), price: Decimal | None = None,
+                          override: PriceOverride | None = None) -> Ticket:
         """A line of the catalog the till sells from now (``ctx.catalog.current()``): the
         product's sku, that catalog's version, the product's tax class and its rate are journaled
         with the line, and the unit price is the product's price with the ``modifiers``' price
@@ -248,10 +265,64 @@ class TicketSession:
             chosen.append(known)
         base = current.price if price is None else price
         unit_price = base + sum((m.price_change for m in chosen), Decimal(0))
+        listed = unit_price
+        approver: Clerk | None = None
+        if override is not None:  # a price typed over the catalog's: a reason, and a manager
+            self._open()
+            reason = check_reason(override.reason, catalog.reasons, "reason")
+            unit_price = parse_amount(override.price, self.ctx.journal.currency, "--price",
+                                      allow_zero=True)
+            approver = self.ctx.approval(Action.PRICE_OVERRIDE, unit_price, override.manager)
         sold = LineSold(sku=current.sku, catalog_version=catalog.version,
                         tax_class=current.tax_class, tax_rate=catalog.tax_rate(current.tax_class),
-                        modifiers=tuple(m.name for m in chosen))
-        return await self._add(current.name, unit_price, quantity, sold)
+                        modifiers=tuple(m.name for m in chosen), category=current.category,
+                        list_price=listed if override is not None else None,
+                        override_reason=reason if override is not None else None,
+                        override_by=None if approver is None else str(approver.id))
+        ticket = await self._add(current.name, unit_price, quantity, sold)
+        await self.ctx.journal_approval(approver, Action.PRICE_OVERRIDE, unit_price, ticket=self.id,
+                                        sku=current.sku, before=str(listed), reason=sold.override_reason)
+        return ticket
+
+    # ---- discounts (issue #38) -----------------------------------------------------------------
+    def discount_percent(self, discount: Discount) -> Decimal:
+        """What the manager rule measures (``Action.DISCOUNT``): ``discount`` as a percent of what
+        its line (or the ticket) still costs. Refuses a line the ticket has not, or a discount
+        that would take nothing more off."""
+        ticket = self._open()
+        if discount.line is not None and not 0 <= discount.line < len(ticket.lines):
+            raise ValidationError("line", "the ticket has no line {line}", line=discount.line + 1)
+        pricing = ticket.priced
+        base = pricing.net if discount.line is None else pricing.lines[discount.line].net
+        if discount.off(base, ticket.currency) <= 0:
+            raise ValidationError("discount", "there is nothing left to take off")
+        return discount.percent_of(base).quantize(Decimal("0.01"))
+
+    async def add_discount(self, discount: Discount, manager: Clerk | None = None) -> Ticket:
+        """A cashier's discount on a line (``discount.line``, 0-based) or the whole ticket, with a
+        reason of the store's list. Above the profile's ``discount_percent_max`` of what it is on,
+        a manager approves (``ManagerNeeded`` before anything is journaled); journaled with who,
+        who approved, the reason, and what it cost before and after."""
+        ticket = self._open()
+        if ticket.lines_locked:
+            raise ValidationError("discount", "a tender has been applied: cancel the ticket to "
+                                              "change its discounts")
+        if not ticket.lines:
+            raise ValidationError("discount", "the ticket has no lines yet")
+        reason = check_reason(discount.reason, self.ctx.catalog.current().reasons, "reason")
+        approver = self.ctx.approval(Action.DISCOUNT, self.discount_percent(discount), manager)
+        before = ticket.total
+        line_id = None if discount.line is None else ticket.lines[discount.line].id
+        after = Ticket.of(dataclasses.replace(
+            ticket.record, discounts=(*ticket.record.discounts, TicketDiscount(
+                0, line_id, discount.kind, discount.value, reason)))).total
+        record = await self.ctx.journal.add_ticket_discount(
+            self.id, line_id=line_id, kind=discount.kind, value=discount.value, reason=reason,
+            actor=self.ctx.actor, approved_by=None if approver is None else str(approver.id),
+            before=before, after=after)
+        await self.ctx.journal_approval(approver, Action.DISCOUNT, discount.value, ticket=self.id,
+                                        reason=reason, kind=discount.kind)
+        return await self.refresh(record)
 
     async def _add(self, name: str, unit_price: Decimal, quantity: int,
                    sold: LineSold | None) -> Ticket:
@@ -369,8 +440,14 @@ class TicketSession:
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
-            self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
-            entry, ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            # cash rounding (issue #38): the cash that pays the rest pays it rounded to the step
+            asked = cash_rounded(remaining, self.settings.cash_rounding, ticket.currency)
+            if tender.amount is None and asked > 0:
+                amount = asked
+            rounding = asked - remaining if amount >= asked and asked > 0 else Decimal(0)
+            self.ctx.bounds.check_cash(amount, remaining + rounding, ticket.currency)
+            entry, ticket = await self._cash(amount, remaining + rounding,
+                                             ticket.tip_for(min(amount, remaining)), rounding)
             result = FlowResult(entry, outcome_of(entry), entry.message or "")
             if ticket.state == "paid":  # the cash paid the rest: closed in the same commit
                 await self.basket.clear()
@@ -433,17 +510,19 @@ class TicketSession:
             await capture_signature(self.ctx, entry.invoice)
         return result
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> tuple[Entry, Ticket]:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal,
+                    rounding: Decimal = Decimal(0)) -> tuple[Entry, Ticket]:
         """Cash taken in one commit (the drawer checked there too), the ticket closed with it
-        when that pays the rest."""
+        when that pays the rest; ``rounding``: what rounding the rest to the profile's step
+        added (journaled on the ticket in the same commit; ``remaining`` is already rounded)."""
         applied = min(tendered, remaining)
         change = tendered - applied
         ticket = self.ticket if self.ticket is not None else await self.refresh()
         entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
-            tax=self._tax_of_tender(ticket, applied - tip, applied),
+            tax=self._tax_of_tender(ticket, applied - tip - rounding, applied - rounding),
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
-            close_if=paid_in_full)
+            close_if=paid_in_full, rounding=rounding)
         return entry, await self.refresh(record)
 
     async def settle(self) -> Ticket:
@@ -575,20 +654,17 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
 
 
 def _lines_back(ticket: Ticket, lines: list[int]) -> Decimal:
-    """What refunding ``lines`` gives back: their amounts and, when the tax was added to the
-    prices, each one's share of its tax class's tax (issue #37: a line's share is of its own
-    class), rounded half-up once."""
-    chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
-    if ticket.record.tax_included:
-        return chosen
-    share = Decimal(0)
-    for i in lines:
-        line = ticket.lines[i]
-        key = (tax_class_of(line), tax_rate_of(line, ticket.record))
-        tax = next((t for t in ticket.taxes if (t.tax_class, t.rate) == key and t.base), None)
-        if tax is not None:
-            share += line.amount * tax.tax / tax.base
-    return round_money(chosen + share, ticket.currency)
+    """What refunding ``lines`` gives back: exactly what was paid for each (issue #38): its amount
+    after its discounts and its share of the ticket's, and, when the tax was added to the prices,
+    its share of its own class's tax (``discounts.price_ticket``: the shares add up to the
+    ticket's total, so refunding every line gives back what was paid, to the cent). The cash
+    rounding is the ticket's, not a line's: it goes back with the last lines refunded."""
+    priced = ticket.priced.lines
+    back = sum((priced[i].paid for i in lines), Decimal(0))
+    refunded = {i for i in range(len(ticket.lines)) if ticket.line_refunded(i)}
+    if refunded | set(lines) == set(range(len(ticket.lines))):  # the last lines: the rounding too
+        back += ticket.record.rounding
+    return back.quantize(quantum(ticket.currency))
 
 
 def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:

@@ -20,6 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, Unpack
 
+from cashier.discounts import Promotion
 from cashier.journal.model import (
     INVOICED_KINDS,
     ClockMoved,
@@ -562,13 +563,14 @@ class Journal:
 
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
-                            tip_mode: str) -> TicketRecord:
+                            tip_mode: str, promotions: tuple[Promotion, ...] = ()) -> TicketRecord:
         """A new ticket, as written (read on the writer's connection: no second hop). Held
         with its lines until the next commit, so written as a line is (``_write_line``)."""
         def run() -> TicketRecord:
             recorder = self.recorder
             return recorder.ticket(recorder.create_ticket(actor=actor, tax_rate=tax_rate,
-                                                    tax_included=tax_included, tip_mode=tip_mode))
+                                                    tax_included=tax_included, tip_mode=tip_mode,
+                                                    promotions=promotions))
 
         return await self._write_line(run)
 
@@ -580,6 +582,13 @@ class Journal:
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         return await self._write_line(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
 
+    async def add_ticket_discount(self, ticket_id: int, *, line_id: int | None, kind: str,
+                                  value: Decimal, reason: str, actor: str, approved_by: str | None,
+                                  before: Decimal, after: Decimal) -> TicketRecord:
+        return await self._write(self.recorder.add_ticket_discount, ticket_id, line_id=line_id,
+                                 kind=kind, value=value, reason=reason, actor=actor,
+                                 approved_by=approved_by, before=before, after=after)
+
     async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                              actor: str) -> TicketRecord:
         return await self._write(self.recorder.set_ticket_tip, ticket_id, tip, how=how, actor=actor)
@@ -587,11 +596,12 @@ class Journal:
     async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
                           change: Decimal, tip: Decimal | None, actor: str, message: str,
                           close_if: Callable[[TicketRecord], bool] | None = None,
-                          tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
+                          tax: Decimal | None = None,
+                          rounding: Decimal = Decimal(0)) -> tuple[Entry, TicketRecord]:
         """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
         (entry, record), mirrored, changes = await self._write_entry(
             self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
-            actor=actor, message=message, close_if=close_if, tax=tax)
+            actor=actor, message=message, close_if=close_if, tax=tax, rounding=rounding)
         self._publish(entry, mirrored, changes)
         return entry, record
 

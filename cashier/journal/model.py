@@ -10,6 +10,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Literal, TypedDict
 
+from cashier.discounts import Promotion
 from cashier.errors import CashierError
 from cashier.money import from_minor
 
@@ -376,6 +377,27 @@ class LineSold:
     tax_class: str | None = None
     tax_rate: Decimal | None = None
     modifiers: tuple[str, ...] = ()
+    #: the product's category (what a promotion covers; issue #38)
+    category: str | None = None
+    #: a price override (issue #38): the catalog's price typed over, the reason and the manager
+    list_price: Decimal | None = None
+    override_reason: str | None = None
+    override_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TicketDiscount:
+    """A cashier's discount on a ticket (issue #38): on line ``line_id`` (None: the ticket), by
+    ``kind`` (percent|amount) of ``value``, for ``reason``, given by ``clerk``, approved by
+    ``approved_by`` (None: within the clerk's limit)."""
+
+    id: int
+    line_id: int | None
+    kind: str
+    value: Decimal
+    reason: str
+    clerk: str | None = None
+    approved_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +414,12 @@ class TicketLine:
     tax_class: str | None = None
     tax_rate: Decimal | None = None
     modifiers: tuple[str, ...] = ()
+    category: str | None = None
+    #: the catalog's unit price when a price was typed over it (issue #38), the reason and who
+    #: approved it
+    list_price: Decimal | None = None
+    override_reason: str | None = None
+    override_by: str | None = None
 
     @property
     def amount(self) -> Decimal:
@@ -426,6 +454,12 @@ class TicketRecord:
     cash: dict[int, tuple[Decimal, Decimal]]
     #: refund entry id -> the ids of the lines it gives back (``LINES_NOTE``)
     line_refunds: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: the cashier's discounts (issue #38), in the order given
+    discounts: tuple[TicketDiscount, ...] = ()
+    #: the promotions the ticket prices itself with: the catalog's in force when it started
+    promotions: tuple[Promotion, ...] = ()
+    #: cash rounding (issue #38): what a cash tender's rounding added (negative: took off)
+    rounding: Decimal = Decimal(0)
     #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
     #: changes, so the write's published ticket and the session's are made once, not per reader.
     view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)

@@ -998,6 +998,7 @@ class JournalRecorder:
         self.add_ticket_line = tickets.add_ticket_line
         self.remove_ticket_line = tickets.remove_ticket_line
         self.set_ticket_tip = tickets.set_ticket_tip
+        self.add_ticket_discount = tickets.add_ticket_discount
         self.close_ticket = tickets.close_ticket
         self.close_ticket_if = tickets.close_ticket_if
         self.ticket = tickets.ticket
@@ -1026,6 +1027,7 @@ class JournalRecorder:
         self.report_groups = reports.report_groups
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
+        self.report_priced_tickets = reports.report_priced_tickets
         self.report_corrections = reports.report_corrections
         self.report_groups_by_hour = reports.report_groups_by_hour
         self.report_lines = reports.report_lines
@@ -1089,7 +1091,8 @@ class JournalRecorder:
     def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
                     tip: Decimal | None, actor: str, message: str,
                     close_if: Callable[[TicketRecord], bool] | None = None,
-                    tax: Decimal | None = None) -> tuple[Entry, TicketRecord]:
+                    tax: Decimal | None = None,
+                    rounding: Decimal = Decimal(0)) -> tuple[Entry, TicketRecord]:
         """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
         (approved: the cash is in the hand), what was tendered and the change; and the ticket
         closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
@@ -1099,6 +1102,8 @@ class JournalRecorder:
         with self.store.transaction():
             self.store.keep_held()  # nothing written yet: all still hold
             self.drawer.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
+            if rounding:  # the cash rounding first: the tender is checked against the rounded rest
+                tickets.set_cash_rounding(ticket_id, rounding, due=applied - rounding, actor=actor)
             entry = entries.create(NewEntry(Kind.CASH, applied, actor=actor, op=Op.SALE,
                                             clerk=actor, tip=tip, tax=tax or None,
                                             ticket_id=ticket_id, message=message))

@@ -29,17 +29,30 @@ SELECT COUNT(DISTINCT ticket_id) FROM entries
 WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
   AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
 """
+#: A ticket a discount, a promotion, a price override or cash rounding touched (issue #38).
+_PRICED = """t.promotions IS NOT NULL OR t.rounding_minor != 0
+  OR EXISTS (SELECT 1 FROM ticket_discounts d WHERE d.ticket_id = t.id)
+  OR EXISTS (SELECT 1 FROM ticket_lines o WHERE o.ticket_id = t.id AND o.removed = 0
+             AND o.list_price_minor IS NOT NULL)"""
 #: The tax the tickets paid in the window charged: each ticket's lines summed by tax class and rate
 #: (a line from before issue #37: the default class at the ticket's rate) with its tax rule, the
 #: tax worked out per ticket and class by ``money.tax_by_class``. Its tender entries carry their
 #: share of it as sent to the host; the report counts it once, from here.
-_TICKET_TAX_QUERY = """
+_TICKET_TAX_QUERY = f"""
 SELECT t.id AS ticket, COALESCE(l.tax_class, ?) AS tax_class,
        COALESCE(l.tax_rate, t.tax_rate) AS tax_rate, t.tax_included,
        SUM(l.quantity * l.unit_price_minor) AS subtotal
 FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+  AND NOT ({_PRICED})
 GROUP BY t.id, COALESCE(l.tax_class, ?), COALESCE(l.tax_rate, t.tax_rate)
+ORDER BY t.id
+"""
+#: The paid tickets a discount, a promotion, a price override or cash rounding touched (issue #38):
+#: the report reads each whole and prices it by the one rule (``journal.tickets.priced``).
+_PRICED_TICKETS_QUERY = f"""
+SELECT t.id FROM tickets t
+WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ? AND ({_PRICED})
 ORDER BY t.id
 """
 
@@ -89,6 +102,11 @@ class ReportRecorder:
         amount (minor units)."""
         return list(self.conn.execute(_TICKET_TAX_QUERY, (DEFAULT_TAX_CLASS, self.till_id, start, end,
                                                           DEFAULT_TAX_CLASS)))
+
+    def report_priced_tickets(self, start: str, end: str) -> list[int]:
+        """The tickets paid in [start, end) that a discount, promotion, price override or cash
+        rounding touched (the rest are taxed from their lines' sums)."""
+        return [int(r[0]) for r in self.conn.execute(_PRICED_TICKETS_QUERY, (self.till_id, start, end))]
 
     def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
         """The correction events of this till's entries created in [start, end): a report counts

@@ -373,9 +373,38 @@ def _v13(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v14(conn: sqlite3.Connection) -> None:
+    """Discounts, promotions and price overrides (issue #38): the cashier's discounts of a ticket
+    (``ticket_discounts``: line or NULL for the ticket, kind, value, reason, who, who approved),
+    the promotions a ticket prices itself with (a JSON list, as they stood when it started), its
+    cash rounding (what rounding a cash tender's due added, negative when it took off), each
+    line's category (what a promotion covers) and, for a price typed over the catalog's, the
+    catalog's price, the reason and the approving manager. NULL or none before: no discount."""
+    _run(conn, """
+    CREATE TABLE ticket_discounts (
+        id INTEGER PRIMARY KEY,
+        ticket_id INTEGER NOT NULL REFERENCES tickets(id),
+        line_id INTEGER REFERENCES ticket_lines(id),
+        kind TEXT NOT NULL CHECK (kind IN ('percent', 'amount')),
+        value TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        clerk TEXT,
+        approved_by TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX ticket_discounts_ticket ON ticket_discounts(ticket_id);
+    ALTER TABLE tickets ADD COLUMN promotions TEXT;
+    ALTER TABLE tickets ADD COLUMN rounding_minor INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ticket_lines ADD COLUMN category TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN list_price_minor INTEGER;
+    ALTER TABLE ticket_lines ADD COLUMN override_reason TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN override_by TEXT
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11,
-                                  _v12, _v13)
+                                  _v12, _v13, _v14)
 LATEST = len(MIGRATIONS)
 
 

@@ -30,6 +30,7 @@ from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
+from cashier.journal.tickets import DiscountFigures
 from cashier.journal.totals import (
     DECLINED_ON_FORWARD_BUCKET,
     HOST_BATCH_REFUND_BUCKETS,
@@ -560,7 +561,8 @@ class StoreDatabase:
                 # the tax the paid tickets of these entries charged, by class (issue #37): each
                 # ticket's ``ticket_paid`` event carries it, worked out at the till by the one rule
                 await cur.execute(
-                    "SELECT v.till_id, v.data->'taxes' AS taxes FROM events v "
+                    "SELECT v.till_id, v.data->'taxes' AS taxes, v.data->'discounts' AS discounts "
+                    "FROM events v "
                     "WHERE v.type = 'ticket_paid' AND v.data->'taxes' IS NOT NULL AND EXISTS ("
                     "SELECT 1 FROM entries e WHERE e.till_id = v.till_id AND e.journal_id = "
                     "v.journal_id AND e.fields->>'ticket_id' = v.data->>'ticket' AND NOT e.training "
@@ -631,7 +633,8 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
 
     def blank() -> dict[str, Any]:
         return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
-                "unresolved": 0, "open_tickets": 0, "corrections": [], "tax": {}}
+                "unresolved": 0, "open_tickets": 0, "corrections": [], "tax": {},
+                "discounts": DiscountFigures()}
 
     acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
     store = blank()
@@ -640,6 +643,8 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
             key = (str(c["tax_class"]), str(c["rate"]))
             for target in (acc.setdefault(str(t["till_id"]), blank()), store):
                 target["tax"][key] = target["tax"].get(key, 0) + to_minor(Decimal(c["tax"]), currency)
+        for target in (acc.setdefault(str(t["till_id"]), blank()), store):  # issue #38
+            target["discounts"].add(t.get("discounts"), currency)
     for c in corrections:
         for target in (acc.setdefault(str(c["till_id"]), blank()), store):
             target["corrections"].append(c["data"])
@@ -684,6 +689,7 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
                                   for k, v in sorted(t["by_card_brand"].items())},
                 "unresolved": t["unresolved"], "open_tickets": t["open_tickets"],
                 "corrections": {"count": corrected, "amount": str(corrected_amount)},
+                "discounts": t["discounts"].out(currency),
                 # stored offline, declined by the host at the forward: owed, in no sale (issue 40)
                 "declined_on_forward": pair(t["by_tender"].get(DECLINED_ON_FORWARD_BUCKET,
                                                                [0, 0]))}

@@ -264,6 +264,10 @@
       <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
     </message>
     <message>
+      <source>%s of %s %% needs a manager's approval.</source>
+      <translation>%s de %s %% necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
       <source>%s of %s needs a manager's approval.</source>
       <translation>%s de %s necesita la aprobación de un gerente.</translation>
     </message>
@@ -322,6 +326,14 @@
     <message>
       <source>An over/short</source>
       <translation>Un sobrante/faltante</translation>
+    </message>
+    <message>
+      <source>A discount</source>
+      <translation>Un descuento</translation>
+    </message>
+    <message>
+      <source>A price override</source>
+      <translation>Un cambio de precio</translation>
     </message>
     <message>
       <source>A manual sale</source>
@@ -1892,6 +1904,14 @@
       <translation>Anular ticket</translation>
     </message>
     <message>
+      <source>Line %</source>
+      <translation>Línea %</translation>
+    </message>
+    <message>
+      <source>Ticket %</source>
+      <translation>Ticket %</translation>
+    </message>
+    <message>
       <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
       <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
     </message>
@@ -1920,8 +1940,32 @@
       <translation>Teclado</translation>
     </message>
     <message>
+      <source>Price of the last line</source>
+      <translation>Precio de la última línea</translation>
+    </message>
+    <message>
       <source>Item</source>
       <translation>Artículo</translation>
+    </message>
+    <message>
+      <source>Reason:</source>
+      <translation>Motivo:</translation>
+    </message>
+    <message>
+      <source>Discount on the last line</source>
+      <translation>Descuento en la última línea</translation>
+    </message>
+    <message>
+      <source>Discount on the ticket</source>
+      <translation>Descuento en el ticket</translation>
+    </message>
+    <message>
+      <source>Percent (10%) or amount (2.00):</source>
+      <translation>Porcentaje (10%) o importe (2.00):</translation>
+    </message>
+    <message>
+      <source>New price (2.50):</source>
+      <translation>Precio nuevo (2.50):</translation>
     </message>
     <message>
       <source>Amount: type the line's price first (it must be greater than zero).</source>

@@ -44,6 +44,9 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
 
     def remove_last_line(self) -> None: ...
     def cancel_ticket(self) -> None: ...
+    def discount_line(self) -> None: ...
+    def discount_ticket(self) -> None: ...
+    def override_price(self) -> None: ...
     def add_pick(self, pick: Pick) -> None: ...
 
 
@@ -59,8 +62,18 @@ class EntryStage(QWidget):
                                               stacked=True)
         self.cancel_ticket_button = page.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
                                                 page.cancel_ticket, "Danger", stacked=True)
+        # issue #38: a discount on the last line or the ticket, a price typed over the last line's
+        self.discount_line_button = page.button(lambda: tr("Line %"), keys.DISCOUNT_LINE,
+                                                page.discount_line, stacked=True)
+        self.discount_ticket_button = page.button(lambda: tr("Ticket %"), keys.DISCOUNT_TICKET,
+                                                  page.discount_ticket, stacked=True)
+        self.price_button = page.button(lambda: tr("Price"), keys.OVERRIDE_PRICE,
+                                        page.override_price, stacked=True)
+        self.discount_buttons = (self.discount_line_button, self.discount_ticket_button,
+                                 self.price_button)
         self.ticket_panel = TicketPanel(page.till.currency,
-                                        (self.remove_line_button, self.cancel_ticket_button))
+                                        (self.remove_line_button, self.cancel_ticket_button),
+                                        self.discount_buttons)
         self.payment_panel = pay = PaymentPanel(page)
         self.amount, self.tip = pay.amount, pay.tip
         self.tender_buttons = (pay.card_button, pay.gift_button, pay.qr_button, pay.cash_button)
@@ -107,6 +120,8 @@ class EntryStage(QWidget):
         self.payment_panel.add_line_button.setEnabled(fields.can_add_line and not busy)
         self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
         self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
+        for b in self.discount_buttons:
+            b.setEnabled(fields.can_discount and not busy)
 
     def retranslate(self) -> None:
         self.ticket_panel.retranslate()

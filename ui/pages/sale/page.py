@@ -5,7 +5,8 @@ Keyboard: digits build cents (1 2 5 0 -> 12.50); letters name the next line; + o
 line; a barcode scanned (digits then Return) adds the profile's product. Return (or F2) charges
 the card; Esc clears what was typed (or cancels a payment waiting on the PIN pad). F3 gift card,
 F4 QR, F11 cash, F7 keyed tip, Delete removes the last line, F12 cancels the ticket (asking
-first when money was taken).
+first when money was taken). Ctrl+D a discount on the last line, Alt+D on the ticket,
+Ctrl+P a price over the last line's (issue #38: the manager's prompt when the core's rule wants).
 The quick path stays: type an amount, press Return, the card is charged.
 
 What is typed, scanned, pre-filled and armed, which amount a tender takes and what the screen
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QInputDialog
 
 from cashier.clerks import Action
+from cashier.errors import ValidationError
 from cashier.flows.sale_entry import Act, Key
 from ui.core_words import error_words
 from ui.i18n import tr
@@ -166,6 +169,64 @@ class SalePage(SaleView):
             self._say("cancelled", lambda: cancelled_words(cancelled, self.till.currency))
             self.model.show(None, prefill=True)
         self._run_ticket(cancel(), "cancel ticket")
+
+    # ---- discounts and price overrides (issue #38): the core decides, the window asks ----------
+    def discount_line(self) -> None:
+        self._discount(on_line=True)
+
+    def discount_ticket(self) -> None:
+        self._discount(on_line=False)
+
+    def _ask(self, title: str, label: str) -> str | None:
+        text, ok = QInputDialog.getText(self, title, label)
+        return text.strip() if ok and text.strip() else None
+
+    def _reason(self, title: str) -> str | None:
+        reasons = list(self.model.reasons())
+        reason, ok = QInputDialog.getItem(self, title, tr("Reason:"), reasons, 0, False)
+        return reason if ok and reason else None
+
+    def _discount(self, *, on_line: bool) -> None:
+        if not self.model.can_discount() or not self._can_start():
+            return
+        title = tr("Discount on the last line") if on_line else tr("Discount on the ticket")
+        text = self._ask(title, tr("Percent (10%) or amount (2.00):"))
+        reason = self._reason(title) if text is not None else None
+        if text is None or reason is None:
+            return
+        try:
+            action, amount = self.model.discount_approval(text, on_line=on_line)
+        except ValidationError as exc:
+            refused = exc
+            self.say_in(self.error_label, lambda: error_words(refused))
+            return
+        approval = ask_manager(self, self.till.ctx, action, amount)
+        if not approval.go:
+            self._say("partial", lambda: approval.why)
+            return
+        self._run_ticket(self.model.add_discount(text, reason, on_line=on_line,
+                                                 manager=approval.manager), "discount")
+
+    def override_price(self) -> None:
+        """A price typed over the last line's catalog price: a reason, and always a manager."""
+        if not self.model.can_discount() or not self._can_start():
+            return
+        try:
+            self.model.check_price_override()
+        except ValidationError as exc:
+            refused = exc
+            self.say_in(self.error_label, lambda: error_words(refused))
+            return
+        title = tr("Price of the last line")
+        price = self._ask(title, tr("New price (2.50):"))
+        reason = self._reason(title) if price is not None else None
+        if price is None or reason is None:
+            return
+        approval = ask_manager(self, self.till.ctx, Action.PRICE_OVERRIDE)
+        if not approval.go:
+            self._say("partial", lambda: approval.why)
+            return
+        self._run_ticket(self.model.override_last_price(price, reason, approval.manager), "price")
 
     def _run_ticket(self, coro: Coroutine[Any, Any, object], name: str, *, eager: bool = False) -> None:
         self.task = self.till.run(coro, name, done=lambda _r: self._update_totals(), failed=self._failed,
