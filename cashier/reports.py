@@ -12,14 +12,16 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
-from cashier.money import from_minor, tax_of, to_minor
-from cashier.pdf import text_pdf
+from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
+from cashier.money import from_minor, percent_text, tax_by_class, to_minor
+from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
@@ -73,23 +75,63 @@ def _classify(kind: str, op: str | None, moved: bool, row: Any) -> tuple[str, st
     return None if tender is None else ("sale", tender, int(row["approved"]))
 
 
-def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
-                 start: str, end: str) -> dict[str, Any]:
-    """The report of this till's entries created in [start, end), with the session's cash."""
-    cur = recorder.currency
-    by_tender = {t: _Sum() for t in TENDERS}
-    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
-    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
-    by_brand: dict[str, _Sum] = defaultdict(_Sum)
-    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
-    tax = tip = unresolved = 0
-    for row in recorder.report_groups(start, end):
+#: The report's tax "class" of a sale outside a ticket (``cashier sale --tax``): keyed, no rate.
+KEYED_TAX = "keyed"
+TaxKey = tuple[str, Decimal | None]
+
+
+def _class_order(item: tuple[TaxKey, int]) -> tuple[str, Decimal]:
+    (name, rate), _minor = item
+    return name, Decimal(-1) if rate is None else rate
+
+
+def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]:
+    """The tax the tickets charged, by (class, rate), in minor units: each ticket's classes taxed by
+    the one rule (``money.tax_by_class``, as the ticket itself was), then added up across tickets,
+    so the report's tax is exactly the sum of what the tickets charged."""
+    per_ticket: dict[Any, list[Any]] = defaultdict(list)
+    for row in rows:
+        per_ticket[row["ticket"]].append(row)
+    out: dict[TaxKey, int] = {}
+    for ticket_rows in per_ticket.values():
+        included = bool(ticket_rows[0]["tax_included"])
+        for t in tax_by_class(((str(r["tax_class"]), Decimal(r["tax_rate"]),
+                                from_minor(int(r["subtotal"]), currency)) for r in ticket_rows),
+                              included, currency):
+            key = (t.tax_class, t.rate)
+            out[key] = out.get(key, 0) + to_minor(t.tax, currency)
+    return out
+
+
+def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[dict[str, Any],
+                                                                           dict[TaxKey, int]]:
+    """The paid tickets ``records`` a discount touched: their ``DiscountFigures`` and their tax by
+    (class, rate) in minor units, each ticket priced by the one rule (``journal.tickets.priced``)."""
+    figures = DiscountFigures()
+    taxes: dict[TaxKey, int] = {}
+    for record in records:
+        figures.add(discounts_data(record), currency)
+        for t in priced(record).taxes:
+            key = (t.tax_class, t.rate)
+            taxes[key] = taxes.get(key, 0) + to_minor(t.tax, currency)
+    return figures.out(currency), taxes
+
+
+def money_parts(rows: Iterable[Any]) -> Iterator[tuple[str, str, int, int, Any]]:
+    """(what, tender, count, minor units, row) of each group of the report's rows: what is
+    ``sale``, ``refund``, ``open`` (an authorization not yet captured), ``void`` or ``unresolved``;
+    groups that moved no money are left out. THE rule every report figure is summed by (the X and
+    Z reports here, the day's charts in ``cashier.day_report``)."""
+    for row in rows:
         n, state = int(row["n"]), row["state"]
         if state in _UNRESOLVED:
-            unresolved += n
+            yield "unresolved", "", n, 0, row
             continue
         if state == "voided":
-            voids.add(n, int(row["requested"]))
+            yield "void", "", n, int(row["requested"]), row
+            continue
+        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
+            yield "declined_on_forward", "", n, int(row["requested"]), row
             continue
         if state not in _MONEY_STATES:
             continue
@@ -97,7 +139,30 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         if part is None or not part[2]:
             continue
         what, tender, minor = part
-        if what == "open":
+        yield what, tender, n, minor, row
+
+
+def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
+                 start: str, end: str, groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The report of this till's entries created in [start, end), with the session's cash;
+    ``groups``: the window's rows already read (the day report reads them by hour)."""
+    cur = recorder.currency
+    by_tender = {t: _Sum() for t in TENDERS}
+    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
+    declined_on_forward = _Sum()
+    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
+    by_brand: dict[str, _Sum] = defaultdict(_Sum)
+    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
+    loose_tax = tip = unresolved = 0
+    for what, tender, n, minor, row in money_parts(
+            recorder.report_groups(start, end) if groups is None else groups):
+        if what == "unresolved":
+            unresolved += n
+        elif what == "void":
+            voids.add(n, minor)
+        elif what == "declined_on_forward":
+            declined_on_forward.add(n, minor)
+        elif what == "open":
             opened.add(n, minor)
         elif what == "refund":
             refunds.add(n, minor)
@@ -105,7 +170,8 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         else:
             tickets.add(n if row["loose"] else 0, minor)  # tenders of a ticket: counted below
             by_tender[tender].add(n, minor)
-            tax += int(row["tax"])
+            if row["loose"]:  # a ticket's tenders carry its tax as sent: counted by ticket below
+                loose_tax += int(row["tax"])
             tip += int(row["tip"])
             clerk = row["clerk"] or "(none)"
             by_clerk[clerk]["sales"].add(n, minor)
@@ -113,9 +179,14 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
-    for row in recorder.report_ticket_tax(start, end):
-        tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
-                               bool(row["tax_included"]), cur), cur)
+    by_class = ticket_tax_by_class(recorder.report_ticket_tax(start, end), cur)
+    discounts, priced_tax = discount_figures(
+        (recorder.ticket(i) for i in recorder.report_priced_tickets(start, end)), cur)
+    for key, minor in priced_tax.items():  # the tickets a discount touched: taxed after it
+        by_class[key] = by_class.get(key, 0) + minor
+    if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
+        by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
+    tax = sum(by_class.values())
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
@@ -125,6 +196,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
         "gross": str(from_minor(tickets.minor, cur)),
         "tax": str(from_minor(tax, cur)), "tips": str(from_minor(tip, cur)),
+        "tax_by_class": [{"tax_class": name, "rate": None if rate is None else percent_text(rate),
+                          "tax": str(from_minor(minor, cur))}
+                         for (name, rate), minor in sorted(by_class.items(), key=_class_order)],
         "refunds": refunds.out(cur), "voids": voids.out(cur),
         "by_tender": {t: s.out(cur) for t, s in by_tender.items()},
         "refunds_by_tender": {t: s.out(cur) for t, s in sorted(refunds_by_tender.items())},
@@ -138,6 +212,12 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # entries the host held otherwise than the journal had them: how many, and the money the
         # corrections added to the net (signed: a sale voided at the host takes its amount off)
         "corrections": {"count": corrected, "amount": str(corrected_amount)},
+        # issue #38: what discounts took off, by reason and clerk; promotions by name; price
+        # overrides by the approving manager (what they took off the catalog's price); rounding
+        "discounts": discounts,
+        # card payments stored while the host was away and declined when forwarded: in no sale,
+        # counted apart (the customer owes them; issue 40)
+        "declined_on_forward": declined_on_forward.out(cur),
         "cash": None,
     }
     if session is not None:
@@ -195,16 +275,19 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
 
     sections: list[tuple[str, list[tuple[str, str]]]] = [
         ("Summary", [("Tickets", str(report["tickets"])), ("Net sales", report["net"]),
-                     ("Tax", report["tax"]), ("Tips", report["tips"]),
+                     ("Tax", report["tax"]), *_tax_rows(report), ("Tips", report["tips"]),
                      ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
                      ("Open authorizations", pair(report["open_authorizations"])),
                      ("Unresolved", str(report["unresolved"])),
-                     ("Corrections", pair(report["corrections"]))]),
+                     ("Corrections", pair(report["corrections"])),
+                     ("Declined on forward", pair(report["declined_on_forward"]))]),
         ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
         ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
         ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
                       for c, v in report["by_clerk"].items()]),
     ]
+    if report.get("discounts"):
+        sections.append(("Discounts", _discount_rows(report["discounts"])))
     cash = report.get("cash")
     if cash:
         rows = [(k.replace("_", " "), str(cash[k])) for k in
@@ -219,8 +302,28 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]
     return sections
 
 
+#: The discounts' parts as the report's text and CSV name them (issue #38).
+DISCOUNT_PARTS = (("by_reason", "reason"), ("by_clerk", "clerk"), ("promotions", "promotion"),
+                  ("overrides_by_manager", "override approved by"))
+
+
+def _discount_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("Total", d["total"])]
+    for part, label in DISCOUNT_PARTS:
+        rows += [(f"{label} {name}", f"{v['count']} / {v['amount']}") for name, v in d[part].items()]
+    rows.append(("Cash rounding", f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
+    return rows
+
+
+def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The tax by class under the total (issue #37): ``  standard 8.25%``; an older report kept
+    at a close before classes has none."""
+    return [(f"  {c['tax_class']}" + (f" {c['rate']}%" if c["rate"] is not None else ""), c["tax"])
+            for c in report.get("tax_by_class", [])]
+
+
 def title_of(report: dict[str, Any]) -> str:
-    name = "Z REPORT" if report["type"] == "z" else "X REPORT"
+    name = {"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT")
     session = f" session {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
@@ -251,7 +354,11 @@ def report_csv(report: dict[str, Any]) -> str:
         rows.append(["summary", name, report[name], ""])
     for name in ("net", "gross", "tax", "tips"):
         rows.append(["summary", name, "", report[name]])
-    for name in ("refunds", "voids", "open_authorizations", "corrections"):
+    for c in report.get("tax_by_class", []):
+        rows.append(["tax_by_class", c["tax_class"] + (f" {c['rate']}%" if c["rate"] is not None
+                                                       else ""), "", c["tax"]])
+    for name in ("refunds", "voids", "open_authorizations", "corrections",
+                 "declined_on_forward"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):
@@ -261,6 +368,14 @@ def report_csv(report: dict[str, Any]) -> str:
         named = f"{clerk} {value.get('name', '')}".strip()
         rows.append(["by_clerk", named, value["count"], value["amount"]])
         rows.append(["tips_by_clerk", clerk, "", value["tips"]])
+    discounts = report.get("discounts")
+    if discounts:
+        rows.append(["discounts", "total", "", discounts["total"]])
+        for part, _label in DISCOUNT_PARTS:
+            for name, value in discounts[part].items():
+                rows.append([f"discounts_{part}", name, value["count"], value["amount"]])
+        rows.append(["discounts", "cash_rounding", discounts["cash_rounding"]["count"],
+                     discounts["cash_rounding"]["amount"]])
     cash = report.get("cash")
     if cash:
         for name in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",
@@ -272,7 +387,10 @@ def report_csv(report: dict[str, Any]) -> str:
     return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
-def report_pdf(report: dict[str, Any], *, store: str = "", clerk: str = "") -> bytes:
-    """The report as a PDF, headed by the store's name, the till and the clerk who exported it;
-    the drawer's part names who approved the close's over/short."""
-    return text_pdf(report_text(report, 72, store=store, clerk=clerk), title=title_of(report))
+def report_pdf(report: dict[str, Any], charts: list[PdfChart] | None = None, *, store: str = "",
+               clerk: str = "") -> bytes:
+    """The report as a PDF, headed by the store's name, the till and the clerk who exported it
+    (the drawer's part names who approved the close's over/short), then its charts
+    (``cashier.day_report.pdf_charts``) as drawings."""
+    return text_pdf(report_text(report, 72, store=store, clerk=clerk), title=title_of(report),
+                    charts=charts)

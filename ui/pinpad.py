@@ -125,6 +125,7 @@ def _trigger_words() -> dict[str, str]:
         "voice referral (R)": tr("voice referral (R)"),
         "declined (D)": tr("declined (D)"),
         "refund declined (D)": tr("refund declined (D)"),
+        "declined when the gateway forwards it (D)": tr("declined when the gateway forwards it (D)"),
         "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) "
         "without it; also a capture, incremental authorization or raised invoice seeking 219.00 "
         "more": tr("partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
@@ -193,6 +194,11 @@ class PinPadWindow(QWidget):
         self.auto = QCheckBox()
         self.compact = False
         side.addWidget(self.auto)
+        # rehearse an outage: the host behind the gateway goes away (issue 40); the till goes
+        # offline by itself at its next card payment and comes back once this is unticked
+        self.host_down = QCheckBox()
+        self.host_down.toggled.connect(self.till.set_host_down)
+        side.addWidget(self.host_down)
         self.cards_box = QGroupBox()
         cards_col = QVBoxLayout(self.cards_box)
         self.cards = QListWidget()
@@ -570,7 +576,7 @@ class PinPadWindow(QWidget):
 
     def set_compact(self, compact: bool) -> None:
         """Narrow, for a column beside the till's window: the test cards under the pad's screen,
-        the trigger list left out (the README lists it), smaller margins."""
+        the trigger list left out (the cashier's guide lists it), smaller margins."""
         self.outer.setDirection(QBoxLayout.Direction.TopToBottom if compact
                                 else QBoxLayout.Direction.LeftToRight)
         margin = 8 if compact else 16
@@ -599,6 +605,7 @@ class PinPadWindow(QWidget):
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
         self._label_auto()
+        self.host_down.setText(tr("Host down (rehearse an outage)"))
         self._title_cards()
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))

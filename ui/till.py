@@ -45,6 +45,15 @@ class TillStatus:
     #: Payments under way right now (journaled, not answered yet): normal, no alarm.
     in_progress: int = 0
     offline: bool = False
+    #: Store and forward (the core's ``flows.offline.status``): the till went offline by itself,
+    #: what is stored, whether the oldest is near ``max_hours``, and the payments the host
+    #: declined at the forward (the manager collects them).
+    offline_automatic: bool = False
+    stored_count: int = 0
+    stored_amount: str = "0.00"
+    stored_hours_left: str | None = None
+    stored_near_limit: bool = False
+    declined_on_forward: int = 0
     training: bool = True
     recovered: list[Any] = field(default_factory=list)
     still_open: list[Any] = field(default_factory=list)
@@ -182,10 +191,47 @@ class Till(QObject):
         except Exception:
             log.exception("could not count unresolved entries")
         self.status.host_reachable = await self._host_reachable()
+        await self._read_offline()
         self.status_changed.emit()
         if self._refresh_again:
             self._refresh_again = False
             await self.refresh_status()
+
+    async def _read_offline(self) -> None:
+        assert self.runtime is not None
+        from cashier.flows.offline import status
+
+        try:
+            now = await status(self.runtime.ctx)
+        except Exception:
+            log.exception("could not read the offline status")
+            return
+        s, stored = self.status, now["stored"]
+        s.offline, s.offline_automatic = bool(now["offline"]), bool(now["automatic"])
+        s.stored_count, s.stored_amount = int(stored["count"]), str(stored["amount"])
+        s.stored_hours_left, s.stored_near_limit = stored["hours_left"], bool(stored["near_limit"])
+        s.declined_on_forward = len(now["declined_on_forward"])
+
+    async def probe_host(self) -> None:
+        """While offline by itself: the core probes the host and comes back online (settling
+        what the gateway forwarded) once it answers."""
+        if self.runtime is None or not (self.status.offline and self.status.offline_automatic):
+            return
+        from cashier.flows.offline import probe
+
+        try:
+            await probe(self.runtime.ctx)
+        except Exception:
+            log.exception("the offline probe failed")
+        await self.refresh_status()
+
+    def set_host_down(self, down: bool) -> None:
+        """Training: the embedded host behind the gateway goes away or comes back (the sandbox's
+        ``POST /_sandbox/upstream``), to rehearse an outage."""
+        if self.runtime is None or self.runtime.sandbox is None:
+            return
+        self.runtime.sandbox.set_upstream(not down)
+        self.tasks.spawn(self.probe_host() if not down else self.refresh_status(), "host switch")
 
     async def _host_reachable(self) -> bool:
         assert self.runtime is not None
@@ -200,6 +246,7 @@ class Till(QObject):
         while True:
             await asyncio.sleep(every_s)
             await self.refresh_status()
+            await self.probe_host()
 
     def _payment_changed(self, entry: Any) -> None:
         # one refresh at a time: a payment moves through several states in a few milliseconds

@@ -288,6 +288,10 @@
       <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
     </message>
     <message>
+      <source>%s of %s %% needs a manager's approval.</source>
+      <translation>%s de %s %% necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
       <source>%s of %s needs a manager's approval.</source>
       <translation>%s de %s necesita la aprobación de un gerente.</translation>
     </message>
@@ -348,6 +352,18 @@
       <translation>Un sobrante/faltante</translation>
     </message>
     <message>
+      <source>A discount</source>
+      <translation>Un descuento</translation>
+    </message>
+    <message>
+      <source>A price override</source>
+      <translation>Un cambio de precio</translation>
+    </message>
+    <message>
+      <source>A manual sale</source>
+      <translation>Una venta manual</translation>
+    </message>
+    <message>
       <source>The store did not accept this manager number and PIN.</source>
       <translation>La tienda no aceptó este número de gerente y PIN.</translation>
     </message>
@@ -396,12 +412,80 @@
       <translation>La impresora no responde (%s).</translation>
     </message>
     <message>
+      <source>The customer is typing the address on the PIN pad…</source>
+      <translation>El cliente está escribiendo la dirección en el PIN pad…</translation>
+    </message>
+    <message>
+      <source>E-mail the receipt</source>
+      <translation>Enviar el recibo por correo</translation>
+    </message>
+    <message>
+      <source>The customer types the address on the PIN pad, or you type it here.</source>
+      <translation>El cliente escribe la dirección en el PIN pad, o usted la escribe aquí.</translation>
+    </message>
+    <message>
+      <source>Ask on the PIN pad</source>
+      <translation>Pedirla en el PIN pad</translation>
+    </message>
+    <message>
+      <source>Send</source>
+      <translation>Enviar</translation>
+    </message>
+    <message>
+      <source>The customer's e-mail address</source>
+      <translation>La dirección de correo del cliente</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>Cancelar</translation>
+    </message>
+    <message>
+      <source>This till sends no e-mail: its profile has no [email] host.</source>
+      <translation>Esta caja no envía correos: su perfil no tiene host en [email].</translation>
+    </message>
+    <message>
+      <source>The customer cancelled on the PIN pad: type the address here, or ask again.</source>
+      <translation>El cliente canceló en el PIN pad: escriba la dirección aquí, o pídala de nuevo.</translation>
+    </message>
+    <message>
+      <source>Receipt {receipt} queued for e-mail.</source>
+      <translation>Recibo {receipt} en cola para enviarse por correo.</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>Algo salió mal</translation>
     </message>
     <message>
       <source>The till hit an unexpected error. Nothing was charged twice; check the journal before retrying a payment.</source>
       <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
+    </message>
+    <message>
+      <source>Mail (training)</source>
+      <translation>Correo (práctica)</translation>
+    </message>
+    <message>
+      <source>Each e-mailed receipt as the customer would receive it.</source>
+      <translation>Cada recibo enviado por correo, tal como lo recibiría el cliente.</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts</source>
+      <translation>Recibos enviados por correo</translation>
+    </message>
+    <message>
+      <source>From</source>
+      <translation>De</translation>
+    </message>
+    <message>
+      <source>To</source>
+      <translation>Para</translation>
+    </message>
+    <message>
+      <source>Subject</source>
+      <translation>Asunto</translation>
+    </message>
+    <message>
+      <source>Attached</source>
+      <translation>Adjunto</translation>
     </message>
     <message>
       <source>Manager approval</source>
@@ -430,6 +514,118 @@
     <message>
       <source>Could not print:</source>
       <translation>No se pudo imprimir:</translation>
+    </message>
+    <message>
+      <source>Catalog</source>
+      <translation>Catálogo</translation>
+    </message>
+    <message>
+      <source>Search by name or sku</source>
+      <translation>Buscar por nombre o SKU</translation>
+    </message>
+    <message>
+      <source>Search the catalog</source>
+      <translation>Buscar en el catálogo</translation>
+    </message>
+    <message>
+      <source>Products</source>
+      <translation>Productos</translation>
+    </message>
+    <message>
+      <source>One row per product: sku, name, price, category and whether it is sold.</source>
+      <translation>Una fila por producto: SKU, nombre, precio, categoría y si se vende.</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>Nombre</translation>
+    </message>
+    <message>
+      <source>Price</source>
+      <translation>Precio</translation>
+    </message>
+    <message>
+      <source>Category</source>
+      <translation>Categoría</translation>
+    </message>
+    <message>
+      <source>Sold at the counter</source>
+      <translation>Se vende en el mostrador</translation>
+    </message>
+    <message>
+      <source>New product</source>
+      <translation>Producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's category</source>
+      <translation>Categoría del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's tax class</source>
+      <translation>Clase de impuesto del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Save product</source>
+      <translation>Guardar producto</translation>
+    </message>
+    <message>
+      <source>Add product</source>
+      <translation>Añadir producto</translation>
+    </message>
+    <message>
+      <source>SKU</source>
+      <translation>SKU</translation>
+    </message>
+    <message>
+      <source>Sold</source>
+      <translation>Se vende</translation>
+    </message>
+    <message>
+      <source>New product's sku</source>
+      <translation>SKU del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's name</source>
+      <translation>Nombre del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's price</source>
+      <translation>Precio del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Barcodes, separated by |</source>
+      <translation>Códigos de barras, separados por |</translation>
+    </message>
+    <message>
+      <source>Sending to the store…</source>
+      <translation>Enviando a la tienda…</translation>
+    </message>
+    <message>
+      <source>This till sells its own list (no store): the catalog is changed at the store.</source>
+      <translation>Esta caja vende su propia lista (sin tienda): el catálogo se cambia en la tienda.</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>sí</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>no</translation>
+    </message>
+    <message>
+      <source>Sign in to the store first (Store: manager number and PIN): the store checks who changes its catalog.</source>
+      <translation>Inicie sesión en la tienda primero (Tienda: número y PIN del encargado): la tienda comprueba quién cambia su catálogo.</translation>
+    </message>
+    <message>
+      <source>Choose a product in the list first.</source>
+      <translation>Elija primero un producto de la lista.</translation>
+    </message>
+    <message>
+      <source>Catalog version %s from the store.</source>
+      <translation>Versión %s del catálogo de la tienda.</translation>
+    </message>
+    <message>
+      <source>%s saved: catalog version %s.</source>
+      <translation>%s guardado: versión %s del catálogo.</translation>
     </message>
     <message>
       <source>Drawer</source>
@@ -800,6 +996,10 @@
       <translation>Reimprimir</translation>
     </message>
     <message>
+      <source>E-mail receipt</source>
+      <translation>Recibo por correo</translation>
+    </message>
+    <message>
       <source>Refund ticket lines</source>
       <translation>Devolver líneas del ticket</translation>
     </message>
@@ -1044,6 +1244,10 @@
       <translation>Idioma</translation>
     </message>
     <message>
+      <source>No payment stored offline.</source>
+      <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
       <source>Nothing is waiting for recovery.</source>
       <translation>Nada espera recuperación.</translation>
     </message>
@@ -1120,12 +1324,28 @@
       <translation>simulador integrado (entrenamiento)</translation>
     </message>
     <message>
-      <source>Failed manager PINs</source>
-      <translation>PIN de gerente fallidos</translation>
+      <source>receipt</source>
+      <translation>recibo</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts not sent</source>
+      <translation>Recibos por correo no enviados</translation>
     </message>
     <message>
       <source>none</source>
       <translation>ninguno</translation>
+    </message>
+    <message>
+      <source>Failed manager PINs</source>
+      <translation>PIN de gerente fallidos</translation>
+    </message>
+    <message>
+      <source>Offline by itself: the host could not be reached; back online by itself when it answers.</source>
+      <translation>Sin conexión por sí sola: no se pudo llegar al host; vuelve a estar en línea sola cuando responda.</translation>
+    </message>
+    <message>
+      <source>Offline: a manager's switch.</source>
+      <translation>Sin conexión: decisión de un gerente.</translation>
     </message>
     <message>
       <source>Journal and host agree.</source>
@@ -1186,6 +1406,14 @@
     <message>
       <source>locked</source>
       <translation>bloqueado</translation>
+    </message>
+    <message>
+      <source>Stored, waiting for the host: {count} for {amount}; the oldest at {oldest}, {left} h before the limit of {limit} h.</source>
+      <translation>Guardados, esperando al host: {count} por {amount}; el más antiguo a las {oldest}, {left} h antes del límite de {limit} h.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
+      <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>Corrections (the host held them otherwise)</source>
@@ -1640,6 +1868,14 @@
       <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
     </message>
     <message>
+      <source>Charts</source>
+      <translation>Gráficos</translation>
+    </message>
+    <message>
+      <source>The report's figures as charts; F4 shows each chart's table, F3 the report as it prints.</source>
+      <translation>Las cifras del informe en gráficos; F4 muestra la tabla de cada gráfico, F3 el informe tal como se imprime.</translation>
+    </message>
+    <message>
       <source>Reports are not available: the journal could not be opened.</source>
       <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
     </message>
@@ -1656,6 +1892,10 @@
       <translation>Informe Z</translation>
     </message>
     <message>
+      <source>Day</source>
+      <translation>Día</translation>
+    </message>
+    <message>
       <source>Print</source>
       <translation>Imprimir</translation>
     </message>
@@ -1668,8 +1908,24 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
+      <source>Text / charts</source>
+      <translation>Texto / gráficos</translation>
+    </message>
+    <message>
+      <source>Tables</source>
+      <translation>Tablas</translation>
+    </message>
+    <message>
       <source>Sent to the receipt printer.</source>
       <translation>Enviado a la impresora de recibos.</translation>
+    </message>
+    <message>
+      <source>Business date</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>The day the Day key shows, beside the same weekday a week earlier.</source>
+      <translation>El día que muestra la tecla Día, junto al mismo día de la semana anterior.</translation>
     </message>
     <message>
       <source>Not saved.</source>
@@ -1700,8 +1956,12 @@
       <translation>Aparcados</translation>
     </message>
     <message>
-      <source>Quantity</source>
-      <translation>Cantidad</translation>
+      <source>Line %</source>
+      <translation>Línea %</translation>
+    </message>
+    <message>
+      <source>Ticket %</source>
+      <translation>Ticket %</translation>
     </message>
     <message>
       <source>The number typed is how many of the next line: 2, then *, then its price and +.</source>
@@ -1720,12 +1980,48 @@
       <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
     </message>
     <message>
+      <source>Shows the keypad in the products' place.</source>
+      <translation>Muestra el teclado en lugar de los productos.</translation>
+    </message>
+    <message>
+      <source>Shows the catalog's products in the keypad's place.</source>
+      <translation>Muestra los productos del catálogo en lugar del teclado.</translation>
+    </message>
+    <message>
       <source>Clear</source>
       <translation>Borrar</translation>
     </message>
     <message>
+      <source>Keypad</source>
+      <translation>Teclado</translation>
+    </message>
+    <message>
+      <source>Price of the last line</source>
+      <translation>Precio de la última línea</translation>
+    </message>
+    <message>
       <source>Item</source>
       <translation>Artículo</translation>
+    </message>
+    <message>
+      <source>Reason:</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Discount on the last line</source>
+      <translation>Descuento en la última línea</translation>
+    </message>
+    <message>
+      <source>Discount on the ticket</source>
+      <translation>Descuento en el ticket</translation>
+    </message>
+    <message>
+      <source>Percent (10%) or amount (2.00):</source>
+      <translation>Porcentaje (10%) o importe (2.00):</translation>
+    </message>
+    <message>
+      <source>New price (2.50):</source>
+      <translation>Precio nuevo (2.50):</translation>
     </message>
     <message>
       <source>Quantity: type how many (1 to 999), then *, then the price.</source>
@@ -1736,12 +2032,16 @@
       <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
     </message>
     <message>
+      <source>No product's name holds what was typed: type its price and press + to add it as a line.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Show the receipt on screen instead.</source>
       <translation>Muestre el recibo en pantalla.</translation>
     </message>
     <message>
-      <source>Ticket {ticket} parked: Shift+F6 recalls it.</source>
-      <translation>Tique {ticket} aparcado: Mayús+F6 lo recupera.</translation>
+      <source>Ticket {ticket} parked: Shift+F1 recalls it.</source>
+      <translation>Tique {ticket} aparcado: Mayús+F1 lo recupera.</translation>
     </message>
     <message>
       <source>Ticket {ticket} recalled.</source>
@@ -1846,6 +2146,106 @@
     <message>
       <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
       <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Adds it to the ticket (a choice is asked first when it has one).</source>
+      <translation>Lo añade al ticket (si tiene opciones, se preguntan antes).</translation>
+    </message>
+    <message>
+      <source>Adds this one (its number); its choices are asked next.</source>
+      <translation>Añade esta opción (su número); luego se preguntan sus extras.</translation>
+    </message>
+    <message>
+      <source>Back</source>
+      <translation>Atrás</translation>
+    </message>
+    <message>
+      <source>Backs out of the question: nothing is added.</source>
+      <translation>Sale de la pregunta: no se añade nada.</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>Añadir</translation>
+    </message>
+    <message>
+      <source>Adds the product with the choices ticked.</source>
+      <translation>Añade el producto con las opciones marcadas.</translation>
+    </message>
+    <message>
+      <source>Previous page</source>
+      <translation>Página anterior</translation>
+    </message>
+    <message>
+      <source>The category's previous products.</source>
+      <translation>Los productos anteriores de la categoría.</translation>
+    </message>
+    <message>
+      <source>Next page</source>
+      <translation>Página siguiente</translation>
+    </message>
+    <message>
+      <source>The category's next products.</source>
+      <translation>Los productos siguientes de la categoría.</translation>
+    </message>
+    <message>
+      <source>Previous category</source>
+      <translation>Categoría anterior</translation>
+    </message>
+    <message>
+      <source>Page Up.</source>
+      <translation>Re Pág.</translation>
+    </message>
+    <message>
+      <source>Next category</source>
+      <translation>Categoría siguiente</translation>
+    </message>
+    <message>
+      <source>Page Down.</source>
+      <translation>Av Pág.</translation>
+    </message>
+    <message>
+      <source>Ticks or unticks it (its number); Return adds the product.</source>
+      <translation>La marca o desmarca (su número); Intro añade el producto.</translation>
+    </message>
+    <message>
+      <source>Up</source>
+      <translation>Arriba</translation>
+    </message>
+    <message>
+      <source>Down</source>
+      <translation>Abajo</translation>
+    </message>
+    <message>
+      <source>No products in this category.</source>
+      <translation>No hay productos en esta categoría.</translation>
+    </message>
+    <message>
+      <source>Shows the category's products (Page Up, Page Down: the category before or after).</source>
+      <translation>Muestra los productos de la categoría (Re Pág, Av Pág: la categoría anterior o siguiente).</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages}</source>
+      <translation>Página {page} de {pages}</translation>
+    </message>
+    <message>
+      <source>{name}: which one? (1-9, Esc backs out)</source>
+      <translation>{name}: ¿cuál? (1-9, Esc sale)</translation>
+    </message>
+    <message>
+      <source>{name}: with? (1-9 ticks, Return adds, Esc backs out)</source>
+      <translation>{name}: ¿con qué? (1-9 marca, Intro añade, Esc sale)</translation>
+    </message>
+    <message>
+      <source>No product's name holds “{text}”: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto contiene «{text}»: escriba su precio y pulse + para añadirlo como línea.</translation>
+    </message>
+    <message>
+      <source>Category {name}</source>
+      <translation>Categoría {name}</translation>
+    </message>
+    <message>
+      <source>ticked</source>
+      <translation>marcado</translation>
     </message>
     <message>
       <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
@@ -2300,6 +2700,10 @@
       <translation>devolución rechazada (D)</translation>
     </message>
     <message>
+      <source>declined when the gateway forwards it (D)</source>
+      <translation>rechazado cuando la pasarela lo reenvía (D)</translation>
+    </message>
+    <message>
       <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
       <translation>aprobación parcial (P) de la mitad del importe pedido, con ALLOWPARTIALAUTH; rechazada (D) sin él; también una captura, autorización incremental o factura aumentada que pida 219.00 más</translation>
     </message>
@@ -2338,6 +2742,10 @@
     <message>
       <source>Cancel (customer)</source>
       <translation>Cancelar (cliente)</translation>
+    </message>
+    <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
     </message>
     <message>
       <source>Trigger amounts</source>
@@ -2504,6 +2912,10 @@
       <translation>Devuelto</translation>
     </message>
     <message>
+      <source>Declined when sent on (stored offline): collect it</source>
+      <translation>Rechazado al reenviarlo (guardado sin conexión): cóbrelo</translation>
+    </message>
+    <message>
       <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
       <translation>Rechazada por el banco de la tarjeta. Pida otra tarjeta u otra forma de pago.</translation>
     </message>
@@ -2574,6 +2986,18 @@
     <message>
       <source>The request never reached the host: not charged. It is safe to try again.</source>
       <translation>La solicitud nunca llegó al host: no se cobró. Puede volver a intentarlo con seguridad.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. The till is offline now and stores card payments: present the card again.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. La caja está sin conexión y guarda los pagos con tarjeta: presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Take cash, or a manager takes a manual sale with a voice authorization code.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. Cobre en efectivo, o un gerente hace una venta manual con un código de autorización telefónica.</translation>
+    </message>
+    <message>
+      <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
+      <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
       <source>The till sent something the host refused: not charged. Tell the manager.</source>
@@ -2668,6 +3092,78 @@
       <translation>Retroceso</translation>
     </message>
     <message>
+      <source>Sales by hour</source>
+      <translation>Ventas por hora</translation>
+    </message>
+    <message>
+      <source>Top products</source>
+      <translation>Productos más vendidos</translation>
+    </message>
+    <message>
+      <source>Top categories</source>
+      <translation>Categorías más vendidas</translation>
+    </message>
+    <message>
+      <source>Discounts</source>
+      <translation>Descuentos</translation>
+    </message>
+    <message>
+      <source>Refunds and voids</source>
+      <translation>Devoluciones y anulaciones</translation>
+    </message>
+    <message>
+      <source>Sales by clerk</source>
+      <translation>Ventas por cajero</translation>
+    </message>
+    <message>
+      <source>Sales by till</source>
+      <translation>Ventas por caja</translation>
+    </message>
+    <message>
+      <source>Charge API</source>
+      <translation>Charge API</translation>
+    </message>
+    <message>
+      <source>Hour</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Tender</source>
+      <translation>Forma de pago</translation>
+    </message>
+    <message>
+      <source>Product</source>
+      <translation>Producto</translation>
+    </message>
+    <message>
+      <source>What</source>
+      <translation>Concepto</translation>
+    </message>
+    <message>
+      <source>Others</source>
+      <translation>Otros</translation>
+    </message>
+    <message>
+      <source>%s payments</source>
+      <translation>%s pagos</translation>
+    </message>
+    <message>
+      <source>Voids</source>
+      <translation>Anulaciones</translation>
+    </message>
+    <message>
+      <source>Week earlier (%s)</source>
+      <translation>Semana anterior (%s)</translation>
+    </message>
+    <message>
+      <source>%s sold</source>
+      <translation>%s vendidos</translation>
+    </message>
+    <message>
+      <source>%s times</source>
+      <translation>%s veces</translation>
+    </message>
+    <message>
       <source>Cashier</source>
       <translation>Caja</translation>
     </message>
@@ -2696,8 +3192,8 @@
       <translation>Esperar</translation>
     </message>
     <message>
-      <source>Offline mode</source>
-      <translation>Fuera de línea</translation>
+      <source>Offline: cards stored — %d for %s</source>
+      <translation>Sin conexión: tarjetas guardadas — %d por %s</translation>
     </message>
     <message>
       <source>Online</source>
@@ -2758,6 +3254,10 @@
     <message>
       <source>Waiting for recovery:</source>
       <translation>Esperan recuperación:</translation>
+    </message>
+    <message>
+      <source>the oldest must be sent within %s h</source>
+      <translation>el más antiguo debe enviarse en %s h</translation>
     </message>
     <message>
       <source>The till could not start:</source>

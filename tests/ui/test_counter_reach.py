@@ -24,7 +24,7 @@ def test_park_a_ticket_serve_the_next_customer_and_recall_it(ui: Any, make_gui: 
     sale.add_line("Bagel", "225")
     parked = page.ticket
     assert parked is not None and page.park_button.isEnabled()
-    sale.press(Qt.Key.Key_F6)
+    sale.press(Qt.Key.Key_F1)
     ui.until(lambda: page.task is not None and page.task.done() and page.ticket is None, what="parked")
     assert "parked" in page.notice.text() and str(parked.id) in page.notice.text()
     assert page.lines_list.rowCount() == 0
@@ -33,7 +33,7 @@ def test_park_a_ticket_serve_the_next_customer_and_recall_it(ui: Any, make_gui: 
     sale.press(Qt.Key.Key_F11)
     sale.wait_result()
     QTest.keyClick(page, Qt.Key.Key_Return)  # the next sale
-    sale.press(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    sale.press(Qt.Key.Key_F1, Qt.KeyboardModifier.ShiftModifier)
     dialog = ui.until(lambda: page.parked_dialog if page.parked_dialog is not None
                       and page.parked_dialog.isVisible() else None, what="the parked tickets")
     assert dialog.list.count() == 1 and f"{parked.id}" in dialog.list.item(0).text()
@@ -61,7 +61,7 @@ def test_a_ticket_with_money_taken_is_not_parked(ui: Any, make_gui: Any) -> None
     sale.wait_idle()
     assert not page.park_button.isEnabled()
     page.park_button.setEnabled(True)  # pressed anyway (a key held down): the core refuses
-    sale.press(Qt.Key.Key_F6)
+    sale.press(Qt.Key.Key_F1)
     ui.until(lambda: page.task is not None and page.task.done(), what="refused")
     assert "finish or cancel" in page.error_label.text() and page.ticket is not None
 

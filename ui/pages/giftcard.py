@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -107,6 +108,7 @@ class GiftCardPage(StagedPage):
             a11y.live(label)  # what the host answered: approved, balance, not done
         left.addWidget(self.result_title)
         left.addWidget(self.result_text)
+        left.addWidget(self.email_button(self.result_text), 0, Qt.AlignmentFlag.AlignLeft)
         self.history = QListWidget()
         self.history.setMaximumHeight(160)
         left.addWidget(self.history)
@@ -218,6 +220,7 @@ class GiftCardPage(StagedPage):
             return
         self.say_in(self.result_title, lambda: tr("Working…"))
         self.result_text.clear()
+        self.emailable(None)
         self.model.started()
         self._fill_history()
         if self.model.on_pad:
@@ -238,6 +241,9 @@ class GiftCardPage(StagedPage):
             self._fill_history()
             return
         entry = outcome.entry
+        from cashier.entry_rules import took_money  # loaded with the runtime (test_startup_imports)
+
+        self.emailable(entry.id if took_money(outcome.outcome) else None)  # its receipt: Ctrl+E
         self.say_in(self.result_title,
                     lambda: f"{kind_name(str(entry.kind))}: {state_name(str(entry.state))}")
 
@@ -267,6 +273,7 @@ class GiftCardPage(StagedPage):
         if not isinstance(exc, CashierError):
             raise exc
         self._back()
+        self.emailable(None)
         self.say_in(self.result_title, lambda: tr("Not done"))
         self.say_refusal(self.result_text, exc)
 

@@ -34,6 +34,7 @@ from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, PartStack, hint
+from ui.pages.catalog import CatalogPart
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -189,6 +190,10 @@ class ManagerPage(Page):
         m.addLayout(mrow)
         self.mode_message = hint()
         m.addWidget(self.mode_message)
+        # store and forward (issue 40): what is stored, and what the host declined at the forward
+        self.offline_view = hint()
+        a11y.live(self.offline_view)
+        m.addWidget(self.offline_view)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -209,10 +214,16 @@ class ManagerPage(Page):
         self.pin_failures_view.setObjectName("Breakdown")
         self.pin_failures_view.setWordWrap(True)
         s.addWidget(self.pin_failures_view)
+        self.mail_failures_view = QLabel()  # e-mailed receipts given up (the core's outbox)
+        self.mail_failures_view.setObjectName("Breakdown")
+        self.mail_failures_view.setWordWrap(True)
+        s.addWidget(self.mail_failures_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
         grid.addWidget(self.store_part, 4, 0)
+        self.catalog_part = CatalogPart(self)
+        grid.addWidget(self.catalog_part, 5, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
@@ -232,6 +243,7 @@ class ManagerPage(Page):
         self.mode_box.setTitle(tr("Mode and PIN pad"))
         self.settings_box.setTitle(tr("Till settings"))
         self.store_part.retranslate()
+        self.catalog_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
@@ -255,6 +267,18 @@ class ManagerPage(Page):
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
         self._show_pin_failures()
+        self._show_mail_failures()
+
+    def _show_mail_failures(self) -> None:
+        """E-mailed receipts not sent after the retries, with the server's reason (the address
+        masked by the core): the manager sends them again from the Journal."""
+        mail = getattr(self.gui, "mail", None) if self.gui is not None else None
+        failures = mail.failures() if mail is not None else []
+        lines = [f"{format_time(f['queued_at'])} · {tr('receipt')} {f['receipt']} · {f['to']} · "
+                 f"{f['reason']}" for f in failures[:10]]
+        self.mail_failures_view.setVisible(mail is not None)
+        self.mail_failures_view.setText(tr("E-mailed receipts not sent") + ": "
+                                        + ("\n" + "\n".join(lines) if lines else tr("none")))
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
@@ -272,6 +296,8 @@ class ManagerPage(Page):
             return
         self.reconcile()
         self.store_part.refresh()
+        self._show_mail_failures()
+        self.catalog_part.refresh()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)
@@ -296,6 +322,32 @@ class ManagerPage(Page):
                                        last4=n.data["_note"].get("card_last4") or "?")
                 for n in notes))
         self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
+        from cashier.flows.offline import status as offline_status
+
+        self.till.run(offline_status(self.till.ctx), "offline status", done=self._show_offline)
+
+    def _show_offline(self, now: dict[str, Any]) -> None:
+        """Stored payments (count, amount, the oldest, hours before max_hours) and each payment
+        the host declined at the forward with what to do: the core's ``offline.status``."""
+        cur, stored = self.till.currency, now["stored"]
+        lines: list[str] = []
+        if now["offline"]:
+            lines.append(tr("Offline by itself: the host could not be reached; back online by "
+                            "itself when it answers.") if now["automatic"] else
+                         tr("Offline: a manager's switch."))
+        if stored["count"]:
+            lines.append(tr("Stored, waiting for the host: {count} for {amount}; the oldest at "
+                            "{oldest}, {left} h before the limit of {limit} h.").format(
+                count=stored["count"], amount=format_money(Decimal(stored["amount"]), cur),
+                oldest=format_time(stored["oldest_at"]), left=stored["hours_left"],
+                limit=now["limits"]["max_hours"]))
+        for d in now["declined_on_forward"]:
+            lines.append(tr("Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on "
+                            "card ..{last4} at {at}. Reach the customer and collect it.").format(
+                invoice=d["invoice"], ticket=d["ticket"] or "—",
+                amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
+                at=format_time(d["at"])))
+        self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
@@ -493,6 +545,7 @@ class StorePart(QGroupBox):
         super().__init__()
         self.page = page
         self.totals: dict[str, Any] | None = None
+        self.store_currency = page.till.currency
         self.reconciliation: Any = None
         self._fetching = False
         #: the store manager's session: the store checked the PIN; dropped when the page locks
@@ -532,7 +585,8 @@ class StorePart(QGroupBox):
         row.addWidget(self.override_button)
         self.message = hint()
         a11y.live(self.message)  # the store's answer to a sign-in or a batch close
-        for w in (self.status, self.table, self.summary):
+        self.charts = self._chart_panel()  # a store manager's: the store, one bar per till
+        for w in (self.status, self.table, self.summary, self.charts):
             col.addWidget(w)
         col.addLayout(row)
         col.addWidget(self.message)
@@ -572,6 +626,8 @@ class StorePart(QGroupBox):
     def sign_out(self) -> None:
         self.session = None
         self.totals = None
+        self.charts.setVisible(False)
+        self.charts.show_charts(())
         self._show_sign_in()
 
     def _show_sign_in(self) -> None:
@@ -594,6 +650,7 @@ class StorePart(QGroupBox):
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
         self._show_sign_in()
+        self.charts.redraw()  # the charts' words in the new language
         if self.linked and self.page.till.profile.is_training:
             self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
@@ -648,6 +705,7 @@ class StorePart(QGroupBox):
                 self.table.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(self.table)
         s = data["store"]
+        self._show_charts(data)
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "
                                     "and to close the store's batch."))
@@ -671,6 +729,29 @@ class StorePart(QGroupBox):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
         self._say_updated()
+
+    def _chart_panel(self) -> Any:
+        from ui.widgets.charts import ChartPanel, chart_words, look_of
+
+        panel = ChartPanel(chart_words(lambda: self.store_currency),
+                           lambda words: self.page.say_in(self.message, words),
+                           lambda: look_of(self.page.gui), columns=2)
+        panel.setVisible(False)
+        return panel
+
+    def _show_charts(self, data: dict[str, Any]) -> None:
+        """The store's charts (the core's ``cashier.day_report.store_report``), drawn again only
+        when the store's figures changed (the part polls every few seconds)."""
+        from cashier.day_report import store_report
+
+        report = store_report(data)
+        self.charts.setVisible(report is not None)
+        if report is None:
+            self.charts.show_charts(())
+            return
+        self.store_currency = report.currency
+        if report.charts != self.charts.charts:
+            self.charts.show_charts(report.charts)
 
     def _say_updated(self) -> None:
         at = datetime.now(UTC).isoformat()

@@ -18,15 +18,18 @@ from ui.pages.sale.payment_panel import PaymentPanel
 from ui.pages.sale.ticket_panel import TicketPanel
 
 if TYPE_CHECKING:
+    from cashier.flows.catalog_grid import Pick
     from cashier.flows.sale_entry import Fields
     from ui.widgets.amount import AmountDisplay
 
 #: Issue #39: the ticket on the counter set aside for the next customer, and the list to recall it.
-PARK, PARKED = "F6", "Shift+F6"
+PARK, PARKED = "F1", "Shift+F1"  # F6 switches the product grid and the keypad
 
 _KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
                          Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE,
-                         Qt.Key.Key_Backspace: Key.BACKSPACE, Qt.Key.Key_Asterisk: Key.TIMES}
+                         Qt.Key.Key_Backspace: Key.BACKSPACE, Qt.Key.Key_Asterisk: Key.TIMES,
+                         Qt.Key.Key_PageUp: Key.PAGE_UP, Qt.Key.Key_PageDown: Key.PAGE_DOWN,
+                         Qt.Key.Key_Up: Key.UP, Qt.Key.Key_Down: Key.DOWN}
 
 
 def key_of(event: QKeyEvent) -> Key:
@@ -46,6 +49,10 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
     def cancel_ticket(self) -> None: ...
     def park_ticket(self) -> None: ...
     def show_parked(self) -> None: ...
+    def discount_line(self) -> None: ...
+    def discount_ticket(self) -> None: ...
+    def override_price(self) -> None: ...
+    def add_pick(self, pick: Pick) -> None: ...
 
 
 class EntryStage(QWidget):
@@ -62,9 +69,19 @@ class EntryStage(QWidget):
                                                 page.cancel_ticket, "Danger", stacked=True)
         self.park_button = page.button(lambda: tr("Park"), PARK, page.park_ticket, stacked=True)
         self.parked_button = page.button(lambda: tr("Parked"), PARKED, page.show_parked, stacked=True)
+        # issue #38: a discount on the last line or the ticket, a price typed over the last line's
+        self.discount_line_button = page.button(lambda: tr("Line %"), keys.DISCOUNT_LINE,
+                                                page.discount_line, stacked=True)
+        self.discount_ticket_button = page.button(lambda: tr("Ticket %"), keys.DISCOUNT_TICKET,
+                                                  page.discount_ticket, stacked=True)
+        self.price_button = page.button(lambda: tr("Price"), keys.OVERRIDE_PRICE,
+                                        page.override_price, stacked=True)
+        self.discount_buttons = (self.discount_line_button, self.discount_ticket_button,
+                                 self.price_button)
         self.ticket_panel = TicketPanel(page.till.currency,
                                         (self.remove_line_button, self.cancel_ticket_button,
-                                         self.park_button, self.parked_button))
+                                         self.park_button, self.parked_button),
+                                        self.discount_buttons)
         self.payment_panel = pay = PaymentPanel(page)
         self.amount, self.tip = pay.amount, pay.tip
         self.tender_buttons = (pay.card_button, pay.gift_button, pay.qr_button, pay.cash_button)
@@ -125,6 +142,8 @@ class EntryStage(QWidget):
         self.park_button.setEnabled(fields.can_park and not busy)
         self.parked_button.setEnabled(not busy)
         self.keypad_panel.show_quantity(fields.quantity)
+        for b in self.discount_buttons:
+            b.setEnabled(fields.can_discount and not busy)
 
     def retranslate(self) -> None:
         self.ticket_panel.retranslate()

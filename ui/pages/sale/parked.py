@@ -1,4 +1,4 @@
-"""The parked tickets (Shift+F6 on the Sale screen): a list, oldest first; Return recalls the one
+"""The parked tickets (Shift+F1 on the Sale screen): a list, oldest first; Return recalls the one
 chosen, Esc closes it. The rule (which tickets are parked, who may take one back) is the core's
 (``cashier.flows.ticket.parked_tickets``, ``recall``)."""
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidget,
@@ -46,7 +47,8 @@ class LinesTable(QTableWidget):
 
 
 class TicketPanel(QWidget):
-    def __init__(self, currency: str, actions: Sequence[QPushButton]) -> None:
+    def __init__(self, currency: str, actions: Sequence[QPushButton],
+                 side_by_side: Sequence[QPushButton] = ()) -> None:
         super().__init__()
         self.currency = currency
         col = QVBoxLayout(self)
@@ -98,9 +100,16 @@ class TicketPanel(QWidget):
         for i, b in enumerate(actions):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             row.addWidget(b, i // 2, i % 2)
+        if side_by_side:  # the small discount keys share one row under them (issue #38)
+            beside = QHBoxLayout()
+            beside.setSpacing(4)
+            for b in side_by_side:
+                b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                beside.addWidget(b)
+            row.addLayout(beside, (len(actions) + 1) // 2, 0, 1, 2)
         col.addLayout(row)
         self.ticket_id: int | None = None
-        self._line_ids: list[int] = []  # the lines shown, by id
+        self._line_ids: list[tuple[int, object]] = []  # the lines shown: id, and as priced
         self._style = ""  # how money was formatted when they were drawn
         self._amount_width = 0  # the widest amount shown (the amounts' column is that wide)
         self._figures_shown: tuple[object, ...] = ()
@@ -118,11 +127,16 @@ class TicketPanel(QWidget):
         # a line never changes once written (it is added or removed), so its id says whether
         # its row is still right; the money format and the language (its spoken row) redraw them all
         lines = () if ticket is None else ticket.lines
+        # issue #38: a ticket something was taken off shows each line at what it now costs, with
+        # its promotions by name (the core's pricing; a discount changes lines already drawn)
+        pricing = None if ticket is None else ticket.pricing
+        keys: list[tuple[int, object]] = [(line.id, None if pricing is None else pricing.lines[i])
+                                          for i, line in enumerate(lines)]
         style = format_money(Decimal("1234.5"), cur) + QLocale().name()
         same = 0
         if style == self._style:
-            for shown, line in zip(self._line_ids, lines, strict=False):
-                if shown != line.id:
+            for shown, key in zip(self._line_ids, keys, strict=False):
+                if shown != key:
                     break
                 same += 1
         if same < len(self._line_ids) or len(lines) != len(self._line_ids):
@@ -131,14 +145,17 @@ class TicketPanel(QWidget):
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
                 line = lines[index]
-                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-                amount = QTableWidgetItem(format_money(line.amount, cur))
+                sold = None if pricing is None else pricing.lines[index]
+                name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
+                if sold is not None and sold.promotions:
+                    name += f" ({', '.join(sold.promotions)})"
+                amount = QTableWidgetItem(format_money(line.amount if sold is None else sold.net, cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 first = QTableWidgetItem(name)
                 a11y.row(first, line_words(line, cur))
                 self.lines_list.setItem(index, 0, first)
                 self.lines_list.setItem(index, 1, amount)
-            self._line_ids = [line.id for line in lines]
+            self._line_ids = keys
             self._style = style
             self._fit_amounts(0 if removed else same)
             if len(lines) > same:
@@ -197,9 +214,9 @@ def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Tick
     amounts are the core's: the line's unit price and amount)."""
     if line.quantity > 1:
         return tr("{name}, {quantity} at {price}, {amount}").format(
-            name=line.name, quantity=line.quantity, price=format_money(line.unit_price, currency),
+            name=line.label, quantity=line.quantity, price=format_money(line.unit_price, currency),
             amount=format_money(line.amount, currency))
-    return tr("{name}, {amount}").format(name=line.name, amount=format_money(line.amount, currency))
+    return tr("{name}, {amount}").format(name=line.label, amount=format_money(line.amount, currency))
 
 
 def figure_names() -> dict[str, str]:
