@@ -12,13 +12,14 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
-from cashier.money import from_minor, tax_of, to_minor
+from cashier.money import from_minor, round_money, tax_of, to_minor
 from cashier.pdf import text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
@@ -28,8 +29,6 @@ TENDERS = ("card", "giftcard", "qr", "cash", "charge_api")  # the ticket's words
 _TENDER_OF_KIND = {"sale": "card", "manual_sale": "card", "authorization": "card",
                    "manual_authorization": "card", "giftcard_sale": "giftcard", "qr": "qr",
                    "cash": "cash", "charge": "charge_api"}
-#: How a tender reads on a printed or PDF report.
-_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "charge api"}
 _MONEY_STATES = ("approved", "captured")
 _UNRESOLVED = ("intent", "sent", "unknown", "voiding")
 
@@ -116,6 +115,7 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     for row in recorder.report_ticket_tax(start, end):
         tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
                                bool(row["tax_included"]), cur), cur)
+    tax_refunded = sum(_tax_refunded(row, cur) for row in recorder.report_ticket_refunds(start, end))
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
@@ -124,7 +124,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
         "gross": str(from_minor(tickets.minor, cur)),
-        "tax": str(from_minor(tax, cur)), "tips": str(from_minor(tip, cur)),
+        # net, as the net sales: the tax the refunds gave back is taken off (and said)
+        "tax": str(from_minor(tax - tax_refunded, cur)),
+        "tax_refunded": str(from_minor(tax_refunded, cur)), "tips": str(from_minor(tip, cur)),
         "refunds": refunds.out(cur), "voids": voids.out(cur),
         "by_tender": {t: s.out(cur) for t, s in by_tender.items()},
         "refunds_by_tender": {t: s.out(cur) for t, s in sorted(refunds_by_tender.items())},
@@ -154,6 +156,19 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             "moves": [m for m in moves if m["type"] in ("pay_in", "pay_out", "no_sale")],
         }
     return report
+
+
+def _tax_refunded(row: Any, cur: str) -> int:
+    """The tax a ticket's refunds gave back (minor units): its tax in the share of what it cost
+    before the tip that the refunds returned (a whole refund: all of it; lines: their tax, as
+    ``flows.ticket.refund_plan`` priced them; the tip given back carries no tax)."""
+    subtotal = from_minor(int(row["subtotal"] or 0), cur)
+    ticket_tax = tax_of(subtotal, Decimal(row["tax_rate"]), bool(row["tax_included"]), cur)
+    before_tip = to_minor(subtotal if row["tax_included"] else subtotal + ticket_tax, cur)
+    if not before_tip or not ticket_tax:
+        return 0
+    back = min(int(row["refunded"] or 0), before_tip)
+    return to_minor(round_money(ticket_tax * back / before_tip, cur), cur)
 
 
 def _clerk_name(drawer: Drawer, clerk: str) -> str:
@@ -187,44 +202,100 @@ def z_report(recorder: JournalRecorder, drawer: Drawer, session: Session | None 
 
 
 # ---- forms ------------------------------------------------------------------------------------
-def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+#: The reports' words in Spanish (the keys are the English words, as printed): a manager reads
+#: the report on screen in the window's language; the command line and the printer keep English.
+REPORT_WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "X REPORT": "INFORME X", "Z REPORT": "INFORME Z", "session": "sesión", "From": "Desde",
+        "To": "Hasta", "*** TRAINING ***": "*** PRÁCTICA ***", "Summary": "Resumen",
+        "Tickets": "Tickets", "Net sales": "Ventas netas", "Tax (net of refunds)":
+        "Impuesto (neto de devoluciones)", "Tax given back by refunds": "Impuesto devuelto",
+        "Tips": "Propinas", "Refunds": "Devoluciones", "Voids": "Anulaciones",
+        "Open authorizations": "Autorizaciones abiertas", "Unresolved": "Sin resolver",
+        "Corrections": "Correcciones", "By tender": "Por forma de pago", "card": "tarjeta",
+        "gift card": "tarjeta de regalo", "qr": "QR", "cash": "efectivo",
+        "phone/link": "teléfono/enlace", "By card brand": "Por marca de tarjeta",
+        "unknown": "desconocida", "By clerk": "Por cajero", "(none)": "(ninguno)",
+        "tips": "propinas", "Cash drawer": "Cajón", "float": "fondo",
+        "cash sales": "ventas en efectivo", "cash refunds": "devoluciones en efectivo",
+        "pay ins": "entradas", "pay outs": "salidas", "expected": "esperado",
+        "counted": "contado", "over short": "sobrante/faltante", "reason": "motivo",
+        "pay in": "entrada", "pay out": "salida", "no sale": "sin venta",
+    },
+}
+#: How a tender reads on a printed, PDF or on-screen report (the counter's words for it).
+_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "phone/link"}
+_CASH_LABELS = {"float": "float", "cash_sales": "cash sales", "cash_refunds": "cash refunds",
+                "pay_ins": "pay ins", "pay_outs": "pay outs", "expected": "expected",
+                "counted": "counted", "over_short": "over short"}
+_MOVE_LABELS = {"pay_in": "pay in", "pay_out": "pay out", "no_sale": "no sale"}
+
+
+def report_word(text: str, language: str = "en") -> str:
+    """``text`` in the report's language (the English word when the table has none)."""
+    return REPORT_WORDS.get(language, {}).get(text, text)
+
+
+def report_time(iso_time: str) -> str:
+    """A journal time (ISO 8601, UTC) as the till's clock reads it: ``2026-11-29 14:05``."""
+    try:
+        moment = datetime.fromisoformat(iso_time)
+    except ValueError:
+        return iso_time  # "" before the first close: the report starts at the journal's start
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _sections(report: dict[str, Any], language: str = "en") -> list[tuple[str, list[tuple[str, str]]]]:
+    def w(text: str) -> str:
+        return report_word(text, language)
+
     def pair(v: dict[str, Any]) -> str:
         return f"{v['count']} / {v['amount']}"
 
+    summary = [(w("Tickets"), str(report["tickets"])), (w("Net sales"), report["net"]),
+               (w("Tax (net of refunds)"), report["tax"])]
+    if Decimal(report.get("tax_refunded") or 0):
+        summary.append((w("Tax given back by refunds"), str(report["tax_refunded"])))
+    summary += [(w("Tips"), report["tips"]), (w("Refunds"), pair(report["refunds"])),
+                (w("Voids"), pair(report["voids"])),
+                (w("Open authorizations"), pair(report["open_authorizations"])),
+                (w("Unresolved"), str(report["unresolved"])),
+                (w("Corrections"), pair(report["corrections"]))]
     sections: list[tuple[str, list[tuple[str, str]]]] = [
-        ("Summary", [("Tickets", str(report["tickets"])), ("Net sales", report["net"]),
-                     ("Tax", report["tax"]), ("Tips", report["tips"]),
-                     ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
-                     ("Open authorizations", pair(report["open_authorizations"])),
-                     ("Unresolved", str(report["unresolved"])),
-                     ("Corrections", pair(report["corrections"]))]),
-        ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
-        ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
-        ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
-                      for c, v in report["by_clerk"].items()]),
+        (w("Summary"), summary),
+        (w("By tender"), [(w(_TENDER_LABELS.get(t, t)), pair(v)) for t, v in report["by_tender"].items()]),
+        (w("By card brand"), [(w(b), pair(v)) for b, v in report["by_card_brand"].items()]),
+        (w("By clerk"), [(f"{w(c)} {v.get('name', '')}".strip(),
+                          f"{v['count']} / {v['amount']} {w('tips')} {v['tips']}")
+                         for c, v in report["by_clerk"].items()]),
     ]
     cash = report.get("cash")
     if cash:
-        rows = [(k.replace("_", " "), str(cash[k])) for k in
-                ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",
-                 "over_short") if cash.get(k) is not None]
+        rows = [(w(label), str(cash[k])) for k, label in _CASH_LABELS.items() if cash.get(k) is not None]
         if cash.get("reason"):
-            rows.append(("reason", str(cash["reason"])))
-        rows += [(f"{m['type'].replace('_', ' ')} {m['reason'] or ''}", m["amount"]) for m in cash["moves"]]
-        sections.append(("Cash drawer", rows))
+            rows.append((w("reason"), str(cash["reason"])))
+        rows += [(f"{w(_MOVE_LABELS.get(m['type'], m['type']))} {m['reason'] or ''}", m["amount"])
+                 for m in cash["moves"]]
+        sections.append((w("Cash drawer"), rows))
     return sections
 
 
-def title_of(report: dict[str, Any]) -> str:
-    name = "Z REPORT" if report["type"] == "z" else "X REPORT"
-    session = f" session {report['session']}" if report.get("session") else ""
+def title_of(report: dict[str, Any], language: str = "en") -> str:
+    name = report_word("Z REPORT" if report["type"] == "z" else "X REPORT", language)
+    session = f" {report_word('session', language)} {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
 
-def report_text(report: dict[str, Any], width: int) -> list[str]:
-    lines = report_lines(title_of(report), _sections(report), width)
-    marks = ["*** TRAINING ***".center(width)[:width]] if report.get("training") else []
-    return [*marks, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width], *lines]
+def report_text(report: dict[str, Any], width: int, language: str = "en") -> list[str]:
+    """The report as it prints and shows, in ``language`` (en or es), its times as the till's
+    clock reads them (never an ISO stamp)."""
+    lines = report_lines(title_of(report, language), _sections(report, language), width)
+    marks = [report_word("*** TRAINING ***", language).center(width)[:width]] \
+        if report.get("training") else []
+    return [*marks, f"{report_word('From', language)} {report_time(report['from'])}"[:width],
+            f"{report_word('To', language)} {report_time(report['to'])}"[:width], *lines]
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -239,8 +310,8 @@ def report_csv(report: dict[str, Any]) -> str:
     rows.append(["report", "to", "", report["to"]])
     for name in ("tickets",):
         rows.append(["summary", name, report[name], ""])
-    for name in ("net", "gross", "tax", "tips"):
-        rows.append(["summary", name, "", report[name]])
+    for name in ("net", "gross", "tax", "tax_refunded", "tips"):
+        rows.append(["summary", name, "", report.get(name, "")])  # kept before #39: no tax_refunded
     for name in ("refunds", "voids", "open_authorizations", "corrections"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])

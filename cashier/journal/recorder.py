@@ -997,6 +997,7 @@ class JournalRecorder:
         self.report_groups = reports.report_groups
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
+        self.report_ticket_refunds = reports.report_ticket_refunds
         self.report_corrections = reports.report_corrections
         # the store outbox
         self.outbox_state = outbox.outbox_state
