@@ -80,6 +80,9 @@ class Fields:
     can_cancel: bool
     tip_keyed: bool  # the keyed tip's field is shown
     tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
+    #: the drawer is open: cash needs an open drawer session (``flows.ticket.check_tenders``);
+    #: with it closed the Cash key and the quick cash keys look inactive
+    drawer_open: bool = True
 
 
 @dataclass(frozen=True)
@@ -152,9 +155,11 @@ class SaleEntry:
         #: (ticket id, amount paid) the first F12 asked about; the second press cancels
         self.cancel_armed: tuple[int, Decimal] | None = None
         self.waiting_for_all = False  # the tender on the PIN pad takes all that remains
+        #: the till's drawer is open (told by the screen from the cash desk): cash can be taken
+        self.drawer_open = True
         self.result: FlowResult | None = None  # the last tender's result (on the result screen)
         #: the last fields and what they were of: asked several times per key, made once
-        self._fields: tuple[Ticket | None, tuple[str, str, bool, str], Fields] | None = None
+        self._fields: tuple[Ticket | None, tuple[str, str, bool, str, bool], Fields] | None = None
 
     # ---- what the screen shows ---------------------------------------------------------------
     def keyed_tip(self) -> Decimal:
@@ -179,7 +184,7 @@ class SaleEntry:
         # asked several times per key: a ticket is frozen, so the same ticket object with the same
         # digits and flags has the same fields (a 200-line ticket's sums are not free, and it is
         # not compared field by field)
-        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode)
+        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode, self.drawer_open)
         last = self._fields
         if last is not None and last[0] is t and last[1] == of:
             return last[2]
@@ -193,7 +198,8 @@ class SaleEntry:
             cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
-            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken)
+            can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken,
+            drawer_open=self.drawer_open)
         self._fields = (t, of, fields)
         return fields
 

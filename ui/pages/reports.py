@@ -24,6 +24,7 @@ from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, PartStack, hint
+from ui.receipt import receipt_language
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -103,6 +104,8 @@ class ReportsPage(Page):
         self.lock_text.setText(tr("Reports are for a manager: type a manager PIN and press Enter."))
         a11y.name(self.pin, tr("Manager PIN"), self.lock_text.text())
         a11y.name(self.view, tr("Report"), tr("The X or Z report as it prints, line by line."))
+        if getattr(self, "report", None) is not None:  # the report on screen in the new language
+            self._draw()
 
     @property
     def desk(self) -> Any:
@@ -134,6 +137,11 @@ class ReportsPage(Page):
         if self.unlocked:
             self.lock()
 
+    def left(self) -> None:
+        """The expected cash is the manager's: the manager leaving the screen locks it."""
+        if self.unlocked:
+            self.lock()
+
     def lock(self) -> None:
         self.unlocked = False
         self.manager = None
@@ -152,11 +160,16 @@ class ReportsPage(Page):
             self.pin.setFocus()
 
     def _show(self, report: dict[str, Any]) -> None:
+        self.report = report
+        self._draw()
+        self.message.clear()
+
+    def _draw(self) -> None:
         from cashier.reports import report_text
 
-        self.report = report
-        self.view.setPlainText("\n".join(report_text(report, REPORT_WIDTH)))
-        self.message.clear()
+        if self.report is not None:
+            self.view.setPlainText("\n".join(report_text(self.report, REPORT_WIDTH,
+                                                         receipt_language())))
 
     def show_x(self) -> None:
         self._show(self.desk.x_report(self.manager))

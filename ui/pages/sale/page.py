@@ -282,6 +282,7 @@ class SalePage(SaleView):
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
+        self.drawer_changed()
         if self.on_entry:
             self.select_field(self.active)
         if self.till.ready and not self._resumed and self.till.status.started:

@@ -143,6 +143,15 @@ class SaleView(StagedPage):
             self.amount.settle()
         self._update_totals()
 
+    def drawer_changed(self) -> None:
+        """The drawer opened or closed (at start, coming back to the screen, a drawer move): the
+        Cash key looks as it is, ready or waiting for the drawer."""
+        desk = self.gui.cashdesk if self.gui is not None else None
+        is_open = desk is None or desk.drawer.current() is not None
+        if self.model.drawer_open != is_open:
+            self.model.drawer_open = is_open
+            self.entry_stage.show_fields(self.model.fields(), self._busy(), self.on_entry)
+
     def _update_totals(self) -> None:
         """The entry as the model's fields say; the error line goes, as each ask clears it."""
         self.entry_stage.show_fields(self.model.fields(), self._busy(), self.on_entry)
@@ -150,8 +159,8 @@ class SaleView(StagedPage):
 
     def _too_long(self) -> None:
         cur = self.till.currency  # the core's one bound (the profile's max_amount), in its currency
-        self.say_in(self.error_label, lambda: tr("Amount: at most {max}, this till's max_amount; the "
-                                                 "extra digit was not taken.").format(
+        self.say_in(self.error_label, lambda: tr("Amount: at most {max}, this till's limit for one "
+                                                 "payment; the extra digit was not taken.").format(
             max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
     def _show_ticket(self, ticket: Ticket | None, prefill: bool = False) -> None:
@@ -250,6 +259,10 @@ class SaleView(StagedPage):
             self.waiting.present_card()
 
     def _other_event(self, event: object) -> None:
+        from cashier.journal.model import DrawerMoved  # loaded with the runtime
+
+        if isinstance(event, DrawerMoved):
+            self.drawer_changed()
         ticket = self.model.changed_ticket(event)
         if ticket is not None:
             self._show_ticket(ticket)
