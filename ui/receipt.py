@@ -53,7 +53,9 @@ def state_name(state: str) -> str:
              "approved": tr("Approved"), "declined": tr("Declined"),
              "error": tr("Not charged (error)"), "unknown": tr("Checking with the host"),
              "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured"),
-             "taken": tr("Taken"), "given_back": tr("Given back")}
+             "taken": tr("Taken"), "given_back": tr("Given back"),
+             # the core's shown states (``entry_rules.shown_state``)
+             "cancelled": tr("Cancelled"), "refunded": tr("Refunded")}
     return names.get(state, state)
 
 

@@ -116,10 +116,6 @@
       <translation>no tiene líneas: añada primero un artículo o un importe</translation>
     </message>
     <message>
-      <source>open the drawer first: there is no open cash drawer session at this till</source>
-      <translation>abra primero el cajón: esta caja no tiene un cajón abierto</translation>
-    </message>
-    <message>
       <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>
       <translation>el cajón está contado y espera a que un encargado lo cierre: abra de nuevo el cajón primero</translation>
     </message>
@@ -160,14 +156,6 @@
       <translation>un pago se está comprobando aún con el host: espere su resultado antes de otro pago</translation>
     </message>
     <message>
-      <source>must be at most {limit} (this till's max_amount)</source>
-      <translation>debe ser como máximo {limit} (max_amount de esta caja)</translation>
-    </message>
-    <message>
-      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} (this till's largest_note) over</source>
-      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (largest_note de esta caja)</translation>
-    </message>
-    <message>
       <source>must not be more than the amount ({amount}): a larger tip is almost always a typing slip; key it again</source>
       <translation>no debe ser mayor que el importe ({amount}): una propina mayor casi siempre es un error al teclear; vuelva a teclearla</translation>
     </message>
@@ -186,10 +174,6 @@
     <message>
       <source>unknown</source>
       <translation>desconocido</translation>
-    </message>
-    <message>
-      <source>No drawer is open: open it with a float first.</source>
-      <translation>No hay ningún cajón abierto: ábralo primero con un fondo.</translation>
     </message>
     <message>
       <source>A drawer is already open at this till: close it before opening another.</source>
@@ -424,10 +408,6 @@
       <translation>Motivo del sobrante/faltante</translation>
     </message>
     <message>
-      <source>When an action needs a manager, the manager types their PIN here and the action is pressed again.</source>
-      <translation>Cuando una acción necesita al gerente, este teclea su PIN aquí y se vuelve a pulsar la acción.</translation>
-    </message>
-    <message>
       <source>No drawer is open. Count the float and open the drawer.</source>
       <translation>No hay cajón abierto. Cuente el fondo y abra el cajón.</translation>
     </message>
@@ -496,10 +476,6 @@
       <translation>Primero cuente el cajón.</translation>
     </message>
     <message>
-      <source>type the manager PIN and press Close again.</source>
-      <translation>teclee el PIN del gerente y pulse Cerrar otra vez.</translation>
-    </message>
-    <message>
       <source>The Z report is on the Reports screen.</source>
       <translation>El informe Z está en la pantalla Informes.</translation>
     </message>
@@ -526,10 +502,6 @@
     <message>
       <source>Say why the drawer is over or short.</source>
       <translation>Indique por qué sobra o falta dinero en el cajón.</translation>
-    </message>
-    <message>
-      <source>type the manager PIN and press again.</source>
-      <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
     </message>
     <message>
       <source>cash tickets</source>
@@ -732,10 +704,6 @@
       <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
     </message>
     <message>
-      <source>Charge API refund</source>
-      <translation>Reembolso por la API de cargos</translation>
-    </message>
-    <message>
       <source>Refunding…</source>
       <translation>Devolviendo…</translation>
     </message>
@@ -824,10 +792,6 @@
       <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
     </message>
     <message>
-      <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
-      <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
-    </message>
-    <message>
       <source>Manager PIN</source>
       <translation>PIN del gerente</translation>
     </message>
@@ -908,10 +872,6 @@
       <translation>Caja</translation>
     </message>
     <message>
-      <source>Processing option</source>
-      <translation>Opción de procesamiento</translation>
-    </message>
-    <message>
       <source>Host</source>
       <translation>Host</translation>
     </message>
@@ -934,10 +894,6 @@
     <message>
       <source>Totals appear after the first reconciliation.</source>
       <translation>Los totales aparecen tras la primera conciliación.</translation>
-    </message>
-    <message>
-      <source>Host totals: not offered for this processing option (journal only).</source>
-      <translation>Totales del host: no disponibles en esta opción de procesamiento (solo diario).</translation>
     </message>
     <message>
       <source>Closing the batch…</source>
@@ -1012,24 +968,12 @@
       <translation>ninguno</translation>
     </message>
     <message>
-      <source>Journal and host agree.</source>
-      <translation>El diario y el host coinciden.</translation>
-    </message>
-    <message>
-      <source>Journal and host DIFFER.</source>
-      <translation>El diario y el host NO coinciden.</translation>
-    </message>
-    <message>
       <source>Recovery resolved %s; still open %s.</source>
       <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
     </message>
     <message>
       <source>Choose a payment to void.</source>
       <translation>Elija un pago para anular.</translation>
-    </message>
-    <message>
-      <source>This till is not linked to a store service (store_url).</source>
-      <translation>Esta caja no está conectada a un servicio de tienda (store_url).</translation>
     </message>
     <message>
       <source>Asking the store…</source>
@@ -1080,10 +1024,6 @@
       <translation>Cuentas abiertas (fuera del lote)</translation>
     </message>
     <message>
-      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
-      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
-    </message>
-    <message>
       <source>Offline mode is on.</source>
       <translation>Modo fuera de línea activado.</translation>
     </message>
@@ -1114,10 +1054,6 @@
     <message>
       <source>Not this customer's: the host answered invoice {invoice} with an approval of {total} on card ..{last4}, another payment under that number; settle it with the host.</source>
       <translation>No es de este cliente: el host respondió a la factura {invoice} con una aprobación de {total} en la tarjeta ..{last4}, otro pago con ese número; resuélvalo con el host.</translation>
-    </message>
-    <message>
-      <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
-      <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
     </message>
     <message>
       <source>Batch %s closed.</source>
@@ -1248,10 +1184,6 @@
       <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
     </message>
     <message>
-      <source>This till has no Charge API: set charge_api_url in its profile.</source>
-      <translation>Esta caja no tiene API de cargos: configure charge_api_url en su perfil.</translation>
-    </message>
-    <message>
       <source>Approved: paid by link</source>
       <translation>Aprobado: pagado por enlace</translation>
     </message>
@@ -1284,10 +1216,6 @@
       <translation>rechazado</translation>
     </message>
     <message>
-      <source>The Charge API is not answering; still watching…</source>
-      <translation>La API de cargos no responde; se sigue vigilando…</translation>
-    </message>
-    <message>
       <source>Charge</source>
       <translation>Cargo</translation>
     </message>
@@ -1304,20 +1232,12 @@
       <translation>El cliente ya no puede pagar este enlace.</translation>
     </message>
     <message>
-      <source>The Charge API did not confirm the deactivation.</source>
-      <translation>La API de cargos no confirmó la desactivación.</translation>
-    </message>
-    <message>
       <source>Declined</source>
       <translation>Rechazado</translation>
     </message>
     <message>
       <source>Not charged (error)</source>
       <translation>No cobrado (error)</translation>
-    </message>
-    <message>
-      <source>Checking with the Charge API…</source>
-      <translation>Consultando con la API de cargos…</translation>
     </message>
     <message>
       <source>default card</source>
@@ -1608,10 +1528,6 @@
       <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
     </message>
     <message>
-      <source>Amount: at most {max}, this till's max_amount; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, el max_amount de esta caja; el dígito de más no se tomó.</translation>
-    </message>
-    <message>
       <source>The ticket stays open: remaining {rest}.</source>
       <translation>El ticket sigue abierto: queda {rest}.</translation>
     </message>
@@ -1634,10 +1550,6 @@
     <message>
       <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
       <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
-      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
     </message>
     <message>
       <source>Paying by gift card</source>
@@ -1912,20 +1824,12 @@
       <translation>acercada (sin contacto): S, pide PIN en línea; insertada: aprobada</translation>
     </message>
     <message>
-      <source>timeout: HTTP 504, error 9951</source>
-      <translation>tiempo agotado: HTTP 504, error 9951</translation>
-    </message>
-    <message>
       <source>error 9401</source>
       <translation>error 9401</translation>
     </message>
     <message>
       <source>demo host error</source>
       <translation>error del host de demostración</translation>
-    </message>
-    <message>
-      <source>timeout response: HTTP 504, error 9951</source>
-      <translation>respuesta de tiempo agotado: HTTP 504, error 9951</translation>
     </message>
     <message>
       <source>hosted card form error</source>
@@ -2662,6 +2566,122 @@
     <message>
       <source>Lines of the ticket</source>
       <translation>Líneas del ticket</translation>
+    </message>
+    <message>
+      <source>the drawer is closed: open it first on the Drawer screen (Ctrl+9)</source>
+      <translation>el cajón está cerrado: ábralo primero en la pantalla Cajón (Ctrl+9)</translation>
+    </message>
+    <message>
+      <source>must be at most {limit} (this till's limit for one payment)</source>
+      <translation>debe ser como máximo {limit} (el límite de esta caja para un pago)</translation>
+    </message>
+    <message>
+      <source>amount and tip together must be at most {limit} (this till's limit for one payment)</source>
+      <translation>el importe y la propina juntos deben ser como máximo {limit} (el límite de esta caja para un pago)</translation>
+    </message>
+    <message>
+      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} over (the largest note this till takes)</source>
+      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (el billete más grande que toma esta caja)</translation>
+    </message>
+    <message>
+      <source>No drawer is open: open it with a float on the Drawer screen (Ctrl+9).</source>
+      <translation>No hay ningún cajón abierto: ábralo con un fondo en la pantalla Cajón (Ctrl+9).</translation>
+    </message>
+    <message>
+      <source>Phone/link refund</source>
+      <translation>Devolución por teléfono/enlace</translation>
+    </message>
+    <message>
+      <source>The payment host gives this till no batch totals: the figures above are the till's own record of the open batch, not checked against the host.</source>
+      <translation>El host de pagos no da totales de lote a esta caja: las cifras de arriba son el registro propio de la caja del lote abierto, sin comprobar con el host.</translation>
+    </message>
+    <message>
+      <source>the host has sales: {sales} ({sales_amount}), refunds: {refunds} ({refunds_amount})</source>
+      <translation>el host tiene ventas: {sales} ({sales_amount}), devoluciones: {refunds} ({refunds_amount})</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they DIFFER ({host}). Run recovery, then compare again before closing.</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: NO COINCIDEN ({host}). Ejecute la recuperación y compare de nuevo antes de cerrar.</translation>
+    </message>
+    <message>
+      <source>No manager PIN is set for this till: ask support to set one in its profile.</source>
+      <translation>Esta caja no tiene PIN de gerente: pida a soporte que lo configure en su perfil.</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they match ({host}).</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: coinciden ({host}).</translation>
+    </message>
+    <message>
+      <source>Comparing the till's payments with the payment host…</source>
+      <translation>Comparando los pagos de la caja con el host de pagos…</translation>
+    </message>
+    <message>
+      <source>This till is not linked to a store service.</source>
+      <translation>Esta caja no está conectada a un servicio de tienda.</translation>
+    </message>
+    <message>
+      <source>Close the batch? Sales: %s (%s); refunds: %s (%s); net %s. It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote? Ventas: %s (%s); devoluciones: %s (%s); neto %s. No se puede deshacer. Pulse Alt+B de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Reconciled at %s.</source>
+      <translation>Conciliado a las %s.</translation>
+    </message>
+    <message>
+      <source>Open tabs not in this batch: %s (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
+      <translation>Cuentas abiertas fuera de este lote: %s (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B de nuevo para pasarlas al lote siguiente.</translation>
+    </message>
+    <message>
+      <source>declined: not enough funds on the card</source>
+      <translation>rechazada: fondos insuficientes en la tarjeta</translation>
+    </message>
+    <message>
+      <source>This till takes no phone or link payments: ask support to set them up.</source>
+      <translation>Esta caja no acepta pagos por teléfono ni por enlace: pida a soporte que los configure.</translation>
+    </message>
+    <message>
+      <source>The payment service is not answering; still watching…</source>
+      <translation>El servicio de pagos no responde; se sigue vigilando…</translation>
+    </message>
+    <message>
+      <source>The payment service did not confirm the deactivation.</source>
+      <translation>El servicio de pagos no confirmó la desactivación.</translation>
+    </message>
+    <message>
+      <source>Checking with the payment service…</source>
+      <translation>Consultando con el servicio de pagos…</translation>
+    </message>
+    <message>
+      <source>Amount: at most {max}, this till's limit for one payment; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, el límite de esta caja para un pago; el dígito de más no se tomó.</translation>
+    </message>
+    <message>
+      <source>Ticket {id} cancelled: {back}.</source>
+      <translation>Ticket {id} cancelado: {back}.</translation>
+    </message>
+    <message>
+      <source>Ticket {id} cancelled: nothing had been paid.</source>
+      <translation>Ticket {id} cancelado: no se había pagado nada.</translation>
+    </message>
+    <message>
+      <source>{amount} cash given back</source>
+      <translation>{amount} en efectivo devueltos</translation>
+    </message>
+    <message>
+      <source>{what} {amount} voided</source>
+      <translation>{what} {amount} anulado</translation>
+    </message>
+    <message>
+      <source>no answer in time (the host's error 9951)</source>
+      <translation>sin respuesta a tiempo (error 9951 del host)</translation>
+    </message>
+    <message>
+      <source>the host answers that it ran out of time (error 9951)</source>
+      <translation>el host responde que se le acabó el tiempo (error 9951)</translation>
+    </message>
+    <message>
+      <source>Approved for {got}: {rest} still due. Pay the rest another way.</source>
+      <translation>Aprobado por {got}: faltan {rest}. Pague el resto de otra forma.</translation>
     </message>
   </context>
 </TS>
