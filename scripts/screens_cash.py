@@ -4,6 +4,7 @@ throw-away journal, driven through the same page methods the keys call."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -17,10 +18,13 @@ def _manager_answers(pin: str | None) -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
 
+    deadline = time.monotonic() + 10  # never left answering a later prompt
+
     def answer() -> None:
         dialog = QApplication.activeModalWidget()
         if not isinstance(dialog, QInputDialog):
-            QTimer.singleShot(20, answer)
+            if time.monotonic() < deadline:
+                QTimer.singleShot(20, answer)
             return
         if pin is None:
             dialog.reject()

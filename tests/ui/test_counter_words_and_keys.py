@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from cashier.flows.payments import KeyedCard, refund, sale
 from tests.support.profiles import CLERKS
 from tests.support.sale_screen import SaleDriver
-from tests.support.screens import answer_prompt, go_to, keys, keys_to
+from tests.support.screens import answer_prompt, go_to, keys, keys_to, walk_away_if_asked
 from ui.i18n import TRANSLATIONS_DIR
 from ui.i18n_tool import read_ts
 
@@ -105,10 +105,10 @@ def test_one_manager_prompt_on_the_drawer_and_none_again_on_the_manager_screen(
     QTest.keyClick(manager.close_button, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: "Press Alt+B again" in manager.batch_message.text(), what="the question")
     asked: list[str] = []
-    answer_prompt(asked, None)  # would walk away, were it asked
+    stop = walk_away_if_asked(asked)
     QTest.keyClick(manager.close_button, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: "closed" in manager.batch_message.text(), what="the batch closed")
-    ui.spin(0.1)
+    stop()
     assert asked == [], "the manager who unlocked the screen was asked again"
     QTest.keyClick(manager.lock_button, Qt.Key.Key_L, Qt.KeyboardModifier.AltModifier)
     assert manager.manager is None
