@@ -234,7 +234,7 @@ class Drawer:
                manager: Clerk | None = None) -> Session:
         value = parse_cash(amount, self.currency, "amount", allow_zero=False)
         text = _reason(reason, required=True)
-        approver = self._approver(Action.PAY_IN, clerk, manager, value)  # the refusal names it
+        approver = self._approver(Action.PAY_IN, clerk, manager)
         return self._move("pay_in", clerk, amount=value, reason=text, approved_by=approver)
 
     def pay_out(self, amount: Decimal | str, reason: str | None, *, clerk: str,
@@ -246,7 +246,7 @@ class Drawer:
         value = parse_cash(amount, self.currency, "amount", allow_zero=False)
         text = _reason(reason, required=True)
         session = self.require_open()
-        approver = self._approver(Action.PAY_OUT, clerk, manager, value)  # the refusal names it
+        approver = self._approver(Action.PAY_OUT, clerk, manager)
         if manager is not None and manager.is_manager and value > self.balance(session).expected:
             raise DrawerRefused(f"amount: a pay-out of {value} is more than the drawer should hold")
         return self._move("pay_out", clerk, amount=value, reason=text, approved_by=approver)
