@@ -13,6 +13,25 @@ from cashier.journal.model import NewEntry
 from cashier.manager_pin import hash_pin
 
 
+async def _as_a_key(action: Callable[[], None]) -> None:
+    """``action`` run from Qt's event loop, as a key press runs it: the manager prompt it may open
+    runs a nested loop, which inside an asyncio task's step would step other tasks within it."""
+    import asyncio
+
+    from PySide6.QtCore import QTimer
+
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def run() -> None:
+        try:
+            action()
+        finally:
+            if not done.done():
+                done.set_result(None)
+    QTimer.singleShot(0, run)
+    await done
+
+
 def _manager_answers(pin: str | None) -> None:
     """The manager answers the one manager prompt once it is up: types ``pin`` (None: cancels)."""
     from PySide6.QtCore import QTimer
@@ -81,17 +100,17 @@ async def cash_states(shoot: Callable[[Any, str], Any], build: Callable[..., Any
     page.move_amount.set_value(Decimal("6.50"))
     page.reason.setText("milk for the staff room")
     _manager_answers("2222")  # the one manager prompt (issue 39)
-    page.cash_move("pay_out")
+    await _as_a_key(lambda: page.cash_move("pay_out"))
     page.counted.set_value(Decimal("166.75"))
     await shoot(w, "drawer-blind-count")
     page.count()
     page.close_reason.setText("a ten given as a five")
     await shoot(w, "drawer-counted-over-short")
     _manager_answers(None)  # no manager at hand yet: the drawer waits for one
-    page.close_drawer()
+    await _as_a_key(page.close_drawer)
     await shoot(w, "drawer-close-waiting-for-manager")
     _manager_answers("2222")
-    page.close_drawer()
+    await _as_a_key(page.close_drawer)
     await shoot(w, "drawer-closed")
     reports: ReportsPage = w.go(ReportsPage)
     await shoot(w, "reports-locked")
