@@ -312,6 +312,9 @@ def test_make_stores_service_starts_an_empty_store_with_the_training_catalog(
         assert body["version"] == 1 and body["made_by"] == "training catalog"
         assert len(body["products"]) == 65 and len(body["categories"]) == 6
         assert {t["name"] for t in body["tax_classes"]} == {"reduced", "standard"}
+        # issue #38: a happy hour and a quantity price, and a new store's three reasons
+        assert {p["name"] for p in body["promotions"]} == {"Happy hour", "3 cookies for 4.50"}
+        assert [r["name"] for r in body["reasons"]] == ["damaged", "loyalty", "staff"]
     finally:
         assert store.stop() == 0
     _ok(cashier("catalog", "set-price", "LAT", "3.30", "--database", store_dsn))
