@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from cashier.discounts import Discount, parse_discount
+from cashier.discounts import Discount, cash_rounded, parse_discount
 from cashier.errors import ValidationError
 from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
@@ -99,6 +99,10 @@ class Fields:
     tip_keyed: bool  # the keyed tip's field is shown
     tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
     can_discount: bool = False  # a discount or a price override may be given (issue #38)
+    #: what cash for all that remains is asked, rounded to the profile's ``cash_rounding``
+    #: (``discounts.cash_rounded``, as the cash tender takes it); None: the till does not round
+    #: cash, or nothing is due
+    cash_due: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,10 @@ class SaleEntry:
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
                  shown: Shown | None = None, prefixes: Sequence[str] = (),
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, cash_rounding: Decimal | None = None) -> None:
         self.context = context
+        #: the profile's ``cash_rounding`` step (None: cash is paid to the cent)
+        self.cash_rounding = cash_rounding
         #: the product grid (the catalog's categories and buttons; None: a screen without one)
         self.grid = None if catalog is None else CatalogGrid(catalog)
         self.picked: Pick | None = None  # what the grid's last key chose, for the screen to add
@@ -212,7 +218,9 @@ class SaleEntry:
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
             can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken,
-            can_discount=self.can_discount())
+            can_discount=self.can_discount(),
+            cash_due=cash_rounded(figures.remaining, self.cash_rounding, self.currency)
+            if self.cash_rounding and figures.due else None)
         self._fields = (t, of, fields)
         return fields
 

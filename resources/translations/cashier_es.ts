@@ -2204,6 +2204,10 @@
       <translation>Pendiente</translation>
     </message>
     <message>
+      <source>Cash due</source>
+      <translation>A pagar en efectivo</translation>
+    </message>
+    <message>
       <source>Ticket lines</source>
       <translation>Líneas del ticket</translation>
     </message>
@@ -2222,6 +2226,10 @@
     <message>
       <source>{name}, {amount}</source>
       <translation>{name}, {amount}</translation>
+    </message>
+    <message>
+      <source>What the customer pays in cash: what remains, rounded to the till's cash step.</source>
+      <translation>Lo que el cliente paga en efectivo: lo pendiente, redondeado al paso de efectivo de la caja.</translation>
     </message>
     <message>
       <source>New ticket</source>

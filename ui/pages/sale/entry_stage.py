@@ -112,6 +112,7 @@ class EntryStage(QWidget):
         self._shown = (fields, busy, on_entry)
         self.ticket_panel.show_figures(fields.figures, tax_shown=fields.tax_shown,
                                        paid_shown=fields.paid_shown)
+        self.ticket_panel.show_cash_due(fields.cash_due)
         for b in self.tender_buttons:
             b.setEnabled(not busy)  # with nothing to pay, the key says so (the page's _check_ready)
             b.setProperty("ready", fields.ready)

@@ -93,7 +93,8 @@ class SaleView(StagedPage):
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
                                tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
                                context=self._context, shown=self._show_ticket,
-                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p))
+                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p),
+                               cash_rounding=p.cash_rounding)
         self._grid(actions)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
