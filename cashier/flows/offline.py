@@ -94,15 +94,16 @@ class Stored:
     def hours_left(self, max_hours: Decimal, now: datetime | None = None) -> Decimal | None:
         """Hours before the oldest stored payment reaches ``max_hours`` (None: nothing stored;
         never below zero)."""
-        if self.oldest_at is None:
-            return None
-        age = _hours_since(self.oldest_at, now)
-        return max(Decimal(0), (max_hours - age).quantize(Decimal("0.01")))
+        return None if self.oldest_at is None else _hours_left(self.oldest_at, max_hours, now)
 
     def near_limit(self, max_hours: Decimal, now: datetime | None = None) -> bool:
         """The status bar's warning: the oldest is within an hour of ``max_hours``."""
         left = self.hours_left(max_hours, now)
         return left is not None and left <= WARN_WITHIN_HOURS
+
+
+def _hours_left(at: str, max_hours: Decimal, now: datetime | None = None) -> Decimal:
+    return max(Decimal(0), (max_hours - _hours_since(at, now)).quantize(Decimal("0.01")))
 
 
 def _hours_since(at: str, now: datetime | None = None) -> Decimal:
@@ -142,10 +143,19 @@ async def status(ctx: FlowContext) -> dict[str, Any]:
         "option": ctx.client.option,
         "stored": {"count": held.count, "amount": str(held.amount), "oldest_at": held.oldest_at,
                    "hours_left": _text(held.hours_left(ctx.offline.max_hours)),
-                   "near_limit": held.near_limit(ctx.offline.max_hours)},
+                   "near_limit": held.near_limit(ctx.offline.max_hours),
+                   "payments": [stored_dict(e, ctx.offline.max_hours) for e in held.entries]},
         "limits": limits_dict(ctx.offline),
         "declined_on_forward": [declined_dict(e) for e in declined],
     }
+
+
+def stored_dict(entry: Entry, max_hours: Decimal, now: datetime | None = None) -> dict[str, Any]:
+    """One stored payment as the manager reads it: ticket, amount, card's last four, time, and
+    the hours left before it reaches ``max_hours`` (never below zero)."""
+    return {"invoice": entry.invoice, "ticket": entry.ticket_id, "amount": str(entry.approved),
+            "card_last4": entry.card_last4, "at": entry.created_at,
+            "hours_left": str(_hours_left(entry.created_at, max_hours, now))}
 
 
 def declined_dict(entry: Entry) -> dict[str, Any]:
@@ -164,16 +174,20 @@ def _text(value: Decimal | None) -> str | None:
 async def check_tender(ctx: FlowContext, amount: Decimal, *, what: What, keyed: bool) -> None:
     """While the till is offline: refuse a tender the gateway must not store, in one line naming
     the limit (``ValidationError("offline", ...)``), before anything is journaled or the PIN pad
-    asked. Online: nothing to check. HD and DCC (nothing to store in): refused for ``probe_s``
-    after the host was found away, then one tender asks the host again."""
+    asked. Offline by itself: the host is probed first, so the first tender after it answers
+    again goes online (not stored). Online: nothing to check. HD and DCC (nothing to store in):
+    refused for ``probe_s`` after the host was found away, then one tender asks the host again."""
     if ctx.client.option not in STORING_OPTIONS:
         if ctx.watch is not None and ctx.watch.away(ctx.offline.probe_s):
             raise ValidationError("offline", "the host cannot be reached and this till cannot "
                                              "store card payments: take cash, or a manager takes a "
                                              "manual sale with a voice authorization code")
         return
-    if not (await mode(ctx)).offline:
+    now = await mode(ctx)
+    if not now.offline:
         return
+    if now.automatic and await probe(ctx):
+        return  # the host is back: the first tender after it goes online, within no limit
     if what == "giftcard":
         raise ValidationError("offline", "no gift card while offline: its balance is at the host; "
                                          "take another tender")
