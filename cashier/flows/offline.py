@@ -41,7 +41,7 @@ from cashier.host.errors import (
     HostUnreachable,
     InvoiceNotFound,
 )
-from cashier.journal.model import Entry, JournalError, State
+from cashier.journal.model import Event, JournalError, OfflinePayment, OfflineView, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import redact
 
@@ -75,7 +75,7 @@ class Mode:
 class Stored:
     """The payments the gateway holds for the host (``Entry.offline == "stored"``)."""
 
-    entries: tuple[Entry, ...] = ()
+    entries: tuple[OfflinePayment, ...] = ()
     currency: str = "USD"
 
     @property
@@ -103,7 +103,7 @@ class Stored:
 
 
 def _hours_left(at: str, max_hours: Decimal, now: datetime | None = None) -> Decimal:
-    return max(Decimal(0), (max_hours - _hours_since(at, now)).quantize(Decimal("0.01")))
+    return max(Decimal(0), max_hours - _hours_since(at, now)).quantize(Decimal("0.01"))
 
 
 def _hours_since(at: str, now: datetime | None = None) -> Decimal:
@@ -115,7 +115,10 @@ def _hours_since(at: str, now: datetime | None = None) -> Decimal:
 
 
 async def mode(ctx: FlowContext) -> Mode:
-    event = await ctx.journal.last_mode()
+    return _mode_of(await ctx.journal.last_mode())
+
+
+def _mode_of(event: Event | None) -> Mode:
     if event is None or event.type == "mode_online":
         return Mode()
     note = event.data.get("_note") or {}
@@ -123,9 +126,12 @@ async def mode(ctx: FlowContext) -> Mode:
 
 
 async def stored(ctx: FlowContext) -> Stored:
-    entries = [e for e in await ctx.journal.stored_offline()
-               if e.state in (State.APPROVED, State.CAPTURED)]
-    return Stored(tuple(entries), ctx.journal.currency)
+    return _stored_of(await ctx.journal.offline_view(), ctx.journal.currency)
+
+
+def _stored_of(view: OfflineView, currency: str) -> Stored:
+    return Stored(tuple(p for p in view.stored if p.state in (State.APPROVED, State.CAPTURED)),
+                  currency)
 
 
 def limits_dict(options: OfflineOptions) -> dict[str, Any]:
@@ -135,9 +141,10 @@ def limits_dict(options: OfflineOptions) -> dict[str, Any]:
 
 
 async def status(ctx: FlowContext) -> dict[str, Any]:
-    """``cashier offline status``: one JSON object (the Manager screen reads the same)."""
-    now_mode, held = await mode(ctx), await stored(ctx)
-    declined = await ctx.journal.declined_on_forward()
+    """``cashier offline status``: one JSON object (the Manager screen reads the same; the window
+    after every payment change, so it is one read of the journal: ``bench_offline``)."""
+    view = await ctx.journal.offline_view()
+    now_mode, held, declined = _mode_of(view.mode), _stored_of(view, ctx.journal.currency), view.declined
     return {
         "offline": now_mode.offline, "automatic": now_mode.automatic, "since": now_mode.since,
         "option": ctx.client.option,
@@ -150,7 +157,7 @@ async def status(ctx: FlowContext) -> dict[str, Any]:
     }
 
 
-def stored_dict(entry: Entry, max_hours: Decimal, now: datetime | None = None) -> dict[str, Any]:
+def stored_dict(entry: OfflinePayment, max_hours: Decimal, now: datetime | None = None) -> dict[str, Any]:
     """One stored payment as the manager reads it: ticket, amount, card's last four, time, and
     the hours left before it reaches ``max_hours`` (never below zero)."""
     return {"invoice": entry.invoice, "ticket": entry.ticket_id, "amount": str(entry.approved),
@@ -158,7 +165,7 @@ def stored_dict(entry: Entry, max_hours: Decimal, now: datetime | None = None) -
             "hours_left": str(_hours_left(entry.created_at, max_hours, now))}
 
 
-def declined_dict(entry: Entry) -> dict[str, Any]:
+def declined_dict(entry: OfflinePayment) -> dict[str, Any]:
     """A payment declined at the forward as the manager reads it: ticket, amount, card's last
     four, time, and what to do."""
     return {"invoice": entry.invoice, "ticket": entry.ticket_id, "amount": str(entry.requested),
