@@ -201,7 +201,9 @@ class ManagerPage(Page):
         self.offline_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
         self.offline_table.horizontalHeader().setStretchLastSection(True)
-        self.offline_table.setWordWrap(True)
+        self.offline_table.setWordWrap(True)  # what to do wraps (1024 wide, in Spanish)
+        self.offline_table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.offline_table.resizeRowsToContents())
         self.offline_table.setMinimumHeight(120)
         self.offline_table.setVisible(False)
         self._offline_now: dict[str, Any] | None = None
@@ -387,6 +389,7 @@ class ManagerPage(Page):
             for c, v in enumerate(row):
                 t.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(t)
+        t.resizeRowsToContents()
         t.setVisible(bool(rows))
 
     def _fill_unresolved(self) -> None:
