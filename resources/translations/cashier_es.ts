@@ -1124,6 +1124,14 @@
       <translation>Estado de la terminal</translation>
     </message>
     <message>
+      <source>Stored payments</source>
+      <translation>Pagos guardados</translation>
+    </message>
+    <message>
+      <source>One row per card payment stored offline, with the hours left before its limit, then each one the host declined when it was sent on, with what to do.</source>
+      <translation>Una fila por pago con tarjeta guardado sin conexión, con las horas que le quedan antes de su límite; después, cada uno que el host rechazó al reenviarlo, con qué hacer.</translation>
+    </message>
+    <message>
       <source>Store</source>
       <translation>Tienda</translation>
     </message>
@@ -1188,6 +1196,10 @@
       <translation>Desde</translation>
     </message>
     <message>
+      <source>Left / to do</source>
+      <translation>Queda / qué hacer</translation>
+    </message>
+    <message>
       <source>Till</source>
       <translation>Caja</translation>
     </message>
@@ -1214,6 +1226,18 @@
     <message>
       <source>No payment stored offline.</source>
       <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
+      <source>Waiting</source>
+      <translation>En espera</translation>
+    </message>
+    <message>
+      <source>Declined when sent on</source>
+      <translation>Rechazado al reenviarlo</translation>
+    </message>
+    <message>
+      <source>Reach the customer and collect it</source>
+      <translation>Contacte al cliente y cóbrelo</translation>
     </message>
     <message>
       <source>Nothing is waiting for recovery.</source>
@@ -1382,6 +1406,10 @@
     <message>
       <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
       <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
+    </message>
+    <message>
+      <source>{left} h left</source>
+      <translation>quedan {left} h</translation>
     </message>
     <message>
       <source>Corrections (the host held them otherwise)</source>

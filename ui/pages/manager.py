@@ -193,6 +193,21 @@ class ManagerPage(Page):
         self.offline_view = hint()
         a11y.live(self.offline_view)
         m.addWidget(self.offline_view)
+        # one row per stored payment, then each declined at the forward with what to do
+        self.offline_table = QTableWidget(0, 6)
+        self.offline_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.offline_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.offline_table.verticalHeader().setVisible(False)
+        self.offline_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.offline_table.horizontalHeader().setStretchLastSection(True)
+        self.offline_table.setWordWrap(True)  # what to do wraps (1024 wide, in Spanish)
+        self.offline_table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.offline_table.resizeRowsToContents())
+        self.offline_table.setMinimumHeight(120)
+        self.offline_table.setVisible(False)
+        self._offline_now: dict[str, Any] | None = None
+        m.addWidget(self.offline_table)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -248,6 +263,14 @@ class ManagerPage(Page):
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
                        tr("One row per payment the host has not settled yet."))
         a11y.name(self.terminal_view, tr("PIN pad status"))
+        self.offline_table.setHorizontalHeaderLabels([tr("State"), tr("Ticket"), tr("Amount"),
+                                                      tr("Card"), tr("Time"), tr("Left / to do")])
+        a11y.name_view(self.offline_table, tr("Stored payments"),
+                       tr("One row per card payment stored offline, with the hours left before "
+                          "its limit, then each one the host declined when it was sent on, with "
+                          "what to do."))
+        if self._offline_now is not None:
+            self._show_offline(self._offline_now)
         self._show_settings()
         self._show_totals()
         self._fill_unresolved()
@@ -347,6 +370,27 @@ class ManagerPage(Page):
                 amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
                 at=format_time(d["at"])))
         self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
+        self._offline_now = now
+        self._fill_offline(now)
+
+    def _fill_offline(self, now: dict[str, Any]) -> None:
+        cur = self.till.currency
+        rows = [[tr("Waiting"), str(p["ticket"] or "—"), format_money(Decimal(p["amount"]), cur),
+                 "..%s" % (p["card_last4"] or "?"), format_time(p["at"]),
+                 tr("{left} h left").format(left=p["hours_left"])]
+                for p in now["stored"].get("payments", [])]
+        rows += [[tr("Declined when sent on"), str(d["ticket"] or "—"),
+                  format_money(Decimal(d["amount"]), cur), "..%s" % (d["card_last4"] or "?"),
+                  format_time(d["at"]), tr("Reach the customer and collect it")]
+                 for d in now["declined_on_forward"]]
+        t = self.offline_table
+        t.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, v in enumerate(row):
+                t.setItem(r, c, QTableWidgetItem(v))
+        a11y.table_rows(t)
+        t.resizeRowsToContents()
+        t.setVisible(bool(rows))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
