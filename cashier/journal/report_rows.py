@@ -56,15 +56,16 @@ WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < 
 ORDER BY t.id
 """
 
-#: What the tickets paid in the window sold, line by line, grouped by product: the line's sku
-#: (issue #37; its name as last sold), a typed line by its name
-#: (``cashier.day_report.product_key``).
+#: What the tickets paid in the window sold, line by line, grouped by product and category: the
+#: line's sku (issue #37; its name as last sold), a typed line by its name
+#: (``cashier.day_report.product_key``); the category as the line was sold in (issue #38; NULL for
+#: a typed line or one from before journal v14). One read for both charts (issue #42).
 _LINES_QUERY = """
-SELECT COALESCE(l.sku, l.name) AS product, MAX(l.name) AS name, SUM(l.quantity) AS quantity,
-       SUM(l.quantity * l.unit_price_minor) AS minor
+SELECT COALESCE(l.sku, l.name) AS product, l.category AS category, MAX(l.name) AS name,
+       SUM(l.quantity) AS quantity, SUM(l.quantity * l.unit_price_minor) AS minor
 FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-GROUP BY COALESCE(l.sku, l.name)
+GROUP BY COALESCE(l.sku, l.name), l.category
 """
 
 #: The corrections of this till's entries created in the window (whenever they were found).
@@ -90,7 +91,8 @@ class ReportRecorder:
         return list(self.conn.execute(_GROUPS_BY_HOUR, (self.till_id, start, end)))
 
     def report_lines(self, start: str, end: str) -> list[sqlite3.Row]:
-        """What the tickets paid in [start, end) sold: name, quantity and minor units by name."""
+        """What the tickets paid in [start, end) sold: name, quantity and minor units by product
+        and category."""
         return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
