@@ -159,7 +159,8 @@ def category_key(line: Any) -> str | None:
     return str(category) if category else None
 
 
-def _ranked(lines: Iterable[Any], key: Callable[[Any], str | None], limit: int) -> list[tuple[str, list[int]]]:
+def _ranked(lines: Iterable[Any], key: Callable[[Any], str | None],
+            limit: int) -> list[tuple[str, list[int]]]:
     """The lines summed by ``key`` (items, minor units), by amount, the first ``limit`` and the
     rest (with the lines of no key) as one last row: every line counted once."""
     sold: dict[str | None, list[int]] = defaultdict(lambda: [0, 0])

@@ -104,8 +104,8 @@ def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]
     alike: dict[tuple[bool, tuple[tuple[str, str, int], ...]], int] = defaultdict(int)
     for tax_included, parts, tickets in kinds:
         alike[(tax_included, parts)] += tickets
-    for ticket, parts in per_ticket.items():
-        alike[(included[ticket], tuple(sorted(parts)))] += 1
+    for ticket, classes in per_ticket.items():
+        alike[(included[ticket], tuple(sorted(classes)))] += 1
     out: dict[TaxKey, int] = {}
     for (tax_included, parts), tickets in alike.items():
         for t in tax_by_class(((name, Decimal(rate), from_minor(minor, currency))

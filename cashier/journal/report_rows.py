@@ -54,7 +54,6 @@ classes AS (SELECT *, COUNT(*) OVER (PARTITION BY ticket) AS n FROM per)
 SELECT CASE WHEN n > 1 THEN ticket END AS ticket, tax_class, tax_rate, tax_included, subtotal,
        COUNT(*) AS tickets
 FROM classes GROUP BY 1, tax_class, tax_rate, tax_included, subtotal
-ORDER BY 1
 """
 #: The paid tickets a discount, a promotion, a price override or cash rounding touched (issue #38):
 #: the report reads each whole and prices it by the one rule (``journal.tickets.priced``).

@@ -55,9 +55,10 @@ def test_tickets_alike_are_taxed_once_and_counted_each(make_desk: Any) -> None:
     desk.open(clerk="101", float_amount="50.00")
     store = desk.recorder
     food = LineSold(sku="BREAD", catalog_version=1, tax_class="reduced", tax_rate=Decimal("4"))
-    shapes = [[("1.05", None)], [("1.05", None)], [("1.05", food)], [("1.05", None), ("2.15", food)],
-              [("1.05", None), ("2.15", food)], [("2.15", food), ("1.05", None)], [("0.35", None)],
-              [("0.35", food), ("0.35", food)]] * 3
+    shapes: list[list[tuple[str, LineSold | None]]] = [
+        [("1.05", None)], [("1.05", None)], [("1.05", food)], [("1.05", None), ("2.15", food)],
+        [("1.05", None), ("2.15", food)], [("2.15", food), ("1.05", None)], [("0.35", None)],
+        [("0.35", food), ("0.35", food)]] * 3
     by_class: dict[str, Decimal] = {}
     for lines in shapes:
         tid = store.create_ticket(actor="101", tax_rate=Decimal("8.25"), tax_included=False,
