@@ -88,18 +88,30 @@ def _class_order(item: tuple[TaxKey, int]) -> tuple[str, Decimal]:
 def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]:
     """The tax the tickets charged, by (class, rate), in minor units: each ticket's classes taxed by
     the one rule (``money.tax_by_class``, as the ticket itself was), then added up across tickets,
-    so the report's tax is exactly the sum of what the tickets charged."""
-    per_ticket: dict[Any, list[Any]] = defaultdict(list)
+    so the report's tax is exactly the sum of what the tickets charged. Tickets alike (the same
+    classes, rates, subtotals and tax rule) are taxed alike, so each kind is worked out once and
+    counted as many times as there are such tickets (``report_ticket_tax``'s ``tickets``)."""
+    per_ticket: dict[Any, list[tuple[str, str, int]]] = defaultdict(list)
+    kinds: list[tuple[bool, tuple[tuple[str, str, int], ...], int]] = []
+    included: dict[Any, bool] = {}
     for row in rows:
-        per_ticket[row["ticket"]].append(row)
+        part = (str(row["tax_class"]), str(row["tax_rate"]), int(row["subtotal"]))
+        if row["ticket"] is None:  # tickets of this one class alike: as many as ``tickets``
+            kinds.append((bool(row["tax_included"]), (part,), int(row["tickets"])))
+        else:
+            per_ticket[row["ticket"]].append(part)
+            included[row["ticket"]] = bool(row["tax_included"])
+    alike: dict[tuple[bool, tuple[tuple[str, str, int], ...]], int] = defaultdict(int)
+    for tax_included, parts, tickets in kinds:
+        alike[(tax_included, parts)] += tickets
+    for ticket, classes in per_ticket.items():
+        alike[(included[ticket], tuple(sorted(classes)))] += 1
     out: dict[TaxKey, int] = {}
-    for ticket_rows in per_ticket.values():
-        included = bool(ticket_rows[0]["tax_included"])
-        for t in tax_by_class(((str(r["tax_class"]), Decimal(r["tax_rate"]),
-                                from_minor(int(r["subtotal"]), currency)) for r in ticket_rows),
-                              included, currency):
+    for (tax_included, parts), tickets in alike.items():
+        for t in tax_by_class(((name, Decimal(rate), from_minor(minor, currency))
+                               for name, rate, minor in parts), tax_included, currency):
             key = (t.tax_class, t.rate)
-            out[key] = out.get(key, 0) + to_minor(t.tax, currency)
+            out[key] = out.get(key, 0) + to_minor(t.tax, currency) * tickets
     return out
 
 

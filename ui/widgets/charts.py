@@ -301,7 +301,8 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
     tenders = {"card": lambda: tr("Card"), "giftcard": lambda: tr("Gift card"), "qr": lambda: tr("QR"),
                "cash": lambda: tr("Cash"), "charge_api": lambda: tr("Charge API")}
     heads = {"by_hour": lambda: tr("Hour"), "tenders": lambda: tr("Tender"),
-             "products": lambda: tr("Product"), "refunds_voids": lambda: tr("What"),
+             "products": lambda: tr("Product"), "categories": lambda: tr("Category"),
+             "discounts": lambda: tr("What"), "refunds_voids": lambda: tr("What"),
              "refunds": lambda: tr("Tender"),
              "clerks": lambda: tr("Clerk"), "tills": lambda: tr("Till")}
 
@@ -318,6 +319,8 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
                 return tr("Voids")
             tender = text.removeprefix("refund ")  # a refund's row: its tender (the title says)
             return tenders[tender]() if tender in tenders else tender
+        if chart.key == "discounts":  # a reason or a promotion: its own name (the shop's words)
+            return text.split(" ", 1)[1]
         return tr("Others") if text == OTHERS else text
 
     def series(chart: Chart, name: str) -> str:
