@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.config import TillProfile
+from cashier.day_report import DayReport, charts_of_report, day_report, pdf_charts
 from cashier.drawer import CloseResult, Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
@@ -21,7 +23,7 @@ from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketSettings
 from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
-from cashier.reports import report_text, x_report, z_report
+from cashier.reports import report_pdf, report_text, x_report, z_report
 
 #: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
@@ -163,14 +165,28 @@ class CashDesk:
         """A reprint from the journal (never kicks the drawer): ``ticket`` is a ticket number,
         or a payment's invoice number (10 digits; its ticket's receipt when it has one).
         Returns what was reprinted (the ticket or the invoice), the job, and whether it queued."""
+        reprinted, job = self.receipt_of(ticket, copy=copy)
+        return reprinted, job, self._print(job)
+
+    def receipt_of(self, ticket: str, *, copy: str = "customer",
+                   reprint: bool = True) -> tuple[str, PrintJob]:
+        """The receipt ``print_receipt`` would print, laid out and not printed (an e-mailed
+        receipt takes its lines): what it is the receipt of (the ticket or the invoice), the job."""
         text = ticket.strip()
         if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise DrawerRefused("ticket: must be a ticket number (or a payment's invoice number)")
         if len(text) < 10:
-            job = self.ticket_job(self.ticket(int(text)), copy=copy, reprint=True)
-            return text, job, self._print(job)
-        entry = self.find_entry(text)
-        return self._reprint(entry, copy=copy)
+            return text, self.ticket_job(self.ticket(int(text)), copy=copy, reprint=reprint)
+        return self.entry_receipt_of(self.find_entry(text), copy=copy, reprint=reprint)
+
+    def entry_receipt_of(self, entry: Entry, *, copy: str = "customer",
+                         reprint: bool = True) -> tuple[str, PrintJob]:
+        """A payment's receipt as a reprint gives it: its ticket's when it has one (a cash tender
+        has no invoice), else its own."""
+        if entry.ticket_id is not None:
+            return str(entry.ticket_id), self.ticket_job(self.ticket(entry.ticket_id), copy=copy,
+                                                         reprint=reprint)
+        return entry.invoice or str(entry.id), self.receipt_job(entry, copy=copy, reprint=reprint)
 
     def reprint_entry(self, entry_id: int, *, copy: str = "customer") -> tuple[str, PrintJob, bool]:
         """The window's reprint (Journal, F8): the receipt of the entry's ticket when it has one
@@ -178,11 +194,8 @@ class CashDesk:
         return self._reprint(self.recorder.get(entry_id), copy=copy)
 
     def _reprint(self, entry: Entry, *, copy: str) -> tuple[str, PrintJob, bool]:
-        if entry.ticket_id is not None:
-            job = self.ticket_job(self.ticket(entry.ticket_id), copy=copy, reprint=True)
-            return str(entry.ticket_id), job, self._print(job)
-        job = self.receipt_job(entry, copy=copy, reprint=True)
-        return entry.invoice or str(entry.id), job, self._print(job)
+        reprinted, job = self.entry_receipt_of(entry, copy=copy)
+        return reprinted, job, self._print(job)
 
     def wait_printed(self, job: PrintJob) -> JobResult | None:
         """Block (a worker thread, never the counter) until ``job`` printed or failed, at most the
@@ -341,6 +354,21 @@ class CashDesk:
             if stored is not None:
                 return stored
         return z_report(self.recorder, self.drawer, session)
+
+    def day_report(self, day: date, manager: Clerk | None = None) -> DayReport:
+        """A business date's charts (and the same weekday a week earlier): a manager's, as the X
+        report is."""
+        self.roster.approver(Action.X_REPORT, Decimal(0), manager)
+        return day_report(self.recorder, self.drawer, day)
+
+    def report_charts(self, report: dict[str, Any]) -> DayReport:
+        """The charts of an X or Z report, over the report's own window."""
+        return charts_of_report(self.recorder, self.drawer, report)
+
+    def report_pdf(self, report: dict[str, Any], charts: DayReport | None = None) -> bytes:
+        """The report's PDF: its text, then its charts drawn beside their tables."""
+        charts = charts if charts is not None else self.report_charts(report)
+        return report_pdf(report, pdf_charts(charts.charts, charts.currency))
 
     def print_report(self, report: dict[str, Any]) -> PrintJob:
         job = PrintJob(title=f"{report['type'].upper()} report", lines=report_text(report, self.width))

@@ -68,6 +68,13 @@ class Action(StrEnum):
     OVER_SHORT = "over_short"
     #: the X report: the open drawer's expected cash, which the blind count keeps from the clerk
     X_REPORT = "x_report"
+    #: a discount above ``discount_percent_max`` of what it is on (issue #38); the amount is the
+    #: percent
+    DISCOUNT = "discount"
+    #: a price typed over a catalog line's price (issue #38): always a manager's
+    PRICE_OVERRIDE = "price_override"
+    #: a card sale on a voice authorization code while the host cannot be reached (issue 40)
+    MANUAL_SALE = "manual_sale"
 
 
 class ManagerRules(BaseModel):
@@ -87,6 +94,8 @@ class ManagerRules(BaseModel):
     over_short_tolerance: Decimal = Field(Decimal("5.00"), ge=0)
     #: the manager screen locks itself after this many seconds unused.
     lock_after_s: int = Field(60, ge=10, le=3600)
+    #: a discount of more than this percent of what it is on needs a manager (issue #38)
+    discount_percent_max: Decimal = Field(Decimal("10"), ge=0, le=100)
 
     def needs_manager(self, action: Action, amount: Decimal = Decimal(0)) -> bool:
         """The one place that says whether ``action`` (of ``amount``) needs a manager."""
@@ -109,6 +118,12 @@ class ManagerRules(BaseModel):
                 return abs(amount) > self.over_short_tolerance
             case Action.X_REPORT:
                 return True  # never a rule of the profile: the blind count stays blind
+            case Action.DISCOUNT:
+                return amount > self.discount_percent_max
+            case Action.PRICE_OVERRIDE:
+                return True
+            case Action.MANUAL_SALE:
+                return True  # never a rule of the profile: no processor approved it
         return True  # pragma: no cover - every action is matched above
 
 
@@ -126,14 +141,16 @@ ACTION_WORDS: dict[Action, str] = {
     Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",
     Action.PAY_IN: "a pay-in", Action.PAY_OUT: "a pay-out", Action.CLOSE_DRAWER: "closing the drawer",
     Action.CLOSE_BATCH: "closing the batch", Action.OVER_SHORT: "an over/short",
-    Action.X_REPORT: "an X report",
+    Action.X_REPORT: "an X report", Action.DISCOUNT: "a discount",
+    Action.PRICE_OVERRIDE: "a price override", Action.MANUAL_SALE: "a manual sale",
 }
 
 
 def manager_needed(action: Action, amount: Decimal, currency: str = "USD") -> ManagerNeeded:
     """The one refusal for an action a manager must approve: the field, then the rule in words
     with the amount in its currency ("manager: cancelling a ticket of $5.00 needs ...")."""
-    of = f" of {format_amount(amount, currency)}" if amount else ""
+    of = f" of {amount.normalize():f} %" if action is Action.DISCOUNT and amount else \
+        f" of {format_amount(amount, currency)}" if amount else ""
     return ManagerNeeded(f"manager: {ACTION_WORDS[action]}{of} needs a manager's approval "
                          "(a manager's PIN)", action=action.value, amount=amount or None)
 

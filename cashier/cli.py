@@ -59,12 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     # the modules under cashier/commands that add sub-commands, in the order --help lists them
     # (here, not at the top: the window's start loads none of them)
     from cashier.commands import (
+        catalog,
         chargeapi,
         credentials,
         drawer,
         giftcard,
         journal,
         manager,
+        offline,
         payments,
         qr,
         sandbox,
@@ -76,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _options_parser()
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for module in (sandbox, credentials, payments, journal, chargeapi, giftcard, qr, manager, store,
-                   drawer, ticket, update):
+                   catalog, drawer, ticket, update, offline):
         module.register(sub)
     return parser
 

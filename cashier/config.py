@@ -15,7 +15,7 @@ import sys
 import tomllib
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -102,6 +102,75 @@ class TicketOptions(BaseModel):
         if any(note <= 0 or note > Decimal(100000) for note in value):
             raise ValueError("each note must be greater than 0 and at most 100000")
         return tuple(sorted(set(value)))
+
+
+class OfflineOptions(BaseModel):
+    """``[offline]``: store and forward while the host is away (issue 40). ``automatic``: the
+    till puts LG or DCP offline by itself when the host cannot be reached, and back online when
+    it answers again. The limits bound what the gateway holds unsettled (checked before the PIN
+    pad is asked): one card tender (``max_sale``), everything stored (``max_total``), how many
+    (``max_count``), and the age of the oldest stored payment (``max_hours``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    automatic: bool = True
+    max_sale: Decimal = Field(Decimal(100), gt=0, decimal_places=3)
+    max_total: Decimal = Field(Decimal(1000), gt=0, decimal_places=3)
+    max_count: int = Field(50, ge=1, le=10000)
+    max_hours: Decimal = Field(Decimal(24), gt=0, le=168, decimal_places=2)
+    #: Connection failures or timeouts in a row that mean the host is away (no gateway answer).
+    failures: int = Field(3, ge=1, le=20)
+    #: Seconds between two probes of the host while offline by itself.
+    probe_s: float = Field(30.0, ge=1, le=3600)
+
+
+class EmailSettings(BaseModel):
+    """``[email]``: receipts by e-mail through the store's SMTP server (issue #41). No ``host``:
+    a real till sends none (a training till shows each message in its Mail window). The login's
+    password is never here: the OS keyring (service ``cashier-smtp``, the ``username``) or
+    ``CASHIER_SMTP_PASSWORD``."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    host: str | None = Field(None, min_length=1, max_length=253, pattern=r"^[A-Za-z0-9.:\[\]-]+$")
+    port: int = Field(587, ge=1, le=65535)
+    #: STARTTLS before the login and the message; off only for a mail server on this machine.
+    starttls: bool = True
+    #: the sender: the store's own address (``from`` in the profile).
+    sender: str | None = Field(None, alias="from", max_length=254)
+    #: the login's name; no username: no login.
+    username: str | None = Field(None, min_length=1, max_length=254)
+    #: after every card payment the PIN pad offers the customer to type an address.
+    offer_on_pad: bool = False
+    #: which of the pad's configured input prompts asks for an e-mail address (001 to 012).
+    pad_prompt: str = Field("010", pattern=r"^(00[1-9]|01[0-2])$")
+    #: the store's postal address, under its name in every message.
+    store_address: str = Field("", max_length=200)
+    #: sends tried before a message is failed (and shown to the manager with the reason).
+    attempts: int = Field(8, ge=1, le=50)
+    #: seconds one send may take (connect, STARTTLS, login, message).
+    timeout_s: float = Field(20.0, gt=0, le=120)
+
+    @field_validator("store_address")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return profile_text(value)
+
+    @model_validator(mode="after")
+    def _safe(self) -> EmailSettings:
+        if self.host is not None and not self.starttls and not is_loopback_url(f"smtp://{self.host}"):
+            raise ValueError("starttls = false is for a mail server on this machine only: a "
+                             "customer's address never crosses a network in clear")
+        if self.host is not None and not self.sender:
+            raise ValueError("from is required with a host (the store's own address)")
+        if self.sender is not None:
+            from cashier.email_address import check_address
+
+            try:
+                check_address(self.sender, "from")
+            except CashierError as exc:
+                raise ValueError(str(exc)) from None
+        return self
 
 
 def is_frozen() -> bool:
@@ -203,9 +272,13 @@ class TillProfile(BaseSettings):
     clerks: list[Clerk] = Field(default_factory=list)
     manager_rules: ManagerRules = Field(default_factory=ManagerRules)
     printer: PrinterSettings = Field(default_factory=PrinterSettings)
+    email: EmailSettings = Field(default_factory=EmailSettings)
     #: Tickets: one tax rate in percent; prices typed with the tax already in them or not.
     tax_rate: Decimal = Field(Decimal(0), ge=0, le=100, decimal_places=4)
     prices_include_tax: bool = False
+    #: Cash rounding (issue #38, e.g. ``0.05``): a cash tender's due rounded half-up to this
+    #: step, never a card's; the difference journaled on the ticket (None: to the cent).
+    cash_rounding: Decimal | None = Field(None, gt=0, le=1, decimal_places=3)
     #: How a ticket's tip is taken: none, on the PIN pad with the first card tender, or keyed.
     tip_mode: Literal["none", "pad", "keyed"] = "none"
     tip_presets: tuple[Decimal, Decimal, Decimal] = (Decimal(15), Decimal(18), Decimal(20))
@@ -216,13 +289,19 @@ class TillProfile(BaseSettings):
     #: Terms the customer accepts on the PIN pad before a tab is opened (none: not asked).
     terms_text: str | None = Field(None, min_length=1, max_length=4096)
     products: list[Product] = Field(default_factory=list)
-    #: Signed updates (README, "Packaging a till"): the TUF repository this till takes new
-    #: versions from (None: no automatic updates) and which of its versions it takes.
+    #: Price-embedded EAN-13 prefixes (issue #37, e.g. ``["23"]``): such a label is the prefix,
+    #: five digits of item code (a product's sku), five of price in minor units and the check
+    #: digit; it sells the product at the label's price (``cashier.catalog.scan``).
+    price_embedded_prefixes: list[Annotated[str, Field(pattern=r"^[0-9]{2}$")]] = Field(
+        default_factory=list, max_length=10)
+    #: Signed updates (IT's guide, docs/guides/it.md, "Packaging a till"): the TUF repository
+    #: this till takes new versions from (None: no automatic updates) and which of its versions it takes.
     update_url: str | None = None
     update_channel: Literal["stable", "pilot"] = "stable"
     #: A till that is only a till: the Debian package starts it at login, full screen.
     kiosk: bool = False
     ticket: TicketOptions = Field(default_factory=TicketOptions)
+    offline: OfflineOptions = Field(default_factory=OfflineOptions)
     #: The most one sale, card, gift card or QR tender may be (a slip of twenty digits is refused).
     max_amount: Decimal = Field(DEFAULT_MAX_AMOUNT, gt=0, decimal_places=3)
     #: How far a cash tender may pass what remains (the largest note a customer hands over).

@@ -157,6 +157,16 @@ _TEXT_CASES = (("PINPAD BUSY", "pinpad_busy"), *((words, "cancelled") for words 
                ("DOES NOT KNOW THE INVOICE", "no_such_invoice"), ("NOT SENT", "not_sent"))
 
 
+#: What a card payment says when the host went away under it and the till went offline (issue
+#: 40): the cashier presents the card again and the gateway stores it, within the limits.
+HOST_AWAY_STORING = ("not charged: the host cannot be reached; the till is offline now and "
+                     "stores card payments within its limits: take the card again")
+#: What a card payment says when the host is away and this till cannot store it (HD, DCC).
+HOST_AWAY_NO_STORE = ("not charged: the host cannot be reached; take cash, or a manager takes a "
+                      "manual authorization with a voice authorization code")
+_OFFLINE_CASES = ((HOST_AWAY_STORING, "offline_now"), (HOST_AWAY_NO_STORE, "host_away_no_store"))
+
+
 def reason(entry: Entry) -> Reason | None:
     """The case a cashier must know about, or None for a plain approval."""
     if entry.partial:
@@ -165,6 +175,11 @@ def reason(entry: Entry) -> Reason | None:
         return None
     if entry.state in (State.INTENT, State.SENT, State.UNKNOWN, State.VOIDING):
         return Reason("checking")
+    if entry.state is State.DECLINED_ON_FORWARD:
+        return Reason("declined_on_forward")
+    for message, case in _OFFLINE_CASES:
+        if entry.message == message:
+            return Reason(case)
     text = (entry.message or "").upper()
     for words, case in _TEXT_CASES:
         if words in text:

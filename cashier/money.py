@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -203,6 +204,27 @@ def check_tip(amount: Decimal, tip: Decimal, currency: str = "USD") -> Decimal:
     return tip
 
 
+@dataclass(frozen=True)
+class TippedAmount:
+    """An amount and the tip it carries: THE one place the two relate. ``base`` is what the tip
+    is on (the tip rules measure the tip against it), ``tip`` rides on top (None: no tip said, so
+    the pad may ask; 0: "no tip"), ``total`` is what the customer pays (the host's total, the
+    entry's requested). A sale adds its tip to its amount (``TippedAmount(amount, tip)``); a
+    ticket's tender is an amount with the ticket's tip inside it (``within``)."""
+
+    base: Decimal
+    tip: Decimal | None = None
+
+    @classmethod
+    def within(cls, total: Decimal, tip: Decimal | None) -> TippedAmount:
+        """A tender of ``total`` that carries ``tip`` inside it (a ticket's tender)."""
+        return cls(total - (tip or 0), tip)
+
+    @property
+    def total(self) -> Decimal:
+        return self.base + (self.tip or 0)
+
+
 def check_tip_within(amount: Decimal, tip: Decimal, currency: str, bounds: AmountBounds) -> Decimal:
     """THE tip rules for any tip on a payment, keyed or chosen by the customer on the PIN pad
     (issue #46: a pad's tip of 500.00 on 10.00 was approved and journaled unchecked): not more
@@ -319,13 +341,64 @@ def parse_shown_amount(text: str, currency: str = "USD", field: str = "amount") 
 
 
 def tax_of(subtotal: Decimal, rate: Decimal, included: bool, currency: str = "USD") -> Decimal:
-    """THE ticket tax rule: one rate in percent on the ticket's subtotal, rounded once per ticket;
-    with prices that include it, the part of the subtotal that is tax. The ticket and the X and Z
-    reports both use it, so the day's tax is the sum of what the tickets charged."""
+    """THE tax rule: one rate in percent on an amount, rounded half-up once; with prices that
+    include it, the part of the amount that is tax. A ticket applies it once per tax class
+    (``tax_by_class``); the ticket and the X and Z reports both use it, so the day's tax is the
+    sum of what the tickets charged."""
     if not rate:
         return Decimal(0).quantize(quantum(currency))
     share = subtotal * rate / (100 + rate) if included else subtotal * rate / 100
     return round_money(share, currency)
+
+
+#: The till's default tax class (issue #37): a typed line's, and the one class of a till without
+#: a store (its profile's ``tax_rate``).
+DEFAULT_TAX_CLASS = "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class ClassTax:
+    """One tax class of a ticket (issue #37): its name and rate, the lines' amount in it (the
+    prices as sold: with the tax in them when the ticket's prices include it) and its tax."""
+
+    tax_class: str
+    rate: Decimal
+    base: Decimal
+    tax: Decimal
+
+
+def tax_by_class(amounts: Iterable[tuple[str, Decimal, Decimal]], included: bool,
+                 currency: str = "USD") -> tuple[ClassTax, ...]:
+    """THE ticket tax rule with per-item tax classes: the lines' amounts summed by (class, rate),
+    and ``tax_of`` once on each sum (half-up once per class, never per line). The ticket's tax is
+    the sum of these; one class is exactly ``tax_of`` on the subtotal, as before classes. Ordered
+    by class name, then rate, so a receipt and a report list them the same way each time."""
+    sums: dict[tuple[str, Decimal], Decimal] = {}
+    for tax_class, rate, amount in amounts:
+        key = (tax_class, rate)  # 8.25 and 8.2500 are one key (equal Decimals hash alike)
+        sums[key] = sums.get(key, Decimal(0)) + amount
+    return tuple(ClassTax(name, rate, base, tax_of(base, rate, included, currency))
+                 for (name, rate), base in sorted(sums.items()))
+
+
+def percent_text(rate: Decimal) -> str:
+    """A rate as a receipt and a report print it: ``8.25``, ``10`` (never ``1E+1``)."""
+    text = f"{rate.normalize():f}"
+    return text
+
+
+def tax_share(tax: Decimal, base: Decimal, amount: Decimal, already: Decimal, *,
+              pays_rest: bool, paid: Decimal = Decimal(0), currency: str = "USD") -> Decimal:
+    """The part of a ticket's ``tax`` one tender sends as ``amount.tax``: the tender that pays what
+    remains sends what earlier tenders did not (so the tenders' taxes add up to the ticket's); a
+    part payment its share, worked out on what is paid so far (``paid`` before it, without tips,
+    plus ``amount``) as ``tax * paid / base`` (``base``: the ticket's total without the tip),
+    rounded half-up, less the ``already`` sent: the rounding never piles up over many tenders.
+    Never more than the tender's amount or the tax not yet sent."""
+    left = max(tax - already, Decimal(0))
+    share = left if pays_rest or not base else min(
+        round_money(tax * (paid + amount) / base, currency) - already, left)
+    return max(min(share, amount), Decimal(0)).quantize(quantum(currency))
 
 
 #: Longest digit string a buffer holds; the core's amount rule (``max_amount``) refuses the rest.

@@ -1,7 +1,8 @@
 """One redaction step for every log record and exception text.
 
 A card number keeps its first 6 and last 4 digits at most; security codes, track data,
-PIN blocks, access tokens, auth tokens and secrets never survive.
+PIN blocks, access tokens, auth tokens and secrets never survive; an e-mail address keeps its
+first letter and its domain (``mask_address``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ _SECRET_KV = re.compile(rf"\b((?:{_SECRET_KEYS})\s*[=:]\s*)([^\s,;&'\"\[]+)", re
 _AUTH_SCHEME = re.compile(r"\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}")
 _UUIDISH = re.compile(r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b")
 _SK = re.compile(r"\b(sk|pk|pr|pu)_(test|live)_[A-Za-z0-9]+")
+#: An e-mail address in any text (a customer's, typed for an e-mailed receipt): masked.
+_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 
 
 def luhn_ok(digits: str) -> bool:
@@ -57,6 +60,19 @@ def mask_pan(number: str) -> str:
     return digits[:6] + "X" * (len(digits) - 10) + digits[-4:]
 
 
+def mask_address(address: str) -> str:
+    """A customer's e-mail address as the till keeps it once the receipt is sent: the first
+    letter and the domain (``j***@example.com``); nothing of it when it has no ``@``."""
+    local, at, domain = address.rpartition("@")
+    if not at or not local:
+        return "***"
+    return f"{local[0]}***@{domain}"
+
+
+def _mask_email(match: re.Match[str]) -> str:
+    return mask_address(match.group(0))
+
+
 def _mask_match(match: re.Match[str]) -> str:
     return mask_pan(match.group(0))
 
@@ -72,6 +88,7 @@ def redact(text: str) -> str:
     text = _AUTH_SCHEME.sub(r"\1 [REDACTED]", text)
     text = _SK.sub(r"\1_\2_[REDACTED]", text)
     text = _UUIDISH.sub("[REDACTED-ID]", text)
+    text = _EMAIL.sub(_mask_email, text)
     return _PAN.sub(_mask_match, text)
 
 

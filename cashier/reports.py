@@ -12,6 +12,7 @@ taken outside a ticket (a Charge API charge, a tab captured from the Journal) as
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -19,8 +20,9 @@ from typing import Any
 from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
-from cashier.money import from_minor, round_money, tax_of, to_minor
-from cashier.pdf import text_pdf
+from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
+from cashier.money import from_minor, percent_text, round_money, tax_by_class, to_minor
+from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
 
@@ -72,23 +74,75 @@ def _classify(kind: str, op: str | None, moved: bool, row: Any) -> tuple[str, st
     return None if tender is None else ("sale", tender, int(row["approved"]))
 
 
-def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
-                 start: str, end: str) -> dict[str, Any]:
-    """The report of this till's entries created in [start, end), with the session's cash."""
-    cur = recorder.currency
-    by_tender = {t: _Sum() for t in TENDERS}
-    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
-    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
-    by_brand: dict[str, _Sum] = defaultdict(_Sum)
-    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
-    tax = tip = unresolved = 0
-    for row in recorder.report_groups(start, end):
+#: The report's tax "class" of a sale outside a ticket (``cashier sale --tax``): keyed, no rate.
+KEYED_TAX = "keyed"
+TaxKey = tuple[str, Decimal | None]
+
+
+def _class_order(item: tuple[TaxKey, int]) -> tuple[str, Decimal]:
+    (name, rate), _minor = item
+    return name, Decimal(-1) if rate is None else rate
+
+
+def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]:
+    """The tax the tickets charged, by (class, rate), in minor units: each ticket's classes taxed by
+    the one rule (``money.tax_by_class``, as the ticket itself was), then added up across tickets,
+    so the report's tax is exactly the sum of what the tickets charged. Tickets alike (the same
+    classes, rates, subtotals and tax rule) are taxed alike, so each kind is worked out once and
+    counted as many times as there are such tickets (``report_ticket_tax``'s ``tickets``)."""
+    per_ticket: dict[Any, list[tuple[str, str, int]]] = defaultdict(list)
+    kinds: list[tuple[bool, tuple[tuple[str, str, int], ...], int]] = []
+    included: dict[Any, bool] = {}
+    for row in rows:
+        part = (str(row["tax_class"]), str(row["tax_rate"]), int(row["subtotal"]))
+        if row["ticket"] is None:  # tickets of this one class alike: as many as ``tickets``
+            kinds.append((bool(row["tax_included"]), (part,), int(row["tickets"])))
+        else:
+            per_ticket[row["ticket"]].append(part)
+            included[row["ticket"]] = bool(row["tax_included"])
+    alike: dict[tuple[bool, tuple[tuple[str, str, int], ...]], int] = defaultdict(int)
+    for tax_included, parts, tickets in kinds:
+        alike[(tax_included, parts)] += tickets
+    for ticket, classes in per_ticket.items():
+        alike[(included[ticket], tuple(sorted(classes)))] += 1
+    out: dict[TaxKey, int] = {}
+    for (tax_included, parts), tickets in alike.items():
+        for t in tax_by_class(((name, Decimal(rate), from_minor(minor, currency))
+                               for name, rate, minor in parts), tax_included, currency):
+            key = (t.tax_class, t.rate)
+            out[key] = out.get(key, 0) + to_minor(t.tax, currency) * tickets
+    return out
+
+
+def discount_figures(records: Iterable[TicketRecord], currency: str) -> tuple[dict[str, Any],
+                                                                           dict[TaxKey, int]]:
+    """The paid tickets ``records`` a discount touched: their ``DiscountFigures`` and their tax by
+    (class, rate) in minor units, each ticket priced by the one rule (``journal.tickets.priced``)."""
+    figures = DiscountFigures()
+    taxes: dict[TaxKey, int] = {}
+    for record in records:
+        figures.add(discounts_data(record), currency)
+        for t in priced(record).taxes:
+            key = (t.tax_class, t.rate)
+            taxes[key] = taxes.get(key, 0) + to_minor(t.tax, currency)
+    return figures.out(currency), taxes
+
+
+def money_parts(rows: Iterable[Any]) -> Iterator[tuple[str, str, int, int, Any]]:
+    """(what, tender, count, minor units, row) of each group of the report's rows: what is
+    ``sale``, ``refund``, ``open`` (an authorization not yet captured), ``void`` or ``unresolved``;
+    groups that moved no money are left out. THE rule every report figure is summed by (the X and
+    Z reports here, the day's charts in ``cashier.day_report``)."""
+    for row in rows:
         n, state = int(row["n"]), row["state"]
         if state in _UNRESOLVED:
-            unresolved += n
+            yield "unresolved", "", n, 0, row
             continue
         if state == "voided":
-            voids.add(n, int(row["requested"]))
+            yield "void", "", n, int(row["requested"]), row
+            continue
+        if state == "declined_on_forward":  # stored, then declined by the host: owed, not taken
+            yield "declined_on_forward", "", n, int(row["requested"]), row
             continue
         if state not in _MONEY_STATES:
             continue
@@ -96,7 +150,30 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         if part is None or not part[2]:
             continue
         what, tender, minor = part
-        if what == "open":
+        yield what, tender, n, minor, row
+
+
+def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, session: Session | None,
+                 start: str, end: str, groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The report of this till's entries created in [start, end), with the session's cash;
+    ``groups``: the window's rows already read (the day report reads them by hour)."""
+    cur = recorder.currency
+    by_tender = {t: _Sum() for t in TENDERS}
+    refunds, voids, opened, tickets = _Sum(), _Sum(), _Sum(), _Sum()
+    declined_on_forward = _Sum()
+    refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
+    by_brand: dict[str, _Sum] = defaultdict(_Sum)
+    by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
+    loose_tax = tip = unresolved = 0
+    for what, tender, n, minor, row in money_parts(
+            recorder.report_groups(start, end) if groups is None else groups):
+        if what == "unresolved":
+            unresolved += n
+        elif what == "void":
+            voids.add(n, minor)
+        elif what == "declined_on_forward":
+            declined_on_forward.add(n, minor)
+        elif what == "open":
             opened.add(n, minor)
         elif what == "refund":
             refunds.add(n, minor)
@@ -104,7 +181,8 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         else:
             tickets.add(n if row["loose"] else 0, minor)  # tenders of a ticket: counted below
             by_tender[tender].add(n, minor)
-            tax += int(row["tax"])
+            if row["loose"]:  # a ticket's tenders carry its tax as sent: counted by ticket below
+                loose_tax += int(row["tax"])
             tip += int(row["tip"])
             clerk = row["clerk"] or "(none)"
             by_clerk[clerk]["sales"].add(n, minor)
@@ -112,10 +190,16 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
-    for row in recorder.report_ticket_tax(start, end):
-        tax += to_minor(tax_of(from_minor(int(row["subtotal"]), cur), Decimal(row["tax_rate"]),
-                               bool(row["tax_included"]), cur), cur)
-    tax_refunded = sum(_tax_refunded(row, cur) for row in recorder.report_ticket_refunds(start, end))
+    by_class = ticket_tax_by_class(recorder.report_ticket_tax(start, end), cur)
+    discounts, priced_tax = discount_figures(
+        (recorder.ticket(i) for i in recorder.report_priced_tickets(start, end)), cur)
+    for key, minor in priced_tax.items():  # the tickets a discount touched: taxed after it
+        by_class[key] = by_class.get(key, 0) + minor
+    if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
+        by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
+    tax = sum(by_class.values())
+    tax_refunded = sum(_tax_refunded(recorder, row, cur)
+                       for row in recorder.report_ticket_refunds(start, end))
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
@@ -124,9 +208,13 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
         "gross": str(from_minor(tickets.minor, cur)),
-        # net, as the net sales: the tax the refunds gave back is taken off (and said)
+        # net, as the net sales: the tax the refunds gave back is taken off (and said); the
+        # classes below are what the tickets charged
         "tax": str(from_minor(tax - tax_refunded, cur)),
         "tax_refunded": str(from_minor(tax_refunded, cur)), "tips": str(from_minor(tip, cur)),
+        "tax_by_class": [{"tax_class": name, "rate": None if rate is None else percent_text(rate),
+                          "tax": str(from_minor(minor, cur))}
+                         for (name, rate), minor in sorted(by_class.items(), key=_class_order)],
         "refunds": refunds.out(cur), "voids": voids.out(cur),
         "by_tender": {t: s.out(cur) for t, s in by_tender.items()},
         "refunds_by_tender": {t: s.out(cur) for t, s in sorted(refunds_by_tender.items())},
@@ -140,6 +228,12 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         # entries the host held otherwise than the journal had them: how many, and the money the
         # corrections added to the net (signed: a sale voided at the host takes its amount off)
         "corrections": {"count": corrected, "amount": str(corrected_amount)},
+        # issue #38: what discounts took off, by reason and clerk; promotions by name; price
+        # overrides by the approving manager (what they took off the catalog's price); rounding
+        "discounts": discounts,
+        # card payments stored while the host was away and declined when forwarded: in no sale,
+        # counted apart (the customer owes them; issue 40)
+        "declined_on_forward": declined_on_forward.out(cur),
         "cash": None,
     }
     if session is not None:
@@ -158,17 +252,24 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     return report
 
 
-def _tax_refunded(row: Any, cur: str) -> int:
-    """The tax a ticket's refunds gave back (minor units): its tax in the share of what it cost
-    before the tip that the refunds returned (a whole refund: all of it; lines: their tax, as
-    ``flows.ticket.refund_plan`` priced them; the tip given back carries no tax)."""
-    subtotal = from_minor(int(row["subtotal"] or 0), cur)
-    ticket_tax = tax_of(subtotal, Decimal(row["tax_rate"]), bool(row["tax_included"]), cur)
-    before_tip = to_minor(subtotal if row["tax_included"] else subtotal + ticket_tax, cur)
-    if not before_tip or not ticket_tax:
-        return 0
-    back = min(int(row["refunded"] or 0), before_tip)
-    return to_minor(round_money(ticket_tax * back / before_tip, cur), cur)
+def _tax_refunded(recorder: JournalRecorder, row: Any, cur: str) -> int:
+    """The tax a ticket's refunds gave back (minor units): a line refunded gives back its own
+    tax (as it was priced, by class, after discounts: ``PricedLine.tax``); what was refunded
+    beyond its lines (an amount off the ticket) its share of the tax left, as a share of what
+    the rest cost before the tip (the tip given back carries no tax)."""
+    from cashier.journal.ticket_model import Ticket
+
+    ticket = Ticket.of(recorder.ticket(int(row["ticket"])))
+    refunded = from_minor(int(row["refunded"] or 0), cur)
+    back_lines = ticket.refunded_lines
+    priced = [p for line, p in zip(ticket.lines, ticket.priced.lines, strict=False) if line.id in back_lines]
+    lines_tax = sum((p.tax for p in priced), Decimal(0))
+    lines_paid = sum((p.paid for p in priced), Decimal(0))
+    rest_cost = ticket.total - ticket.tip - lines_paid
+    rest_back = min(max(refunded - lines_paid, Decimal(0)), max(rest_cost, Decimal(0)))
+    rest_tax = ticket.tax - lines_tax
+    share = round_money(rest_tax * rest_back / rest_cost, cur) if rest_cost > 0 and rest_tax else Decimal(0)
+    return to_minor(lines_tax + share, cur)
 
 
 def _clerk_name(drawer: Drawer, clerk: str) -> str:
@@ -206,13 +307,15 @@ def z_report(recorder: JournalRecorder, drawer: Drawer, session: Session | None 
 #: the report on screen in the window's language; the command line and the printer keep English.
 REPORT_WORDS: dict[str, dict[str, str]] = {
     "es": {
-        "X REPORT": "INFORME X", "Z REPORT": "INFORME Z", "session": "sesión", "From": "Desde",
+        "X REPORT": "INFORME X", "Z REPORT": "INFORME Z", "DAY REPORT": "INFORME DEL DÍA",
+        "session": "sesión", "From": "Desde",
         "To": "Hasta", "*** TRAINING ***": "*** PRÁCTICA ***", "Summary": "Resumen",
         "Tickets": "Tickets", "Net sales": "Ventas netas", "Tax (net of refunds)":
         "Impuesto (neto de devoluciones)", "Tax given back by refunds": "Impuesto devuelto",
         "Tips": "Propinas", "Refunds": "Devoluciones", "Voids": "Anulaciones",
         "Open authorizations": "Autorizaciones abiertas", "Unresolved": "Sin resolver",
-        "Corrections": "Correcciones", "By tender": "Por forma de pago", "card": "tarjeta",
+        "Corrections": "Correcciones", "Declined on forward": "Rechazados al reenviar",
+        "By tender": "Por forma de pago", "card": "tarjeta",
         "gift card": "tarjeta de regalo", "qr": "QR", "cash": "efectivo",
         "phone/link": "teléfono/enlace", "By card brand": "Por marca de tarjeta",
         "unknown": "desconocida", "By clerk": "Por cajero", "(none)": "(ninguno)",
@@ -221,6 +324,9 @@ REPORT_WORDS: dict[str, dict[str, str]] = {
         "pay ins": "entradas", "pay outs": "salidas", "expected": "esperado",
         "counted": "contado", "over short": "sobrante/faltante", "reason": "motivo",
         "pay in": "entrada", "pay out": "salida", "no sale": "sin venta",
+        "Discounts": "Descuentos", "Total": "Total", "Cash rounding": "Redondeo del efectivo",
+        "clerk": "cajero", "promotion": "promoción",
+        "override approved by": "precio cambiado, aprobado por",
     },
 }
 #: How a tender reads on a printed, PDF or on-screen report (the counter's words for it).
@@ -258,11 +364,13 @@ def _sections(report: dict[str, Any], language: str = "en") -> list[tuple[str, l
                (w("Tax (net of refunds)"), report["tax"])]
     if Decimal(report.get("tax_refunded") or 0):
         summary.append((w("Tax given back by refunds"), str(report["tax_refunded"])))
-    summary += [(w("Tips"), report["tips"]), (w("Refunds"), pair(report["refunds"])),
+    summary += [*_tax_rows(report), (w("Tips"), report["tips"]), (w("Refunds"), pair(report["refunds"])),
                 (w("Voids"), pair(report["voids"])),
                 (w("Open authorizations"), pair(report["open_authorizations"])),
                 (w("Unresolved"), str(report["unresolved"])),
                 (w("Corrections"), pair(report["corrections"]))]
+    if "declined_on_forward" in report:  # kept before issue 40: none
+        summary.append((w("Declined on forward"), pair(report["declined_on_forward"])))
     sections: list[tuple[str, list[tuple[str, str]]]] = [
         (w("Summary"), summary),
         (w("By tender"), [(w(_TENDER_LABELS.get(t, t)), pair(v)) for t, v in report["by_tender"].items()]),
@@ -271,6 +379,8 @@ def _sections(report: dict[str, Any], language: str = "en") -> list[tuple[str, l
                           f"{v['count']} / {v['amount']} {w('tips')} {v['tips']}")
                          for c, v in report["by_clerk"].items()]),
     ]
+    if report.get("discounts"):
+        sections.append((w("Discounts"), _discount_rows(report["discounts"], language)))
     cash = report.get("cash")
     if cash:
         rows = [(w(label), str(cash[k])) for k, label in _CASH_LABELS.items() if cash.get(k) is not None]
@@ -282,8 +392,30 @@ def _sections(report: dict[str, Any], language: str = "en") -> list[tuple[str, l
     return sections
 
 
+#: The discounts' parts as the report's text and CSV name them (issue #38).
+DISCOUNT_PARTS = (("by_reason", "reason"), ("by_clerk", "clerk"), ("promotions", "promotion"),
+                  ("overrides_by_manager", "override approved by"))
+
+
+def _discount_rows(d: dict[str, Any], language: str = "en") -> list[tuple[str, str]]:
+    rows = [(report_word("Total", language), d["total"])]
+    for part, label in DISCOUNT_PARTS:
+        rows += [(f"{report_word(label, language)} {name}", f"{v['count']} / {v['amount']}")
+                 for name, v in d[part].items()]
+    rows.append((report_word("Cash rounding", language),
+                 f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
+    return rows
+
+
+def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The tax by class under the total (issue #37): ``  standard 8.25%``; an older report kept
+    at a close before classes has none."""
+    return [(f"  {c['tax_class']}" + (f" {c['rate']}%" if c["rate"] is not None else ""), c["tax"])
+            for c in report.get("tax_by_class", [])]
+
+
 def title_of(report: dict[str, Any], language: str = "en") -> str:
-    name = report_word("Z REPORT" if report["type"] == "z" else "X REPORT", language)
+    name = report_word({"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT"), language)
     session = f" {report_word('session', language)} {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
@@ -312,7 +444,11 @@ def report_csv(report: dict[str, Any]) -> str:
         rows.append(["summary", name, report[name], ""])
     for name in ("net", "gross", "tax", "tax_refunded", "tips"):
         rows.append(["summary", name, "", report.get(name, "")])  # kept before #39: no tax_refunded
-    for name in ("refunds", "voids", "open_authorizations", "corrections"):
+    for c in report.get("tax_by_class", []):
+        rows.append(["tax_by_class", c["tax_class"] + (f" {c['rate']}%" if c["rate"] is not None
+                                                       else ""), "", c["tax"]])
+    for name in ("refunds", "voids", "open_authorizations", "corrections",
+                 "declined_on_forward"):
         rows.append(["summary", name, report[name]["count"], report[name]["amount"]])
     rows.append(["summary", "unresolved", report["unresolved"], ""])
     for section in ("by_tender", "refunds_by_tender", "by_card_brand"):
@@ -322,6 +458,14 @@ def report_csv(report: dict[str, Any]) -> str:
         named = f"{clerk} {value.get('name', '')}".strip()
         rows.append(["by_clerk", named, value["count"], value["amount"]])
         rows.append(["tips_by_clerk", clerk, "", value["tips"]])
+    discounts = report.get("discounts")
+    if discounts:
+        rows.append(["discounts", "total", "", discounts["total"]])
+        for part, _label in DISCOUNT_PARTS:
+            for name, value in discounts[part].items():
+                rows.append([f"discounts_{part}", name, value["count"], value["amount"]])
+        rows.append(["discounts", "cash_rounding", discounts["cash_rounding"]["count"],
+                     discounts["cash_rounding"]["amount"]])
     cash = report.get("cash")
     if cash:
         for name in ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",
@@ -333,5 +477,6 @@ def report_csv(report: dict[str, Any]) -> str:
     return write_csv(["section", "name", "count", "amount"], rows, numeric=("count", "amount"))
 
 
-def report_pdf(report: dict[str, Any]) -> bytes:
-    return text_pdf(report_text(report, 72), title=title_of(report))
+def report_pdf(report: dict[str, Any], charts: list[PdfChart] | None = None) -> bytes:
+    """The report's text, then its charts (``cashier.day_report.pdf_charts``) as drawings."""
+    return text_pdf(report_text(report, 72), title=title_of(report), charts=charts)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from cashier.catalog import Catalog, CatalogSource
+from cashier.catalog import CatalogSource
 from cashier.chargeapi.connect import optional_gateway_client
 from cashier.chargeapi.journaled import JournaledChargeApi
 from cashier.config import TillProfile, access_token_for
@@ -25,10 +26,12 @@ from cashier.flows import giftcards, qr
 from cashier.flows.base import FlowContext, RecoveryPolicy, Resolver
 from cashier.flows.events import EventBus
 from cashier.flows.invoices import host_invoice_check
+from cashier.flows.offline import OfflineWatch
 from cashier.host.client import HostClient, HostSettings
 from cashier.journal.aio import Journal
 from cashier.journal.model import Kind
 
+log = logging.getLogger(__name__)
 TRAINING_BASE_URL = "http://sandbox/api/rest/v1"
 TRAINING_TOKEN = "TRAINING-ACCESS-TOKEN"
 #: How the flows settle the kinds the invoice lookup cannot tell (``flows.base.OWN_RESOLVER_KINDS``),
@@ -56,17 +59,25 @@ class Runtime:
         return self.profile.is_training
 
     def start_store_push(self) -> None:
-        """The window's background pusher (a thread of its own), when the profile names a store."""
+        """The window's background pusher and catalog follower (threads of their own), when the
+        profile names a store."""
         if not self.profile.store_url or self.profile.is_training or "store_pusher" in self.extras:
             return
+        from cashier.store.catalog_pull import CatalogFollower
         from cashier.store.outbox import BackgroundPusher
 
-        pusher = BackgroundPusher(self.profile)
+        follower = CatalogFollower(self.profile, self.ctx.catalog)
+        self.extras["catalog_follower"] = follower
+        follower.start()
+        pusher = BackgroundPusher(self.profile, on_catalog=follower.store_has)
         self.extras["store_pusher"] = pusher
         self.extras["store_unsubscribe"] = self.journal.subscribe(pusher.nudge)
         pusher.start()
 
     async def close(self) -> None:
+        follower = self.extras.pop("catalog_follower", None)
+        if follower is not None:
+            await asyncio.to_thread(follower.stop)
         pusher = self.extras.pop("store_pusher", None)
         if pusher is not None:
             self.extras.pop("store_unsubscribe")()
@@ -134,14 +145,38 @@ async def open_runtime(profile: TillProfile, *, policy: RecoveryPolicy | None = 
     if profile.store_url and not profile.is_training:
         # a till that never heard the store's word on its number asks before its first invoice
         journal.number_check = functools.partial(asyncio.to_thread, _learn_till_number, profile)
+    catalog = _till_source(profile)
     bus = EventBus()
     bus.follow(journal)  # the journal publishes every entry's change; nothing else does
     ctx = FlowContext(client=client, journal=journal, bus=bus, clerk_id=profile.clerk_id, policy=policy,
                       roster=profile.roster, receipt_language=profile.language,
                       max_tip_percent=profile.max_tip_percent, bounds=profile.bounds,
-                      resolvers=RESOLVERS, catalog=CatalogSource(Catalog.from_profile(profile)))
+                      resolvers=RESOLVERS, catalog=catalog,
+                      offline=profile.offline, watch=OfflineWatch())
     ctx.charge_api = _journaled_charge_api(profile, journal, sandbox if in_process else None)
+    if profile.store_url and not profile.is_training:
+        await asyncio.to_thread(_pull_catalog, profile, catalog)
     return Runtime(profile=profile, client=client, journal=journal, bus=bus, ctx=ctx, sandbox=sandbox)
+
+
+def _till_source(profile: TillProfile) -> CatalogSource:
+    """The till's copy of the store's catalog (built when first read), else its profile's (or
+    the training catalog)."""
+    from cashier.store.catalog_pull import till_source
+
+    return till_source(profile)
+
+
+def _pull_catalog(profile: TillProfile, source: CatalogSource) -> None:
+    """A till that follows a store pulls the newest catalog as it opens (within a second: a
+    store away leaves it selling from its copy)."""
+    from cashier.errors import CashierError
+    from cashier.store.catalog_pull import PULL_AT_START_S, pull
+
+    try:
+        pull(profile, source, budget_s=PULL_AT_START_S)
+    except CashierError as exc:  # no token, a refusal: the till sells from what it has
+        log.warning("catalog not pulled: %s", exc)
 
 
 def _learn_till_number(profile: TillProfile) -> None:

@@ -229,11 +229,17 @@ def csv_cell(value: Any, *, numeric: bool = False) -> str:
     text = str(value)
     if numeric:
         return text
-    risky = text.lstrip(" ").startswith(_FORMULA_START)  # a TAB or CR is a space once cleaned
+    risky = looks_like_formula(text)  # a TAB or CR is a space once cleaned
     text = clean_text(text)
-    if risky or text.lstrip(" ").startswith(_FORMULA_START):
+    if risky or looks_like_formula(text):
         return "'" + text
     return text
+
+
+def looks_like_formula(text: str) -> bool:
+    """A cell a spreadsheet would run (starts, after spaces, with ``= + - @``, TAB or CR): the
+    exports escape it (``csv_cell``), the catalog's import refuses it."""
+    return text.lstrip(" ").startswith(_FORMULA_START)
 
 
 def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]], *,
@@ -263,5 +269,5 @@ def _is_number(value: Any) -> bool:
 
 __all__ = ["CARD_RULE", "ascii_digits", "card_numbers_in", "clean_data", "clean_text", "csv_cell",
            "free_text", "has_card_number", "has_card_number_strict", "is_card_number",
-           "optional_free_text", "profile_text",
+           "looks_like_formula", "optional_free_text", "profile_text",
            "write_csv"]

@@ -1,11 +1,14 @@
 """The till's Debian package, made with ``dpkg-deb`` only: ``dist/cashier-<till_id>_<ver>_amd64.deb``.
 
-What it installs (README, "Packaging a till"):
+What it installs (IT's guide, docs/guides/it.md, "Packaging a till"):
 
 - ``/opt/cashier-<till_id>/versions/<ver>/``: the bundle; ``current`` links to the version that
   runs (updates add folders beside it and switch the link: ``cashier.updates.layout``);
 - ``/usr/bin/cashier`` -> ``/opt/cashier-<till_id>/current/cashier``; the desktop entry and icon;
   with ``kiosk = true`` in the profile, an autostart entry (the window opens full screen);
+- ``cashier-mail@.service`` and ``.timer`` (systemd, not enabled): for a till with no window,
+  every five minutes ``cashier receipt outbox --send-due`` as the till's user sends the e-mailed
+  receipts that are due (``systemctl enable --now cashier-mail@USER.timer``; decision 019);
 - ``postinst``: the ``cashier`` group, ``/var/lib/cashier`` and ``/var/log/cashier`` (root and
   the group only, 2770), the program folder writable by the group (so the till can update
   itself), and ``current`` pointed at this version unless an update already runs a newer one.
@@ -84,6 +87,39 @@ exit 0
 """
 
 
+#: The e-mailed receipts' sender for a till with no window (issue #41; decision 019): a template
+#: IT enables for the till's user. No desktop session, so no keyring: the SMTP password comes
+#: from /etc/cashier/smtp.env (``CASHIER_SMTP_PASSWORD=...``, root:cashier 0640) when the login
+#: needs one.
+MAIL_SERVICE = """[Unit]
+Description=Cashier: send the e-mailed receipts waiting in %i's outbox
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=oneshot
+User=%i
+Group=cashier
+EnvironmentFile=-/etc/cashier/smtp.env
+ExecStart=/usr/bin/cashier receipt outbox --send-due --limit 10
+TimeoutStartSec=15min
+"""
+
+MAIL_TIMER = """[Unit]
+Description=Cashier: send %i's e-mailed receipts every five minutes
+
+[Timer]
+OnBootSec=1min
+OnUnitActiveSec=5min
+RandomizedDelaySec=20s
+
+[Install]
+WantedBy=timers.target
+"""
+
+MAIL_UNITS = {"cashier-mail@.service": MAIL_SERVICE, "cashier-mail@.timer": MAIL_TIMER}
+
+
 def _desktop(till_id: str, exec_line: str) -> str:
     template = (ROOT / "packaging" / "cashier.desktop").read_text()
     return template.replace("@TILL_ID@", till_id).replace("Exec=cashier", f"Exec={exec_line}")
@@ -116,6 +152,10 @@ def build_deb(bundle: Path, profile: Any, version: str, dist: Path, level: int =
     icons = stage / "usr" / "share" / "icons" / "hicolor" / "scalable" / "apps"
     icons.mkdir(parents=True)
     shutil.copyfile(ROOT / "packaging" / "cashier.svg", icons / "cashier.svg")
+    units = stage / "usr" / "lib" / "systemd" / "system"
+    units.mkdir(parents=True)
+    for unit, text in MAIL_UNITS.items():
+        (units / unit).write_text(text)
     if profile.kiosk:
         autostart = stage / "etc" / "xdg" / "autostart"
         autostart.mkdir(parents=True)

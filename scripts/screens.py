@@ -114,6 +114,7 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     await shoot(w, "sale-approved")
     sale.show_receipt()
     await shoot(w, "sale-approved-receipt")
+    await _email_states(gui, sale, shoot)
     await _ticket_states(sale, pad, shoot, w)
     await _finish_sale(sale, pad, Decimal("999998.00"))
     await shoot(w, "sale-declined")
@@ -198,6 +199,8 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     sale.amount.set_value(Decimal("1234.50"))
     await shoot(w, "sale-spanish")
     gui.set_language("en")
+    sale.new_sale()
+    await _grid_states(gui, sale, shoot, looks)
     if looks:
         gui.set_theme(high_contrast=True)
         await shoot(w, "sale-high-contrast")
@@ -212,6 +215,83 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     from screens_cash import cash_states
 
     await cash_states(shoot, build)
+    from screens_charts import chart_states
+
+    await chart_states(shoot, build)
+    from screens_offline import offline_states
+
+    await offline_states(shoot, build)
+
+
+async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], looks: bool) -> None:
+    """The product grid (issue #37) on the test catalog (a café and shop: categories, a favourite,
+    a latte's sizes, modifiers): a category, letters typed, the size asked, the modifiers asked,
+    a line added; with ``looks`` also in Spanish at 125 % text and at 1280x800 at 150 %."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeyEvent
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' catalog
+    from tests.support.catalogs import cafe
+
+    w = gui.window
+
+    def key(k: Qt.Key, text: str = "") -> None:
+        sale.entry_key(QKeyEvent(QKeyEvent.Type.KeyPress, k, Qt.KeyboardModifier.NoModifier, text))
+
+    gui.till.ctx.catalog.replace(cafe())
+    sale.follow_catalog()
+    await shoot(w, "sale-grid")
+    sale.description.setText("la")
+    await shoot(w, "sale-grid-letters")
+    key(Qt.Key.Key_Return)
+    await shoot(w, "sale-grid-which-size")
+    key(Qt.Key.Key_2, "2")
+    key(Qt.Key.Key_1, "1")
+    await shoot(w, "sale-grid-modifiers")
+    key(Qt.Key.Key_Return)
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is not None)
+    key(Qt.Key.Key_PageDown)
+    await shoot(w, "sale-grid-line-added")
+    if looks:
+        gui.set_language("es")
+        for (width, height), scale in (((1024, 768), 1.25), ((1280, 800), 1.5)):
+            w.resize(width, height)
+            gui.set_theme(font_scale=scale)
+            await shoot(w, f"sale-grid-{width}x{height}-{int(scale * 100)}-es")
+            sale.product_grid.model.select("Coffee")
+            sale.product_grid.touch(3)  # the latte, touched: its sizes
+            await shoot(w, f"sale-grid-which-size-{width}x{height}-{int(scale * 100)}-es")
+            key(Qt.Key.Key_Escape)
+        gui.set_theme(font_scale=1.0)
+        gui.set_language("en")
+        w.resize(1180, 780)
+    sale.cancel_ticket()
+    await _until(lambda: sale.task is not None and sale.task.done() and sale.ticket is None)
+    sale.new_sale()
+
+
+async def _email_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any]) -> None:
+    """E-mail receipt (Ctrl+E) on the result: the customer types on the PIN pad, a bad address
+    is said in one line and asked again, and training's Mail window shows the message."""
+    from ui.email_prompt import EmailDialog
+
+    pad = gui.pinpad
+    sale.email_receipt()
+    dialog = await _until(lambda: sale.findChild(EmailDialog))
+    dialog.ask_pad()
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "input")
+    first = pad.prompt.id
+    pad.input.setText("jane@example")
+    await shoot(pad, "pinpad-email-address")
+    pad.input_ok.click()
+    await _until(lambda: pad.prompt is not None and pad.prompt.kind == "input" and pad.prompt.id != first)
+    await shoot(dialog, "email-prompt-bad-address")
+    pad.input.setText("jane@example.com")
+    pad.input_ok.click()
+    await _until(lambda: gui.mail_window is not None and gui.mail_window.shown)
+    gui.mail_window.resize(720, 560)
+    await shoot(gui.mail_window, "mail-window")
+    gui.mail_window.hide()
 
 
 async def _qr_states(gui: Any, shoot: Callable[[Any, str], Any], looks: bool = True) -> None:
@@ -431,6 +511,10 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
                                            (3, "till-3", "Bo", ("12.00", "4.25"))):
             path = base / f"{till}.sqlite"
             journal = JournalRecorder(path, till_id=till, till_number=number)
+            from screens_charts import training_day
+
+            # the store's charts: a day first (the journal's time never goes back)
+            training_day(journal, tickets=12 * number, seed=number)
             for i, text in enumerate(sales):
                 entry = journal.create(NewEntry(Kind.SALE, Decimal(text), actor=clerk, clerk=clerk))
                 journal.transition(entry.id, State.APPROVED, actor=clerk, approved=Decimal(text),
@@ -463,6 +547,15 @@ async def _store_states(gui: Any, manager: Any, shoot: Callable[[Any, str], Any]
         if area is not None:
             area.ensureWidgetVisible(part)
         await shoot(gui.window, "manager-store")
+        # the store's charts (one bar per till) at the smallest size, in Spanish
+        size = gui.window.size()
+        gui.window.resize(1024, 768)
+        gui.set_language("es")
+        if area is not None:
+            area.ensureWidgetVisible(part.charts)
+        await shoot(gui.window, "manager-store-charts-1024x768-es")
+        gui.set_language("en")
+        gui.window.resize(size)
     finally:
         os.environ.pop("CASHIER_STORE_TOKEN", None)
         gui.till.profile.store_url = None

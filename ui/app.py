@@ -90,8 +90,9 @@ class TillGui(Gui):
         self.window.take_keyboard()
 
     def windows(self) -> list[Any]:
-        """Every top-level window this till opened (main, training PIN pad, virtual printer)."""
-        return [w for w in (self.window, self.pinpad, self.printer_window) if w is not None]
+        """Every top-level window this till opened (main, training PIN pad, virtual printer, Mail)."""
+        return [w for w in (self.window, self.pinpad, self.printer_window, self.mail_window)
+                if w is not None]
 
     async def stop(self) -> None:
         await self.till.tasks.cancel_all()

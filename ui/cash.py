@@ -45,6 +45,7 @@ def install_cash(gui: Gui) -> None:
     if gui.cashdesk is None:
         return
     install_sign_in(gui)
+    install_mail(gui)
 
     def publish(change: Any) -> None:  # a drawer move, on the bus like every journal change
         if gui.till.runtime is not None:
@@ -87,6 +88,47 @@ def install_cash(gui: Gui) -> None:
     gui.printer_timer = timer
     gui.printer_refresh = refresh  # said again at once after a language switch
     refresh()
+
+
+def install_mail(gui: Gui) -> None:
+    """E-mailed receipts: the core's queue and its sender thread (a training till's sends to
+    the Mail window, shown with the first message)."""
+    from cashier.mail.outbox import MailDesk
+
+    try:
+        gui.mail = MailDesk(gui.cashdesk)
+        gui.mail.start()
+    except Exception:  # e-mail must never keep the till from selling
+        log.exception("e-mailed receipts are off")
+        gui.mail = None
+        return
+    if gui.mail.mailbox is not None:  # training: the Mail window comes with the first message
+        from PySide6.QtCore import Qt
+
+        from ui.mail_window import MailRelay
+
+        relay = MailRelay(gui.mail.mailbox, cast("QObject", gui.window))
+        relay.message.connect(lambda raw: show_mail(gui, raw), Qt.ConnectionType.QueuedConnection)
+
+
+def show_mail(gui: Gui, raw: bytes) -> None:
+    """Training: a message in the Mail window, made with the first one over the virtual
+    printer's place (it comes forward with each message, as the printer does with a receipt)."""
+    from PySide6.QtCore import Qt
+
+    from ui.mail_window import MailWindow
+
+    if gui.mail is None:  # the till closed meanwhile
+        return
+    if gui.mail_window is None:
+        window = MailWindow()
+        window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        gui.window.closed.connect(window.close)
+        printer = gui.printer_window
+        if printer is not None and printer.isVisible():
+            window.setGeometry(printer.geometry())
+        gui.mail_window = window
+    gui.mail_window.show_message(raw)
 
 
 def _ticket_changed(gui: Gui, event: Any) -> None:
@@ -201,6 +243,11 @@ def close_cash(gui: Gui) -> None:
         gui.printer_timer.stop()
     if gui.printer_window is not None:
         gui.printer_window.close()
+    if gui.mail is not None:
+        gui.mail.stop()
+        gui.mail = None
+    if gui.mail_window is not None:
+        gui.mail_window.close()
     if gui.cashdesk is not None:
         gui.cashdesk.close()
         gui.cashdesk.recorder.close()

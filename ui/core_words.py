@@ -119,7 +119,9 @@ def action_words(action: str) -> str:
     """An action a manager approves (``cashier.clerks.Action`` value), as a sentence's subject."""
     return {"refund": tr("A refund"), "void": tr("A void"), "cancel_ticket": tr("Cancelling a ticket"),
             "pay_in": tr("A pay-in"), "pay_out": tr("A pay-out"), "close_drawer": tr("Closing the drawer"),
-            "close_batch": tr("Closing the batch"), "over_short": tr("An over/short")}.get(
+            "close_batch": tr("Closing the batch"), "over_short": tr("An over/short"),
+            "discount": tr("A discount"), "price_override": tr("A price override"),
+            "manual_sale": tr("A manual sale")}.get(
         action, action.replace("_", " ").capitalize())
 
 
@@ -128,6 +130,9 @@ def manager_words(needed: ManagerNeeded, currency: str = "USD") -> str:
     if not needed.action:
         return say(str(needed))
     what = action_words(needed.action)
+    if needed.amount and needed.action == "discount":  # a percent of what it is on (issue #38)
+        return tr("%s of %s %% needs a manager's approval.") % (
+            what, f"{Decimal(needed.amount).normalize():f}")
     if needed.amount:
         return tr("%s of %s needs a manager's approval.") % (what, format_money(
             Decimal(needed.amount), currency))

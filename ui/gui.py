@@ -56,6 +56,9 @@ class Gui:
     #: the drawer, receipt printer and reports (ui.cash); None when the journal would not open
     cashdesk: Any = None
     printer_window: Any = None
+    #: e-mailed receipts (cashier.mail.outbox.MailDesk) and training's Mail window (ui.cash)
+    mail: Any = None
+    mail_window: Any = None
     printer_pill: Any = None
     printer_timer: Any = None
     #: says the printer's state on its pill now (else the next poll does, up to a second later)
@@ -77,6 +80,8 @@ class Gui:
             self.pinpad.retranslate()
         if self.printer_window is not None:
             self.printer_window.retranslate()
+        if self.mail_window is not None:
+            self.mail_window.retranslate()
         if self.printer_refresh is not None:  # the status bar's printer pill, in the new words
             self.printer_refresh()
         return ok

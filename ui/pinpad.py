@@ -126,6 +126,7 @@ def _trigger_words() -> dict[str, str]:
         "voice referral (R)": tr("voice referral (R)"),
         "declined (D)": tr("declined (D)"),
         "refund declined (D)": tr("refund declined (D)"),
+        "declined when the gateway forwards it (D)": tr("declined when the gateway forwards it (D)"),
         "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) "
         "without it; also a capture, incremental authorization or raised invoice seeking 219.00 "
         "more": tr("partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
@@ -199,6 +200,11 @@ class PinPadWindow(QWidget):
         side.addWidget(self.auto)
         # a click on the automatic customer is the trainer's, not a key for the pad
         self.auto.clicked.connect(lambda _on: self._keys_back_to_the_till())
+        # rehearse an outage: the host behind the gateway goes away (issue 40); the till goes
+        # offline by itself at its next card payment and comes back once this is unticked
+        self.host_down = QCheckBox()
+        self.host_down.toggled.connect(self.till.set_host_down)
+        side.addWidget(self.host_down)
         self.cards_box = QGroupBox()
         cards_col = QVBoxLayout(self.cards_box)
         self.cards = QListWidget()
@@ -587,7 +593,7 @@ class PinPadWindow(QWidget):
 
     def set_compact(self, compact: bool) -> None:
         """Narrow, for a column beside the till's window: the test cards under the pad's screen,
-        the trigger list left out (the README lists it), smaller margins."""
+        the trigger list left out (the cashier's guide lists it), smaller margins."""
         self.outer.setDirection(QBoxLayout.Direction.TopToBottom if compact
                                 else QBoxLayout.Direction.LeftToRight)
         margin = 8 if compact else 16
@@ -616,6 +622,7 @@ class PinPadWindow(QWidget):
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
         self._label_auto()
+        self.host_down.setText(tr("Host down (rehearse an outage)"))
         self._title_cards()
         self.triggers_box.setTitle(tr("Trigger amounts"))
         self.tap_button.setText(tr("Tap card"))

@@ -55,7 +55,8 @@ def state_name(state: str) -> str:
              "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured"),
              "taken": tr("Taken"), "given_back": tr("Given back"),
              # the core's shown states (``entry_rules.shown_state``)
-             "cancelled": tr("Cancelled"), "refunded": tr("Refunded")}
+             "cancelled": tr("Cancelled"), "refunded": tr("Refunded"),
+             "declined_on_forward": tr("Declined when sent on (stored offline): collect it")}
     return names.get(state, state)
 
 
@@ -94,6 +95,12 @@ def reason_text(reason: Any, currency: str = "USD") -> str:
         "host_unreachable": tr("The payment host cannot be reached: not charged. Try again in a "
                                "moment, or use offline mode (Manager)."),
         "not_sent": tr("The request never reached the host: not charged. It is safe to try again."),
+        "offline_now": tr("The payment host cannot be reached: not charged. The till is offline now "
+                          "and stores card payments: present the card again."),
+        "host_away_no_store": tr("The payment host cannot be reached: not charged. Take cash, or a "
+                                 "manager takes a manual sale with a voice authorization code."),
+        "declined_on_forward": tr("Stored while the host was away, then declined by the host: not "
+                                  "charged. Reach the customer and collect it."),
         "bad_request": tr("The till sent something the host refused: not charged. Tell the manager."),
         "bad_amount": tr("The host refused this amount: not charged. Check the amount."),
         "token": tr("The saved card is no longer valid: not charged. Ask for the card."),

@@ -45,6 +45,15 @@ class TillStatus:
     #: Payments under way right now (journaled, not answered yet): normal, no alarm.
     in_progress: int = 0
     offline: bool = False
+    #: Store and forward (the core's ``flows.offline.status``): the till went offline by itself,
+    #: what is stored, whether the oldest is near ``max_hours``, and the payments the host
+    #: declined at the forward (the manager collects them).
+    offline_automatic: bool = False
+    stored_count: int = 0
+    stored_amount: str = "0.00"
+    stored_hours_left: str | None = None
+    stored_near_limit: bool = False
+    declined_on_forward: int = 0
     training: bool = True
     recovered: list[Any] = field(default_factory=list)
     still_open: list[Any] = field(default_factory=list)
@@ -67,6 +76,8 @@ class Till(QObject):
         self.bridge.payment_changed.connect(self._payment_changed)
         self.bridge.terminal_event.connect(self._terminal_event)
         self._poller: asyncio.Task[Any] | None = None
+        #: while offline by itself: probes the host every ``[offline] probe_s``
+        self._prober: asyncio.Task[Any] | None = None
         self._refreshing: asyncio.Task[Any] | None = None
         self._refresh_again = False
 
@@ -107,8 +118,9 @@ class Till(QObject):
             self._poller = self.tasks.spawn(self._poll(poll_s), "status poll")
 
     async def stop(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
+        for task in (self._poller, self._prober):
+            if task is not None:
+                task.cancel()
         self.bridge.disconnect_all()
         if self.runtime is not None:
             await self.runtime.close()
@@ -182,10 +194,57 @@ class Till(QObject):
         except Exception:
             log.exception("could not count unresolved entries")
         self.status.host_reachable = await self._host_reachable()
+        await self._read_offline()
         self.status_changed.emit()
         if self._refresh_again:
             self._refresh_again = False
             await self.refresh_status()
+
+    async def _read_offline(self) -> None:
+        assert self.runtime is not None
+        from cashier.flows.offline import status
+
+        try:
+            now = await status(self.runtime.ctx)
+        except Exception:
+            log.exception("could not read the offline status")
+            return
+        s, stored = self.status, now["stored"]
+        s.offline, s.offline_automatic = bool(now["offline"]), bool(now["automatic"])
+        s.stored_count, s.stored_amount = int(stored["count"]), str(stored["amount"])
+        s.stored_hours_left, s.stored_near_limit = stored["hours_left"], bool(stored["near_limit"])
+        s.declined_on_forward = len(now["declined_on_forward"])
+        if s.offline and s.offline_automatic and (self._prober is None or self._prober.done()):
+            self._prober = self.tasks.spawn(self._probe_every(self.runtime.ctx.offline.probe_s),
+                                            "offline probe")
+
+    async def _probe_every(self, every_s: float) -> None:
+        """Offline by itself: probe every ``probe_s`` (not only on the status poll), until the
+        till is online or a manager's switch holds it."""
+        while self.status.offline and self.status.offline_automatic:
+            await asyncio.sleep(every_s)
+            await self.probe_host()
+
+    async def probe_host(self) -> None:
+        """While offline by itself: the core probes the host and comes back online (settling
+        what the gateway forwarded) once it answers."""
+        if self.runtime is None or not (self.status.offline and self.status.offline_automatic):
+            return
+        from cashier.flows.offline import probe
+
+        try:
+            await probe(self.runtime.ctx)
+        except Exception:
+            log.exception("the offline probe failed")
+        await self.refresh_status()
+
+    def set_host_down(self, down: bool) -> None:
+        """Training: the embedded host behind the gateway goes away or comes back (the sandbox's
+        ``POST /_sandbox/upstream``), to rehearse an outage."""
+        if self.runtime is None or self.runtime.sandbox is None:
+            return
+        self.runtime.sandbox.set_upstream(not down)
+        self.tasks.spawn(self.probe_host() if not down else self.refresh_status(), "host switch")
 
     async def _host_reachable(self) -> bool:
         assert self.runtime is not None
@@ -200,6 +259,7 @@ class Till(QObject):
         while True:
             await asyncio.sleep(every_s)
             await self.refresh_status()
+            await self.probe_host()
 
     def _payment_changed(self, entry: Any) -> None:
         # one refresh at a time: a payment moves through several states in a few milliseconds

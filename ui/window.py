@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
@@ -368,8 +369,16 @@ class MainWindow(QMainWindow):
             self.recovery_pill.set(tr("Nothing waiting for recovery"), "ok")
         # the status bar holds what a 1024-wide window fits at large text: a pill that would
         # only repeat the usual (online; training, which has its banner) is left out
-        self.offline_pill.set(tr("Offline mode") if s.offline else tr("Online"),
-                              "warn" if s.offline else "ok")
+        if s.offline:
+            # "Offline: cards stored — 3 for 41.20"; red when the oldest is within an hour of
+            # the profile's max_hours (the core's rule: TillStatus.stored_near_limit)
+            text = tr("Offline: cards stored — %d for %s") % (
+                s.stored_count, format_money(Decimal(s.stored_amount), self.till.currency))
+            if s.stored_near_limit:
+                text += " — " + tr("the oldest must be sent within %s h") % s.stored_hours_left
+            self.offline_pill.set(text, "bad" if s.stored_near_limit else "warn")
+        else:
+            self.offline_pill.set(tr("Online"), "ok")
         self.offline_pill.setVisible(s.offline)
         self.offline_banner.setVisible(s.offline)
         self.training_pill.set(tr("Training") if s.training else tr("Live"), "ok")

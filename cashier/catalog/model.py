@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from cashier.discounts import DEFAULT_REASONS, Promotion
 from cashier.errors import ValidationError
+
+#: The tax class of a till without a store: the profile's one ``tax_rate`` (the rule's name is
+#: the money rules', ``cashier.money.DEFAULT_TAX_CLASS``: a typed line's class too).
+from cashier.money import DEFAULT_TAX_CLASS as DEFAULT_TAX_CLASS
 
 if TYPE_CHECKING:
     from cashier.config import TillProfile
@@ -24,8 +29,6 @@ SKU_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 #: A barcode as a scanner types it.
 BARCODE_PATTERN = re.compile(r"^[0-9A-Za-z-]{1,32}$")
 NAME_MAX = 40
-#: The tax class of a till without a store: the profile's one ``tax_rate``.
-DEFAULT_TAX_CLASS = "standard"
 #: The category of a till without a store (its profile's ``products``).
 DEFAULT_CATEGORY = "products"
 
@@ -91,6 +94,13 @@ class Catalog:
     products: tuple[Product, ...]
     categories: tuple[Category, ...] = ()
     tax_classes: tuple[TaxClass, ...] = ()
+    #: whether the store's prices include the tax (issue #37); None: the till's profile says
+    #: (``prices_include_tax``), as for a till without a store
+    prices_include_tax: bool | None = None
+    #: the promotions the till applies by themselves as lines change (issue #38)
+    promotions: tuple[Promotion, ...] = ()
+    #: the reasons a discount or a price override may give (issue #38: a new store's three)
+    reasons: tuple[str, ...] = DEFAULT_REASONS
     _by_sku: dict[str, Product] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_barcode: dict[str, Product] = field(default_factory=dict, init=False, repr=False,
                                             compare=False)
@@ -98,6 +108,8 @@ class Catalog:
                                                     compare=False)
     _variants: dict[str, tuple[Product, ...]] = field(default_factory=dict, init=False,
                                                       repr=False, compare=False)
+    _by_category: dict[str, tuple[Product, ...]] | None = field(default=None, init=False,
+                                                                 repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_sku = {p.sku: p for p in self.products}
@@ -134,14 +146,34 @@ class Catalog:
         """The category's buttons, favourites first, then by name."""
         return [p for _, p in self._names if p.category == category]
 
-    def search(self, text: str, limit: int = 50) -> list[Product]:
-        """Products whose name holds ``text`` (any case), names that start with it first."""
+    def category_buttons(self, category: str) -> tuple[Product, ...]:
+        """``in_category``, every category's made in one pass the first time one is asked (the
+        counter switches categories often; a version is never changed)."""
+        if self._by_category is None:
+            grouped: dict[str, list[Product]] = {}
+            for _, p in self._names:
+                grouped.setdefault(p.category, []).append(p)
+            object.__setattr__(self, "_by_category", {k: tuple(v) for k, v in grouped.items()})
+        assert self._by_category is not None
+        return self._by_category.get(category, ())
+
+    def holding(self, text: str, within: Sequence[tuple[str, Product]] | None = None,
+                ) -> tuple[tuple[str, Product], ...]:
+        """The (name, product) pairs ``search`` looks through whose name holds ``text``, in its
+        order; ``within``: the pairs a shorter text found (a letter typed only narrows them)."""
+        needle = text.strip().casefold()
+        return tuple(pair for pair in (self._names if within is None else within) if needle in pair[0])
+
+    def search(self, text: str, limit: int = 50,
+               within: Sequence[tuple[str, Product]] | None = None) -> list[Product]:
+        """Products whose name holds ``text`` (any case), names that start with it first
+        (``within``: only among these pairs, from ``holding``)."""
         needle = text.strip().casefold()
         if not needle:
             return []
         starts: list[Product] = []
         holds: list[Product] = []
-        for name, p in self._names:
+        for name, p in (self._names if within is None else within):
             at = name.find(needle)
             if at == 0:
                 starts.append(p)
@@ -150,6 +182,14 @@ class Catalog:
             elif at > 0 and len(holds) < limit:
                 holds.append(p)
         return (starts + holds)[:limit]
+
+    def find(self, text: str, limit: int = 200) -> list[Product]:
+        """The Manager screen's search: every product, inactive ones and variants too, whose sku
+        or name holds ``text`` (any case), by sku; empty text: the first ``limit`` by sku."""
+        needle = text.strip().casefold()
+        found = [p for p in self.products
+                 if not needle or needle in p.sku.casefold() or needle in p.name.casefold()]
+        return sorted(found, key=lambda p: p.sku)[:limit]
 
     def sorted_categories(self) -> list[Category]:
         return sorted(self.categories, key=lambda c: (c.order, c.name.casefold()))

@@ -1,4 +1,10 @@
-"""``cashier drawer ...``, ``cashier report x|z`` and ``cashier receipt print``.
+"""``cashier drawer ...``, ``cashier report x|z`` and ``cashier receipt print|email|outbox``.
+
+``receipt email`` checks the address, queues the receipt in the journal's mail outbox, prints
+``{"invoice", "queued": true}``, then tries to send what is due (a mail server away leaves it
+queued: the window's sender, or ``receipt outbox --send``, tries again). ``receipt outbox`` lists
+what is waiting, sent and failed (addresses masked, a failure's reason); ``--send-due`` sends what
+is due, each retry after its wait, as the package's mail timer runs it on a till with no window.
 
 Each prints one JSON object (a report with ``--format csv|pdf --output PATH`` writes the file).
 Exit codes: 0 done, 2 refused (no open session, a second open, bad amount or reason), 1 waiting
@@ -12,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from cashier.commands import arguments
@@ -137,7 +144,7 @@ def close_command(args: argparse.Namespace) -> int:
 def report_command(args: argparse.Namespace) -> int:
     from cashier.errors import ValidationError
     from cashier.output import check_output, write_output
-    from cashier.reports import report_csv, report_pdf
+    from cashier.reports import report_csv
 
     if args.format != "json" and not args.output:
         raise ValidationError("--output", f"is required with --format {args.format}")
@@ -153,9 +160,11 @@ def report_command(args: argparse.Namespace) -> int:
         if args.format == "json" and not args.output:
             _out(report)
             return EXIT_DONE
-        data = {"json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
-                "csv": lambda: report_csv(report).encode("utf-8"),
-                "pdf": lambda: report_pdf(report)}[args.format]()
+        forms: dict[str, Callable[[], bytes]] = {
+            "json": lambda: json.dumps(report, indent=2, sort_keys=True).encode(),
+            "csv": lambda: report_csv(report).encode("utf-8"),
+            "pdf": lambda: bytes(desk.report_pdf(report))}  # with its charts
+        data = forms[args.format]()
         write_output(args.output, data, force=args.force)
         print(f"wrote {args.output}", file=sys.stderr)
         return EXIT_DONE
@@ -173,6 +182,45 @@ def receipt_print_command(args: argparse.Namespace) -> int:
               "printer": desk.printer.name if desk.printer else None, "status": desk.printer_status,
               "lines": job.lines})
         return EXIT_DONE if printed else EXIT_NOT_PRINTED
+    return _run(args, act)
+
+
+def _send_mail(desk: Any, *, now: bool) -> Any:
+    from cashier.mail.outbox import MailSender, transport_for
+
+    return MailSender(desk.profile, desk.recorder, transport_for(desk.profile)).send_due(now=now)
+
+
+def receipt_email_command(args: argparse.Namespace) -> int:
+    from cashier.mail.outbox import MailQueue
+
+    def act(desk: Any) -> int:
+        MailQueue(desk).queue(args.invoice, args.to, clerk=_clerk(desk, args))
+        _out({"invoice": args.invoice.strip(), "queued": True})
+        sys.stdout.flush()  # queued is queued, whatever happens to the send below
+        if not args.queue_only:
+            report = _send_mail(desk, now=False)
+            if report.retried or report.failed:
+                print(f"cashier: e-mail not sent yet ({report.retried} to retry, {report.failed} "
+                      "failed): see cashier receipt outbox", file=sys.stderr)
+        return EXIT_DONE
+    return _run(args, act)
+
+
+def receipt_outbox_command(args: argparse.Namespace) -> int:
+    from cashier.mail.outbox import row_view
+
+    def act(desk: Any) -> int:
+        out: dict[str, Any] = {}
+        if args.send or args.send_due:
+            report = _send_mail(desk, now=args.send)
+            out["sent_now"] = report.sent
+        rows = [row_view(row) for row in desk.recorder.mail.mail_rows(args.limit)]
+        out["messages"] = rows
+        for state in ("queued", "sending", "sent", "failed"):
+            out[state] = sum(1 for row in rows if row["state"] == state)
+        _out(out)
+        return EXIT_DONE
     return _run(args, act)
 
 
@@ -215,18 +263,19 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=open_command)
     for name, kind in (("pay-in", "pay_in"), ("pay-out", "pay_out")):
         p = sub.add_parser(name, help=f"{name.replace('-', ' ')} cash with a reason")
-        p.add_argument("--amount", required=True)
-        p.add_argument("--reason", required=True)
+        p.add_argument("--amount", required=True, help="the cash in or out, such as 20.00")
+        p.add_argument("--reason", required=True, help="why (kept in the journal and the Z report)")
         clerk_args(p, manager=True)
         p.set_defaults(handler=_pay(kind))
     p = sub.add_parser("no-sale", help="open the drawer without a sale (journaled)")
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", required=True, help="why the drawer was opened without a sale")
     clerk_args(p)
     p.set_defaults(handler=no_sale_command)
     p = sub.add_parser("status", help="the open session (never the expected amount: blind close)")
     p.set_defaults(handler=status_command)
     p = sub.add_parser("close", help="blind close: the counted cash, then expected and over/short")
-    p.add_argument("--counted", required=True)
+    p.add_argument("--counted", required=True,
+                   help="the cash counted in the drawer (blind: typed before the expected amount is shown)")
     p.add_argument("--reason", help="required when the drawer is over or short")
     clerk_args(p, manager=True)
     p.set_defaults(handler=close_command)
@@ -241,10 +290,12 @@ def register(subparsers: Any) -> None:
     drawer.set_defaults(handler=usage(drawer, "open, pay-in, pay-out, no-sale, status or close"))
 
     report = subparsers.add_parser("report", help="X report (now) or Z report (a closed session)")
-    report.add_argument("which", choices=("x", "z"))
+    report.add_argument("which", choices=("x", "z"),
+                        help="x: now, the drawer open (a manager's); z: a closed session")
     report.add_argument("--session", type=arguments.number(),
                         help="Z: the session (default: the last closed)")
-    report.add_argument("--format", choices=("json", "csv", "pdf"), default="json")
+    report.add_argument("--format", choices=("json", "csv", "pdf"), default="json",
+                        help="json on standard output (default), or csv/pdf with --output")
     report.add_argument("--output", metavar="PATH", help="write the report to PATH (a new file)")
     report.add_argument("--force", action="store_true", help="replace PATH when it exists")
     report.add_argument("--print", action="store_true", help="also print it on the receipt printer")
@@ -253,15 +304,34 @@ def register(subparsers: Any) -> None:
                              "standard input (a till with clerks shows the X report to a manager)")
     report.set_defaults(handler=report_command)
 
-    receipt = subparsers.add_parser("receipt", help="print a receipt again from the journal")
+    receipt = subparsers.add_parser("receipt", help="print or e-mail a receipt from the journal")
     rsub = receipt.add_subparsers(dest="receipt_command")
     p = rsub.add_parser("print", help="print the receipt of a ticket (its number, or a card "
                                       "payment's invoice number)")
     p.add_argument("ticket", type=arguments.number_text(
-        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"))
-    p.add_argument("--copy", choices=("customer", "merchant"), default="customer")
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"),
+        help="a ticket's number, or a card payment's invoice number")
+    p.add_argument("--copy", choices=("customer", "merchant"), default="customer",
+                   help="the customer's copy (default) or the merchant's with the signature line")
     p.set_defaults(handler=receipt_print_command)
-    receipt.set_defaults(handler=usage(receipt, "print"))
+    p = rsub.add_parser("email", help="e-mail the receipt of a ticket (its number, or a payment's "
+                                      "invoice number) to the customer")
+    p.add_argument("invoice", type=arguments.number_text(
+        0, arguments.ROW_NUMBER_MAX, rule="must be a ticket number (or a payment's invoice number)"),
+        help="a ticket's number, or a payment's invoice number")
+    p.add_argument("--to", required=True, metavar="ADDRESS", help="the customer's e-mail address")
+    p.add_argument("--clerk", help="the acting clerk's number (default: the profile's clerk_id)")
+    p.add_argument("--queue-only", action="store_true",
+                   help="queue it and leave the sending to the window (or receipt outbox --send)")
+    p.set_defaults(handler=receipt_email_command)
+    p = rsub.add_parser("outbox", help="e-mailed receipts: waiting, sent and failed (with the reason)")
+    p.add_argument("--send", action="store_true", help="send every queued message now")
+    p.add_argument("--send-due", action="store_true",
+                   help="send what is due, a retry after its wait (the mail timer's run)")
+    p.add_argument("--limit", type=arguments.number(1, 10_000), default=200,
+                   help="at most this many, newest first")
+    p.set_defaults(handler=receipt_outbox_command)
+    receipt.set_defaults(handler=usage(receipt, "print, email or outbox"))
 
     printer = subparsers.add_parser("printer", help="the receipt printer: is it there, has it paper")
     psub = printer.add_subparsers(dest="printer_command")

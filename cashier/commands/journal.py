@@ -53,7 +53,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("journal", help="export or inspect the till's journal")
     sub = parser.add_subparsers(dest="journal_command")
     export = sub.add_parser("export", help="entries (and events, in JSON) as JSON or CSV")
-    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--format", choices=("json", "csv"), default="json",
+                        help="json (default) or csv (opens safely in a spreadsheet)")
     export.add_argument("--output", metavar="FILE", help="write to FILE, a new file (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace FILE when it exists")
     export.set_defaults(handler=export_command)

@@ -285,27 +285,27 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=sale_command)
 
     p = subparsers.add_parser("auth", help="open a tab (authorization without capture)")
-    p.add_argument("--amount", required=True)
+    p.add_argument("--amount", required=True, help="the amount to authorize, such as 40.00")
     p.add_argument("--invoice", help="retry this journal invoice: the same payment (amount, card) "
                                      "only")
     _card_args(p)
     p.set_defaults(handler=auth_command)
 
     p = subparsers.add_parser("capture", help="close a tab, with a tip")
-    p.add_argument("--invoice", required=True)
+    p.add_argument("--invoice", required=True, help="the tab's invoice number")
     p.add_argument("--amount", help="amount before tip (default: the authorized amount)")
     p.add_argument("--tip", help="tip to add")
     p.set_defaults(handler=capture_command)
 
     p = subparsers.add_parser("refund", help="refund, linked to an invoice or not")
-    p.add_argument("--amount", required=True)
+    p.add_argument("--amount", required=True, help="the amount to give back, such as 5.00")
     p.add_argument("--original-invoice", help="the sale's invoice (linked refund)")
     p.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     _card_args(p)
     p.set_defaults(handler=refund_command)
 
     p = subparsers.add_parser("void", help="void an approved or unknown payment (retried until done)")
-    p.add_argument("--invoice", required=True)
+    p.add_argument("--invoice", required=True, help="the payment's invoice number")
     p.add_argument("--reason", help="reversal reason 01-09 (default 03, or 01 for an unknown one)")
     p.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     p.set_defaults(handler=void_command)

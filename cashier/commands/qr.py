@@ -74,5 +74,5 @@ def register(subparsers: Any) -> None:
     for name, text in (("status", "what became of a QR payment (unfinished ones are settled)"),
                        ("cancel", "cancel a QR payment: an unpaid code dies, a paid one is reversed")):
         q = sub.add_parser(name, help=text)
-        q.add_argument("--invoice", required=True)
+        q.add_argument("--invoice", required=True, help="the QR payment's invoice number")
     p.set_defaults(handler=qr_command)

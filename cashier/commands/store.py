@@ -78,6 +78,8 @@ def serve_command(args: argparse.Namespace) -> int:
             raise ValidationError("--updates", f"{updates} is not an update repository (no "
                                                "metadata/root.json: `cashier update publish` makes it)")
     migrate(dsn)
+    if args.training_catalog:
+        _seed_training_catalog(dsn)
     app = StoreApp(StoreDatabase(dsn), updates=updates)
     try:
         sock = _bind(args.host, args.port)
@@ -99,6 +101,22 @@ def serve_command(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
     print("store stopped", file=sys.stderr, flush=True)  # a clean stop: this one line
     return 0
+
+
+def _seed_training_catalog(dsn: str) -> None:
+    """An empty store starts with the training café and shop (``make store``)."""
+    from cashier.catalog.training import training_catalog
+    from cashier.store.database import StoreDatabase
+
+    async def seed() -> None:
+        db = StoreDatabase(dsn, min_size=1, max_size=1)
+        await db.open()
+        try:
+            await db.catalog.seed(training_catalog(), made_by="training catalog")
+        finally:
+            await db.close()
+
+    asyncio.run(seed())
 
 
 class _SaidByTheApp(logging.Filter):
@@ -298,15 +316,17 @@ def register(subparsers: Any) -> None:
                        help="port; 0 picks a free one (default 8790)")
     serve.add_argument("--updates", metavar="REPO",
                        help="also serve this signed update repository at /updates")
+    serve.add_argument("--training-catalog", action="store_true",
+                       help="a store without a catalog starts with the training café and shop")
     serve.set_defaults(handler=serve_command, serves=True)  # its log on stderr (cashier.cli)
     add = sub.add_parser("add-till", help="issue a till's store token (printed once)")
-    add.add_argument("till_id", metavar="TILL_ID")
+    add.add_argument("till_id", metavar="TILL_ID", help="the till's till_id, as in its profile")
     add.add_argument("--number", type=arguments.number(1, 99, rule="must be the till's number, 1 to 99"),
                      help="the till's number (its invoices' prefix)")
     add.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     add.set_defaults(handler=add_till_command)
     mgr = sub.add_parser("add-manager", help="put a manager on the store's roster (PIN on stdin)")
-    mgr.add_argument("manager_id", metavar="ID")
+    mgr.add_argument("manager_id", metavar="ID", help="the store manager's number")
     mgr.add_argument("--name", required=True, help="the manager's name")
     mgr.add_argument("--database", help=f"postgresql:// URL (or {DATABASE_ENV})")
     mgr.set_defaults(handler=add_manager_command)

@@ -71,32 +71,169 @@ def _say_refused(exc: ValidationError) -> None:
     print(f"cashier: {exc}", file=sys.stderr)
 
 
+class _InOrder(argparse.Action):
+    """``--item``, ``--sku`` and ``--barcode`` kept in the order typed (the ticket's lines'),
+    each also under its own name."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+        lines = getattr(namespace, "lines", None) or []
+        namespace.lines = [*lines, (self.dest, values)]
+
+
+def _catalog_lines(rt: Any, typed: list[tuple[str, Any]]) -> list[Any]:
+    """Each line as the ticket will take it: a typed ``(name, price, quantity)``, or a catalog
+    ``(Found, quantity)`` found in the catalog sold from now; an unknown sku or barcode is one
+    line naming the option and the rule, before anything is journaled."""
+    from cashier.catalog.scan import Found, by_sku, find_barcode
+
+    catalog = rt.ctx.catalog.current()
+    out: list[Any] = []
+    for option, value in typed:
+        if option == "sku":
+            sku, quantity = value
+            out.append((Found(by_sku(catalog, sku)), quantity))
+        elif option == "barcode":
+            out.append((find_barcode(catalog, value, rt.profile.price_embedded_prefixes,
+                                     rt.profile.currency), 1))
+        else:
+            out.append(value)
+    return out
+
+
+def _is_found(line: Any) -> bool:
+    from cashier.catalog.scan import Found
+
+    return isinstance(line[0], Found)
+
+
+def _planned(rt: Any, lines: list[Any], prices: dict[str, Decimal],
+             discounts: list[Any]) -> Any:
+    """The new ticket priced by THE rule (``discounts.price_ticket``: promotions, discounts, tax
+    by class), before anything is journaled: a cash tender's largest-note check and the
+    discount's percent (the manager rule) read it; a discount naming no line is refused here."""
+    from datetime import datetime
+
+    from cashier.discounts import PriceLine, in_force, price_ticket
+    from cashier.money import DEFAULT_TAX_CLASS
+
+    catalog = rt.ctx.catalog.current()
+    included = rt.profile.prices_include_tax if catalog.prices_include_tax is None \
+        else catalog.prices_include_tax
+    priced: list[PriceLine] = []
+    for line in lines:
+        if _is_found(line):
+            found, quantity = line
+            product = found.product
+            price = prices.get(product.sku, product.price if found.price is None else found.price)
+            priced.append(PriceLine(price, quantity, product.tax_class,
+                                    catalog.tax_rate(product.tax_class), product.sku,
+                                    product.category))
+        else:
+            _name, price, quantity = line
+            priced.append(PriceLine(price, quantity, DEFAULT_TAX_CLASS, rt.profile.tax_rate))
+    return price_ticket(priced, discounts, in_force(catalog.promotions, datetime.now()),
+                        included=included, currency=rt.profile.currency)
+
+
+def _price_overrides(texts: list[str], currency: str) -> dict[str, Decimal]:
+    """``--price SKU=PRICE``: a price typed over the catalog's for that sku's lines."""
+    from cashier.catalog.model import check_sku
+    from cashier.money import parse_amount
+
+    out: dict[str, Decimal] = {}
+    for text in texts:
+        sku, sep, price = text.partition("=")
+        if not sep:
+            raise ValidationError("--price", "must be SKU=PRICE, e.g. COFFEE=2.50")
+        out[check_sku(sku.strip(), "--price")] = parse_amount(price.strip(), currency, "--price",
+                                                              allow_zero=True)
+    return out
+
+
+def _discount(args: argparse.Namespace, currency: str) -> Any:
+    """``--discount 10%|2.00 [--line N]``: refused before anything is journaled."""
+    from cashier.discounts import parse_discount
+
+    if args.discount is None:
+        if args.discount_line is not None:
+            raise ValidationError("--line", "goes with a --discount")
+        return None
+    line = None if args.discount_line is None else int(args.discount_line) - 1
+    return parse_discount(args.discount, currency, line=line)
+
+
 def new_command(args: argparse.Namespace) -> int:
+    from cashier.catalog.scan import parse_sku_item
     from cashier.config import load_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
-    from cashier.money import tax_of
 
     currency = load_profile(getattr(args, "profile", None)).currency
-    items = [parse_item(text, currency) for text in args.item or []]
+    typed: list[tuple[str, Any]] = []
+    for option, text in getattr(args, "lines", None) or []:  # each refused here by its own rule
+        if option == "item":
+            typed.append((option, parse_item(text, currency)))
+        elif option == "sku":
+            typed.append((option, parse_sku_item(text)))
+        else:
+            typed.append((option, text))
     amount = _amount(args.amount, "--amount", args)
     if amount is not None:
-        items.append(("Amount", amount, 1))
-    if not items:
-        raise ValidationError("--item", "give at least one --item NAME=PRICE or an --amount")
+        typed.append(("item", ("Amount", amount, 1)))
+    if not typed:
+        raise ValidationError("--item", "give at least one --item NAME=PRICE, --sku SKU, --barcode "
+                                        "CODE or an --amount")
     tip = _amount(args.tip, "--tip", args, allow_zero=True)
     tenders = _tenders(args, currency)
-
-    subtotal = sum((price * quantity for _name, price, quantity in items), Decimal(0))
-    most = subtotal + (tip or Decimal(0))  # the ticket's total, tax added when prices exclude it
+    prices = _price_overrides(args.price or [], currency)
+    discount = _discount(args, currency)
+    if (discount is not None or prices) and not args.reason:
+        raise ValidationError("--reason", "give the reason for the discount or the price (e.g. "
+                                          "staff, damaged, loyalty)")
 
     async def body(rt: Any) -> int:
-        total = most if rt.profile.prices_include_tax else \
-            most + tax_of(subtotal, rt.profile.tax_rate, False, rt.profile.currency)
+        from cashier.clerks import Action
+        from cashier.discounts import check_reason
+        from cashier.flows.ticket import PriceOverride
+
+        lines = _catalog_lines(rt, typed)  # an unknown sku or barcode: nothing journaled
+        sold = {line[0].product.sku for line in lines if _is_found(line)}
+        for sku in prices:
+            if sku not in sold:
+                raise ValidationError("--price", "{sku} is not a --sku or --barcode line of this "
+                                                 "ticket", sku=sku)
+        reason = check_reason(args.reason, rt.ctx.catalog.current().reasons) if args.reason \
+            else ""
+        planned = _planned(rt, lines, prices, [] if discount is None else [discount])
+        manager = read_manager(rt, args)
+        # every approval asked before anything is journaled (ManagerNeeded: exit 2, one line)
+        for _sku in prices:
+            rt.ctx.approval(Action.PRICE_OVERRIDE, Decimal(0), manager)
+        if discount is not None:
+            base = planned.net + planned.discount_amounts[0] if discount.line is None else \
+                planned.lines[discount.line].net + planned.discount_amounts[0]
+            rt.ctx.approval(Action.DISCOUNT, discount.percent_of(base).quantize(Decimal("0.01")),
+                            manager)
+        total = planned.total + (tip or Decimal(0))
         # cash without an open drawer, an amount past the till's bounds: nothing journaled
         await check_tenders(rt.ctx, tenders, total)
         session = await TicketSession.start(rt.ctx, TicketSettings.of(rt.profile), tenders)
-        ticket = await session.quick_pay(tenders, lines=items, tip=tip, refused=_say_refused,
-                                         first_refusal_raises=True)
+        for line in lines:  # in the order typed
+            if _is_found(line):
+                found, quantity = line
+                sku = found.product.sku
+                override = PriceOverride(prices[sku], reason, manager) if sku in prices else None
+                await session.add_product(found.product, quantity=quantity, price=found.price,
+                                          override=override)
+            else:
+                await session.add_line(*line)
+        if discount is not None:
+            from dataclasses import replace
+
+            await session.add_discount(replace(discount, reason=reason), manager)
+        ticket = (await session.quick_pay(tenders, tip=tip, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -118,8 +255,8 @@ def pay_command(args: argparse.Namespace) -> int:
         session = await TicketSession.resume(rt.ctx, ticket_id, TicketSettings.of(rt.profile))
         if session.ticket is not None and session.ticket.state != "open":
             raise ValidationError("TICKET", f"ticket {ticket_id} is {session.ticket.state}, not open")
-        ticket = await session.quick_pay(tenders, refused=_say_refused,
-                                         first_refusal_raises=True)
+        ticket = (await session.quick_pay(tenders, refused=_say_refused,
+                                          first_refusal_raises=True)).ticket
         ticket_receipt(rt, ticket)
         print_json(ticket.as_dict())
         return _exit_code(ticket)
@@ -225,30 +362,46 @@ def register(subparsers: Any) -> None:
                                           "3 a tender is still being checked with the host.")
     sub = p.add_subparsers(dest="ticket_command", required=True)
     n = sub.add_parser("new", help="open a ticket, add lines, and pay it")
-    n.add_argument("--item", action="append", metavar="NAME=PRICE[xQTY]", help="a line; repeat")
+    n.add_argument("--item", action=_InOrder, metavar="NAME=PRICE[xQTY]", help="a typed line; repeat")
+    n.add_argument("--sku", action=_InOrder, metavar="SKU[xQTY]",
+                   help="a line of the catalog's product of that sku; repeat")
+    n.add_argument("--barcode", action=_InOrder, metavar="CODE",
+                   help="a line of the product of that barcode, or a price-embedded EAN-13 "
+                        "(the profile's price_embedded_prefixes); repeat")
     n.add_argument("--amount", help="an open-amount line")
     n.add_argument("--tip", help="a keyed tip (the PIN pad then never asks)")
+    n.add_argument("--discount", metavar="10%|2.00",
+                   help="a discount by percent or amount: on the whole ticket, or on --line N")
+    n.add_argument("--line", dest="discount_line", metavar="N", type=number_text(rule=LINE_RULE),
+                   help="the line (from 1, in the order typed) the --discount is on")
+    n.add_argument("--price", action="append", metavar="SKU=PRICE",
+                   help="a price typed over the catalog's for that sku's lines (a manager "
+                        "approves); repeat")
+    n.add_argument("--reason", metavar="WORD",
+                   help="the reason for the discount or price, one of the store's list (a new "
+                        "store's: staff, damaged, loyalty)")
+    n.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     _tender_args(n)
     n.set_defaults(handler=new_command)
     pay = sub.add_parser("pay", help="apply tenders to an open ticket")
-    pay.add_argument("ticket", metavar="TICKET")
+    pay.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     _tender_args(pay)
     pay.set_defaults(handler=pay_command)
     c = sub.add_parser("cancel", help="cancel an open ticket: approved tenders voided, cash given back")
-    c.add_argument("ticket", metavar="TICKET")
+    c.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     c.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     c.set_defaults(handler=cancel_command)
     r = sub.add_parser("refund", help="money back from a paid ticket, to the tenders it was paid with",
                        description="Exit 0 refunded, 1 a refund was refused, 2 bad input, 3 still "
                                    "being checked with the host.")
-    r.add_argument("ticket", metavar="TICKET")
+    r.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     r.add_argument("--amount", help="refund this much (default: all that is left)")
     r.add_argument("--line", action="append", metavar="N", type=number_text(rule=LINE_RULE),
                    help="refund line N (from 1, as on the receipt) with its tax; repeat")
     r.add_argument("--manager", metavar="ID", help=MANAGER_HELP)
     r.set_defaults(handler=refund_command)
     s = sub.add_parser("show", help="one ticket")
-    s.add_argument("ticket", metavar="TICKET")
+    s.add_argument("ticket", metavar="TICKET", help="the ticket's number")
     s.set_defaults(handler=show_command)
     ls = sub.add_parser("list", help="the latest tickets")
     ls.add_argument("--open", action="store_true", help="only open tickets")

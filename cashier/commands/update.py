@@ -1,4 +1,4 @@
-"""``cashier update ...``: signed updates (README, "Packaging a till").
+"""``cashier update ...``: signed updates (IT's guide, docs/guides/it.md, "Packaging a till").
 
 - ``keys init DIR``: the signing keys and the trusted root (back office; DIR stays off the tills).
 - ``publish ARCHIVE --keys DIR --repo REPO [--channel stable|pilot]``: add a version to REPO.
@@ -120,14 +120,15 @@ def register(subparsers: Any) -> None:
     keys = sub.add_parser("keys", help="the signing keys (back office)")
     keys_sub = keys.add_subparsers(dest="keys_command")
     init = keys_sub.add_parser("init", help="make the keys and the trusted root in DIR")
-    init.add_argument("dir", metavar="DIR")
+    init.add_argument("dir", metavar="DIR", help="a new folder for the four signing keys, kept off the tills")
     init.set_defaults(handler=keys_init_command)
     keys.set_defaults(handler=lambda _a: _usage("keys init DIR"))
     publish = sub.add_parser("publish", help="add dist/cashier-<till_id>_<version>.tar.xz to REPO")
-    publish.add_argument("archive", metavar="ARCHIVE")
-    publish.add_argument("--keys", required=True, metavar="DIR")
-    publish.add_argument("--repo", required=True, metavar="REPO")
-    publish.add_argument("--channel", choices=("stable", "pilot"), default="stable")
+    publish.add_argument("archive", metavar="ARCHIVE", help="the till's archive from make package (.tar.xz)")
+    publish.add_argument("--keys", required=True, metavar="DIR", help="the signing keys' folder")
+    publish.add_argument("--repo", required=True, metavar="REPO", help="the update repository's folder")
+    publish.add_argument("--channel", choices=("stable", "pilot"), default="stable",
+                         help="stable (default: every till) or pilot (tills with update_channel = pilot)")
     publish.set_defaults(handler=publish_command)
     check = sub.add_parser("check", help="print {current, available}")
     check.set_defaults(handler=check_command)

@@ -17,10 +17,11 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Literal, Unpack
+from typing import Any, Literal, Protocol, Unpack
 
 from cashier.catalog import Catalog, CatalogSource
 from cashier.clerks import Action, Clerk, Roster
+from cashier.config import OfflineOptions
 from cashier.errors import ValidationError
 from cashier.flows.events import EventBus, FlowFinished
 from cashier.host.client import HostClient
@@ -141,6 +142,19 @@ class PinPad:
             self.holder, self.wants_gift_card = None, False
 
 
+class HostWatch(Protocol):
+    """Told every answer and every failure to get one (``cashier.flows.offline.OfflineWatch``:
+    the till goes offline by itself when the host is away)."""
+
+    def answered(self) -> None: ...
+
+    async def stored(self, ctx: FlowContext) -> None: ...
+
+    def away(self, within_s: float) -> bool: ...
+
+    async def failed(self, ctx: FlowContext, exc: HostError) -> str | None: ...
+
+
 @dataclass
 class FlowContext:
     client: HostClient
@@ -169,6 +183,10 @@ class FlowContext:
     #: The catalog this till sells from now (the store's newest version it pulled, or its profile's
     #: products as version 0); the runtime passes the profile's, a store pull swaps in newer ones.
     catalog: CatalogSource = field(default_factory=lambda: CatalogSource(Catalog(0, ())))
+    #: The profile's ``[offline]``: store and forward while the host is away (issue 40).
+    offline: OfflineOptions = field(default_factory=OfflineOptions)
+    #: Told of every answer and failure (the runtime passes ``offline.OfflineWatch``).
+    watch: HostWatch | None = None
 
     @property
     def actor(self) -> str:
@@ -340,6 +358,13 @@ def whose_request(entry: Entry, result: TransactionResult, presented: Presented 
     return "unsure" if added == 0 and card.on_pad else "another"
 
 
+def stored_by_gateway(result: TransactionResult) -> bool:
+    """The gateway approved it by itself while offline, to forward later (``deferredAuth`` D,
+    or ``authSource`` O on a sale or authorization): a stored payment (issue 40)."""
+    t = result.transaction
+    return (t.deferred_auth or "").upper() == "D" or (t.auth_source or "").upper() == "O"
+
+
 async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: TransactionResult, *,
                        actor: str | None = None, from_status: bool = False) -> Entry:
     """Journal what the host answered to ``op`` (or what GET /transactions/invoice reports)."""
@@ -357,6 +382,8 @@ async def apply_answer(ctx: FlowContext, entry: Entry, op: Op, result: Transacti
                               message=f"capture not done (host answered {code or 'blank'})", **fields)
     if code in APPROVED_CODES and total is not None:
         extra = {"tip": tip} if tip is not None and tip > 0 else {}
+        if op in (Op.SALE, Op.AUTHORIZATION) and entry.offline is None and stored_by_gateway(result):
+            extra["offline"] = "stored"
         message = "AVS/CSC check failed: keep or void" if code == "f" else None
         if code == "P":
             message = f"partially approved: {total} of {entry.pending}"
@@ -433,9 +460,11 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
         result = await send()
     except HostRetrySafe as exc:
         # never left: nothing charged, safe to send again with the same invoice
+        away = await _host_failed(ctx, op, exc)
         return await ctx.move(entry, _before_state(entry),
-                              message=f"not sent, safe to retry: {redact(str(exc))[:200]}")
+                              message=away or f"not sent, safe to retry: {redact(str(exc))[:200]}")
     except HostOutcomeUnknown as exc:
+        await _host_failed(ctx, op, exc)
         entry = await ctx.move(entry, State.UNKNOWN, message=f"no answer: {redact(str(exc))[:200]}",
                                host_code=_code(exc))
         host_gave_up = isinstance(exc, HostTimeout) and exc.http_status == 504
@@ -451,11 +480,39 @@ async def _send_and_apply(ctx: FlowContext, entry: Entry, op: Op,
     except HostError as exc:
         return await ctx.move(entry, _before_state(entry), host_code=_code(exc),
                               message=redact(f"{exc.short_text} {exc.long_text}".strip())[:300])
+    if ctx.watch is not None:
+        ctx.watch.answered()
+        if op in (Op.SALE, Op.AUTHORIZATION) and result.response_code in APPROVED_CODES \
+                and stored_by_gateway(result):
+            await _gateway_stored(ctx)
     if op in NEW_MONEY_OPS and result.response_code in APPROVED_CODES:
         whose = whose_request(entry, result, presented)
         if whose != "ours":  # the host amended a record under this number that is not ours
             return await not_ours(ctx, entry, result, whose)
     return await apply_answer(ctx, entry, op, result)
+
+
+async def _gateway_stored(ctx: FlowContext) -> None:
+    """The gateway stored a payment: it is offline, whatever this till's journal said (another
+    till or a manager elsewhere switched it): the watch has the journal follow."""
+    assert ctx.watch is not None
+    try:
+        await ctx.watch.stored(ctx)
+    except Exception:
+        log.exception("the host watch failed")
+
+
+async def _host_failed(ctx: FlowContext, op: Op, exc: HostError) -> str | None:
+    """The watch hears of a request the host did not answer; what the payment says when the
+    host is away (a card payment only: a void or a lookup is retried as ever)."""
+    if ctx.watch is None:
+        return None
+    try:
+        said = await ctx.watch.failed(ctx, exc)
+    except Exception:  # going offline must never turn a payment's outcome into a crash
+        log.exception("the host watch failed")
+        return None
+    return said if op in (Op.SALE, Op.AUTHORIZATION) else None
 
 
 def _held_words(result: TransactionResult) -> str:

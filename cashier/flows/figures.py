@@ -36,8 +36,9 @@ class Figures:
         tip = zero if ticket is not None and ticket.tip_asked else keyed_tip
         if ticket is None or not ticket.lines:
             return cls(typed, zero, tip, typed + tip, zero, typed + tip)
-        return cls(ticket.subtotal, ticket.tax, ticket.tip + tip, ticket.total + tip, ticket.paid,
-                   ticket.remaining + tip)
+        # the subtotal after discounts (issue #38): subtotal + tax (+ tip) is the total shown
+        return cls(ticket.subtotal - ticket.discounts, ticket.tax, ticket.tip + tip,
+                   ticket.total + tip, ticket.paid, ticket.remaining + tip)
 
     @property
     def due(self) -> bool:

@@ -8,7 +8,11 @@ just above its own high water; while the host knows them, the search gallops upw
 halves back to the highest known one. Eight numbers past the first unknown are asked too, so
 a gap (numbers consumed but never sent, or sent and never committed by the host) does not hide
 the ones after it. If the host cannot be asked, no invoice is issued (nothing is sent): the
-cashier tries again, and the next attempt asks again.
+cashier tries again, and the next attempt asks again. One exception (issue 40): when the gateway
+itself answers that its host cannot be reached (``HostUnreachable``), the journal's own high
+water is taken for that invoice (and asked again before the next one): a till restarted during
+an outage stores card payments offline. A journal restored from an older backup during an
+outage could then reuse a number (docs/decisions/022-store-and-forward.md).
 """
 
 from __future__ import annotations
@@ -19,7 +23,14 @@ from collections.abc import Awaitable, Callable
 
 from cashier.errors import CashierError
 from cashier.host.client import HostClient
-from cashier.host.errors import HostError, HostProtocolError, HostTimeout, HostUnavailable, InvoiceNotFound
+from cashier.host.errors import (
+    HostError,
+    HostProtocolError,
+    HostTimeout,
+    HostUnavailable,
+    HostUnreachable,
+    InvoiceNotFound,
+)
 from cashier.journal.recorder import SEQUENCE_DIGITS
 
 log = logging.getLogger(__name__)
@@ -32,6 +43,10 @@ RETRY_DELAYS_S = (0.0, 0.05, 0.2, 0.5)
 
 class InvoicesUnconfirmed(CashierError):
     """The host could not be asked which invoice numbers it holds: nothing was sent."""
+
+
+class _HostAway(Exception):
+    """The gateway answered that its host cannot be reached (the journal's numbers are taken)."""
 Known = Callable[[int], Awaitable[bool]]
 TOP: int = int("9" * SEQUENCE_DIGITS)
 
@@ -61,8 +76,10 @@ async def highest_known(known: Known, start: int, *, lookahead: int = LOOKAHEAD)
         high = low
 
 
-def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], Awaitable[int]]:
-    """The ``Journal.invoice_check`` of a till: asks the host, never raises."""
+def host_invoice_check(client: HostClient, till_number: int
+                       ) -> Callable[[int], Awaitable[int | None]]:
+    """The ``Journal.invoice_check`` of a till: asks the host; None when the gateway says its
+    host cannot be reached (the journal's own numbers are taken, and asked again next time)."""
 
     async def known(sequence: int) -> bool:
         invoice = f"{till_number:02d}{sequence:0{SEQUENCE_DIGITS}d}"
@@ -74,6 +91,8 @@ def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], 
                 await client.invoice_status(invoice)
             except InvoiceNotFound:
                 return False
+            except HostUnreachable:
+                raise _HostAway from None
             except (HostTimeout, HostUnavailable, HostProtocolError, HostError) as exc:
                 failure = exc
                 continue
@@ -85,8 +104,13 @@ def host_invoice_check(client: HostClient, till_number: int) -> Callable[[int], 
             "number is never used twice. Nothing was sent: check the connection to the host, then "
             "try again")
 
-    async def check(high_water: int) -> int:
-        return await highest_known(known, high_water)
+    async def check(high_water: int) -> int | None:
+        try:
+            return await highest_known(known, high_water)
+        except _HostAway:
+            log.warning("the host cannot be reached behind the gateway: this invoice follows the "
+                        "journal's own numbers (above %s)", high_water)
+            return None
 
     return check
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from cashier.cards import check_not_expired, check_token
-from cashier.clerks import Action, Clerk
+from cashier.clerks import Action, Clerk, manager_needed
 from cashier.errors import ValidationError
 from cashier.flows.base import (
     APPROVED_CODES,
@@ -25,14 +25,15 @@ from cashier.flows.base import (
 )
 from cashier.flows.events import DevicePrompt
 from cashier.flows.giftcards import GiftCard
+from cashier.flows.offline import check_tender
 from cashier.flows.recovery import REASON_MERCHANT_CANCEL, run_void_job
 from cashier.host.errors import HostError, InvoiceNotFound
 from cashier.host.models.common import Amount, Card, SecurityCode, TipOptions, Token
 from cashier.journal.model import Entry, Kind, NewEntry, Op, State
 from cashier.journal.tickets import LineRefund
 from cashier.journal.tokens import decode_token
+from cashier.money import TippedAmount, check_capture, check_tax, check_tip, check_tip_within
 from cashier.money import capture_bound as money_capture_bound
-from cashier.money import check_capture, check_tax, check_tip, check_tip_within
 from cashier.redact import luhn_ok, mask_pan, redact
 
 
@@ -175,34 +176,36 @@ async def sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
     """
     on_pad = card is None and token is None and (giftcard is None or giftcard.on_pad)
     with ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=giftcard is not None):
-        return await _sale(ctx, amount, tip=tip, tax=tax, card=card, token=token, invoice=invoice,
+        return await _sale(ctx, TippedAmount(amount, tip), tax=tax, card=card, token=token, invoice=invoice,
                            prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                            giftcard=giftcard)
 
 
-async def sale_on_held_pad(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None = None,
+async def sale_on_held_pad(ctx: FlowContext, charge: TippedAmount, *,
                            card: KeyedCard | None = None, token: str | None = None,
                            prompt_tip: bool = False,
                            tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20)),
                            ticket_id: int | None = None,
-                           giftcard: GiftCard | None = None) -> FlowResult:
+                           giftcard: GiftCard | None = None, tax: Decimal = Decimal(0)) -> FlowResult:
     """A card (or gift card) sale for a caller that already holds the PIN pad (a ticket's card
-    or gift card tender, which journals "tip asked" only once the pad is its own)."""
-    return await _sale(ctx, amount, tip=tip, tax=Decimal(0), card=card, token=token, invoice=None,
+    or gift card tender, which journals "tip asked" only once the pad is its own). ``charge``: the
+    tender's amount with the tip it carries (``TippedAmount.within``); ``tax``: its share of the
+    ticket's tax."""
+    return await _sale(ctx, charge, tax=tax, card=card, token=token, invoice=None,
                        prompt_tip=prompt_tip, tip_presets=tip_presets, ticket_id=ticket_id,
                        giftcard=giftcard)
 
 
-async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
+async def _sale(ctx: FlowContext, charge: TippedAmount, *,
                 tax: Decimal, card: KeyedCard | None, token: str | None,
                 invoice: str | None, prompt_tip: bool, tip_presets: tuple[Decimal, ...],
                 ticket_id: int | None, giftcard: GiftCard | None) -> FlowResult:
-    amount = _amount(ctx, amount, "amount")
-    tip = _amount(ctx, tip, "tip", allow_zero=True) if tip is not None else None
+    amount = _amount(ctx, charge.base, "amount")
+    tip = _amount(ctx, charge.tip, "tip", allow_zero=True) if charge.tip is not None else None
     tax = check_tax(amount, _amount(ctx, tax, "tax", allow_zero=True))
     if tip is not None:
         check_tip_within(amount, tip, ctx.journal.currency, ctx.bounds)
-    total = amount + (tip or 0)
+    total = TippedAmount(amount, tip).total
     kind = Kind.SALE
     if giftcard is not None:
         if card is not None or token is not None:
@@ -212,6 +215,8 @@ async def _sale(ctx: FlowContext, amount: Decimal, *, tip: Decimal | None,
         wire_card = _card_part(card, token)
         masked = card.masked if card is not None else None
     _check_pad(ctx, wire_card)
+    await check_tender(ctx, total, what="giftcard" if kind is Kind.GIFTCARD_SALE else "sale",
+                       keyed=card is not None)
     if invoice is not None:
         found = await _continue(ctx, invoice, kind, total, Presented.of(masked, token))
         if isinstance(found, FlowResult):
@@ -281,6 +286,7 @@ async def _authorize(ctx: FlowContext, amount: Decimal, *, card: KeyedCard | Non
     amount = _amount(ctx, amount, "amount")
     wire_card = _card_part(card, token)
     _check_pad(ctx, wire_card)
+    await check_tender(ctx, amount, what="tab", keyed=card is not None)
     if invoice is not None:
         found = await _continue(ctx, invoice, Kind.AUTHORIZATION, amount,
                                 Presented.of(card.masked if card else None, token))
@@ -345,7 +351,7 @@ async def capture(ctx: FlowContext, invoice: str, amount: Decimal | None = None,
     entry = await _open_tab(ctx, invoice)
     base = _amount(ctx, amount, "amount") if amount is not None else entry.approved
     tip = check_within_tab(ctx, entry, base, _amount(ctx, tip, "tip", allow_zero=True))
-    total = base + tip
+    total = TippedAmount(base, tip).total
     token = str(entry.token)
     wire = Amount(total=total, tip=tip if tip > 0 else None)
     entry = await send_journaled(
@@ -395,3 +401,43 @@ async def refund(ctx: FlowContext, amount: Decimal, *, original_invoice: str | N
                                       clerk_id=ctx.clerk_id),
             pending=amount)
         return finish(ctx, entry)
+
+
+#: A voice authorization code: what the card issuer's voice centre reads out (at most 6).
+_VOICE_CODE = re.compile(r"[A-Za-z0-9]{1,6}")
+
+
+async def manual_sale(ctx: FlowContext, amount: Decimal, *, authorization_code: str,
+                      card: KeyedCard | None = None, token: str | None = None,
+                      manager: Clerk | None = None, ticket_id: int | None = None) -> FlowResult:
+    """A sale on a voice authorization code (``/transactions/manualsale``), for a till whose
+    host cannot be reached and that has no gateway to store in (HD, DCC; any option may use it):
+    no processor approves it, so a manager approves it with their PIN, journaled
+    (``manager_approved``) before anything is sent. The card is keyed or a token: the voice
+    centre needs its number, the PIN pad is not asked."""
+    amount = _amount(ctx, amount, "amount")
+    code = (authorization_code or "").strip()
+    if not _VOICE_CODE.fullmatch(code):
+        raise ValidationError("authorization_code", "is the voice authorization code: 1 to 6 "
+                                                    "letters or digits")
+    wire_card = _card_part(card, token)
+    if wire_card is None:
+        raise ValidationError("card", "a manual sale keys the card (--card, --exp) or gives a token")
+    approver = ctx.approval(Action.MANUAL_SALE, amount, manager)
+    if approver is None:  # a till without clerks: the manager's PIN all the same
+        if manager is None:
+            raise manager_needed(Action.MANUAL_SALE, amount, ctx.journal.currency)
+        approver = manager
+    entry = await ctx.journal.create(NewEntry(
+        Kind.MANUAL_SALE, amount, actor=ctx.actor, card=card.masked if card else None, token=token,
+        clerk=ctx.actor, op=Op.MANUAL_SALE, sent=True, ticket_id=ticket_id))
+    await ctx.journal_approval(approver, Action.MANUAL_SALE, amount, entry_id=entry.id,
+                               authorization_code=code.upper())
+    inv = str(entry.invoice)
+    entry = await send_journaled(
+        ctx, entry, Op.MANUAL_SALE,
+        lambda: ctx.client.manual_sale(invoice=inv, amount=Amount(total=amount, tax=Decimal(0)),
+                                       authorization_code=code.upper(), card=wire_card,
+                                       clerk_id=ctx.clerk_id),
+        pending=amount, presented=Presented.of(card.masked if card else None, token))
+    return finish(ctx, entry)

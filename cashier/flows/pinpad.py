@@ -12,6 +12,7 @@ from typing import Any
 
 from cashier.errors import ValidationError
 from cashier.flows.base import FlowContext
+from cashier.flows.offline import settle_forwarded
 from cashier.host.models.devices import PrintLine
 from cashier.text import clean_text
 
@@ -53,6 +54,14 @@ async def set_offline(ctx: FlowContext, offline: bool, *, manager_id: str) -> di
         raise ValidationError("manager", "switching offline mode needs the manager's id")
     if ctx.client.option not in ("LG", "DCP"):
         raise ValidationError("mode", f"offline mode exists on LG and DCP only, not {ctx.client.option}")
-    await ctx.journal.note(None, "mode_offline" if offline else "mode_online", actor=manager_id)
-    result = await (ctx.client.mode_offline() if offline else ctx.client.mode_online())
-    return result.model_dump(exclude_none=True)
+    if offline:
+        await ctx.journal.note(None, "mode_offline", actor=manager_id)
+        return (await ctx.client.mode_offline()).model_dump(exclude_none=True)
+    # online only once the gateway is (it refuses while its host is away: the till stays
+    # offline and keeps to the limits)
+    result = await ctx.client.mode_online()
+    await ctx.journal.note(None, "mode_online", actor=manager_id)
+    out = result.model_dump(exclude_none=True)
+    # the gateway forwards what it stored: each settled as the host says
+    out["settled"] = await settle_forwarded(ctx)
+    return out

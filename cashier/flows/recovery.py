@@ -14,6 +14,7 @@ from typing import Any
 from cashier.clerks import Action, Clerk
 from cashier.entry_rules import void_refusal
 from cashier.errors import ValidationError
+from cashier.flows import offline
 from cashier.flows.base import (
     APPROVED_CODES,
     DECLINED_CODES,
@@ -256,8 +257,12 @@ async def compare_with_host(ctx: FlowContext, *, found_by: str,
     another till (a store close) or the gateway closed. A batch takes every open sale and refund,
     so it is read as voided only when an older sale or refund of this batch is still open at the
     host; an open tab is never batched, so a tab the host no longer knows was voided."""
+    # stored payments first: one the host declined at the forward is its own state
+    # (declined_on_forward), never a correction; one still stored is not the host's yet
+    await offline.catch_up(ctx)
     entries = [e for e in await ctx.journal.open_batch_settled()
-               if _compared(e) and e.id not in skip and _same_mode(ctx, e)]
+               if _compared(e) and e.id not in skip and _same_mode(ctx, e)
+               and e.offline != "stored" and e.state is not State.DECLINED_ON_FORWARD]
     gate = asyncio.Semaphore(COMPARE_AT_ONCE)
 
     async def ask(entry: Entry) -> TransactionResult | HostError | None:

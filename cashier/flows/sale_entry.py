@@ -16,13 +16,24 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from cashier.discounts import Discount, cash_rounded, parse_discount
+from cashier.errors import ValidationError
+from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
 from cashier.money import CentsBuffer
 
 if TYPE_CHECKING:
-    from cashier.clerks import Clerk
+    from cashier.catalog import Catalog
+    from cashier.catalog.scan import Found
+    from cashier.clerks import Action, Clerk
     from cashier.flows.base import FlowContext, FlowResult
-    from cashier.flows.ticket import Tender, TenderView, Ticket, TicketSession, TicketSettings
+    from cashier.flows.ticket import (
+        Tender,
+        Ticket,
+        TicketResult,
+        TicketSession,
+        TicketSettings,
+    )
     from cashier.journal.model import Entry
 
 #: How the tip is taken (the profile's ``tip_mode``): not at all, asked on the PIN pad, keyed.
@@ -49,6 +60,10 @@ class Key(StrEnum):
     ESCAPE = "escape"
     BACKSPACE = "backspace"
     TEXT = "text"  # a printable character that is not a digit
+    PAGE_UP = "page up"  # the grid's previous category
+    PAGE_DOWN = "page down"  # ... its next category
+    UP = "up"  # the grid's previous page of buttons
+    DOWN = "down"  # ... its next page
     OTHER = "other"
 
 
@@ -62,6 +77,9 @@ class Act(StrEnum):
     NAME_BACK = "name backspace"  # the line's name loses its last letter
     NAME_TYPE = "name type"  # the letter goes to the line's name
     NAME_CLEAR = "name clear"  # Esc: the line's name cleared, then the display takes the key
+    PICK = "pick"  # the grid's product is added as a line (``SaleEntry.take_pick``)
+    GRID = "grid"  # the grid took the key (a category, a page, the panel's question): redraw it
+    NO_MATCH = "no match"  # Return with letters typed that name no product: nothing happens
     NONE = "none"  # not the entry's key
 
 
@@ -83,6 +101,22 @@ class Fields:
     #: the drawer is open: cash needs an open drawer session (``flows.ticket.check_tenders``);
     #: with it closed the Cash key and the quick cash keys look inactive
     drawer_open: bool = True
+    can_discount: bool = False  # a discount or a price override may be given (issue #38)
+    #: what cash for all that remains is asked, rounded to the profile's ``cash_rounding``
+    #: (``discounts.cash_rounded``, as the cash tender takes it); None: the till does not round
+    #: cash, or nothing is due
+    cash_due: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class Press:
+    """One key on the entry, answered in one trip: what the window does with it, whether the
+    amount (or tip) took the digit (False: beyond the till's bound, not taken), and the fields
+    the screen then shows."""
+
+    act: Act
+    fields: Fields
+    taken: bool = True
 
 
 @dataclass(frozen=True)
@@ -105,26 +139,6 @@ class TenderRequest:
         return self.tender.kind != "cash"
 
 
-@dataclass(frozen=True)
-class TenderOutcome:
-    """What came of a tender: the ticket, the tender (None: nothing was charged), its journal
-    entry and the flow's result (None with no entry); ``ends`` when the result screen shows
-    (the ticket is paid, or the tender is being checked with the host)."""
-
-    ticket: Ticket
-    tender: TenderView | None
-    entry: Entry | None
-    result: FlowResult | None
-    ends: bool
-
-    @property
-    def tone(self) -> str:
-        """How the notice under the ticket is coloured when the ticket stays open."""
-        t = self.tender
-        return ("declined" if t is None else "partial" if t.is_partial
-                else "paid-part" if t.is_approved else "declined")
-
-
 #: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
 Shown = Callable[["Ticket | None", bool], None]
 
@@ -138,12 +152,22 @@ class SaleEntry:
     def __init__(self, amount: CentsBuffer, tip: CentsBuffer, *, products: Sequence[Product] = (),
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
-                 shown: Shown | None = None) -> None:
+                 shown: Shown | None = None, prefixes: Sequence[str] = (),
+                 catalog: Catalog | None = None, cash_rounding: Decimal | None = None) -> None:
         self.context = context
+        #: the profile's ``cash_rounding`` step (None: cash is paid to the cent)
+        self.cash_rounding = cash_rounding
+        #: the product grid (the catalog's categories and buttons; None: a screen without one)
+        self.grid = None if catalog is None else CatalogGrid(catalog)
+        self.picked: Pick | None = None  # what the grid's last key chose, for the screen to add
         self.shown = shown
         self.amount = amount
         self.tip = tip
+        #: what a scan finds without a till to sell from (no context): the profile's products
         self.products = products
+        #: the profile's price-embedded EAN-13 prefixes (``cashier.catalog.scan``)
+        self.prefixes = tuple(prefixes)
+        self.found: Found | None = None  # what the last SCAN found in the catalog (label price)
         self.tip_mode = tip_mode
         self.notes = tuple(notes)
         self.currency = currency
@@ -199,7 +223,10 @@ class SaleEntry:
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
             can_cancel=open_ticket, tip_keyed=keyed, tip_open=keyed and not self.tip_taken,
-            drawer_open=self.drawer_open)
+            drawer_open=self.drawer_open,
+            can_discount=self.can_discount(),
+            cash_due=cash_rounded(figures.remaining, self.cash_rounding, self.currency)
+            if self.cash_rounding and figures.due else None)
         self._fields = (t, of, fields)
         return fields
 
@@ -238,6 +265,8 @@ class SaleEntry:
         """What a key typed on the entry does. ``on_tip``: the Tip field has the keyboard;
         ``named``: the line's name holds text (Backspace takes from it when nothing is typed)."""
         act = Act.AMOUNT
+        if not on_tip and (grid_act := self._grid_key(key, text)) is not None:
+            return grid_act
         if not on_tip:
             if key is Key.DIGIT:
                 self.scanned += text
@@ -268,10 +297,101 @@ class SaleEntry:
             return Act.NONE
         return act
 
+    def _grid_key(self, key: Key, text: str) -> Act | None:
+        """The grid's keys: while its panel asks, 1-9 answer, Return adds, Esc backs out (and no
+        other key types under it); Page Up/Down the category, Up/Down the page; Return with
+        letters typed (and no price) adds the first product they name, when the catalog has
+        products (a till without any keeps Return as it was). None: not the grid's."""
+        grid = self.grid
+        if grid is None:
+            return None
+        if grid.choice is not None:
+            pick = None
+            if key is Key.DIGIT and text in "123456789":
+                pick = grid.option(int(text))
+            elif key is Key.RETURN:
+                pick = grid.confirm()
+            elif key is Key.ESCAPE:
+                grid.back()
+            self.picked = pick
+            return Act.PICK if pick is not None else Act.GRID
+        if key in (Key.PAGE_UP, Key.PAGE_DOWN):
+            grid.step_category(1 if key is Key.PAGE_DOWN else -1)
+            return Act.GRID
+        if key in (Key.UP, Key.DOWN):
+            grid.turn(1 if key is Key.DOWN else -1)
+            return Act.GRID
+        if key is Key.RETURN and grid.filter and grid.catalog.products and not self.scanned \
+                and (self.prefilled or not self.amount.entered):
+            product = grid.first()
+            if product is None:
+                return Act.NO_MATCH  # never a charge: the cashier was naming a product
+            self.picked = grid.press(product)
+            return Act.PICK if self.picked is not None else Act.GRID
+        return None
+
+    def choose(self, pick: Pick | None) -> bool:
+        """A button of the grid or its panel chose ``pick`` (None: the panel asks first); True
+        when there is a product to add (``take_pick``)."""
+        self.picked = pick
+        return pick is not None
+
+    def take_pick(self) -> Pick | None:
+        """What the grid chose, once: the line to add."""
+        pick, self.picked = self.picked, None
+        return pick
+
+    def press(self, key: Key, text: str = "", *, on_tip: bool = False, named: bool = False,
+              start_over: bool = False) -> Press:
+        """One key typed on the entry, in one call: what it does (``key``), the edit it makes to
+        the amount or the tip it is typed in (a digit, Backspace, Esc; ``start_over``: the amount
+        on screen was refused, a digit starts a new one), and the fields the screen shows then.
+        The window draws what this answers and asks nothing more for the key; Return is left to
+        the window (it charges, which asks for its tender)."""
+        act = self.key(key, text, on_tip=on_tip, named=named)
+        taken = True
+        if act in (Act.AMOUNT, Act.RETYPE, Act.NAME_CLEAR) and key is not Key.RETURN:
+            buffer = self.tip if on_tip else self.amount
+            if key is Key.DIGIT:
+                if start_over:
+                    buffer.clear()
+                taken = buffer.push(text)
+            elif key is Key.BACKSPACE:
+                buffer.backspace()
+            elif key is Key.ESCAPE:
+                buffer.clear()
+            if on_tip:
+                self.tip_edited()
+            else:
+                self.amount_edited()
+        return Press(act, self.fields(), taken)
+
     def _scanned_product(self) -> Product | None:
-        """A barcode scanner types the code then Return: the profile's product of that code."""
+        """A barcode scanner types the code then Return: the product of that code in the catalog
+        the till sells from now (``Catalog.by_barcode``, then a price-embedded label: the one rule
+        of ``cashier.catalog.scan``); before the till is up, the profile's product of that code."""
         code = self.scanned
-        return next((p for p in self.products if p.barcode == code), None) if code else None
+        self.found = None
+        if not code:
+            return None
+        catalog = self._catalog()
+        if catalog is None:
+            return next((p for p in self.products if p.barcode == code), None)
+        from cashier.catalog.scan import scanned
+
+        self.found = scanned(catalog, code, self.prefixes, self.currency)
+        return None if self.found is None else self.found.product
+
+    def _catalog(self) -> Catalog | None:
+        """The catalog sold from now; before the till is up, the grid's (None: neither yet)."""
+        shown = None if self.grid is None else self.grid.catalog
+        if self.context is None:
+            return shown
+        try:
+            ctx, _settings = self.context()
+        except RuntimeError:  # the till is still starting
+            return shown
+        return ctx.catalog.current()
 
     def line(self) -> Decimal | None:
         """The typed amount as a new line's price (None: nothing typed, or it is what remains);
@@ -303,20 +423,6 @@ class SaleEntry:
         return TenderRequest(tender, lines, keyed_tip, self.tip_mode, before, shown,
                              self.waiting_for_all)
 
-    def tender_outcome(self, before: int, ticket: Ticket) -> TenderOutcome:
-        """The tender the request added (the ``before``-th of the ticket) and its flow's result,
-        as the ticket read them from the journal."""
-        from cashier.entry_rules import is_checking
-        from cashier.flows.base import FlowResult
-
-        self.ticket = ticket
-        tender = ticket.tenders[before] if len(ticket.tenders) > before else None
-        entry = None if tender is None else self.entry_of(tender)
-        result = (FlowResult(entry, tender.flow_outcome, entry.message or "")
-                  if entry is not None and tender is not None else None)
-        ends = result is not None and (is_checking(result.outcome) or ticket.is_paid)
-        return TenderOutcome(ticket, tender, entry, result, ends)
-
     def settled(self, entry: Entry) -> FlowResult | None:
         """The result on screen was being checked and recovery has now settled its ``entry``:
         the real outcome (else None)."""
@@ -335,11 +441,6 @@ class SaleEntry:
 
         view = "cancelled" if is_cancelled(result.entry) else result.outcome
         return {"captured": "approved"}.get(view, view)
-
-    def entry_of(self, tender: TenderView) -> Entry | None:
-        """The journal entry of a tender, as the ticket read it."""
-        t = self.ticket
-        return None if t is None else next((e for e in t.record.entries if e.id == tender.entry_id), None)
 
     # ---- the ticket --------------------------------------------------------------------------
     def arm_cancel(self) -> bool:
@@ -408,6 +509,92 @@ class SaleEntry:
         self.show(ticket, prefill=True)
         return ticket
 
+    async def add_scanned(self) -> Ticket:
+        """The product the last SCAN found, as a line: from the catalog (its sku, version, tax
+        class; a price-embedded label's price), or a profile's product typed as its name and price."""
+        product, found = self.product, self.found
+        if product is None:
+            raise RuntimeError("nothing was scanned")
+        session = await self.session_for()
+        if found is not None:
+            ticket = await session.add_product(found.product, price=found.price)
+        else:
+            ticket = await session.add_line(product.name, product.price)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    # ---- discounts and price overrides (issue #38): the rules are the session's --------------------
+    def reasons(self) -> tuple[str, ...]:
+        """The reasons a discount or a price override may give (the catalog's)."""
+        context = self._context()[0]
+        return context.catalog.current().reasons
+
+    def can_discount(self) -> bool:
+        """An open ticket with lines and nothing paid yet: a discount or a price may change."""
+        t = self.ticket
+        return t is not None and t.is_open and bool(t.lines) and not t.lines_locked
+
+    def discount_approval(self, text: str, *, on_line: bool) -> tuple[Action, Decimal]:
+        """What the manager rule is asked for the discount typed (``10%`` or ``2.00``) on the last
+        line or the whole ticket: the window asks a manager's PIN when the core's rule wants one."""
+        from cashier.clerks import Action
+
+        if self.session is None or not self.can_discount():
+            raise ValidationError("discount", "add a line first (and before any payment)")
+        discount = self._discount(text, "", on_line)
+        return Action.DISCOUNT, self.session.discount_percent(discount)
+
+    def _discount(self, text: str, reason: str, on_line: bool) -> Discount:
+        lines = len(self.ticket.lines) if self.ticket is not None else 0
+        return parse_discount(text, self.currency, line=lines - 1 if on_line else None,
+                              reason=reason, field_name="discount")
+
+    async def add_discount(self, text: str, reason: str, *, on_line: bool,
+                           manager: Clerk | None) -> Ticket:
+        """The discount typed on the last line (``on_line``) or the whole ticket, for ``reason``."""
+        session = await self.session_for()
+        ticket = await session.add_discount(self._discount(text, reason, on_line), manager)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    def check_price_override(self, ticket: Ticket | None = None) -> None:
+        """A price is typed over the last line's only when it is a catalog product (a typed line
+        is typed again): asked before anything else, so the window asks no one in vain."""
+        t = ticket or self.ticket
+        if t is None or not t.lines or t.lines[-1].sku is None:
+            raise ValidationError("price", "the last line is not a catalog product: type its "
+                                           "price as a new line instead")
+
+    async def override_last_price(self, price: str, reason: str, manager: Clerk | None) -> Ticket:
+        """The last line sold again at ``price`` over its catalog price (a catalog line only), for
+        ``reason``, approved by ``manager``: the line is replaced by one that keeps the catalog's
+        price beside the typed one."""
+        from cashier.clerks import Action
+        from cashier.flows.ticket import PriceOverride
+
+        session = await self.session_for()
+        ticket = session.ticket or await session.refresh()
+        self.check_price_override(ticket)
+        line = ticket.lines[-1]
+        product = self._context()[0].catalog.current().product(line.sku)
+        if product is None:
+            raise ValidationError("price", "{sku} is no longer sold at this till", sku=line.sku)
+        override = PriceOverride(price, reason, manager)
+        self._context()[0].approval(Action.PRICE_OVERRIDE, Decimal(0), manager)  # before removing
+        mods = [m for m in product.modifiers if m.name in line.modifiers]
+        await session.remove_line(len(ticket.lines) - 1)
+        ticket = await session.add_product(product, quantity=line.quantity, modifiers=mods,
+                                           override=override)
+        self.show(ticket, prefill=True)
+        return ticket
+
+    async def add_product(self, pick: Pick, quantity: int = 1) -> Ticket:
+        """The grid's (or a scanner's) product as a line, with its modifiers."""
+        session = await self.session_for()
+        ticket = await session.add_product(pick.product, quantity=quantity, modifiers=pick.modifiers)
+        self.show(ticket, prefill=True)
+        return ticket
+
     async def remove_last_line(self) -> Ticket:
         session = await self.session_for()
         ticket = session.ticket or await session.refresh()
@@ -424,12 +611,13 @@ class SaleEntry:
         self.forget()
         return ticket
 
-    async def pay(self, session: TicketSession, request: TenderRequest) -> TenderOutcome:
-        """The requested tender on ``session`` (its lines and keyed tip first: the quick path)."""
+    async def pay(self, session: TicketSession, request: TenderRequest) -> TicketResult:
+        """The requested tender on ``session`` (its lines and keyed tip first: the quick path):
+        the ticket and the result its flow built, as the flow returned them."""
         session.settings = replace(session.settings, tip_mode=request.tip_mode)
-        ticket = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
-        self.show(ticket)
-        return self.tender_outcome(request.before, ticket)
+        paid = await session.quick_pay([request.tender], lines=request.lines, tip=request.keyed_tip)
+        self.show(paid.ticket)
+        return paid
 
     async def resume(self) -> TicketSession | None:
         """After start-up recovery: the latest ticket a crash left open (None: none)."""

@@ -12,23 +12,27 @@ step (LG line items, through ``flows.cart.Cart``) and runs the tenders in turn.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cashier.catalog import Modifier, Product
 from cashier.clerks import Action, Clerk
-from cashier.entry_rules import void_refusal
+from cashier.discounts import Discount, cash_rounded, check_reason, in_force
+from cashier.entry_rules import is_checking, void_refusal
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext, resolve
+from cashier.flows.base import FlowContext, FlowResult, resolve
 from cashier.flows.cart import Cart, CartLine, accept_terms, capture_signature
 from cashier.flows.figures import Figures as Figures
 from cashier.flows.figures import cash_offers as cash_offers
 from cashier.flows.giftcards import GiftCard
 from cashier.flows.payments import KeyedCard, sale_on_held_pad
 from cashier.journal.leases import EntryOwned
-from cashier.journal.model import Kind, NewEntry, Op, State
+from cashier.journal.model import Entry, Kind, NewEntry, Op, State, TicketDiscount, outcome_of
 
 # the read model lives one floor down (``journal.ticket_model``); named here too for callers
 from cashier.journal.ticket_model import OLD_TENDER_NAMES, paid_in_full
@@ -38,8 +42,15 @@ from cashier.journal.ticket_model import TenderView as TenderView
 from cashier.journal.ticket_model import Ticket as Ticket
 from cashier.journal.ticket_model import TicketChanged as TicketChanged
 from cashier.journal.ticket_model import TicketSettings as TicketSettings
-from cashier.journal.tickets import REMAINING, LineRefund, LineRefunded, TenderInFlight, TicketRecord
-from cashier.money import check_tip, parse_amount, round_money
+from cashier.journal.tickets import (
+    REMAINING,
+    LineRefund,
+    LineRefunded,
+    LineSold,
+    TenderInFlight,
+    TicketRecord,
+)
+from cashier.money import TippedAmount, check_tip, parse_amount, quantum, tax_share
 from cashier.text import free_text
 
 MAX_LINES = 500
@@ -50,6 +61,16 @@ def _remaining(record: TicketRecord) -> Decimal:
 
 
 REMAINING[:] = [_remaining]  # the journal runs the ticket's rule inside a new tender's write
+
+
+@dataclass(frozen=True)
+class PriceOverride:
+    """A price typed over a catalog line's (issue #38): the price, the reason (one of the store's
+    list) and the manager who approves it (None: the clerk signed in, if a manager)."""
+
+    price: Decimal | str
+    reason: str
+    manager: Clerk | None = None
 
 
 # ---- tenders -------------------------------------------------------------------------------------
@@ -120,6 +141,41 @@ async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender],
         await ctx.journal.require_cash_drawer()
 
 
+@dataclass(frozen=True)
+class TicketResult:
+    """What paying a ticket came to, the one object the window shows: the ticket as it now reads,
+    the tender applied last (None: nothing was charged) and the result its flow built (a card's,
+    gift card's or QR payment's; cash's from the entry its commit wrote)."""
+
+    ticket: Ticket
+    tender: TenderView | None = None
+    result: FlowResult | None = None
+
+    @classmethod
+    def of(cls, ticket: Ticket, result: FlowResult | None) -> TicketResult:
+        """``result``'s tender as ``ticket`` reads it."""
+        tender = None if result is None else next(
+            (t for t in ticket.tenders if t.entry_id == result.entry.id), None)
+        return cls(ticket, tender, result if tender is not None else None)
+
+    @property
+    def entry(self) -> Entry | None:
+        return None if self.result is None else self.result.entry
+
+    @property
+    def ends(self) -> bool:
+        """The sale is over for now (the result screen): the ticket is paid, or the tender is
+        being checked with the host."""
+        return self.result is not None and (is_checking(self.result.outcome) or self.ticket.is_paid)
+
+    @property
+    def tone(self) -> str:
+        """How the Sale screen's notice is coloured when the ticket stays open."""
+        t = self.tender
+        return ("declined" if t is None else "partial" if t.is_partial
+                else "paid-part" if t.is_approved else "declined")
+
+
 # ---- the session ---------------------------------------------------------------------------------
 class TicketSession:
     """One open ticket at the counter. Build with ``start`` (new) or ``resume`` (after a crash)."""
@@ -133,13 +189,18 @@ class TicketSession:
 
     @classmethod
     async def start(cls, ctx: FlowContext, settings: TicketSettings,
-                    tenders: Sequence[Tender] = ()) -> TicketSession:
+                    tenders: Sequence[Tender] = (), *, at: datetime | None = None) -> TicketSession:
         """A new ticket; the ``tenders`` about to pay it are checked first (cash needs an open
-        drawer), so a refused one leaves nothing journaled."""
+        drawer), so a refused one leaves nothing journaled. It prices itself with the catalog's
+        promotions in force at ``at`` (now, the till's local time), kept with it to its end."""
         await check_tenders(ctx, tenders)
+        catalog = ctx.catalog.current()
+        included = catalog.prices_include_tax  # the store's say, else the profile's
         record = await ctx.journal.create_ticket(
-            actor=ctx.actor, tax_rate=settings.tax_rate, tax_included=settings.prices_include_tax,
-            tip_mode=settings.tip_mode)
+            actor=ctx.actor, tax_rate=settings.tax_rate,
+            tax_included=settings.prices_include_tax if included is None else included,
+            tip_mode=settings.tip_mode,
+            promotions=in_force(catalog.promotions, at or datetime.now()))
         session = cls(ctx, record.id, settings)
         await session.refresh(record)
         return session
@@ -176,10 +237,99 @@ class TicketSession:
 
     # ---- lines ---------------------------------------------------------------------------------
     async def add_line(self, name: str, unit_price: Decimal, quantity: int = 1) -> Ticket:
+        """A typed line (a name and a price, no sku): the till's default tax class, at the rate
+        the ticket started with (the profile's ``tax_rate``)."""
+        return await self._add(name or "Item", unit_price, quantity, None)
+
+    async def add_product(self, product: Product, *, quantity: int = 1,
+                          modifiers: Sequence[Modifier] = (), price: Decimal | None = None,
+                          override: PriceOverride | None = None) -> Ticket:
+        """A line of the catalog the till sells from now (``ctx.catalog.current()``): the
+        product's sku, that catalog's version, the product's tax class and its rate are journaled
+        with the line, and the unit price is the product's price with the ``modifiers``' price
+        changes (their names on the line). ``price``: a price-embedded barcode's label price,
+        instead of the catalog's. Priced from the current version: a product shown from an older
+        one sells as it stands now; one no longer sold is refused."""
+        catalog = self.ctx.catalog.current()
+        current = catalog.product(product.sku)
+        if current is None or not current.active:
+            raise ValidationError("sku", "{sku} is not sold at this till (not in catalog version "
+                                         "{version}, or inactive)", sku=product.sku,
+                                  version=catalog.version)
+        chosen: list[Modifier] = []
+        for modifier in modifiers:
+            known = next((m for m in current.modifiers if m.name == modifier.name), None)
+            if known is None:
+                raise ValidationError("modifier", "{name} is not a modifier of {sku}",
+                                      name=modifier.name, sku=current.sku)
+            chosen.append(known)
+        base = current.price if price is None else price
+        unit_price = base + sum((m.price_change for m in chosen), Decimal(0))
+        listed = unit_price
+        approver: Clerk | None = None
+        if override is not None:  # a price typed over the catalog's: a reason, and a manager
+            self._open()
+            reason = check_reason(override.reason, catalog.reasons, "reason")
+            unit_price = parse_amount(override.price, self.ctx.journal.currency, "--price",
+                                      allow_zero=True)
+            approver = self.ctx.approval(Action.PRICE_OVERRIDE, unit_price, override.manager)
+        sold = LineSold(sku=current.sku, catalog_version=catalog.version,
+                        tax_class=current.tax_class, tax_rate=catalog.tax_rate(current.tax_class),
+                        modifiers=tuple(m.name for m in chosen), category=current.category,
+                        list_price=listed if override is not None else None,
+                        override_reason=reason if override is not None else None,
+                        override_by=None if approver is None else str(approver.id))
+        ticket = await self._add(current.name, unit_price, quantity, sold)
+        await self.ctx.journal_approval(approver, Action.PRICE_OVERRIDE, unit_price, ticket=self.id,
+                                        sku=current.sku, before=str(listed), reason=sold.override_reason)
+        return ticket
+
+    # ---- discounts (issue #38) -----------------------------------------------------------------
+    def discount_percent(self, discount: Discount) -> Decimal:
+        """What the manager rule measures (``Action.DISCOUNT``): ``discount`` as a percent of what
+        its line (or the ticket) still costs. Refuses a line the ticket has not, or a discount
+        that would take nothing more off."""
+        ticket = self._open()
+        if discount.line is not None and not 0 <= discount.line < len(ticket.lines):
+            raise ValidationError("line", "the ticket has no line {line}", line=discount.line + 1)
+        pricing = ticket.priced
+        base = pricing.net if discount.line is None else pricing.lines[discount.line].net
+        if discount.off(base, ticket.currency) <= 0:
+            raise ValidationError("discount", "there is nothing left to take off")
+        return discount.percent_of(base).quantize(Decimal("0.01"))
+
+    async def add_discount(self, discount: Discount, manager: Clerk | None = None) -> Ticket:
+        """A cashier's discount on a line (``discount.line``, 0-based) or the whole ticket, with a
+        reason of the store's list. Above the profile's ``discount_percent_max`` of what it is on,
+        a manager approves (``ManagerNeeded`` before anything is journaled); journaled with who,
+        who approved, the reason, and what it cost before and after."""
+        ticket = self._open()
+        if ticket.lines_locked:
+            raise ValidationError("discount", "a tender has been applied: cancel the ticket to "
+                                              "change its discounts")
+        if not ticket.lines:
+            raise ValidationError("discount", "the ticket has no lines yet")
+        reason = check_reason(discount.reason, self.ctx.catalog.current().reasons, "reason")
+        approver = self.ctx.approval(Action.DISCOUNT, self.discount_percent(discount), manager)
+        before = ticket.total
+        line_id = None if discount.line is None else ticket.lines[discount.line].id
+        after = Ticket.of(dataclasses.replace(
+            ticket.record, discounts=(*ticket.record.discounts, TicketDiscount(
+                0, line_id, discount.kind, discount.value, reason)))).total
+        record = await self.ctx.journal.add_ticket_discount(
+            self.id, line_id=line_id, kind=discount.kind, value=discount.value, reason=reason,
+            actor=self.ctx.actor, approved_by=None if approver is None else str(approver.id),
+            before=before, after=after)
+        await self.ctx.journal_approval(approver, Action.DISCOUNT, discount.value, ticket=self.id,
+                                        reason=reason, kind=discount.kind)
+        return await self.refresh(record)
+
+    async def _add(self, name: str, unit_price: Decimal, quantity: int,
+                   sold: LineSold | None) -> Ticket:
         ticket = self._open()
         if ticket.lines_locked:
             raise ValidationError("line", "a tender has been applied: cancel the ticket to change its lines")
-        line = CartLine(name or "Item", unit_price, quantity)  # checks name, price, quantity
+        line = CartLine(name, unit_price, quantity)  # checks name, price, quantity
         if len(ticket.lines) >= MAX_LINES:
             raise ValidationError("line", "a ticket has at most {most} lines", most=MAX_LINES)
         limit = self.ctx.bounds.ceiling(ticket.currency)
@@ -187,7 +337,7 @@ class TicketSession:
             raise ValidationError("line", "the ticket's total must be at most {limit}", limit=limit)
         record = await self.ctx.journal.add_ticket_line(self.id, name=line.description,
                                                         quantity=quantity, unit_price=unit_price,
-                                                        actor=self.ctx.actor)
+                                                        actor=self.ctx.actor, sold=sold)
         ticket = await self.refresh(record)
         if self.basket.pad:
             # the journal published the line (the till draws it); one pass of the loop lets that
@@ -217,7 +367,8 @@ class TicketSession:
         if ticket.lines_locked:
             raise ValidationError("tip", "key the tip before the first tender")
         tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-        check_tip(ticket.total - ticket.tip, tip, ticket.currency)  # the one tip rule
+        before_tip = TippedAmount.within(ticket.total, ticket.tip).base
+        check_tip(before_tip, tip, ticket.currency)  # the one tip rule
         limit = self.ctx.bounds.ceiling(ticket.currency)
         if ticket.total + tip > limit:
             raise ValidationError("tip", "the ticket's total must be at most {limit}", limit=limit)
@@ -232,7 +383,7 @@ class TicketSession:
     async def quick_pay(self, tenders: Sequence[Tender], *,
                         lines: Sequence[tuple[str, Decimal, int]] = (), tip: Decimal | None = None,
                         refused: Callable[[ValidationError], None] | None = None,
-                        first_refusal_raises: bool = False) -> Ticket:
+                        first_refusal_raises: bool = False) -> TicketResult:
         """The quick path, the same for the window and the command line: the tenders checked
         (cash needs an open drawer) before anything is journaled, then the lines, the keyed tip
         (unless the tip was already taken), then the tenders in turn until the ticket is paid or
@@ -240,13 +391,14 @@ class TicketSession:
         ticket is in flight elsewhere is raised (nothing of this call was sent), and so is any
         refused first tender with ``first_refusal_raises`` (the command line: exit 2, nothing
         sent); any other refused tender stops there: raised, or told to ``refused`` with the
-        ticket left open."""
+        ticket left open. Returns the ticket with the last tender applied and its flow's result."""
         await check_tenders(self.ctx, tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
         ticket = self._open()
         if tip is not None and not ticket.tip_asked:
             ticket = await self.key_tip(tip)
+        done = TicketResult(ticket)
         for number, tender in enumerate(tenders):
             if number == 0 and ticket.checking:
                 raise ValidationError("ticket", "ticket {ticket}: a tender is still being checked "
@@ -254,20 +406,26 @@ class TicketSession:
             if not ticket.is_open or ticket.checking:
                 break
             try:
-                ticket = await self.pay(tender)
+                done = await self.apply(tender)
+                ticket = done.ticket
             except ValidationError as exc:
                 first = number == 0 and (first_refusal_raises
                                          or isinstance(exc, TenderInFlight | EntryOwned))
                 if refused is None or first:
                     raise
                 refused(exc)
-                ticket = await self.refresh()
+                done = TicketResult(await self.refresh())
                 break
-        return ticket
+        return done
 
     async def pay(self, tender: Tender) -> Ticket:
+        """Apply one tender (``apply``): the ticket as it now reads."""
+        return (await self.apply(tender)).ticket
+
+    async def apply(self, tender: Tender) -> TicketResult:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
-        remains; the ticket closes as paid when nothing remains."""
+        remains; the ticket closes as paid when nothing remains. The result is the one its flow
+        built (cash's, from the entry its commit wrote)."""
         ticket = self.ticket if self.ticket is not None else await self.refresh()
         self._open()
         if not ticket.lines:
@@ -277,29 +435,49 @@ class TicketSession:
                                             "wait for its outcome before another tender")
         remaining = ticket.remaining
         if remaining <= 0:  # paid in full by tenders recovery settled: only the closing is left
-            return await self._close_if_paid(ticket)
+            return TicketResult(await self._close_if_paid(ticket))
         amount = tender.amount if tender.amount is not None else remaining
         if amount <= 0:
             raise ValidationError(tender.kind, "the amount must be greater than zero")
         if tender.kind == "cash":
-            self.ctx.bounds.check_cash(amount, remaining, ticket.currency)
-            ticket = await self._cash(amount, remaining, ticket.tip_for(min(amount, remaining)))
+            # cash rounding (issue #38): the cash that pays the rest pays it rounded to the step
+            asked = cash_rounded(remaining, self.settings.cash_rounding, ticket.currency)
+            if tender.amount is None and asked > 0:
+                amount = asked
+            rounding = asked - remaining if amount >= asked and asked > 0 else Decimal(0)
+            self.ctx.bounds.check_cash(amount, remaining + rounding, ticket.currency)
+            entry, ticket = await self._cash(amount, remaining + rounding,
+                                             ticket.tip_for(min(amount, remaining)), rounding)
+            result = FlowResult(entry, outcome_of(entry), entry.message or "")
             if ticket.state == "paid":  # the cash paid the rest: closed in the same commit
                 await self.basket.clear()
-                return ticket
-            return await self._close_if_paid(ticket)
+                return TicketResult.of(ticket, result)
+            return TicketResult.of(await self._close_if_paid(ticket), result)
         if amount > remaining:
             raise ValidationError(tender.kind, f"at most the {remaining} that remains")
         elif tender.kind in ("card", "giftcard"):
-            await self._card(ticket, amount, tender)
+            result = await self._card(ticket, amount, tender)
         else:
             from cashier.flows.qr import pay as qr_pay
 
-            await qr_pay(self.ctx, amount, ticket_id=self.id)
+            result = (await qr_pay(self.ctx, amount, tax=self._tax_of_tender(ticket, amount, amount),
+                                   ticket_id=self.id)).result
         ticket = await self.refresh()
-        return await self._close_if_paid(ticket)
+        return TicketResult.of(await self._close_if_paid(ticket), result)
 
-    async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> None:
+    @staticmethod
+    def _tax_of_tender(ticket: Ticket, charged: Decimal, applied: Decimal) -> Decimal:
+        """The ticket's tax a tender of ``applied`` (``charged`` of it without a tip) carries as
+        ``amount.tax`` (``money.tax_share``): the tender paying what remains carries what the
+        earlier tenders did not; a tender whose answer is not known yet counts as carried."""
+        taken = {t.entry_id for t in ticket.tenders if t.outcome in ("approved", "partial", "unknown")}
+        already = sum((e.tax for e in ticket.record.entries if e.id in taken), Decimal(0))
+        tips = sum((t.tip for t in ticket.tenders if t.outcome in ("approved", "partial")), Decimal(0))
+        return tax_share(ticket.tax, ticket.total - ticket.tip, charged, already,
+                         pays_rest=applied >= ticket.remaining, paid=ticket.paid - tips,
+                         currency=ticket.currency)
+
+    async def _card(self, ticket: Ticket, amount: Decimal, tender: Tender) -> FlowResult:
         """A card or gift card tender holds the PIN pad before anything of it is journaled (issue
         13 item 7): refused while another payment waits on the pad, with the tip still to be
         asked. A gift card read on the pad takes the tip as a card does (the pad asks it once,
@@ -307,20 +485,19 @@ class TicketSession:
         gift = (tender.giftcard or GiftCard()) if tender.kind == "giftcard" else None
         on_pad = tender.card is None and tender.token is None and (gift is None or gift.on_pad)
         with self.ctx.pinpad.reserve(f"a sale of {amount}", on_pad, gift_card=gift is not None):
-            await self._card_on_held_pad(ticket, amount, tender, gift)
+            return await self._card_on_held_pad(ticket, amount, tender, gift)
 
     async def _card_on_held_pad(self, ticket: Ticket, amount: Decimal, tender: Tender,
-                                gift: GiftCard | None) -> None:
+                                gift: GiftCard | None) -> FlowResult:
         ask_tip = self._asks_tip_on_pad(ticket) and (gift is None or gift.on_pad)
         if ask_tip:  # asked once: recorded before the pad asks, so a crash never asks twice
             await self.ctx.journal.set_ticket_tip(self.id, Decimal(0), how="pad asked",
                                                   actor=self.ctx.actor)
-        tip: Decimal | None = None
-        if not ask_tip:
-            # the tip already taken rides on the first card tender that can carry it (the host
-            # sees it as a tip); the others say "no tip", so no gateway asks again
-            tip = ticket.tip_for(amount)
-        result = await sale_on_held_pad(self.ctx, amount - (tip or 0), tip=tip, card=tender.card,
+        # the tip already taken rides inside the tender that can carry it (the host sees it as a
+        # tip); the others say "no tip" (0), so no gateway asks again; asked on the pad: none yet
+        charge = TippedAmount(amount) if ask_tip else TippedAmount.within(amount, ticket.tip_for(amount))
+        result = await sale_on_held_pad(self.ctx, charge, card=tender.card,
+                                        tax=self._tax_of_tender(ticket, charge.base, amount),
                                         token=tender.token, prompt_tip=ask_tip,
                                         tip_presets=self.settings.tip_presets, ticket_id=self.id,
                                         giftcard=gift)
@@ -331,17 +508,22 @@ class TicketSession:
                 and self.settings.wants_signature(entry.approved)
                 and self.ctx.client.option != "HD" and entry.invoice):
             await capture_signature(self.ctx, entry.invoice)
+        return result
 
-    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal) -> Ticket:
+    async def _cash(self, tendered: Decimal, remaining: Decimal, tip: Decimal,
+                    rounding: Decimal = Decimal(0)) -> tuple[Entry, Ticket]:
         """Cash taken in one commit (the drawer checked there too), the ticket closed with it
-        when that pays the rest."""
+        when that pays the rest; ``rounding``: what rounding the rest to the profile's step
+        added (journaled on the ticket in the same commit; ``remaining`` is already rounded)."""
         applied = min(tendered, remaining)
         change = tendered - applied
-        _entry, record = await self.ctx.journal.cash_tender(
+        ticket = self.ticket if self.ticket is not None else await self.refresh()
+        entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
+            tax=self._tax_of_tender(ticket, applied - tip - rounding, applied - rounding),
             actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
-            close_if=paid_in_full)
-        return await self.refresh(record)
+            close_if=paid_in_full, rounding=rounding)
+        return entry, await self.refresh(record)
 
     async def settle(self) -> Ticket:
         """After recovery told a tender's outcome: the ticket re-read, and closed if now paid
@@ -453,9 +635,7 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
         for i in lines:  # given back before (or being given back): never twice
             if ticket.line_refunded(i):
                 raise LineRefunded(ticket.id, i + 1)
-        chosen = sum((ticket.lines[i].amount for i in lines), Decimal(0))
-        share = ticket.subtotal + (Decimal(0) if ticket.record.tax_included else ticket.tax)
-        amount = round_money(chosen * share / ticket.subtotal, ticket.currency) if ticket.subtotal else chosen
+        amount = _lines_back(ticket, lines)
     want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
     if want > refundable:
         raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket.id}")
@@ -471,6 +651,20 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
         if want <= 0:
             break
     return plan
+
+
+def _lines_back(ticket: Ticket, lines: list[int]) -> Decimal:
+    """What refunding ``lines`` gives back: exactly what was paid for each (issue #38): its amount
+    after its discounts and its share of the ticket's, and, when the tax was added to the prices,
+    its share of its own class's tax (``discounts.price_ticket``: the shares add up to the
+    ticket's total, so refunding every line gives back what was paid, to the cent). The cash
+    rounding is the ticket's, not a line's: it goes back with the last lines refunded."""
+    priced = ticket.priced.lines
+    back = sum((priced[i].paid for i in lines), Decimal(0))
+    refunded = {i for i in range(len(ticket.lines)) if ticket.line_refunded(i)}
+    if refunded | set(lines) == set(range(len(ticket.lines))):  # the last lines: the rounding too
+        back += ticket.record.rounding
+    return back.quantize(quantum(ticket.currency))
 
 
 def plan_total(plan: list[tuple[TenderView, Decimal]]) -> Decimal:
@@ -523,7 +717,6 @@ async def open_tab(ctx: FlowContext, settings: TicketSettings, amount: Decimal, 
     The PIN pad is held from before the ticket is journaled to the authorization's end (terms and
     card both use it), so a tab opened while another payment waits on the pad is refused with
     nothing journaled (issue 13 item 7)."""
-    from cashier.flows.base import FlowResult
     from cashier.flows.payments import authorize_on_held_pad
 
     with ctx.pinpad.reserve(f"a tab of {amount}", card is None and token is None):
@@ -563,7 +756,7 @@ async def close_tab(ctx: FlowContext, invoice: str, tip: Decimal = Decimal(0)) -
     if ticket.state != "open":
         raise ValidationError("invoice", f"its ticket {ticket.id} is {ticket.state}")
     tip = parse_amount(tip, ticket.currency, field="tip", allow_zero=True)
-    base = ticket.total - ticket.tip
+    base = TippedAmount.within(ticket.total, ticket.tip).base  # the tab's total before any tip
     check_within_tab(ctx, entry, base, tip)   # before the ticket's tip is journaled
     await ctx.journal.set_ticket_tip(ticket.id, tip, how="tab", actor=ctx.actor)
     result = await capture(ctx, invoice, base, tip=tip)

@@ -5,7 +5,8 @@
     HostError                      anything the Host API client raises
     ├── HostNoDecision             the host decided nothing we know of: ask again later
     │   ├── HostRetrySafe          nothing reached the host: send it again as it is
-    │   │   └── HostUnavailable    refused, DNS, connect timeout
+    │   │   ├── HostUnavailable    refused, DNS, connect timeout
+    │   │   └── HostUnreachable    the gateway's own answer: its host cannot be reached (65100)
     │   └── HostOutcomeUnknown     it may have been done: ask the host (invoice status)
     │       ├── HostTimeout        HTTP 504, 9951, or no answer after sending
     │       └── HostProtocolError  an answer that is not the Host API's shape
@@ -32,6 +33,9 @@ TIMEOUT_CODES = frozenset({"40001"})
 #: Modern ``error.code`` 50100 "Transaction failed, invalid status": the transaction's state
 #: forbids the request (a void of a sale refunded in part): sending it again changes nothing.
 INVALID_STATUS_CODES = frozenset({"50100"})
+#: Modern ``error.code`` values by which a gateway says the host (or processor) behind it cannot
+#: be reached: 65100 "Unable to connect to host", 52011 "Processor Down". Nothing was done.
+UNREACHABLE_CODES = frozenset({"65100", "52011"})
 
 
 class HostError(CashierError):
@@ -64,6 +68,8 @@ class HostError(CashierError):
         kind: type[HostError] = cls
         if primary == 9951 or code in TIMEOUT_CODES or http_status == 504:
             kind = HostTimeout
+        elif code in UNREACHABLE_CODES:
+            kind = HostUnreachable
         elif primary == 9815 and _int_or_none(error.get("secondaryCode")) == 1:
             kind = DuplicateInvoice  # 9815,1: the invoice exists as another kind of transaction
         elif primary == 9815:
@@ -126,6 +132,11 @@ class DuplicateInvoice(HostError):
 
 class HostUnavailable(HostRetrySafe):
     """The request never reached the host (refused, DNS, connect timeout): safe to retry."""
+
+
+class HostUnreachable(HostRetrySafe):
+    """The gateway answered that the host behind it cannot be reached (``UNREACHABLE_CODES``):
+    nothing was done; an LG or DCP till may store payments offline meanwhile (issue 40)."""
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -20,6 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, Unpack
 
+from cashier.discounts import Promotion
 from cashier.journal.model import (
     INVOICED_KINDS,
     ClockMoved,
@@ -30,12 +31,13 @@ from cashier.journal.model import (
     Job,
     Kind,
     NewEntry,
+    OfflineView,
     State,
     Totals,
 )
 from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketChanged
-from cashier.journal.tickets import TicketRecord, TicketWritten
+from cashier.journal.tickets import LineSold, TicketRecord, TicketWritten
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -45,7 +47,7 @@ Listener = Callable[[Entry], None]
 JournalChange = TicketChanged | DrawerMoved | ClockMoved
 #: Told of every other committed change: ``TicketChanged``, ``DrawerMoved``, ``ClockMoved``.
 ChangeListener = Callable[[JournalChange], None]
-InvoiceCheck = Callable[[int], Awaitable[int]]
+InvoiceCheck = Callable[[int], Awaitable[int | None]]
 #: Ticket lines held open on the writer are committed after this pause without another write...
 LINES_IDLE_S = 0.2
 #: ...or this long after the first of them, whichever comes first (a scanner that never pauses).
@@ -470,6 +472,8 @@ class Journal:
                 high = await self.invoice_high_water()
                 start: int = max(high, await self._write(self.recorder.time_floor))
                 learned = await self.invoice_check(start)
+                if learned is None:  # the host is away behind the gateway: the journal's own
+                    return  # numbers this time, and asked again before the next invoice
                 if learned > high:
                     await self.raise_invoice_floor(learned)
             self._invoices_confirmed = True
@@ -560,23 +564,31 @@ class Journal:
 
     # ---- tickets ------------------------------------------------------------------------------
     async def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
-                            tip_mode: str) -> TicketRecord:
+                            tip_mode: str, promotions: tuple[Promotion, ...] = ()) -> TicketRecord:
         """A new ticket, as written (read on the writer's connection: no second hop). Held
         with its lines until the next commit, so written as a line is (``_write_line``)."""
         def run() -> TicketRecord:
             recorder = self.recorder
             return recorder.ticket(recorder.create_ticket(actor=actor, tax_rate=tax_rate,
-                                                    tax_included=tax_included, tip_mode=tip_mode))
+                                                    tax_included=tax_included, tip_mode=tip_mode,
+                                                    promotions=promotions))
 
         return await self._write_line(run)
 
     async def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int, unit_price: Decimal,
-                              actor: str) -> TicketRecord:
+                              actor: str, sold: LineSold | None = None) -> TicketRecord:
         return await self._write_line(self.recorder.add_ticket_line, ticket_id, name=name, quantity=quantity,
-                                 unit_price=unit_price, actor=actor)
+                                 unit_price=unit_price, actor=actor, sold=sold)
 
     async def remove_ticket_line(self, ticket_id: int, line_id: int, *, actor: str) -> TicketRecord:
         return await self._write_line(self.recorder.remove_ticket_line, ticket_id, line_id, actor=actor)
+
+    async def add_ticket_discount(self, ticket_id: int, *, line_id: int | None, kind: str,
+                                  value: Decimal, reason: str, actor: str, approved_by: str | None,
+                                  before: Decimal, after: Decimal) -> TicketRecord:
+        return await self._write(self.recorder.add_ticket_discount, ticket_id, line_id=line_id,
+                                 kind=kind, value=value, reason=reason, actor=actor,
+                                 approved_by=approved_by, before=before, after=after)
 
     async def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                              actor: str) -> TicketRecord:
@@ -585,11 +597,12 @@ class Journal:
     async def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal,
                           change: Decimal, tip: Decimal | None, actor: str, message: str,
                           close_if: Callable[[TicketRecord], bool] | None = None,
-                          ) -> tuple[Entry, TicketRecord]:
+                          tax: Decimal | None = None,
+                          rounding: Decimal = Decimal(0)) -> tuple[Entry, TicketRecord]:
         """``JournalRecorder.cash_tender``: a ticket's cash tender (and its close) in one commit."""
         (entry, record), mirrored, changes = await self._write_entry(
             self.recorder.cash_tender, ticket_id, applied, tendered=tendered, change=change, tip=tip,
-            actor=actor, message=message, close_if=close_if)
+            actor=actor, message=message, close_if=close_if, tax=tax, rounding=rounding)
         self._publish(entry, mirrored, changes)
         return entry, record
 
@@ -652,6 +665,22 @@ class Journal:
     async def unresolved(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.unresolved)
         return entries
+
+    async def stored_offline(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.stored_offline)
+        return entries
+
+    async def declined_on_forward(self) -> list[Entry]:
+        entries: list[Entry] = await self._read(self.reader.declined_on_forward)
+        return entries
+
+    async def offline_view(self) -> OfflineView:
+        view: OfflineView = await self._read(self.reader.offline_view)
+        return view
+
+    async def last_mode(self) -> Event | None:
+        event: Event | None = await self._read(self.reader.last_mode)
+        return event
 
     async def open_authorizations(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.open_authorizations)

@@ -39,6 +39,7 @@ from cashier.journal.datastore import (
 )
 from cashier.journal.drawer_rows import DrawerRecorder
 from cashier.journal.leases import EntryOwned, alive, lease_for
+from cashier.journal.mail_rows import MailRecorder
 from cashier.journal.model import (
     CORRECTIONS,
     INVOICED_KINDS,
@@ -51,6 +52,8 @@ from cashier.journal.model import (
     JournalError,
     Kind,
     NewEntry,
+    OfflinePayment,
+    OfflineView,
     Op,
     State,
     TicketRecord,
@@ -90,7 +93,7 @@ MUTABLE = frozenset({
     "tax_minor", "captured_minor", "refunded_minor", "pending_minor", "card", "card_last4",
     "card_type", "token", "auth_code", "response_code", "host_code", "message", "clerk",
     "updated_at", "sent_at", "attempts", "reversal_reason", "batch_no",
-    "charge_id", "refund_id", "payment_link_id", "customer_id",
+    "charge_id", "refund_id", "payment_link_id", "customer_id", "offline",
 })
 CREATE_COLUMNS = MUTABLE | {"till_id", "kind", "invoice", "idempotency_key", "currency",
                             "training", "created_at", "business_date"}
@@ -788,6 +791,47 @@ class EntryRecorder:
             f"SELECT * FROM entries INDEXED BY entries_tabs WHERE {OPEN_TAB_SQL} ORDER BY created_at")
         return [_entry(r) for r in rows]
 
+    def stored_offline(self) -> list[Entry]:
+        """Payments the gateway approved by itself while the host was away and the host has not
+        settled yet (store and forward, issue 40), oldest first."""
+        rows = self.conn.execute("SELECT * FROM entries INDEXED BY entries_offline "
+                                 "WHERE offline = 'stored' ORDER BY created_at, id")
+        return [_entry(r) for r in rows]
+
+    def offline_view(self) -> OfflineView:
+        """The offline status in one read on the reader's thread (``flows.offline.status``):
+        only the columns it shows, through the two partial indexes."""
+        columns = ("id, invoice, ticket_id, state, currency, requested_minor, approved_minor, "
+                   "card_last4, created_at")
+
+        def rows(index: str, where: str) -> tuple[OfflinePayment, ...]:
+            return tuple(
+                OfflinePayment(id=r["id"], invoice=r["invoice"], ticket_id=r["ticket_id"],
+                               state=State(r["state"]),
+                               requested=money(r["requested_minor"], r["currency"]),
+                               approved=money(r["approved_minor"], r["currency"]),
+                               card_last4=r["card_last4"], created_at=r["created_at"])
+                for r in self.conn.execute(f"SELECT {columns} FROM entries INDEXED BY {index} "
+                                           f"WHERE {where} ORDER BY created_at, id"))
+        return OfflineView(self.last_mode(), rows("entries_offline", "offline = 'stored'"),
+                           rows("entries_declined_on_forward", "state = 'declined_on_forward'"))
+
+    def declined_on_forward(self) -> list[Entry]:
+        """Stored payments the host declined at the forward: the customer owes them."""
+        rows = self.conn.execute("SELECT * FROM entries INDEXED BY entries_declined_on_forward "
+                                 "WHERE state = 'declined_on_forward' ORDER BY created_at, id")
+        return [_entry(r) for r in rows]
+
+    def last_mode(self) -> Event | None:
+        """The till's last offline or online switch (``mode_offline``, ``mode_online``)."""
+        r = self.conn.execute("SELECT * FROM events INDEXED BY events_mode WHERE type IN "
+                              "('mode_offline', 'mode_online') AND entry_id IS NULL "
+                              "ORDER BY id DESC LIMIT 1").fetchone()
+        if r is None:
+            return None
+        return Event(id=r["id"], entry_id=r["entry_id"], at=r["at"], actor=r["actor"],
+                     type=r["type"], data=json.loads(r["data"]))
+
     def search(self, *, day: str | None = None, invoice: str | None = None,
                amount: Decimal | None = None, last4: str | None = None, since: str | None = None,
                until: str | None = None, kinds: Sequence[str] = (), states: Sequence[str] = (),
@@ -912,6 +956,8 @@ class JournalRecorder:
         self.drawer = drawer = DrawerRecorder(store)
         self.reports = reports = ReportRecorder(store)
         self.outbox = outbox = OutboxRecorder(store)
+        #: the mail outbox (e-mailed receipts), used by ``cashier.mail`` as it is
+        self.mail = MailRecorder(store)
         self.conn = store.conn
         # the datastore: transactions, the held lines, the journal's time, what a write moved
         self.transaction = store.transaction
@@ -956,6 +1002,10 @@ class JournalRecorder:
         self.refunds_in_flight = entries.refunds_in_flight
         self.unresolved = entries.unresolved
         self.open_authorizations = entries.open_authorizations
+        self.stored_offline = entries.stored_offline
+        self.declined_on_forward = entries.declined_on_forward
+        self.offline_view = entries.offline_view
+        self.last_mode = entries.last_mode
         self.search = entries.search
         self.totals = entries.totals
         self.events = entries.events
@@ -969,6 +1019,7 @@ class JournalRecorder:
         self.add_ticket_line = tickets.add_ticket_line
         self.remove_ticket_line = tickets.remove_ticket_line
         self.set_ticket_tip = tickets.set_ticket_tip
+        self.add_ticket_discount = tickets.add_ticket_discount
         self.close_ticket = tickets.close_ticket
         self.close_ticket_if = tickets.close_ticket_if
         self.ticket = tickets.ticket
@@ -998,7 +1049,10 @@ class JournalRecorder:
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
         self.report_ticket_refunds = reports.report_ticket_refunds
+        self.report_priced_tickets = reports.report_priced_tickets
         self.report_corrections = reports.report_corrections
+        self.report_groups_by_hour = reports.report_groups_by_hour
+        self.report_lines = reports.report_lines
         # the store outbox
         self.outbox_state = outbox.outbox_state
         self.save_outbox_mark = outbox.save_outbox_mark
@@ -1059,7 +1113,8 @@ class JournalRecorder:
     def cash_tender(self, ticket_id: int, applied: Decimal, *, tendered: Decimal, change: Decimal,
                     tip: Decimal | None, actor: str, message: str,
                     close_if: Callable[[TicketRecord], bool] | None = None,
-                    ) -> tuple[Entry, TicketRecord]:
+                    tax: Decimal | None = None,
+                    rounding: Decimal = Decimal(0)) -> tuple[Entry, TicketRecord]:
         """A ticket's cash tender as one write (one commit): the drawer is open, the cash entry
         (approved: the cash is in the hand), what was tendered and the change; and the ticket
         closed as paid in the same commit when ``close_if`` (the ticket's rule) says so. Refused
@@ -1069,9 +1124,11 @@ class JournalRecorder:
         with self.store.transaction():
             self.store.keep_held()  # nothing written yet: all still hold
             self.drawer.require_cash_drawer()  # the drawer's rule, under the same lock as the cash
+            if rounding:  # the cash rounding first: the tender is checked against the rounded rest
+                tickets.set_cash_rounding(ticket_id, rounding, due=applied - rounding, actor=actor)
             entry = entries.create(NewEntry(Kind.CASH, applied, actor=actor, op=Op.SALE,
-                                            clerk=actor, tip=tip, ticket_id=ticket_id,
-                                            message=message))
+                                            clerk=actor, tip=tip, tax=tax or None,
+                                            ticket_id=ticket_id, message=message))
             entry = entries.transition(entry.id, State.APPROVED, actor=actor, approved=applied)
             entries.note(entry.id, CASH_NOTE, actor=actor, tendered=str(tendered), change=str(change))
             if close_if is not None and close_if(tickets.ticket(ticket_id)):

@@ -33,5 +33,13 @@ def entry_of_row(row: sqlite3.Row | Mapping[str, Any]) -> Entry:
         business_date=row["business_date"], batch_no=int(row["batch_no"]), attempts=row["attempts"],
         charge_id=row["charge_id"], refund_id=row["refund_id"],
         payment_link_id=row["payment_link_id"], customer_id=row["customer_id"],
-        ticket_id=row["ticket_id"],
+        ticket_id=row["ticket_id"], offline=_optional(row, "offline"),
     )
+
+
+def _optional(row: sqlite3.Row | Mapping[str, Any], name: str) -> Any:
+    """A column a later migration added (a store's fields from an older journal lack it)."""
+    try:
+        return row[name]
+    except (IndexError, KeyError):
+        return None

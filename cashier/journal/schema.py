@@ -319,8 +319,92 @@ def _v10(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v11(conn: sqlite3.Connection) -> None:
+    """Each ticket line as it was sold (issue #37): the catalog's sku and version, its tax class
+    and rate (percent, as text like ``tickets.tax_rate``) and its modifiers (a JSON list of
+    names). NULL on the lines before: the ticket's one rate, in the default class."""
+    _run(conn, """
+    ALTER TABLE ticket_lines ADD COLUMN sku TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN catalog_version INTEGER;
+    ALTER TABLE ticket_lines ADD COLUMN tax_class TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN tax_rate TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN modifiers TEXT
+    """)
+
+
+def _v12(conn: sqlite3.Connection) -> None:
+    """The mail outbox (issue #41): each e-mailed receipt, queued before anything leaves. The
+    customer's address and the message (which names it) are kept only until the message is sent
+    or given up: then the address is masked and the message dropped (``mail_rows``). Its own
+    table, never an event: the store's push reads the event log only, so no address reaches it."""
+    _run(conn, """
+    CREATE TABLE mail_outbox (
+        id INTEGER PRIMARY KEY,
+        receipt TEXT NOT NULL,
+        message_id TEXT NOT NULL UNIQUE,
+        address TEXT NOT NULL,
+        message BLOB,
+        state TEXT NOT NULL DEFAULT 'queued',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at TEXT NOT NULL,
+        owner TEXT,
+        reason TEXT,
+        clerk TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        sent_at TEXT
+    );
+    CREATE INDEX mail_outbox_due ON mail_outbox(state, next_at) WHERE state IN ('queued', 'sending')
+    """)
+
+
+def _v13(conn: sqlite3.Connection) -> None:
+    """Store and forward (issue 40): ``offline`` says a payment the gateway approved by itself
+    while the host was away (``stored``) and whether the host has settled it since
+    (``forwarded``); NULL for every payment the host approved itself. The till's mode (its last
+    ``mode_offline`` / ``mode_online`` note) and the payments declined at the forward are read on
+    every status refresh: each has an index of its own."""
+    _run(conn, """
+    ALTER TABLE entries ADD COLUMN offline TEXT;
+    CREATE INDEX entries_offline ON entries(offline) WHERE offline = 'stored';
+    CREATE INDEX entries_declined_on_forward ON entries(created_at)
+        WHERE state = 'declined_on_forward';
+    CREATE INDEX events_mode ON events(id) WHERE type IN ('mode_offline', 'mode_online')
+    """)
+
+
+def _v14(conn: sqlite3.Connection) -> None:
+    """Discounts, promotions and price overrides (issue #38): the cashier's discounts of a ticket
+    (``ticket_discounts``: line or NULL for the ticket, kind, value, reason, who, who approved),
+    the promotions a ticket prices itself with (a JSON list, as they stood when it started), its
+    cash rounding (what rounding a cash tender's due added, negative when it took off), each
+    line's category (what a promotion covers) and, for a price typed over the catalog's, the
+    catalog's price, the reason and the approving manager. NULL or none before: no discount."""
+    _run(conn, """
+    CREATE TABLE ticket_discounts (
+        id INTEGER PRIMARY KEY,
+        ticket_id INTEGER NOT NULL REFERENCES tickets(id),
+        line_id INTEGER REFERENCES ticket_lines(id),
+        kind TEXT NOT NULL CHECK (kind IN ('percent', 'amount')),
+        value TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        clerk TEXT,
+        approved_by TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX ticket_discounts_ticket ON ticket_discounts(ticket_id);
+    ALTER TABLE tickets ADD COLUMN promotions TEXT;
+    ALTER TABLE tickets ADD COLUMN rounding_minor INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ticket_lines ADD COLUMN category TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN list_price_minor INTEGER;
+    ALTER TABLE ticket_lines ADD COLUMN override_reason TEXT;
+    ALTER TABLE ticket_lines ADD COLUMN override_by TEXT
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10)
+MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11,
+                                  _v12, _v13, _v14)
 LATEST = len(MIGRATIONS)
 
 

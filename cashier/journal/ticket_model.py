@@ -13,9 +13,21 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from cashier.discounts import PricedTicket
 from cashier.journal.model import Entry, Kind, Op, Outcome, State
-from cashier.journal.tickets import TicketRecord, holds_lines
-from cashier.money import quantum, tax_of
+from cashier.journal.tickets import (
+    TicketRecord,
+    holds_lines,
+    priced,
+    tax_class_of,
+    tax_rate_of,
+    ticket_taxes,
+)
+from cashier.money import ClassTax, percent_text, quantum
+
+__all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
+           "TicketChanged", "TicketSettings", "line_dict", "paid_in_full", "tax_class_of",
+           "tax_rate_of"]
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
 #: (docs/decisions/018-names.md, "One name per tender kind"); a keyed card is a card tender.
@@ -39,6 +51,8 @@ class TicketSettings:
     tip_presets: tuple[Decimal, ...] = (Decimal(15), Decimal(18), Decimal(20))
     signature_floor: Decimal | None = None
     terms_text: str | None = None
+    #: the profile's ``cash_rounding`` step (issue #38; None: cash to the cent)
+    cash_rounding: Decimal | None = None
 
     def wants_signature(self, amount: Decimal) -> bool:
         """A card tender above the profile's signature floor is signed (on the pad, and on the
@@ -49,7 +63,8 @@ class TicketSettings:
     def of(cls, profile: Any) -> TicketSettings:
         return cls(tax_rate=profile.tax_rate, prices_include_tax=profile.prices_include_tax,
                    tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
-                   signature_floor=profile.signature_floor, terms_text=profile.terms_text)
+                   signature_floor=profile.signature_floor, terms_text=profile.terms_text,
+                   cash_rounding=getattr(profile, "cash_rounding", None))
 
 
 # ---- the ticket as the counter sees it -----------------------------------------------------------
@@ -153,6 +168,13 @@ class Ticket:
     tenders: tuple[TenderView, ...]
     refunds: tuple[Entry, ...]
     record: TicketRecord = field(repr=False)
+    #: the tax by class (issue #37): ``tax`` is their sum; one class on a till without a store
+    taxes: tuple[ClassTax, ...] = ()
+    #: what the discounts and promotions took off (issue #38): ``subtotal - discounts`` is what
+    #: the lines cost, the tax is on that
+    discounts: Decimal = Decimal(0)
+    #: the ticket priced by the one discounts rule (each line's net, tax share and what was paid)
+    pricing: PricedTicket | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, record: TicketRecord) -> Ticket:
@@ -167,10 +189,19 @@ class Ticket:
     @classmethod
     def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
-        subtotal = sum((line.amount for line in record.lines), Decimal(0))
-        tax = tax_of(subtotal, record.tax_rate, record.tax_included, cur)
-        before_tip = subtotal if record.tax_included else subtotal + tax
-        total = before_tip + record.tip
+        pricing: PricedTicket | None = None
+        if record.discounts or record.promotions:  # priced whole by the one rule (issue #38)
+            pricing = priced(record)
+            subtotal, taxes, tax, discounts = (pricing.subtotal, pricing.taxes, pricing.tax,
+                                               pricing.discounts)
+            before_tip = pricing.total
+        else:  # nothing off: the lines' sum and its tax by class (each line added: kept light)
+            subtotal = sum((line.amount for line in record.lines), Decimal(0))
+            taxes = ticket_taxes(record)
+            tax = sum((t.tax for t in taxes), Decimal(0))
+            discounts = Decimal(0)
+            before_tip = subtotal if record.tax_included else subtotal + tax
+        total = before_tip + record.tip + record.rounding
         cancelled = record.state == "cancelled"
         tenders: list[TenderView] = []
         refunds: list[Entry] = []
@@ -195,7 +226,9 @@ class Ticket:
                    tip_asked=record.tip_asked, total=total.quantize(unit), paid=paid.quantize(unit),
                    remaining=max(total - paid, Decimal(0)).quantize(unit),
                    change=change_due.quantize(unit),
-                   tenders=tuple(tenders), refunds=tuple(refunds), record=record)
+                   tenders=tuple(tenders), refunds=tuple(refunds), record=record,
+                   taxes=tuple(t for t in taxes if t.base or t.tax),
+                   discounts=discounts.quantize(unit), pricing=pricing)
 
     @property
     def refunded_lines(self) -> frozenset[int]:
@@ -282,10 +315,57 @@ class Ticket:
         return {"ticket": self.id, "state": self.state, "subtotal": str(self.subtotal),
                 "tax": str(self.tax), "tip": str(self.tip), "total": str(self.total),
                 "paid": str(self.paid), "remaining": str(self.remaining), "change": str(self.change),
-                "lines": [{"name": line.name, "quantity": line.quantity,
-                           "unit_price": str(line.unit_price), "amount": str(line.amount)}
-                          for line in self.lines],
-                "tenders": [t.as_dict() for t in self.tenders]}
+                "lines": [line_dict(line, self.record) for line in self.lines],
+                "taxes": [{"tax_class": t.tax_class, "rate": percent_text(t.rate),
+                           "base": str(t.base.quantize(quantum(self.currency))), "tax": str(t.tax)}
+                          for t in self.taxes],
+                "tenders": [t.as_dict() for t in self.tenders],
+                "discounts": self.discount_dicts(), "discount_total": str(self.discounts),
+                "promotions": [{"name": name, "amount": str(amount)}
+                               for name, amount in self.promotions.items()],
+                "rounding": str(self.record.rounding.quantize(quantum(self.currency)))}
+
+    @property
+    def priced(self) -> PricedTicket:
+        """The ticket priced line by line (what was paid for each line: a refund's, the
+        receipt's savings); worked out when asked on a ticket nothing was taken off."""
+        if self.pricing is None:
+            object.__setattr__(self, "pricing", priced(self.record))
+        assert self.pricing is not None
+        return self.pricing
+
+    @property
+    def promotions(self) -> dict[str, Decimal]:
+        """What each promotion took off, by name (the receipt and the reports)."""
+        return self.priced.promotions
+
+    def discount_dicts(self) -> list[dict[str, Any]]:
+        """The cashier's discounts as ``ticket show`` prints them (issue #38): ``line`` (1-based,
+        None for the ticket), ``kind``, ``value``, ``amount`` (what it took off), ``reason``,
+        ``approved_by``, ``clerk``."""
+        index = {line.id: n for n, line in enumerate(self.lines, start=1)}
+        live = [d for d in self.record.discounts if d.line_id is None or d.line_id in index]
+        amounts = self.priced.discount_amounts
+        return [{"line": None if d.line_id is None else index[d.line_id], "kind": d.kind,
+                 "value": percent_text(d.value) if d.kind == "percent" else str(d.value),
+                 "amount": str(amounts[n]) if n < len(amounts) else "0.00", "reason": d.reason,
+                 "approved_by": d.approved_by, "clerk": d.clerk} for n, d in enumerate(live)]
+
+
+def line_dict(line: Any, record: TicketRecord) -> dict[str, Any]:
+    """A line as ``ticket show`` and the journal export print it: what it was sold as (sku and
+    catalog version, None for a typed line), at which unit price, in which tax class and rate."""
+    out: dict[str, Any] = {"name": line.name, "quantity": line.quantity,
+                           "unit_price": str(line.unit_price), "amount": str(line.amount),
+                           "sku": line.sku, "catalog_version": line.catalog_version,
+                           "tax_class": tax_class_of(line),
+                           "tax_rate": percent_text(tax_rate_of(line, record))}
+    if line.modifiers:
+        out["modifiers"] = list(line.modifiers)
+    if line.list_price is not None:
+        out["price_override"] = {"before": str(line.list_price), "after": str(line.unit_price),
+                                 "reason": line.override_reason, "approved_by": line.override_by}
+    return out
 
 
 def paid_in_full(record: TicketRecord) -> bool:

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from cashier.discounts import (
+    Discount,
+    PricedTicket,
+    PriceLine,
+    Promotion,
+    price_ticket,
+    promotion_data,
+    promotion_of,
+)
 from cashier.errors import ValidationError
 from cashier.journal.datastore import Datastore, check_actor, minor_units
 from cashier.journal.model import (
@@ -21,20 +30,44 @@ from cashier.journal.model import (
     JournalError,
     Kind,
     LineRefund,
+    LineSold,
     Op,
     State,
+    TicketDiscount,
     TicketLine,
     TicketRecord,
     TicketWritten,
     money,
 )
 from cashier.journal.rows import entry_of_row
+from cashier.money import DEFAULT_TAX_CLASS, ClassTax, from_minor, percent_text, tax_by_class, to_minor
 from cashier.text import free_text
 
 #: The ticket's values live in ``model`` (the datastore holds tickets too); named here as well.
-__all__ = ["CASH_NOTE", "LINES_NOTE", "REMAINING", "TICKET_STATES", "TIP_MODES", "LineRefund",
-           "LineRefunded", "TenderInFlight", "TicketLine", "TicketRecord", "TicketRecorder",
-           "TicketWritten", "holds_lines"]
+__all__ = [
+    "CASH_NOTE",
+    "DISCOUNT_SUMS",
+    "LINES_NOTE",
+    "REMAINING",
+    "TICKET_STATES",
+    "TIP_MODES",
+    "DiscountFigures",
+    "LineRefund",
+    "LineRefunded",
+    "LineSold",
+    "TenderInFlight",
+    "TicketLine",
+    "TicketRecord",
+    "TicketRecorder",
+    "TicketWritten",
+    "discounts_data",
+    "holds_lines",
+    "priced",
+    "tax_class_of",
+    "tax_rate_of",
+    "taxes_data",
+    "ticket_taxes",
+]
 
 TICKET_STATES = ("open", "paid", "cancelled")
 TIP_MODES = ("none", "pad", "keyed")
@@ -72,6 +105,127 @@ class LineRefunded(ValidationError):
                                  "at most once", number=number, ticket=ticket_id)
 
 
+def tax_class_of(line: TicketLine) -> str:
+    """A line's tax class (a line journaled before issue #37: the default class)."""
+    return line.tax_class or DEFAULT_TAX_CLASS
+
+
+def tax_rate_of(line: TicketLine, record: TicketRecord) -> Decimal:
+    """A line's tax rate in percent (a line journaled before issue #37: the ticket's one rate)."""
+    return record.tax_rate if line.tax_rate is None else line.tax_rate
+
+
+def ticket_taxes(record: TicketRecord) -> tuple[ClassTax, ...]:
+    """The ticket's tax by class (``money.tax_by_class``, the one rule, on the lines' amounts
+    after discounts): the read model's, and what its ``ticket_paid`` event carries for the
+    store's totals."""
+    if not record.discounts and not record.promotions:
+        return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
+                             for line in record.lines), record.tax_included, record.currency)
+    return priced(record).taxes
+
+
+def priced(record: TicketRecord) -> PricedTicket:
+    """The ticket priced by THE discounts rule (``discounts.price_ticket``): its lines as sold,
+    its promotions and the cashier's discounts (a discount of a line no longer on the ticket
+    went with it)."""
+    index = {line.id: i for i, line in enumerate(record.lines)}
+    lines = [PriceLine(line.unit_price, line.quantity, tax_class_of(line), tax_rate_of(line, record),
+                       line.sku, line.category) for line in record.lines]
+    discounts = [Discount(d.kind, d.value, None if d.line_id is None else index[d.line_id], d.reason)  # type: ignore[arg-type]
+                 for d in record.discounts if d.line_id is None or d.line_id in index]
+    return price_ticket(lines, discounts, record.promotions, included=record.tax_included,
+                        currency=record.currency)
+
+
+def discounts_data(record: TicketRecord) -> dict[str, Any] | None:
+    """What discounts, promotions, price overrides and cash rounding did on a ticket (issue
+    #38), as its ``ticket_paid`` event carries it to the store and the X/Z report adds it up:
+    ``by_reason``, ``by_clerk``, ``promotions``, ``overrides_by_manager`` (name -> amount taken
+    off, as text) and ``rounding``. None when none of them touched it."""
+    pricing = priced(record)
+    index = {line.id for line in record.lines}
+    live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
+    parts: dict[str, dict[str, Decimal]] = {"by_reason": {}, "by_clerk": {}, "promotions": {},
+                                            "overrides_by_manager": {}}
+
+    def add(part: str, name: str, amount: Decimal) -> None:
+        parts[part][name] = parts[part].get(name, Decimal(0)) + amount
+
+    for d, amount in zip(live, pricing.discount_amounts, strict=False):
+        add("by_reason", d.reason, amount)
+        add("by_clerk", d.clerk or "(none)", amount)
+    for name, amount in pricing.promotions.items():
+        add("promotions", name, amount)
+    for line in record.lines:
+        if line.list_price is not None:
+            add("overrides_by_manager", line.override_by or "(none)",
+                (line.list_price - line.unit_price) * line.quantity)
+    if not any(parts.values()) and not record.rounding:
+        return None
+    return {**{part: {name: str(amount) for name, amount in sorted(sums.items())}
+               for part, sums in parts.items()},
+            "total": str(pricing.discounts), "rounding": str(record.rounding)}
+
+
+#: The discounts' parts (issue #38), as ``discounts_data`` names them.
+DISCOUNT_SUMS = ("by_reason", "by_clerk", "promotions", "overrides_by_manager")
+
+
+class DiscountFigures:
+    """Paid tickets' ``discounts_data`` added up (issue #38): each part's names with a count and
+    an amount, the total the discounts took off and the cash rounding. The X/Z report's and the
+    store's totals' one adding-up."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, dict[str, list[int]]] = {p: {} for p in DISCOUNT_SUMS}
+        self.total = 0
+        self.rounding = [0, 0]
+
+    def add(self, data: Mapping[str, Any] | None, currency: str) -> None:
+        if not data:
+            return
+        for part in DISCOUNT_SUMS:
+            for name, amount in (data.get(part) or {}).items():
+                pair = self.parts[part].setdefault(str(name), [0, 0])
+                pair[0] += 1
+                pair[1] += to_minor(Decimal(amount), currency)
+        self.total += to_minor(Decimal(data.get("total") or 0), currency)
+        rounding = to_minor(Decimal(data.get("rounding") or 0), currency)
+        self.rounding[0] += 1 if rounding else 0
+        self.rounding[1] += rounding
+
+    def out(self, currency: str) -> dict[str, Any]:
+        def pair(p: list[int]) -> dict[str, Any]:
+            return {"count": p[0], "amount": str(from_minor(p[1], currency))}
+        return {"total": str(from_minor(self.total, currency)),
+                **{part: {name: pair(p) for name, p in sorted(sums.items())}
+                   for part, sums in self.parts.items()},
+                "cash_rounding": pair(self.rounding)}
+
+
+def taxes_data(taxes: tuple[ClassTax, ...], currency: str) -> list[dict[str, str]]:
+    """The tax by class as the journal's events and the store keep it (text, as every amount)."""
+    return [{"tax_class": t.tax_class, "rate": percent_text(t.rate), "tax": str(t.tax)}
+            for t in taxes if t.tax]
+
+
+def _line_of_row(r: Any, currency: str) -> TicketLine:
+    """A line as stored; a line from before issue #37 has no sku, class or rate (NULL), one from
+    before issue #38 no category or override."""
+    return TicketLine(int(r["id"]), r["name"], int(r["quantity"]), money(r["unit_price_minor"], currency),
+                      r["sku"], None if r["catalog_version"] is None else int(r["catalog_version"]),
+                      r["tax_class"], None if r["tax_rate"] is None else Decimal(r["tax_rate"]),
+                      tuple(json.loads(r["modifiers"])) if r["modifiers"] else (), r["category"],
+                      None if r["list_price_minor"] is None else money(r["list_price_minor"], currency),
+                      r["override_reason"], r["override_by"])
+
+
+def _discount_of_row(r: Any) -> TicketDiscount:
+    return TicketDiscount(int(r["id"]), None if r["line_id"] is None else int(r["line_id"]),
+                          r["kind"], Decimal(r["value"]), r["reason"], r["clerk"], r["approved_by"])
+
+
 class TicketRecorder:
     """The tickets' recorder: their rows, lines and tips, on the journal's datastore (its
     transactions, time, events and held tickets)."""
@@ -84,7 +238,7 @@ class TicketRecorder:
         self.training = store.training
 
     def create_ticket(self, *, actor: str, tax_rate: Decimal, tax_included: bool,
-                      tip_mode: str) -> int:
+                      tip_mode: str, promotions: tuple[Promotion, ...] = ()) -> int:
         check_actor(actor)
         if tip_mode not in TIP_MODES:
             raise ValidationError("tip_mode", f"must be one of {', '.join(TIP_MODES)}")
@@ -92,13 +246,17 @@ class TicketRecorder:
         with self.store.lines_transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO tickets(till_id, state, currency, tax_rate, tax_included, tip_mode, "
-                "training, clerk, created_at, updated_at) VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "training, clerk, created_at, updated_at, promotions) "
+                "VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (self.till_id, self.currency, str(tax_rate), int(tax_included), tip_mode,
-                 int(self.training), actor, now, now))
+                 int(self.training), actor, now, now,
+                 json.dumps([promotion_data(p) for p in promotions]) if promotions else None))
             ticket_id = int(cur.lastrowid or 0)
             self.store.event(None, actor, "ticket_created",
                              {"ticket": ticket_id, "tax_rate": str(tax_rate),
-                              "tax_included": tax_included, "tip_mode": tip_mode}, now)
+                              "tax_included": tax_included, "tip_mode": tip_mode,
+                              **({"promotions": [p.name for p in promotions]} if promotions
+                                 else {})}, now)
             self.store.ticket_written(ticket_id)
             return ticket_id
 
@@ -111,32 +269,58 @@ class TicketRecorder:
         return row
 
     def add_ticket_line(self, ticket_id: int, *, name: str, quantity: int,
-                        unit_price: Decimal, actor: str) -> TicketRecord:
-        """Add a line; returns the ticket as written (read on the same connection: no second hop)."""
+                        unit_price: Decimal, actor: str, sold: LineSold | None = None) -> TicketRecord:
+        """Add a line; returns the ticket as written (read on the same connection: no second hop).
+        ``sold``: the catalog's sku, version, tax class and rate it was sold at; without it (a
+        typed line) the line takes the till's default tax class at the ticket's rate."""
         check_actor(actor)
         name = free_text("name", name)
+        sold = sold or LineSold()
+        modifiers = tuple(free_text("modifier", m) for m in sold.modifiers)
         with self.store.lines_transaction() as conn:
             held = self.store.held(ticket_id)  # inside the lines' transaction: current
             if held is None:
-                currency = self._open_ticket_row(ticket_id)["currency"]
+                row = self._open_ticket_row(ticket_id)
+                currency, ticket_rate = row["currency"], Decimal(row["tax_rate"])
             elif held.state != "open":  # the held ticket is the row as it stands
                 raise ValidationError("ticket", f"ticket {ticket_id} is {held.state}, not open")
             else:
-                currency = held.currency
+                currency, ticket_rate = held.currency, held.tax_rate
+            tax_class = free_text("tax_class", sold.tax_class or DEFAULT_TAX_CLASS)
+            rate = ticket_rate if sold.tax_rate is None else sold.tax_rate
             minor = minor_units("unit_price", unit_price, currency)
-            cur = conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor) "
-                               "VALUES (?, ?, ?, ?)", (ticket_id, name, quantity, minor))
+            list_minor = None if sold.list_price is None else minor_units("list_price",
+                                                                          sold.list_price, currency)
+            cur = conn.execute(
+                "INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor, sku, "
+                "catalog_version, tax_class, tax_rate, modifiers, category, list_price_minor, "
+                "override_reason, override_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (ticket_id, name, quantity, minor, sold.sku, sold.catalog_version, tax_class,
+                 str(rate), json.dumps(list(modifiers)) if modifiers else None, sold.category,
+                 list_minor, sold.override_reason, sold.override_by))
             line_id = int(cur.lastrowid or 0)
             now = self.store.now()
             conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
-            self.store.event(None, actor, "ticket_line_added",
-                             {"ticket": ticket_id, "line": line_id, "name": name, "quantity": quantity,
-                              "unit_price": str(unit_price)}, now)
+            data: dict[str, Any] = {"ticket": ticket_id, "line": line_id, "name": name,
+                                    "quantity": quantity, "unit_price": str(unit_price),
+                                    "sku": sold.sku, "catalog_version": sold.catalog_version,
+                                    "tax_class": tax_class, "tax_rate": str(rate)}
+            if modifiers:
+                data["modifiers"] = list(modifiers)
+            self.store.event(None, actor, "ticket_line_added", data, now)
+            if sold.list_price is not None:  # who typed which price over the catalog's, and why
+                self.store.event(None, actor, "ticket_price_override", {
+                    "ticket": ticket_id, "line": line_id, "sku": sold.sku, "clerk": actor,
+                    "approved_by": sold.override_by, "reason": sold.override_reason,
+                    "before": str(sold.list_price), "after": str(unit_price)}, now)
             self.store.ticket_written(ticket_id)
         if held is None:  # the lines' transaction holds the lock: as read now, it stays so
             return self.store.hold(self.ticket(ticket_id))
         # the line as ``ticket`` reads it back: the text as stored, the price from minor units
-        line = TicketLine(line_id, name, quantity, money(minor, currency))
+        line = TicketLine(line_id, name, quantity, money(minor, currency), sold.sku,
+                          sold.catalog_version, tax_class, Decimal(str(rate)), modifiers,
+                          sold.category, None if list_minor is None else money(list_minor, currency),
+                          sold.override_reason, sold.override_by)
         return self.store.hold(dataclasses.replace(held, lines=(*held.lines, line)))
 
     def held_ticket(self, ticket_id: int) -> TicketRecord | None:
@@ -158,6 +342,37 @@ class TicketRecorder:
             self.store.ticket_written(ticket_id)
         record = self.ticket(ticket_id)
         return self.store.hold(record) if self.store.lines_held else record
+
+    def add_ticket_discount(self, ticket_id: int, *, line_id: int | None, kind: str,
+                            value: Decimal, reason: str, actor: str, approved_by: str | None,
+                            before: Decimal, after: Decimal) -> TicketRecord:
+        """A cashier's discount (issue #38), journaled with who gave it, who approved it, the
+        reason and what the line (or the ticket) cost before and after it."""
+        check_actor(actor)
+        with self.store.transaction() as conn:
+            row = self._open_ticket_row(ticket_id)
+            if line_id is not None and conn.execute(
+                    "SELECT 1 FROM ticket_lines WHERE id = ? AND ticket_id = ? AND removed = 0",
+                    (line_id, ticket_id)).fetchone() is None:
+                raise ValidationError("line", f"ticket {ticket_id} has no line {line_id}")
+            now = self.store.now()
+            cur = conn.execute(
+                "INSERT INTO ticket_discounts(ticket_id, line_id, kind, value, reason, clerk, "
+                "approved_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (ticket_id, line_id, kind, str(value), reason, actor, approved_by, now))
+            discount = TicketDiscount(int(cur.lastrowid or 0), line_id, kind, value, reason, actor,
+                                      approved_by)
+            conn.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (now, ticket_id))
+            self.store.event(None, actor, "ticket_discount", {
+                "ticket": ticket_id, "discount": discount.id, "line": line_id, "kind": kind,
+                "value": str(value), "reason": reason, "clerk": actor, "approved_by": approved_by,
+                "before": str(before), "after": str(after)}, now)
+            self.store.ticket_written(ticket_id)
+            before_held = self.store.held_before(ticket_id)
+            if before_held is not None:
+                self.store.hold_changed(ticket_id, discounts=(*before_held.discounts, discount))
+            del row
+        return self.ticket(ticket_id)
 
     def set_ticket_tip(self, ticket_id: int, tip: Decimal, *, how: str,
                        actor: str) -> TicketRecord:
@@ -184,7 +399,14 @@ class TicketRecorder:
             now = self.store.now()
             conn.execute("UPDATE tickets SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
                          (state, now, now, ticket_id))
-            self.store.event(None, actor, f"ticket_{state}", {"ticket": ticket_id}, now)
+            data: dict[str, Any] = {"ticket": ticket_id}
+            if state == "paid":  # the tax it charged, by class: the store's totals add these up
+                record = self.ticket(ticket_id)
+                data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
+                discounts = discounts_data(record)
+                if discounts is not None:  # issue #38: the store's totals add these up
+                    data["discounts"] = discounts
+            self.store.event(None, actor, f"ticket_{state}", data, now)
             self.store.ticket_written(ticket_id)
             self.store.hold_changed(ticket_id, state=state, closed_at=now)
         return self.ticket(ticket_id)
@@ -198,6 +420,22 @@ class TicketRecorder:
             if not when(self.ticket(ticket_id)):
                 return None
             return self.close_ticket(ticket_id, state, actor=actor)
+
+    def set_cash_rounding(self, ticket_id: int, rounding: Decimal, *, due: Decimal,
+                          actor: str) -> None:
+        """Inside the write of the cash tender that pays the rest (issue #38): what rounding its
+        due to the profile's step added (negative: took off), its own event, the ticket's total
+        changed with it before the tender is checked against what remains."""
+        row = self._open_ticket_row(ticket_id)
+        minor = minor_units("rounding", abs(rounding), row["currency"])
+        now = self.store.now()
+        self.conn.execute("UPDATE tickets SET rounding_minor = rounding_minor + ?, updated_at = ? "
+                          "WHERE id = ?", (minor if rounding >= 0 else -minor, now, ticket_id))
+        self.store.event(None, actor, "ticket_cash_rounding", {
+            "ticket": ticket_id, "due": str(due), "rounding": str(rounding),
+            "asked": str(due + rounding)}, now)
+        # no longer held as it was: the tender's own write (a part of this one) reads it anew
+        self.store.ticket_written(ticket_id)
 
     def check_new_tender(self, ticket_id: int, amount: Decimal) -> None:
         """Inside the write that records a ticket's new tender: the ticket is open, none of its
@@ -255,8 +493,7 @@ class TicketRecorder:
         if row is None:
             raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
         cur = row["currency"]
-        lines = tuple(TicketLine(int(r["id"]), r["name"], int(r["quantity"]),
-                                 money(r["unit_price_minor"], cur))
+        lines = tuple(_line_of_row(r, cur)
                       for r in self.conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
                                                  "AND removed = 0 ORDER BY id", (ticket_id,)))
         entries = tuple(entry_of_row(r) for r in self.conn.execute(
@@ -270,6 +507,9 @@ class TicketRecorder:
                                         "AND type = ?", (*cash_ids, CASH_NOTE)):
                 note = json.loads(ev["data"]).get("_note", {})
                 cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
+        discounts = tuple(_discount_of_row(r) for r in self.conn.execute(
+            "SELECT * FROM ticket_discounts WHERE ticket_id = ? ORDER BY id", (ticket_id,)))
+        promotions = tuple(promotion_of(p) for p in json.loads(row["promotions"] or "[]"))
         line_refunds: dict[int, tuple[int, ...]] = {}
         if any(e.kind is Kind.REFUND or e.op is Op.REFUND for e in entries):
             line_refunds = {i: lines for i, (lines, _g) in self._line_notes(ticket_id).items()}
@@ -279,7 +519,8 @@ class TicketRecorder:
             tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
             training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
             closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
-            line_refunds=line_refunds)
+            line_refunds=line_refunds, discounts=discounts, promotions=promotions,
+            rounding=money(row["rounding_minor"], cur))
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
         return record if self.store.writing else self.store.hold(record)

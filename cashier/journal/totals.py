@@ -2,7 +2,9 @@
 
 Buckets per (batch, bucket, currency): ``sale``, ``manual_sale``, ``capture`` (captured tabs),
 ``auth_open``, ``refund``, the other kinds by name, and the Charge API's own ``charge_sale``,
-``charge_capture``, ``charge_refund``, ``charge_auth_open``; cash given back counts in ``cash_refund``.
+``charge_capture``, ``charge_refund``, ``charge_auth_open``; cash given back counts in ``cash_refund``;
+a stored payment the host declined when the gateway forwarded it counts apart, in
+``declined_on_forward``, for what the customer still owes (issue 40).
 """
 
 from __future__ import annotations
@@ -20,11 +22,19 @@ from cashier.journal.model import Kind, Op, State
 #: batched until it is captured (docs/decisions/007-recovery-and-the-host.md, "What the host's batch holds").
 HOST_BATCH_SALE_BUCKETS: tuple[str, ...] = ("sale", "manual_sale", "capture", "giftcard_sale", "qr")
 HOST_BATCH_REFUND_BUCKETS: tuple[str, ...] = ("refund",)
+#: Every bucket of money taken, whatever the tender: the host's sales, cash, and the Charge API's
+#: charges and captures (the store's figures by hour and by clerk, issue #42).
+TAKEN_BUCKETS: tuple[str, ...] = (*HOST_BATCH_SALE_BUCKETS, "cash", "charge_sale", "charge_capture")
+
+#: Stored payments the host declined at the forward: in no sale, in a bucket of their own.
+DECLINED_ON_FORWARD_BUCKET = "declined_on_forward"
 
 
 def contribution(row: Mapping[str, Any]) -> tuple[str, str, int] | None:
     """(bucket, currency, minor units) an entry adds to its batch's totals, or None."""
     state = row["state"]
+    if state == State.DECLINED_ON_FORWARD:
+        return DECLINED_ON_FORWARD_BUCKET, row["currency"], int(row["requested_minor"])
     if state in (State.VOIDED, State.DECLINED, State.ERROR, State.INTENT):
         return None
     kind = row["kind"]

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from cashier.journal.model import Entry, Kind, Op
 from cashier.journal.ticket_model import Ticket
+from cashier.money import percent_text
 
 #: The receipt's words, by language. The keys are the English words.
 WORDS: dict[str, dict[str, str]] = {
@@ -37,6 +38,8 @@ WORDS: dict[str, dict[str, str]] = {
         "AUTHORIZATION": "AUTORIZACIÓN", "APPROVED": "APROBADO", "CAPTURED": "COBRADO",
         "DECLINED": "RECHAZADO", "VOIDED": "ANULADO", "UNKNOWN": "POR CONFIRMAR",
         "PAID": "PAGADO", "CANCELLED": "CANCELADO", "OPEN": "ABIERTO",
+        "Discount": "Descuento", "You saved": "Usted ahorró", "Price changed from":
+        "Precio cambiado de", "Rounding": "Redondeo",
     },
 }
 LANGUAGES = ("en", *WORDS)
@@ -111,13 +114,45 @@ def _bottom(style: ReceiptStyle) -> list[Row]:
     return [Row("foot", style.w("Thank you"))]
 
 
-def _ticket_lines(ticket: Ticket) -> list[Row]:
+def _ticket_lines(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     rows: list[Row] = []
-    for line in ticket.lines:
+    pricing = ticket.priced
+    for n, line in enumerate(ticket.lines):
         name = f"{line.quantity}x {line.name}" if line.quantity > 1 else line.name
         rows.append(Row("pair", name, _amount(line.amount)))
+        rows += [Row("text", f"  + {modifier}") for modifier in line.modifiers]
         if line.quantity > 1:
             rows.append(Row("text", f"  @ {_amount(line.unit_price)}"))
+        if line.list_price is not None:
+            rows.append(Row("text", f"  {style.w('Price changed from')} {_amount(line.list_price)}"))
+        for saving in pricing.savings:  # what came off this line itself, by name
+            if saving.line == n:
+                label = saving.promotion or _discount_label(ticket, saving.discount, style)
+                rows.append(Row("pair", f"  {label}", "-" + _amount(saving.amount)))
+    return rows
+
+
+def _discount_label(ticket: Ticket, index: int | None, style: ReceiptStyle) -> str:
+    """A cashier's discount as the receipt names it: ``Discount 10% (staff)``."""
+    shown = ticket.discount_dicts()
+    if index is None or index >= len(shown):
+        return style.w("Discount")
+    d = shown[index]
+    value = f"{d['value']}%" if d["kind"] == "percent" else d["value"]
+    return f"{style.w('Discount')} {value} ({d['reason']})"
+
+
+def _ticket_savings(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
+    """The ticket's own discounts (spread over its lines) by name, and what was saved in all."""
+    rows: list[Row] = []
+    for saving in ticket.priced.savings:
+        if saving.line is None:
+            label = saving.promotion or _discount_label(ticket, saving.discount, style)
+            rows.append(Row("pair", label, "-" + _amount(saving.amount)))
+    listed = sum(((line.list_price - line.unit_price) * line.quantity for line in ticket.lines
+                  if line.list_price is not None and line.list_price > line.unit_price), Decimal(0))
+    if ticket.discounts or listed:
+        rows.append(Row("pair", style.w("You saved"), _amount(ticket.discounts + listed)))
     return rows
 
 
@@ -135,7 +170,7 @@ def entry_rows(entry: Entry, style: ReceiptStyle, *, tendered: Decimal | None = 
                         f"{style.w('Clerk')} {entry.clerk}" if entry.clerk else ""))
     rows.append(Row("rule"))
     if ticket is not None:
-        rows += _ticket_lines(ticket)
+        rows += _ticket_lines(ticket, style)
         rows.append(Row("rule"))
     rows.append(Row("title", style.w(title)))
     tax_included = style.tax_included
@@ -164,6 +199,17 @@ def entry_rows(entry: Entry, style: ReceiptStyle, *, tendered: Decimal | None = 
     return rows + _bottom(style)
 
 
+def _tax_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
+    """The ticket's tax: one row per tax class with its rate (issue #37), e.g. ``Tax 8.25%``; a
+    ticket of typed lines only (one class, the till's one rate) keeps its one ``Tax`` row."""
+    label = style.w("Tax included" if ticket.record.tax_included else "Tax")
+    rated = len(ticket.taxes) > 1 or any(line.sku for line in ticket.lines)
+    if not rated:
+        return [Row("pair", label, _amount(ticket.tax))] if ticket.tax else []
+    return [Row("pair", f"{label} {percent_text(t.rate)}%", _amount(t.tax))
+            for t in ticket.taxes if t.tax or t.rate]
+
+
 def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     """One receipt per ticket: its lines, tax, tip, each tender (masked card and approval code),
     cash tendered and change, refunds."""
@@ -173,12 +219,11 @@ def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     rows.append(Row("head", f"{style.w('Ticket')} {ticket.id}",
                     f"{style.w('Clerk')} {record.clerk}" if record.clerk else ""))
     rows.append(Row("rule"))
-    rows += _ticket_lines(ticket)
+    rows += _ticket_lines(ticket, style)
     rows.append(Row("rule"))
     rows.append(Row("pair", style.w("Subtotal"), _amount(ticket.subtotal)))
-    if ticket.tax:
-        rows.append(Row("pair", style.w("Tax included" if record.tax_included else "Tax"),
-                        _amount(ticket.tax)))
+    rows += _ticket_savings(ticket, style)
+    rows += _tax_rows(ticket, style)
     if ticket.tip:
         rows.append(Row("pair", style.w("Tip"), _amount(ticket.tip)))
     rows.append(Row("pair", style.w("Total"), f"{_amount(ticket.total)} {ticket.currency}"))

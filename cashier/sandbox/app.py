@@ -159,6 +159,16 @@ class HostSandbox:
             self.state.save(self.config.state_file)
 
     @property
+    def upstream_reachable(self) -> bool:
+        """Whether the host behind the gateway answers (``POST /_sandbox/upstream``)."""
+        return host_mode.upstream_reachable(self.state)
+
+    def set_upstream(self, reachable: bool) -> None:
+        """Take the host behind the gateway away, or bring it back (training's "Host down")."""
+        host_mode.set_upstream(self.state, reachable)
+        self.save()
+
+    @property
     def terminals(self) -> TerminalHub:
         """The virtual PIN pads: a training pad attaches to one as to a real terminal's controller
         (its prompts come to a listener, which answers them as the customer)."""
@@ -218,6 +228,9 @@ class HostSandbox:
             raise HostFault(9000, "NOT SUPPORTED",
                             f"{request.method} {path} is not supported by processing option "
                             f"{option}", code=40600)
+        fault = host_mode.upstream_fault(request.method, path, headers, self.state, option)
+        if fault is not None:
+            raise fault
         call = HostCall(request.method, path, body, headers, option, self.state, self.config)
         item = await route.handler(call)
         if isinstance(item.get("result"), list):

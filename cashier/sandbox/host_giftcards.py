@@ -41,7 +41,7 @@ FAMILY = Family("giftcards")
 EXPIRATION = 1230  # MMYY the sandbox reports for its gift cards
 #: A training till starts with this gift card active and holding TRAINING_GIFT_BALANCE, so a
 #: trainee pays with a gift card at once (the test gift card 2664654648774 starts inactive, for
-#: rehearsing an activation). Listed in the README and on the training PIN pad's list.
+#: rehearsing an activation). Listed in the cashier's guide and on the training PIN pad's list.
 TRAINING_GIFT_CARD = "2664650000000050"
 TRAINING_GIFT_BALANCE = Decimal("50.00")
 DISCOUNT_PERCENTAGE = Decimal(0)

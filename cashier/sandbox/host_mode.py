@@ -8,8 +8,17 @@ Offline ends by itself after ``config.offline_max_s`` of sandbox time (``state.c
 Store and forward: while offline, a card sale or authorization is approved by the gateway itself
 (``approve_offline``: ``authSource`` O, ``deferredAuth`` D) and stored; when the mode goes
 online again (by request or at the maximum duration) every stored approval is forwarded to the
-processor, whose triggers decide it again. ``POST /_sandbox/mode/stored`` says a stored
-approval will decline when forwarded; ``GET /transactions/invoice`` tells the truth afterwards.
+processor, whose triggers decide it again (and 19.19 declines: ``triggers.FORWARD_DECLINE``, a
+training till's rehearsal). ``POST /_sandbox/mode/stored`` says a stored approval will decline
+when forwarded; ``GET /transactions/invoice`` tells the truth afterwards.
+
+The host behind the gateway (issue 40): ``POST /_sandbox/upstream {"reachable": false}`` makes it
+unreachable. Every request that needs the host then gets the gateway's own answer, error code
+65100 "Unable to connect to host" (``upstream_fault``); what the gateway does by itself still
+works: ``/mode/offline``, the PIN pad's ``/devices/*``, a manual sale or authorization (a voice
+authorization code needs no processor), and while offline a card sale or
+authorization (stored as ever) and the invoice lookup or void of a stored one. ``/mode/online``
+needs the host to forward to, so it is refused the same way and the gateway stays offline.
 """
 
 from __future__ import annotations
@@ -79,7 +88,7 @@ def _forward(state: Any) -> list[str]:
         if record["state"] not in ("sale", "authorized"):
             continue  # voided (or batched) before it could be forwarded: nothing to send
         total = Decimal(record["approvedAmount"])
-        if offline.get("declineOnForward"):
+        if offline.get("declineOnForward") or total == triggers.FORWARD_DECLINE:
             code, approved = "D", Decimal(0)
         else:
             outcome = triggers.amount_outcome(total, total, kind=record["kind"],
@@ -100,6 +109,39 @@ def _forward(state: Any) -> list[str]:
 def _go_online(state: Any, why: str) -> None:
     _mode(state).update(offline=False, endedBy=why)
     _forward(state)
+
+
+#: What the gateway answers by itself with its host away (``upstream_fault``).
+_LOCAL_PATHS = frozenset({"/mode/offline",
+                          # a voice authorization needs no processor: the host records it
+                          "/transactions/manualsale", "/transactions/manualauthorization"})
+_STORING_PATHS = frozenset({"/transactions/sale", "/transactions/authorization"})
+
+
+def upstream_reachable(state: Any) -> bool:
+    return not _mode(state).get("unreachable")
+
+
+def unreachable_fault() -> HostFault:
+    """The gateway's own answer when its host cannot be reached (the vendor's 65100)."""
+    return HostFault(9000, "NETWORK ERROR", "Unable to connect to host", severity="Alert",
+                     code=65100, http_status=502)
+
+
+def upstream_fault(method: str, path: str, headers: dict[str, str], state: Any,
+                   option: str) -> HostFault | None:
+    """The fault a request gets while the host behind the gateway is away; None when the
+    gateway answers it by itself (or the host is there)."""
+    if upstream_reachable(state) or path in _LOCAL_PATHS or path.startswith("/devices/"):
+        return None
+    if option in ("LG", "DCP") and is_offline(state):
+        if path in _STORING_PATHS:
+            return None
+        if path == "/transactions/invoice":
+            invoice = headers.get("invoice") or ""
+            if invoice in _mode(state).get("stored", []):
+                return None
+    return unreachable_fault()
 
 
 def offline_remaining_s(state: Any) -> float:
@@ -129,6 +171,8 @@ async def go_offline(call: HostCall) -> dict[str, Any]:
 
 @FAMILY.route("POST", "/mode/online", "LG DCP")
 async def go_online(call: HostCall) -> dict[str, Any]:
+    if not upstream_reachable(call.state):
+        raise unreachable_fault()  # nothing to forward to: the gateway stays offline
     if is_offline(call.state):
         _go_online(call.state, "request")
     return {"dateTime": now_text(call), "transaction": {"authSource": "E"}}
@@ -160,4 +204,28 @@ async def _stored_control(request: Request) -> Response:
     return _json({"offline": is_offline(state), "stored": stored})
 
 
+# ---- control: POST /_sandbox/upstream {"reachable": false|true} ---------------------------------
+async def _upstream_control(request: Request) -> Response:
+    """GET: whether the host behind the gateway is reachable. POST: make it so (training's "Host
+    down" switch, the outage tests)."""
+    sandbox = request.app.state.sandbox
+    if request.method == "POST":
+        try:
+            data = await read_json(request)
+        except ValueError as exc:
+            return control_error(str(exc))
+        if not isinstance(data, dict) or not isinstance(data.get("reachable"), bool):
+            return control_error('send {"reachable": false} or {"reachable": true}')
+        set_upstream(sandbox.state, data["reachable"])
+        sandbox.save()
+    return _json({"reachable": upstream_reachable(sandbox.state),
+                  "offline": is_offline(sandbox.state)})
+
+
+def set_upstream(state: Any, reachable: bool) -> None:
+    """The host behind the gateway comes and goes (the control, and a training till's switch)."""
+    _mode(state)["unreachable"] = not reachable
+
+
 FAMILY.controls.append(Route("/_sandbox/mode/stored", _stored_control, methods=["GET", "POST"]))
+FAMILY.controls.append(Route("/_sandbox/upstream", _upstream_control, methods=["GET", "POST"]))

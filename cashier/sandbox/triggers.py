@@ -58,6 +58,7 @@ AMOUNT_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("999998.01 to 999998.99", "voice referral (R)"),
     ("999998.00, and 999999.00 and up", "declined (D)"),
     ("19.19 on a refund", "refund declined (D)"),
+    ("19.19 stored offline", "declined when the gateway forwards it (D)"),
     ("219.00", "partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; "
                "declined (D) without it; also a capture, incremental authorization or raised "
                "invoice seeking 219.00 more"),
@@ -171,6 +172,11 @@ def _delay_class(total: Decimal) -> tuple[str, int] | None:
     if whole in (111, 112, 511, 1111):
         return {111: "A", 112: "e", 511: "R", 1111: "D"}[whole], cents
     return None
+
+
+#: A sale or authorization of this amount stored offline is declined when the gateway forwards it
+#: (a sandbox trigger, below any offline limit, so a training till rehearses it).
+FORWARD_DECLINE = Decimal("19.19")
 
 
 def amount_outcome(total: Decimal, sought: Decimal, *, kind: str, partial_allowed: bool) -> HostDecision:

@@ -9,6 +9,9 @@ Layout
   and store closes; never on the counter's loop.
 - ``close``: the store-wide reconciliation (host batch totals against every till) and close.
 - ``localpg``: a throw-away PostgreSQL cluster of our own (``make store``, tests, bench).
+- ``catalog``: the store's catalog, every version kept (a till token reads, a store manager
+  writes); ``catalog_pull``: the till follows it (its copy beside the journal);
+  ``catalog_desk``: the Manager screen's Catalog part without Qt (issue #37).
 
 Each till stays the source of truth for its own money: its SQLite journal is written first and
 the store only ever receives copies of its events. Tills never hold database credentials.

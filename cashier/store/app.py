@@ -2,9 +2,10 @@
 
 - ``GET /v1/health``: no token; ``{"ok": true}`` once the database answers.
 - ``POST /v1/hello`` ``{"journal_id", "till_id", "till_number"}``: register the till's journal;
-  answers the store's high-water mark for it, the till's invoice floor and the last store-wide
-  close. A journal of another till than the token's is refused (403), and so is a till number
-  another till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
+  answers the store's high-water mark for it, the till's invoice floor, the last store-wide
+  close and the catalog's newest version (the window's till pulls at once when it is newer). A
+  journal of another till than the token's is refused (403), and so is a till number another
+  till holds or not the one pinned for this till (403 ``{"error": "till_number"}``: the
   till then starts no payment until it has a number of its own).
 - ``POST /v1/events`` ``{"journal_id", "chain", "events": [...]}``: append in order; 200 with
   the new mark, or 409 ``{"error": "gap", "high_water"}`` (re-send from the mark). A resend is a
@@ -19,6 +20,16 @@
 - ``POST /v1/close``: record the store-wide close a till has submitted to the host: needs a
   manager's session; the store records that manager as who closed.
 - ``GET /v1/pin-failures``: the store's failed manager PINs (a manager's session).
+- ``GET /v1/catalog[?after=N|?version=N]``: the catalog (a till token): the newest version whole,
+  what changed after version N (``"full": false``), or version N whole (earlier versions stay
+  readable); ``GET /v1/catalog/versions``: who made each version, when, what changed.
+- ``POST /v1/catalog/import`` (the CSV as the body, up to 32 MiB), ``/v1/catalog/categories``
+  ``{"name", "colour"}``, ``/v1/catalog/tax-classes`` ``{"name", "rate"}``,
+  ``/v1/catalog/reasons`` ``{"name"}`` (issue #38; the import takes a promotions sheet too as
+  JSON ``{"products", "promotions"}``, each file base64),
+  ``/v1/catalog/products`` ``{"product"}``, ``/v1/catalog/change`` ``{"sku", "price"?, "name"?,
+  "category"?, "active"?}``: a store manager's session only (403 for a till token alone); each
+  answers ``{"version", "changed"}`` (``cashier.store.catalog``: every rule checked again).
 - ``GET /updates/...``: with ``--updates REPO``, the signed update repository as static files
   (``cashier update publish``); no token: TUF's signatures protect it, and tills check them.
 
@@ -48,7 +59,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cashier.catalog.rules import check_colour, check_name, check_rate, check_reason_word
 from cashier.errors import ValidationError
+from cashier.store.catalog import SHEET_MAX, change_from_wire, sheets_from_wire
 from cashier.store.checks import MAX_BODY, HistoryRewritten, JournalForked, parse_body
 from cashier.store.database import (
     Forbidden,
@@ -73,23 +86,32 @@ def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
 
 
 class TooLarge(Exception):
-    """A body above ``MAX_BODY`` (answered 413, the rest never read)."""
+    """A body above its limit (answered 413, the rest never read)."""
+
+    def __init__(self, limit: int = MAX_BODY) -> None:
+        super().__init__(limit)
+        self.limit = limit
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The JSON body, refused above ``MAX_BODY`` by its announced length before a byte is read,
-    and while reading when no length was announced."""
+async def _raw(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The body, refused above ``limit`` by its announced length before a byte is read, and
+    while reading when no length was announced."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise TooLarge
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise TooLarge(limit)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise TooLarge
+        if size > limit:
+            raise TooLarge(limit)
         chunks.append(chunk)
-    return parse_body(b"".join(chunks))
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The JSON body (at most ``MAX_BODY``)."""
+    return parse_body(await _raw(request))
 
 
 def _journal_id(body: dict[str, Any]) -> str:
@@ -154,6 +176,16 @@ class StoreApp:
             Route("/v1/close", self._authed(self.close), methods=["POST"]),
             Route("/v1/manager", self._authed(self.manager), methods=["POST"]),
             Route("/v1/pin-failures", self._authed(self.pin_failures), methods=["GET"]),
+            Route("/v1/catalog", self._authed(self.catalog), methods=["GET"]),
+            Route("/v1/catalog/versions", self._authed(self.catalog_versions), methods=["GET"]),
+            Route("/v1/catalog/import", self._authed(self.catalog_import), methods=["POST"]),
+            Route("/v1/catalog/categories", self._authed(self.catalog_category),
+                  methods=["POST"]),
+            Route("/v1/catalog/tax-classes", self._authed(self.catalog_tax_class),
+                  methods=["POST"]),
+            Route("/v1/catalog/reasons", self._authed(self.catalog_reason), methods=["POST"]),
+            Route("/v1/catalog/products", self._authed(self.catalog_add), methods=["POST"]),
+            Route("/v1/catalog/change", self._authed(self.catalog_change), methods=["POST"]),
         ]
         if updates is not None:
             routes.append(Mount("/updates", app=StaticFiles(directory=updates), name="updates"))
@@ -204,8 +236,8 @@ class StoreApp:
                 return _error(403, "forbidden", str(exc))
             except Locked as exc:
                 return _error(429, "locked", str(exc))
-            except TooLarge:
-                return _error(413, "too_large", f"body: must be at most {MAX_BODY} bytes")
+            except TooLarge as exc:
+                return _error(413, "too_large", f"body: must be at most {exc.limit} bytes")
             except ClientDisconnect:
                 log.warning("till %s went away before its request was read (it pushes again)",
                             till_id)
@@ -294,3 +326,93 @@ class StoreApp:
         log.info("store batch %s closed by manager %s from till %s", batch_no, manager.manager_id,
                  till_id)
         return JSONResponse({"batch_no": batch_no, "closed_by": manager.manager_id})
+
+    # ---- the catalog (issue #37): a till token reads, a store manager's session writes --------
+    async def catalog(self, request: Request, till_id: str) -> Response:
+        def number(name: str) -> int | None:
+            value = request.query_params.get(name)
+            if value is None:
+                return None
+            if not value.isdigit() or len(value) > 9:
+                raise ValidationError(name, "must be a catalog version (a whole number)")
+            return int(value)
+
+        text = await self.db.catalog.wire(version=number("version"), after=number("after") or 0)
+        return Response(text, media_type="application/json")
+
+    async def catalog_versions(self, request: Request, till_id: str) -> Response:
+        return JSONResponse({"versions": await self.db.catalog.versions()})
+
+    async def _catalog_manager(self, request: Request, till_id: str) -> ManagerSession:
+        manager = await self._manager(request, till_id)
+        if manager is None:
+            raise Forbidden("catalog: a change needs a store manager signed in at the store (a "
+                            "till token only reads the catalog)")
+        return manager
+
+    @staticmethod
+    def _made_by(manager: ManagerSession) -> str:
+        return f"manager {manager.manager_id}"
+
+    async def catalog_import(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        promotions: bytes | None = None
+        if request.headers.get("content-type", "").startswith("application/json"):
+            # with a promotions sheet (issue #38): both files in one JSON body, base64
+            data, promotions = sheets_from_wire(parse_body(await _raw(request, SHEET_MAX * 3)))
+        else:
+            data = await _raw(request, SHEET_MAX)
+        written = await self.db.catalog.import_sheet(data, made_by=self._made_by(manager),
+                                                     till_id=till_id, promotions=promotions)
+        log.info("catalog version %s: import by manager %s at till %s", written.version,
+                 manager.manager_id, till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_category(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        body = await _body(request)
+        name, colour = body.get("name"), body.get("colour")
+        if colour is not None and not isinstance(colour, str):
+            raise ValidationError("colour", "must be a colour as #RRGGBB")
+        written = await self.db.catalog.add_category(
+            check_name(name if isinstance(name, str) else "", "name"),
+            None if colour is None else check_colour(colour, "colour"),
+            made_by=self._made_by(manager), till_id=till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_tax_class(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        body = await _body(request)
+        name, rate = body.get("name"), body.get("rate")
+        written = await self.db.catalog.add_tax_class(
+            check_name(name if isinstance(name, str) else "", "name"),
+            check_rate(rate if isinstance(rate, str) else "", "rate"),
+            made_by=self._made_by(manager), till_id=till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_reason(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        word = (await _body(request)).get("name")
+        written = await self.db.catalog.add_reason(
+            check_reason_word(word if isinstance(word, str) else "", "name"),
+            made_by=self._made_by(manager), till_id=till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_add(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        body = await _body(request)
+        product = body.get("product")
+        if not isinstance(product, dict):
+            raise ValidationError("product", "must be an object")
+        written = await self.db.catalog.add_product(product, made_by=self._made_by(manager),
+                                                    till_id=till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_change(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        written = await self.db.catalog.change_product(change_from_wire(await _body(request)),
+                                                       made_by=self._made_by(manager),
+                                                       till_id=till_id)
+        log.info("catalog version %s: a product changed by manager %s at till %s",
+                 written.version, manager.manager_id, till_id)
+        return JSONResponse(written.as_dict())

@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -29,9 +30,17 @@ from cashier.errors import CashierError, ValidationError
 from cashier.journal.model import UNRESOLVED
 from cashier.journal.outbox_rows import chain_data, chain_next, chain_start
 from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
-from cashier.journal.totals import HOST_BATCH_REFUND_BUCKETS, HOST_BATCH_SALE_BUCKETS, contribution
+from cashier.journal.tickets import DiscountFigures
+from cashier.journal.totals import (
+    DECLINED_ON_FORWARD_BUCKET,
+    HOST_BATCH_REFUND_BUCKETS,
+    HOST_BATCH_SALE_BUCKETS,
+    TAKEN_BUCKETS,
+    contribution,
+)
 from cashier.manager_pin import verify_pin
-from cashier.money import from_minor
+from cashier.money import from_minor, to_minor
+from cashier.store.catalog import StoreCatalog
 from cashier.store.checks import (
     HistoryRewritten,
     JournalForked,
@@ -210,6 +219,8 @@ class StoreDatabase:
         #: One manager sign-in of this process at a time waits on the managers' rows (the
         #: database serialises tries across processes; this keeps a burst from taking the pool)
         self._pin_turn = asyncio.Lock()
+        #: The catalog's versions (issue #37): reads for every till, writes for store managers
+        self.catalog = StoreCatalog(self.pool)
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=15)
@@ -377,9 +388,11 @@ class StoreDatabase:
                                      "journal_id = %s", (till_id, journal_id))
             mark = await cur.fetchone()
             last_close = await self._last_close(conn)
+            catalog_version = await self.catalog.latest(conn)
         return {"high_water": int(mark[0]) if mark else 0,
                 "invoice_floor": int(floor[0]) if floor else 0,
-                "store_close": own_close(last_close, till_id)}
+                "store_close": own_close(last_close, till_id),
+                "catalog_version": catalog_version}
 
     @staticmethod
     async def _last_close(conn: AsyncConnection[Any]) -> dict[str, Any] | None:
@@ -537,6 +550,24 @@ class StoreDatabase:
                     "v.till_id AND e.journal_id = v.journal_id AND e.entry_id = v.entry_id "
                     f"WHERE v.type = 'correction' AND NOT e.training AND e.{where}", args)
                 corrections = await cur.fetchall()
+                # the money taken by the UTC hour it was journaled in and by clerk (the store's
+                # charts, issue #42)
+                await cur.execute(
+                    "SELECT substr(fields->>'created_at', 1, 13) AS hour, COALESCE(clerk, '') AS "
+                    "clerk, count(*) AS n, sum(bucket_minor) AS minor FROM entries WHERE NOT "
+                    f"training AND {where} AND bucket = ANY(%s) GROUP BY 1, 2",
+                    (*args, list(TAKEN_BUCKETS)))
+                taken = await cur.fetchall()
+                # the tax the paid tickets of these entries charged, by class (issue #37): each
+                # ticket's ``ticket_paid`` event carries it, worked out at the till by the one rule
+                await cur.execute(
+                    "SELECT v.till_id, v.data->'taxes' AS taxes, v.data->'discounts' AS discounts "
+                    "FROM events v "
+                    "WHERE v.type = 'ticket_paid' AND v.data->'taxes' IS NOT NULL AND EXISTS ("
+                    "SELECT 1 FROM entries e WHERE e.till_id = v.till_id AND e.journal_id = "
+                    "v.journal_id AND e.fields->>'ticket_id' = v.data->>'ticket' AND NOT e.training "
+                    f"AND e.{where})", args)
+                taxes = await cur.fetchall()
                 await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
                                   "ORDER BY till_id")
                 tills = await cur.fetchall()
@@ -545,7 +576,7 @@ class StoreDatabase:
                 last_close = await self._last_close(conn)
             finally:
                 await conn.execute("COMMIT")
-        return summarise(rows, tills, marks, last_close, business_date, corrections)
+        return summarise(rows, tills, marks, last_close, business_date, corrections, taken, taxes)
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
@@ -591,18 +622,29 @@ def _money(minor: int, currency: str) -> str:
 def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, Any]],
               marks: Sequence[Mapping[str, Any]], last_close: dict[str, Any] | None,
               business_date: str | None,
-              corrections: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    """The totals answer: the store and each till with sales, refunds, tips, by tender and card
-    brand, unresolved, open tickets, corrections and last seen; ``through`` is what the figures
-    cover."""
+              corrections: Sequence[Mapping[str, Any]] = (),
+              taken: Sequence[Mapping[str, Any]] = (),
+              taxes: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The totals answer: the store and each till with sales, refunds, tips, tax by class, by
+    tender and card brand, unresolved, open tickets, corrections and last seen; ``through`` is
+    what the figures cover; the store's money taken by UTC hour (``YYYY-MM-DDTHH``) and by clerk
+    (``taken``)."""
     currency = next((str(r["currency"]) for r in rows), "USD")
 
     def blank() -> dict[str, Any]:
         return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
-                "unresolved": 0, "open_tickets": 0, "corrections": []}
+                "unresolved": 0, "open_tickets": 0, "corrections": [], "tax": {},
+                "discounts": DiscountFigures()}
 
     acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
     store = blank()
+    for t in taxes:  # each paid ticket's tax by class, as its till worked it out
+        for c in t["taxes"] or []:
+            key = (str(c["tax_class"]), str(c["rate"]))
+            for target in (acc.setdefault(str(t["till_id"]), blank()), store):
+                target["tax"][key] = target["tax"].get(key, 0) + to_minor(Decimal(c["tax"]), currency)
+        for target in (acc.setdefault(str(t["till_id"]), blank()), store):  # issue #38
+            target["discounts"].add(t.get("discounts"), currency)
     for c in corrections:
         for target in (acc.setdefault(str(c["till_id"]), blank()), store):
             target["corrections"].append(c["data"])
@@ -639,11 +681,18 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
         return {"sales": pair(t["sales"]), "refunds": pair(t["refunds"]),
                 "net": _money(t["sales"][1] - t["refunds"][1], currency),
                 "tips": _money(t["tips"], currency),
+                "tax": _money(sum(t["tax"].values()), currency),
+                "tax_by_class": [{"tax_class": name, "rate": rate, "tax": _money(minor, currency)}
+                                 for (name, rate), minor in sorted(t["tax"].items())],
                 "by_tender": {k: pair(v) for k, v in sorted(t["by_tender"].items())},
                 "by_card_brand": {k: {"sales": pair(v[:2]), "refunds": pair(v[2:])}
                                   for k, v in sorted(t["by_card_brand"].items())},
                 "unresolved": t["unresolved"], "open_tickets": t["open_tickets"],
-                "corrections": {"count": corrected, "amount": str(corrected_amount)}}
+                "corrections": {"count": corrected, "amount": str(corrected_amount)},
+                "discounts": t["discounts"].out(currency),
+                # stored offline, declined by the host at the forward: owed, in no sale (issue 40)
+                "declined_on_forward": pair(t["by_tender"].get(DECLINED_ON_FORWARD_BUCKET,
+                                                               [0, 0]))}
 
     seen = {str(t["till_id"]): t for t in tills}
     through: dict[str, dict[str, int]] = {}
@@ -656,8 +705,19 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
         out_tills[till_id] = {**shown(t), "last_seen": last_seen.isoformat() if last_seen else None,
                               "clerk": info.get("clerk")}
     stamps = [v["last_seen"] for v in out_tills.values() if v["last_seen"]]
+    by_hour: dict[str, list[int]] = {}
+    by_clerk: dict[str, list[int]] = {}
+    for r in taken:
+        for label, target in ((str(r["hour"] or ""), by_hour), (str(r["clerk"]), by_clerk)):
+            sums = target.setdefault(label, [0, 0])
+            sums[0] += int(r["n"])
+            sums[1] += int(r["minor"] or 0)
+
+    def pairs(target: dict[str, list[int]]) -> dict[str, Any]:
+        return {k: {"count": v[0], "amount": _money(v[1], currency)} for k, v in sorted(target.items())}
+
     return {"store": {**shown(store), "last_seen": max(stamps) if stamps else None,
-                      "currency": currency},
+                      "currency": currency, "by_hour": pairs(by_hour), "by_clerk": pairs(by_clerk)},
             "tills": out_tills, "business_date": business_date, "through": through,
             "last_close": last_close}
 

@@ -3,7 +3,7 @@ the bench: Debian's server binaries, ``initdb`` into a folder, ``pg_ctl`` on a l
 
 Started as root, the cluster runs as the ``postgres`` user (PostgreSQL refuses to run as root),
 in a folder that user owns. Trust authentication on loopback only: it is a throw-away cluster,
-never the store's real database (see the README, "The store server").
+never the store's real database (see IT's guide, docs/guides/it.md, "The store server").
 
 ``python -m cashier.store.localpg DIR [PORT]`` starts one (creating it when missing), prints its
 URL and keeps running until SIGINT/SIGTERM, then stops it.
@@ -104,7 +104,8 @@ def main(argv: list[str]) -> int:
     try:
         if serve_port is not None:
             service = subprocess.Popen([sys.executable, "-m", "cashier.cli", "store", "serve",
-                                        "--database", cluster.dsn, "--port", serve_port])
+                                        "--database", cluster.dsn, "--port", serve_port,
+                                        "--training-catalog"])
             print(f"add a till:  cashier store add-till TILL_ID --database {cluster.dsn}", flush=True)
         while not stop.is_set() and (service is None or service.poll() is None):
             stop.wait(0.5)

@@ -107,6 +107,8 @@ class Outbox:
                                     till_number=profile.till_number, currency=profile.currency,
                                     training=profile.is_training)
         self.client = store_client(profile, token=token, transport=transport)
+        #: The catalog's newest version as the store said at the last contact (0: unknown)
+        self.catalog_version = 0
 
     def close(self) -> None:
         self.client.close()
@@ -201,6 +203,9 @@ class Outbox:
             self.journal.record_store_number(True, message=str(exc))
             raise
         self.journal.record_store_number(False)
+        version = hello.get("catalog_version")
+        if isinstance(version, int) and not isinstance(version, bool):
+            self.catalog_version = version
         return hello
 
     def _learn_close(self, close: Any, journal_id: str) -> None:
@@ -271,8 +276,12 @@ class BackgroundPusher:
     the store is away."""
 
     def __init__(self, profile: TillProfile, *, interval_s: float = 2.0,
-                 outbox_factory: Callable[[], Outbox] | None = None) -> None:
+                 outbox_factory: Callable[[], Outbox] | None = None,
+                 on_catalog: Callable[[int], None] | None = None) -> None:
         self.profile = profile
+        #: told the catalog's newest version after each contact (the catalog follower pulls
+        #: at once when it is newer than the till's: a price reaches the counter in seconds)
+        self.on_catalog = on_catalog
         self.interval_s = interval_s
         self._factory = outbox_factory or (lambda: Outbox(profile))
         self._wake = threading.Event()
@@ -315,6 +324,8 @@ class BackgroundPusher:
                 try:
                     self.last = outbox.sync(budget)
                     self.last_error = "" if self.last.reached else self.last.message
+                    if self.on_catalog is not None and outbox.catalog_version:
+                        self.on_catalog(outbox.catalog_version)
                 except StoreError as exc:
                     self.last_error = str(exc)
                 except Exception:  # a journal or network fault must not kill the pusher

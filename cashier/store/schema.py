@@ -125,7 +125,37 @@ _V4 = """
 ALTER TABLE journals ADD COLUMN chain text;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+#: The catalog (issue #37, ``cashier.store.catalog``): every product, category and tax class as it
+#: was from the version that wrote it (``since``) until the one that replaced it (``until``);
+#: who made each version, from which till, when and what.
+_V5 = """
+CREATE TABLE catalog_versions (
+    version integer PRIMARY KEY,
+    made_at timestamptz NOT NULL DEFAULT now(),
+    made_by text NOT NULL,
+    till_id text,
+    change text NOT NULL
+);
+CREATE TABLE catalog_rows (
+    kind text NOT NULL CHECK (kind IN ('product', 'category', 'tax_class')),
+    key text NOT NULL,
+    since integer NOT NULL REFERENCES catalog_versions(version),
+    until integer REFERENCES catalog_versions(version),
+    data jsonb NOT NULL,
+    PRIMARY KEY (kind, key, since)
+);
+CREATE UNIQUE INDEX catalog_rows_now ON catalog_rows (kind, key) WHERE until IS NULL;
+CREATE INDEX catalog_rows_since ON catalog_rows (since) WHERE until IS NULL;
+"""
+
+#: issue #38: the promotions and the discount reasons are catalog rows too (same versions).
+_V6 = """
+ALTER TABLE catalog_rows DROP CONSTRAINT catalog_rows_kind_check;
+ALTER TABLE catalog_rows ADD CONSTRAINT catalog_rows_kind_check
+    CHECK (kind IN ('product', 'category', 'tax_class', 'promotion', 'reason'));
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST = len(MIGRATIONS)
 
 

@@ -4,6 +4,14 @@
   <context>
     <name>Cashier</name>
     <message>
+      <source>{name}: column titles</source>
+      <translation>{name}: títulos de columna</translation>
+    </message>
+    <message>
+      <source>{name}: row numbers</source>
+      <translation>{name}: números de fila</translation>
+    </message>
+    <message>
       <source>Printer: ready</source>
       <translation>Impresora: lista</translation>
     </message>
@@ -116,6 +124,10 @@
       <translation>no tiene líneas: añada primero un artículo o un importe</translation>
     </message>
     <message>
+      <source>the drawer is closed: open it first on the Drawer screen (Ctrl+9)</source>
+      <translation>el cajón está cerrado: ábralo primero en la pantalla Cajón (Ctrl+9)</translation>
+    </message>
+    <message>
       <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>
       <translation>el cajón está contado y espera a que un encargado lo cierre: abra de nuevo el cajón primero</translation>
     </message>
@@ -156,6 +168,18 @@
       <translation>un pago se está comprobando aún con el host: espere su resultado antes de otro pago</translation>
     </message>
     <message>
+      <source>must be at most {limit} (this till's limit for one payment)</source>
+      <translation>debe ser como máximo {limit} (el límite de esta caja para un pago)</translation>
+    </message>
+    <message>
+      <source>amount and tip together must be at most {limit} (this till's limit for one payment)</source>
+      <translation>el importe y la propina juntos deben ser como máximo {limit} (el límite de esta caja para un pago)</translation>
+    </message>
+    <message>
+      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} over (the largest note this till takes)</source>
+      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (el billete más grande que toma esta caja)</translation>
+    </message>
+    <message>
       <source>must not be more than the amount ({amount}): a larger tip is almost always a typing slip; key it again</source>
       <translation>no debe ser mayor que el importe ({amount}): una propina mayor casi siempre es un error al teclear; vuelva a teclearla</translation>
     </message>
@@ -174,6 +198,10 @@
     <message>
       <source>unknown</source>
       <translation>desconocido</translation>
+    </message>
+    <message>
+      <source>No drawer is open: open it with a float on the Drawer screen (Ctrl+9).</source>
+      <translation>No hay ningún cajón abierto: ábralo con un fondo en la pantalla Cajón (Ctrl+9).</translation>
     </message>
     <message>
       <source>A drawer is already open at this till: close it before opening another.</source>
@@ -240,6 +268,10 @@
       <translation>Esta tarjeta de regalo no está activa: actívela primero (F3).</translation>
     </message>
     <message>
+      <source>%s of %s %% needs a manager's approval.</source>
+      <translation>%s de %s %% necesita la aprobación de un gerente.</translation>
+    </message>
+    <message>
       <source>%s of %s needs a manager's approval.</source>
       <translation>%s de %s necesita la aprobación de un gerente.</translation>
     </message>
@@ -300,6 +332,18 @@
       <translation>Un sobrante/faltante</translation>
     </message>
     <message>
+      <source>A discount</source>
+      <translation>Un descuento</translation>
+    </message>
+    <message>
+      <source>A price override</source>
+      <translation>Un cambio de precio</translation>
+    </message>
+    <message>
+      <source>A manual sale</source>
+      <translation>Una venta manual</translation>
+    </message>
+    <message>
       <source>The store did not accept this manager number and PIN.</source>
       <translation>La tienda no aceptó este número de gerente y PIN.</translation>
     </message>
@@ -348,12 +392,80 @@
       <translation>La impresora no responde (%s).</translation>
     </message>
     <message>
+      <source>The customer is typing the address on the PIN pad…</source>
+      <translation>El cliente está escribiendo la dirección en el PIN pad…</translation>
+    </message>
+    <message>
+      <source>E-mail the receipt</source>
+      <translation>Enviar el recibo por correo</translation>
+    </message>
+    <message>
+      <source>The customer types the address on the PIN pad, or you type it here.</source>
+      <translation>El cliente escribe la dirección en el PIN pad, o usted la escribe aquí.</translation>
+    </message>
+    <message>
+      <source>Ask on the PIN pad</source>
+      <translation>Pedirla en el PIN pad</translation>
+    </message>
+    <message>
+      <source>Send</source>
+      <translation>Enviar</translation>
+    </message>
+    <message>
+      <source>The customer's e-mail address</source>
+      <translation>La dirección de correo del cliente</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>Cancelar</translation>
+    </message>
+    <message>
+      <source>This till sends no e-mail: its profile has no [email] host.</source>
+      <translation>Esta caja no envía correos: su perfil no tiene host en [email].</translation>
+    </message>
+    <message>
+      <source>The customer cancelled on the PIN pad: type the address here, or ask again.</source>
+      <translation>El cliente canceló en el PIN pad: escriba la dirección aquí, o pídala de nuevo.</translation>
+    </message>
+    <message>
+      <source>Receipt {receipt} queued for e-mail.</source>
+      <translation>Recibo {receipt} en cola para enviarse por correo.</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>Algo salió mal</translation>
     </message>
     <message>
       <source>The till hit an unexpected error. Nothing was charged twice; check the journal before retrying a payment.</source>
       <translation>La caja tuvo un error inesperado. Nada se cobró dos veces; revise el diario antes de reintentar un pago.</translation>
+    </message>
+    <message>
+      <source>Mail (training)</source>
+      <translation>Correo (práctica)</translation>
+    </message>
+    <message>
+      <source>Each e-mailed receipt as the customer would receive it.</source>
+      <translation>Cada recibo enviado por correo, tal como lo recibiría el cliente.</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts</source>
+      <translation>Recibos enviados por correo</translation>
+    </message>
+    <message>
+      <source>From</source>
+      <translation>De</translation>
+    </message>
+    <message>
+      <source>To</source>
+      <translation>Para</translation>
+    </message>
+    <message>
+      <source>Subject</source>
+      <translation>Asunto</translation>
+    </message>
+    <message>
+      <source>Attached</source>
+      <translation>Adjunto</translation>
     </message>
     <message>
       <source>Manager approval</source>
@@ -384,12 +496,120 @@
       <translation>No se pudo imprimir:</translation>
     </message>
     <message>
-      <source>Drawer</source>
-      <translation>Cajón</translation>
+      <source>Catalog</source>
+      <translation>Catálogo</translation>
     </message>
     <message>
-      <source>Cash amount</source>
-      <translation>Importe en efectivo</translation>
+      <source>Search by name or sku</source>
+      <translation>Buscar por nombre o SKU</translation>
+    </message>
+    <message>
+      <source>Search the catalog</source>
+      <translation>Buscar en el catálogo</translation>
+    </message>
+    <message>
+      <source>Products</source>
+      <translation>Productos</translation>
+    </message>
+    <message>
+      <source>One row per product: sku, name, price, category and whether it is sold.</source>
+      <translation>Una fila por producto: SKU, nombre, precio, categoría y si se vende.</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>Nombre</translation>
+    </message>
+    <message>
+      <source>Price</source>
+      <translation>Precio</translation>
+    </message>
+    <message>
+      <source>Category</source>
+      <translation>Categoría</translation>
+    </message>
+    <message>
+      <source>Sold at the counter</source>
+      <translation>Se vende en el mostrador</translation>
+    </message>
+    <message>
+      <source>New product</source>
+      <translation>Producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's category</source>
+      <translation>Categoría del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's tax class</source>
+      <translation>Clase de impuesto del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Save product</source>
+      <translation>Guardar producto</translation>
+    </message>
+    <message>
+      <source>Add product</source>
+      <translation>Añadir producto</translation>
+    </message>
+    <message>
+      <source>SKU</source>
+      <translation>SKU</translation>
+    </message>
+    <message>
+      <source>Sold</source>
+      <translation>Se vende</translation>
+    </message>
+    <message>
+      <source>New product's sku</source>
+      <translation>SKU del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's name</source>
+      <translation>Nombre del producto nuevo</translation>
+    </message>
+    <message>
+      <source>New product's price</source>
+      <translation>Precio del producto nuevo</translation>
+    </message>
+    <message>
+      <source>Barcodes, separated by |</source>
+      <translation>Códigos de barras, separados por |</translation>
+    </message>
+    <message>
+      <source>Sending to the store…</source>
+      <translation>Enviando a la tienda…</translation>
+    </message>
+    <message>
+      <source>This till sells its own list (no store): the catalog is changed at the store.</source>
+      <translation>Esta caja vende su propia lista (sin tienda): el catálogo se cambia en la tienda.</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>sí</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>no</translation>
+    </message>
+    <message>
+      <source>Sign in to the store first (Store: manager number and PIN): the store checks who changes its catalog.</source>
+      <translation>Inicie sesión en la tienda primero (Tienda: número y PIN del encargado): la tienda comprueba quién cambia su catálogo.</translation>
+    </message>
+    <message>
+      <source>Choose a product in the list first.</source>
+      <translation>Elija primero un producto de la lista.</translation>
+    </message>
+    <message>
+      <source>Catalog version %s from the store.</source>
+      <translation>Versión %s del catálogo de la tienda.</translation>
+    </message>
+    <message>
+      <source>%s saved: catalog version %s.</source>
+      <translation>%s guardado: versión %s del catálogo.</translation>
+    </message>
+    <message>
+      <source>Drawer</source>
+      <translation>Cajón</translation>
     </message>
     <message>
       <source>Open the drawer</source>
@@ -414,6 +634,10 @@
     <message>
       <source>Open drawer</source>
       <translation>Abrir cajón</translation>
+    </message>
+    <message>
+      <source>Cash amount</source>
+      <translation>Importe en efectivo</translation>
     </message>
     <message>
       <source>Pay in</source>
@@ -540,14 +764,6 @@
       <translation>Tarjeta de regalo</translation>
     </message>
     <message>
-      <source>Gift card number: type or scan, then Enter (empty: the PIN pad reads it)</source>
-      <translation>Número de tarjeta de regalo: teclee o escanee y pulse Intro (vacío: la terminal la lee)</translation>
-    </message>
-    <message>
-      <source>Amount (activate, reload)</source>
-      <translation>Importe (activar, recargar)</translation>
-    </message>
-    <message>
       <source>Balance</source>
       <translation>Saldo</translation>
     </message>
@@ -572,8 +788,40 @@
       <translation>Retirar saldo</translation>
     </message>
     <message>
+      <source>Sale</source>
+      <translation>Venta</translation>
+    </message>
+    <message>
+      <source>Spent</source>
+      <translation>Gastado</translation>
+    </message>
+    <message>
+      <source>Cancelled</source>
+      <translation>Cancelado</translation>
+    </message>
+    <message>
+      <source>Gift card number: type or scan, then Enter (empty: the PIN pad reads it)</source>
+      <translation>Número de tarjeta de regalo: teclee o escanee y pulse Intro (vacío: la terminal la lee)</translation>
+    </message>
+    <message>
+      <source>Amount (activate, reload)</source>
+      <translation>Importe (activar, recargar)</translation>
+    </message>
+    <message>
+      <source>Gift card history</source>
+      <translation>Historial de la tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>One row per movement on the card: when, what and how much.</source>
+      <translation>Una fila por movimiento de la tarjeta: cuándo, qué y cuánto.</translation>
+    </message>
+    <message>
       <source>Cancel last request</source>
       <translation>Cancelar la última operación</translation>
+    </message>
+    <message>
+      <source>Cancelling on the PIN pad…</source>
+      <translation>Cancelando en la terminal…</translation>
     </message>
     <message>
       <source>Working…</source>
@@ -582,6 +830,14 @@
     <message>
       <source>Not done</source>
       <translation>No realizado</translation>
+    </message>
+    <message>
+      <source>Cancel on the PIN pad</source>
+      <translation>Cancelar en la terminal</translation>
+    </message>
+    <message>
+      <source>Present card</source>
+      <translation>Presente la tarjeta</translation>
     </message>
     <message>
       <source>Card:</source>
@@ -608,16 +864,28 @@
       <translation>No hay operación de tarjeta de regalo que cancelar en esta sesión.</translation>
     </message>
     <message>
-      <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
-      <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
+      <source>Customer sees:</source>
+      <translation>El cliente ve:</translation>
+    </message>
+    <message>
+      <source>Could not cancel:</source>
+      <translation>No se pudo cancelar:</translation>
     </message>
     <message>
       <source>Not sent</source>
       <translation>No enviado</translation>
     </message>
     <message>
+      <source>Cancel %s of invoice %s (%s)? It cannot be undone. Press %s again to confirm.</source>
+      <translation>¿Anular %s de la factura %s (%s)? No se puede deshacer. Pulse %s otra vez para confirmar.</translation>
+    </message>
+    <message>
       <source>Journal</source>
       <translation>Diario</translation>
+    </message>
+    <message>
+      <source>Refund amount</source>
+      <translation>Importe a devolver</translation>
     </message>
     <message>
       <source>Card last four</source>
@@ -636,12 +904,28 @@
       <translation>Solo hoy</translation>
     </message>
     <message>
-      <source>Refund amount</source>
-      <translation>Importe a devolver</translation>
+      <source>Search by</source>
+      <translation>Buscar por</translation>
     </message>
     <message>
       <source>Search</source>
       <translation>Buscar</translation>
+    </message>
+    <message>
+      <source>What to look for; Up and Down move through the entries found.</source>
+      <translation>Qué buscar; Arriba y Abajo recorren los registros encontrados.</translation>
+    </message>
+    <message>
+      <source>Journal entries</source>
+      <translation>Registros del diario</translation>
+    </message>
+    <message>
+      <source>One row per payment: time, invoice, kind, card, amount, state and notes.</source>
+      <translation>Una fila por pago: hora, factura, tipo, tarjeta, importe, estado y notas.</translation>
+    </message>
+    <message>
+      <source>Entry details</source>
+      <translation>Detalles del registro</translation>
     </message>
     <message>
       <source>Show all</source>
@@ -666,6 +950,10 @@
     <message>
       <source>Reprint</source>
       <translation>Reimprimir</translation>
+    </message>
+    <message>
+      <source>E-mail receipt</source>
+      <translation>Recibo por correo</translation>
     </message>
     <message>
       <source>Refund ticket lines</source>
@@ -702,6 +990,10 @@
     <message>
       <source>The receipt is in the journal; try again when the PIN pad is free.</source>
       <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
+    </message>
+    <message>
+      <source>Phone/link refund</source>
+      <translation>Devolución por teléfono/enlace</translation>
     </message>
     <message>
       <source>Refunding…</source>
@@ -792,6 +1084,22 @@
       <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
     </message>
     <message>
+      <source>The payment host gives this till no batch totals: the figures above are the till's own record of the open batch, not checked against the host.</source>
+      <translation>El host de pagos no da totales de lote a esta caja: las cifras de arriba son el registro propio de la caja del lote abierto, sin comprobar con el host.</translation>
+    </message>
+    <message>
+      <source>the host has sales: {sales} ({sales_amount}), refunds: {refunds} ({refunds_amount})</source>
+      <translation>el host tiene ventas: {sales} ({sales_amount}), devoluciones: {refunds} ({refunds_amount})</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they DIFFER ({host}). Run recovery, then compare again before closing.</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: NO COINCIDEN ({host}). Ejecute la recuperación y compare de nuevo antes de cerrar.</translation>
+    </message>
+    <message>
+      <source>No manager PIN is set for this till: ask support to set one in its profile.</source>
+      <translation>Esta caja no tiene PIN de gerente: pida a soporte que lo configure en su perfil.</translation>
+    </message>
+    <message>
       <source>Manager PIN</source>
       <translation>PIN del gerente</translation>
     </message>
@@ -812,12 +1120,44 @@
       <translation>Configuración de la caja</translation>
     </message>
     <message>
+      <source>One row per payment the host has not settled yet.</source>
+      <translation>Una fila por cada pago que el host aún no ha resuelto.</translation>
+    </message>
+    <message>
+      <source>PIN pad status</source>
+      <translation>Estado de la terminal</translation>
+    </message>
+    <message>
+      <source>Stored payments</source>
+      <translation>Pagos guardados</translation>
+    </message>
+    <message>
+      <source>One row per card payment stored offline, with the hours left before its limit, then each one the host declined when it was sent on, with what to do.</source>
+      <translation>Una fila por pago con tarjeta guardado sin conexión, con las horas que le quedan antes de su límite; después, cada uno que el host rechazó al reenviarlo, con qué hacer.</translation>
+    </message>
+    <message>
       <source>Store</source>
       <translation>Tienda</translation>
     </message>
     <message>
       <source>Store manager number</source>
       <translation>Número del gerente de tienda</translation>
+    </message>
+    <message>
+      <source>Store manager PIN</source>
+      <translation>PIN del gerente de tienda</translation>
+    </message>
+    <message>
+      <source>Every till's figures</source>
+      <translation>Las cifras de cada caja</translation>
+    </message>
+    <message>
+      <source>One row per till: clerk, last seen, open tickets, unresolved, sales, refunds and net.</source>
+      <translation>Una fila por caja: cajero, visto por última vez, tickets abiertos, sin resolver, ventas, devoluciones y neto.</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they match ({host}).</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: coinciden ({host}).</translation>
     </message>
     <message>
       <source>Unlock</source>
@@ -852,10 +1192,6 @@
       <translation>Volver a en línea</translation>
     </message>
     <message>
-      <source>PIN pad status</source>
-      <translation>Estado de la terminal</translation>
-    </message>
-    <message>
       <source>Lock</source>
       <translation>Bloquear</translation>
     </message>
@@ -866,6 +1202,10 @@
     <message>
       <source>Since</source>
       <translation>Desde</translation>
+    </message>
+    <message>
+      <source>Left / to do</source>
+      <translation>Queda / qué hacer</translation>
     </message>
     <message>
       <source>Till</source>
@@ -888,8 +1228,28 @@
       <translation>Idioma</translation>
     </message>
     <message>
+      <source>No payment stored offline.</source>
+      <translation>Ningún pago guardado sin conexión.</translation>
+    </message>
+    <message>
+      <source>Waiting</source>
+      <translation>En espera</translation>
+    </message>
+    <message>
+      <source>Declined when sent on</source>
+      <translation>Rechazado al reenviarlo</translation>
+    </message>
+    <message>
+      <source>Reach the customer and collect it</source>
+      <translation>Contacte al cliente y cóbrelo</translation>
+    </message>
+    <message>
       <source>Nothing is waiting for recovery.</source>
       <translation>Nada espera recuperación.</translation>
+    </message>
+    <message>
+      <source>Comparing the till's payments with the payment host…</source>
+      <translation>Comparando los pagos de la caja con el host de pagos…</translation>
     </message>
     <message>
       <source>Totals appear after the first reconciliation.</source>
@@ -960,12 +1320,28 @@
       <translation>simulador integrado (entrenamiento)</translation>
     </message>
     <message>
-      <source>Failed manager PINs</source>
-      <translation>PIN de gerente fallidos</translation>
+      <source>receipt</source>
+      <translation>recibo</translation>
+    </message>
+    <message>
+      <source>E-mailed receipts not sent</source>
+      <translation>Recibos por correo no enviados</translation>
     </message>
     <message>
       <source>none</source>
       <translation>ninguno</translation>
+    </message>
+    <message>
+      <source>Failed manager PINs</source>
+      <translation>PIN de gerente fallidos</translation>
+    </message>
+    <message>
+      <source>Offline by itself: the host could not be reached; back online by itself when it answers.</source>
+      <translation>Sin conexión por sí sola: no se pudo llegar al host; vuelve a estar en línea sola cuando responda.</translation>
+    </message>
+    <message>
+      <source>Offline: a manager's switch.</source>
+      <translation>Sin conexión: decisión de un gerente.</translation>
     </message>
     <message>
       <source>Recovery resolved %s; still open %s.</source>
@@ -974,6 +1350,10 @@
     <message>
       <source>Choose a payment to void.</source>
       <translation>Elija un pago para anular.</translation>
+    </message>
+    <message>
+      <source>This till is not linked to a store service.</source>
+      <translation>Esta caja no está conectada a un servicio de tienda.</translation>
     </message>
     <message>
       <source>Asking the store…</source>
@@ -1016,12 +1396,28 @@
       <translation>bloqueado</translation>
     </message>
     <message>
+      <source>Stored, waiting for the host: {count} for {amount}; the oldest at {oldest}, {left} h before the limit of {limit} h.</source>
+      <translation>Guardados, esperando al host: {count} por {amount}; el más antiguo a las {oldest}, {left} h antes del límite de {limit} h.</translation>
+    </message>
+    <message>
+      <source>Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on card ..{last4} at {at}. Reach the customer and collect it.</source>
+      <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
+    </message>
+    <message>
+      <source>{left} h left</source>
+      <translation>quedan {left} h</translation>
+    </message>
+    <message>
       <source>Corrections (the host held them otherwise)</source>
       <translation>Correcciones (el host las tenía de otro modo)</translation>
     </message>
     <message>
       <source>Open tabs (not in the batch)</source>
       <translation>Cuentas abiertas (fuera del lote)</translation>
+    </message>
+    <message>
+      <source>Close the batch? Sales: %s (%s); refunds: %s (%s); net %s. It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote? Ventas: %s (%s); devoluciones: %s (%s); neto %s. No se puede deshacer. Pulse Alt+B de nuevo para confirmar.</translation>
     </message>
     <message>
       <source>Offline mode is on.</source>
@@ -1056,8 +1452,28 @@
       <translation>No es de este cliente: el host respondió a la factura {invoice} con una aprobación de {total} en la tarjeta ..{last4}, otro pago con ese número; resuélvalo con el host.</translation>
     </message>
     <message>
+      <source>Reconciled at %s.</source>
+      <translation>Conciliado a las %s.</translation>
+    </message>
+    <message>
+      <source>Open tabs not in this batch: %s (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
+      <translation>Cuentas abiertas fuera de este lote: %s (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B de nuevo para pasarlas al lote siguiente.</translation>
+    </message>
+    <message>
       <source>Batch %s closed.</source>
       <translation>Lote %s cerrado.</translation>
+    </message>
+    <message>
+      <source>approved</source>
+      <translation>aprobado</translation>
+    </message>
+    <message>
+      <source>declined</source>
+      <translation>rechazado</translation>
+    </message>
+    <message>
+      <source>declined: not enough funds on the card</source>
+      <translation>rechazada: fondos insuficientes en la tarjeta</translation>
     </message>
     <message>
       <source>Phone/link</source>
@@ -1108,6 +1524,34 @@
       <translation>Token de tarjeta (tok_…)</translation>
     </message>
     <message>
+      <source>Phone order, pay by link or customer</source>
+      <translation>Pedido por teléfono, pago por enlace o cliente</translation>
+    </message>
+    <message>
+      <source>Find a customer</source>
+      <translation>Buscar un cliente</translation>
+    </message>
+    <message>
+      <source>Card token</source>
+      <translation>Token de tarjeta</translation>
+    </message>
+    <message>
+      <source>Customers found</source>
+      <translation>Clientes encontrados</translation>
+    </message>
+    <message>
+      <source>Charges on the link</source>
+      <translation>Cargos del enlace</translation>
+    </message>
+    <message>
+      <source>Payment link QR code</source>
+      <translation>Código QR del enlace de pago</translation>
+    </message>
+    <message>
+      <source>The customer scans it with their phone to open the payment link.</source>
+      <translation>El cliente lo escanea con su teléfono para abrir el enlace de pago.</translation>
+    </message>
+    <message>
       <source>Charge card</source>
       <translation>Cobrar tarjeta</translation>
     </message>
@@ -1142,6 +1586,10 @@
     <message>
       <source>Send the address to the customer or let them scan the code.</source>
       <translation>Envíe la dirección al cliente o deje que escanee el código.</translation>
+    </message>
+    <message>
+      <source>Waiting for the customer</source>
+      <translation>Esperando al cliente</translation>
     </message>
     <message>
       <source>Training: the test customer is paying the link…</source>
@@ -1184,6 +1632,10 @@
       <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
     </message>
     <message>
+      <source>This till takes no phone or link payments: ask support to set them up.</source>
+      <translation>Esta caja no acepta pagos por teléfono ni por enlace: pida a soporte que los configure.</translation>
+    </message>
+    <message>
       <source>Approved: paid by link</source>
       <translation>Aprobado: pagado por enlace</translation>
     </message>
@@ -1200,10 +1652,6 @@
       <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
     </message>
     <message>
-      <source>Training test cards:</source>
-      <translation>Tarjetas de prueba (práctica):</translation>
-    </message>
-    <message>
       <source>Payment link for</source>
       <translation>Enlace de pago por</translation>
     </message>
@@ -1212,8 +1660,12 @@
       <translation>sin tarjeta guardada</translation>
     </message>
     <message>
-      <source>declined</source>
-      <translation>rechazado</translation>
+      <source>The payment service is not answering; still watching…</source>
+      <translation>El servicio de pagos no responde; se sigue vigilando…</translation>
+    </message>
+    <message>
+      <source>Training test cards:</source>
+      <translation>Tarjetas de prueba (práctica):</translation>
     </message>
     <message>
       <source>Charge</source>
@@ -1232,12 +1684,20 @@
       <translation>El cliente ya no puede pagar este enlace.</translation>
     </message>
     <message>
+      <source>The payment service did not confirm the deactivation.</source>
+      <translation>El servicio de pagos no confirmó la desactivación.</translation>
+    </message>
+    <message>
       <source>Declined</source>
       <translation>Rechazado</translation>
     </message>
     <message>
       <source>Not charged (error)</source>
       <translation>No cobrado (error)</translation>
+    </message>
+    <message>
+      <source>Checking with the payment service…</source>
+      <translation>Consultando con el servicio de pagos…</translation>
     </message>
     <message>
       <source>default card</source>
@@ -1252,20 +1712,12 @@
       <translation>un pago QR de %s</translation>
     </message>
     <message>
-      <source>Waiting for the customer</source>
-      <translation>Esperando al cliente</translation>
-    </message>
-    <message>
       <source>Paid</source>
       <translation>Pagado</translation>
     </message>
     <message>
       <source>Cancelling the code…</source>
       <translation>Cancelando el código…</translation>
-    </message>
-    <message>
-      <source>Cancelled</source>
-      <translation>Cancelado</translation>
     </message>
     <message>
       <source>Reversed</source>
@@ -1326,6 +1778,14 @@
     <message>
       <source>Type the amount (1 2 5 0 = 12.50), then Enter or F2: the customer scans the code with their phone.</source>
       <translation>Escriba el importe (1 2 5 0 = 12.50) y luego Enter o F2: el cliente escanea el código con su teléfono.</translation>
+    </message>
+    <message>
+      <source>QR code</source>
+      <translation>Código QR</translation>
+    </message>
+    <message>
+      <source>The customer scans it with their phone to pay.</source>
+      <translation>El cliente lo escanea con su teléfono para pagar.</translation>
     </message>
     <message>
       <source>Show QR code</source>
@@ -1404,6 +1864,22 @@
       <translation>Los informes son para el gerente: teclee un PIN de gerente y pulse Intro.</translation>
     </message>
     <message>
+      <source>Report</source>
+      <translation>Informe</translation>
+    </message>
+    <message>
+      <source>The X or Z report as it prints, line by line.</source>
+      <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
+    </message>
+    <message>
+      <source>Charts</source>
+      <translation>Gráficos</translation>
+    </message>
+    <message>
+      <source>The report's figures as charts; F4 shows each chart's table, F3 the report as it prints.</source>
+      <translation>Las cifras del informe en gráficos; F4 muestra la tabla de cada gráfico, F3 el informe tal como se imprime.</translation>
+    </message>
+    <message>
       <source>Reports are not available: the journal could not be opened.</source>
       <translation>Los informes no están disponibles: no se pudo abrir el diario.</translation>
     </message>
@@ -1414,6 +1890,10 @@
     <message>
       <source>Z report</source>
       <translation>Informe Z</translation>
+    </message>
+    <message>
+      <source>Day</source>
+      <translation>Día</translation>
     </message>
     <message>
       <source>Print</source>
@@ -1428,44 +1908,28 @@
       <translation>Exportar PDF</translation>
     </message>
     <message>
+      <source>Text / charts</source>
+      <translation>Texto / gráficos</translation>
+    </message>
+    <message>
+      <source>Tables</source>
+      <translation>Tablas</translation>
+    </message>
+    <message>
       <source>Sent to the receipt printer.</source>
       <translation>Enviado a la impresora de recibos.</translation>
     </message>
     <message>
+      <source>Business date</source>
+      <translation>Fecha del día</translation>
+    </message>
+    <message>
+      <source>The day the Day key shows, beside the same weekday a week earlier.</source>
+      <translation>El día que muestra la tecla Día, junto al mismo día de la semana anterior.</translation>
+    </message>
+    <message>
       <source>Saved:</source>
       <translation>Guardado:</translation>
-    </message>
-    <message>
-      <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
-      <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
-    </message>
-    <message>
-      <source>Clear</source>
-      <translation>Borrar</translation>
-    </message>
-    <message>
-      <source>Sale</source>
-      <translation>Venta</translation>
-    </message>
-    <message>
-      <source>Item</source>
-      <translation>Artículo</translation>
-    </message>
-    <message>
-      <source>Voided</source>
-      <translation>Anulado</translation>
-    </message>
-    <message>
-      <source>Captured</source>
-      <translation>Capturado</translation>
-    </message>
-    <message>
-      <source>Paid: give the change</source>
-      <translation>Pagado: entregue el cambio</translation>
-    </message>
-    <message>
-      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
-      <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
     </message>
     <message>
       <source>Remove line</source>
@@ -1476,100 +1940,112 @@
       <translation>Anular ticket</translation>
     </message>
     <message>
-      <source>Cancelling on the PIN pad…</source>
-      <translation>Cancelando en la terminal…</translation>
+      <source>Line %</source>
+      <translation>Línea %</translation>
     </message>
     <message>
-      <source>Show receipt</source>
-      <translation>Mostrar recibo</translation>
+      <source>Ticket %</source>
+      <translation>Ticket %</translation>
     </message>
     <message>
-      <source>Show the receipt on screen instead.</source>
-      <translation>Muestre el recibo en pantalla.</translation>
+      <source>Type the amount (1 2 5 0 = 12.50), then Return or F2 for card; + adds it as a line.</source>
+      <translation>Escriba el importe (1 2 5 0 = 12.50), luego Intro o F2 para tarjeta; + lo añade como línea.</translation>
+    </message>
+    <message>
+      <source>The keys type the amount.</source>
+      <translation>Las teclas escriben el importe.</translation>
+    </message>
+    <message>
+      <source>The keys type the tip (the tip is then keyed).</source>
+      <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
+    </message>
+    <message>
+      <source>Shows the keypad in the products' place.</source>
+      <translation>Muestra el teclado en lugar de los productos.</translation>
+    </message>
+    <message>
+      <source>Shows the catalog's products in the keypad's place.</source>
+      <translation>Muestra los productos del catálogo en lugar del teclado.</translation>
+    </message>
+    <message>
+      <source>Clear</source>
+      <translation>Borrar</translation>
+    </message>
+    <message>
+      <source>Keypad</source>
+      <translation>Teclado</translation>
+    </message>
+    <message>
+      <source>Price of the last line</source>
+      <translation>Precio de la última línea</translation>
+    </message>
+    <message>
+      <source>Item</source>
+      <translation>Artículo</translation>
+    </message>
+    <message>
+      <source>Reason:</source>
+      <translation>Motivo:</translation>
+    </message>
+    <message>
+      <source>Discount on the last line</source>
+      <translation>Descuento en la última línea</translation>
+    </message>
+    <message>
+      <source>Discount on the ticket</source>
+      <translation>Descuento en el ticket</translation>
+    </message>
+    <message>
+      <source>Percent (10%) or amount (2.00):</source>
+      <translation>Porcentaje (10%) o importe (2.00):</translation>
+    </message>
+    <message>
+      <source>New price (2.50):</source>
+      <translation>Precio nuevo (2.50):</translation>
     </message>
     <message>
       <source>Amount: type the line's price first (it must be greater than zero).</source>
       <translation>Importe: escriba primero el precio de la línea (debe ser mayor que cero).</translation>
     </message>
     <message>
-      <source>Nothing was charged. Remaining {rest}.</source>
-      <translation>No se cobró nada. Pendiente {rest}.</translation>
+      <source>No product's name holds what was typed: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto se llama así: escriba su precio y pulse + para añadirlo como línea.</translation>
     </message>
     <message>
-      <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
-      <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
-    </message>
-    <message>
-      <source>Cash taken: {got}. Remaining {rest}.</source>
-      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
-    </message>
-    <message>
-      <source>{what} approved: {got}. Remaining {rest}.</source>
-      <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
-    </message>
-    <message>
-      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
-      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
-    </message>
-    <message>
-      <source>Paying by card</source>
-      <translation>Pago con tarjeta</translation>
-    </message>
-    <message>
-      <source>The customer scans the code on the PIN pad.</source>
-      <translation>El cliente escanea el código en la terminal.</translation>
-    </message>
-    <message>
-      <source>Sending to the PIN pad…</source>
-      <translation>Enviando a la terminal…</translation>
-    </message>
-    <message>
-      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
-      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
-    </message>
-    <message>
-      <source>The ticket stays open: remaining {rest}.</source>
-      <translation>El ticket sigue abierto: queda {rest}.</translation>
-    </message>
-    <message>
-      <source>PIN pad:</source>
-      <translation>Terminal:</translation>
-    </message>
-    <message>
-      <source>Present card</source>
-      <translation>Presente la tarjeta</translation>
-    </message>
-    <message>
-      <source>Could not cancel:</source>
-      <translation>No se pudo cancelar:</translation>
-    </message>
-    <message>
-      <source>Change due: {change}</source>
-      <translation>Cambio a entregar: {change}</translation>
-    </message>
-    <message>
-      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
-      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Paying by gift card</source>
-      <translation>Pago con tarjeta de regalo</translation>
-    </message>
-    <message>
-      <source>Paying by QR code</source>
-      <translation>Pago con código QR</translation>
-    </message>
-    <message>
-      <source>Customer sees:</source>
-      <translation>El cliente ve:</translation>
-    </message>
-    <message>
-      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
-      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
+      <source>Show the receipt on screen instead.</source>
+      <translation>Muestre el recibo en pantalla.</translation>
     </message>
     <message>
       <source>Line name (type letters), then the price and +</source>
       <translation>Nombre de la línea (escriba letras), luego el precio y +</translation>
+    </message>
+    <message>
+      <source>Line name</source>
+      <translation>Nombre de la línea</translation>
+    </message>
+    <message>
+      <source>Letters typed on the Sale screen name the next line; the price and + add it.</source>
+      <translation>Las letras tecleadas en la pantalla Venta dan nombre a la siguiente línea; el precio y + la añaden.</translation>
+    </message>
+    <message>
+      <source>How the tip is taken</source>
+      <translation>Cómo se toma la propina</translation>
+    </message>
+    <message>
+      <source>No tip, the customer chooses it on the PIN pad, or the cashier keys it (F7).</source>
+      <translation>Sin propina, la elige el cliente en la terminal o la teclea el cajero (F7).</translation>
+    </message>
+    <message>
+      <source>The tip keyed by the cashier: F7 types it, F5 goes back to the amount.</source>
+      <translation>La propina que teclea el cajero: F7 la escribe, F5 vuelve al importe.</translation>
+    </message>
+    <message>
+      <source>Adds the amount typed, with the name typed, as a line of the ticket.</source>
+      <translation>Añade el importe tecleado, con el nombre tecleado, como una línea del ticket.</translation>
+    </message>
+    <message>
+      <source>Cash: the customer hands over exactly what remains.</source>
+      <translation>Efectivo: el cliente entrega justo lo pendiente.</translation>
     </message>
     <message>
       <source>Add line</source>
@@ -1596,6 +2072,162 @@
       <translation>Propina tecleada</translation>
     </message>
     <message>
+      <source>Cash: the customer hands over this note; the change is shown.</source>
+      <translation>Efectivo: el cliente entrega este billete; se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Charges the amount typed, or all that remains, on the PIN pad.</source>
+      <translation>Cobra en la terminal el importe tecleado, o todo lo pendiente.</translation>
+    </message>
+    <message>
+      <source>The PIN pad reads a gift card for the amount typed, or all that remains.</source>
+      <translation>La terminal lee una tarjeta de regalo por el importe tecleado, o todo lo pendiente.</translation>
+    </message>
+    <message>
+      <source>Shows a QR code the customer pays with their phone.</source>
+      <translation>Muestra un código QR que el cliente paga con su teléfono.</translation>
+    </message>
+    <message>
+      <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
+      <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
+    </message>
+    <message>
+      <source>Adds it to the ticket (a choice is asked first when it has one).</source>
+      <translation>Lo añade al ticket (si tiene opciones, se preguntan antes).</translation>
+    </message>
+    <message>
+      <source>Adds this one (its number); its choices are asked next.</source>
+      <translation>Añade esta opción (su número); luego se preguntan sus extras.</translation>
+    </message>
+    <message>
+      <source>Back</source>
+      <translation>Atrás</translation>
+    </message>
+    <message>
+      <source>Backs out of the question: nothing is added.</source>
+      <translation>Sale de la pregunta: no se añade nada.</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>Añadir</translation>
+    </message>
+    <message>
+      <source>Adds the product with the choices ticked.</source>
+      <translation>Añade el producto con las opciones marcadas.</translation>
+    </message>
+    <message>
+      <source>Previous page</source>
+      <translation>Página anterior</translation>
+    </message>
+    <message>
+      <source>The category's previous products.</source>
+      <translation>Los productos anteriores de la categoría.</translation>
+    </message>
+    <message>
+      <source>Next page</source>
+      <translation>Página siguiente</translation>
+    </message>
+    <message>
+      <source>The category's next products.</source>
+      <translation>Los productos siguientes de la categoría.</translation>
+    </message>
+    <message>
+      <source>Previous category</source>
+      <translation>Categoría anterior</translation>
+    </message>
+    <message>
+      <source>Page Up.</source>
+      <translation>Re Pág.</translation>
+    </message>
+    <message>
+      <source>Next category</source>
+      <translation>Categoría siguiente</translation>
+    </message>
+    <message>
+      <source>Page Down.</source>
+      <translation>Av Pág.</translation>
+    </message>
+    <message>
+      <source>Ticks or unticks it (its number); Return adds the product.</source>
+      <translation>La marca o desmarca (su número); Intro añade el producto.</translation>
+    </message>
+    <message>
+      <source>Up</source>
+      <translation>Arriba</translation>
+    </message>
+    <message>
+      <source>Down</source>
+      <translation>Abajo</translation>
+    </message>
+    <message>
+      <source>No products in this category.</source>
+      <translation>No hay productos en esta categoría.</translation>
+    </message>
+    <message>
+      <source>Shows the category's products (Page Up, Page Down: the category before or after).</source>
+      <translation>Muestra los productos de la categoría (Re Pág, Av Pág: la categoría anterior o siguiente).</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages}</source>
+      <translation>Página {page} de {pages}</translation>
+    </message>
+    <message>
+      <source>{name}: which one? (1-9, Esc backs out)</source>
+      <translation>{name}: ¿cuál? (1-9, Esc sale)</translation>
+    </message>
+    <message>
+      <source>{name}: with? (1-9 ticks, Return adds, Esc backs out)</source>
+      <translation>{name}: ¿con qué? (1-9 marca, Intro añade, Esc sale)</translation>
+    </message>
+    <message>
+      <source>No product's name holds “{text}”: type its price and press + to add it as a line.</source>
+      <translation>Ningún producto contiene «{text}»: escriba su precio y pulse + para añadirlo como línea.</translation>
+    </message>
+    <message>
+      <source>Category {name}</source>
+      <translation>Categoría {name}</translation>
+    </message>
+    <message>
+      <source>ticked</source>
+      <translation>marcado</translation>
+    </message>
+    <message>
+      <source>The answer was lost. The till is asking the host what happened; do not charge again.</source>
+      <translation>Se perdió la respuesta. La caja está preguntando al host qué pasó; no cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Show receipt</source>
+      <translation>Mostrar recibo</translation>
+    </message>
+    <message>
+      <source>Paying by card</source>
+      <translation>Pago con tarjeta</translation>
+    </message>
+    <message>
+      <source>The customer scans the code on the PIN pad.</source>
+      <translation>El cliente escanea el código en la terminal.</translation>
+    </message>
+    <message>
+      <source>Sending to the PIN pad…</source>
+      <translation>Enviando a la terminal…</translation>
+    </message>
+    <message>
+      <source>PIN pad:</source>
+      <translation>Terminal:</translation>
+    </message>
+    <message>
+      <source>Change due: {change}</source>
+      <translation>Cambio a entregar: {change}</translation>
+    </message>
+    <message>
+      <source>Paying by gift card</source>
+      <translation>Pago con tarjeta de regalo</translation>
+    </message>
+    <message>
+      <source>Paying by QR code</source>
+      <translation>Pago con código QR</translation>
+    </message>
+    <message>
       <source>Subtotal</source>
       <translation>Subtotal</translation>
     </message>
@@ -1608,16 +2240,108 @@
       <translation>Pendiente</translation>
     </message>
     <message>
+      <source>Cash due</source>
+      <translation>A pagar en efectivo</translation>
+    </message>
+    <message>
+      <source>Ticket lines</source>
+      <translation>Líneas del ticket</translation>
+    </message>
+    <message>
+      <source>One row per line: its name, quantity and price, and amount. Delete removes the last line.</source>
+      <translation>Una fila por línea: su nombre, cantidad y precio, e importe. Supr quita la última línea.</translation>
+    </message>
+    <message>
+      <source>Tenders</source>
+      <translation>Formas de pago</translation>
+    </message>
+    <message>
+      <source>One row per tender: what paid, the card's last digits, the amount and the outcome.</source>
+      <translation>Una fila por forma de pago: con qué se pagó, los últimos dígitos de la tarjeta, el importe y el resultado.</translation>
+    </message>
+    <message>
+      <source>{name}, {amount}</source>
+      <translation>{name}, {amount}</translation>
+    </message>
+    <message>
+      <source>What the customer pays in cash: what remains, rounded to the till's cash step.</source>
+      <translation>Lo que el cliente paga en efectivo: lo pendiente, redondeado al paso de efectivo de la caja.</translation>
+    </message>
+    <message>
       <source>New ticket</source>
       <translation>Nuevo ticket</translation>
     </message>
     <message>
-      <source>taken</source>
-      <translation>recibido</translation>
+      <source>{name}, {quantity} at {price}, {amount}</source>
+      <translation>{name}, {quantity} a {price}, {amount}</translation>
     </message>
     <message>
-      <source>approved</source>
-      <translation>aprobado</translation>
+      <source>The lines added up, before tax and tip.</source>
+      <translation>La suma de las líneas, antes de impuesto y propina.</translation>
+    </message>
+    <message>
+      <source>The tax on the ticket, as the till's tax rule says.</source>
+      <translation>El impuesto del ticket, según la regla de impuestos de la caja.</translation>
+    </message>
+    <message>
+      <source>The tip: keyed by the cashier or chosen on the PIN pad.</source>
+      <translation>La propina: tecleada por el cajero o elegida en la terminal.</translation>
+    </message>
+    <message>
+      <source>What the customer pays: the lines, tax and tip.</source>
+      <translation>Lo que paga el cliente: las líneas, impuesto y propina.</translation>
+    </message>
+    <message>
+      <source>What the tenders so far have paid.</source>
+      <translation>Lo que han pagado hasta ahora las formas de pago.</translation>
+    </message>
+    <message>
+      <source>What the customer still owes: the next tender's amount.</source>
+      <translation>Lo que el cliente aún debe: el importe del siguiente pago.</translation>
+    </message>
+    <message>
+      <source>The next customer: a new ticket.</source>
+      <translation>El siguiente cliente: un ticket nuevo.</translation>
+    </message>
+    <message>
+      <source>Receipt</source>
+      <translation>Recibo</translation>
+    </message>
+    <message>
+      <source>The receipt as it prints, line by line.</source>
+      <translation>El recibo tal como se imprime, línea a línea.</translation>
+    </message>
+    <message>
+      <source>Removes the ticket's last line.</source>
+      <translation>Quita la última línea del ticket.</translation>
+    </message>
+    <message>
+      <source>Cancels the ticket: approved tenders are voided and cash is given back; asks again when money was taken.</source>
+      <translation>Anula el ticket: los pagos aprobados se anulan y el efectivo se devuelve; pregunta otra vez si ya se cobró dinero.</translation>
+    </message>
+    <message>
+      <source>Cancels the payment waiting on the PIN pad: nothing is charged.</source>
+      <translation>Cancela el pago que espera en la terminal: no se cobra nada.</translation>
+    </message>
+    <message>
+      <source>Prints the receipt on the PIN pad's printer.</source>
+      <translation>Imprime el recibo en la impresora de la terminal.</translation>
+    </message>
+    <message>
+      <source>Shows the receipt on screen.</source>
+      <translation>Muestra el recibo en pantalla.</translation>
+    </message>
+    <message>
+      <source>Asks the host again what became of the payment.</source>
+      <translation>Vuelve a preguntar al host qué fue del pago.</translation>
+    </message>
+    <message>
+      <source>Amount: at most {max}, this till's limit for one payment; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, el límite de esta caja para un pago; el dígito de más no se tomó.</translation>
+    </message>
+    <message>
+      <source>taken</source>
+      <translation>recibido</translation>
     </message>
     <message>
       <source>idle</source>
@@ -1668,6 +2392,34 @@
       <translation>imprimiendo</translation>
     </message>
     <message>
+      <source>Voided</source>
+      <translation>Anulado</translation>
+    </message>
+    <message>
+      <source>Captured</source>
+      <translation>Capturado</translation>
+    </message>
+    <message>
+      <source>Paid: give the change</source>
+      <translation>Pagado: entregue el cambio</translation>
+    </message>
+    <message>
+      <source>The host has not answered yet. Recovery keeps asking; the journal shows the outcome when it is known. Do not charge again.</source>
+      <translation>El host aún no responde. La recuperación sigue preguntando; el diario mostrará el resultado cuando se conozca. No cobre otra vez.</translation>
+    </message>
+    <message>
+      <source>Cancel ticket {id}? {paid} already paid goes back (card, gift card and QR tenders voided, cash given back). Press F12 again to confirm.</source>
+      <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
+    </message>
+    <message>
+      <source>Ticket {id} cancelled: {back}.</source>
+      <translation>Ticket {id} cancelado: {back}.</translation>
+    </message>
+    <message>
+      <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
+      <translation>El ticket {id} quedó abierto: pendiente {rest}. Termínelo o anúlelo (F12).</translation>
+    </message>
+    <message>
       <source>PARTIAL</source>
       <translation>PARCIAL</translation>
     </message>
@@ -1688,8 +2440,44 @@
       <translation>devuelto</translation>
     </message>
     <message>
+      <source>Nothing was charged. Remaining {rest}.</source>
+      <translation>No se cobró nada. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>PARTIALLY APPROVED: {got} of {asked} on {what}. Remaining balance {rest}: choose another tender.</source>
+      <translation>APROBADO EN PARTE: {got} de {asked} con {what}. Saldo pendiente {rest}: elija otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Cash taken: {got}. Remaining {rest}.</source>
+      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
+    </message>
+    <message>
+      <source>{what} approved: {got}. Remaining {rest}.</source>
+      <translation>{what} aprobado: {got}. Pendiente {rest}.</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}. Try another card or tender.</source>
+      <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
+    </message>
+    <message>
+      <source>Ticket {id} cancelled: nothing had been paid.</source>
+      <translation>Ticket {id} cancelado: no se había pagado nada.</translation>
+    </message>
+    <message>
       <source>tendered {t}, change {c}</source>
       <translation>entregado {t}, cambio {c}</translation>
+    </message>
+    <message>
+      <source>The ticket stays open: remaining {rest}.</source>
+      <translation>El ticket sigue abierto: queda {rest}.</translation>
+    </message>
+    <message>
+      <source>{amount} cash given back</source>
+      <translation>{amount} en efectivo devueltos</translation>
+    </message>
+    <message>
+      <source>{what} {amount} voided</source>
+      <translation>{what} {amount} anulado</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -1718,6 +2506,10 @@
     <message>
       <source>Open tabs</source>
       <translation>Cuentas abiertas</translation>
+    </message>
+    <message>
+      <source>One row per open tab; digits typed on a row are the tip, F4 closes it.</source>
+      <translation>Una fila por cuenta abierta; las cifras tecleadas en una fila son la propina, F4 la cierra.</translation>
     </message>
     <message>
       <source>Amount: the tab to open, the amount to add, or the tip at close</source>
@@ -1824,12 +2616,20 @@
       <translation>acercada (sin contacto): S, pide PIN en línea; insertada: aprobada</translation>
     </message>
     <message>
+      <source>no answer in time (the host's error 9951)</source>
+      <translation>sin respuesta a tiempo (error 9951 del host)</translation>
+    </message>
+    <message>
       <source>error 9401</source>
       <translation>error 9401</translation>
     </message>
     <message>
       <source>demo host error</source>
       <translation>error del host de demostración</translation>
+    </message>
+    <message>
+      <source>the host answers that it ran out of time (error 9951)</source>
+      <translation>el host responde que se le acabó el tiempo (error 9951)</translation>
     </message>
     <message>
       <source>hosted card form error</source>
@@ -1858,6 +2658,10 @@
     <message>
       <source>refund declined (D)</source>
       <translation>devolución rechazada (D)</translation>
+    </message>
+    <message>
+      <source>declined when the gateway forwards it (D)</source>
+      <translation>rechazado cuando la pasarela lo reenvía (D)</translation>
     </message>
     <message>
       <source>partial approval (P) of half the amount sought, with ALLOWPARTIALAUTH; declined (D) without it; also a capture, incremental authorization or raised invoice seeking 219.00 more</source>
@@ -1900,6 +2704,10 @@
       <translation>Cancelar (cliente)</translation>
     </message>
     <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
+    </message>
+    <message>
       <source>Trigger amounts</source>
       <translation>Importes de prueba</translation>
     </message>
@@ -1926,6 +2734,14 @@
     <message>
       <source>Decline</source>
       <translation>Rechazar</translation>
+    </message>
+    <message>
+      <source>Other tip amount</source>
+      <translation>Importe de otra propina</translation>
+    </message>
+    <message>
+      <source>The customer's answer</source>
+      <translation>La respuesta del cliente</translation>
     </message>
     <message>
       <source>gift card, not active yet</source>
@@ -1960,12 +2776,8 @@
       <translation>tarjeta de regalo, activa, %s</translation>
     </message>
     <message>
-      <source>Approved — thank you</source>
-      <translation>Aprobado — gracias</translation>
-    </message>
-    <message>
-      <source>Not approved</source>
-      <translation>No aprobado</translation>
+      <source>Approved for {got}: {rest} still due. Pay the rest another way.</source>
+      <translation>Aprobado por {got}: faltan {rest}. Pague el resto de otra forma.</translation>
     </message>
     <message>
       <source>Welcome</source>
@@ -1976,12 +2788,24 @@
       <translation>Propina: teclee un importe como 2.50</translation>
     </message>
     <message>
+      <source>Approved — thank you</source>
+      <translation>Aprobado — gracias</translation>
+    </message>
+    <message>
+      <source>Not approved</source>
+      <translation>No aprobado</translation>
+    </message>
+    <message>
       <source>Receipt printer (training)</source>
       <translation>Impresora de recibos (entrenamiento)</translation>
     </message>
     <message>
       <source>Each receipt as the printer would print it.</source>
       <translation>Cada recibo tal como lo imprimiría la impresora.</translation>
+    </message>
+    <message>
+      <source>Printed receipts</source>
+      <translation>Recibos impresos</translation>
     </message>
     <message>
       <source>Tab (authorization)</source>
@@ -2050,6 +2874,10 @@
     <message>
       <source>Given back</source>
       <translation>Devuelto</translation>
+    </message>
+    <message>
+      <source>Declined when sent on (stored offline): collect it</source>
+      <translation>Rechazado al reenviarlo (guardado sin conexión): cóbrelo</translation>
     </message>
     <message>
       <source>Declined by the card's bank. Ask for another card or another way to pay.</source>
@@ -2124,6 +2952,18 @@
       <translation>La solicitud nunca llegó al host: no se cobró. Puede volver a intentarlo con seguridad.</translation>
     </message>
     <message>
+      <source>The payment host cannot be reached: not charged. The till is offline now and stores card payments: present the card again.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. La caja está sin conexión y guarda los pagos con tarjeta: presente la tarjeta otra vez.</translation>
+    </message>
+    <message>
+      <source>The payment host cannot be reached: not charged. Take cash, or a manager takes a manual sale with a voice authorization code.</source>
+      <translation>No se puede llegar al host de pagos: no se cobró. Cobre en efectivo, o un gerente hace una venta manual con un código de autorización telefónica.</translation>
+    </message>
+    <message>
+      <source>Stored while the host was away, then declined by the host: not charged. Reach the customer and collect it.</source>
+      <translation>Guardado mientras el host no estaba, luego rechazado por el host: no se cobró. Contacte al cliente y cóbrelo.</translation>
+    </message>
+    <message>
       <source>The till sent something the host refused: not charged. Tell the manager.</source>
       <translation>La caja envió algo que el host rechazó: no se cobró. Avise al gerente.</translation>
     </message>
@@ -2152,10 +2992,6 @@
       <translation>Aprobado solo por %s: cobre los %s restantes de otra forma.</translation>
     </message>
     <message>
-      <source>Clerk PIN</source>
-      <translation>PIN del cajero</translation>
-    </message>
-    <message>
       <source>Sign in</source>
       <translation>Iniciar sesión</translation>
     </message>
@@ -2164,12 +3000,24 @@
       <translation>Teclee su PIN de cajero y pulse Intro.</translation>
     </message>
     <message>
+      <source>Clerk PIN</source>
+      <translation>PIN del cajero</translation>
+    </message>
+    <message>
       <source>Sign out</source>
       <translation>Cerrar sesión</translation>
     </message>
     <message>
       <source>PIN not accepted: no clerk of this till has that PIN.</source>
       <translation>PIN no aceptado: ningún cajero de esta caja tiene ese PIN.</translation>
+    </message>
+    <message>
+      <source>Tick the lines that come back (Space); none ticked: the whole ticket.</source>
+      <translation>Marque las líneas que se devuelven (Espacio); sin marcar: todo el ticket.</translation>
+    </message>
+    <message>
+      <source>Lines of the ticket</source>
+      <translation>Líneas del ticket</translation>
     </message>
     <message>
       <source>Refund [Return]</source>
@@ -2182,10 +3030,6 @@
     <message>
       <source>Refund ticket %s</source>
       <translation>Devolución del ticket %s</translation>
-    </message>
-    <message>
-      <source>Tick the lines that come back (Space); none ticked: the whole ticket.</source>
-      <translation>Marque las líneas que se devuelven (Espacio); sin marcar: todo el ticket.</translation>
     </message>
     <message>
       <source>Goes back: %s (%s)</source>
@@ -2210,6 +3054,74 @@
     <message>
       <source>Backspace</source>
       <translation>Retroceso</translation>
+    </message>
+    <message>
+      <source>Sales by hour</source>
+      <translation>Ventas por hora</translation>
+    </message>
+    <message>
+      <source>Top products</source>
+      <translation>Productos más vendidos</translation>
+    </message>
+    <message>
+      <source>Top categories</source>
+      <translation>Categorías más vendidas</translation>
+    </message>
+    <message>
+      <source>Discounts</source>
+      <translation>Descuentos</translation>
+    </message>
+    <message>
+      <source>Refunds and voids</source>
+      <translation>Devoluciones y anulaciones</translation>
+    </message>
+    <message>
+      <source>Sales by clerk</source>
+      <translation>Ventas por cajero</translation>
+    </message>
+    <message>
+      <source>Sales by till</source>
+      <translation>Ventas por caja</translation>
+    </message>
+    <message>
+      <source>Hour</source>
+      <translation>Hora</translation>
+    </message>
+    <message>
+      <source>Tender</source>
+      <translation>Forma de pago</translation>
+    </message>
+    <message>
+      <source>Product</source>
+      <translation>Producto</translation>
+    </message>
+    <message>
+      <source>What</source>
+      <translation>Concepto</translation>
+    </message>
+    <message>
+      <source>Others</source>
+      <translation>Otros</translation>
+    </message>
+    <message>
+      <source>Payments: %s</source>
+      <translation>Pagos: %s</translation>
+    </message>
+    <message>
+      <source>Voids</source>
+      <translation>Anulaciones</translation>
+    </message>
+    <message>
+      <source>Week earlier (%s)</source>
+      <translation>Semana anterior (%s)</translation>
+    </message>
+    <message>
+      <source>%s sold</source>
+      <translation>%s vendidos</translation>
+    </message>
+    <message>
+      <source>%s times</source>
+      <translation>%s veces</translation>
     </message>
     <message>
       <source>Cashier</source>
@@ -2240,8 +3152,8 @@
       <translation>Esperar</translation>
     </message>
     <message>
-      <source>Offline mode</source>
-      <translation>Fuera de línea</translation>
+      <source>Offline: cards stored — %d for %s</source>
+      <translation>Sin conexión: tarjetas guardadas — %d por %s</translation>
     </message>
     <message>
       <source>Online</source>
@@ -2304,384 +3216,12 @@
       <translation>Esperan recuperación:</translation>
     </message>
     <message>
+      <source>the oldest must be sent within %s h</source>
+      <translation>el más antiguo debe enviarse en %s h</translation>
+    </message>
+    <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
-    </message>
-    <message>
-      <source>{name}: column titles</source>
-      <translation>{name}: títulos de columna</translation>
-    </message>
-    <message>
-      <source>{name}: row numbers</source>
-      <translation>{name}: números de fila</translation>
-    </message>
-    <message>
-      <source>Spent</source>
-      <translation>Gastado</translation>
-    </message>
-    <message>
-      <source>Gift card history</source>
-      <translation>Historial de la tarjeta de regalo</translation>
-    </message>
-    <message>
-      <source>One row per movement on the card: when, what and how much.</source>
-      <translation>Una fila por movimiento de la tarjeta: cuándo, qué y cuánto.</translation>
-    </message>
-    <message>
-      <source>Search by</source>
-      <translation>Buscar por</translation>
-    </message>
-    <message>
-      <source>What to look for; Up and Down move through the entries found.</source>
-      <translation>Qué buscar; Arriba y Abajo recorren los registros encontrados.</translation>
-    </message>
-    <message>
-      <source>Journal entries</source>
-      <translation>Registros del diario</translation>
-    </message>
-    <message>
-      <source>One row per payment: time, invoice, kind, card, amount, state and notes.</source>
-      <translation>Una fila por pago: hora, factura, tipo, tarjeta, importe, estado y notas.</translation>
-    </message>
-    <message>
-      <source>Entry details</source>
-      <translation>Detalles del registro</translation>
-    </message>
-    <message>
-      <source>One row per payment the host has not settled yet.</source>
-      <translation>Una fila por cada pago que el host aún no ha resuelto.</translation>
-    </message>
-    <message>
-      <source>Store manager PIN</source>
-      <translation>PIN del gerente de tienda</translation>
-    </message>
-    <message>
-      <source>Every till's figures</source>
-      <translation>Las cifras de cada caja</translation>
-    </message>
-    <message>
-      <source>One row per till: clerk, last seen, open tickets, unresolved, sales, refunds and net.</source>
-      <translation>Una fila por caja: cajero, visto por última vez, tickets abiertos, sin resolver, ventas, devoluciones y neto.</translation>
-    </message>
-    <message>
-      <source>Phone order, pay by link or customer</source>
-      <translation>Pedido por teléfono, pago por enlace o cliente</translation>
-    </message>
-    <message>
-      <source>Find a customer</source>
-      <translation>Buscar un cliente</translation>
-    </message>
-    <message>
-      <source>Card token</source>
-      <translation>Token de tarjeta</translation>
-    </message>
-    <message>
-      <source>Customers found</source>
-      <translation>Clientes encontrados</translation>
-    </message>
-    <message>
-      <source>Charges on the link</source>
-      <translation>Cargos del enlace</translation>
-    </message>
-    <message>
-      <source>Payment link QR code</source>
-      <translation>Código QR del enlace de pago</translation>
-    </message>
-    <message>
-      <source>The customer scans it with their phone to open the payment link.</source>
-      <translation>El cliente lo escanea con su teléfono para abrir el enlace de pago.</translation>
-    </message>
-    <message>
-      <source>QR code</source>
-      <translation>Código QR</translation>
-    </message>
-    <message>
-      <source>The customer scans it with their phone to pay.</source>
-      <translation>El cliente lo escanea con su teléfono para pagar.</translation>
-    </message>
-    <message>
-      <source>Report</source>
-      <translation>Informe</translation>
-    </message>
-    <message>
-      <source>The X or Z report as it prints, line by line.</source>
-      <translation>El informe X o Z tal como se imprime, línea a línea.</translation>
-    </message>
-    <message>
-      <source>The keys type the amount.</source>
-      <translation>Las teclas escriben el importe.</translation>
-    </message>
-    <message>
-      <source>The keys type the tip (the tip is then keyed).</source>
-      <translation>Las teclas escriben la propina (la propina pasa a ser tecleada).</translation>
-    </message>
-    <message>
-      <source>Receipt</source>
-      <translation>Recibo</translation>
-    </message>
-    <message>
-      <source>The receipt as it prints, line by line.</source>
-      <translation>El recibo tal como se imprime, línea a línea.</translation>
-    </message>
-    <message>
-      <source>Removes the ticket's last line.</source>
-      <translation>Quita la última línea del ticket.</translation>
-    </message>
-    <message>
-      <source>Cancels the ticket: approved tenders are voided and cash is given back; asks again when money was taken.</source>
-      <translation>Anula el ticket: los pagos aprobados se anulan y el efectivo se devuelve; pregunta otra vez si ya se cobró dinero.</translation>
-    </message>
-    <message>
-      <source>Cancels the payment waiting on the PIN pad: nothing is charged.</source>
-      <translation>Cancela el pago que espera en la terminal: no se cobra nada.</translation>
-    </message>
-    <message>
-      <source>The next customer: a new ticket.</source>
-      <translation>El siguiente cliente: un ticket nuevo.</translation>
-    </message>
-    <message>
-      <source>Prints the receipt on the PIN pad's printer.</source>
-      <translation>Imprime el recibo en la impresora de la terminal.</translation>
-    </message>
-    <message>
-      <source>Shows the receipt on screen.</source>
-      <translation>Muestra el recibo en pantalla.</translation>
-    </message>
-    <message>
-      <source>Asks the host again what became of the payment.</source>
-      <translation>Vuelve a preguntar al host qué fue del pago.</translation>
-    </message>
-    <message>
-      <source>Line name</source>
-      <translation>Nombre de la línea</translation>
-    </message>
-    <message>
-      <source>Letters typed on the Sale screen name the next line; the price and + add it.</source>
-      <translation>Las letras tecleadas en la pantalla Venta dan nombre a la siguiente línea; el precio y + la añaden.</translation>
-    </message>
-    <message>
-      <source>How the tip is taken</source>
-      <translation>Cómo se toma la propina</translation>
-    </message>
-    <message>
-      <source>No tip, the customer chooses it on the PIN pad, or the cashier keys it (F7).</source>
-      <translation>Sin propina, la elige el cliente en la terminal o la teclea el cajero (F7).</translation>
-    </message>
-    <message>
-      <source>The tip keyed by the cashier: F7 types it, F5 goes back to the amount.</source>
-      <translation>La propina que teclea el cajero: F7 la escribe, F5 vuelve al importe.</translation>
-    </message>
-    <message>
-      <source>Adds the amount typed, with the name typed, as a line of the ticket.</source>
-      <translation>Añade el importe tecleado, con el nombre tecleado, como una línea del ticket.</translation>
-    </message>
-    <message>
-      <source>Cash: the customer hands over exactly what remains.</source>
-      <translation>Efectivo: el cliente entrega justo lo pendiente.</translation>
-    </message>
-    <message>
-      <source>Cash: the customer hands over this note; the change is shown.</source>
-      <translation>Efectivo: el cliente entrega este billete; se muestra el cambio.</translation>
-    </message>
-    <message>
-      <source>Charges the amount typed, or all that remains, on the PIN pad.</source>
-      <translation>Cobra en la terminal el importe tecleado, o todo lo pendiente.</translation>
-    </message>
-    <message>
-      <source>The PIN pad reads a gift card for the amount typed, or all that remains.</source>
-      <translation>La terminal lee una tarjeta de regalo por el importe tecleado, o todo lo pendiente.</translation>
-    </message>
-    <message>
-      <source>Shows a QR code the customer pays with their phone.</source>
-      <translation>Muestra un código QR que el cliente paga con su teléfono.</translation>
-    </message>
-    <message>
-      <source>The amount typed is the cash handed over (all that remains when none is typed); the change is shown.</source>
-      <translation>El importe tecleado es el efectivo entregado (todo lo pendiente si no se teclea ninguno); se muestra el cambio.</translation>
-    </message>
-    <message>
-      <source>Ticket lines</source>
-      <translation>Líneas del ticket</translation>
-    </message>
-    <message>
-      <source>One row per line: its name, quantity and price, and amount. Delete removes the last line.</source>
-      <translation>Una fila por línea: su nombre, cantidad y precio, e importe. Supr quita la última línea.</translation>
-    </message>
-    <message>
-      <source>Tenders</source>
-      <translation>Formas de pago</translation>
-    </message>
-    <message>
-      <source>One row per tender: what paid, the card's last digits, the amount and the outcome.</source>
-      <translation>Una fila por forma de pago: con qué se pagó, los últimos dígitos de la tarjeta, el importe y el resultado.</translation>
-    </message>
-    <message>
-      <source>{name}, {amount}</source>
-      <translation>{name}, {amount}</translation>
-    </message>
-    <message>
-      <source>{name}, {quantity} at {price}, {amount}</source>
-      <translation>{name}, {quantity} a {price}, {amount}</translation>
-    </message>
-    <message>
-      <source>The lines added up, before tax and tip.</source>
-      <translation>La suma de las líneas, antes de impuesto y propina.</translation>
-    </message>
-    <message>
-      <source>The tax on the ticket, as the till's tax rule says.</source>
-      <translation>El impuesto del ticket, según la regla de impuestos de la caja.</translation>
-    </message>
-    <message>
-      <source>The tip: keyed by the cashier or chosen on the PIN pad.</source>
-      <translation>La propina: tecleada por el cajero o elegida en la terminal.</translation>
-    </message>
-    <message>
-      <source>What the customer pays: the lines, tax and tip.</source>
-      <translation>Lo que paga el cliente: las líneas, impuesto y propina.</translation>
-    </message>
-    <message>
-      <source>What the tenders so far have paid.</source>
-      <translation>Lo que han pagado hasta ahora las formas de pago.</translation>
-    </message>
-    <message>
-      <source>What the customer still owes: the next tender's amount.</source>
-      <translation>Lo que el cliente aún debe: el importe del siguiente pago.</translation>
-    </message>
-    <message>
-      <source>One row per open tab; digits typed on a row are the tip, F4 closes it.</source>
-      <translation>Una fila por cuenta abierta; las cifras tecleadas en una fila son la propina, F4 la cierra.</translation>
-    </message>
-    <message>
-      <source>Other tip amount</source>
-      <translation>Importe de otra propina</translation>
-    </message>
-    <message>
-      <source>The customer's answer</source>
-      <translation>La respuesta del cliente</translation>
-    </message>
-    <message>
-      <source>Printed receipts</source>
-      <translation>Recibos impresos</translation>
-    </message>
-    <message>
-      <source>Lines of the ticket</source>
-      <translation>Líneas del ticket</translation>
-    </message>
-    <message>
-      <source>the drawer is closed: open it first on the Drawer screen (Ctrl+9)</source>
-      <translation>el cajón está cerrado: ábralo primero en la pantalla Cajón (Ctrl+9)</translation>
-    </message>
-    <message>
-      <source>must be at most {limit} (this till's limit for one payment)</source>
-      <translation>debe ser como máximo {limit} (el límite de esta caja para un pago)</translation>
-    </message>
-    <message>
-      <source>amount and tip together must be at most {limit} (this till's limit for one payment)</source>
-      <translation>el importe y la propina juntos deben ser como máximo {limit} (el límite de esta caja para un pago)</translation>
-    </message>
-    <message>
-      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} over (the largest note this till takes)</source>
-      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (el billete más grande que toma esta caja)</translation>
-    </message>
-    <message>
-      <source>No drawer is open: open it with a float on the Drawer screen (Ctrl+9).</source>
-      <translation>No hay ningún cajón abierto: ábralo con un fondo en la pantalla Cajón (Ctrl+9).</translation>
-    </message>
-    <message>
-      <source>Phone/link refund</source>
-      <translation>Devolución por teléfono/enlace</translation>
-    </message>
-    <message>
-      <source>The payment host gives this till no batch totals: the figures above are the till's own record of the open batch, not checked against the host.</source>
-      <translation>El host de pagos no da totales de lote a esta caja: las cifras de arriba son el registro propio de la caja del lote abierto, sin comprobar con el host.</translation>
-    </message>
-    <message>
-      <source>the host has sales: {sales} ({sales_amount}), refunds: {refunds} ({refunds_amount})</source>
-      <translation>el host tiene ventas: {sales} ({sales_amount}), devoluciones: {refunds} ({refunds_amount})</translation>
-    </message>
-    <message>
-      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they DIFFER ({host}). Run recovery, then compare again before closing.</source>
-      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: NO COINCIDEN ({host}). Ejecute la recuperación y compare de nuevo antes de cerrar.</translation>
-    </message>
-    <message>
-      <source>No manager PIN is set for this till: ask support to set one in its profile.</source>
-      <translation>Esta caja no tiene PIN de gerente: pida a soporte que lo configure en su perfil.</translation>
-    </message>
-    <message>
-      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they match ({host}).</source>
-      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: coinciden ({host}).</translation>
-    </message>
-    <message>
-      <source>Comparing the till's payments with the payment host…</source>
-      <translation>Comparando los pagos de la caja con el host de pagos…</translation>
-    </message>
-    <message>
-      <source>This till is not linked to a store service.</source>
-      <translation>Esta caja no está conectada a un servicio de tienda.</translation>
-    </message>
-    <message>
-      <source>Close the batch? Sales: %s (%s); refunds: %s (%s); net %s. It cannot be undone. Press Alt+B again to confirm.</source>
-      <translation>¿Cerrar el lote? Ventas: %s (%s); devoluciones: %s (%s); neto %s. No se puede deshacer. Pulse Alt+B de nuevo para confirmar.</translation>
-    </message>
-    <message>
-      <source>Reconciled at %s.</source>
-      <translation>Conciliado a las %s.</translation>
-    </message>
-    <message>
-      <source>Open tabs not in this batch: %s (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
-      <translation>Cuentas abiertas fuera de este lote: %s (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B de nuevo para pasarlas al lote siguiente.</translation>
-    </message>
-    <message>
-      <source>declined: not enough funds on the card</source>
-      <translation>rechazada: fondos insuficientes en la tarjeta</translation>
-    </message>
-    <message>
-      <source>This till takes no phone or link payments: ask support to set them up.</source>
-      <translation>Esta caja no acepta pagos por teléfono ni por enlace: pida a soporte que los configure.</translation>
-    </message>
-    <message>
-      <source>The payment service is not answering; still watching…</source>
-      <translation>El servicio de pagos no responde; se sigue vigilando…</translation>
-    </message>
-    <message>
-      <source>The payment service did not confirm the deactivation.</source>
-      <translation>El servicio de pagos no confirmó la desactivación.</translation>
-    </message>
-    <message>
-      <source>Checking with the payment service…</source>
-      <translation>Consultando con el servicio de pagos…</translation>
-    </message>
-    <message>
-      <source>Amount: at most {max}, this till's limit for one payment; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, el límite de esta caja para un pago; el dígito de más no se tomó.</translation>
-    </message>
-    <message>
-      <source>Ticket {id} cancelled: {back}.</source>
-      <translation>Ticket {id} cancelado: {back}.</translation>
-    </message>
-    <message>
-      <source>Ticket {id} cancelled: nothing had been paid.</source>
-      <translation>Ticket {id} cancelado: no se había pagado nada.</translation>
-    </message>
-    <message>
-      <source>{amount} cash given back</source>
-      <translation>{amount} en efectivo devueltos</translation>
-    </message>
-    <message>
-      <source>{what} {amount} voided</source>
-      <translation>{what} {amount} anulado</translation>
-    </message>
-    <message>
-      <source>no answer in time (the host's error 9951)</source>
-      <translation>sin respuesta a tiempo (error 9951 del host)</translation>
-    </message>
-    <message>
-      <source>the host answers that it ran out of time (error 9951)</source>
-      <translation>el host responde que se le acabó el tiempo (error 9951)</translation>
-    </message>
-    <message>
-      <source>Approved for {got}: {rest} still due. Pay the rest another way.</source>
-      <translation>Aprobado por {got}: faltan {rest}. Pague el resto de otra forma.</translation>
     </message>
   </context>
 </TS>

@@ -37,6 +37,7 @@ def _cashier(journal: Path, tmp: Path, *args: str, offset: str | None = None) ->
     return json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
 
 
+@pytest.mark.slow
 def test_a_clock_set_back_then_forward_keeps_the_drawer_and_its_report_whole(tmp_path: Path) -> None:
     journal = tmp_path / "till.sqlite"
     _cashier(journal, tmp_path, "drawer", "open", "--float", "20.00")

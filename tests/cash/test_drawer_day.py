@@ -36,6 +36,7 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *ar
     return code, json.loads(out) if out else {}
 
 
+@pytest.mark.slow
 def test_a_day_with_cash_pay_in_pay_out_and_a_short_blind_close(
         till: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         loopback: LoopbackPrinter) -> None:

@@ -409,7 +409,8 @@ def test_blacklist_rule_types(acct: Account, rule: dict[str, str], blocks: bool)
         assert answer.status_code == 200, answer.text
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+#: The sandbox page of IT's guide (issue #43: the README became one page).
+README = Path(__file__).resolve().parents[2] / "docs" / "guides" / "sandbox.md"
 LIST_PATHS = {"Charges": "/charges", "Refunds": "/refunds", "Customers": "/customers",
               "Payment methods": "/payment-methods", "Subscriptions": "/subscriptions",
               "Plans": "/plans",

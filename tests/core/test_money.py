@@ -55,3 +55,17 @@ def test_money_arithmetic_and_format() -> None:
     assert format_amount(Decimal("-3"), "CHF") == "-3.00 CHF"
     with pytest.raises(ValueError):
         Money(Decimal(1), "USD") + Money(Decimal(1), "EUR")
+
+
+def test_a_tip_inside_a_tender_and_a_tip_on_top_of_a_sale_are_one_relation() -> None:
+    """Issue #36 (b): the ticket hands a tender's amount with its tip inside, a sale adds a tip on
+    top; both read ``base`` (what the tip rules measure) and ``total`` (what is charged) here."""
+    from cashier.money import TippedAmount
+
+    inside = TippedAmount.within(Decimal("6.00"), Decimal("1.00"))
+    assert (inside.base, inside.tip, inside.total) == (Decimal("5.00"), Decimal("1.00"), Decimal("6.00"))
+    assert inside == TippedAmount(Decimal("5.00"), Decimal("1.00"))  # the same charge either way
+    none = TippedAmount.within(Decimal("6.00"), Decimal(0))  # "no tip" stays 0, not None
+    assert (none.base, none.tip, none.total) == (Decimal("6.00"), Decimal(0), Decimal("6.00"))
+    asked = TippedAmount(Decimal("6.00"))  # the pad may still ask: no tip said
+    assert asked.tip is None and asked.total == Decimal("6.00")

@@ -85,6 +85,7 @@ def one_line(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_till_number_is_one_tills_in_a_store(serve_store: Any, store_dsn: str,
                                                serve_sandbox: Any, tmp_path: Path) -> None:
     store = serve_store()

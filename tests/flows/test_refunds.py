@@ -169,6 +169,7 @@ STATUS_PATH = "/api/rest/v1/transactions/invoice"
 SLOW_MS = 700
 
 
+@pytest.mark.slow
 @pytest.mark.socket
 def test_a_refund_whose_answer_was_lost_holds_the_void_until_recovery_tells(
         serve_sandbox: Any, tmp_path: Path) -> None:
@@ -284,6 +285,7 @@ def test_processes_refunding_one_line_at_once_only_one_wins(serve_sandbox: Any, 
                                                 ("sale", "11.00", "7.00")]
 
 
+@pytest.mark.slow
 @pytest.mark.socket
 def test_a_line_whose_refund_answer_was_lost_stays_taken_until_recovery_says_not_charged(
         serve_sandbox: Any, tmp_path: Path) -> None:
@@ -415,6 +417,7 @@ def test_recover_settling_the_last_tender_pays_the_ticket_with_its_receipt_and_d
     assert again.returncode == 0 and "tickets_paid" not in json.loads(again.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.socket
 def test_recover_settling_the_tender_as_not_charged_leaves_the_ticket_open_with_it_due(
         serve_sandbox: Any, tmp_path: Path, printer: Any) -> None:

@@ -69,6 +69,7 @@ def refused(done: subprocess.CompletedProcess[str], *words: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_retry_on_an_approved_invoice_for_another_amount_or_card_is_refused(
         serve_sandbox: Any, tmp_path: Path) -> None:
     till = Counter(serve_sandbox("LG"), tmp_path)

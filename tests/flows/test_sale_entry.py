@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from decimal import Decimal as D
 from typing import Any
 
+import pytest
+
 from cashier.flows.payments import KeyedCard
 from cashier.flows.sale_entry import TIP_KEYED, TIP_NONE, Act, Key, SaleEntry
-from cashier.flows.ticket import Tender, TicketSession, TicketSettings
+from cashier.flows.ticket import Tender, TicketResult, TicketSession, TicketSettings
 from cashier.money import CentsBuffer
 from tests.support.tills import open_drawer
 
@@ -107,6 +109,26 @@ def test_fields_are_the_same_object_while_nothing_changed() -> None:
 
 
 # ---- with a real ticket ----------------------------------------------------------------------
+def test_a_key_is_one_call_that_edits_the_amount_and_answers_the_fields() -> None:
+    """``press``: what the key does, the edit, and the fields, in one call (the window asks
+    nothing more for a digit)."""
+    from cashier.money import AmountBounds
+
+    e = SaleEntry(CentsBuffer(bounds=AmountBounds(D("100.00"))), CentsBuffer())
+    for d in "125":
+        p = e.press(Key.DIGIT, d)
+        assert p.act is Act.AMOUNT and p.taken
+    assert e.amount.value == D("1.25") and p.fields.can_add_line and p.fields is e.fields()
+    assert e.press(Key.BACKSPACE).fields.figures.total == D("0.12")
+    assert e.press(Key.DIGIT, "9", start_over=True).taken and e.amount.value == D("0.09")
+    for d in "999":
+        e.press(Key.DIGIT, d)
+    refused = e.press(Key.DIGIT, "9")  # 999.99 is past this till's bound: not taken
+    assert not refused.taken and e.amount.value == D("99.99")
+    assert e.press(Key.ESCAPE).act is Act.NAME_CLEAR and not e.amount.entered
+    assert e.press(Key.RETURN).act is Act.AMOUNT  # Return is the window's: it charges
+
+
 async def test_prefill_is_what_remains_and_a_digit_replaces_it(make_till: Any) -> None:
     _till, s = await open_ticket(make_till, ("Coffee", D("4.50")), ("Bagel", D("4.85")))
     e = entry()
@@ -152,20 +174,43 @@ async def test_f12_asks_first_when_money_was_taken_then_cancels(make_till: Any) 
 
 
 async def test_what_came_of_a_tender_is_the_flow_s_result_as_journaled(make_till: Any) -> None:
+    """Issue #36 (c): ``quick_pay`` returns the result its flow built (one object, the ticket
+    with it); the screen shows that, nothing rebuilds it from the ticket."""
     _till, s = await open_ticket(make_till, ("Big order", D("1000000.00")))  # the host declines it
     e = entry()
     e.session, e.ticket = s, s.ticket
-    declined = await s.quick_pay([Tender("card", None, card=VISA)])
-    out = e.tender_outcome(0, declined)
+    out = await s.quick_pay([Tender("card", None, card=VISA)])
     assert out.tender is not None and out.entry is not None and out.result is not None
     assert out.result.entry.id == out.entry.id and not out.ends and out.ticket.is_open
     assert out.result.outcome == "declined" and out.tone == "declined"
-    part = await s.quick_pay([Tender("card", D("8.00"), card=VISA)])
-    out = e.tender_outcome(1, part)
+    assert out.tender.entry_id == out.entry.id  # the tender the ticket read is the flow's
+    out = await s.quick_pay([Tender("card", D("8.00"), card=VISA)])
     assert out.result is not None and out.result.outcome == "approved" and out.tone == "paid-part"
     assert not out.ends  # the ticket stays open: the entry shows what remains
-    paid = await s.quick_pay([Tender("card", None, card=VISA)])
-    out = e.tender_outcome(2, paid)
+    out = await s.quick_pay([Tender("card", None, card=VISA)])
+    e.ticket = out.ticket
     assert out.ends and out.ticket.is_paid  # paid: the result screen
     assert e.leave_closed() and e.session is None and e.ticket is None
-    assert e.tender_outcome(3, paid).tender is None  # nothing was charged: no result
+    assert TicketResult(out.ticket).tender is None  # nothing was charged: no result
+    assert TicketResult.of(out.ticket, None).result is None
+
+
+async def test_the_flow_s_own_result_reaches_the_screen(make_till: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The result the window is handed is the object the card flow returned (its message
+    included), not one made again from the ticket's entry."""
+    from cashier.flows import payments
+    from cashier.flows import ticket as ticket_flow
+
+    _till, s = await open_ticket(make_till, ("Lunch", D("12.00")))
+    built: list[Any] = []
+    card_flow = payments.sale_on_held_pad
+
+    async def watched(*args: Any, **kwargs: Any) -> Any:  # the real flow, its result kept
+        result = await card_flow(*args, **kwargs)
+        built.append(result)
+        return result
+
+    monkeypatch.setattr(ticket_flow, "sale_on_held_pad", watched)
+    out = await s.quick_pay([Tender("card", None, card=VISA)])
+    assert built and out.result is built[0] and out.ticket.is_paid and out.ends

@@ -28,7 +28,10 @@ def test_new_split_show_list_and_export(env: dict[str, str]) -> None:
     assert (t["ticket"], t["state"], t["subtotal"], t["tax"], t["tip"], t["total"]) == (
         1, "paid", "11.00", "0.00", "1.00", "12.00")
     assert (t["paid"], t["remaining"], t["change"]) == ("12.00", "0.00", "13.00")
-    assert t["lines"][0] == {"name": "Coffee", "quantity": 2, "unit_price": "3.50", "amount": "7.00"}
+    # issue #37: a typed line also says what it was sold as (no sku, the default class and rate)
+    assert t["lines"][0] == {"name": "Coffee", "quantity": 2, "unit_price": "3.50", "amount": "7.00",
+                             "sku": None, "catalog_version": None, "tax_class": "standard",
+                             "tax_rate": "0"}
     card, cash = t["tenders"]
     assert (card["kind"], card["amount"], card["outcome"], card["tendered"]) == ("card", "5.00",
                                                                                "approved", None)
@@ -103,6 +106,7 @@ def _card_entry_sent(journal: Path) -> bool:
     return bool(row[0])
 
 
+@pytest.mark.slow
 def test_sigkill_mid_ticket_then_recovery(serve_sandbox: Any, env: dict[str, str], tmp_path: Path) -> None:
     served = serve_sandbox("LG")
     journal = tmp_path / "killed.sqlite"

@@ -35,8 +35,8 @@ async def test_quick_pay_keyed_tip_then_card_part_then_exact_cash_puts_the_tip_o
     till = await make_till("HD")
     open_drawer(till.rt.profile)
     s = await TicketSession.start(till.ctx, TicketSettings(), [Tender("cash")])
-    t = await s.quick_pay([Tender("card", D("8.12"), card=VISA), Tender("cash")],
-                          lines=[("Amount", D("17.35"), 1)], tip=D("1.00"))
+    t = (await s.quick_pay([Tender("card", D("8.12"), card=VISA), Tender("cash")],
+                           lines=[("Amount", D("17.35"), 1)], tip=D("1.00"))).ticket
     assert (t.state, t.total, t.paid, t.tip) == ("paid", D("18.35"), D("18.35"), D("1.00"))
     card, cash = t.tenders
     assert (card.kind, card.amount, card.tip) == ("card", D("8.12"), D("0"))
@@ -57,8 +57,8 @@ async def test_quick_pay_tells_a_refused_tender_and_leaves_the_ticket_open(make_
     till = await make_till("HD")
     s = await TicketSession.start(till.ctx, TicketSettings())
     said: list[str] = []
-    t = await s.quick_pay([Tender("card", D("50.00"), card=VISA)], lines=[("Tea", D("4.00"), 1)],
-                          refused=lambda exc: said.append(str(exc)))
+    t = (await s.quick_pay([Tender("card", D("50.00"), card=VISA)], lines=[("Tea", D("4.00"), 1)],
+                           refused=lambda exc: said.append(str(exc)))).ticket
     assert t.state == "open" and t.remaining == D("4.00") and said and "at most" in said[0]
 
 

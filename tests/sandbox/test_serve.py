@@ -90,6 +90,7 @@ async def test_dropped_answer_over_a_socket_is_a_timeout_and_committed(hd: Serve
     assert hd.proc.stderr is not None and "Traceback" not in hd.proc.stderr.read()
 
 
+@pytest.mark.slow
 def test_state_file_survives_restart_and_bad_port(tmp_path: Path) -> None:
     import asyncio
 

@@ -54,6 +54,7 @@ def held_by_store(dsn: str, journal_id: str) -> tuple[int, list[tuple[Any, ...]]
     return int(mark[0]), entries
 
 
+@pytest.mark.slow
 def test_a_journal_restored_from_an_older_copy_is_refused_once_it_writes_past_the_store(
         tmp_path: Path, serve_store: Any, store_dsn: str) -> None:
     host = ServedSandbox("HD", tmp_path)

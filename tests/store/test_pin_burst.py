@@ -28,6 +28,7 @@ def manager_state(dsn: str, manager: str) -> tuple[int, bool, int, int]:
     return int(row[0]), bool(row[1]), int(tries[0]), int(sessions[0])
 
 
+@pytest.mark.slow
 def test_a_burst_of_wrong_pins_locks_after_five_and_opens_nothing_after(
         serve_store: Any, store_dsn: str) -> None:
     stores = [serve_store(), serve_store()]  # two processes: the lock is the database's

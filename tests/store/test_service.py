@@ -77,7 +77,8 @@ def test_pushes_are_exactly_once_resends_no_ops_and_gaps_refused(serve_store: An
         assert http.post("/v1/events", content=b"{not json").status_code == 422
         # a new journal on the same till learns the invoice floor: it never reuses 0100000007
         hello = http.post("/v1/hello", json={"journal_id": secrets.token_hex(16)}).json()
-        assert hello == {"high_water": 0, "invoice_floor": 7, "store_close": None}
+        assert hello == {"high_water": 0, "invoice_floor": 7, "store_close": None,
+                         "catalog_version": 0}
         totals = http.get("/v1/totals").json()  # a till token: its own figures only
         assert totals["scope"] == "till" and totals["store"] is None
         assert totals["tills"]["T1"]["sales"] == {"count": 1, "amount": "12.50"}

@@ -76,7 +76,7 @@ class LoopbackPrinter:
             if data:
                 self.jobs.append(data)
 
-    def wait_jobs(self, count: int, timeout_s: float = 5.0) -> bool:
+    def wait_jobs(self, count: int, timeout_s: float = 15.0) -> bool:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if len(self.jobs) >= count:

@@ -27,15 +27,16 @@ class ServedStore:
     a crash, ``start()`` a restart on the same port (the tills' profiles keep their
     ``store_url``)."""
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, *extra: str) -> None:
         self.dsn = dsn
+        self.extra = extra  # more of ``store serve``'s options (``--training-catalog``)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: ForkedProcess | None = None
 
     def start(self) -> ServedStore:
         self.proc = start_cashier("store", "serve", "--database", self.dsn,
-                                  "--port", str(self.port), cwd=ROOT)
+                                  "--port", str(self.port), *self.extra, cwd=ROOT)
         deadline = time.monotonic() + 30
         line = ""
         while time.monotonic() < deadline:

@@ -81,3 +81,29 @@ def test_training_starts_with_an_active_gift_card_and_host_refusals_are_words(ui
     ui.until(lambda: page.result_title.text() == "Balance: —", what="its state")
     assert page.result_text.text().endswith("not activated — This gift card is not active: activate it "
                                             "first (F3).")
+
+
+def test_a_card_read_on_the_pad_is_waited_for_and_esc_cancels_the_read(ui: Any, make_gui: Any) -> None:
+    """Issue #36: the Gift card screen on the payment screens' stages. A card read on the PIN pad
+    puts the wait on screen (the customer is asked); Esc there resets the pad, and the screen is
+    back on its entry with what came of it."""
+    gui = make_gui()
+    pad = gui.pinpad
+    page = gui.window.go(GiftCardPage)
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    assert page.on_entry
+    page.card_field.setFocus()
+    QTest.keyClick(page.card_field, Qt.Key.Key_F2)  # balance, the card read on the pad
+    assert page.on_waiting and page.wait_title.text() == "Balance"
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    QTest.keyClick(page.wait_cancel_button, Qt.Key.Key_Escape)
+    ui.until(lambda: page.on_entry and page.result_title.text() != "Working…", what="read cancelled")
+    assert page.result_title.text() == "Not done" and page.result_text.text(), page.result_text.text()
+    assert page.on_result  # the result shows on the entry
+    # a typed number asks no one: the screen does not wait
+    QTest.keyClicks(page.card_field, CARD)
+    QTest.keyClick(page.card_field, Qt.Key.Key_Return)
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    assert page.on_entry
+    ui.until(lambda: page.result_title.text() == "Balance: —", what="its balance")

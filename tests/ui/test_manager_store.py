@@ -70,6 +70,7 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         assert part.totals["store"] is None and set(part.totals["tills"]) == {"W1"}
         assert part.table.rowCount() == 1 and "This till only" in part.summary.text()
         assert not part.close_button.isEnabled()
+        assert part.charts.isHidden()  # no store charts for a till's own figures (issue #42)
         # a store manager signs in: the store checks Bob's number and PIN against its roster
         add_manager(store_dsn, "102", "2222", "Bob")
         qtbot.keyClicks(part.manager_id, "102")
@@ -93,6 +94,13 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         assert rows == {"T2": "2  $12.25", "W1": "1  $10.00"}
         assert "Sales 3 $22.25" in part.summary.text()
         assert "By card brand: VS 3 $22.25" in part.summary.text()
+        # the store's charts (issue #42): one bar per till, the store's own figures
+        assert not part.charts.isHidden()
+        tills = next(c for c in part.charts.cells if c.chart.key == "tills")
+        assert tills.chart.labels == ("T2", "W1")
+        assert [f.minor for f in tills.chart.series[0].figures] == [1225, 1000]
+        hours = next(c for c in part.charts.cells if c.chart.key == "by_hour")
+        assert hours.chart.total().minor == 2225
         # one store-wide close: Bob unlocked this Manager screen with his PIN, so the till's
         # manager rule for the batch close is met without asking him again (issue 39: he was
         # asked twice)
@@ -116,6 +124,7 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
                 ("102", "W1")]
         manager.lock()  # locking the screen ends the store manager's session in the window
         assert part.session is None and not part.manager_pin.isHidden()
+        assert part.charts.isHidden() and not part.charts.cells
     finally:
         store.stop()
         host.stop()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from cashier.chargeapi.journaled import REQUEST_NOTE
@@ -196,3 +197,27 @@ def test_lost_charge_recovered_in_the_startup_banner(ui: Any, make_gui: Any, tmp
     assert banner.isVisible() and "Card-not-present charge: Approved $6.00" in banner.text()
     recovered = ui.run(again.till.ctx.journal.get(entry.id))
     assert recovered.state is State.APPROVED and recovered.auth_code.startswith("char_")
+
+
+def test_a_link_is_waited_for_on_the_staged_screen_and_esc_deactivates_it(ui: Any, make_gui: Any) -> None:
+    """Issue #36: the Phone/link screen on the payment screens' stages. While the customer's phone
+    has the link the wait is on screen (the code large); Esc deactivates it, and the screen is
+    back on its entry with the result under the tabs."""
+    gui = make_gui()
+    page = gui.window.go(PhoneLinkPage)
+    page.link_watch = FAST
+    gui.window.activateWindow()
+    assert QTest.qWaitForWindowActive(gui.window, 2000)
+    page.tabs.setCurrentIndex(1)
+    page.amount.setFocus()
+    QTest.keyClicks(page.amount, "700")
+    assert page.on_entry and page.amount.value == Decimal("7.00")  # the entry's keys: the amount
+    page.create_link_button.click()
+    ui.until(lambda: page.watching and page.link is not None, what="link shown")
+    assert page.on_waiting and page.scan.text_value == page.link.url and page.wait_amount.text() == "$7.00"
+    QTest.keyClicks(page.deactivate_button, "5")  # digits are not the wait's: the amount stays
+    assert page.amount.value == Decimal("7.00")
+    QTest.keyClick(page.deactivate_button, Qt.Key.Key_Escape)
+    ui.until(lambda: not page.watching and page.on_entry, what="deactivated")
+    assert page.on_result and page.result_title.text() == "Link deactivated: not paid"
+    assert page.link is not None and not page.link.active and page.scan.text_value == ""

@@ -43,6 +43,8 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
     sale.add_line("Bagel with cream cheese", "1275")
     page.key_tip_field()
     page.tip.set_value(Decimal("1.85"))
+    if page.keypad_panel.grid_shown():  # the keypad's state (the grid's: tests/ui/test_sale_grid.py)
+        page.keypad_panel.switch()
     gui.set_language(language)
     # what the screen has to say: a notice, then a refusal (cash with no drawer open, by its
     # key), which covers the notice; either one pushed the tenders below the fold

@@ -73,3 +73,17 @@ def test_the_package_installs_the_program_desktop_entry_and_icon(tmp_path: Path)
 def test_a_kiosk_till_starts_at_login(tmp_path: Path) -> None:
     listing = _listing(_build(tmp_path, till_id="kiosk-1", kiosk=True))
     assert "/etc/xdg/autostart/cashier-kiosk-1.desktop" in listing
+
+
+def test_the_package_holds_the_mail_timer_not_enabled(tmp_path: Path) -> None:
+    """A till with no window sends its e-mailed receipts through a systemd timer IT enables for
+    the till's user (decision 019); the package enables nothing by itself."""
+    deb = _build(tmp_path, till_id="Store7_Till2")
+    listing = _listing(deb)
+    for unit in ("cashier-mail@.service", "cashier-mail@.timer"):
+        assert listing[f"/usr/lib/systemd/system/{unit}"].startswith("-rw-r--r-- root/root")
+    tree = tmp_path / "tree"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
+    service = (tree / "usr/lib/systemd/system/cashier-mail@.service").read_text()
+    assert "ExecStart=/usr/bin/cashier receipt outbox --send-due" in service and "User=%i" in service
+    assert not any("timers.target.wants" in path for path in listing)

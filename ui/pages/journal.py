@@ -29,13 +29,14 @@ from cashier.money import parse_shown_amount
 from ui import a11y
 from ui.core_words import printer_words
 from ui.i18n import format_money, format_time, tr
-from ui.keys import GIVE_BACK
+from ui.keys import EMAIL, GIVE_BACK
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint, restyle
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import AmountDisplay
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from ui.gui import Gui
@@ -52,6 +53,9 @@ class JournalPage(Page):
         self.entries: list[Any] = []
         self._armed: int | None = None
         self._refund_armed: tuple[int, Decimal] | None = None  # (entry id, amount) F6 asked about
+        #: the refund just made from the selected row: (that row's entry id, the refund's entry
+        #: id); its receipt is what Ctrl+E sends while one of the two is chosen (issue #41)
+        self._refunded: tuple[int, int] | None = None
         search = QHBoxLayout()
         self.search_by = QComboBox()
         for key in SEARCH_FIELDS:
@@ -106,6 +110,7 @@ class JournalPage(Page):
         self.refresh_button = self.button(lambda: tr("Refresh"), "F5", self.refresh, stacked=True)
         self.details_button = self.button(lambda: tr("Details"), "F9", self.show_details, stacked=True)
         self.reprint_button = self.button(lambda: tr("Reprint"), "F8", self.reprint, stacked=True)
+        self.email_button = self.button(lambda: tr("E-mail receipt"), EMAIL, self.email_receipt, stacked=True)
         self.ticket_refund_button = self.button(lambda: tr("Refund ticket lines"), "F7",
                                                 self.refund_ticket, stacked=True)
         self.ticket_dialog: Any = None
@@ -133,6 +138,11 @@ class JournalPage(Page):
         self.details.setMaximumHeight(180)
         self.details.setVisible(False)
         self.layout_.addWidget(self.details)
+        # F9 shows the entry, then Ctrl+E sends its receipt again: both button rows are full
+        # at 1024 wide in Spanish, so the button shows with the details (and under a refund's
+        # result, where it sends the refund's receipt)
+        self.email_button.setVisible(False)
+        self.layout_.addWidget(self.email_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.refund_amount.changed.connect(lambda _v: self._disarm_refund())
         self.print_button = self.reprint_button  # what Page.print_on_pad disables while printing
         self.result_message = self.message
@@ -347,6 +357,8 @@ class JournalPage(Page):
         e = self.selected()
         if e is None or e.id != self._armed:
             self._armed = None
+        if self._refunded is not None and (e is None or e.id not in self._refunded):
+            self._refunded = None  # another row: Ctrl+E is that row's receipt again
         self._refund_armed = None
         refundable = e is not None and rules().can_refund(e)
         voidable = e is not None and rules().can_void(e)
@@ -355,6 +367,8 @@ class JournalPage(Page):
         self.void_button.setEnabled(voidable)
         self.details_button.setEnabled(e is not None)
         self.reprint_button.setEnabled(e is not None and (e.invoice is not None or e.ticket_id is not None))
+        self.email_button.setEnabled(self.reprint_button.isEnabled() or self._refunded is not None)
+        self.email_button.setVisible(self.details.isVisible() or self._refunded is not None)
         self.ticket_refund_button.setEnabled(e is not None and e.ticket_id is not None)
         if refundable:
             self.refund_amount.set_value(rules().refundable_amount(e))  # full; type less for partial
@@ -374,6 +388,7 @@ class JournalPage(Page):
         e = self.selected()
         if e is None or not self.till.ready:
             self.details.setVisible(False)
+            self.email_button.setVisible(self._refunded is not None)
             return
 
         def got(events: Any) -> None:
@@ -391,7 +406,23 @@ class JournalPage(Page):
                      for ev in events]
             self.details.setPlainText("\n".join(head + lines))
             self.details.setVisible(True)
+            self.email_button.setVisible(True)
         self.till.run(self.till.ctx.journal.events(e.id), "journal details", done=got)
+
+    def email_receipt(self) -> None:
+        """The refund just made's receipt, else the selected entry's again, by e-mail (its
+        ticket's when it has one)."""
+        from ui.email_prompt import email_receipt
+
+        if self._refunded is not None:
+            email_receipt(self.gui, self, entry_id=self._refunded[1],
+                          said=lambda text: self.say_in(self.message, lambda: text))
+            return
+        e = self.selected()
+        if e is None or (e.invoice is None and e.ticket_id is None):
+            return
+        email_receipt(self.gui, self, entry_id=e.id, reprint=True,
+                      said=lambda text: self.say_in(self.message, lambda: text))
 
     def reprint(self) -> None:
         """The selected entry's receipt again: its ticket's receipt when it belongs to one, on
@@ -439,6 +470,15 @@ class JournalPage(Page):
         self.say_in(self.message, words)
         self.refresh()
 
+    def _refund_done(self, source: int, result: Any, said: Callable[[Any], None]) -> None:
+        """A refund's result (``said`` words it): its receipt offered by e-mail (Ctrl+E) when it
+        gave money back."""
+        if result.entry is not None and rules().took_money(str(result.outcome)):
+            self._refunded = (source, result.entry.id)
+            self.email_button.setEnabled(True)
+            self.email_button.setVisible(True)
+        said(result)
+
     def _charge_done(self, result: Any) -> None:
         e = result.entry
 
@@ -481,7 +521,9 @@ class JournalPage(Page):
             self.refund_button.setEnabled(False)
             self.say_in(self.message, lambda: tr("Refunding…"))
             self.till.run(refund_charge(self.till.ctx, e, amount, manager=approval.manager),
-                          "charge refund", done=self._charge_done, failed=self._failed)
+                          "charge refund",
+                          done=lambda result: self._refund_done(e.id, result, self._charge_done),
+                          failed=self._failed)
             return
         from cashier.flows.payments import refund
 
@@ -493,7 +535,7 @@ class JournalPage(Page):
         self.say_in(self.message, lambda: tr("Refunding…"))
         self.till.run(refund(self.till.ctx, amount, original_invoice=str(e.invoice),
                              manager=approval.manager), "refund",
-                      done=self._done, failed=self._failed)
+                      done=lambda result: self._refund_done(e.id, result, self._done), failed=self._failed)
 
     def refund_ticket(self) -> None:
         """The selected payment's ticket, some of its lines or all of it, back to its tenders."""
@@ -524,10 +566,16 @@ class JournalPage(Page):
             self.say_in(self.message, lambda: approval.why)
             return
         before = {e.id for e in ticket.refunds}
+        source = self.selected()
         self.say_in(self.message, lambda: tr("Refunding…"))
 
         def done(after: Any) -> None:
             back = after.given_back(excluding=before)
+            made = [r for r in after.refunds if r.id not in before and r.approved]
+            if made and source is not None:  # the ticket's receipt with its refund: Ctrl+E
+                self._refunded = (source.id, made[-1].id)
+                self.email_button.setEnabled(True)
+                self.email_button.setVisible(True)
             cur = self.till.currency
             if after.gave_back_all(total, excluding=before):
                 self.say_in(self.message, lambda: tr("Ticket %s: %s refunded.")

@@ -34,6 +34,7 @@ from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, PartStack, hint
+from ui.pages.catalog import CatalogPart
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
@@ -211,6 +212,25 @@ class ManagerPage(Page):
         m.addLayout(mrow)
         self.mode_message = hint()
         m.addWidget(self.mode_message)
+        # store and forward (issue 40): what is stored, and what the host declined at the forward
+        self.offline_view = hint()
+        a11y.live(self.offline_view)
+        m.addWidget(self.offline_view)
+        # one row per stored payment, then each declined at the forward with what to do
+        self.offline_table = QTableWidget(0, 6)
+        self.offline_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.offline_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.offline_table.verticalHeader().setVisible(False)
+        self.offline_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.offline_table.horizontalHeader().setStretchLastSection(True)
+        self.offline_table.setWordWrap(True)  # what to do wraps (1024 wide, in Spanish)
+        self.offline_table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.offline_table.resizeRowsToContents())
+        self.offline_table.setMinimumHeight(120)
+        self.offline_table.setVisible(False)
+        self._offline_now: dict[str, Any] | None = None
+        m.addWidget(self.offline_table)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -231,10 +251,16 @@ class ManagerPage(Page):
         self.pin_failures_view.setObjectName("Breakdown")
         self.pin_failures_view.setWordWrap(True)
         s.addWidget(self.pin_failures_view)
+        self.mail_failures_view = QLabel()  # e-mailed receipts given up (the core's outbox)
+        self.mail_failures_view.setObjectName("Breakdown")
+        self.mail_failures_view.setWordWrap(True)
+        s.addWidget(self.mail_failures_view)
         s.addStretch(1)
         grid.addWidget(self.settings_box, 3, 0)
         self.store_part = StorePart(self)
         grid.addWidget(self.store_part, 4, 0)
+        self.catalog_part = CatalogPart(self)
+        grid.addWidget(self.catalog_part, 5, 0)
         wrapper = QWidget()
         col = QVBoxLayout(wrapper)
         col.setContentsMargins(0, 0, 0, 0)
@@ -254,11 +280,20 @@ class ManagerPage(Page):
         self.mode_box.setTitle(tr("Mode and PIN pad"))
         self.settings_box.setTitle(tr("Till settings"))
         self.store_part.retranslate()
+        self.catalog_part.retranslate()
         self.unresolved_table.setHorizontalHeaderLabels([tr("Invoice"), tr("Kind"), tr("Amount"),
                                                          tr("State"), tr("Since")])
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
                        tr("One row per payment the host has not settled yet."))
         a11y.name(self.terminal_view, tr("PIN pad status"))
+        self.offline_table.setHorizontalHeaderLabels([tr("State"), tr("Ticket"), tr("Amount"),
+                                                      tr("Card"), tr("Time"), tr("Left / to do")])
+        a11y.name_view(self.offline_table, tr("Stored payments"),
+                       tr("One row per card payment stored offline, with the hours left before "
+                          "its limit, then each one the host declined when it was sent on, with "
+                          "what to do."))
+        if self._offline_now is not None:
+            self._show_offline(self._offline_now)
         self._show_settings()
         self._show_totals()
         self._fill_unresolved()
@@ -276,6 +311,18 @@ class ManagerPage(Page):
                 (tr("Journal"), str(p.resolved_journal_path))]
         self.settings_view.setText("\n".join(f"{k}: {v}" for k, v in rows))
         self._show_pin_failures()
+        self._show_mail_failures()
+
+    def _show_mail_failures(self) -> None:
+        """E-mailed receipts not sent after the retries, with the server's reason (the address
+        masked by the core): the manager sends them again from the Journal."""
+        mail = getattr(self.gui, "mail", None) if self.gui is not None else None
+        failures = mail.failures() if mail is not None else []
+        lines = [f"{format_time(f['queued_at'])} · {tr('receipt')} {f['receipt']} · {f['to']} · "
+                 f"{f['reason']}" for f in failures[:10]]
+        self.mail_failures_view.setVisible(mail is not None)
+        self.mail_failures_view.setText(tr("E-mailed receipts not sent") + ": "
+                                        + ("\n" + "\n".join(lines) if lines else tr("none")))
 
     def _show_pin_failures(self) -> None:
         """The till's latest failed manager PINs (the core's record in the journal)."""
@@ -293,6 +340,8 @@ class ManagerPage(Page):
             return
         self.reconcile()
         self.store_part.refresh()
+        self._show_mail_failures()
+        self.catalog_part.refresh()
 
         def got(entries: Any) -> None:
             self.unresolved = list(entries)
@@ -317,6 +366,53 @@ class ManagerPage(Page):
                                        last4=n.data["_note"].get("card_last4") or "?")
                 for n in notes))
         self.till.run(self.till.ctx.journal.mismatches(), "mismatches", done=mismatched)
+        from cashier.flows.offline import status as offline_status
+
+        self.till.run(offline_status(self.till.ctx), "offline status", done=self._show_offline)
+
+    def _show_offline(self, now: dict[str, Any]) -> None:
+        """Stored payments (count, amount, the oldest, hours before max_hours) and each payment
+        the host declined at the forward with what to do: the core's ``offline.status``."""
+        cur, stored = self.till.currency, now["stored"]
+        lines: list[str] = []
+        if now["offline"]:
+            lines.append(tr("Offline by itself: the host could not be reached; back online by "
+                            "itself when it answers.") if now["automatic"] else
+                         tr("Offline: a manager's switch."))
+        if stored["count"]:
+            lines.append(tr("Stored, waiting for the host: {count} for {amount}; the oldest at "
+                            "{oldest}, {left} h before the limit of {limit} h.").format(
+                count=stored["count"], amount=format_money(Decimal(stored["amount"]), cur),
+                oldest=format_time(stored["oldest_at"]), left=stored["hours_left"],
+                limit=now["limits"]["max_hours"]))
+        for d in now["declined_on_forward"]:
+            lines.append(tr("Declined when sent on: invoice {invoice}, ticket {ticket}, {amount} on "
+                            "card ..{last4} at {at}. Reach the customer and collect it.").format(
+                invoice=d["invoice"], ticket=d["ticket"] or "—",
+                amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
+                at=format_time(d["at"])))
+        self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
+        self._offline_now = now
+        self._fill_offline(now)
+
+    def _fill_offline(self, now: dict[str, Any]) -> None:
+        cur = self.till.currency
+        rows = [[tr("Waiting"), str(p["ticket"] or "—"), format_money(Decimal(p["amount"]), cur),
+                 "..%s" % (p["card_last4"] or "?"), format_time(p["at"]),
+                 tr("{left} h left").format(left=p["hours_left"])]
+                for p in now["stored"].get("payments", [])]
+        rows += [[tr("Declined when sent on"), str(d["ticket"] or "—"),
+                  format_money(Decimal(d["amount"]), cur), "..%s" % (d["card_last4"] or "?"),
+                  format_time(d["at"]), tr("Reach the customer and collect it")]
+                 for d in now["declined_on_forward"]]
+        t = self.offline_table
+        t.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, v in enumerate(row):
+                t.setItem(r, c, QTableWidgetItem(v))
+        a11y.table_rows(t)
+        t.resizeRowsToContents()
+        t.setVisible(bool(rows))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
@@ -524,6 +620,7 @@ class StorePart(QGroupBox):
         super().__init__()
         self.page = page
         self.totals: dict[str, Any] | None = None
+        self.store_currency = page.till.currency
         self.reconciliation: Any = None
         self._fetching = False
         #: the store manager's session: the store checked the PIN; dropped when the page locks
@@ -563,7 +660,8 @@ class StorePart(QGroupBox):
         row.addWidget(self.override_button)
         self.message = hint()
         a11y.live(self.message)  # the store's answer to a sign-in or a batch close
-        for w in (self.status, self.table, self.summary):
+        self.charts = self._chart_panel()  # a store manager's: the store, one bar per till
+        for w in (self.status, self.table, self.summary, self.charts):
             col.addWidget(w)
         col.addLayout(row)
         col.addWidget(self.message)
@@ -603,6 +701,8 @@ class StorePart(QGroupBox):
     def sign_out(self) -> None:
         self.session = None
         self.totals = None
+        self.charts.setVisible(False)
+        self.charts.show_charts(())
         self._show_sign_in()
 
     def _show_sign_in(self) -> None:
@@ -625,6 +725,7 @@ class StorePart(QGroupBox):
                                               tr("Open tickets"), tr("Unresolved"), tr("Sales"),
                                               tr("Refunds"), tr("Net")])
         self._show_sign_in()
+        self.charts.redraw()  # the charts' words in the new language
         if self.linked and self.page.till.profile.is_training:
             self.message.setText(tr("Training till: it shows the store but never closes its batch."))
         self._show()
@@ -679,6 +780,7 @@ class StorePart(QGroupBox):
                 self.table.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(self.table)
         s = data["store"]
+        self._show_charts(data)
         if s is None:  # the till token alone: this till's figures, nothing of the others
             self.summary.setText(tr("This till only. A store manager signs in to see every till "
                                     "and to close the store's batch."))
@@ -702,6 +804,29 @@ class StorePart(QGroupBox):
             lines.append(tr("Last store batch: %s") % data["last_close"]["batch_no"])
         self.summary.setText("\n".join(lines))
         self._say_updated()
+
+    def _chart_panel(self) -> Any:
+        from ui.widgets.charts import ChartPanel, chart_words, look_of
+
+        panel = ChartPanel(chart_words(lambda: self.store_currency),
+                           lambda words: self.page.say_in(self.message, words),
+                           lambda: look_of(self.page.gui), columns=2)
+        panel.setVisible(False)
+        return panel
+
+    def _show_charts(self, data: dict[str, Any]) -> None:
+        """The store's charts (the core's ``cashier.day_report.store_report``), drawn again only
+        when the store's figures changed (the part polls every few seconds)."""
+        from cashier.day_report import store_report
+
+        report = store_report(data)
+        self.charts.setVisible(report is not None)
+        if report is None:
+            self.charts.show_charts(())
+            return
+        self.store_currency = report.currency
+        if report.charts != self.charts.charts:
+            self.charts.show_charts(report.charts)
 
     def _say_updated(self) -> None:
         at = datetime.now(UTC).isoformat()

@@ -6,8 +6,14 @@ Everything happens in ``cashier.flows.card_not_present``; this screen starts its
 their results and events. The card number lives in its field only until Charge is pressed: the
 fields are cleared before the request goes, and nothing else on this screen ever holds it.
 
-Keyboard: digits build the amount; F2 charges the phone order, F3 creates a link, F9 deactivates
-it, F4 charges the customer's default card.
+Keyboard: digits build the amount; F2 charges the phone order, F3 creates a link, F12 (or Esc
+while the customer has it) deactivates it, F4 charges the customer's default card.
+
+On the payment screens' stages (``ui.pages.staged``): the entry (the amount, the three tabs and
+the last result under them), the wait while the customer's phone has the link (the code large,
+its charges as they arrive), and the result on the entry. The screen's state (the link, its
+charges and end, the customers found, the last result) is the core's ``PhoneLinkEntry``
+(``cashier.flows.phone_link_entry``), which also tells which events are about the link on screen.
 """
 
 from __future__ import annotations
@@ -31,10 +37,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cashier.flows.phone_link_entry import LinkNews, PhoneLinkEntry
 from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import format_money, tr
-from ui.pages.base import Page, hint, restyle
+from ui.pages.base import hint, restyle
+from ui.pages.staged import StagedPage, wait_labels
 from ui.widgets.amount import AmountDisplay, handle_amount_key
 from ui.widgets.qrcode import QrView
 
@@ -46,6 +54,7 @@ if TYPE_CHECKING:
         LinkWatch,
         PaymentLink,
     )
+    from cashier.flows.events import LinkChargeSeen
     from ui.gui import Gui
     from ui.till import Till
 
@@ -59,7 +68,7 @@ def training_card_words() -> dict[str, str]:
             "insufficient_funds": tr("declined: not enough funds on the card")}
 
 
-class PhoneLinkPage(Page):
+class PhoneLinkPage(StagedPage):
     nav_key = "Ctrl+8"
     result_shown = Signal(object)  # CardNotPresentResult, or None when nothing was sent
     link_finished = Signal(object)  # LinkResult
@@ -69,25 +78,60 @@ class PhoneLinkPage(Page):
         super().__init__(till, gui)
         #: How a link's charges are polled; None is the flow's default (tests make it faster).
         self.link_watch: LinkWatch | None = None
-        self.link: PaymentLink | None = None
         self.link_task: asyncio.Task[Any] | None = None
         self.link_cancel: asyncio.Event | None = None
-        self.link_outcome: LinkResult | None = None
-        self.customers: list[Customer] = []
-        self.link_seen: list[Any] = []  # the charges seen on the link (events), newest last
-        self.result: CardNotPresentResult | None = None
+        self.stages(self._build_entry(), self._build_waiting())
+        from cashier.flows import events  # the flows package stays out of the screens' import
+
+        till.bridge.on((events.LinkChargeSeen, events.LinkStatus), self._flow_event)
+        till.started.connect(self._started)
+        self.retranslate()
+        if till.ready:  # built after the till started (a screen is built when first shown)
+            self._started()
+
+    # the model's state, under the names the window, its tests and ``make screens`` use
+    @property
+    def link(self) -> PaymentLink | None:
+        return self.model.link
+
+    @property
+    def link_outcome(self) -> LinkResult | None:
+        return self.model.outcome
+
+    @property
+    def link_seen(self) -> list[LinkChargeSeen]:
+        return self.model.seen
+
+    @property
+    def customers(self) -> list[Customer]:
+        return self.model.customers
+
+    @property
+    def result(self) -> CardNotPresentResult | None:
+        return self.model.result
+
+    @result.setter
+    def result(self, result: CardNotPresentResult | None) -> None:
+        self.model.result = result
+
+    # ---- entry (the result shows under the tabs) -------------------------------------------
+    def _build_entry(self) -> QWidget:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        col.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
         self.amount_label = QLabel()
-        self.amount = AmountDisplay(till.currency)
+        self.amount = AmountDisplay(self.till.currency)
         self.amount.setMinimumWidth(320)
+        self.model = PhoneLinkEntry(self.amount.buffer)
         top.addWidget(self.amount_label)
         top.addWidget(self.amount, 1)
-        self.layout_.addLayout(top)
+        col.addLayout(top)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._build_phone(), "")
         self.tabs.addTab(self._build_link(), "")
         self.tabs.addTab(self._build_customer(), "")
-        self.layout_.addWidget(self.tabs, 1)
+        col.addWidget(self.tabs, 1)
         self.result_box = QFrame()
         self.result_box.setObjectName("Result")
         box = QVBoxLayout(self.result_box)
@@ -101,14 +145,8 @@ class PhoneLinkPage(Page):
             a11y.live(label)  # what the Charge API answered
         box.addWidget(self.result_title)
         box.addWidget(self.result_text)
-        self.layout_.addWidget(self.result_box)
-        from cashier.flows import events  # the flows package stays out of the screens' import
-
-        till.bridge.on((events.LinkChargeSeen, events.LinkStatus), self._flow_event)
-        till.started.connect(self._started)
-        self.retranslate()
-        if till.ready:  # built after the till started (a screen is built when first shown)
-            self._started()
+        col.addWidget(self.result_box)
+        return page
 
     @classmethod
     def title(cls) -> str:
@@ -186,12 +224,23 @@ class PhoneLinkPage(Page):
     # ---- pay by link -----------------------------------------------------------------------
     def _build_link(self) -> QWidget:
         page = QWidget()
+        col = QVBoxLayout(page)
+        self.create_link_button = self.button(lambda: tr("Create payment link"), "F3", self.create_link,
+                                              "Tender")
+        col.addWidget(self.create_link_button)
+        col.addStretch(1)
+        return page
+
+    # ---- waiting for the customer's phone (the link) ---------------------------------------
+    def _build_waiting(self) -> QWidget:
+        page = QFrame()
+        page.setObjectName("StatusPanel")
         row = QHBoxLayout(page)
+        row.setContentsMargins(24, 24, 24, 24)
         self.scan = QrView()
         row.addWidget(self.scan, 3)
         col = QVBoxLayout()
-        self.create_link_button = self.button(lambda: tr("Create payment link"), "F3", self.create_link,
-                                              "Tender")
+        self.wait_amount, self.wait_title, self.wait_text = wait_labels()
         self.link_url = QLabel()
         self.link_url.setWordWrap(True)
         self.link_url.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -208,8 +257,8 @@ class PhoneLinkPage(Page):
             "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")
         self.deactivate_button = self.button(lambda: tr("Deactivate link"), "F12", self.deactivate_link,
                                              "Danger")
-        for w in (self.create_link_button, self.link_url, self.link_status, self.link_charges,
-                  self.pays_button, self.deactivate_button):
+        for w in (self.wait_amount, self.wait_title, self.wait_text, self.link_url, self.link_status,
+                  self.link_charges, self.pays_button, self.deactivate_button):
             col.addWidget(w)
         col.addStretch(1)
         row.addLayout(col, 2)
@@ -228,8 +277,7 @@ class PhoneLinkPage(Page):
         if not self.amount.entered:
             self._not_sent(tr("Amount: type the amount first (it must be greater than zero)."))
             return
-        self.link_outcome = None
-        self.link_seen = []
+        self.model.new_link()
         self._list_charges()
         self.create_link_button.setEnabled(False)
         self._working(lambda: tr("Creating the payment link…"))
@@ -241,7 +289,7 @@ class PhoneLinkPage(Page):
     def _link_created(self, link: PaymentLink) -> None:
         from cashier.flows import card_not_present, qr
 
-        self.link = link
+        self.model.link_created(link)
         self.scan.show_code(link.url)
         self.link_url.setText(link.url)
         self.say_in(self.link_status, lambda: tr("Waiting for the customer to pay the link…"))
@@ -250,22 +298,41 @@ class PhoneLinkPage(Page):
         self.say_in(self.result_text,
                     lambda: tr("Send the address to the customer or let them scan the code."))
         self._outcome_style("unknown")
+        self.wait_amount.setText(format_money(link.amount, link.currency))
+        self.say_in(self.wait_title, lambda: tr("Waiting for the customer"))
+        self.say_in(self.wait_text,
+                    lambda: tr("Send the address to the customer or let them scan the code."))
+        self.clear_of_the_pad(self.waiting_page, 24)
         self.link_cancel = asyncio.Event()
         self.link_task = self.till.run(
             card_not_present.watch_link(self.till.ctx, link, cancel=self.link_cancel, watch=self.link_watch,
                               pad_form=qr.DEFAULT_PAD_FORM),
             "payment link watch", done=self._link_done, failed=self._link_failed)
         self._link_buttons()
+        self.wait(self.deactivate_button)
 
     def _link_failed(self, exc: BaseException) -> None:
         self.link_task = None
         self._failed(exc)
         self._link_buttons()
+        self._back_unless_active()
+
+    def _back_unless_active(self) -> None:
+        """The wait ends with the link: back to the entry, where the result shows (a link that
+        may still be paid stays on screen, to be deactivated)."""
+        if self.on_waiting and not self.model.link_active:
+            self.back_to_entry()
+            self.amount.setFocus()
+
+    def cancel_payment(self) -> None:
+        """Esc while the customer has the link: it is deactivated (nobody can pay it any more)."""
+        if self.deactivate_button.isEnabled():
+            self.deactivate_link()
 
     def _link_done(self, outcome: LinkResult) -> None:
         self.link_task = None  # called from inside the ending task: the watch is over
-        self.link_outcome = outcome
-        self.link = link = outcome.link
+        self.model.link_done(outcome)
+        link = outcome.link
         if outcome.paid_by_link:
             entry = outcome.paid[-1]
             self.say_in(self.result_title, lambda: tr("Approved: paid by link"))
@@ -285,6 +352,7 @@ class PhoneLinkPage(Page):
         if not link.active:
             self.scan.show_code("")  # a finished link is never left on screen to be scanned
         self._link_buttons()
+        self._back_unless_active()
         self.link_finished.emit(outcome)
 
     def customer_pays(self) -> None:
@@ -313,16 +381,17 @@ class PhoneLinkPage(Page):
                       done=self._deactivated, failed=self._link_failed)
 
     def _deactivated(self, link: PaymentLink) -> None:
-        self.link = link
+        self.model.link_deactivated(link)
         self.say_in(self.link_status, lambda: tr("Link deactivated"))
         self.scan.show_code("")
         self._link_buttons()
+        self._back_unless_active()
 
     def _link_buttons(self) -> None:
         self.create_link_button.setEnabled(not self.watching)
         self.pays_button.setVisible(self.training)
         self.pays_button.setEnabled(self.watching)
-        self.deactivate_button.setEnabled(self.link is not None and (self.watching or self.link.active))
+        self.deactivate_button.setEnabled(self.watching or self.model.link_active)
 
     # ---- customers -------------------------------------------------------------------------
     def _build_customer(self) -> QWidget:
@@ -371,8 +440,7 @@ class PhoneLinkPage(Page):
             self.customer_list.setCurrentRow(row)
 
     def selected_customer(self) -> Customer | None:
-        row = self.customer_list.currentRow()
-        return self.customers[row] if 0 <= row < len(self.customers) else None
+        return self.model.customer(self.customer_list.currentRow())
 
     def find_customer(self) -> None:
         from cashier.flows import card_not_present
@@ -394,7 +462,7 @@ class PhoneLinkPage(Page):
                       done=lambda c: self._show_customers([c]), failed=self._failed)
 
     def _show_customers(self, customers: list[Customer]) -> None:
-        self.customers = list(customers)
+        self.model.customers_found(customers)
         self._list_customers()
         if self.customers:
             self.customer_list.setCurrentRow(0)
@@ -416,7 +484,8 @@ class PhoneLinkPage(Page):
                       done=lambda c: self._replace_customer(c), failed=self._failed)
 
     def _replace_customer(self, customer: Customer) -> None:
-        self._show_customers([customer if c.id == customer.id else c for c in self.customers])
+        self.model.replace_customer(customer)
+        self._show_customers(self.model.customers)
 
     def charge_customer(self) -> None:
         from cashier.flows import card_not_present
@@ -434,9 +503,9 @@ class PhoneLinkPage(Page):
                       "charge customer", done=self.show_result, failed=self._failed)
 
     def _customer_buttons(self) -> None:
-        chosen = self.selected_customer()
-        self.charge_customer_button.setEnabled(chosen is not None and chosen.default_card_id is not None)
-        self.add_card_button.setEnabled(chosen is not None)
+        row = self.customer_list.currentRow()
+        self.charge_customer_button.setEnabled(self.model.can_charge(row))
+        self.add_card_button.setEnabled(self.model.customer(row) is not None)
 
     # ---- results ---------------------------------------------------------------------------
     def show_result(self, result: CardNotPresentResult) -> None:
@@ -494,21 +563,17 @@ class PhoneLinkPage(Page):
     def _outcome_style(self, outcome: str) -> None:
         restyle(self.result_box, "outcome", outcome)
 
-    def _flow_event(self, event: Any) -> None:
-        from cashier.flows.card_not_present import LinkChargeSeen, LinkStatus
-
-        if self.link is None or getattr(event, "link_id", None) != self.link.id:
-            return
-        if isinstance(event, LinkChargeSeen):
-            self.link_seen.append(event)
+    def _flow_event(self, event: object) -> None:
+        news = self.model.link_event(event)  # the core tells which events are the link's
+        if news is LinkNews.CHARGE:
             self._list_charges()
-        elif isinstance(event, LinkStatus) and event.status == "unreachable":
+        elif news is LinkNews.UNREACHABLE:
             self.say_in(self.link_status, lambda: tr("The payment service is not answering; still watching…"))
 
     def _list_charges(self) -> None:
         """The charges seen on the link, one row each, in the window's language."""
         self.link_charges.clear()
-        for event in self.link_seen:
+        for event in self.model.seen:
             state = {"successful": tr("paid"), "failed": tr("declined")}.get(event.status, event.status)
             self.link_charges.addItem(f"{format_money(event.amount, self.till.currency)}  {state}  "
                                       f"{event.card or ''}  {event.failure or ''}".strip())
@@ -543,14 +608,14 @@ class PhoneLinkPage(Page):
             f"{rows[o]['number']} ({training_card_words().get(o, rows[o]['description'])})"
             for o in TRAINING_CARDS if o in rows))
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if handle_amount_key(self.amount, event):
-            event.accept()
-            return
-        super().keyPressEvent(event)
+    def entry_key(self, event: QKeyEvent) -> bool:
+        return handle_amount_key(self.amount, event)
 
     def entered(self) -> None:
-        self.amount.setFocus()
+        if self.on_waiting:
+            self.deactivate_button.setFocus()
+        else:
+            self.amount.setFocus()
 
     def retranslate(self) -> None:
         super().retranslate()

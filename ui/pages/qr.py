@@ -139,8 +139,10 @@ class QrPage(StagedPage):
         self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), GIVE_BACK, self.reverse,
                                           "Danger")
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
+        email = self.email_button(self.result_message)
         # two by two: four in a row do not fit 1024x768 in Spanish
-        r.add_buttons((self.new_button, self.print_button, self.reverse_button, self.check_button))
+        r.add_buttons((self.new_button, self.print_button, self.reverse_button, self.check_button,
+                       email))
         return r
 
     # ---- starting --------------------------------------------------------------------------
@@ -363,6 +365,7 @@ class QrPage(StagedPage):
     def _result_buttons(self, view: QrEnd | None) -> None:
         paid = view is not None and view.paid
         self.print_button.setEnabled(paid)
+        self.emailable(self.outcome.entry.id if paid and self.outcome is not None else None)
         self.reverse_button.setVisible(paid)
         self.reverse_button.setEnabled(paid)
         self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), GIVE_BACK))

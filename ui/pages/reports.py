@@ -1,18 +1,27 @@
 """Reports (manager): the X report now and the Z report of the last close, printed or exported
-as CSV and PDF for the bookkeeper. Behind a manager's PIN, locked again after a minute unused."""
+as CSV and PDF for the bookkeeper. Behind a manager's PIN, locked again after a minute unused.
+
+The day as charts (issue #42): the report shown (or a business date chosen, beside the same
+weekday a week earlier) as the core's ``cashier.day_report.DayReport`` draws it; the report's
+text and every chart's table are one key away (F3, F4)."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QDate, QLocale
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
+    QDateEdit,
     QHBoxLayout,
+    QLineEdit,
     QPlainTextEdit,
+    QScrollArea,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -27,8 +36,10 @@ from ui.pages.base import Page, PartStack, hint
 from ui.receipt import receipt_language
 
 if TYPE_CHECKING:
+    from cashier.day_report import DayReport
     from ui.gui import Gui
     from ui.till import Till
+    from ui.widgets.charts import ChartPanel
 
 REPORT_WIDTH = 48
 
@@ -39,6 +50,8 @@ class ReportsPage(Page):
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
         self.report: dict[str, Any] | None = None
+        #: the charts of the report shown (the same window, the core's figures)
+        self.day: DayReport | None = None
         self.unlocked = False
         #: the manager whose PIN opened the screen (the core shows the X report to a manager)
         self.manager: Clerk | None = None
@@ -57,10 +70,14 @@ class ReportsPage(Page):
         row = QHBoxLayout()
         self.x_button = self.button(lambda: tr("X report"), "Shift+F5", self.show_x, stacked=True)
         self.z_button = self.button(lambda: tr("Z report"), "Shift+F6", self.show_z, stacked=True)
+        self.date = QDateEdit(QDate.currentDate())
+        self.date.setCalendarPopup(True)
+        self.date.setMaximumDate(QDate.currentDate())
+        self.day_button = self.button(lambda: tr("Day"), "Shift+F4", self.show_day, stacked=True)
         # the report on screen is the one whose key stays pressed (one at a time)
         self.shown_button: QAbstractButton | None = None
         self.shown_group = QButtonGroup(self)
-        for b in (self.x_button, self.z_button):
+        for b in (self.x_button, self.z_button, self.day_button):
             b.setCheckable(True)
             self.shown_group.addButton(b)
         self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report, stacked=True)
@@ -71,10 +88,10 @@ class ReportsPage(Page):
         self.lock_button = self.button(lambda: tr("Lock"), "", self.lock)
         # which report, then what to do with it: five keys in one row ran off 1024 in Spanish
         outputs = QHBoxLayout()
-        for line, keys in ((row, (self.x_button, self.z_button)),
+        for line, keys in ((row, (self.x_button, self.z_button, self.date, self.day_button)),
                            (outputs, (self.print_button, self.csv_button, self.pdf_button))):
-            for b in keys:
-                line.addWidget(b)
+            for key in keys:
+                line.addWidget(key)
             line.addStretch(1)
             col.addLayout(line)
         self.view = QPlainTextEdit()
@@ -83,12 +100,27 @@ class ReportsPage(Page):
         font.setStyleHint(QFont.StyleHint.Monospace)
         font.setPointSize(11)
         self.view.setFont(font)
-        col.addWidget(self.view, 1)
+        self.charts = self._chart_panel()
+        self.charts_area = QScrollArea()
+        self.charts_area.setWidgetResizable(True)
+        self.charts_area.setWidget(self.charts)
+        self.views = QStackedWidget()  # the charts first: people look before they read
+        self.views.addWidget(self.charts_area)
+        self.views.addWidget(self.view)
+        col.addWidget(self.views, 1)
         self.message = hint()
         a11y.live(self.message)
         col.addWidget(self.message)
+        self.text_button = self.button(lambda: tr("Text / charts"), "F3", self.toggle_text)
+        self.tables_button = self.button(lambda: tr("Tables"), "F4", self.toggle_tables)
+        self.tables_button.setCheckable(True)
         # on its own, as on the Manager screen: six keys in one row ran off 1024 in Spanish
-        col.addWidget(self.lock_button, 0, Qt.AlignmentFlag.AlignRight)
+        bottom = QHBoxLayout()
+        for b in (self.text_button, self.tables_button):
+            bottom.addWidget(b)
+        bottom.addStretch(1)
+        bottom.addWidget(self.lock_button)
+        col.addLayout(bottom)
         self.stack.addWidget(panel)
         self.panel = panel
         seconds = till.profile.manager_rules.lock_after_s
@@ -104,6 +136,15 @@ class ReportsPage(Page):
         self.lock_text.setText(tr("Reports are for a manager: type a manager PIN and press Enter."))
         a11y.name(self.pin, tr("Manager PIN"), self.lock_text.text())
         a11y.name(self.view, tr("Report"), tr("The X or Z report as it prints, line by line."))
+        self.date.setLocale(QLocale())  # the date as the language writes it
+        self.date.setDisplayFormat(QLocale().dateFormat(QLocale.FormatType.ShortFormat))
+        for field in (self.date, self.date.findChild(QLineEdit)):  # the box and the text typed in it
+            if field is not None:
+                a11y.name(field, tr("Business date"), tr("The day the Day key shows, beside the same "
+                                                         "weekday a week earlier."))
+        a11y.name(self.charts_area, tr("Charts"), tr("The report's figures as charts; F4 shows each "
+                                                     "chart's table, F3 the report as it prints."))
+        self.charts.redraw()
         if getattr(self, "report", None) is not None:  # the report on screen in the new language
             self._draw()
 
@@ -147,9 +188,11 @@ class ReportsPage(Page):
         self.manager = None
         self.idle.stop()
         self.report = None
+        self.day = None
         self.shown_button = None
         self._mark_shown()
         self.view.clear()
+        self.charts.show_charts(())
         self.stack.setCurrentWidget(self.lock_page)
         self.pin.setFocus()
 
@@ -159,9 +202,11 @@ class ReportsPage(Page):
         else:
             self.pin.setFocus()
 
-    def _show(self, report: dict[str, Any]) -> None:
+    def _show(self, report: dict[str, Any], day: DayReport | None = None) -> None:
         self.report = report
+        self.day = day if day is not None else self.desk.report_charts(report)
         self._draw()
+        self.charts.show_charts(self.day.charts)
         self.message.clear()
 
     def _draw(self) -> None:
@@ -188,9 +233,31 @@ class ReportsPage(Page):
         self._mark_shown()
         self.z_button.setFocus()
 
+    def show_day(self) -> None:
+        """The business date chosen: its figures and charts, its hours beside the same weekday
+        a week earlier's."""
+        picked = self.date.date()
+        day = self.desk.day_report(date(picked.year(), picked.month(), picked.day()), self.manager)
+        self._show(day.totals, day)
+        self.shown_button = self.day_button
+        self._mark_shown()
+        self.day_button.setFocus()
+
+    def toggle_text(self) -> None:
+        """The report's text (as it prints), or its charts."""
+        self.views.setCurrentWidget(self.view if self.views.currentWidget() is self.charts_area
+                                    else self.charts_area)
+
+    def toggle_tables(self) -> None:
+        """Every chart as its table (the same figures), or back to the charts."""
+        tables = not self.charts.tables
+        self.charts.show_tables(tables)
+        self.tables_button.setChecked(tables)
+        self.views.setCurrentWidget(self.charts_area)
+
     def _mark_shown(self) -> None:
         self.shown_group.setExclusive(False)  # an exclusive group never lets all go up
-        for b in (self.x_button, self.z_button):
+        for b in (self.x_button, self.z_button, self.day_button):
             b.setChecked(b is self.shown_button)
         self.shown_group.setExclusive(True)
 
@@ -206,7 +273,7 @@ class ReportsPage(Page):
     def export(self, fmt: str) -> Path | None:
         """Write the report on screen beside the journal (reports/), named by type and session."""
         from cashier.output import write_output
-        from cashier.reports import report_csv, report_pdf
+        from cashier.reports import report_csv
 
         if self.report is None:
             return None
@@ -215,7 +282,17 @@ class ReportsPage(Page):
         stamp = str(self.report["to"])[:19].replace(":", "").replace("-", "")
         name = f"{self.report['type']}-report-{self.report.get('session') or 'now'}-{stamp}.{fmt}"
         path = folder / name
-        data = report_csv(self.report).encode("utf-8") if fmt == "csv" else report_pdf(self.report)
+        data = (report_csv(self.report).encode("utf-8") if fmt == "csv"
+                else self.desk.report_pdf(self.report, self.day))  # with its charts
         write_output(str(path), data, force=True, field="report")  # owner-only, atomic
         self.say_in(self.message, lambda: tr("Saved:") + f" {path}")
         return path
+
+    # ---- the charts' words -------------------------------------------------------------------
+    def _chart_panel(self) -> ChartPanel:
+        from ui.widgets.charts import ChartPanel, chart_words, look_of
+
+        return ChartPanel(chart_words(lambda: self.day.currency if self.day else self.till.currency),
+                          lambda words: self.say_in(self.message, words),
+                          lambda: look_of(self.gui))
+

@@ -1,6 +1,9 @@
 """The payment screens' one shape: an entry, a wait (the PIN pad or the customer's phone) and a
 result, on one stack, with the same keys: the entry's keys while typing, Esc cancels the wait,
-Return on the result starts a new sale. The Sale and QR screens build on it."""
+Return on the result starts a new sale. The Sale, QR, Gift card and Phone/link screens build on
+it; the last two show their result on the entry (the cashier goes on from what the host said).
+A result that moved money carries "E-mail receipt" (Ctrl+E, issue #41): ``email_button`` makes
+it, ``emailable`` names the entry whose receipt it sends."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ui.i18n import tr
+from ui.keys import EMAIL
 from ui.pages.base import Page, PartStack, hint, restyle
 
 if TYPE_CHECKING:
@@ -70,11 +75,50 @@ class StagedPage(Page):
         super().__init__(till, gui)
         self.stack = PartStack()  # the part shown takes the keyboard at once (issue #45)
         self.layout_.addWidget(self.stack, 1)
+        self._emailable: int | None = None
+        self._email_line: QLabel | None = None
+        self.email_result_button: QPushButton | None = None
 
-    def stages(self, entry: QWidget, waiting: QWidget, result: QWidget) -> None:
-        self.entry_page, self.waiting_page, self.result_page = entry, waiting, result
-        for page in (entry, waiting, result):
+    def email_button(self, line: QLabel) -> QPushButton:
+        """The result's "E-mail receipt" (Ctrl+E): the same prompt and core path as the Sale
+        screen's (``ui.email_prompt``); ``line``: where the result says what became of it."""
+        self._email_line = line
+        self.email_result_button = self.button(lambda: tr("E-mail receipt"), EMAIL,
+                                               self.email_receipt, stacked=True)
+        self.email_result_button.setEnabled(False)
+        return self.email_result_button
+
+    def emailable(self, entry_id: int | None) -> None:
+        """The entry whose receipt the result's button sends (None: the result has none)."""
+        self._emailable = entry_id
+        if self.email_result_button is not None:
+            self.email_result_button.setEnabled(entry_id is not None)
+
+    def email_receipt(self) -> None:
+        from ui.email_prompt import email_receipt
+
+        line = self._email_line
+        if self._emailable is None or line is None:
+            return
+        email_receipt(self.gui, self, entry_id=self._emailable,
+                      said=lambda text: self.say_in(line, lambda: text))
+
+    def stages(self, entry: QWidget, waiting: QWidget, result: QWidget | None = None) -> None:
+        """The three stages; ``result`` None: the result shows on the entry."""
+        self.entry_page, self.waiting_page = entry, waiting
+        self.result_page = entry if result is None else result
+        for page in dict.fromkeys((entry, waiting, self.result_page)):
             self.stack.addWidget(page)
+
+    def wait(self, focus: QWidget | None = None) -> None:
+        """The wait on screen (``focus`` takes the keyboard: its Cancel)."""
+        self.stack.setCurrentWidget(self.waiting_page)
+        if focus is not None:
+            focus.setFocus()
+
+    def back_to_entry(self) -> None:
+        """The entry on screen again (a result on the entry shows there)."""
+        self.stack.setCurrentWidget(self.entry_page)
 
     @property
     def on_entry(self) -> bool:

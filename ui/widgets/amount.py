@@ -97,6 +97,17 @@ class AmountDisplay(QLabel):
         self._mark(False)
         self.refresh()
 
+    def redraw(self, taken: bool = True) -> None:
+        """The buffer was edited by the screen's model, which already knows (one trip per key):
+        drawn again without ``changed``; a digit not taken is said through ``refused``."""
+        if not taken:
+            self.refused.emit()
+            return
+        self.start_over = False
+        self._mark(False)
+        self.setText(format_money(self.buffer.value, self.currency))
+        a11y.name(self, f"{self.what()}: {self.text()}")
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if handle_amount_key(self, event):
             event.accept()

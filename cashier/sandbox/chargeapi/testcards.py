@@ -155,13 +155,14 @@ ISSUER_DECLINE_CODES: dict[str, str] = {c.outcome: c.issuer_decline_code for c i
 
 
 def as_table() -> list[dict[str, str]]:
-    """Rows for the training UI and the README: number, brand, outcome, description, source."""
+    """Rows for the training UI and the sandbox guide (docs/guides/sandbox.md): number, brand,
+    outcome, description, source."""
     return [{"number": c.number, "brand": c.brand, "outcome": c.outcome, "description": c.description,
              "source": c.source} for c in TEST_CARDS]
 
 
 def markdown_table(source: str) -> str:
-    """The README's table of one source's cards (a test keeps the README equal to it)."""
+    """The sandbox guide's table of one source's cards (a test keeps the guide equal to it)."""
     lines = ["| Number | Brand | Outcome | What happens |", "|---|---|---|---|"]
     lines += [f"| {c.number} | {c.brand} | `{c.outcome}` | {c.description} |"
               for c in TEST_CARDS if c.source == source]

@@ -18,12 +18,15 @@ from ui.pages.sale.payment_panel import PaymentPanel
 from ui.pages.sale.ticket_panel import TicketPanel
 
 if TYPE_CHECKING:
+    from cashier.flows.catalog_grid import Pick
     from cashier.flows.sale_entry import Fields
     from ui.widgets.amount import AmountDisplay
 
 _KEYS: dict[int, Key] = {Qt.Key.Key_Plus: Key.ADD, Qt.Key.Key_Insert: Key.ADD, Qt.Key.Key_Return: Key.RETURN,
                          Qt.Key.Key_Enter: Key.RETURN, Qt.Key.Key_Escape: Key.ESCAPE,
-                         Qt.Key.Key_Backspace: Key.BACKSPACE}
+                         Qt.Key.Key_Backspace: Key.BACKSPACE, Qt.Key.Key_PageUp: Key.PAGE_UP,
+                         Qt.Key.Key_PageDown: Key.PAGE_DOWN, Qt.Key.Key_Up: Key.UP,
+                         Qt.Key.Key_Down: Key.DOWN}
 
 
 def key_of(event: QKeyEvent) -> Key:
@@ -41,6 +44,10 @@ class SalePage(payment_panel.SalePage, keypad_panel.SalePage, Protocol):
 
     def remove_last_line(self) -> None: ...
     def cancel_ticket(self) -> None: ...
+    def discount_line(self) -> None: ...
+    def discount_ticket(self) -> None: ...
+    def override_price(self) -> None: ...
+    def add_pick(self, pick: Pick) -> None: ...
 
 
 class EntryStage(QWidget):
@@ -55,8 +62,18 @@ class EntryStage(QWidget):
                                               stacked=True)
         self.cancel_ticket_button = page.button(lambda: tr("Cancel ticket"), keys.GIVE_BACK,
                                                 page.cancel_ticket, "Danger", stacked=True)
+        # issue #38: a discount on the last line or the ticket, a price typed over the last line's
+        self.discount_line_button = page.button(lambda: tr("Line %"), keys.DISCOUNT_LINE,
+                                                page.discount_line, stacked=True)
+        self.discount_ticket_button = page.button(lambda: tr("Ticket %"), keys.DISCOUNT_TICKET,
+                                                  page.discount_ticket, stacked=True)
+        self.price_button = page.button(lambda: tr("Price"), keys.OVERRIDE_PRICE,
+                                        page.override_price, stacked=True)
+        self.discount_buttons = (self.discount_line_button, self.discount_ticket_button,
+                                 self.price_button)
         self.ticket_panel = TicketPanel(page.till.currency,
-                                        (self.remove_line_button, self.cancel_ticket_button))
+                                        (self.remove_line_button, self.cancel_ticket_button),
+                                        self.discount_buttons)
         self.payment_panel = pay = PaymentPanel(page)
         self.amount, self.tip = pay.amount, pay.tip
         self.tender_buttons = (pay.card_button, pay.gift_button, pay.qr_button, pay.cash_button)
@@ -95,6 +112,7 @@ class EntryStage(QWidget):
         self._shown = (fields, busy, on_entry)
         self.ticket_panel.show_figures(fields.figures, tax_shown=fields.tax_shown,
                                        paid_shown=fields.paid_shown)
+        self.ticket_panel.show_cash_due(fields.cash_due)
         for b in self.tender_buttons:
             b.setEnabled(not busy)  # with nothing to pay, the key says so (the page's _check_ready)
             b.setProperty("ready", fields.ready)
@@ -111,6 +129,8 @@ class EntryStage(QWidget):
         self.payment_panel.add_line_button.setEnabled(fields.can_add_line and not busy)
         self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
         self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
+        for b in self.discount_buttons:
+            b.setEnabled(fields.can_discount and not busy)
 
     def retranslate(self) -> None:
         self.ticket_panel.retranslate()

@@ -5,7 +5,8 @@ Keyboard: digits build cents (1 2 5 0 -> 12.50); letters name the next line; + o
 line; a barcode scanned (digits then Return) adds the profile's product. Return (or F2) charges
 the card; Esc clears what was typed (or cancels a payment waiting on the PIN pad). F3 gift card,
 F4 QR, F11 cash, F7 keyed tip, Delete removes the last line, F12 cancels the ticket (asking
-first when money was taken).
+first when money was taken). Ctrl+D a discount on the last line, Alt+D on the ticket,
+Ctrl+P a price over the last line's (issue #38: the manager's prompt when the core's rule wants).
 The quick path stays: type an amount, press Return, the card is charged.
 
 What is typed, scanned, pre-filled and armed, which amount a tender takes and what the screen
@@ -22,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QInputDialog
 
 from cashier.clerks import Action
-from cashier.flows.sale_entry import Act
+from cashier.errors import ValidationError
+from cashier.flows.sale_entry import Act, Key
 from ui.core_words import error_words
 from ui.i18n import tr
 from ui.manager_prompt import ask_manager
@@ -32,11 +35,10 @@ from ui.pages.sale.entry_stage import key_of
 from ui.pages.sale.view import SaleView
 from ui.pages.sale.words import cancel_question, cancelled_words, left_open_words, tender_words
 from ui.receipt import receipt_lines, ticket_receipt_lines
-from ui.widgets.amount import handle_amount_key
 
 if TYPE_CHECKING:
-    from cashier.flows.sale_entry import TenderOutcome
-    from cashier.flows.ticket import TicketSession
+    from cashier.flows.catalog_grid import Pick
+    from cashier.flows.ticket import TicketResult, TicketSession
     from ui.gui import Gui
     from ui.till import Till
 
@@ -77,15 +79,19 @@ class SalePage(SaleView):
         return self.entry_key(event)
 
     def entry_key(self, event: QKeyEvent) -> bool:
-        """Keys typed on the entry: the model says what each does, the widgets do it."""
-        act = self.model.key(key_of(event), event.text(), on_tip=self.active is self.tip,
-                             named=bool(self.description.text()))
+        """Keys typed on the entry: the model says what each does (and edits the amount), in one
+        trip; the widgets draw it."""
+        key = key_of(event)
+        pressed = self.model.press(key, event.text(), on_tip=self.active is self.tip,
+                                   named=bool(self.description.text()), start_over=self.active.start_over)
+        act = pressed.act
         if act is Act.ADD_LINE:
             self.add_line()
         elif act is Act.SCAN and self.model.product is not None:
             self.amount.settle()
-            product = self.model.product
-            self._run_ticket(self.model.add_line(product.name, product.price), "add product", eager=True)
+            self._run_ticket(self.model.add_scanned(), "add product", eager=True)
+        elif act in (Act.PICK, Act.GRID, Act.NO_MATCH):
+            self.grid_key(act)
         elif act is Act.NAME_BACK:
             self.description.backspace()
         elif act is Act.NAME_TYPE:
@@ -93,11 +99,16 @@ class SalePage(SaleView):
         elif act is Act.NONE:
             return False
         else:
-            if act is Act.RETYPE:
-                self.amount.settle()  # what remains goes: the digit starts the amount
-            elif act is Act.NAME_CLEAR:
+            if act is Act.NAME_CLEAR:
                 self.description.clear()
-            return handle_amount_key(self.active, event)
+            if key is Key.RETURN:
+                self.active.submitted.emit()
+                return True
+            if pressed.taken:
+                self.entry_stage.show_fields(pressed.fields, self._busy(), self.on_entry)
+                self.error_label.clear()
+                self.amount.redraw()  # the tip moves a pre-filled amount with it
+            self.active.redraw(pressed.taken)
         return True
 
     # ---- the ticket's lines ------------------------------------------------------------------
@@ -116,6 +127,24 @@ class SalePage(SaleView):
         # started inside the key's event: the line is journaled and drawn before the next paint
         # (docs/decisions/009-the-ticket.md, "A scanned line shows in one paint")
         self._run_ticket(self.model.add_line(name, price), "add line", eager=True)
+
+    def grid_key(self, act: Act) -> None:
+        """A key the product grid took: redrawn, and its product added (or none named, said)."""
+        self.product_grid.redraw()
+        pick = self.model.take_pick()
+        if act is Act.NO_MATCH:
+            self.say_in(self.error_label, lambda: tr("No product's name holds what was typed: type "
+                                                     "its price and press + to add it as a line."))
+        elif pick is not None:
+            self.add_pick(pick)
+
+    def add_pick(self, pick: Pick) -> None:
+        """The grid's product (and its modifiers) as a new line; the letters that found it go."""
+        if not self._can_start():
+            return
+        self.description.clear()
+        self.amount.settle()
+        self._run_ticket(self.model.add_product(pick), "add product", eager=True)
 
     def remove_last_line(self) -> None:
         if self.ticket is not None and self.ticket.lines and self._can_start():
@@ -140,6 +169,64 @@ class SalePage(SaleView):
             self._say("cancelled", lambda: cancelled_words(cancelled, self.till.currency))
             self.model.show(None, prefill=True)
         self._run_ticket(cancel(), "cancel ticket")
+
+    # ---- discounts and price overrides (issue #38): the core decides, the window asks ----------
+    def discount_line(self) -> None:
+        self._discount(on_line=True)
+
+    def discount_ticket(self) -> None:
+        self._discount(on_line=False)
+
+    def _ask(self, title: str, label: str) -> str | None:
+        text, ok = QInputDialog.getText(self, title, label)
+        return text.strip() if ok and text.strip() else None
+
+    def _reason(self, title: str) -> str | None:
+        reasons = list(self.model.reasons())
+        reason, ok = QInputDialog.getItem(self, title, tr("Reason:"), reasons, 0, False)
+        return reason if ok and reason else None
+
+    def _discount(self, *, on_line: bool) -> None:
+        if not self.model.can_discount() or not self._can_start():
+            return
+        title = tr("Discount on the last line") if on_line else tr("Discount on the ticket")
+        text = self._ask(title, tr("Percent (10%) or amount (2.00):"))
+        reason = self._reason(title) if text is not None else None
+        if text is None or reason is None:
+            return
+        try:
+            action, amount = self.model.discount_approval(text, on_line=on_line)
+        except ValidationError as exc:
+            refused = exc
+            self.say_in(self.error_label, lambda: error_words(refused))
+            return
+        approval = ask_manager(self, self.till.ctx, action, amount)
+        if not approval.go:
+            self._say("partial", lambda: approval.why)
+            return
+        self._run_ticket(self.model.add_discount(text, reason, on_line=on_line,
+                                                 manager=approval.manager), "discount")
+
+    def override_price(self) -> None:
+        """A price typed over the last line's catalog price: a reason, and always a manager."""
+        if not self.model.can_discount() or not self._can_start():
+            return
+        try:
+            self.model.check_price_override()
+        except ValidationError as exc:
+            refused = exc
+            self.say_in(self.error_label, lambda: error_words(refused))
+            return
+        title = tr("Price of the last line")
+        price = self._ask(title, tr("New price (2.50):"))
+        reason = self._reason(title) if price is not None else None
+        if price is None or reason is None:
+            return
+        approval = ask_manager(self, self.till.ctx, Action.PRICE_OVERRIDE)
+        if not approval.go:
+            self._say("partial", lambda: approval.why)
+            return
+        self._run_ticket(self.model.override_last_price(price, reason, approval.manager), "price")
 
     def _run_ticket(self, coro: Coroutine[Any, Any, object], name: str, *, eager: bool = False) -> None:
         self.task = self.till.run(coro, name, done=lambda _r: self._update_totals(), failed=self._failed,
@@ -196,7 +283,7 @@ class SalePage(SaleView):
         request = self.model.tender_request(kind, handed=handed, chosen=chosen,
                                             name=self.description.text().strip() or tr("Amount"))
 
-        async def run() -> TenderOutcome:
+        async def run() -> TicketResult:
             session = await self.model.session_for([request.tender])
             if request.lines:
                 self.description.clear()
@@ -215,15 +302,24 @@ class SalePage(SaleView):
         self._failed(exc)
         self.amount.show_refused()
 
-    def _tender_done(self, outcome: TenderOutcome) -> None:
+    def _tender_done(self, outcome: TicketResult) -> None:
         if outcome.ends and outcome.result is not None:
             self.show_result(outcome.result)
+            self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
         self.select_field(self.amount)
         self._say(outcome.tone, lambda: tender_words(outcome, self.till.currency))
         self.result = outcome.result
+
+    def _offer_email(self, result: Any) -> None:
+        """``[email] offer_on_pad``: after a card payment the PIN pad offers the customer to type
+        an address (the core decides: ``cashier.mail.pad.offers_after``)."""
+        from cashier.mail.pad import offers_after
+
+        if offers_after(self.till.profile, result):
+            self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
     def cancel_payment(self) -> None:
@@ -277,12 +373,24 @@ class SalePage(SaleView):
         if self.result is not None:
             self.result_stage.show_receipt(self.receipt())
 
+    def email_receipt(self, *, pad_first: bool = False) -> None:
+        """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
+        from ui.email_prompt import email_receipt
+
+        if self.result is None:
+            return
+        ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
+        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+                      ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
+                      said=lambda text: self._say("", lambda: text))
+
     def print_receipt(self) -> None:
         if self.result is not None:
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
         self.drawer_changed()
+        self.follow_catalog()
         if self.on_entry:
             self.select_field(self.active)
         if self.till.ready and not self._resumed and self.till.status.started:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QPushButton, QVBox
 
 from ui import a11y
 from ui.i18n import format_money, tr
+from ui.keys import EMAIL
 from ui.pages.base import Sayable, hint, restyle
 from ui.pages.sale.words import result_words, terminal_state_name
 from ui.pages.staged import ResultStage, wait_labels
@@ -33,6 +34,7 @@ class SalePage(Protocol):
     def new_sale(self) -> None: ...
     def print_receipt(self) -> None: ...
     def show_receipt(self) -> None: ...
+    def email_receipt(self) -> None: ...
     def check_now(self) -> None: ...
 
 
@@ -124,6 +126,8 @@ class SaleResult(ResultStage):
         self.show_receipt_button = page.button(lambda: tr("Show receipt"), "F9", page.show_receipt,
                                                stacked=True)
         self.check_button = page.button(lambda: tr("Check now"), "F10", page.check_now, stacked=True)
+        self.email_button = page.button(lambda: tr("E-mail receipt"), EMAIL, page.email_receipt,
+                                        stacked=True)
         self.change_due = QLabel()
         self.change_due.setObjectName("ChangeDue")
         self.change_due.setVisible(False)
@@ -137,7 +141,8 @@ class SaleResult(ResultStage):
         self.receipt_view.setReadOnly(True)
         self.receipt_view.setVisible(False)
         self.column.addWidget(self.receipt_view, 1)
-        self.add_buttons((self.new_button, self.print_button, self.show_receipt_button, self.check_button))
+        self.add_buttons((self.new_button, self.print_button, self.show_receipt_button,
+                          self.email_button, self.check_button))
 
     def show_result(self, result: FlowResult, ticket: Ticket | None, style: str) -> None:
         """``ticket``: the paid ticket the result closed, else None; ``style``: its colour."""
@@ -157,6 +162,7 @@ class SaleResult(ResultStage):
         approved = took_money(outcome)
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
+        self.email_button.setEnabled(approved)
         self.check_button.setVisible(is_checking(outcome))
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)

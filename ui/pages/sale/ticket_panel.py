@@ -45,7 +45,8 @@ class LinesTable(QTableWidget):
 
 
 class TicketPanel(QWidget):
-    def __init__(self, currency: str, actions: Sequence[QPushButton]) -> None:
+    def __init__(self, currency: str, actions: Sequence[QPushButton],
+                 side_by_side: Sequence[QPushButton] = ()) -> None:
         super().__init__()
         self.currency = currency
         col = QVBoxLayout(self)
@@ -82,6 +83,15 @@ class TicketPanel(QWidget):
             grid.addWidget(name, i, 0)
             grid.addWidget(value, i, 1)
             self.sum_labels[key] = (name, value)
+        # cash rounded to the profile's step (issue #38): shown only on a till that rounds cash
+        self.cash_due_label, self.cash_due_value = QLabel(), QLabel()
+        self.cash_due_label.setObjectName("Breakdown")
+        self.cash_due_value.setObjectName("Breakdown")
+        self.cash_due_value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        grid.addWidget(self.cash_due_label, len(FIGURES), 0)
+        grid.addWidget(self.cash_due_value, len(FIGURES), 1)
+        self._cash_due: Decimal | None = None
+        self.show_cash_due(None)
         col.addLayout(grid)
         self.tenders_list = QListWidget()
         self.tenders_list.setObjectName("TicketTenders")
@@ -95,9 +105,16 @@ class TicketPanel(QWidget):
         for b in actions:
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             row.addWidget(b)
+        if side_by_side:  # small buttons two to a row (discounts: 1024 px wide at 125 % text)
+            beside = QGridLayout()
+            beside.setSpacing(4)
+            for i, b in enumerate(side_by_side):
+                b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                beside.addWidget(b, i // 2, i % 2)
+            row.addLayout(beside)
         col.addLayout(row)
         self.ticket_id: int | None = None
-        self._line_ids: list[int] = []  # the lines shown, by id
+        self._line_ids: list[tuple[int, object]] = []  # the lines shown: id, and as priced
         self._style = ""  # how money was formatted when they were drawn
         self._amount_width = 0  # the widest amount shown (the amounts' column is that wide)
         self._figures_shown: tuple[object, ...] = ()
@@ -115,11 +132,16 @@ class TicketPanel(QWidget):
         # a line never changes once written (it is added or removed), so its id says whether
         # its row is still right; the money format and the language (its spoken row) redraw them all
         lines = () if ticket is None else ticket.lines
+        # issue #38: a ticket something was taken off shows each line at what it now costs, with
+        # its promotions by name (the core's pricing; a discount changes lines already drawn)
+        pricing = None if ticket is None else ticket.pricing
+        keys: list[tuple[int, object]] = [(line.id, None if pricing is None else pricing.lines[i])
+                                          for i, line in enumerate(lines)]
         style = format_money(Decimal("1234.5"), cur) + QLocale().name()
         same = 0
         if style == self._style:
-            for shown, line in zip(self._line_ids, lines, strict=False):
-                if shown != line.id:
+            for shown, key in zip(self._line_ids, keys, strict=False):
+                if shown != key:
                     break
                 same += 1
         if same < len(self._line_ids) or len(lines) != len(self._line_ids):
@@ -128,14 +150,17 @@ class TicketPanel(QWidget):
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
                 line = lines[index]
-                name = f"{line.quantity}× {line.name}" if line.quantity > 1 else line.name
-                amount = QTableWidgetItem(format_money(line.amount, cur))
+                sold = None if pricing is None else pricing.lines[index]
+                name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
+                if sold is not None and sold.promotions:
+                    name += f" ({', '.join(sold.promotions)})"
+                amount = QTableWidgetItem(format_money(line.amount if sold is None else sold.net, cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 first = QTableWidgetItem(name)
                 a11y.row(first, line_words(line, cur))
                 self.lines_list.setItem(index, 0, first)
                 self.lines_list.setItem(index, 1, amount)
-            self._line_ids = [line.id for line in lines]
+            self._line_ids = keys
             self._style = style
             self._fit_amounts(0 if removed else same)
             if len(lines) > same:
@@ -173,6 +198,17 @@ class TicketPanel(QWidget):
             for w in self.sum_labels[key]:
                 w.setVisible(shown)
 
+    def show_cash_due(self, amount: Decimal | None) -> None:
+        """What cash for all that remains pays, rounded (``SaleEntry.fields``); None: hidden."""
+        self._cash_due = amount
+        for w in (self.cash_due_label, self.cash_due_value):
+            w.setVisible(amount is not None)
+        if amount is not None:
+            self.cash_due_value.setText(format_money(amount, self.currency))
+            a11y.name(self.cash_due_value, f"{tr('Cash due')}: {self.cash_due_value.text()}",
+                      tr("What the customer pays in cash: what remains, rounded to the till's "
+                         "cash step."))
+
     def _title(self) -> None:
         self.title.setText(f"{tr('Ticket')} {self.ticket_id}" if self.ticket_id is not None
                            else tr("New ticket"))
@@ -181,6 +217,8 @@ class TicketPanel(QWidget):
         names = figure_names()
         for key, (name, _value) in self.sum_labels.items():
             name.setText(names[key])
+        self.cash_due_label.setText(tr("Cash due"))
+        self.show_cash_due(self._cash_due)
         a11y.name(self.lines_list, tr("Ticket lines"),
                   tr("One row per line: its name, quantity and price, and amount. Delete removes the "
                      "last line."))
@@ -194,9 +232,9 @@ def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Tick
     amounts are the core's: the line's unit price and amount)."""
     if line.quantity > 1:
         return tr("{name}, {quantity} at {price}, {amount}").format(
-            name=line.name, quantity=line.quantity, price=format_money(line.unit_price, currency),
+            name=line.label, quantity=line.quantity, price=format_money(line.unit_price, currency),
             amount=format_money(line.amount, currency))
-    return tr("{name}, {amount}").format(name=line.name, amount=format_money(line.amount, currency))
+    return tr("{name}, {amount}").format(name=line.label, amount=format_money(line.amount, currency))
 
 
 def figure_names() -> dict[str, str]:

@@ -9,15 +9,17 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
+from cashier.catalog import Catalog
 from cashier.flows.sale_entry import TIP_KEYED, SaleEntry
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import restyle
 from ui.pages.sale import entry_stage, stages
 from ui.pages.sale.entry_stage import EntryStage
+from ui.pages.sale.product_grid import ProductGrid
 from ui.pages.sale.stages import SaleResult, WaitingStage
 from ui.pages.staged import StagedPage
 from ui.widgets.amount import AmountDisplay
@@ -90,7 +92,10 @@ class SaleView(StagedPage):
         p = self.till.profile
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
                                tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
-                               context=self._context, shown=self._show_ticket)
+                               context=self._context, shown=self._show_ticket,
+                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p),
+                               cash_rounding=p.cash_rounding)
+        self._grid(actions)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
         pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
@@ -101,6 +106,31 @@ class SaleView(StagedPage):
             display.submitted.connect(actions.charge_card)
             display.refused.connect(self._too_long)
         return e
+
+    def _grid(self, actions: entry_stage.SalePage) -> None:
+        """The catalog's product grid in the keypad's place; it follows the till's catalog (a store
+        pull swaps in a newer version: checked each second and as the screen shows)."""
+        assert self.model.grid is not None
+        self.product_grid = ProductGrid(self.model.grid, self.till.currency, actions.add_pick)
+        self.keypad_panel.add_grid(self.product_grid)
+        self.keypad_panel.show_grid(bool(self.model.grid.catalog.products))
+        self.description.textChanged.connect(self._filter_changed)  # letters typed filter it
+        self._catalog_timer = QTimer(self)
+        self._catalog_timer.setInterval(1000)
+        self._catalog_timer.timeout.connect(self.follow_catalog)
+        self._catalog_timer.start()
+
+    def follow_catalog(self) -> None:
+        """The till's catalog as it is now: a newer version redraws the grid."""
+        grid = self.model.grid
+        if grid is not None and self.till.ready and grid.sync(self.till.ctx.catalog.current()):
+            self.keypad_panel.show_grid(bool(grid.catalog.products))
+            self.product_grid.redraw()
+
+    def _filter_changed(self, text: str) -> None:
+        if self.model.grid is not None:
+            self.model.grid.set_filter(text)
+            self.product_grid.redraw()
 
     def select_field(self, display: AmountDisplay) -> None:
         if display is not self.tip or self.tip.isEnabled():
@@ -307,6 +337,8 @@ class SaleView(StagedPage):
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
+        # said now, as every screen is (the window's switch does not wait for Qt's posted event)
+        self.product_grid.retranslate()
         a11y.name(self.receipt_view, tr("Receipt"), tr("The receipt as it prints, line by line."))
         for button, about in (
                 (self.remove_line_button, tr("Removes the ticket's last line.")),

@@ -12,8 +12,7 @@ from ui.receipt import reason_text, state_name
 
 if TYPE_CHECKING:
     from cashier.flows.base import FlowResult
-    from cashier.flows.sale_entry import TenderOutcome
-    from cashier.flows.ticket import TenderView, Ticket
+    from cashier.flows.ticket import TenderView, Ticket, TicketResult
 
 
 def tender_text(tender: TenderView, currency: str) -> str:
@@ -89,7 +88,7 @@ def result_words(result: FlowResult, ticket: Ticket | None) -> tuple[str, str, s
     return title, "\n".join(details), message
 
 
-def tender_words(outcome: TenderOutcome, cur: str) -> str:
+def tender_words(outcome: TicketResult, cur: str) -> str:
     """What came of a tender that left the ticket open, in the window's language."""
     ticket, tender, entry = outcome.ticket, outcome.tender, outcome.entry
     remaining = format_money(ticket.remaining, cur)
