@@ -9,16 +9,18 @@ the same for the store's answer (``GET /v1/totals``): one bar per till. The wind
 only draw what these hold; ``tests/cash/test_day_report.py`` checks the totals against the Z
 report to the cent and every chart's figures against the totals.
 
-Where the catalog plugs in (issue #37): ``product_key`` is the one place a ticket line becomes a
-product; once lines carry their ``sku`` and ``catalog_version`` it returns the sku (named from the
-catalog), and ``categories`` is filled from each sku's category: the chart appears only then.
-Discounts (issue #38) do not exist yet: ``discounts`` stays ``None`` and no chart is shown.
+The catalog's lines (issue #37): ``product_key`` is the one place a ticket line becomes a
+product (the journal groups the lines by sku); ``top_categories`` sums the same lines by the
+category each was sold in (journal v14; a typed line has none and counts under "others"): the
+chart appears once a line carries a category, and adds up to the top products. Discounts (issue
+#38): ``discount_chart`` draws the report's own discount figures (by reason, and promotions by
+name), summing to the report's discount total; no chart when nothing was taken off.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -107,10 +109,14 @@ class DayReport:
     #: the same weekday a week earlier: its date (None for an X/Z report's window); its hours
     #: are the by-hour chart's second series (read alone: its other totals are not needed)
     compared_with: str | None = None
-    discounts: Chart | None = None
 
     def chart(self, key: ChartKey) -> Chart | None:
         return next((c for c in self.charts if c.key == key), None)
+
+    @property
+    def discounts(self) -> Chart | None:
+        """The discounts chart: None on a day nothing was taken off."""
+        return self.chart("discounts")
 
     def money(self, minor: int) -> Decimal:
         return from_minor(minor, self.currency)
@@ -146,19 +152,68 @@ def product_key(line: Any) -> str:
     return str(line["name"])
 
 
-def top_products(lines: Iterable[Any], limit: int = TOP_PRODUCTS) -> Chart:
-    """The products sold, by amount, the first ``limit`` and the rest as one row."""
-    sold: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+def category_key(line: Any) -> str | None:
+    """THE category a ticket line counts for: the one it was sold in (journal v14); None for a
+    typed line (or one journaled before categories): it counts under "others"."""
+    category = line["category"]
+    return str(category) if category else None
+
+
+def _ranked(lines: Iterable[Any], key: Callable[[Any], str | None],
+            limit: int) -> list[tuple[str, list[int]]]:
+    """The lines summed by ``key`` (items, minor units), by amount, the first ``limit`` and the
+    rest (with the lines of no key) as one last row: every line counted once."""
+    sold: dict[str | None, list[int]] = defaultdict(lambda: [0, 0])
     for line in lines:
-        acc = sold[product_key(line)]
+        acc = sold[key(line)]
         acc[0] += int(line["quantity"])
         acc[1] += int(line["minor"])
-    ranked = sorted(sold.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
-    shown, rest = ranked[:limit], ranked[limit:]
+    ranked = sorted(((k, v) for k, v in sold.items() if k is not None),
+                    key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
+    shown: list[tuple[str, list[int]]] = list(ranked[:limit])
+    rest = [v for _k, v in ranked[limit:]] + ([sold[None]] if None in sold else [])
     if rest:
-        shown.append((OTHERS, [sum(v[0] for _k, v in rest), sum(v[1] for _k, v in rest)]))
+        shown.append((OTHERS, [sum(v[0] for v in rest), sum(v[1] for v in rest)]))
+    return shown
+
+
+def top_products(lines: Iterable[Any], limit: int = TOP_PRODUCTS) -> Chart:
+    """The products sold, by amount, the first ``limit`` and the rest as one row."""
+    shown = _ranked(lines, product_key, limit)
     return Chart("products", "Top products", tuple(k for k, _v in shown),
                  (Series("sales", tuple(Figure(v[0], v[1]) for _k, v in shown)),), counts="items")
+
+
+def top_categories(lines: Sequence[Any], limit: int = TOP_PRODUCTS) -> Chart | None:
+    """The same lines as the top products, by the category each was sold in (a typed line under
+    "others"): the same total. None when no line carries a category (a till of typed lines)."""
+    if not any(category_key(line) for line in lines):
+        return None
+    shown = _ranked(lines, category_key, limit)
+    return Chart("categories", "Top categories", tuple(k for k, _v in shown),
+                 (Series("sales", tuple(Figure(v[0], v[1]) for _k, v in shown)),), counts="items")
+
+
+#: The discounts chart's parts: the report's ``discounts`` (``cashier.reports.discount_figures``)
+#: whose amounts make its total (price overrides and cash rounding are not discounts taken off:
+#: they stay in the report's table); each row's label as the report's text names it.
+DISCOUNT_CHART_PARTS = (("by_reason", "reason"), ("promotions", "promotion"))
+
+
+def discount_chart(discounts: Mapping[str, Any] | None, currency: str) -> Chart | None:
+    """What discounts took off, by reason, and what promotions took off, by name: the report's
+    own figures (an X/Z report's or the store's totals), summing to its discount total. None
+    when nothing was taken off."""
+    if not discounts:
+        return None
+    rows = [(f"{label} {name}", Figure(int(v["count"]), to_minor(Decimal(v["amount"]), currency)))
+            for part, label in DISCOUNT_CHART_PARTS
+            for name, v in (discounts.get(part) or {}).items()]
+    rows = [(k, f) for k, f in rows if not f.empty]
+    if not rows:
+        return None
+    return Chart("discounts", "Discounts", tuple(k for k, _f in rows),
+                 (Series("amount", tuple(f for _k, f in rows)),), counts="count")
 
 
 def _hours(rows: Iterable[Any]) -> list[Figure]:
@@ -197,7 +252,14 @@ def build_day_report(recorder: JournalRecorder, drawer: Drawer, start: str, end:
     used = [(t, f) for t, f in tenders if f.count or t != "charge_api"]  # the Charge API if used
     charts.append(Chart("tenders", "Tenders", tuple(t for t, _f in used),
                         (Series("sales", tuple(f for _t, f in used)),), shape="slices"))
-    charts.append(top_products(recorder.report_lines(start, end)))
+    lines = recorder.report_lines(start, end)
+    charts.append(top_products(lines))
+    categories = top_categories(lines)
+    if categories is not None:
+        charts.append(categories)
+    discounts = discount_chart(totals.get("discounts"), cur)
+    if discounts is not None:
+        charts.append(discounts)
     refunds = [(f"refund {t}", f) for t, f in _pairs(totals["refunds_by_tender"], cur)]
     voids = totals["voids"]
     refunds.append(("voids", Figure(int(voids["count"]), to_minor(Decimal(voids["amount"]), cur))))
@@ -295,6 +357,9 @@ def store_report(answer: Mapping[str, Any]) -> StoreReport | None:
         charts.append(Chart("refunds", "Refunds", tuple(f"refund {t}" for t in sorted(refunds)),
                             (Series("amount", tuple(Figure(*refunds[t]) for t in sorted(refunds))),),
                             counts="count"))
+    discounts = discount_chart(store.get("discounts"), cur)  # a store that carries them (#38)
+    if discounts is not None:
+        charts.append(discounts)
     if store.get("by_clerk"):
         clerks = sorted(store["by_clerk"].items())
         charts.append(Chart("clerks", "Sales by clerk", tuple(c or "(none)" for c, _v in clerks),

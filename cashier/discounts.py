@@ -45,7 +45,8 @@ DEFAULT_REASONS: tuple[str, ...] = ("staff", "damaged", "loyalty")
 #: ``[manager_rules] discount_percent_max`` when the profile names none.
 DEFAULT_DISCOUNT_PERCENT_MAX = Decimal(10)
 _PERCENT = re.compile(r"^(?P<value>[0-9]+(?:\.[0-9]{1,2})?)%$", re.ASCII)
-_REASON = re.compile(r"^[a-z][a-z0-9_-]{0,23}$", re.ASCII)
+#: A reason's word (the catalog's rules check a new one by it: ``cashier catalog reason add``).
+REASON_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,23}$", re.ASCII)
 
 
 # ---- a discount as asked -------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def parse_discount(text: str, currency: str = "USD", *, line: int | None = None,
 def check_reason(reason: str, reasons: Sequence[str], field_name: str = "--reason") -> str:
     """A discount's or an override's reason: one of the store's list (the catalog's ``reasons``)."""
     word = reason.strip().lower()
-    if not _REASON.fullmatch(word) or word not in reasons:
+    if not REASON_PATTERN.fullmatch(word) or word not in reasons:
         raise ValidationError(field_name, "must be one of the store's reasons: {reasons}",
                               reasons=", ".join(reasons))
     return word

@@ -79,10 +79,17 @@ def is_cancelled(entry: Entry) -> bool:
 
 
 def shown_state(entry: Entry) -> str:
-    """The state a list shows: cash is taken (or given back), never "approved" by a bank; every
-    other entry shows its journal state."""
+    """The state a list shows: cash is taken (or given back), never "approved" by a bank; a
+    payment cancelled on the PIN pad (by the cashier's Esc or the customer) is "cancelled", not
+    an error; a payment whose money all went back by refunds is "refunded"; every other entry
+    shows its journal state."""
     if entry.kind == "cash" and entry.state is State.APPROVED:
         return "given_back" if entry.op is Op.REFUND else "taken"
+    if is_cancelled(entry):
+        return "cancelled"
+    if entry.state in (State.APPROVED, State.CAPTURED) and entry.refunded > 0 \
+            and entry.refundable <= 0 and entry.kind is not Kind.REFUND:
+        return "refunded"
     return str(entry.state)
 
 

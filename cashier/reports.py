@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -20,7 +21,7 @@ from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
 from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
-from cashier.money import from_minor, percent_text, tax_by_class, to_minor
+from cashier.money import from_minor, percent_text, round_money, tax_by_class, to_minor
 from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
@@ -30,8 +31,6 @@ TENDERS = ("card", "giftcard", "qr", "cash", "charge_api")  # the ticket's words
 _TENDER_OF_KIND = {"sale": "card", "manual_sale": "card", "authorization": "card",
                    "manual_authorization": "card", "giftcard_sale": "giftcard", "qr": "qr",
                    "cash": "cash", "charge": "charge_api"}
-#: How a tender reads on a printed or PDF report.
-_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "charge api"}
 _MONEY_STATES = ("approved", "captured")
 _UNRESOLVED = ("intent", "sent", "unknown", "voiding")
 
@@ -88,18 +87,30 @@ def _class_order(item: tuple[TaxKey, int]) -> tuple[str, Decimal]:
 def ticket_tax_by_class(rows: Iterable[Any], currency: str) -> dict[TaxKey, int]:
     """The tax the tickets charged, by (class, rate), in minor units: each ticket's classes taxed by
     the one rule (``money.tax_by_class``, as the ticket itself was), then added up across tickets,
-    so the report's tax is exactly the sum of what the tickets charged."""
-    per_ticket: dict[Any, list[Any]] = defaultdict(list)
+    so the report's tax is exactly the sum of what the tickets charged. Tickets alike (the same
+    classes, rates, subtotals and tax rule) are taxed alike, so each kind is worked out once and
+    counted as many times as there are such tickets (``report_ticket_tax``'s ``tickets``)."""
+    per_ticket: dict[Any, list[tuple[str, str, int]]] = defaultdict(list)
+    kinds: list[tuple[bool, tuple[tuple[str, str, int], ...], int]] = []
+    included: dict[Any, bool] = {}
     for row in rows:
-        per_ticket[row["ticket"]].append(row)
+        part = (str(row["tax_class"]), str(row["tax_rate"]), int(row["subtotal"]))
+        if row["ticket"] is None:  # tickets of this one class alike: as many as ``tickets``
+            kinds.append((bool(row["tax_included"]), (part,), int(row["tickets"])))
+        else:
+            per_ticket[row["ticket"]].append(part)
+            included[row["ticket"]] = bool(row["tax_included"])
+    alike: dict[tuple[bool, tuple[tuple[str, str, int], ...]], int] = defaultdict(int)
+    for tax_included, parts, tickets in kinds:
+        alike[(tax_included, parts)] += tickets
+    for ticket, classes in per_ticket.items():
+        alike[(included[ticket], tuple(sorted(classes)))] += 1
     out: dict[TaxKey, int] = {}
-    for ticket_rows in per_ticket.values():
-        included = bool(ticket_rows[0]["tax_included"])
-        for t in tax_by_class(((str(r["tax_class"]), Decimal(r["tax_rate"]),
-                                from_minor(int(r["subtotal"]), currency)) for r in ticket_rows),
-                              included, currency):
+    for (tax_included, parts), tickets in alike.items():
+        for t in tax_by_class(((name, Decimal(rate), from_minor(minor, currency))
+                               for name, rate, minor in parts), tax_included, currency):
             key = (t.tax_class, t.rate)
-            out[key] = out.get(key, 0) + to_minor(t.tax, currency)
+            out[key] = out.get(key, 0) + to_minor(t.tax, currency) * tickets
     return out
 
 
@@ -187,6 +198,8 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
         by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
     tax = sum(by_class.values())
+    tax_refunded = sum(_tax_refunded(recorder, row, cur)
+                       for row in recorder.report_ticket_refunds(start, end))
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
@@ -195,7 +208,10 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         "session": session.id if session else None,
         "tickets": tickets.count, "net": str(from_minor(tickets.minor - refunds.minor, cur)),
         "gross": str(from_minor(tickets.minor, cur)),
-        "tax": str(from_minor(tax, cur)), "tips": str(from_minor(tip, cur)),
+        # net, as the net sales: the tax the refunds gave back is taken off (and said); the
+        # classes below are what the tickets charged
+        "tax": str(from_minor(tax - tax_refunded, cur)),
+        "tax_refunded": str(from_minor(tax_refunded, cur)), "tips": str(from_minor(tip, cur)),
         "tax_by_class": [{"tax_class": name, "rate": None if rate is None else percent_text(rate),
                           "tax": str(from_minor(minor, cur))}
                          for (name, rate), minor in sorted(by_class.items(), key=_class_order)],
@@ -238,6 +254,26 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     return report
 
 
+def _tax_refunded(recorder: JournalRecorder, row: Any, cur: str) -> int:
+    """The tax a ticket's refunds gave back (minor units): a line refunded gives back its own
+    tax (as it was priced, by class, after discounts: ``PricedLine.tax``); what was refunded
+    beyond its lines (an amount off the ticket) its share of the tax left, as a share of what
+    the rest cost before the tip (the tip given back carries no tax)."""
+    from cashier.journal.ticket_model import Ticket
+
+    ticket = Ticket.of(recorder.ticket(int(row["ticket"])))
+    refunded = from_minor(int(row["refunded"] or 0), cur)
+    back_lines = ticket.refunded_lines
+    priced = [p for line, p in zip(ticket.lines, ticket.priced.lines, strict=False) if line.id in back_lines]
+    lines_tax = sum((p.tax for p in priced), Decimal(0))
+    lines_paid = sum((p.paid for p in priced), Decimal(0))
+    rest_cost = ticket.total - ticket.tip - lines_paid
+    rest_back = min(max(refunded - lines_paid, Decimal(0)), max(rest_cost, Decimal(0)))
+    rest_tax = ticket.tax - lines_tax
+    share = round_money(rest_tax * rest_back / rest_cost, cur) if rest_cost > 0 and rest_tax else Decimal(0)
+    return to_minor(lines_tax + share, cur)
+
+
 def _clerk_name(drawer: Drawer, clerk: str) -> str:
     for known in drawer.roster.clerks:
         if str(known.id) == clerk:
@@ -269,36 +305,95 @@ def z_report(recorder: JournalRecorder, drawer: Drawer, session: Session | None 
 
 
 # ---- forms ------------------------------------------------------------------------------------
-def _sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+#: The reports' words in Spanish (the keys are the English words, as printed): a manager reads
+#: the report on screen in the window's language; the command line and the printer keep English.
+REPORT_WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "X REPORT": "INFORME X", "Z REPORT": "INFORME Z", "DAY REPORT": "INFORME DEL DÍA",
+        "session": "sesión", "From": "Desde",
+        "To": "Hasta", "*** TRAINING ***": "*** PRÁCTICA ***", "Summary": "Resumen",
+        "Tickets": "Tickets", "Net sales": "Ventas netas", "Tax (net of refunds)":
+        "Impuesto (neto de devoluciones)", "Tax given back by refunds": "Impuesto devuelto",
+        "Tips": "Propinas", "Refunds": "Devoluciones", "Voids": "Anulaciones",
+        "Open authorizations": "Autorizaciones abiertas", "Unresolved": "Sin resolver",
+        "Corrections": "Correcciones", "Declined on forward": "Rechazados al reenviar",
+        "By tender": "Por forma de pago", "card": "tarjeta",
+        "gift card": "tarjeta de regalo", "qr": "QR", "cash": "efectivo",
+        "phone/link": "teléfono/enlace", "By card brand": "Por marca de tarjeta",
+        "unknown": "desconocida", "By clerk": "Por cajero", "(none)": "(ninguno)",
+        "tips": "propinas", "Cash drawer": "Cajón", "float": "fondo",
+        "cash sales": "ventas en efectivo", "cash refunds": "devoluciones en efectivo",
+        "pay ins": "entradas", "pay outs": "salidas", "expected": "esperado",
+        "counted": "contado", "over short": "sobrante/faltante", "reason": "motivo",
+        "pay in": "entrada", "pay out": "salida", "no sale": "sin venta",
+        "Discounts": "Descuentos", "Total": "Total", "Cash rounding": "Redondeo del efectivo",
+        "clerk": "cajero", "promotion": "promoción",
+        "override approved by": "precio cambiado, aprobado por",
+    },
+}
+#: How a tender reads on a printed, PDF or on-screen report (the counter's words for it).
+_TENDER_LABELS = {"giftcard": "gift card", "charge_api": "phone/link"}
+_CASH_LABELS = {"float": "float", "cash_sales": "cash sales", "cash_refunds": "cash refunds",
+                "pay_ins": "pay ins", "pay_outs": "pay outs", "expected": "expected",
+                "counted": "counted", "over_short": "over short"}
+_MOVE_LABELS = {"pay_in": "pay in", "pay_out": "pay out", "no_sale": "no sale"}
+
+
+def report_word(text: str, language: str = "en") -> str:
+    """``text`` in the report's language (the English word when the table has none)."""
+    return REPORT_WORDS.get(language, {}).get(text, text)
+
+
+def report_time(iso_time: str) -> str:
+    """A journal time (ISO 8601, UTC) as the till's clock reads it: ``2026-11-29 14:05``."""
+    try:
+        moment = datetime.fromisoformat(iso_time)
+    except ValueError:
+        return iso_time  # "" before the first close: the report starts at the journal's start
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _sections(report: dict[str, Any], language: str = "en") -> list[tuple[str, list[tuple[str, str]]]]:
+    def w(text: str) -> str:
+        return report_word(text, language)
+
     def pair(v: dict[str, Any]) -> str:
         return f"{v['count']} / {v['amount']}"
 
+    summary = [(w("Tickets"), str(report["tickets"])), (w("Net sales"), report["net"]),
+               (w("Tax (net of refunds)"), report["tax"])]
+    if Decimal(report.get("tax_refunded") or 0):
+        summary.append((w("Tax given back by refunds"), str(report["tax_refunded"])))
+    summary += [*_tax_rows(report), (w("Tips"), report["tips"]), (w("Refunds"), pair(report["refunds"])),
+                (w("Voids"), pair(report["voids"])),
+                (w("Open authorizations"), pair(report["open_authorizations"])),
+                (w("Unresolved"), str(report["unresolved"])),
+                (w("Corrections"), pair(report["corrections"]))]
+    if "declined_on_forward" in report:  # kept before issue 40: none
+        summary.append((w("Declined on forward"), pair(report["declined_on_forward"])))
     sections: list[tuple[str, list[tuple[str, str]]]] = [
-        ("Summary", [("Tickets", str(report["tickets"])), ("Net sales", report["net"]),
-                     ("Tax", report["tax"]), *_tax_rows(report), ("Tips", report["tips"]),
-                     ("Refunds", pair(report["refunds"])), ("Voids", pair(report["voids"])),
-                     ("Open authorizations", pair(report["open_authorizations"])),
-                     ("Unresolved", str(report["unresolved"])),
-                     ("Corrections", pair(report["corrections"])),
-                     ("Declined on forward", pair(report["declined_on_forward"]))]),
-        ("By tender", [(_TENDER_LABELS.get(t, t), pair(v)) for t, v in report["by_tender"].items()]),
-        ("By card brand", [(b, pair(v)) for b, v in report["by_card_brand"].items()]),
-        ("By clerk", [(f"{c} {v.get('name', '')}".strip(), f"{v['count']} / {v['amount']} tips {v['tips']}")
-                      for c, v in report["by_clerk"].items()]),
+        (w("Summary"), summary),
+        (w("By tender"), [(w(_TENDER_LABELS.get(t, t)), pair(v)) for t, v in report["by_tender"].items()]),
+        (w("By card brand"), [(w(b), pair(v)) for b, v in report["by_card_brand"].items()]),
+        (w("By clerk"), [(f"{w(c)} {v.get('name', '')}".strip(),
+                          f"{v['count']} / {v['amount']} {w('tips')} {v['tips']}")
+                         for c, v in report["by_clerk"].items()]),
     ]
     if report.get("discounts"):
-        sections.append(("Discounts", _discount_rows(report["discounts"])))
+        sections.append((w("Discounts"), _discount_rows(report["discounts"], language)))
     cash = report.get("cash")
     if cash:
-        rows = [(k.replace("_", " "), str(cash[k])) for k in
-                ("float", "cash_sales", "cash_refunds", "pay_ins", "pay_outs", "expected", "counted",
-                 "over_short") if cash.get(k) is not None]
+        rows = [(w(label), str(cash[k])) for k, label in _CASH_LABELS.items() if cash.get(k) is not None]
         if cash.get("reason"):
-            rows.append(("reason", str(cash["reason"])))
+            rows.append((w("reason"), str(cash["reason"])))
         if cash.get("approved_by"):  # who approved the close (its over/short): number and name
-            rows.append(("approved by", f"{cash['approved_by']} {cash.get('approved_by_name', '')}".strip()))
-        rows += [(f"{m['type'].replace('_', ' ')} {m['reason'] or ''}", m["amount"]) for m in cash["moves"]]
-        sections.append(("Cash drawer", rows))
+            rows.append((w("approved by"),
+                         f"{cash['approved_by']} {cash.get('approved_by_name', '')}".strip()))
+        rows += [(f"{w(_MOVE_LABELS.get(m['type'], m['type']))} {m['reason'] or ''}", m["amount"])
+                 for m in cash["moves"]]
+        sections.append((w("Cash drawer"), rows))
     return sections
 
 
@@ -307,11 +402,13 @@ DISCOUNT_PARTS = (("by_reason", "reason"), ("by_clerk", "clerk"), ("promotions",
                   ("overrides_by_manager", "override approved by"))
 
 
-def _discount_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [("Total", d["total"])]
+def _discount_rows(d: dict[str, Any], language: str = "en") -> list[tuple[str, str]]:
+    rows = [(report_word("Total", language), d["total"])]
     for part, label in DISCOUNT_PARTS:
-        rows += [(f"{label} {name}", f"{v['count']} / {v['amount']}") for name, v in d[part].items()]
-    rows.append(("Cash rounding", f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
+        rows += [(f"{report_word(label, language)} {name}", f"{v['count']} / {v['amount']}")
+                 for name, v in d[part].items()]
+    rows.append((report_word("Cash rounding", language),
+                 f"{d['cash_rounding']['count']} / {d['cash_rounding']['amount']}"))
     return rows
 
 
@@ -322,22 +419,25 @@ def _tax_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
             for c in report.get("tax_by_class", [])]
 
 
-def title_of(report: dict[str, Any]) -> str:
-    name = {"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT")
-    session = f" session {report['session']}" if report.get("session") else ""
+def title_of(report: dict[str, Any], language: str = "en") -> str:
+    name = report_word({"z": "Z REPORT", "day": "DAY REPORT"}.get(report["type"], "X REPORT"), language)
+    session = f" {report_word('session', language)} {report['session']}" if report.get("session") else ""
     return f"{name} {report['till']}{session}"
 
 
-def report_text(report: dict[str, Any], width: int, *, store: str = "", clerk: str = "") -> list[str]:
-    """The report as fixed-width lines; ``store`` and ``clerk`` (who printed or exported it) head
-    it when given, under the till's name (issue #39: a PDF says whose it is)."""
-    lines = report_lines(title_of(report), _sections(report), width)
-    marks = ["*** TRAINING ***".center(width)[:width]] if report.get("training") else []
-    heading = [f"{name:<6}{value}"[:width] for name, value in
+def report_text(report: dict[str, Any], width: int, language: str = "en", *, store: str = "",
+                clerk: str = "") -> list[str]:
+    """The report as it prints and shows, in ``language`` (en or es), its times as the till's
+    clock reads them (never an ISO stamp); ``store`` and ``clerk`` (who printed or exported it)
+    head it when given, under the till's name (issue #39: a PDF says whose it is)."""
+    lines = report_lines(title_of(report, language), _sections(report, language), width)
+    marks = [report_word("*** TRAINING ***", language).center(width)[:width]] \
+        if report.get("training") else []
+    heading = [f"{report_word(name, language):<6}{value}"[:width] for name, value in
                (("Store", store), ("Till", report["till"] if store or clerk else ""), ("Clerk", clerk))
                if value]
-    return [*marks, *heading, f"From {report['from'][:19]}"[:width], f"To   {report['to'][:19]}"[:width],
-            *lines]
+    return [*marks, *heading, f"{report_word('From', language)} {report_time(report['from'])}"[:width],
+            f"{report_word('To', language)} {report_time(report['to'])}"[:width], *lines]
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -352,8 +452,8 @@ def report_csv(report: dict[str, Any]) -> str:
     rows.append(["report", "to", "", report["to"]])
     for name in ("tickets",):
         rows.append(["summary", name, report[name], ""])
-    for name in ("net", "gross", "tax", "tips"):
-        rows.append(["summary", name, "", report[name]])
+    for name in ("net", "gross", "tax", "tax_refunded", "tips"):
+        rows.append(["summary", name, "", report.get(name, "")])  # kept before #39: no tax_refunded
     for c in report.get("tax_by_class", []):
         rows.append(["tax_by_class", c["tax_class"] + (f" {c['rate']}%" if c["rate"] is not None
                                                        else ""), "", c["tax"]])

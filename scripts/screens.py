@@ -218,6 +218,9 @@ async def walk(visit: Visit, build: Build = build_training, *, looks: bool = Tru
     from screens_charts import chart_states
 
     await chart_states(shoot, build)
+    from screens_offline import offline_states
+
+    await offline_states(shoot, build)
 
 
 async def _grid_states(gui: Any, sale: Any, shoot: Callable[[Any, str], Any], looks: bool) -> None:

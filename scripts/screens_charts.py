@@ -1,7 +1,8 @@
 """The day as charts for ``scripts/screens.py`` (issue #42): the Reports screen over a training day
-(dozens of tickets across hours, tenders, clerks and products, and the same weekday a week
-earlier), at 1024x768 in English and Spanish, in high contrast and at large text, its tables,
-and a bar clicked."""
+(dozens of tickets across hours, tenders, clerks and catalog products in their categories, with
+promotions and cashiers' discounts, and the same weekday a week earlier), at 1024x768 in English
+and Spanish, in high contrast and at large text, its tables, a bar clicked, and the categories
+and discounts charts."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ YESTERDAY = datetime.now().astimezone().date() - timedelta(days=1)
 
 
 def training_day(recorder: Any, *, tickets: int = 48, seed: int = 2) -> None:
-    """Yesterday's tickets, after the same weekday a week before (half as many)."""
+    """Yesterday's tickets (sold from the catalog, some discounted), after the same weekday a
+    week before (half as many)."""
     from cashier.day_report import day_window
     from tests.support.training_day import write_day
 
@@ -33,7 +35,7 @@ def training_day(recorder: Any, *, tickets: int = 48, seed: int = 2) -> None:
     recorder.clock = lambda: start - timedelta(days=7)
     write_day(recorder, YESTERDAY - timedelta(days=7), tickets=tickets // 2, seed=seed + 1)
     recorder.clock = lambda: start
-    write_day(recorder, YESTERDAY, tickets=tickets, seed=seed)
+    write_day(recorder, YESTERDAY, tickets=tickets, seed=seed, catalog=True)
     recorder.clock = saved
 
 
@@ -72,6 +74,10 @@ async def chart_states(shoot: Callable[[Any, str], Any], build: Callable[..., An
     await shoot(w, "reports-day-bar-clicked-1024x768-en")
     gui.set_language("es")
     await shoot(w, "reports-day-charts-1024x768-es")
+    categories = next(c for c in reports.charts.cells if c.chart.key == "categories")
+    reports.charts_area.ensureWidgetVisible(categories, 0, 0)  # the categories and discounts row
+    await shoot(w, "reports-day-categories-discounts-1024x768-es")
+    reports.charts_area.verticalScrollBar().setValue(0)
     reports.toggle_tables()
     await shoot(w, "reports-day-tables-1024x768-es")
     reports.toggle_tables()

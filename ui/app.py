@@ -75,6 +75,7 @@ class TillGui(Gui):
             from ui.pinpad import PinPadWindow
 
             self.pinpad = PinPadWindow(self.till)
+            self.pinpad.keys_home = self.window  # the keyboard goes back there after a click on the pad
             self.pinpad.attach()
             self.window.closed.connect(self.pinpad.close)  # one program: the pad goes with it
             from PySide6.QtCore import Qt

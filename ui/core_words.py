@@ -41,7 +41,7 @@ def _rules() -> dict[str, str]:
         "has no lines: add an item or an amount first": tr("has no lines: add an item or an amount first"),
         # the counter's refusals with figures in them (``ValidationError.template``)
         "open the drawer first: there is no open cash drawer session at this till":
-            tr("open the drawer first: there is no open cash drawer session at this till"),
+            tr("the drawer is closed: open it first on the Drawer screen (Ctrl+9)"),
         "the drawer is counted and waiting for a manager to close it: open the drawer again first":
             tr("the drawer is counted and waiting for a manager to close it: open the drawer "
                "again first"),
@@ -68,12 +68,16 @@ def _rules() -> dict[str, str]:
         "a tender is still being checked with the host: wait for its outcome before another tender":
             tr("a tender is still being checked with the host: wait for its outcome before "
                "another tender"),
+        # the core names the profile's setting for the command line; the counter says the limit
         "must be at most {limit} (this till's max_amount)":
-            tr("must be at most {limit} (this till's max_amount)"),
+            tr("must be at most {limit} (this till's limit for one payment)"),
+        "amount and tip together must be at most {limit} (this till's max_amount)":
+            tr("amount and tip together must be at most {limit} (this till's limit for one "
+               "payment)"),
         "{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} "
         "(this till's largest_note) over":
             tr("{tendered} is more than the {remaining} that remains by {over}: at most "
-               "{largest_note} (this till's largest_note) over"),
+               "{largest_note} over (the largest note this till takes)"),
         "must not be more than the amount ({amount}): a larger tip is almost always a typing "
         "slip; key it again":
             tr("must not be more than the amount ({amount}): a larger tip is almost always a "
@@ -103,7 +107,7 @@ def _sign_in() -> dict[str, str]:
     """Whole core lines a cashier or a manager meets at the drawer and the counter."""
     return {
         "drawer: no open drawer session (open one with a float first)":
-            tr("No drawer is open: open it with a float first."),
+            tr("No drawer is open: open it with a float on the Drawer screen (Ctrl+9)."),
         "drawer: a session is already open at this till (close it before opening another)":
             tr("A drawer is already open at this till: close it before opening another."),
         "drawer: the session is counted and waiting for a manager to close it":

@@ -114,10 +114,11 @@ def _trigger_words() -> dict[str, str]:
         "Diners, approved (amount triggers apply)": tr("Diners, approved (amount triggers apply)"),
         "tapped (contactless): S, online PIN required; inserted: approved":
             tr("tapped (contactless): S, online PIN required; inserted: approved"),
-        "timeout: HTTP 504, error 9951": tr("timeout: HTTP 504, error 9951"),
+        "timeout: HTTP 504, error 9951": tr("no answer in time (the host's error 9951)"),
         "error 9401": tr("error 9401"),
         "demo host error": tr("demo host error"),
-        "timeout response: HTTP 504, error 9951": tr("timeout response: HTTP 504, error 9951"),
+        "timeout response: HTTP 504, error 9951": tr("the host answers that it ran out of time "
+                                                     "(error 9951)"),
         "hosted card form error": tr("hosted card form error"),
         "original credit transfer (OCT) Visa": tr("original credit transfer (OCT) Visa"),
         "original credit transfer (OCT) Mastercard": tr("original credit transfer (OCT) Mastercard"),
@@ -162,6 +163,9 @@ class PinPadWindow(QWidget):
         self._resting: dict[str, Any] | None = None  # what the pad rests on once the result is read
         #: over the till's window (a small screen): in front only while the customer has news
         self.front = FrontWhileNeeded(self, RESULT_MS)
+        #: the till's window, which the keyboard goes back to after the trainer clicked the pad
+        #: (set by the start, beside the till or over it)
+        self.keys_home: QWidget | None = None
         self.resize(760, 640)
         outer = QHBoxLayout(self)
         self.outer = outer
@@ -194,6 +198,8 @@ class PinPadWindow(QWidget):
         self.auto = QCheckBox()
         self.compact = False
         side.addWidget(self.auto)
+        # a click on the automatic customer is the trainer's, not a key for the pad
+        self.auto.clicked.connect(lambda _on: self._keys_back_to_the_till())
         # rehearse an outage: the host behind the gateway goes away (issue 40); the till goes
         # offline by itself at its next card payment and comes back once this is unticked
         self.host_down = QCheckBox()
@@ -207,6 +213,8 @@ class PinPadWindow(QWidget):
         # a double-click selects the row, then taps it as the one rule says (a gift card request
         # gets a gift card)
         self.cards.itemActivated.connect(lambda _item: self.tap(self.default_card()))
+        # choosing a test card for the next customer: the cashier's next key is the till's
+        self.cards.itemClicked.connect(lambda _item: self._keys_back_to_the_till())
         cards_col.addWidget(self.cards)
         side.addWidget(self.cards_box, 3)
         self.triggers_box = QGroupBox()
@@ -401,8 +409,17 @@ class PinPadWindow(QWidget):
         real pad says it) before it goes back to "Welcome"."""
         if not self._card_presented:
             return
-        words = {"approved": tr("Approved — thank you"), "captured": tr("Approved — thank you"),
-                 "declined": tr("Declined"), "error": tr("Not approved")}.get(str(entry.state))
+        from cashier.entry_rules import reason  # loaded with the runtime
+
+        why = reason(entry)
+        if why is not None and why.partial and why.approved is not None and why.rest is not None:
+            cur = str(entry.currency)  # the customer still owes the rest: never "thank you"
+            words: str | None = tr("Approved for {got}: {rest} still due. Pay the rest another "
+                                   "way.").format(got=format_money(why.approved, cur),
+                                                  rest=format_money(why.rest, cur))
+        else:
+            words = {"approved": tr("Approved — thank you"), "captured": tr("Approved — thank you"),
+                     "declined": tr("Declined"), "error": tr("Not approved")}.get(str(entry.state))
         if words is None:  # still on its way (intent, sent) or unknown: nothing to say yet
             return
         self._card_presented = False
@@ -570,7 +587,7 @@ class PinPadWindow(QWidget):
         """The trainer clicked the pad to answer for the customer: the keyboard goes back to
         the till's window, or the cashier's next key (Return for a new sale) went to the pad
         (seen under openbox: the result stayed, the pad stayed in front)."""
-        till = self.front.covers
+        till = self.front.covers or self.keys_home
         if till is not None and self.isActiveWindow():
             till.activateWindow()
 

@@ -54,6 +54,8 @@ def state_name(state: str) -> str:
              "error": tr("Not charged (error)"), "unknown": tr("Checking with the host"),
              "voiding": tr("Voiding"), "voided": tr("Voided"), "captured": tr("Captured"),
              "taken": tr("Taken"), "given_back": tr("Given back"),
+             # the core's shown states (``entry_rules.shown_state``)
+             "cancelled": tr("Cancelled"), "refunded": tr("Refunded"),
              "declined_on_forward": tr("Declined when sent on (stored offline): collect it")}
     return names.get(state, state)
 

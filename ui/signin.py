@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cashier.clerks import Clerk, PinLocked, SignInError
@@ -67,6 +67,15 @@ class SignInPanel(QWidget):
         self.text.setText(tr("Type your clerk PIN and press Enter."))
         self.button.setText(tr("Sign in"))
         a11y.name(self.pin, tr("Clerk PIN"), self.text.text())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """The Return that submitted the PIN ends here: the PIN field passes it on (a line edit
+        leaves Return to its parents), and once signed in the window's own keys would have handed
+        it to the Sale screen ("Amount: type the amount first" at every shift's start)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def sign_in(self) -> Clerk | None:
         from cashier.approvals import sign_in

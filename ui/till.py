@@ -76,6 +76,8 @@ class Till(QObject):
         self.bridge.payment_changed.connect(self._payment_changed)
         self.bridge.terminal_event.connect(self._terminal_event)
         self._poller: asyncio.Task[Any] | None = None
+        #: while offline by itself: probes the host every ``[offline] probe_s``
+        self._prober: asyncio.Task[Any] | None = None
         self._refreshing: asyncio.Task[Any] | None = None
         self._refresh_again = False
 
@@ -116,8 +118,9 @@ class Till(QObject):
             self._poller = self.tasks.spawn(self._poll(poll_s), "status poll")
 
     async def stop(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
+        for task in (self._poller, self._prober):
+            if task is not None:
+                task.cancel()
         self.bridge.disconnect_all()
         if self.runtime is not None:
             await self.runtime.close()
@@ -211,6 +214,16 @@ class Till(QObject):
         s.stored_count, s.stored_amount = int(stored["count"]), str(stored["amount"])
         s.stored_hours_left, s.stored_near_limit = stored["hours_left"], bool(stored["near_limit"])
         s.declined_on_forward = len(now["declined_on_forward"])
+        if s.offline and s.offline_automatic and (self._prober is None or self._prober.done()):
+            self._prober = self.tasks.spawn(self._probe_every(self.runtime.ctx.offline.probe_s),
+                                            "offline probe")
+
+    async def _probe_every(self, every_s: float) -> None:
+        """Offline by itself: probe every ``probe_s`` (not only on the status poll), until the
+        till is online or a manager's switch holds it."""
+        while self.status.offline and self.status.offline_automatic:
+            await asyncio.sleep(every_s)
+            await self.probe_host()
 
     async def probe_host(self) -> None:
         """While offline by itself: the core probes the host and comes back online (settling

@@ -327,6 +327,9 @@ class MainWindow(QMainWindow):
 
     def show_page(self, index: int) -> None:
         page = self._page_at(index)
+        before = self.stack.currentWidget()
+        if isinstance(before, Page) and before is not page:
+            before.left()  # a manager's view locks as the manager leaves it
         self.stack.setCurrentIndex(index)
         self.nav_buttons[index].setChecked(True)
         self.nav_scroll.ensureWidgetVisible(self.nav_buttons[index], 0, 0)

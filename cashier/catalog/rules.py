@@ -24,6 +24,13 @@ from cashier.catalog.model import (
     TaxClass,
     check_sku,
 )
+from cashier.discounts import (
+    DEFAULT_REASONS,
+    REASON_PATTERN,
+    Promotion,
+    promotion_data,
+    promotion_of,
+)
 from cashier.errors import ValidationError
 from cashier.money import parse_amount
 from cashier.text import (
@@ -255,9 +262,65 @@ def catalog_from_wire(body: dict[str, Any], *, checked: bool = True) -> Catalog:
         products = tuple(product_from_wire(p) for p in body.get("products", []))
     else:
         products = tuple(trusted_product(p) for p in body.get("products", []))
+    for key in ("promotions", "reasons"):
+        if not isinstance(body.get(key, []), list):
+            raise ValidationError(key, "must be a list")
+    promotions = tuple(promo for promo in (promotion_from_wire(p, checked=checked)
+                                           for p in body.get("promotions", []))
+                       if promo is not None)
+    reasons = tuple(reason_from_wire(r) for r in body.get("reasons", []))
     return Catalog(version, products,
                    tuple(category_from_wire(c) for c in body.get("categories", [])),
-                   tuple(tax_class_from_wire(t) for t in body.get("tax_classes", [])))
+                   tuple(tax_class_from_wire(t) for t in body.get("tax_classes", [])),
+                   promotions=promotions, reasons=reasons or DEFAULT_REASONS)
+
+
+def promotion_to_wire(promo: Promotion, *, active: bool = True) -> dict[str, Any]:
+    """A promotion as the store keeps it and the till pulls it (``discounts.promotion_data``);
+    ``active`` false: ended (a later version's row, so a till that pulls what changed drops it)."""
+    return {**promotion_data(promo), "active": active}
+
+
+def promotion_from_wire(raw: Mapping[str, Any], *, checked: bool = True,
+                        field: str = "promotions") -> Promotion | None:
+    """A promotion of the wire; None: one that ended (``"active": false``)."""
+    if not isinstance(raw, Mapping):
+        raise ValidationError(field, "each must be an object")
+    if raw.get("active", True) is False:
+        return None
+    try:
+        promo = promotion_of(dict(raw))
+    except ValidationError:
+        raise
+    except (KeyError, TypeError, ValueError, ArithmeticError):
+        raise ValidationError(field, "must be a promotion as the store writes it") from None
+    if checked:
+        check_name(promo.name, f"{field}.name")
+        for sku in promo.skus:
+            check_sku(sku, f"{field}.skus")
+        if promo.category is not None:
+            check_name(promo.category, f"{field}.category")
+    return promo
+
+
+def reason_to_wire(reason: str) -> dict[str, Any]:
+    return {"name": reason}
+
+
+def reason_from_wire(raw: Mapping[str, Any], field: str = "reasons") -> str:
+    if not isinstance(raw, Mapping):
+        raise ValidationError(field, "each must be an object")
+    return check_reason_word(str(raw.get("name", "")), f"{field}.name")
+
+
+def check_reason_word(text: str, field: str = "WORD") -> str:
+    """A new reason of the store's list: one lower-case word (letters, digits, ``-`` ``_``, at
+    most 24), as a cashier types it after ``--reason``."""
+    word = text.strip().lower()
+    if not REASON_PATTERN.fullmatch(word):
+        raise ValidationError(field, "must be one word: a letter, then letters, digits, '-' or "
+                                     "'_' (at most 24)")
+    return word
 
 
 #: A trusted product's fields before the wire's are laid on (a field added to ``Product`` with a

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS copy_rows (
 """
 #: (the wire's list, the row's kind, the item's key)
 _KINDS = (("products", "product", "sku"), ("categories", "category", "name"),
-          ("tax_classes", "tax_class", "name"))
+          ("tax_classes", "tax_class", "name"), ("promotions", "promotion", "name"),
+          ("reasons", "reason", "name"))
 
 
 def copy_path(journal: Path) -> Path:
@@ -173,5 +174,16 @@ def merged(current: Catalog, body: Mapping[str, Any], delta: Catalog | None = No
     categories.update({c.name: c for c in delta.categories})
     taxes = {t.name: t for t in current.tax_classes}
     taxes.update({t.name: t for t in delta.tax_classes})
+    # promotions by name: a row that ended (``"active": false``) takes its promotion away
+    promotions = {p.name: p for p in current.promotions}
+    started = {p.name: p for p in delta.promotions}
+    for raw in body.get("promotions", []):
+        name = str(raw.get("name", ""))
+        promotions.pop(name, None)
+        if name in started:
+            promotions[name] = started[name]
+    reasons = dict.fromkeys(current.reasons)
+    reasons.update(dict.fromkeys(str(r.get("name", "")) for r in body.get("reasons", [])))
     return Catalog(delta.version, tuple(by_sku.values()), tuple(categories.values()),
-                   tuple(taxes.values()))
+                   tuple(taxes.values()), current.prices_include_tax, tuple(promotions.values()),
+                   tuple(reasons))

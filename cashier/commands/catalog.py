@@ -1,8 +1,10 @@
 """``cashier catalog``: the store's catalog from the back office or a till (issue #37).
 
-- ``import FILE.csv``: one new version with every row of the spreadsheet, or nothing (a bad file
-  is refused whole: ``line N, COLUMN: rule``); ``export FILE.csv [--catalog-version N] [--force]``.
-- ``category add NAME [--colour #RRGGBB]``, ``tax-class add NAME --rate PERCENT``.
+- ``import FILE.csv [--promotions P.csv]``: one new version with every row of the spreadsheet
+  (and the promotions sheet, issue #38), or nothing (a bad file is refused whole: ``line N,
+  COLUMN: rule``); ``export FILE.csv [--promotions P.csv] [--catalog-version N] [--force]``.
+- ``category add NAME [--colour #RRGGBB]``, ``tax-class add NAME --rate PERCENT``, ``reason add
+  WORD`` (a discount's reason; a new store starts with staff, damaged, loyalty).
 - ``set-price SKU PRICE``.
 - ``show [--sku SKU]``: the till's copy as one JSON object; ``sync``: pull the newest version
   now (exit 3 when the store could not be reached: the till sells from its copy).
@@ -105,9 +107,20 @@ def _read_file(path: str) -> bytes:
 
 def import_command(args: argparse.Namespace) -> int:
     data = _read_file(args.file)
+    promotions = None if args.promotions is None else _read_file(args.promotions)
     return _write(args,
-                  lambda c: c.import_sheet(data, made_by=BACK_OFFICE, till_id=None),
-                  lambda w: w.import_sheet(data))
+                  lambda c: c.import_sheet(data, made_by=BACK_OFFICE, till_id=None,
+                                           promotions=promotions),
+                  lambda w: w.import_sheet(data, promotions))
+
+
+def reason_add_command(args: argparse.Namespace) -> int:
+    from cashier.catalog.rules import check_reason_word
+
+    word = check_reason_word(args.word, "WORD")
+    return _write(args,
+                  lambda c: c.add_reason(word, made_by=BACK_OFFICE, till_id=None),
+                  lambda w: w.add_reason(word))
 
 
 def category_add_command(args: argparse.Namespace) -> int:
@@ -148,6 +161,8 @@ def export_command(args: argparse.Namespace) -> int:
     from cashier.output import check_output, write_output
 
     check_output(args.file, force=args.force, field="FILE")
+    if args.promotions is not None:
+        check_output(args.promotions, force=args.force, field="--promotions")
     dsn = _back_office(args)
     if dsn is not None:
         catalog = _on_database(dsn, lambda c: c.catalog(args.catalog_version))
@@ -170,8 +185,15 @@ def export_command(args: argparse.Namespace) -> int:
         catalog = _till_catalog(args)
     write_output(args.file, write_sheet(catalog.products).encode(), force=args.force,
                  field="FILE")
-    print_json({"version": catalog.version, "products": len(catalog.products),
-                "file": args.file})
+    done: dict[str, Any] = {"version": catalog.version, "products": len(catalog.products),
+                            "file": args.file}
+    if args.promotions is not None:
+        from cashier.catalog.promotion_sheet import write_promotions
+
+        write_output(args.promotions, write_promotions(catalog.promotions).encode(),
+                     force=args.force, field="--promotions")
+        done.update(promotions=len(catalog.promotions), promotions_file=args.promotions)
+    print_json(done)
     return 0
 
 
@@ -186,6 +208,7 @@ def show_command(args: argparse.Namespace) -> int:
     from cashier.catalog.model import check_sku
     from cashier.catalog.rules import category_to_wire, product_to_wire, tax_class_to_wire
     from cashier.commands.payments import print_json
+    from cashier.discounts import promotion_data
 
     catalog = _till_catalog(args)
     products = catalog.products
@@ -197,7 +220,9 @@ def show_command(args: argparse.Namespace) -> int:
     print_json({"version": catalog.version,
                 "products": [product_to_wire(p) for p in products],
                 "categories": [category_to_wire(c) for c in catalog.sorted_categories()],
-                "tax_classes": [tax_class_to_wire(t) for t in catalog.tax_classes]})
+                "tax_classes": [tax_class_to_wire(t) for t in catalog.tax_classes],
+                "promotions": [promotion_data(p) for p in catalog.promotions],
+                "reasons": list(catalog.reasons)})
     return 0
 
 
@@ -227,12 +252,17 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="catalog_command")
     imp = sub.add_parser("import", help="a spreadsheet (CSV) as the next version, whole or not")
     imp.add_argument("file", metavar="FILE.csv", help="the spreadsheet: one row per sku (UTF-8 CSV)")
+    imp.add_argument("--promotions", metavar="PROMOTIONS.csv",
+                     help="the promotions sheet too: one row per promotion, the store's "
+                          "promotions from this version on (same version as FILE.csv)")
     _writer_options(imp)
     imp.set_defaults(handler=import_command)
     exp = sub.add_parser("export", help="the catalog as a spreadsheet (CSV)")
     exp.add_argument("file", metavar="FILE.csv", help="where to write the spreadsheet")
     exp.add_argument("--catalog-version", type=arguments.number(0, 10 ** 9), default=None,
                      metavar="N", help="an earlier version (default: the newest)")
+    exp.add_argument("--promotions", metavar="PROMOTIONS.csv",
+                     help="write the promotions sheet too")
     exp.add_argument("--force", action="store_true", help="replace FILE.csv if it exists")
     exp.add_argument("--database", help="back office: the store's postgresql:// URL")
     exp.set_defaults(handler=export_command, manager=None)
@@ -252,6 +282,14 @@ def register(subparsers: Any) -> None:
     _writer_options(tax_add)
     tax_add.set_defaults(handler=tax_class_add_command)
     tax.set_defaults(handler=lambda _a: _usage(tax, "tax-class", "add"))
+    reason = sub.add_parser("reason", help="the reasons a discount or a price override gives")
+    reason_sub = reason.add_subparsers(dest="reason_command")
+    reason_add = reason_sub.add_parser("add", help="a new reason")
+    reason_add.add_argument("word", metavar="WORD", help="the reason: one lower-case word, as "
+                                                         "--reason names it")
+    _writer_options(reason_add)
+    reason_add.set_defaults(handler=reason_add_command)
+    reason.set_defaults(handler=lambda _a: _usage(reason, "reason", "add"))
     price = sub.add_parser("set-price", help="a product's new price")
     price.add_argument("sku", metavar="SKU", help="the product's sku")
     price.add_argument("price", metavar="PRICE", help="its new price, such as 3.40")
@@ -263,7 +301,7 @@ def register(subparsers: Any) -> None:
     sync = sub.add_parser("sync", help="pull the store's newest catalog now")
     sync.set_defaults(handler=sync_command)
     parser.set_defaults(handler=lambda _a: _usage(parser, "catalog", "import, export, category "
-                                                  "add, tax-class add, set-price, show, sync"))
+                                                  "add, tax-class add, reason add, set-price, show, sync"))
 
 
 def _usage(parser: argparse.ArgumentParser, name: str, choices: str) -> int:

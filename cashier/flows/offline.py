@@ -41,7 +41,7 @@ from cashier.host.errors import (
     HostUnreachable,
     InvoiceNotFound,
 )
-from cashier.journal.model import Entry, JournalError, State
+from cashier.journal.model import Event, JournalError, OfflinePayment, OfflineView, State
 from cashier.money import from_minor, to_minor
 from cashier.redact import redact
 
@@ -75,7 +75,7 @@ class Mode:
 class Stored:
     """The payments the gateway holds for the host (``Entry.offline == "stored"``)."""
 
-    entries: tuple[Entry, ...] = ()
+    entries: tuple[OfflinePayment, ...] = ()
     currency: str = "USD"
 
     @property
@@ -94,15 +94,16 @@ class Stored:
     def hours_left(self, max_hours: Decimal, now: datetime | None = None) -> Decimal | None:
         """Hours before the oldest stored payment reaches ``max_hours`` (None: nothing stored;
         never below zero)."""
-        if self.oldest_at is None:
-            return None
-        age = _hours_since(self.oldest_at, now)
-        return max(Decimal(0), (max_hours - age).quantize(Decimal("0.01")))
+        return None if self.oldest_at is None else _hours_left(self.oldest_at, max_hours, now)
 
     def near_limit(self, max_hours: Decimal, now: datetime | None = None) -> bool:
         """The status bar's warning: the oldest is within an hour of ``max_hours``."""
         left = self.hours_left(max_hours, now)
         return left is not None and left <= WARN_WITHIN_HOURS
+
+
+def _hours_left(at: str, max_hours: Decimal, now: datetime | None = None) -> Decimal:
+    return max(Decimal(0), max_hours - _hours_since(at, now)).quantize(Decimal("0.01"))
 
 
 def _hours_since(at: str, now: datetime | None = None) -> Decimal:
@@ -114,7 +115,10 @@ def _hours_since(at: str, now: datetime | None = None) -> Decimal:
 
 
 async def mode(ctx: FlowContext) -> Mode:
-    event = await ctx.journal.last_mode()
+    return _mode_of(await ctx.journal.last_mode())
+
+
+def _mode_of(event: Event | None) -> Mode:
     if event is None or event.type == "mode_online":
         return Mode()
     note = event.data.get("_note") or {}
@@ -122,9 +126,12 @@ async def mode(ctx: FlowContext) -> Mode:
 
 
 async def stored(ctx: FlowContext) -> Stored:
-    entries = [e for e in await ctx.journal.stored_offline()
-               if e.state in (State.APPROVED, State.CAPTURED)]
-    return Stored(tuple(entries), ctx.journal.currency)
+    return _stored_of(await ctx.journal.offline_view(), ctx.journal.currency)
+
+
+def _stored_of(view: OfflineView, currency: str) -> Stored:
+    return Stored(tuple(p for p in view.stored if p.state in (State.APPROVED, State.CAPTURED)),
+                  currency)
 
 
 def limits_dict(options: OfflineOptions) -> dict[str, Any]:
@@ -134,21 +141,31 @@ def limits_dict(options: OfflineOptions) -> dict[str, Any]:
 
 
 async def status(ctx: FlowContext) -> dict[str, Any]:
-    """``cashier offline status``: one JSON object (the Manager screen reads the same)."""
-    now_mode, held = await mode(ctx), await stored(ctx)
-    declined = await ctx.journal.declined_on_forward()
+    """``cashier offline status``: one JSON object (the Manager screen reads the same; the window
+    after every payment change, so it is one read of the journal: ``bench_offline``)."""
+    view = await ctx.journal.offline_view()
+    now_mode, held, declined = _mode_of(view.mode), _stored_of(view, ctx.journal.currency), view.declined
     return {
         "offline": now_mode.offline, "automatic": now_mode.automatic, "since": now_mode.since,
         "option": ctx.client.option,
         "stored": {"count": held.count, "amount": str(held.amount), "oldest_at": held.oldest_at,
                    "hours_left": _text(held.hours_left(ctx.offline.max_hours)),
-                   "near_limit": held.near_limit(ctx.offline.max_hours)},
+                   "near_limit": held.near_limit(ctx.offline.max_hours),
+                   "payments": [stored_dict(e, ctx.offline.max_hours) for e in held.entries]},
         "limits": limits_dict(ctx.offline),
         "declined_on_forward": [declined_dict(e) for e in declined],
     }
 
 
-def declined_dict(entry: Entry) -> dict[str, Any]:
+def stored_dict(entry: OfflinePayment, max_hours: Decimal, now: datetime | None = None) -> dict[str, Any]:
+    """One stored payment as the manager reads it: ticket, amount, card's last four, time, and
+    the hours left before it reaches ``max_hours`` (never below zero)."""
+    return {"invoice": entry.invoice, "ticket": entry.ticket_id, "amount": str(entry.approved),
+            "card_last4": entry.card_last4, "at": entry.created_at,
+            "hours_left": str(_hours_left(entry.created_at, max_hours, now))}
+
+
+def declined_dict(entry: OfflinePayment) -> dict[str, Any]:
     """A payment declined at the forward as the manager reads it: ticket, amount, card's last
     four, time, and what to do."""
     return {"invoice": entry.invoice, "ticket": entry.ticket_id, "amount": str(entry.requested),
@@ -164,16 +181,20 @@ def _text(value: Decimal | None) -> str | None:
 async def check_tender(ctx: FlowContext, amount: Decimal, *, what: What, keyed: bool) -> None:
     """While the till is offline: refuse a tender the gateway must not store, in one line naming
     the limit (``ValidationError("offline", ...)``), before anything is journaled or the PIN pad
-    asked. Online: nothing to check. HD and DCC (nothing to store in): refused for ``probe_s``
-    after the host was found away, then one tender asks the host again."""
+    asked. Offline by itself: the host is probed first, so the first tender after it answers
+    again goes online (not stored). Online: nothing to check. HD and DCC (nothing to store in):
+    refused for ``probe_s`` after the host was found away, then one tender asks the host again."""
     if ctx.client.option not in STORING_OPTIONS:
         if ctx.watch is not None and ctx.watch.away(ctx.offline.probe_s):
             raise ValidationError("offline", "the host cannot be reached and this till cannot "
                                              "store card payments: take cash, or a manager takes a "
                                              "manual sale with a voice authorization code")
         return
-    if not (await mode(ctx)).offline:
+    now = await mode(ctx)
+    if not now.offline:
         return
+    if now.automatic and await probe(ctx):
+        return  # the host is back: the first tender after it goes online, within no limit
     if what == "giftcard":
         raise ValidationError("offline", "no gift card while offline: its balance is at the host; "
                                          "take another tender")

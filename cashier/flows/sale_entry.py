@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cashier.discounts import Discount, parse_discount
+from cashier.discounts import Discount, cash_rounded, parse_discount
 from cashier.errors import ValidationError
 from cashier.flows.catalog_grid import CatalogGrid, Pick
 from cashier.flows.figures import Figures, cash_offers
@@ -102,7 +102,14 @@ class Fields:
     tip_open: bool  # ... and may be typed in (the ticket did not take its tip yet)
     quantity: int = 1  # how many of the next line (the quantity key, issue #39)
     can_park: bool = False  # the ticket on screen may be set aside (lines, no money taken)
+    #: the drawer is open: cash needs an open drawer session (``flows.ticket.check_tenders``);
+    #: with it closed the Cash key and the quick cash keys look inactive
+    drawer_open: bool = True
     can_discount: bool = False  # a discount or a price override may be given (issue #38)
+    #: what cash for all that remains is asked, rounded to the profile's ``cash_rounding``
+    #: (``discounts.cash_rounded``, as the cash tender takes it); None: the till does not round
+    #: cash, or nothing is due
+    cash_due: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -150,8 +157,10 @@ class SaleEntry:
                  tip_mode: str = TIP_NONE, notes: Sequence[Decimal] = (), currency: str = "USD",
                  context: Callable[[], tuple[FlowContext, TicketSettings]] | None = None,
                  shown: Shown | None = None, prefixes: Sequence[str] = (),
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, cash_rounding: Decimal | None = None) -> None:
         self.context = context
+        #: the profile's ``cash_rounding`` step (None: cash is paid to the cent)
+        self.cash_rounding = cash_rounding
         #: the product grid (the catalog's categories and buttons; None: a screen without one)
         self.grid = None if catalog is None else CatalogGrid(catalog)
         self.picked: Pick | None = None  # what the grid's last key chose, for the screen to add
@@ -174,9 +183,11 @@ class SaleEntry:
         #: (ticket id, amount paid) the first F12 asked about; the second press cancels
         self.cancel_armed: tuple[int, Decimal] | None = None
         self.waiting_for_all = False  # the tender on the PIN pad takes all that remains
+        #: the till's drawer is open (told by the screen from the cash desk): cash can be taken
+        self.drawer_open = True
         self.result: FlowResult | None = None  # the last tender's result (on the result screen)
         #: the last fields and what they were of: asked several times per key, made once
-        self._fields: tuple[Ticket | None, tuple[str, str, bool, str, int], Fields] | None = None
+        self._fields: tuple[Ticket | None, tuple[str, str, bool, str, int, bool], Fields] | None = None
         self.quantity = 1  # how many of the next line: the quantity key sets it, a line takes it
 
     # ---- what the screen shows ---------------------------------------------------------------
@@ -202,7 +213,8 @@ class SaleEntry:
         # asked several times per key: a ticket is frozen, so the same ticket object with the same
         # digits and flags has the same fields (a 200-line ticket's sums are not free, and it is
         # not compared field by field)
-        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode, self.quantity)
+        of = (self.amount.digits, self.tip.digits, self.prefilled, self.tip_mode, self.quantity,
+              self.drawer_open)
         last = self._fields
         if last is not None and last[0] is t and last[1] == of:
             return last[2]
@@ -220,7 +232,10 @@ class SaleEntry:
             quantity=self.quantity,
             can_park=bool(t is not None and open_ticket and t.lines and not t.lines_locked
                           and not t.checking),
-            can_discount=self.can_discount())
+            drawer_open=self.drawer_open,
+            can_discount=self.can_discount(),
+            cash_due=cash_rounded(figures.remaining, self.cash_rounding, self.currency)
+            if self.cash_rounding and figures.due else None)
         self._fields = (t, of, fields)
         return fields
 

@@ -31,6 +31,7 @@ from cashier.journal.model import (
     Job,
     Kind,
     NewEntry,
+    OfflineView,
     State,
     Totals,
 )
@@ -679,6 +680,10 @@ class Journal:
     async def declined_on_forward(self) -> list[Entry]:
         entries: list[Entry] = await self._read(self.reader.declined_on_forward)
         return entries
+
+    async def offline_view(self) -> OfflineView:
+        view: OfflineView = await self._read(self.reader.offline_view)
+        return view
 
     async def last_mode(self) -> Event | None:
         event: Event | None = await self._read(self.reader.last_mode)

@@ -52,6 +52,8 @@ from cashier.journal.model import (
     JournalError,
     Kind,
     NewEntry,
+    OfflinePayment,
+    OfflineView,
     Op,
     State,
     TicketRecord,
@@ -796,6 +798,24 @@ class EntryRecorder:
                                  "WHERE offline = 'stored' ORDER BY created_at, id")
         return [_entry(r) for r in rows]
 
+    def offline_view(self) -> OfflineView:
+        """The offline status in one read on the reader's thread (``flows.offline.status``):
+        only the columns it shows, through the two partial indexes."""
+        columns = ("id, invoice, ticket_id, state, currency, requested_minor, approved_minor, "
+                   "card_last4, created_at")
+
+        def rows(index: str, where: str) -> tuple[OfflinePayment, ...]:
+            return tuple(
+                OfflinePayment(id=r["id"], invoice=r["invoice"], ticket_id=r["ticket_id"],
+                               state=State(r["state"]),
+                               requested=money(r["requested_minor"], r["currency"]),
+                               approved=money(r["approved_minor"], r["currency"]),
+                               card_last4=r["card_last4"], created_at=r["created_at"])
+                for r in self.conn.execute(f"SELECT {columns} FROM entries INDEXED BY {index} "
+                                           f"WHERE {where} ORDER BY created_at, id"))
+        return OfflineView(self.last_mode(), rows("entries_offline", "offline = 'stored'"),
+                           rows("entries_declined_on_forward", "state = 'declined_on_forward'"))
+
     def declined_on_forward(self) -> list[Entry]:
         """Stored payments the host declined at the forward: the customer owes them."""
         rows = self.conn.execute("SELECT * FROM entries INDEXED BY entries_declined_on_forward "
@@ -984,6 +1004,7 @@ class JournalRecorder:
         self.open_authorizations = entries.open_authorizations
         self.stored_offline = entries.stored_offline
         self.declined_on_forward = entries.declined_on_forward
+        self.offline_view = entries.offline_view
         self.last_mode = entries.last_mode
         self.search = entries.search
         self.totals = entries.totals
@@ -1029,6 +1050,7 @@ class JournalRecorder:
         self.report_groups = reports.report_groups
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
+        self.report_ticket_refunds = reports.report_ticket_refunds
         self.report_priced_tickets = reports.report_priced_tickets
         self.report_corrections = reports.report_corrections
         self.report_groups_by_hour = reports.report_groups_by_hour

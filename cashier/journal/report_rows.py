@@ -37,16 +37,23 @@ _PRICED = """t.promotions IS NOT NULL OR t.rounding_minor != 0
 #: The tax the tickets paid in the window charged: each ticket's lines summed by tax class and rate
 #: (a line from before issue #37: the default class at the ticket's rate) with its tax rule, the
 #: tax worked out per ticket and class by ``money.tax_by_class``. Its tender entries carry their
-#: share of it as sent to the host; the report counts it once, from here.
+#: share of it as sent to the host; the report counts it once, from here. Tickets of one class
+#: alike (the same class, rate, rule and subtotal: the same tax) come as one row with their number
+#: (``tickets``) and no ``ticket``; a ticket of several classes comes as its own rows (issue #42:
+#: a day of 20,000 tickets is a few hundred rows, not 20,000).
 _TICKET_TAX_QUERY = f"""
-SELECT t.id AS ticket, COALESCE(l.tax_class, ?) AS tax_class,
-       COALESCE(l.tax_rate, t.tax_rate) AS tax_rate, t.tax_included,
-       SUM(l.quantity * l.unit_price_minor) AS subtotal
-FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
-WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-  AND NOT ({_PRICED})
-GROUP BY t.id, COALESCE(l.tax_class, ?), COALESCE(l.tax_rate, t.tax_rate)
-ORDER BY t.id
+WITH per AS (
+  SELECT t.id AS ticket, COALESCE(l.tax_class, ?) AS tax_class,
+         COALESCE(l.tax_rate, t.tax_rate) AS tax_rate, t.tax_included,
+         SUM(l.quantity * l.unit_price_minor) AS subtotal
+  FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
+  WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+    AND NOT ({_PRICED})
+  GROUP BY t.id, COALESCE(l.tax_class, ?), COALESCE(l.tax_rate, t.tax_rate)),
+classes AS (SELECT *, COUNT(*) OVER (PARTITION BY ticket) AS n FROM per)
+SELECT CASE WHEN n > 1 THEN ticket END AS ticket, tax_class, tax_rate, tax_included, subtotal,
+       COUNT(*) AS tickets
+FROM classes GROUP BY 1, tax_class, tax_rate, tax_included, subtotal
 """
 #: The paid tickets a discount, a promotion, a price override or cash rounding touched (issue #38):
 #: the report reads each whole and prices it by the one rule (``journal.tickets.priced``).
@@ -56,15 +63,29 @@ WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < 
 ORDER BY t.id
 """
 
-#: What the tickets paid in the window sold, line by line, grouped by product: the line's sku
-#: (issue #37; its name as last sold), a typed line by its name
-#: (``cashier.day_report.product_key``).
+#: What the tickets paid in the window sold, line by line, grouped by product and category: the
+#: line's sku (issue #37; its name as last sold), a typed line by its name
+#: (``cashier.day_report.product_key``); the category as the line was sold in (issue #38; NULL for
+#: a typed line or one from before journal v14). One read for both charts (issue #42).
 _LINES_QUERY = """
-SELECT COALESCE(l.sku, l.name) AS product, MAX(l.name) AS name, SUM(l.quantity) AS quantity,
-       SUM(l.quantity * l.unit_price_minor) AS minor
+SELECT COALESCE(l.sku, l.name) AS product, l.category AS category, MAX(l.name) AS name,
+       SUM(l.quantity) AS quantity, SUM(l.quantity * l.unit_price_minor) AS minor
 FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-GROUP BY COALESCE(l.sku, l.name)
+GROUP BY COALESCE(l.sku, l.name), l.category
+"""
+#: The refunds given back on paid tickets in the window (by when the refund was made): each
+#: ticket's tax rule, subtotal and tip, and what its refunds gave back, so the report's tax is
+#: net of what the refunds returned of it.
+_TICKET_REFUND_QUERY = """
+SELECT t.id AS ticket, t.tax_rate, t.tax_included, t.tip_minor AS tip,
+       (SELECT SUM(l.quantity * l.unit_price_minor) FROM ticket_lines l
+        WHERE l.ticket_id = t.id AND l.removed = 0) AS subtotal,
+       SUM(e.approved_minor) AS refunded
+FROM entries e JOIN tickets t ON t.id = e.ticket_id
+WHERE e.till_id = ? AND e.created_at >= ? AND e.created_at < ? AND t.state = 'paid'
+  AND e.state IN ('approved', 'captured') AND (e.kind = 'refund' OR COALESCE(e.op, '') = 'refund')
+GROUP BY t.id
 """
 
 #: The corrections of this till's entries created in the window (whenever they were found).
@@ -90,7 +111,8 @@ class ReportRecorder:
         return list(self.conn.execute(_GROUPS_BY_HOUR, (self.till_id, start, end)))
 
     def report_lines(self, start: str, end: str) -> list[sqlite3.Row]:
-        """What the tickets paid in [start, end) sold: name, quantity and minor units by name."""
+        """What the tickets paid in [start, end) sold: name, quantity and minor units by product
+        and category."""
         return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
@@ -98,8 +120,9 @@ class ReportRecorder:
         return int(self.conn.execute(_TICKETS_QUERY, (self.till_id, start, end)).fetchone()[0])
 
     def report_ticket_tax(self, start: str, end: str) -> list[sqlite3.Row]:
-        """Each ticket paid in [start, end), by tax class and rate: its tax rule and the lines'
-        amount (minor units)."""
+        """The tickets paid in [start, end), by tax class and rate: their tax rule and the lines'
+        amount (minor units); tickets of one class alike as one row (``ticket`` None, how many
+        in ``tickets``)."""
         return list(self.conn.execute(_TICKET_TAX_QUERY, (DEFAULT_TAX_CLASS, self.till_id, start, end,
                                                           DEFAULT_TAX_CLASS)))
 
@@ -107,6 +130,11 @@ class ReportRecorder:
         """The tickets paid in [start, end) that a discount, promotion, price override or cash
         rounding touched (the rest are taxed from their lines' sums)."""
         return [int(r[0]) for r in self.conn.execute(_PRICED_TICKETS_QUERY, (self.till_id, start, end))]
+
+    def report_ticket_refunds(self, start: str, end: str) -> list[sqlite3.Row]:
+        """Each paid ticket refunded in [start, end): its tax rule, subtotal, tip and what its
+        refunds in the window gave back (minor units)."""
+        return list(self.conn.execute(_TICKET_REFUND_QUERY, (self.till_id, start, end)))
 
     def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
         """The correction events of this till's entries created in [start, end): a report counts

@@ -81,6 +81,8 @@ class TenderView:
     tendered: Decimal | None = None
     change: Decimal | None = None
     tip: Decimal = Decimal(0)
+    #: what a voided tender had taken (its void gave it back); 0 for any other
+    undone: Decimal = Decimal(0)
 
     @property
     def is_approved(self) -> bool:
@@ -100,6 +102,20 @@ class TenderView:
     def is_cash(self) -> bool:
         """Cash is taken, not approved: the counter words it so."""
         return self.kind == "cash"
+
+    @property
+    def shown(self) -> Decimal:
+        """The amount a tender line shows: what it took (or gave back), else what was tried
+        (a decline, a payment not charged or still being checked: never $0.00)."""
+        if self.outcome == "voided":
+            return self.undone or self.requested
+        return self.amount if self.amount > 0 else self.requested
+
+    @property
+    def back(self) -> Decimal:
+        """What this tender gave back at a cancel: a void its approval, cash what it took."""
+        return self.undone if self.outcome == "voided" else self.amount if self.outcome == "returned" \
+            else Decimal(0)
 
     @property
     def flow_outcome(self) -> Outcome:
@@ -200,7 +216,8 @@ class Ticket:
                 kind=KIND_OF_ENTRY.get(entry.kind, str(entry.kind)), amount=_applied(entry),
                 requested=entry.requested, outcome=_outcome(entry, cancelled), invoice=entry.invoice,
                 card=entry.card, auth_code=entry.auth_code, entry_id=entry.id, tendered=tendered,
-                change=change, tip=entry.tip))
+                change=change, tip=entry.tip,
+                undone=entry.approved if entry.state is State.VOIDED else Decimal(0)))
         paid = sum((t.amount for t in tenders if t.outcome != "returned"), Decimal(0))
         change_due = sum((t.change or Decimal(0) for t in tenders), Decimal(0))
         unit = quantum(cur)
@@ -268,6 +285,13 @@ class Ticket:
     def cash_taken(self) -> Decimal:
         """Cash the ticket's tenders took (what a cancel gives back in cash)."""
         return sum((t.amount for t in self.tenders if t.kind == "cash"), Decimal(0))
+
+    @property
+    def went_back(self) -> tuple[TenderView, ...]:
+        """What went back to the customer as the ticket was cancelled: each tender voided (its
+        ``undone``) and the cash given back (its ``amount``); empty when nothing had been paid."""
+        return tuple(t for t in self.tenders
+                     if (t.outcome == "voided" and t.undone > 0) or t.outcome == "returned")
 
     def given_back(self, excluding: Collection[int] = ()) -> Decimal:
         """What the ticket's refunds gave back, leaving out the refund entries in ``excluding``

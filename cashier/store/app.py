@@ -25,6 +25,8 @@
   readable); ``GET /v1/catalog/versions``: who made each version, when, what changed.
 - ``POST /v1/catalog/import`` (the CSV as the body, up to 32 MiB), ``/v1/catalog/categories``
   ``{"name", "colour"}``, ``/v1/catalog/tax-classes`` ``{"name", "rate"}``,
+  ``/v1/catalog/reasons`` ``{"name"}`` (issue #38; the import takes a promotions sheet too as
+  JSON ``{"products", "promotions"}``, each file base64),
   ``/v1/catalog/products`` ``{"product"}``, ``/v1/catalog/change`` ``{"sku", "price"?, "name"?,
   "category"?, "active"?}``: a store manager's session only (403 for a till token alone); each
   answers ``{"version", "changed"}`` (``cashier.store.catalog``: every rule checked again).
@@ -57,9 +59,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cashier.catalog.rules import check_colour, check_name, check_rate
+from cashier.catalog.rules import check_colour, check_name, check_rate, check_reason_word
 from cashier.errors import ValidationError
-from cashier.store.catalog import SHEET_MAX, change_from_wire
+from cashier.store.catalog import SHEET_MAX, change_from_wire, sheets_from_wire
 from cashier.store.checks import MAX_BODY, HistoryRewritten, JournalForked, parse_body
 from cashier.store.database import (
     Forbidden,
@@ -181,6 +183,7 @@ class StoreApp:
                   methods=["POST"]),
             Route("/v1/catalog/tax-classes", self._authed(self.catalog_tax_class),
                   methods=["POST"]),
+            Route("/v1/catalog/reasons", self._authed(self.catalog_reason), methods=["POST"]),
             Route("/v1/catalog/products", self._authed(self.catalog_add), methods=["POST"]),
             Route("/v1/catalog/change", self._authed(self.catalog_change), methods=["POST"]),
         ]
@@ -353,9 +356,14 @@ class StoreApp:
 
     async def catalog_import(self, request: Request, till_id: str) -> Response:
         manager = await self._catalog_manager(request, till_id)
-        data = await _raw(request, SHEET_MAX)
+        promotions: bytes | None = None
+        if request.headers.get("content-type", "").startswith("application/json"):
+            # with a promotions sheet (issue #38): both files in one JSON body, base64
+            data, promotions = sheets_from_wire(parse_body(await _raw(request, SHEET_MAX * 3)))
+        else:
+            data = await _raw(request, SHEET_MAX)
         written = await self.db.catalog.import_sheet(data, made_by=self._made_by(manager),
-                                                     till_id=till_id)
+                                                     till_id=till_id, promotions=promotions)
         log.info("catalog version %s: import by manager %s at till %s", written.version,
                  manager.manager_id, till_id)
         return JSONResponse(written.as_dict())
@@ -379,6 +387,14 @@ class StoreApp:
         written = await self.db.catalog.add_tax_class(
             check_name(name if isinstance(name, str) else "", "name"),
             check_rate(rate if isinstance(rate, str) else "", "rate"),
+            made_by=self._made_by(manager), till_id=till_id)
+        return JSONResponse(written.as_dict())
+
+    async def catalog_reason(self, request: Request, till_id: str) -> Response:
+        manager = await self._catalog_manager(request, till_id)
+        word = (await _body(request)).get("name")
+        written = await self.db.catalog.add_reason(
+            check_reason_word(word if isinstance(word, str) else "", "name"),
             made_by=self._made_by(manager), till_id=till_id)
         return JSONResponse(written.as_dict())
 

@@ -16,6 +16,8 @@ class that exists, a barcode one active product's, a variant one level deep.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -27,6 +29,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from cashier.catalog.model import Catalog, Category, Product, TaxClass, check_sku
+from cashier.catalog.promotion_sheet import read_promotions
 from cashier.catalog.rules import (
     catalog_from_wire,
     category_from_wire,
@@ -35,15 +38,20 @@ from cashier.catalog.rules import (
     check_price,
     product_from_wire,
     product_to_wire,
+    promotion_to_wire,
+    reason_to_wire,
     tax_class_from_wire,
     tax_class_to_wire,
 )
 from cashier.catalog.sheet import read_sheet
+from cashier.discounts import DEFAULT_REASONS, Promotion
 from cashier.errors import ValidationError
 
 #: pg_advisory_xact_lock key of catalog writes (one version at a time).
 CATALOG_LOCK = 7_346_215_037
 PRODUCT, CATEGORY, TAX_CLASS = "product", "category", "tax_class"
+#: issue #38: the promotions and the discount reasons, in the same rows and versions
+PROMOTION, REASON = "promotion", "reason"
 #: The largest spreadsheet the store takes (a 20,000-product catalog is about 2 MiB).
 SHEET_MAX = 32 * 1024 * 1024
 _NOW = "until IS NULL"
@@ -98,6 +106,27 @@ def change_to_wire(change: ProductChange) -> dict[str, Any]:
     return out
 
 
+def sheets_to_wire(products: bytes, promotions: bytes) -> dict[str, Any]:
+    """A products sheet and a promotions sheet in one import request (JSON: each file's bytes
+    as base64, so a file with bad UTF-8 reaches the sheet's rule and is refused with its line)."""
+    return {"products": base64.b64encode(products).decode("ascii"),
+            "promotions": base64.b64encode(promotions).decode("ascii")}
+
+
+def sheets_from_wire(body: dict[str, Any]) -> tuple[bytes, bytes]:
+    """``sheets_to_wire`` read back."""
+    out: list[bytes] = []
+    for key in ("products", "promotions"):
+        value = body.get(key)
+        if not isinstance(value, str):
+            raise ValidationError(key, "must be the sheet's bytes as base64")
+        try:
+            out.append(base64.b64decode(value, validate=True))
+        except (binascii.Error, ValueError):
+            raise ValidationError(key, "must be the sheet's bytes as base64") from None
+    return out[0], out[1]
+
+
 @dataclass(frozen=True)
 class Written:
     """A write's outcome: the version the catalog is at (new, or the same when nothing changed)."""
@@ -109,7 +138,17 @@ class Written:
         return {"version": self.version, "changed": self.changed}
 
 
-def _row_data(kind: str, item: Product | Category | TaxClass) -> dict[str, Any]:
+#: What a catalog row holds: a reason is its word.
+Item = Product | Category | TaxClass | Promotion | str
+
+
+def _row_data(kind: str, item: Item) -> dict[str, Any]:
+    if kind == PROMOTION:
+        assert isinstance(item, Promotion)
+        return promotion_to_wire(item)
+    if kind == REASON:
+        assert isinstance(item, str)
+        return reason_to_wire(item)
     if kind == PRODUCT:
         assert isinstance(item, Product)
         return product_to_wire(item)
@@ -120,7 +159,9 @@ def _row_data(kind: str, item: Product | Category | TaxClass) -> dict[str, Any]:
     return tax_class_to_wire(item)
 
 
-def _key(item: Product | Category | TaxClass) -> str:
+def _key(item: Item) -> str:
+    if isinstance(item, str):
+        return item
     return item.sku if isinstance(item, Product) else item.name
 
 
@@ -169,8 +210,11 @@ class StoreCatalog:
         head = json.dumps({"version": at, "full": full,
                            "made_at": made[0].isoformat() if made else None,
                            "made_by": made[1] if made else None})
+        reasons = parts.get(REASON) or (json.dumps([reason_to_wire(r) for r in DEFAULT_REASONS])
+                                        if full else "[]")  # a new store's three
         return (head[:-1] + f', "products": {parts.get(PRODUCT, "[]")}, "categories": '
-                f'{parts.get(CATEGORY, "[]")}, "tax_classes": {parts.get(TAX_CLASS, "[]")}}}')
+                f'{parts.get(CATEGORY, "[]")}, "tax_classes": {parts.get(TAX_CLASS, "[]")}, '
+                f'"promotions": {parts.get(PROMOTION, "[]")}, "reasons": {reasons}}}')
 
     async def catalog(self, version: int | None = None) -> Catalog:
         """One version as a ``Catalog`` (back office export, tests)."""
@@ -202,10 +246,12 @@ class StoreCatalog:
             latest = await self.latest(conn)
             if latest:
                 return Written(latest, 0)
-            items: list[tuple[str, Product | Category | TaxClass]] = [
+            items: list[tuple[str, Item]] = [
                 *((CATEGORY, c) for c in catalog.categories),
                 *((TAX_CLASS, t) for t in catalog.tax_classes),
-                *((PRODUCT, p) for p in catalog.products)]
+                *((PRODUCT, p) for p in catalog.products),
+                *((PROMOTION, p) for p in catalog.promotions),
+                *((REASON, r) for r in catalog.reasons)]
             return await self._write(conn, items, made_by, None, "the first catalog")
 
     async def add_category(self, name: str, colour: str | None, *, made_by: str,
@@ -231,9 +277,25 @@ class StoreCatalog:
             return await self._write(conn, [(TAX_CLASS, tax)], made_by, till_id,
                                      f"tax class {tax.name} added at {tax.rate} %")
 
-    async def import_sheet(self, data: bytes, *, made_by: str, till_id: str | None) -> Written:
+    async def add_reason(self, word: str, *, made_by: str, till_id: str | None) -> Written:
+        """A discount reason the store's list gains (a store that never wrote one holds the
+        three it started with: they are written with it)."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CATALOG_LOCK,))
+            held = await self._current(conn, REASON)
+            if word in held or (not held and word in DEFAULT_REASONS):
+                raise ValidationError("WORD", f"{word!r} is a reason already")
+            words = [*(() if held else DEFAULT_REASONS), word]
+            return await self._write(conn, [(REASON, w) for w in words], made_by, till_id,
+                                     f"reason {word} added")
+
+    async def import_sheet(self, data: bytes, *, made_by: str, till_id: str | None,
+                           promotions: bytes | None = None) -> Written:
         """A spreadsheet whole: checked to its end against the newest version, then one new
-        version holding every row that changed (``cashier.catalog.sheet``)."""
+        version holding every row that changed (``cashier.catalog.sheet``). With a promotions
+        sheet (``cashier.catalog.promotion_sheet``): it is the store's promotions from this
+        version on (one it no longer lists ends), checked against the products as imported;
+        both sheets go in one version, or neither."""
         async with self.pool.connection() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CATALOG_LOCK,))
             rows = {kind: list((await self._current(conn, kind)).values())
@@ -242,8 +304,19 @@ class StoreCatalog:
                                          "categories": rows[CATEGORY],
                                          "tax_classes": rows[TAX_CLASS]}, checked=False)
             products = read_sheet(data, current)
-            return await self._write(conn, [(PRODUCT, p) for p in products], made_by, till_id,
-                                     f"import of {len(products)} rows")
+            items: list[tuple[str, Item]] = [(PRODUCT, p) for p in products]
+            ended: list[tuple[str, str, dict[str, Any]]] = []
+            what = f"import of {len(products)} rows"
+            if promotions is not None:
+                skus = {p.sku for p in current.products} | {p.sku for p in products}
+                promos = read_promotions(promotions, skus, {c.name for c in current.categories})
+                items += [(PROMOTION, p) for p in promos]
+                listed = {p.name for p in promos}
+                ended = [(PROMOTION, name, {**data, "active": False})
+                         for name, data in (await self._current(conn, PROMOTION)).items()
+                         if name not in listed and data.get("active", True) is not False]
+                what += f" and {len(promos)} promotions"
+            return await self._write(conn, items, made_by, till_id, what, extra=ended)
 
     async def add_product(self, raw: dict[str, Any], *, made_by: str,
                           till_id: str | None) -> Written:
@@ -300,14 +373,17 @@ class StoreCatalog:
                     raise ValidationError("barcodes", f"{clash[1]} is {clash[0]}'s barcode "
                                                       "already")
 
-    async def _write(self, conn: AsyncConnection[Any],
-                     items: Iterable[tuple[str, Product | Category | TaxClass]], made_by: str,
-                     till_id: str | None, change: str) -> Written:
-        """One new version holding the items that differ from the newest (none: no version)."""
+    async def _write(self, conn: AsyncConnection[Any], items: Iterable[tuple[str, Item]],
+                     made_by: str, till_id: str | None, change: str,
+                     extra: Iterable[tuple[str, str, dict[str, Any]]] = ()) -> Written:
+        """One new version holding the items (and ``extra`` rows as kind, key, data) that differ
+        from the newest (none: no version)."""
         latest = await self.latest(conn)
         by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         for kind, item in items:
             by_kind.setdefault(kind, []).append((_key(item), _row_data(kind, item)))
+        for kind, key, data in extra:
+            by_kind.setdefault(kind, []).append((key, data))
         fresh: list[tuple[str, str, dict[str, Any]]] = []
         for kind, rows in by_kind.items():
             held = await self._current(conn, kind, [k for k, _ in rows])

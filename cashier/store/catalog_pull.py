@@ -26,7 +26,7 @@ from cashier.catalog.till_copy import CopySource, TillCatalogCopy, copy_path, me
 from cashier.config import TillProfile
 from cashier.errors import ValidationError
 from cashier.store import StoreError, StoreUnreachable
-from cashier.store.catalog import ProductChange, change_to_wire
+from cashier.store.catalog import ProductChange, change_to_wire, sheets_to_wire
 from cashier.store.outbox import answer, store_client
 
 log = logging.getLogger(__name__)
@@ -221,8 +221,13 @@ class CatalogWriter:
                                    "changed") from None
         return answer(response)
 
-    def import_sheet(self, data: bytes) -> dict[str, Any]:
+    def import_sheet(self, data: bytes, promotions: bytes | None = None) -> dict[str, Any]:
+        if promotions is not None:
+            return self._post("/v1/catalog/import", body=sheets_to_wire(data, promotions))
         return self._post("/v1/catalog/import", raw=data)
+
+    def add_reason(self, word: str) -> dict[str, Any]:
+        return self._post("/v1/catalog/reasons", body={"name": word})
 
     def add_category(self, name: str, colour: str | None) -> dict[str, Any]:
         return self._post("/v1/catalog/categories", body={"name": name, "colour": colour})

@@ -148,7 +148,14 @@ CREATE UNIQUE INDEX catalog_rows_now ON catalog_rows (kind, key) WHERE until IS 
 CREATE INDEX catalog_rows_since ON catalog_rows (since) WHERE until IS NULL;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+#: issue #38: the promotions and the discount reasons are catalog rows too (same versions).
+_V6 = """
+ALTER TABLE catalog_rows DROP CONSTRAINT catalog_rows_kind_check;
+ALTER TABLE catalog_rows ADD CONSTRAINT catalog_rows_kind_check
+    CHECK (kind IN ('product', 'category', 'tax_class', 'promotion', 'reason'));
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST = len(MIGRATIONS)
 
 

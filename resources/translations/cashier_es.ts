@@ -124,8 +124,8 @@
       <translation>no tiene líneas: añada primero un artículo o un importe</translation>
     </message>
     <message>
-      <source>open the drawer first: there is no open cash drawer session at this till</source>
-      <translation>abra primero el cajón: esta caja no tiene un cajón abierto</translation>
+      <source>the drawer is closed: open it first on the Drawer screen (Ctrl+9)</source>
+      <translation>el cajón está cerrado: ábralo primero en la pantalla Cajón (Ctrl+9)</translation>
     </message>
     <message>
       <source>the drawer is counted and waiting for a manager to close it: open the drawer again first</source>
@@ -192,12 +192,16 @@
       <translation>un pago se está comprobando aún con el host: espere su resultado antes de otro pago</translation>
     </message>
     <message>
-      <source>must be at most {limit} (this till's max_amount)</source>
-      <translation>debe ser como máximo {limit} (max_amount de esta caja)</translation>
+      <source>must be at most {limit} (this till's limit for one payment)</source>
+      <translation>debe ser como máximo {limit} (el límite de esta caja para un pago)</translation>
     </message>
     <message>
-      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} (this till's largest_note) over</source>
-      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (largest_note de esta caja)</translation>
+      <source>amount and tip together must be at most {limit} (this till's limit for one payment)</source>
+      <translation>el importe y la propina juntos deben ser como máximo {limit} (el límite de esta caja para un pago)</translation>
+    </message>
+    <message>
+      <source>{tendered} is more than the {remaining} that remains by {over}: at most {largest_note} over (the largest note this till takes)</source>
+      <translation>{tendered} supera en {over} los {remaining} que quedan: como máximo {largest_note} de más (el billete más grande que toma esta caja)</translation>
     </message>
     <message>
       <source>must not be more than the amount ({amount}): a larger tip is almost always a typing slip; key it again</source>
@@ -220,8 +224,8 @@
       <translation>desconocido</translation>
     </message>
     <message>
-      <source>No drawer is open: open it with a float first.</source>
-      <translation>No hay ningún cajón abierto: ábralo primero con un fondo.</translation>
+      <source>No drawer is open: open it with a float on the Drawer screen (Ctrl+9).</source>
+      <translation>No hay ningún cajón abierto: ábralo con un fondo en la pantalla Cajón (Ctrl+9).</translation>
     </message>
     <message>
       <source>A drawer is already open at this till: close it before opening another.</source>
@@ -652,14 +656,6 @@
       <translation>Motivo del sobrante/faltante</translation>
     </message>
     <message>
-      <source>When an action needs a manager, the manager types their PIN here and the action is pressed again.</source>
-      <translation>Cuando una acción necesita al gerente, este teclea su PIN aquí y se vuelve a pulsar la acción.</translation>
-    </message>
-    <message>
-      <source>Manager PIN</source>
-      <translation>PIN del gerente</translation>
-    </message>
-    <message>
       <source>No drawer is open. Count the float and open the drawer.</source>
       <translation>No hay cajón abierto. Cuente el fondo y abra el cajón.</translation>
     </message>
@@ -736,10 +732,6 @@
       <translation>Primero cuente el cajón.</translation>
     </message>
     <message>
-      <source>type the manager PIN and press Close again.</source>
-      <translation>teclee el PIN del gerente y pulse Cerrar otra vez.</translation>
-    </message>
-    <message>
       <source>The Z report is on the Reports screen.</source>
       <translation>El informe Z está en la pantalla Informes.</translation>
     </message>
@@ -766,10 +758,6 @@
     <message>
       <source>Say why the drawer is over or short.</source>
       <translation>Indique por qué sobra o falta dinero en el cajón.</translation>
-    </message>
-    <message>
-      <source>type the manager PIN and press again.</source>
-      <translation>teclee el PIN del gerente y vuelva a pulsar.</translation>
     </message>
     <message>
       <source>cash tickets</source>
@@ -1036,8 +1024,8 @@
       <translation>El recibo está en el diario; inténtelo de nuevo cuando la terminal esté libre.</translation>
     </message>
     <message>
-      <source>Charge API refund</source>
-      <translation>Reembolso por la API de cargos</translation>
+      <source>Phone/link refund</source>
+      <translation>Devolución por teléfono/enlace</translation>
     </message>
     <message>
       <source>Refunding…</source>
@@ -1128,8 +1116,24 @@
       <translation>El recibo está en el diario; imprímalo de nuevo más tarde.</translation>
     </message>
     <message>
-      <source>No manager PIN is set in this till's profile (manager_pin_hash).</source>
-      <translation>El perfil de esta caja no tiene PIN de gerente (manager_pin_hash).</translation>
+      <source>The payment host gives this till no batch totals: the figures above are the till's own record of the open batch, not checked against the host.</source>
+      <translation>El host de pagos no da totales de lote a esta caja: las cifras de arriba son el registro propio de la caja del lote abierto, sin comprobar con el host.</translation>
+    </message>
+    <message>
+      <source>the host has sales: {sales} ({sales_amount}), refunds: {refunds} ({refunds_amount})</source>
+      <translation>el host tiene ventas: {sales} ({sales_amount}), devoluciones: {refunds} ({refunds_amount})</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they DIFFER ({host}). Run recovery, then compare again before closing.</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: NO COINCIDEN ({host}). Ejecute la recuperación y compare de nuevo antes de cerrar.</translation>
+    </message>
+    <message>
+      <source>No manager PIN is set for this till: ask support to set one in its profile.</source>
+      <translation>Esta caja no tiene PIN de gerente: pida a soporte que lo configure en su perfil.</translation>
+    </message>
+    <message>
+      <source>Manager PIN</source>
+      <translation>PIN del gerente</translation>
     </message>
     <message>
       <source>Batch</source>
@@ -1156,6 +1160,14 @@
       <translation>Estado de la terminal</translation>
     </message>
     <message>
+      <source>Stored payments</source>
+      <translation>Pagos guardados</translation>
+    </message>
+    <message>
+      <source>One row per card payment stored offline, with the hours left before its limit, then each one the host declined when it was sent on, with what to do.</source>
+      <translation>Una fila por pago con tarjeta guardado sin conexión, con las horas que le quedan antes de su límite; después, cada uno que el host rechazó al reenviarlo, con qué hacer.</translation>
+    </message>
+    <message>
       <source>Store</source>
       <translation>Tienda</translation>
     </message>
@@ -1174,6 +1186,10 @@
     <message>
       <source>One row per till: clerk, last seen, open tickets, unresolved, sales, refunds and net.</source>
       <translation>Una fila por caja: cajero, visto por última vez, tickets abiertos, sin resolver, ventas, devoluciones y neto.</translation>
+    </message>
+    <message>
+      <source>Compared the till's sales and refunds in the open batch with the payment host's totals: they match ({host}).</source>
+      <translation>Se compararon las ventas y devoluciones del lote abierto de la caja con los totales del host de pagos: coinciden ({host}).</translation>
     </message>
     <message>
       <source>Unlock</source>
@@ -1220,12 +1236,12 @@
       <translation>Desde</translation>
     </message>
     <message>
-      <source>Till</source>
-      <translation>Caja</translation>
+      <source>Left / to do</source>
+      <translation>Queda / qué hacer</translation>
     </message>
     <message>
-      <source>Processing option</source>
-      <translation>Opción de procesamiento</translation>
+      <source>Till</source>
+      <translation>Caja</translation>
     </message>
     <message>
       <source>Host</source>
@@ -1248,16 +1264,28 @@
       <translation>Ningún pago guardado sin conexión.</translation>
     </message>
     <message>
+      <source>Waiting</source>
+      <translation>En espera</translation>
+    </message>
+    <message>
+      <source>Declined when sent on</source>
+      <translation>Rechazado al reenviarlo</translation>
+    </message>
+    <message>
+      <source>Reach the customer and collect it</source>
+      <translation>Contacte al cliente y cóbrelo</translation>
+    </message>
+    <message>
       <source>Nothing is waiting for recovery.</source>
       <translation>Nada espera recuperación.</translation>
     </message>
     <message>
-      <source>Totals appear after the first reconciliation.</source>
-      <translation>Los totales aparecen tras la primera conciliación.</translation>
+      <source>Comparing the till's payments with the payment host…</source>
+      <translation>Comparando los pagos de la caja con el host de pagos…</translation>
     </message>
     <message>
-      <source>Host totals: not offered for this processing option (journal only).</source>
-      <translation>Totales del host: no disponibles en esta opción de procesamiento (solo diario).</translation>
+      <source>Totals appear after the first reconciliation.</source>
+      <translation>Los totales aparecen tras la primera conciliación.</translation>
     </message>
     <message>
       <source>Closing the batch…</source>
@@ -1348,14 +1376,6 @@
       <translation>Sin conexión: decisión de un gerente.</translation>
     </message>
     <message>
-      <source>Journal and host agree.</source>
-      <translation>El diario y el host coinciden.</translation>
-    </message>
-    <message>
-      <source>Journal and host DIFFER.</source>
-      <translation>El diario y el host NO coinciden.</translation>
-    </message>
-    <message>
       <source>Recovery resolved %s; still open %s.</source>
       <translation>La recuperación resolvió %s; siguen abiertos %s.</translation>
     </message>
@@ -1364,8 +1384,8 @@
       <translation>Elija un pago para anular.</translation>
     </message>
     <message>
-      <source>This till is not linked to a store service (store_url).</source>
-      <translation>Esta caja no está conectada a un servicio de tienda (store_url).</translation>
+      <source>This till is not linked to a store service.</source>
+      <translation>Esta caja no está conectada a un servicio de tienda.</translation>
     </message>
     <message>
       <source>Asking the store…</source>
@@ -1416,6 +1436,10 @@
       <translation>Rechazado al reenviarlo: factura {invoice}, ticket {ticket}, {amount} en la tarjeta ..{last4} a las {at}. Contacte al cliente y cóbrelo.</translation>
     </message>
     <message>
+      <source>{left} h left</source>
+      <translation>quedan {left} h</translation>
+    </message>
+    <message>
       <source>Corrections (the host held them otherwise)</source>
       <translation>Correcciones (el host las tenía de otro modo)</translation>
     </message>
@@ -1424,8 +1448,8 @@
       <translation>Cuentas abiertas (fuera del lote)</translation>
     </message>
     <message>
-      <source>Close the batch with %s sales (%s) and %s refunds (%s), net %s? It cannot be undone. Press Alt+B again to confirm.</source>
-      <translation>¿Cerrar el lote con %s ventas (%s) y %s devoluciones (%s), neto %s? No se puede deshacer. Pulse Alt+B otra vez para confirmar.</translation>
+      <source>Close the batch? Sales: %s (%s); refunds: %s (%s); net %s. It cannot be undone. Press Alt+B again to confirm.</source>
+      <translation>¿Cerrar el lote? Ventas: %s (%s); devoluciones: %s (%s); neto %s. No se puede deshacer. Pulse Alt+B de nuevo para confirmar.</translation>
     </message>
     <message>
       <source>Offline mode is on.</source>
@@ -1460,12 +1484,28 @@
       <translation>No es de este cliente: el host respondió a la factura {invoice} con una aprobación de {total} en la tarjeta ..{last4}, otro pago con ese número; resuélvalo con el host.</translation>
     </message>
     <message>
-      <source>%s open tab(s) are not in this batch (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
-      <translation>%s cuenta(s) abierta(s) no están en este lote (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B otra vez para pasarlas al lote siguiente.</translation>
+      <source>Reconciled at %s.</source>
+      <translation>Conciliado a las %s.</translation>
+    </message>
+    <message>
+      <source>Open tabs not in this batch: %s (%s): capture or void them on Open tabs, or press Alt+B again to carry them over to the next batch.</source>
+      <translation>Cuentas abiertas fuera de este lote: %s (%s): cóbrelas o anúlelas en Cuentas abiertas, o pulse Alt+B de nuevo para pasarlas al lote siguiente.</translation>
     </message>
     <message>
       <source>Batch %s closed.</source>
       <translation>Lote %s cerrado.</translation>
+    </message>
+    <message>
+      <source>approved</source>
+      <translation>aprobado</translation>
+    </message>
+    <message>
+      <source>declined</source>
+      <translation>rechazado</translation>
+    </message>
+    <message>
+      <source>declined: not enough funds on the card</source>
+      <translation>rechazada: fondos insuficientes en la tarjeta</translation>
     </message>
     <message>
       <source>Phone/link</source>
@@ -1624,8 +1664,8 @@
       <translation>La caja aún está arrancando; inténtelo en un momento.</translation>
     </message>
     <message>
-      <source>This till has no Charge API: set charge_api_url in its profile.</source>
-      <translation>Esta caja no tiene API de cargos: configure charge_api_url en su perfil.</translation>
+      <source>This till takes no phone or link payments: ask support to set them up.</source>
+      <translation>Esta caja no acepta pagos por teléfono ni por enlace: pida a soporte que los configure.</translation>
     </message>
     <message>
       <source>Approved: paid by link</source>
@@ -1644,10 +1684,6 @@
       <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
     </message>
     <message>
-      <source>Training test cards:</source>
-      <translation>Tarjetas de prueba (práctica):</translation>
-    </message>
-    <message>
       <source>Payment link for</source>
       <translation>Enlace de pago por</translation>
     </message>
@@ -1656,12 +1692,12 @@
       <translation>sin tarjeta guardada</translation>
     </message>
     <message>
-      <source>The Charge API is not answering; still watching…</source>
-      <translation>La API de cargos no responde; se sigue vigilando…</translation>
+      <source>The payment service is not answering; still watching…</source>
+      <translation>El servicio de pagos no responde; se sigue vigilando…</translation>
     </message>
     <message>
-      <source>declined</source>
-      <translation>rechazado</translation>
+      <source>Training test cards:</source>
+      <translation>Tarjetas de prueba (práctica):</translation>
     </message>
     <message>
       <source>Charge</source>
@@ -1680,8 +1716,8 @@
       <translation>El cliente ya no puede pagar este enlace.</translation>
     </message>
     <message>
-      <source>The Charge API did not confirm the deactivation.</source>
-      <translation>La API de cargos no confirmó la desactivación.</translation>
+      <source>The payment service did not confirm the deactivation.</source>
+      <translation>El servicio de pagos no confirmó la desactivación.</translation>
     </message>
     <message>
       <source>Declined</source>
@@ -1692,8 +1728,8 @@
       <translation>No cobrado (error)</translation>
     </message>
     <message>
-      <source>Checking with the Charge API…</source>
-      <translation>Consultando con la API de cargos…</translation>
+      <source>Checking with the payment service…</source>
+      <translation>Consultando con el servicio de pagos…</translation>
     </message>
     <message>
       <source>default card</source>
@@ -1921,7 +1957,7 @@
     </message>
     <message>
       <source>Business date</source>
-      <translation type="unfinished" />
+      <translation>Fecha del día</translation>
     </message>
     <message>
       <source>The day the Day key shows, beside the same weekday a week earlier.</source>
@@ -2005,7 +2041,7 @@
     </message>
     <message>
       <source>Reason:</source>
-      <translation type="unfinished" />
+      <translation>Motivo:</translation>
     </message>
     <message>
       <source>Discount on the last line</source>
@@ -2033,7 +2069,7 @@
     </message>
     <message>
       <source>No product's name holds what was typed: type its price and press + to add it as a line.</source>
-      <translation type="unfinished" />
+      <translation>Ningún producto se llama así: escriba su precio y pulse + para añadirlo como línea.</translation>
     </message>
     <message>
       <source>Show the receipt on screen instead.</source>
@@ -2296,6 +2332,10 @@
       <translation>Pendiente</translation>
     </message>
     <message>
+      <source>Cash due</source>
+      <translation>A pagar en efectivo</translation>
+    </message>
+    <message>
       <source>Ticket lines</source>
       <translation>Líneas del ticket</translation>
     </message>
@@ -2314,6 +2354,10 @@
     <message>
       <source>{name}, {amount}</source>
       <translation>{name}, {amount}</translation>
+    </message>
+    <message>
+      <source>What the customer pays in cash: what remains, rounded to the till's cash step.</source>
+      <translation>Lo que el cliente paga en efectivo: lo pendiente, redondeado al paso de efectivo de la caja.</translation>
     </message>
     <message>
       <source>New ticket</source>
@@ -2384,16 +2428,12 @@
       <translation>Vuelve a preguntar al host qué fue del pago.</translation>
     </message>
     <message>
-      <source>Amount: at most {max}, this till's max_amount; the extra digit was not taken.</source>
-      <translation>Importe: como máximo {max}, el max_amount de esta caja; el dígito de más no se tomó.</translation>
+      <source>Amount: at most {max}, this till's limit for one payment; the extra digit was not taken.</source>
+      <translation>Importe: como máximo {max}, el límite de esta caja para un pago; el dígito de más no se tomó.</translation>
     </message>
     <message>
       <source>taken</source>
       <translation>recibido</translation>
-    </message>
-    <message>
-      <source>approved</source>
-      <translation>aprobado</translation>
     </message>
     <message>
       <source>idle</source>
@@ -2464,8 +2504,8 @@
       <translation>¿Anular el ticket {id}? Se devuelve lo ya pagado, {paid} (pagos con tarjeta, tarjeta de regalo y QR anulados, efectivo devuelto). Pulse F12 de nuevo para confirmar.</translation>
     </message>
     <message>
-      <source>Ticket cancelled: approved tenders voided, cash given back ({cash}).</source>
-      <translation>Ticket anulado: pagos aprobados anulados, efectivo devuelto ({cash}).</translation>
+      <source>Ticket {id} cancelled: {back}.</source>
+      <translation>Ticket {id} cancelado: {back}.</translation>
     </message>
     <message>
       <source>Ticket {id} was left open: remaining {rest}. Finish it or cancel it (F12).</source>
@@ -2512,12 +2552,24 @@
       <translation>El ticket sigue abierto: pendiente {rest}. Pruebe otra tarjeta u otra forma de pago.</translation>
     </message>
     <message>
+      <source>Ticket {id} cancelled: nothing had been paid.</source>
+      <translation>Ticket {id} cancelado: no se había pagado nada.</translation>
+    </message>
+    <message>
       <source>tendered {t}, change {c}</source>
       <translation>entregado {t}, cambio {c}</translation>
     </message>
     <message>
       <source>The ticket stays open: remaining {rest}.</source>
       <translation>El ticket sigue abierto: queda {rest}.</translation>
+    </message>
+    <message>
+      <source>{amount} cash given back</source>
+      <translation>{amount} en efectivo devueltos</translation>
+    </message>
+    <message>
+      <source>{what} {amount} voided</source>
+      <translation>{what} {amount} anulado</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -2656,8 +2708,8 @@
       <translation>acercada (sin contacto): S, pide PIN en línea; insertada: aprobada</translation>
     </message>
     <message>
-      <source>timeout: HTTP 504, error 9951</source>
-      <translation>tiempo agotado: HTTP 504, error 9951</translation>
+      <source>no answer in time (the host's error 9951)</source>
+      <translation>sin respuesta a tiempo (error 9951 del host)</translation>
     </message>
     <message>
       <source>error 9401</source>
@@ -2668,8 +2720,8 @@
       <translation>error del host de demostración</translation>
     </message>
     <message>
-      <source>timeout response: HTTP 504, error 9951</source>
-      <translation>respuesta de tiempo agotado: HTTP 504, error 9951</translation>
+      <source>the host answers that it ran out of time (error 9951)</source>
+      <translation>el host responde que se le acabó el tiempo (error 9951)</translation>
     </message>
     <message>
       <source>hosted card form error</source>
@@ -2816,12 +2868,8 @@
       <translation>tarjeta de regalo, activa, %s</translation>
     </message>
     <message>
-      <source>Approved — thank you</source>
-      <translation>Aprobado — gracias</translation>
-    </message>
-    <message>
-      <source>Not approved</source>
-      <translation>No aprobado</translation>
+      <source>Approved for {got}: {rest} still due. Pay the rest another way.</source>
+      <translation>Aprobado por {got}: faltan {rest}. Pague el resto de otra forma.</translation>
     </message>
     <message>
       <source>Welcome</source>
@@ -2830,6 +2878,14 @@
     <message>
       <source>Tip: type an amount such as 2.50</source>
       <translation>Propina: teclee un importe como 2.50</translation>
+    </message>
+    <message>
+      <source>Approved — thank you</source>
+      <translation>Aprobado — gracias</translation>
+    </message>
+    <message>
+      <source>Not approved</source>
+      <translation>No aprobado</translation>
     </message>
     <message>
       <source>Receipt printer (training)</source>
@@ -3120,10 +3176,6 @@
       <translation>Ventas por caja</translation>
     </message>
     <message>
-      <source>Charge API</source>
-      <translation>Charge API</translation>
-    </message>
-    <message>
       <source>Hour</source>
       <translation>Hora</translation>
     </message>
@@ -3144,8 +3196,8 @@
       <translation>Otros</translation>
     </message>
     <message>
-      <source>%s payments</source>
-      <translation>%s pagos</translation>
+      <source>Payments: %s</source>
+      <translation>Pagos: %s</translation>
     </message>
     <message>
       <source>Voids</source>

@@ -24,9 +24,11 @@ def _minor(text: str) -> int:
     return to_minor(Decimal(text), "USD")
 
 
-def _a_day(make_desk: Callable[..., CashDesk]) -> tuple[CashDesk, date, dict[str, Any]]:
+def _a_day(make_desk: Callable[..., CashDesk], *,
+           catalog: bool = False) -> tuple[CashDesk, date, dict[str, Any]]:
     """A week-earlier day, then today: the drawer opened before today's first ticket and closed
-    after its last, so the Z report and the business date cover the same entries."""
+    after its last, so the Z report and the business date cover the same entries. ``catalog``:
+    today's lines sold from the catalog, with promotions and discounts (issues #37, #38)."""
     desk = make_desk()
     today = datetime.now().astimezone().date()
     recorder = desk.recorder
@@ -35,7 +37,7 @@ def _a_day(make_desk: Callable[..., CashDesk]) -> tuple[CashDesk, date, dict[str
     write_day(recorder, today - timedelta(days=7), tickets=20, seed=1)
     recorder.clock = lambda: start + timedelta(minutes=1)
     desk.open(clerk="101", float_amount="50.00")
-    write_day(recorder, today, tickets=60, seed=2)
+    write_day(recorder, today, tickets=60, seed=2, catalog=catalog)
     end = datetime.fromisoformat(day_window(today)[1]) - timedelta(minutes=1)
     recorder.clock = lambda: end
     closed = desk.close_drawer(desk.drawer.balance(desk.drawer.require_open()).expected, clerk="102")
@@ -57,6 +59,7 @@ def test_the_day_reports_totals_are_the_z_reports_to_the_cent(make_desk: Callabl
         assert again.totals[name] == z[name], name
     _every_chart_adds_up(day, z)
     _every_chart_adds_up(again, z)
+    assert day.chart("categories") is None and day.discounts is None  # typed lines, no discount
 
 
 def _every_chart_adds_up(day: DayReport, z: dict[str, Any]) -> None:
@@ -73,10 +76,54 @@ def _every_chart_adds_up(day: DayReport, z: dict[str, Any]) -> None:
     assert refunds.total().minor == _minor(z["refunds"]["amount"]) + _minor(z["voids"]["amount"])
     products = day.chart("products")
     assert products is not None
-    # what the paid tickets sold: their subtotals, before tax (the gross carries the tax)
-    assert products.total().minor == _minor(z["gross"]) - _minor(z["tax"]) - _minor(z["tips"])
+    # what the paid tickets sold: their subtotals, before tax (the gross carries the tax) and
+    # before the discounts (the gross is after them)
+    assert products.total().minor == (_minor(z["gross"]) - _minor(z["tax"]) - _minor(z["tips"])
+                                      + _minor(z["discounts"]["total"]))
     assert len(products.labels) <= 11
-    assert day.chart("categories") is None and day.discounts is None  # nothing real to show yet
+    categories = day.chart("categories")
+    if categories is not None:  # the same lines by category: the product sales, to the cent
+        assert categories.total() == products.total()
+    discounts = day.discounts
+    if discounts is not None:  # the report's own discount figures: its discount total
+        assert discounts.total().minor == _minor(z["discounts"]["total"])
+
+
+def test_the_catalogs_categories_and_the_discounts_as_charts(make_desk: Callable[..., CashDesk]) -> None:
+    """Issue #42 after #37/#38: sales by the category each line was sold in (a typed line under
+    "others") adding up to the top products, and what discounts and promotions took off adding up
+    to the Z report's discount total, in the day's charts and in the Z report's own."""
+    desk, today, z = _a_day(make_desk, catalog=True)
+    assert _minor(z["discounts"]["total"]) > 0 and z["discounts"]["promotions"]
+    day = desk.day_report(today, desk.roster.manager("102", "2222"))
+    for name in (*FIGURES, "discounts"):
+        assert day.totals[name] == z[name], name
+    again = desk.report_charts(z)
+    for report in (day, again):
+        _every_chart_adds_up(report, z)
+        categories = report.chart("categories")
+        assert categories is not None
+        assert set(categories.labels) == {"Bebidas", "Panadería", "Comidas", "(others)"}
+        assert categories.labels[-1] == "(others)"  # the typed lines, last
+        assert categories.total() == report.chart("products").total()  # type: ignore[union-attr]
+        discounts = report.discounts
+        assert discounts is not None and discounts.key == "discounts"
+        assert {"reason Empleado", "promotion Panadería -20%"} <= set(discounts.labels)
+        by_name = dict(zip(discounts.labels, discounts.series[0].figures, strict=True))
+        for name, v in z["discounts"]["by_reason"].items():
+            assert by_name[f"reason {name}"] == Figure(v["count"], _minor(v["amount"]))
+        assert discounts.total().minor == _minor(z["discounts"]["total"])
+    pdf = desk.report_pdf(z)
+    assert b"Top categories" in pdf and b"Discounts" in pdf
+
+
+def test_a_quiet_discount_day_draws_no_discounts_chart() -> None:
+    from cashier.day_report import discount_chart
+
+    nothing = {"total": "0.00", "by_reason": {}, "by_clerk": {}, "promotions": {},
+               "overrides_by_manager": {"701": {"count": 1, "amount": "1.00"}},
+               "cash_rounding": {"count": 2, "amount": "0.03"}}
+    assert discount_chart(nothing, "USD") is None and discount_chart(None, "USD") is None
 
 
 def test_the_same_weekday_a_week_earlier_sits_beside_today(make_desk: Callable[..., CashDesk]) -> None:
@@ -153,6 +200,17 @@ def test_the_store_report_has_one_bar_per_till() -> None:
     refunds = report.chart("refunds")
     assert refunds is not None and refunds.labels == ("refund card",) and refunds.total() == Figure(1, 200)
     assert store_report({"store": None, "tills": {}}) is None  # a till's own answer: no store
+    assert report.chart("discounts") is None  # a store's answer without discounts: no chart
+    answer["store"]["discounts"] = {  # type: ignore[index]
+        "total": "3.50", "by_reason": {"Empleado": {"count": 2, "amount": "2.00"}},
+        "by_clerk": {"101": {"count": 2, "amount": "2.00"}},
+        "promotions": {"Happy hour": {"count": 1, "amount": "1.50"}}, "overrides_by_manager": {},
+        "cash_rounding": {"count": 0, "amount": "0.00"}}
+    with_discounts = store_report(answer)
+    assert with_discounts is not None
+    chart = with_discounts.chart("discounts")
+    assert chart is not None and chart.labels == ("reason Empleado", "promotion Happy hour")
+    assert chart.total() == Figure(3, 350)
 
 
 def test_a_day_report_is_a_managers(make_desk: Callable[..., CashDesk]) -> None:

@@ -200,7 +200,9 @@ async def test_the_report_explains_every_cent(make_till: Any) -> None:
     assert d["overrides_by_manager"] == {str(MANAGER): {"count": 1, "amount": "1.00"}}
     assert d["cash_rounding"] == {"count": 1, "amount": "0.01"}
     assert d["total"] == "5.60"  # 0.40 + 3.60 + 1.60 (an override is a price, shown on its own)
-    assert report["tax"] == str(sum((t.tax for t in paid), D(0)))
+    # the tax is net of what the refund gave back (issue #39): the refunded line's own 0.30
+    assert report["tax_refunded"] == "0.30"
+    assert D(report["tax"]) + D(report["tax_refunded"]) == sum((t.tax for t in paid), D(0))
     assert report["gross"] == str(sum((t.total for t in paid), D(0)))
     assert D(report["net"]) == D(report["gross"]) - D("3.90")
     text = "\n".join(report_text(report, 42))

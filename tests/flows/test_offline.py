@@ -219,3 +219,31 @@ async def test_hd_refuses_a_card_in_one_line_and_takes_a_voice_code(
     notes = [e for e in await till.ctx.journal.events(done.entry.id) if e.type == "manager_approved"]
     assert notes and notes[0].actor == "9"
     assert notes[0].data["_note"]["authorization_code"] == "AB12"
+
+
+async def test_the_first_card_tender_after_the_host_returns_goes_online(
+        make_outage: Callable[..., Any]) -> None:
+    """Offline by itself, the till does not wait for its next probe: a card tender asks the host
+    first, so the first sale after it answers again is online and what was stored is settled."""
+    till = await make_outage("LG")
+    ctx = till.ctx
+    await till.host(False)
+    assert (await sale(ctx, Decimal("20.00"))).message == offline.HOST_AWAY_STORING
+    stored = await sale(ctx, Decimal("20.00"))
+    assert stored.entry.offline == "stored"
+    [held] = (await offline.status(ctx))["stored"]["payments"]  # the manager's row
+    assert (held["invoice"], held["amount"], held["card_last4"]) == (
+        stored.entry.invoice, "20.00", stored.entry.card_last4)
+    assert held["hours_left"] in ("24.00", "23.99") and held["at"] == stored.entry.created_at
+    await till.host(True)  # no probe ran since: the journal still says offline
+    assert (await offline.mode(ctx)).offline
+    online = await sale(ctx, Decimal("60.00"))  # over max_sale: online, no limit applies
+    assert online.outcome == "approved" and online.entry.offline is None
+    assert not (await offline.mode(ctx)).offline
+    assert (await ctx.journal.get(stored.entry.id)).offline == "forwarded"
+    # a manager's switch is the manager's to end: the tender does not bring it back
+    await ctx.client.mode_offline()
+    await ctx.journal.note(None, "mode_offline", actor="manager")
+    with pytest.raises(ValidationError) as refused:
+        await sale(ctx, Decimal("60.00"))
+    assert "max_sale" in refused.value.rule

@@ -312,6 +312,9 @@ def test_make_stores_service_starts_an_empty_store_with_the_training_catalog(
         assert body["version"] == 1 and body["made_by"] == "training catalog"
         assert len(body["products"]) == 65 and len(body["categories"]) == 6
         assert {t["name"] for t in body["tax_classes"]} == {"reduced", "standard"}
+        # issue #38: a happy hour and a quantity price, and a new store's three reasons
+        assert {p["name"] for p in body["promotions"]} == {"Happy hour", "3 cookies for 4.50"}
+        assert [r["name"] for r in body["reasons"]] == ["damaged", "loyalty", "staff"]
     finally:
         assert store.stop() == 0
     _ok(cashier("catalog", "set-price", "LAT", "3.30", "--database", store_dsn))
@@ -351,3 +354,137 @@ def test_changes_at_once_make_versions_one_after_another(store_dsn: str, tmp_pat
     text = out.read_text()
     assert all(f"{sku},{name}," in text for sku, name in (("LAT", "Latte"), ("MUG", "Mug")))
     assert ",3.30," in text and ",3.70," in text and ",9.90," in text
+
+
+#: issue #38: a promotions sheet
+PROMOS = ("name,kind,skus,category,quantity,price,buy,get,percent,amount,threshold,days,start,"
+          "end,stacks\n"
+          "Happy hour,category_percent,,Coffee,,,,,20,,,mon|tue|wed|thu|fri,16:00,18:00,no\n"
+          "2 mugs for 15,quantity_price,MUG,,2,15.00,,,,,,,,,no\n")
+
+
+def _frame(db: tuple[str, ...]) -> None:
+    _ok(cashier("catalog", "category", "add", "Coffee", *db))
+    _ok(cashier("catalog", "category", "add", "Shop", *db))
+    _ok(cashier("catalog", "tax-class", "add", "reduced", "--rate", "10", *db))
+    _ok(cashier("catalog", "tax-class", "add", "standard", "--rate", "20", *db))
+
+
+def test_promotions_and_reasons_live_in_the_store_catalog_and_reach_the_till(
+        serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any) -> None:
+    """Issue #38: the promotions and the discount reasons are the store's catalog's (same
+    versions, same store manager): a new store's three reasons, ``reason add`` both ways, a
+    promotions sheet imported beside the products (one version), exported and imported back
+    unchanged, and a till's copy that keeps them (an ended promotion leaves it)."""
+    store = serve_store()
+    db = ("--database", store_dsn)
+    token = add_till(store_dsn, "T1")
+    env = _till_env(tmp_path, store.url, token)
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", token)
+    profile = load_profile(None, training=False, till_id="T1", till_number=1,
+                           host_url="https://host.example/api", terminal_id="1742",
+                           store_url=store.url, journal_path=tmp_path / "T1.sqlite")
+    with httpx.Client(base_url=store.url, headers={"Authorization": f"Bearer {token}"}) as till:
+        fresh = till.get("/v1/catalog").json()  # a new store: its three reasons, no promotion
+        assert fresh["reasons"] == [{"name": "staff"}, {"name": "damaged"}, {"name": "loyalty"}]
+        assert fresh["promotions"] == []
+    _frame(db)
+    products, promos = tmp_path / "in.csv", tmp_path / "promos.csv"
+    products.write_text(SHEET)
+    promos.write_text(PROMOS)
+    # both sheets in ONE version (5): the products and the promotions that name them
+    assert _ok(cashier("catalog", "import", str(products), "--promotions", str(promos), *db)
+               ) == {"version": 5, "changed": 5}
+    assert _ok(cashier("catalog", "reason", "add", "Manager", *db)) == {"version": 6,
+                                                                         "changed": 4}
+    again = cashier("catalog", "reason", "add", "staff", *db)
+    assert again.returncode == 2 and "WORD: 'staff' is a reason already" in again.stderr
+    bad = cashier("catalog", "reason", "add", "two words", *db)
+    assert bad.returncode == 2 and "WORD: must be one word" in bad.stderr
+
+    # the till pulls them with the catalog and keeps them in its copy
+    assert _ok(cashier("catalog", "sync", env=env)) == {"version": 6, "changed": True}
+    shown = _ok(cashier("catalog", "show", env=env))
+    assert shown["reasons"] == ["damaged", "loyalty", "manager", "staff"]
+    assert shown["promotions"] == [
+        {"name": "2 mugs for 15", "kind": "quantity_price", "skus": ["MUG"], "quantity": 2,
+         "price": "15.00"},
+        {"name": "Happy hour", "kind": "category_percent", "days": [0, 1, 2, 3, 4],
+         "percent": "20", "start": "16:00", "end": "18:00", "category": "Coffee"}]
+
+    # a store manager at the till adds a reason through the store
+    add_manager(store_dsn, "102", "2222")
+    assert _ok(cashier("catalog", "reason", "add", "price-match", "--manager", "102", env=env,
+                       stdin="2222\n")) == {"version": 7, "changed": 1}
+    assert _versions(store_dsn)[-1] == (7, "manager 102", "T1")
+    assert "price-match" in _ok(cashier("catalog", "show", env=env))["reasons"]
+
+    # export both sheets and import them back: nothing changes (the round trip is exact)
+    out, out_promos = tmp_path / "out.csv", tmp_path / "out-promos.csv"
+    assert _ok(cashier("catalog", "export", str(out), "--promotions", str(out_promos), *db)
+               )["promotions"] == 2
+    assert out_promos.read_text().splitlines()[1:] == [
+        "2 mugs for 15,quantity_price,MUG,,2,15.00,,,,,,,,,no",
+        "Happy hour,category_percent,,Coffee,,,,,20,,,mon|tue|wed|thu|fri,16:00,18:00,no"]
+    assert _ok(cashier("catalog", "import", str(out), "--promotions", str(out_promos), *db)
+               ) == {"version": 7, "changed": 0}
+
+    # a promotions sheet without happy hour ends it: a till that pulls what changed drops it
+    source = till_source(profile)
+    assert isinstance(source, CopySource)
+    assert {p.name for p in source.current().promotions} == {"2 mugs for 15", "Happy hour"}
+    out_promos.write_text(PROMOS.splitlines()[0] + "\n" + PROMOS.splitlines()[2] + "\n")
+    assert _ok(cashier("catalog", "import", str(out), "--promotions", str(out_promos),
+                       "--manager", "102", env=env, stdin="2222\n")) == {"version": 8,
+                                                                         "changed": 1}
+    assert pull(profile, source).version == 8
+    assert [p.name for p in source.current().promotions] == ["2 mugs for 15"]
+    assert source.current().promotions[0].price == Decimal("15.00")
+    with httpx.Client(base_url=store.url, headers={"Authorization": f"Bearer {token}"}) as till:
+        earlier = till.get("/v1/catalog", params={"version": 7}).json()  # still readable
+        assert {p["name"] for p in earlier["promotions"]} == {"2 mugs for 15", "Happy hour"}
+    # and a till that opens from its copy has the same
+    assert [p.name for p in till_source(profile).current().promotions] == ["2 mugs for 15"]
+
+
+#: each after the header and one good row (line 2): refused whole, the products sheet too
+BAD_PROMOTIONS = [
+    (b"Two,quantity_price,NOPE,,2,1.00,,,,,,,,,no\n", "line 3, skus: NOPE is not a sku"),
+    (b"Two,quantity_price,MUG,,2,1.005,,,,,,,,,no\n", "line 3, price: has more than 2 decimals"),
+    (b"Two,quantity_price,MUG,,2,-1.00,,,,,,,,,no\n", "line 3, price: must not be negative"),
+    (b"Two,category_percent,,Cakes,,,,,10,,,,,,no\n", "line 3, category: 'Cakes' is not a"),
+    (b"Two,category_percent,,Coffee,,,,,10,,,someday,,,no\n", "line 3, days: days are mon"),
+    (b"Two,category_percent,,Coffee,,,,,10,,,,25:00,,no\n", "line 3, start: must be a time"),
+    (b"Two,category_percent,,Coffee,,,,,10,,,,18:00,16:00,no\n", "line 3, end: must be after"),
+    (b"Two,raffle,MUG,,,,,,,,,,,,no\n", "line 3, kind: must be one of quantity_price"),
+    (b"Two,buy_x_get_y,MUG,,,,0,1,,,,,,,no\n", "line 3, kind: buy X get Y needs X and Y"),
+    (b"Fine,quantity_price,MUG,,2,1.00,,,,,,,,,no\n", "line 3, name: Fine is on line 2 already"),
+    (b"=HYPERLINK(1),quantity_price,MUG,,2,1.00,,,,,,,,,no\n", "line 3, name: looks like a"),
+    (b"Tw\xff,quantity_price,MUG,,2,1.00,,,,,,,,,no\n", "line 3, name: is not valid UTF-8"),
+]
+
+
+def test_every_bad_promotions_sheet_is_refused_whole_nothing_imported(
+        serve_store: Any, store_dsn: str, tmp_path: Path) -> None:
+    """Issue #38: a bad promotions sheet is refused whole (line, column, rule), its products
+    sheet with it, back office and through the store alike."""
+    store = serve_store()
+    db = ("--database", store_dsn)
+    _frame(db)
+    token = add_till(store_dsn, "T1")
+    add_manager(store_dsn, "102", "2222")
+    env = _till_env(tmp_path, store.url, token)
+    products = tmp_path / "in.csv"
+    products.write_text(SHEET)
+    header = PROMOS.splitlines()[0].encode() + b"\n"
+    good = b"Fine,quantity_price,MUG,,2,15.00,,,,,,,,,no\n"
+    for i, (rows, expected) in enumerate(BAD_PROMOTIONS):
+        path = tmp_path / f"bad{i}.csv"
+        path.write_bytes(header + good + rows)
+        back = cashier("catalog", "import", str(products), "--promotions", str(path), *db)
+        assert back.returncode == 2 and expected in back.stderr, (expected, back.stderr)
+        assert back.stderr.count("\n") == 1
+        via_till = cashier("catalog", "import", str(products), "--promotions", str(path),
+                           "--manager", "102", env=env, stdin="2222\n")
+        assert via_till.returncode == 2 and expected in via_till.stderr, via_till.stderr
+    assert [v for v, _, _ in _versions(store_dsn)] == [1, 2, 3, 4]  # nothing imported

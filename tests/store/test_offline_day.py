@@ -3,7 +3,8 @@
 middle third the host behind the gateway is away (and the store too), the tills go offline by
 themselves, keep to their limits, one is restarted while offline, the host declines some stored
 payments at the forward; when the host is back one till comes back by itself and the other is
-closed between the gateway's forward and its settling and finishes it at its restart. Afterwards
+killed (SIGKILL, its own process) between the gateway's forward and its settling and finishes
+it at its restart. Afterwards
 every stored payment was forwarded and settled once, and journal = host = store (sales, and the
 declined ones apart).
 
@@ -15,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from collections import Counter
 from decimal import Decimal
@@ -30,6 +34,7 @@ from cashier.flows import offline
 from cashier.flows.payments import sale
 from cashier.flows.recovery import recover
 from cashier.journal.model import State
+from cashier.journal.recorder import JournalRecorder
 from cashier.journal.totals import DECLINED_ON_FORWARD_BUCKET, HOST_BATCH_SALE_BUCKETS
 from cashier.runtime import Runtime, open_runtime
 from cashier.store.close import store_totals
@@ -41,9 +46,10 @@ pytestmark = pytest.mark.socket
 SEED = int(os.environ.get("CASHIER_HOSTILE_SEED", "20261123"))
 SLICE = int(os.environ.get("CASHIER_OFFLINE_DAY_SALES", "12"))
 TILLS = ("S1", "S2")
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def profile_for(tmp: Path, till: str, number: int, host: str, store: str) -> TillProfile:
+def profile_for(tmp: Path, till: str, number: int, host: str, store: str | None) -> TillProfile:
     return load_profile(None, training=False, till_id=till, till_number=number,
                         processing_option="LG", host_url=host, store_url=store, terminal_id="1742",
                         journal_path=tmp / f"journal-{till}.sqlite",
@@ -64,6 +70,56 @@ async def _sell(rt: Runtime, amount: Decimal) -> tuple[str, Any]:
             assert result.outcome == "approved", result.as_dict()
             return ("stored" if result.entry.offline == "stored" else "sold"), result
     raise AssertionError("presented twice and still not taken")
+
+
+#: The till's own process probing (``offline.probe``): it brings the gateway online and
+#: settles the stored payments one by one, each ``GET /transactions/invoice`` held up 1.5 s.
+PROBE = """
+import asyncio, sys
+from pathlib import Path
+from cashier.flows import offline
+from cashier.runtime import open_runtime
+from tests.store.test_offline_day import profile_for
+
+async def main() -> None:
+    tmp, till, number, host = sys.argv[1:5]
+    rt = await open_runtime(profile_for(Path(tmp), till, int(number), host, None))
+    await offline.probe(rt.ctx)
+
+asyncio.run(main())
+"""
+
+
+def _killed_while_settling(profile: TillProfile, host: ServedSandbox, control: httpx.Client) -> None:
+    """The till's process brings the gateway online, then is SIGKILLed before it settled any
+    stored payment (the journal says online; every stored payment is still ``stored``)."""
+    assert profile.journal_path is not None
+    journal = JournalRecorder(profile.journal_path, reader=True)
+    try:
+        waiting = len(journal.stored_offline())
+        assert waiting > 0, "the till to kill holds no stored payment"
+        assert control.post("/_sandbox/faults", json={
+            "path": "/api/rest/v1/transactions/invoice", "action": "delay",
+            "delay_ms": 1500}).is_success
+        child = subprocess.Popen(
+            [sys.executable, "-c", PROBE, str(profile.journal_path.parent), profile.till_id,
+             str(profile.till_number), host.api], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            deadline = time.monotonic() + 30
+            while (last := journal.last_mode()) is None or last.type != "mode_online":
+                assert child.poll() is None, "the probe ended before it was killed"
+                assert time.monotonic() < deadline, "the probe never brought the gateway online"
+                time.sleep(0.02)
+            child.send_signal(signal.SIGKILL)
+            assert child.wait(10) == -signal.SIGKILL
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait(10)
+        assert control.delete("/_sandbox/faults").is_success
+        assert len(journal.stored_offline()) == waiting  # killed before it settled any
+    finally:
+        journal.close()
 
 
 async def a_day(tmp_path: Path, store_dsn: str, memory_keyring: Any, monkeypatch: pytest.MonkeyPatch,
@@ -98,8 +154,10 @@ async def a_day(tmp_path: Path, store_dsn: str, memory_keyring: Any, monkeypatch
                 assert control.post("/_sandbox/upstream", json={"reachable": True}).is_success
                 # S1 comes back by itself (its probe); the gateway forwards everything
                 assert await offline.probe(tills["S1"].ctx)
-                # S2 dies between the forward and its settling: its restart finishes it
+                # S2 dies (SIGKILL, a process of its own) between the forward and its
+                # settling: its restart finishes it
                 await tills["S2"].close()
+                await asyncio.to_thread(_killed_while_settling, profiles["S2"], host, control)
                 tills["S2"] = await open_runtime(profiles["S2"])
                 await recover(tills["S2"].ctx)
                 assert not (await offline.mode(tills["S2"].ctx)).offline

@@ -40,7 +40,7 @@ def test_the_store_charts_one_bar_per_till_and_its_hours(serve_store: Any, store
         recorder = JournalRecorder(profile.resolved_journal_path, till_id=till, till_number=number)
         recorder.clock = lambda: datetime.fromisoformat(start)
         write_day(recorder, today, tickets=tickets, seed=number,
-                  clerks=(f"{number}01", f"{number}02"))
+                  clerks=(f"{number}01", f"{number}02"), catalog=number == 1)
         days[till] = build_day_report(recorder, Drawer(recorder, Roster([], ManagerRules())), start,
                                       end, business_date=today.isoformat())
         recorder.close()
@@ -71,5 +71,14 @@ def test_the_store_charts_one_bar_per_till_and_its_hours(serve_store: Any, store
     clerks = report.chart("clerks")
     assert clerks is not None and set(clerks.labels) == {"101", "102", "201", "202"}
     assert clerks.total() == tills.total(0)
+    # the store's discounts (T1's catalog day: promotions and cashiers' discounts): what the
+    # tills' own reports say, to the cent
+    discounts = report.chart("discounts")
+    own_discounts = days["T1"].discounts
+    assert discounts is not None and own_discounts is not None and days["T2"].discounts is None
+    assert discounts.labels == own_discounts.labels
+    assert discounts.series[0].figures == own_discounts.series[0].figures
+    assert discounts.total().minor == to_minor(Decimal(days["T1"].totals["discounts"]["total"]),
+                                               "USD") > 0
     # a till's own answer: no store charts
     assert store_report(store_totals(profile, today.isoformat())) is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
@@ -108,6 +108,30 @@ def answer_save(seen: list[str], name: str | None = "") -> None:
                 popup.hide()
         QTest.keyClick(field, Qt.Key.Key_Return)
     QTimer.singleShot(20, type_it)
+
+
+def walk_away_if_asked(seen: list[str], seconds: float = 5.0) -> Callable[[], None]:
+    """Guard an action that must ask no manager: a prompt that shows has its question kept in
+    ``seen`` and is cancelled (so the test fails instead of hanging). Call what it returns once
+    the action is done (and the watch ends after ``seconds`` anyway): a watch left running
+    would cancel the next test's prompt."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    stopped: list[bool] = []
+
+    def watch() -> None:
+        if stopped:
+            return
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QInputDialog):
+            seen.append(dialog.labelText())
+            dialog.reject()
+            return
+        if time.monotonic() < deadline:
+            QTimer.singleShot(20, watch)
+    QTimer.singleShot(20, watch)
+    return lambda: stopped.append(True)
 
 
 # ---- what a cashier would see cut, squeezed or covered -------------------------------------------

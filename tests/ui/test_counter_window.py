@@ -156,7 +156,7 @@ def test_batch_close_alt_b_asks_once_naming_the_totals(ui: Any, make_gui: Any) -
     ui.until(lambda: manager.reconciliation is not None, what="unlocked")
     QTest.keyClick(manager, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: "Alt+B again" in manager.batch_message.text(), what="asked")
-    assert "1 sales ($15.00)" in manager.batch_message.text()
+    assert "Sales: 1 ($15.00)" in manager.batch_message.text()
     assert ui.run(gui.till.ctx.journal.search())[0].batch_no == 0  # still open
     QTest.keyClick(manager, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
     ui.until(lambda: "closed" in manager.batch_message.text(), what="batch closed")

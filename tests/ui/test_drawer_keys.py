@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tests.support.screens import answer_prompt
+
 
 def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callable[..., Any],
                                                                 ui: Any) -> None:
@@ -46,10 +48,10 @@ def test_drawer_says_what_it_did_and_a_recount_needs_a_manager(make_gui: Callabl
     assert "Expected $120.00" in page.result.text() and "short $10.00" in page.result.text()
     page.counted.clear()
     QTest.keyClicks(page.counted, "12000")  # the expected figure typed back in
+    asked: list[str] = []
+    answer_prompt(asked, "1234")  # the one manager prompt: the training till's manager PIN
     QTest.keyClick(page.counted, Qt.Key.Key_F9)
-    assert "manager" in page.message.text() and "short $10.00" in page.result.text()
-    QTest.keyClicks(page.manager_pin, "1234")  # the training till's manager PIN
-    QTest.keyClick(page.manager_pin, Qt.Key.Key_F9)
+    assert asked and "manager" in asked[0]
     assert "balanced" in page.result.text()
     drawer = gui.cashdesk.drawer
     counts = [m for m in drawer.moves(drawer.require_open()) if m["type"] == "count"]

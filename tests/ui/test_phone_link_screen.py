@@ -158,7 +158,7 @@ def test_charge_api_refund_and_give_back_from_the_journal(ui: Any, make_gui: Any
     journal.refund_amount.set_value(Decimal("15.00"))
     journal.refund_button.click()  # asks, naming the amount
     journal.refund_button.click()
-    ui.until(lambda: "Charge API refund" in journal.message.text(), what="refunded")
+    ui.until(lambda: "Phone/link refund" in journal.message.text(), what="refunded")
     assert "Approved" in journal.message.text() and "$15.00" in journal.message.text()
     # the refund is mirrored on its charge in the commit that approves it: wait for it to settle
     ui.until(lambda: len(journal.entries) == 2 and not any(e.unresolved for e in journal.entries),

@@ -25,7 +25,7 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 YESTERDAY = datetime.now().astimezone().date() - timedelta(days=1)
 
 
-def _training_day(path: Path) -> None:
+def _training_day(path: Path, *, catalog: bool = False) -> None:
     """Yesterday's training day and the same weekday a week before, journaled before the window
     opens (the journal's time never goes back: the window writes at today's time)."""
     recorder = JournalRecorder(path, training=True)
@@ -33,14 +33,14 @@ def _training_day(path: Path) -> None:
     recorder.clock = lambda: start - timedelta(days=7)
     write_day(recorder, YESTERDAY - timedelta(days=7), tickets=10, seed=5)
     recorder.clock = lambda: start
-    write_day(recorder, YESTERDAY, tickets=30, seed=6)
+    write_day(recorder, YESTERDAY, tickets=30, seed=6, catalog=catalog)
     recorder.close()
 
 
-def _opened(make_gui: Callable[..., Any], tmp_path: Path) -> tuple[Any, Any]:
+def _opened(make_gui: Callable[..., Any], tmp_path: Path, *, catalog: bool = False) -> tuple[Any, Any]:
     from ui.pages.reports import ReportsPage
 
-    _training_day(tmp_path / "day.sqlite")
+    _training_day(tmp_path / "day.sqlite", catalog=catalog)
     gui = make_gui(clerks=CLERKS, drawer_float="100.00", journal_path=tmp_path / "day.sqlite")
     w = gui.window
     w.activateWindow()
@@ -84,10 +84,10 @@ def test_the_day_as_charts_and_its_tables_one_key_away(make_gui: Callable[..., A
     busiest = max(hours.rows, key=lambda h: hours.chart.series[0].figures[h].minor)
     bar_sets[0].clicked.emit(hours.rows.index(busiest))
     said = reports.message.text()
-    assert said.startswith(f"Sales by hour: {busiest:02d}:00") and "payments" in said
+    assert said.startswith(f"Sales by hour: {busiest:02d}:00") and "Payments: " in said
     _gui.set_language("es")  # what was said, said again in the new language
     assert reports.message.text().startswith(f"Ventas por hora: {busiest:02d}:00")
-    assert "pagos" in reports.message.text()
+    assert "Pagos: " in reports.message.text()
     _gui.set_language("en")
     # F3: the report as it prints
     QTest.keyClick(reports, Qt.Key.Key_F3)
@@ -126,3 +126,35 @@ def test_the_pdf_saved_carries_the_charts(make_gui: Callable[..., Any], tmp_path
     data = path.read_bytes()
     assert b"DAY REPORT" in data and b"Sales by hour" in data and b"Top products" in data
     assert b" re f" in data  # the bars, drawn
+
+
+def test_the_categories_and_the_discounts_charts_and_their_tables(make_gui: Callable[..., Any],
+                                                                  tmp_path: Path) -> None:
+    """A day sold from the catalog, with promotions and discounts (issues #37, #38): the Reports
+    screen adds the categories and the discounts charts, each with its table one key away, in
+    Spanish: the shop's own names, a typed line under "Otros"."""
+    gui, reports = _opened(make_gui, tmp_path, catalog=True)
+    QTest.keyClick(reports, Qt.Key.Key_F4, SHIFT)
+    day = reports.day
+    assert day is not None
+    cells = {cell.chart.key: cell for cell in reports.charts.cells}
+    assert list(cells) == ["by_hour", "tenders", "products", "categories", "discounts",
+                           "refunds_voids", "clerks"]
+    gui.set_language("es")  # drawn again, in Spanish
+    cells = {cell.chart.key: cell for cell in reports.charts.cells}
+    categories, discounts = cells["categories"], cells["discounts"]
+    assert categories.view.chart().title() == "Categorías más vendidas"
+    assert discounts.view.chart().title() == "Descuentos"
+    QTest.keyClick(reports, Qt.Key.Key_F4)
+    for cell, head in ((categories, "Categoría"), (discounts, "Concepto")):
+        assert cell.currentWidget() is cell.table and cell.table is not None
+        assert cell.table.horizontalHeaderItem(0).text() == head
+        assert cell.table.rowCount() == len(cell.chart.labels)
+    shown = [categories.table.item(r, 0).text() for r in range(categories.table.rowCount())]
+    assert set(shown) == {"Bebidas", "Panadería", "Comidas", "Otros"} and shown[-1] == "Otros"
+    reasons = {discounts.table.item(r, 0).text() for r in range(discounts.table.rowCount())}
+    assert {"Empleado", "Panadería -20%"} <= reasons
+    total = day.totals["discounts"]["total"]
+    assert discounts.chart.total().minor == round(float(total) * 100) > 0
+    QTest.keyClick(reports, Qt.Key.Key_F4)
+    gui.set_language("en")

@@ -191,6 +191,10 @@ class Page(QWidget):
     def entered(self) -> None:
         """Called when the page becomes visible (refresh lists, take the keyboard)."""
 
+    def left(self) -> None:
+        """Another screen was chosen: what only a manager may see is locked now, not at the
+        idle time-out (the clerk still signed in would read it)."""
+
     def clerk_changed(self) -> None:
         """The clerk signed out or another signed in: a screen a manager opened locks again."""
 

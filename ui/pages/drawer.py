@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QSizePolicy, QSpin
 from cashier.clerks import SignInError
 from cashier.errors import DrawerRefused, ManagerNeeded, ValidationError
 from ui import a11y
-from ui.core_words import error_words, manager_words, printer_words
+from ui.core_words import error_words, printer_words, say
 from ui.i18n import format_money, format_time, tr
-from ui.pages.base import Page, TitledBox, hint
+from ui.pages.base import Page, TitledBox
 from ui.widgets.amount import AmountDisplay, FitAmountDisplay
 
 if TYPE_CHECKING:
@@ -154,15 +154,6 @@ class DrawerPage(Page):
         left.addWidget(self.close_box)
         left.addStretch(1)
 
-        self.manager_box = TitledBox()
-        col = QGridLayout(self.manager_box)
-        self.manager_pin = QLineEdit()
-        self.manager_pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.manager_pin.setMaxLength(8)
-        self.manager_hint = hint()
-        col.addWidget(self.manager_pin, 0, 0)
-        col.addWidget(self.manager_hint, 1, 0)
-        right.addWidget(self.manager_box)
         right.addStretch(1)
 
         self.layout_.addStretch(1)
@@ -176,7 +167,7 @@ class DrawerPage(Page):
 
     def retranslate(self) -> None:
         super().retranslate()
-        if hasattr(self, "manager_hint"):  # built: the drawer's state line in the new language
+        if hasattr(self, "close_reason_label"):  # built: the drawer's state line in the new language
             self.refresh()
         self.open_box.setTitle(tr("Open the drawer"))
         self.float_label.setText(tr("Float"))
@@ -189,12 +180,8 @@ class DrawerPage(Page):
             tr("Count the drawer bill by bill: the pieces of each note and coin add up to the counted "
                "cash."))
         self.close_reason_label.setText(tr("Over/short reason"))
-        self.manager_box.setTitle(tr("Manager approval"))
-        self.manager_hint.setText(tr("When an action needs a manager, the manager types their PIN "
-                                     "here and the action is pressed again."))
         self.reason_label.setBuddy(self.reason)
         self.close_reason_label.setBuddy(self.close_reason)
-        a11y.name(self.manager_pin, tr("Manager PIN"), self.manager_hint.text())
         for display in (self.float_amount, self.move_amount, self.counted):
             display.refresh()  # its spoken name in the new language
 
@@ -209,26 +196,37 @@ class DrawerPage(Page):
         clerk = getattr(self.till, "clerk", None)
         return str(clerk.id) if clerk is not None else str(self.till.profile.clerk_id)
 
-    def _manager(self) -> Any:
-        """The manager PIN typed here (checked by the core's guard), else the clerk signed in
-        with their own PIN (the core approves with it only when that clerk is a manager)."""
-        from cashier.approvals import manager_by_pin
+    def _signed_in(self) -> Any:
+        """The clerk signed in with their own PIN: the core approves with it only when that clerk
+        is a manager (a manager at the till is not asked again)."""
+        return getattr(self.till, "clerk", None)
 
-        pin = self.manager_pin.text()
-        if not pin:
-            return getattr(self.till, "clerk", None)
-        self.manager_pin.clear()
-        return manager_by_pin(self.desk.recorder.path, self.desk.roster, pin, "window drawer")
+    def _ask(self, needed: ManagerNeeded) -> Any:
+        """The one manager prompt (``ui.manager_prompt``) for what the core refused: the approving
+        manager, or None (said on the page) when none approved."""
+        from ui.manager_prompt import ask_pin
 
-    def _attempt(self, action: Any) -> Any:
-        """Run one core action; every refusal becomes one line on the page."""
+        approval = ask_pin(self, needed, self.desk.roster, self.desk.recorder.path, "window drawer")
+        if not approval.go:
+            self.say(lambda: approval.why, "warn")
+            return None
+        return approval.manager
+
+    def _attempt(self, action: Callable[[Any], Any]) -> Any:
+        """Run one core action with ``action(manager)``; when the core wants a manager, the one
+        prompt asks for one and the action runs again with them. Every refusal becomes one line
+        on the page."""
         try:
-            return action()
+            try:
+                return action(self._signed_in())
+            except ManagerNeeded as exc:
+                manager = self._ask(exc)
+                if manager is None:
+                    return None
+                return action(manager)
         except ManagerNeeded as exc:
             needed = exc
-            self.say(lambda: error_words(needed, self.till.currency) + " — "
-                     + tr("type the manager PIN and press again."), "warn")
-            self.manager_pin.setFocus()
+            self.say(lambda: error_words(needed, self.till.currency), "warn")
         except (DrawerRefused, SignInError, ValidationError) as exc:
             refusal = exc
             self.say(lambda: error_words(refusal, self.till.currency), "bad")
@@ -274,7 +272,7 @@ class DrawerPage(Page):
     # ---- actions -------------------------------------------------------------------------------
     def open_drawer(self) -> None:
         amount = self.float_amount.value
-        session = self._attempt(lambda: self.desk.open(clerk=self.clerk, float_amount=amount))
+        session = self._attempt(lambda _m: self.desk.open(clerk=self.clerk, float_amount=amount))
         if session is not None:
             shown = format_money(session.float, self.till.currency)
             status = self._printer_trouble()
@@ -293,11 +291,11 @@ class DrawerPage(Page):
         reason = self.reason.text()
         amount = self.move_amount.value
 
-        def act() -> Any:
+        def act(manager: Any) -> Any:
             if kind == "no_sale":
                 return self.desk.no_sale(reason, clerk=self.clerk)
             do = self.desk.pay_in if kind == "pay_in" else self.desk.pay_out
-            return do(amount, reason, clerk=self.clerk, manager=self._manager())
+            return do(amount, reason, clerk=self.clerk, manager=manager)
 
         if self._attempt(act) is not None:
             def words() -> str:
@@ -325,8 +323,8 @@ class DrawerPage(Page):
     def count(self) -> None:
         """The blind count: recorded first, then expected and over/short are shown."""
         counted = self.counted.value
-        done = self._attempt(lambda: self.desk.drawer.count(counted, clerk=self.clerk,
-                                                            manager=self._manager()))
+        done = self._attempt(lambda manager: self.desk.drawer.count(counted, clerk=self.clerk,
+                                                                    manager=manager))
         if done is None:
             return
         _session, balance, value = done
@@ -367,7 +365,7 @@ class DrawerPage(Page):
         """The counted cash is what the pieces add up to, by the core's rule."""
         from cashier.drawer import count_denominations
 
-        total = self._attempt(lambda: count_denominations(self.counts(), self.till.currency))
+        total = self._attempt(lambda _manager: count_denominations(self.counts(), self.till.currency))
         if total is not None:
             self.counted.set_value(total)
 
@@ -376,20 +374,20 @@ class DrawerPage(Page):
             self.say(lambda: tr("Count the drawer first."), "bad")
             return
         counted = self._counted
-        result = self._attempt(lambda: self.desk.close_drawer(counted, clerk=self.clerk,
-                                                              reason=self.close_reason.text(),
-                                                              manager=self._manager()))
+        def close(manager: Any) -> Any:
+            result = self.desk.close_drawer(counted, clerk=self.clerk,
+                                            reason=self.close_reason.text(), manager=manager)
+            if not result.closed and result.needed is not None:
+                raise result.needed  # the one prompt asks, then the close runs again
+            return result
+
+        result = self._attempt(close)
         if result is None:
+            self.refresh()
             return
         if not result.closed:
-            needed = result.needed
-
-            def waiting() -> str:
-                why = (manager_words(needed, self.till.currency) if needed is not None
-                       else str(result.waiting))
-                return why + " — " + tr("type the manager PIN and press Close again.")
-            self.say(waiting, "warn")
-            self.manager_pin.setFocus()
+            waiting = str(result.waiting)
+            self.say(lambda: say(waiting), "warn")
             self.refresh()
             return
         self.last_close = result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from ui.core_words import printer_words
 from ui.i18n import format_money, format_time, tr
 from ui.keys import EMAIL, GIVE_BACK
 from ui.manager_prompt import ask_manager
-from ui.pages.base import Page, hint
+from ui.pages.base import Page, hint, restyle
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import FitAmountDisplay
 
@@ -113,6 +114,10 @@ class JournalPage(Page):
         self.ticket_refund_button = self.button(lambda: tr("Refund ticket lines"), "F7",
                                                 self.refund_ticket, stacked=True)
         self.ticket_dialog: Any = None
+        # what the last action did, or the question a refund or void asks before it is sent: just
+        # above the keys, in large type while it asks (it was small grey text at the bottom)
+        self.message = hint()
+        self.layout_.addWidget(self.message)
         actions.addWidget(self.refund_label)
         actions.addWidget(self.refund_amount)
         actions.addWidget(self.refund_button)
@@ -128,8 +133,6 @@ class JournalPage(Page):
         # Refresh beside Search and Show all (the list's own keys): in the row above, with
         # "Devolver líneas del ticket", it ran off 1024 px at 150 % text (issue #39)
         self.search_keys.addWidget(self.refresh_button)
-        self.message = hint()
-        self.layout_.addWidget(self.message)
         # the selected entry in full: every event with the host's codes (for the manager)
         self.details = QPlainTextEdit()
         self.details.setObjectName("Details")
@@ -212,6 +215,17 @@ class JournalPage(Page):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def say_in(self, widget: Any, words: Callable[[], str]) -> None:
+        if widget is self.message:
+            restyle(self.message, "asking", "false")  # an answer, not a question: plain again
+        super().say_in(widget, words)
+
+    def ask(self, words: Callable[[], str]) -> None:
+        """A refund or void asked before it is sent: the question (with the amount) in large type
+        just above the keys, until it is answered or another action is said."""
+        self.say_in(self.message, words)
+        restyle(self.message, "asking", "true")
 
     def cancel_armed(self) -> None:
         """Esc: a refund or void asked about is not sent (the next press asks again)."""
@@ -472,7 +486,7 @@ class JournalPage(Page):
 
         def words() -> str:
             amount = format_money(e.refunded or e.requested, e.currency) if e is not None else ""
-            what = tr("Charge API refund") + (f" {result.charge_id}" if result.charge_id else "")
+            what = tr("Phone/link refund") + (f" {result.charge_id}" if result.charge_id else "")
             state = state_name(str(e.state)) if e is not None else result.outcome
             note = "" if rules().is_approved(result.outcome) else result.message
             return f"{what}: {state} {amount}. {note}".strip()
@@ -495,9 +509,8 @@ class JournalPage(Page):
             self._refund_armed = (e.id, amount)
             what = e.invoice or e.auth_code or ""
             card = f" ({e.card})" if e.card else ""
-            self.say_in(self.message, lambda: tr("Refund %s of invoice %s to the card%s? Press F6 again "
-                                                 "to confirm.")
-                        % (format_money(amount, e.currency), what, card))
+            self.ask(lambda: tr("Refund %s of invoice %s to the card%s? Press F6 again to confirm.")
+                     % (format_money(amount, e.currency), what, card))
             return
         self._refund_armed = None
         if rules().is_charge_api(e):
@@ -584,13 +597,13 @@ class JournalPage(Page):
         if self._armed != e.id:
             self._armed = e.id
             if rules().is_charge_api(e):
-                self.say_in(self.message, lambda: tr("Give back all of charge %s (%s)? Press %s again "
-                                                     "to confirm.")
+                self.ask(lambda: tr("Give back all of charge %s (%s)? Press %s again "
+                                    "to confirm.")
                             % (e.auth_code, format_money(rules().refundable_amount(e), e.currency),
                                GIVE_BACK))
                 return
-            self.say_in(self.message, lambda: tr("Void invoice %s (%s)? Press %s again to confirm.")
-                        % (e.invoice, format_money(rules().shown_amount(e), e.currency), GIVE_BACK))
+            self.ask(lambda: tr("Void invoice %s (%s)? Press %s again to confirm.")
+                     % (e.invoice, format_money(rules().shown_amount(e), e.currency), GIVE_BACK))
             return
         self._armed = None
         if rules().is_charge_api(e):  # no void on the Charge API: a full refund (releases an auth)

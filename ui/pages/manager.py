@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cashier.clerks import Action, SignInError
+from cashier.clerks import Action, Clerk, SignInError
 from ui import a11y
 from ui.core_words import error_words, say
 from ui.i18n import format_money, format_time, tr
@@ -45,12 +45,33 @@ if TYPE_CHECKING:
 MANAGER_ACTOR = "manager"
 
 
+def compared_words(rec: Any, cur: str) -> str:
+    """What a reconciliation compared and what matched, in plain words (``flows.batch.
+    Reconciliation``: the journal's open batch against the host's totals, when it gives them)."""
+    if rec.host is None:
+        return tr("The payment host gives this till no batch totals: the figures above are the "
+                  "till's own record of the open batch, not checked against the host.")
+    h = rec.host
+    host = tr("the host has sales: {sales} ({sales_amount}), refunds: {refunds} ({refunds_amount})"
+              ).format(sales=h.sale_count, sales_amount=format_money(h.sale_amount, cur),
+                       refunds=h.refund_count, refunds_amount=format_money(h.refund_amount, cur))
+    if rec.matches:
+        return tr("Compared the till's sales and refunds in the open batch with the payment host's "
+                  "totals: they match ({host}).").format(host=host)
+    return tr("Compared the till's sales and refunds in the open batch with the payment host's "
+              "totals: they DIFFER ({host}). Run recovery, then compare again before closing.").format(
+        host=host)
+
+
 class ManagerPage(Page):
     nav_key = "Ctrl+6"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
         self.unlocked = False
+        #: the manager whose PIN unlocked the screen: not asked again for an approval until the
+        #: screen locks (Lock, idle, another clerk)
+        self.manager: Clerk | None = None
         self.unresolved: list[Any] = []
         self.reconciliation: Any = None
         #: the open tabs the armed close named: the second press carries them over
@@ -85,11 +106,12 @@ class ManagerPage(Page):
     def _pin_refused(self, pin: str) -> str | None:
         roster = self.till.profile.roster  # the manager PIN, or a manager clerk's on a till with clerks
         if not roster.enabled and roster.manager_pin_hash is None:
-            return tr("No manager PIN is set in this till's profile (manager_pin_hash).")
+            return tr("No manager PIN is set for this till: ask support to set one in its profile.")
         from cashier.approvals import manager_by_pin
 
         try:
-            manager_by_pin(self.till.profile.resolved_journal_path, roster, pin, "window manager screen")
+            self.manager = manager_by_pin(self.till.profile.resolved_journal_path, roster, pin,
+                                          "window manager screen")
         except SignInError as exc:
             return tr("Manager PIN: not accepted.") if "locked" not in str(exc) else say(str(exc))
         return None
@@ -108,6 +130,7 @@ class ManagerPage(Page):
     def lock(self) -> None:
         self.idle.stop()
         self.unlocked = False
+        self.manager = None
         self.store_part.sign_out()
         self.stack.setCurrentWidget(self.lock_page)
         self.pin.setFocus()
@@ -135,7 +158,7 @@ class ManagerPage(Page):
         a11y.live(self.batch_message)  # what the batch close asks, and how it ended
         row = QHBoxLayout()
         # three buttons share half the panel: shortcuts go under the text so nothing is cut off
-        self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile,
+        self.reconcile_button = self.button(lambda: tr("Reconcile"), "Alt+R", self.reconcile_now,
                                             stacked=True)
         self.close_button = self.button(lambda: tr("Close batch"), "Alt+B", self.close_batch, "Primary",
                                         stacked=True)
@@ -194,6 +217,21 @@ class ManagerPage(Page):
         self.offline_view = hint()
         a11y.live(self.offline_view)
         m.addWidget(self.offline_view)
+        # one row per stored payment, then each declined at the forward with what to do
+        self.offline_table = QTableWidget(0, 6)
+        self.offline_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.offline_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.offline_table.verticalHeader().setVisible(False)
+        self.offline_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.offline_table.horizontalHeader().setStretchLastSection(True)
+        self.offline_table.setWordWrap(True)  # what to do wraps (1024 wide, in Spanish)
+        self.offline_table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.offline_table.resizeRowsToContents())
+        self.offline_table.setMinimumHeight(120)
+        self.offline_table.setVisible(False)
+        self._offline_now: dict[str, Any] | None = None
+        m.addWidget(self.offline_table)
         self.terminal_button = self.button(lambda: tr("PIN pad status"), "", self.terminal_status)
         m.addWidget(self.terminal_button)
         self.terminal_view = QPlainTextEdit()
@@ -249,6 +287,14 @@ class ManagerPage(Page):
         a11y.name_view(self.unresolved_table, tr("Unresolved payments"),
                        tr("One row per payment the host has not settled yet."))
         a11y.name(self.terminal_view, tr("PIN pad status"))
+        self.offline_table.setHorizontalHeaderLabels([tr("State"), tr("Ticket"), tr("Amount"),
+                                                      tr("Card"), tr("Time"), tr("Left / to do")])
+        a11y.name_view(self.offline_table, tr("Stored payments"),
+                       tr("One row per card payment stored offline, with the hours left before "
+                          "its limit, then each one the host declined when it was sent on, with "
+                          "what to do."))
+        if self._offline_now is not None:
+            self._show_offline(self._offline_now)
         self._show_settings()
         self._show_totals()
         self._fill_unresolved()
@@ -260,7 +306,6 @@ class ManagerPage(Page):
     def _show_settings(self) -> None:
         p = self.till.profile
         rows = [(tr("Till"), f"{p.till_id} (#{p.till_number})"),
-                (tr("Processing option"), p.processing_option),
                 (tr("Host"), tr("embedded sandbox (training)") if p.is_training else p.host_url),
                 (tr("PIN pad"), self.till.terminal_id), (tr("Currency"), p.currency),
                 (tr("Clerk"), str(p.clerk_id)), (tr("Language"), p.language),
@@ -348,6 +393,27 @@ class ManagerPage(Page):
                 amount=format_money(Decimal(d["amount"]), cur), last4=d["card_last4"] or "?",
                 at=format_time(d["at"])))
         self.offline_view.setText("\n".join(lines) or tr("No payment stored offline."))
+        self._offline_now = now
+        self._fill_offline(now)
+
+    def _fill_offline(self, now: dict[str, Any]) -> None:
+        cur = self.till.currency
+        rows = [[tr("Waiting"), str(p["ticket"] or "—"), format_money(Decimal(p["amount"]), cur),
+                 "..%s" % (p["card_last4"] or "?"), format_time(p["at"]),
+                 tr("{left} h left").format(left=p["hours_left"])]
+                for p in now["stored"].get("payments", [])]
+        rows += [[tr("Declined when sent on"), str(d["ticket"] or "—"),
+                  format_money(Decimal(d["amount"]), cur), "..%s" % (d["card_last4"] or "?"),
+                  format_time(d["at"]), tr("Reach the customer and collect it")]
+                 for d in now["declined_on_forward"]]
+        t = self.offline_table
+        t.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, v in enumerate(row):
+                t.setItem(r, c, QTableWidgetItem(v))
+        a11y.table_rows(t)
+        t.resizeRowsToContents()
+        t.setVisible(bool(rows))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
@@ -369,6 +435,22 @@ class ManagerPage(Page):
             self._show_totals()
         self.till.run(reconcile(self.till.ctx), "reconcile", done=got, failed=self._batch_failed)
 
+    def reconcile_now(self) -> None:
+        """Alt+R: the comparison again, and what came of it said where the manager looks."""
+        from cashier.flows.batch import reconcile
+
+        self.say_in(self.batch_message, lambda: tr("Comparing the till's payments with the payment "
+                                                   "host…"))
+
+        def got(rec: Any) -> None:
+            self.reconciliation = rec
+            self._show_totals()
+            at = datetime.now(UTC).isoformat()
+            cur = self.till.currency
+            self.say_in(self.batch_message, lambda: tr("Reconciled at %s.") % format_time(at) + " "
+                        + compared_words(rec, cur))
+        self.till.run(reconcile(self.till.ctx), "reconcile", done=got, failed=self._batch_failed)
+
     def _show_totals(self) -> None:
         rec = self.reconciliation
         if rec is None:
@@ -384,13 +466,7 @@ class ManagerPage(Page):
                          f"{format_money(rec.corrected_amount, cur)}")
         if rec.open_tabs:
             lines.append(f"{tr('Open tabs (not in the batch)')}: {len(rec.open_tabs)}")
-        if rec.host is None:
-            lines.append(tr("Host totals: not offered for this processing option (journal only)."))
-        else:
-            h = rec.host
-            lines.append(f"{tr('Host')}: {h.sale_count} / {format_money(h.sale_amount, cur)}; "
-                         f"{h.refund_count} / {format_money(h.refund_amount, cur)}")
-            lines.append(tr("Journal and host agree.") if rec.matches else tr("Journal and host DIFFER."))
+        lines.append(compared_words(rec, cur))
         self.totals.setText("\n".join(lines))
 
     # ---- actions ---------------------------------------------------------------------------
@@ -407,14 +483,14 @@ class ManagerPage(Page):
                 self._carry_over = bool(rec.open_tabs)
 
                 def words() -> str:
-                    text = (tr("Close the batch with %s sales (%s) and %s refunds (%s), net %s? It "
+                    text = (tr("Close the batch? Sales: %s (%s); refunds: %s (%s); net %s. It "
                                "cannot be undone. Press Alt+B again to confirm.")
                             % (rec.sale_count, format_money(rec.sale_amount, cur), rec.refund_count,
                                format_money(rec.refund_amount, cur), format_money(rec.net_amount, cur)))
                     if rec.open_tabs:
                         tabs = ", ".join(f"{t.invoice} {format_money(t.approved, cur)}"
                                          for t in rec.open_tabs[:5])
-                        text += " " + (tr("%s open tab(s) are not in this batch (%s): capture or void "
+                        text += " " + (tr("Open tabs not in this batch: %s (%s): capture or void "
                                           "them on Open tabs, or press Alt+B again to carry them over "
                                           "to the next batch.") % (len(rec.open_tabs), tabs))
                     return text
@@ -422,7 +498,7 @@ class ManagerPage(Page):
             self.till.run(reconcile(self.till.ctx), "reconcile", done=ask, failed=self._batch_failed)
             return
         self._close_armed = False
-        approval = ask_manager(self, self.till.ctx, Action.CLOSE_BATCH)
+        approval = ask_manager(self, self.till.ctx, Action.CLOSE_BATCH, known=self.manager)
         if not approval.go:
             self.say_in(self.batch_message, lambda: approval.why)
             return
@@ -483,7 +559,7 @@ class ManagerPage(Page):
         entry = self.unresolved[rows[0].row()]
         from cashier.flows.recovery import void
 
-        approval = ask_manager(self, self.till.ctx, Action.VOID, entry.approved)
+        approval = ask_manager(self, self.till.ctx, Action.VOID, entry.approved, known=self.manager)
         if not approval.go:
             self.say_in(self.unresolved_message, lambda: approval.why)
             return
@@ -686,7 +762,7 @@ class StorePart(QGroupBox):
     def _show(self) -> None:
         if not self.linked:
             self.page.say_in(self.status,
-                             lambda: tr("This till is not linked to a store service (store_url)."))
+                             lambda: tr("This till is not linked to a store service."))
             return
         data = self.totals
         if data is None:
@@ -765,7 +841,7 @@ class StorePart(QGroupBox):
             self.page.say_in(self.message,
                              lambda: tr("A store manager signs in first: the store checks the PIN."))
             return
-        approval = ask_manager(self.page, till.ctx, Action.CLOSE_BATCH)
+        approval = ask_manager(self.page, till.ctx, Action.CLOSE_BATCH, known=self.page.manager)
         if not approval.go:
             self.page.say_in(self.message, lambda: approval.why)
             return

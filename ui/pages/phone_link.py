@@ -63,6 +63,12 @@ if TYPE_CHECKING:
 TRAINING_CARDS = ("success", "card_declined", "insufficient_funds")
 
 
+def training_card_words() -> dict[str, str]:
+    """What the training cards do (the sandbox's outcomes), as the Phone/link screen says it."""
+    return {"success": tr("approved"), "card_declined": tr("declined"),
+            "insufficient_funds": tr("declined: not enough funds on the card")}
+
+
 class PhoneLinkPage(StagedPage):
     nav_key = "Ctrl+8"
     result_shown = Signal(object)  # CardNotPresentResult, or None when nothing was sent
@@ -342,7 +348,7 @@ class PhoneLinkPage(StagedPage):
             self._outcome_style("cancelled" if not link.active else "unknown")
             self.say_in(self.result_text,
                         lambda: tr("The customer can no longer pay this link.") if not link.active
-                                     else tr("The Charge API did not confirm the deactivation."))
+                                     else tr("The payment service did not confirm the deactivation."))
         self.say_in(self.link_status, lambda: tr("Link active") if link.active else tr("Link deactivated"))
         if not link.active:
             self.scan.show_code("")  # a finished link is never left on screen to be scanned
@@ -509,7 +515,7 @@ class PhoneLinkPage(StagedPage):
         self.result = result
         self.say_in(self.result_title, lambda: {
             "approved": tr("Approved"), "declined": tr("Declined"), "error": tr("Not charged (error)"),
-            "unknown": tr("Checking with the Charge API…")}.get(result.outcome, result.outcome))
+            "unknown": tr("Checking with the payment service…")}.get(result.outcome, result.outcome))
         self._outcome_style(result.outcome)
         from cashier.entry_rules import is_approved, is_checking  # loaded with the runtime
 
@@ -565,7 +571,7 @@ class PhoneLinkPage(StagedPage):
         if news is LinkNews.CHARGE:
             self._list_charges()
         elif news is LinkNews.UNREACHABLE:
-            self.say_in(self.link_status, lambda: tr("The Charge API is not answering; still watching…"))
+            self.say_in(self.link_status, lambda: tr("The payment service is not answering; still watching…"))
 
     def _list_charges(self) -> None:
         """The charges seen on the link, one row each, in the window's language."""
@@ -585,7 +591,7 @@ class PhoneLinkPage(StagedPage):
             self._not_sent(tr("The till is still starting; try again in a moment."))
             return False
         if self.till.ctx.charge_api is None:
-            self._not_sent(tr("This till has no Charge API: set charge_api_url in its profile."))
+            self._not_sent(tr("This till takes no phone or link payments: ask support to set them up."))
             return False
         return True
 
@@ -600,8 +606,10 @@ class PhoneLinkPage(StagedPage):
         from cashier.sandbox import charge_api_test_cards
 
         rows = {r["outcome"]: r for r in reversed(charge_api_test_cards())}
-        self.cards_hint.setText(tr("Training test cards:") + "  " + ";  ".join(
-            f"{rows[o]['number']} ({rows[o]['description']})" for o in TRAINING_CARDS if o in rows))
+        # what each card does, in the window's language (the sandbox describes them in English)
+        self.say_in(self.cards_hint, lambda: tr("Training test cards:") + "  " + ";  ".join(
+            f"{rows[o]['number']} ({training_card_words().get(o, rows[o]['description'])})"
+            for o in TRAINING_CARDS if o in rows))
 
     def entry_key(self, event: QKeyEvent) -> bool:
         return handle_amount_key(self.amount, event)

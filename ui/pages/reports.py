@@ -33,6 +33,7 @@ from ui.core_words import error_words
 from ui.i18n import tr
 from ui.idle_lock import IdleLock
 from ui.pages.base import Page, PartStack, hint
+from ui.receipt import receipt_language
 
 if TYPE_CHECKING:
     from cashier.day_report import DayReport
@@ -144,6 +145,8 @@ class ReportsPage(Page):
         a11y.name(self.charts_area, tr("Charts"), tr("The report's figures as charts; F4 shows each "
                                                      "chart's table, F3 the report as it prints."))
         self.charts.redraw()
+        if getattr(self, "report", None) is not None:  # the report on screen in the new language
+            self._draw()
 
     @property
     def desk(self) -> Any:
@@ -175,6 +178,11 @@ class ReportsPage(Page):
         if self.unlocked:
             self.lock()
 
+    def left(self) -> None:
+        """The expected cash is the manager's: the manager leaving the screen locks it."""
+        if self.unlocked:
+            self.lock()
+
     def lock(self) -> None:
         self.unlocked = False
         self.manager = None
@@ -195,13 +203,18 @@ class ReportsPage(Page):
             self.pin.setFocus()
 
     def _show(self, report: dict[str, Any], day: DayReport | None = None) -> None:
-        from cashier.reports import report_text
-
         self.report = report
         self.day = day if day is not None else self.desk.report_charts(report)
-        self.view.setPlainText("\n".join(report_text(report, REPORT_WIDTH)))
+        self._draw()
         self.charts.show_charts(self.day.charts)
         self.message.clear()
+
+    def _draw(self) -> None:
+        from cashier.reports import report_text
+
+        if self.report is not None:
+            self.view.setPlainText("\n".join(report_text(self.report, REPORT_WIDTH,
+                                                         receipt_language())))
 
     def show_x(self) -> None:
         self._show(self.desk.x_report(self.manager))

@@ -299,9 +299,10 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
               "refunds": lambda: tr("Refunds"),
               "clerks": lambda: tr("Sales by clerk"), "tills": lambda: tr("Sales by till")}
     tenders = {"card": lambda: tr("Card"), "giftcard": lambda: tr("Gift card"), "qr": lambda: tr("QR"),
-               "cash": lambda: tr("Cash"), "charge_api": lambda: tr("Charge API")}
+               "cash": lambda: tr("Cash"), "charge_api": lambda: tr("Phone/link")}
     heads = {"by_hour": lambda: tr("Hour"), "tenders": lambda: tr("Tender"),
-             "products": lambda: tr("Product"), "refunds_voids": lambda: tr("What"),
+             "products": lambda: tr("Product"), "categories": lambda: tr("Category"),
+             "discounts": lambda: tr("What"), "refunds_voids": lambda: tr("What"),
              "refunds": lambda: tr("Tender"),
              "clerks": lambda: tr("Clerk"), "tills": lambda: tr("Till")}
 
@@ -318,6 +319,8 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
                 return tr("Voids")
             tender = text.removeprefix("refund ")  # a refund's row: its tender (the title says)
             return tenders[tender]() if tender in tenders else tender
+        if chart.key == "discounts":  # a reason or a promotion: its own name (the shop's words)
+            return text.split(" ", 1)[1]
         return tr("Others") if text == OTHERS else text
 
     def series(chart: Chart, name: str) -> str:
@@ -329,7 +332,7 @@ def chart_words(currency: Callable[[], str]) -> ChartWords:
 
     def figure(chart: Chart, f: Figure) -> str:
         cur = currency()
-        count = {"items": tr("%s sold"), "count": tr("%s times")}.get(chart.counts, tr("%s payments"))
+        count = {"items": tr("%s sold"), "count": tr("%s times")}.get(chart.counts, tr("Payments: %s"))
         return f"{format_money(from_minor(f.minor, cur), cur)} · {count % f.count}"
 
     def amount(f: Figure) -> float:

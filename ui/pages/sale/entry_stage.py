@@ -131,11 +131,20 @@ class EntryStage(QWidget):
         self._shown = (fields, busy, on_entry)
         self.ticket_panel.show_figures(fields.figures, tax_shown=fields.tax_shown,
                                        paid_shown=fields.paid_shown)
+        self.ticket_panel.show_cash_due(fields.cash_due)
         for b in self.tender_buttons:
             b.setEnabled(not busy)  # with nothing to pay, the key says so (the page's _check_ready)
             b.setProperty("ready", fields.ready)
+        # the Cash key looks inactive with the drawer closed (pressed, the refusal says why)
+        cash = self.tender_buttons[-1]
+        drawer = "open" if fields.drawer_open else "closed"
+        if cash.property("drawer") != drawer:
+            cash.setProperty("drawer", drawer)
+            cash.style().unpolish(cash)
+            cash.style().polish(cash)
         self.payment_panel.show_cash_offers(list(fields.cash_offers),
-                                            enabled=fields.ready and not busy and on_entry)
+                                            enabled=fields.ready and fields.drawer_open and not busy
+                                            and on_entry)
         self.payment_panel.add_line_button.setEnabled(fields.can_add_line and not busy)
         self.remove_line_button.setEnabled(fields.can_remove_line and not busy)
         self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)

@@ -445,6 +445,7 @@ class SalePage(SaleView):
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
+        self.drawer_changed()
         self.follow_catalog()
         if self.on_entry:
             self.select_field(self.active)

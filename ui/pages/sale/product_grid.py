@@ -340,7 +340,7 @@ class ProductGrid(QWidget):
             elif watched is self.category_row:
                 self._place_again()
         elif kind in (QEvent.Type.StyleChange, QEvent.Type.FontChange) and watched in self.categories:
-            QTimer.singleShot(0, self._place_again)  # its width once its new style is in
+            QTimer.singleShot(0, self, self._place_again)  # its width once its new style is in
         return super().eventFilter(watched, event)
 
     def _place_again(self) -> None:
@@ -383,7 +383,7 @@ class ProductGrid(QWidget):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
             # measured once every button has its new style (they are told after the grid)
-            QTimer.singleShot(0, self.fit)
+            QTimer.singleShot(0, self, self.fit)  # not after the grid is gone
         elif event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
 

@@ -85,6 +85,15 @@ class TicketPanel(QWidget):
             grid.addWidget(name, i, 0)
             grid.addWidget(value, i, 1)
             self.sum_labels[key] = (name, value)
+        # cash rounded to the profile's step (issue #38): shown only on a till that rounds cash
+        self.cash_due_label, self.cash_due_value = QLabel(), QLabel()
+        self.cash_due_label.setObjectName("Breakdown")
+        self.cash_due_value.setObjectName("Breakdown")
+        self.cash_due_value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        grid.addWidget(self.cash_due_label, len(FIGURES), 0)
+        grid.addWidget(self.cash_due_value, len(FIGURES), 1)
+        self._cash_due: Decimal | None = None
+        self.show_cash_due(None)
         col.addLayout(grid)
         self.tenders_list = QListWidget()
         self.tenders_list.setObjectName("TicketTenders")
@@ -193,6 +202,17 @@ class TicketPanel(QWidget):
             for w in self.sum_labels[key]:
                 w.setVisible(shown)
 
+    def show_cash_due(self, amount: Decimal | None) -> None:
+        """What cash for all that remains pays, rounded (``SaleEntry.fields``); None: hidden."""
+        self._cash_due = amount
+        for w in (self.cash_due_label, self.cash_due_value):
+            w.setVisible(amount is not None)
+        if amount is not None:
+            self.cash_due_value.setText(format_money(amount, self.currency))
+            a11y.name(self.cash_due_value, f"{tr('Cash due')}: {self.cash_due_value.text()}",
+                      tr("What the customer pays in cash: what remains, rounded to the till's "
+                         "cash step."))
+
     def _title(self) -> None:
         self.title.setText(f"{tr('Ticket')} {self.ticket_id}" if self.ticket_id is not None
                            else tr("New ticket"))
@@ -201,6 +221,8 @@ class TicketPanel(QWidget):
         names = figure_names()
         for key, (name, _value) in self.sum_labels.items():
             name.setText(names[key])
+        self.cash_due_label.setText(tr("Cash due"))
+        self.show_cash_due(self._cash_due)
         a11y.name(self.lines_list, tr("Ticket lines"),
                   tr("One row per line: its name, quantity and price, and amount. Delete removes the "
                      "last line."))

@@ -94,7 +94,8 @@ class SaleView(StagedPage):
         self.model = SaleEntry(self.amount.buffer, self.tip.buffer, products=p.products,
                                tip_mode=pay.tip_mode(), notes=p.ticket.notes, currency=self.till.currency,
                                context=self._context, shown=self._show_ticket,
-                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p))
+                               prefixes=p.price_embedded_prefixes, catalog=Catalog.from_profile(p),
+                               cash_rounding=p.cash_rounding)
         self._grid(actions)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
         self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
@@ -183,6 +184,15 @@ class SaleView(StagedPage):
             self.amount.settle()
         self._update_totals()
 
+    def drawer_changed(self) -> None:
+        """The drawer opened or closed (at start, coming back to the screen, a drawer move): the
+        Cash key looks as it is, ready or waiting for the drawer."""
+        desk = self.gui.cashdesk if self.gui is not None else None
+        is_open = desk is None or desk.drawer.current() is not None
+        if self.model.drawer_open != is_open:
+            self.model.drawer_open = is_open
+            self.entry_stage.show_fields(self.model.fields(), self._busy(), self.on_entry)
+
     def _update_totals(self) -> None:
         """The entry as the model's fields say; the error line goes, as each ask clears it."""
         self.entry_stage.show_fields(self.model.fields(), self._busy(), self.on_entry)
@@ -190,8 +200,8 @@ class SaleView(StagedPage):
 
     def _too_long(self) -> None:
         cur = self.till.currency  # the core's one bound (the profile's max_amount), in its currency
-        self.say_in(self.error_label, lambda: tr("Amount: at most {max}, this till's max_amount; the "
-                                                 "extra digit was not taken.").format(
+        self.say_in(self.error_label, lambda: tr("Amount: at most {max}, this till's limit for one "
+                                                 "payment; the extra digit was not taken.").format(
             max=format_money(self.till.profile.bounds.ceiling(cur), cur)))
 
     def _show_ticket(self, ticket: Ticket | None, prefill: bool = False) -> None:
@@ -290,6 +300,10 @@ class SaleView(StagedPage):
             self.waiting.present_card()
 
     def _other_event(self, event: object) -> None:
+        from cashier.journal.model import DrawerMoved  # loaded with the runtime
+
+        if isinstance(event, DrawerMoved):
+            self.drawer_changed()
         ticket = self.model.changed_ticket(event)
         if ticket is not None:
             self._show_ticket(ticket)

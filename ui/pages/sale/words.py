@@ -23,7 +23,7 @@ def tender_text(tender: TenderView, currency: str) -> str:
                "error": tr("not charged"), "unknown": tr("checking"), "voided": tr("voided"),
                "returned": tr("given back")}.get(tender.outcome, tender.outcome)
     card = f"…{tender.card[-4:]}" if tender.card else ""
-    text = f"{what} {card}".strip() + f"  {format_money(tender.amount, currency)}  {outcome}"
+    text = f"{what} {card}".strip() + f"  {format_money(tender.shown, currency)}  {outcome}"
     if tender.kind == "cash" and tender.tendered is not None:
         text += "  " + tr("tendered {t}, change {c}").format(
             t=format_money(tender.tendered, currency),
@@ -127,8 +127,21 @@ def cancel_question(ticket: Ticket, cur: str) -> str:
 
 
 def cancelled_words(ticket: Ticket, cur: str) -> str:
-    return tr("Ticket cancelled: approved tenders voided, cash given back ({cash}).").format(
-        cash=format_money(ticket.cash_taken, cur))
+    """F12's last word: each thing that went back, named (a card's void, the cash handed back),
+    or that nothing had been paid."""
+    back = ticket.went_back
+    if not back:
+        return tr("Ticket {id} cancelled: nothing had been paid.").format(id=ticket.id)
+    said = []
+    for tender in back:
+        amount = format_money(tender.back, cur)
+        if tender.is_cash:
+            said.append(tr("{amount} cash given back").format(amount=amount))
+        else:
+            what = tr(TENDER_TITLES.get(tender.kind, tender.kind))
+            card = f" …{tender.card[-4:]}" if tender.card else ""
+            said.append(tr("{what} {amount} voided").format(what=what + card, amount=amount))
+    return tr("Ticket {id} cancelled: {back}.").format(id=ticket.id, back="; ".join(said))
 
 
 def left_open_words(ticket: Ticket, cur: str) -> str:
