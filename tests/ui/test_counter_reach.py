@@ -121,7 +121,8 @@ def test_a_report_is_saved_where_the_manager_says_and_names_whose_it_is(ui: Any,
     asked: list[str] = []
     answer_prompt(asked, "2222")  # the one manager prompt approves the over/short
     QTest.keyClick(drawer.close_reason, Qt.Key.Key_F10)
-    assert desk.drawer.current() is None
+    assert desk.drawer.current() is None and asked
+    keys_to(w)  # the prompt gave the keyboard back to the window
     QTest.keyClick(drawer.counted, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     reports: ReportsPage = w.page(ReportsPage)
     keys(reports.pin, "2222", enter=True)

@@ -16,6 +16,7 @@ from PySide6.QtTest import QTest
 from cashier.day_report import day_window
 from cashier.journal.recorder import JournalRecorder
 from tests.support.profiles import CLERKS
+from tests.support.screens import answer_save
 from tests.support.screens import keys
 from tests.support.training_day import write_day
 
@@ -121,8 +122,10 @@ def test_the_charts_speak_spanish_and_honour_high_contrast(make_gui: Callable[..
 def test_the_pdf_saved_carries_the_charts(make_gui: Callable[..., Any], tmp_path: Path) -> None:
     _gui, reports = _opened(make_gui, tmp_path)
     reports.show_day()
+    offered: list[str] = []
+    answer_save(offered)  # the save dialog: its own name kept, Return
     path = reports.export("pdf")
-    assert path is not None
+    assert path is not None and offered and offered[0].startswith("day-report-")
     data = path.read_bytes()
     assert b"DAY REPORT" in data and b"Sales by hour" in data and b"Top products" in data
     assert b" re f" in data  # the bars, drawn
