@@ -22,11 +22,11 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
+if TYPE_CHECKING:  # the store's side only: a till reads this module's wire forms without psycopg
+    from psycopg import AsyncConnection
+    from psycopg_pool import AsyncConnectionPool
 
 from cashier.catalog.model import Catalog, Category, Product, TaxClass, check_sku
 from cashier.catalog.promotion_sheet import read_promotions
@@ -378,6 +378,8 @@ class StoreCatalog:
                      extra: Iterable[tuple[str, str, dict[str, Any]]] = ()) -> Written:
         """One new version holding the items (and ``extra`` rows as kind, key, data) that differ
         from the newest (none: no version)."""
+        from psycopg.types.json import Jsonb  # the store's side only (a till has no psycopg)
+
         latest = await self.latest(conn)
         by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         for kind, item in items:

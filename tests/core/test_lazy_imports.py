@@ -40,3 +40,18 @@ def test_a_live_till_with_its_token_in_the_environment_loads_no_sandbox_nor_keyr
     assert "cashier.sandbox.app" not in loaded and "keyring" not in loaded
     # httpx's own command line (installed here with the test tools) is never loaded by the till
     assert not {"rich", "click", "pygments"} & set(loaded), loaded
+
+
+def test_a_till_runs_without_the_stores_database_driver() -> None:
+    """The frozen till leaves psycopg out (the store's side only): a till's runtime, its catalog
+    copy and pull, and its commands import without it (the package tests caught a till that
+    could not start once the catalog's store module imported psycopg at the top)."""
+    code = ("import sys\n"
+            "sys.modules['psycopg'] = None\n"
+            "sys.modules['psycopg_pool'] = None\n"
+            "import cashier.cli, cashier.runtime\n"
+            "from cashier.store.catalog_pull import till_source\n"
+            "import cashier.commands.payments, cashier.commands.ticket, cashier.commands.catalog\n"
+            "import cashier.commands.drawer, cashier.commands.offline\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -61,7 +61,8 @@ def test_hostile_addresses_are_refused_or_are_exactly_one_recipient(serve_sandbo
         taken: list[str] = []
         for _ in range(ROUNDS):
             address = hostile(rng)
-            done = till.run("receipt", "email", invoice, "--to", address, "--queue-only")
+            # --to=ADDRESS: an address that starts with "-" is a value, not another option
+            done = till.run("receipt", "email", invoice, f"--to={address}", "--queue-only")
             if done.returncode == 2:
                 (line,) = done.stderr.strip().splitlines()
                 assert line.startswith("cashier: to: must") and done.stdout == "", (address, done)
