@@ -174,8 +174,11 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
     """Training: the till's window on the left, the PIN pad (narrow) over the virtual printer in
     a column on the right, side by side within the screen's free area when the till's screens
     still fit beside the column (none scrolls sideways at the text size now). On a smaller screen
-    (1024 wide, or large text) the till takes the whole width and the column lies over its right
-    edge: the pad and the printer come to the front only while they have something to show."""
+    (1024 wide, or large text) the till takes the whole width and the column lies over its left
+    edge, the navigation, which no one needs while the customer is asked or the receipt shows
+    (over the right edge it covered the amount and "Present card ($219.00)" at 150 % text:
+    issue #39); the pad and the printer come to the front only while they have something to
+    show, and a payment's screen keeps its words right of them (``MainWindow.covered_left``)."""
     from ui.window import MainWindow
 
     pad, printer = gui.pinpad, gui.printer_window
@@ -220,7 +223,7 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
         pad.minimumSizeHint().height() + frame(pad).height(), free.height() * 2 // 3)
     printer_height = free.height() - pad_height
     top = free.top()
-    x = free.right() + 1 - width
+    x = free.left() if overlap else free.right() + 1 - width
     for w, height in ((pad, pad_height), (printer, printer_height)):
         if w is None:
             continue
@@ -235,7 +238,7 @@ def place_training_windows(gui: Gui, area: QRect | None = None) -> None:
         w.front.placed = w.size()
         top += height
         w.front.covers = main  # over the till's window (when it is): in front only with news
-    main.covered_right = width if overlap else 0
+    main.covered_left = width if overlap else 0
 
 
 def close_cash(gui: Gui) -> None:

@@ -11,8 +11,17 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QPoint, QSize, Qt, QTimer
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
@@ -46,6 +55,59 @@ DEFAULT_TIP_PERCENTS = (15, 18, 20)
 RESULT_MS = 3000
 #: The gift card the sandbox knows (its default for gift card prompts).
 TEST_GIFT_CARD = "2664654648774"
+#: How many test cards the list shows at once (the rest scroll into view), at any text size:
+#: the narrow pad at 150 % text showed one (issue #39)
+CARDS_SHOWN = 3
+
+
+class WrappedLabel(QLabel):
+    """A label on as many lines as its width needs, and as high as those lines: a window does not
+    ask its layout's height for its width, so a word-wrapped label at its one-line height let the
+    narrow pad's Tap and Insert buttons overlap each other and the hint (issue #39)."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.setWordWrap(True)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        if not self.text() or self.width() <= 0:
+            return hint
+        return QSize(hint.width(), max(hint.height(), self.heightForWidth(self.width())))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # a new width: a new number of lines
+
+
+class CardList(QListWidget):
+    """The test cards: ``CARDS_SHOWN`` of them in sight at least, the others a scroll away."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), self.rows_height(CARDS_SHOWN)))
+
+    def rows_height(self, rows: int) -> int:
+        """The height of the first ``rows`` rows as they wrap at the list's width now (the item
+        delegate measures a row on one line whatever the width)."""
+        metrics = self.fontMetrics()
+        width = max(self.viewport().width() - self.verticalScrollBar().sizeHint().width(), 40)
+        tall = 2 * self.frameWidth()
+        for i in range(min(self.count(), rows)):
+            item = self.item(i)
+            if item is None:
+                continue
+            one_line = max(self.sizeHintForRow(i), metrics.height())  # the row's own padding
+            lines = metrics.boundingRect(0, 0, width, 10_000, Qt.TextFlag.TextWordWrap,
+                                         item.text()).height()
+            tall += one_line - metrics.height() + max(lines, metrics.height())
+        return tall
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the rows wrap anew: they may need another height
 
 
 def pad_words(text: str) -> str:
@@ -175,13 +237,11 @@ class PinPadWindow(QWidget):
         screen = QFrame()
         screen.setObjectName("PadScreen")
         screen_col = QVBoxLayout(screen)
-        self.header = QLabel()
+        self.header = WrappedLabel()
         self.header.setObjectName("PadHeader")
-        self.header.setWordWrap(True)
         self.amount = QLabel()
         self.amount.setObjectName("PadAmount")
-        self.text = QLabel()
-        self.text.setWordWrap(True)
+        self.text = WrappedLabel()
         screen_col.addWidget(self.header)
         screen_col.addWidget(self.amount)
         screen_col.addWidget(self.text)
@@ -207,7 +267,7 @@ class PinPadWindow(QWidget):
         side.addWidget(self.host_down)
         self.cards_box = QGroupBox()
         cards_col = QVBoxLayout(self.cards_box)
-        self.cards = QListWidget()
+        self.cards = CardList()
         self.cards.setWordWrap(True)
         self.cards.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # a double-click selects the row, then taps it as the one rule says (a gift card request
@@ -240,10 +300,12 @@ class PinPadWindow(QWidget):
         self.tap_button.clicked.connect(lambda: self.tap(self.default_card()))
         self.insert_button = QPushButton()
         self.insert_button.clicked.connect(lambda: self.tap(self.default_card(), "E"))
-        self.card_hint = QLabel()
-        self.card_hint.setWordWrap(True)
-        col.addWidget(self.tap_button)
-        col.addWidget(self.insert_button)
+        self.card_hint = WrappedLabel()
+        # one above the other; side by side on the narrow pad, whose height is short at 150 % text
+        self.card_keys = QBoxLayout(QBoxLayout.Direction.TopToBottom)
+        self.card_keys.addWidget(self.tap_button)
+        self.card_keys.addWidget(self.insert_button)
+        col.addLayout(self.card_keys)
         col.addWidget(self.card_hint)
         col.addStretch(1)
         self.card_page = card
@@ -600,8 +662,14 @@ class PinPadWindow(QWidget):
         self.outer.setContentsMargins(margin, margin, margin, margin)
         self.outer.setSpacing(8 if compact else 16)
         self.triggers_box.setVisible(not compact)
+        self.card_keys.setDirection(QBoxLayout.Direction.LeftToRight if compact
+                                    else QBoxLayout.Direction.TopToBottom)
+        # the list's tooltip says it (the lines it took left two test cards in sight in Spanish
+        # at 150 % text, the pad's bottom off a 768 px screen)
+        self.card_hint.setVisible(not compact)
         self.compact = compact
         self._label_auto()
+        self._label_keys()
         self._title_cards()
         self.outer.activate()
 
@@ -618,15 +686,23 @@ class PinPadWindow(QWidget):
         self.auto.setText(tr("Automatic customer") if self.compact else explained)
         self.auto.setToolTip(explained)
 
+    def _label_keys(self) -> None:
+        """The narrow pad's short words (the long ones made it 433 px wide at 150 % text, wider
+        than the column it shares with the printer); the long ones are their tooltips."""
+        for widget, short, explained in (
+                (self.tap_button, tr("Tap"), tr("Tap card")),
+                (self.insert_button, tr("Insert"), tr("Insert card")),
+                (self.host_down, tr("Host down"), tr("Host down (rehearse an outage)"))):
+            widget.setText(short if self.compact else explained)
+            widget.setToolTip(explained)
+
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Customer PIN pad (training)"))
         self.cancel_button.setText(tr("Cancel (customer)"))
         self._label_auto()
-        self.host_down.setText(tr("Host down (rehearse an outage)"))
+        self._label_keys()
         self._title_cards()
         self.triggers_box.setTitle(tr("Trigger amounts"))
-        self.tap_button.setText(tr("Tap card"))
-        self.insert_button.setText(tr("Insert card"))
         self.tip_other_button.setText(tr("Other tip"))
         self.sign_clear.setText(tr("Clear"))
         self.sign_done.setText(tr("Done signing"))

@@ -198,9 +198,9 @@ class MainWindow(QMainWindow):
         #: the screen area the window may widen into rather than scroll a screen sideways (set by
         #: training's placement beside the PIN pad and printer windows); None: it keeps its size
         self.fit_area: QRect | None = None
-        #: how far training's PIN pad and printer lie over the window's right edge (0 beside it):
-        #: a payment's own screen keeps its words and its Cancel button clear of them
-        self.covered_right = 0
+        #: how far training's PIN pad and printer lie over the window's left edge, its navigation
+        #: (0 beside it): a payment's own screen keeps its words and its Cancel button clear of them
+        self.covered_left = 0
         till.status_changed.connect(self.refresh_status)
         till.recovery_finished.connect(self.show_recovery)
         till.start_failed.connect(self._start_failed)

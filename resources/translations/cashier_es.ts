@@ -2796,20 +2796,8 @@
       <translation>Cancelar (cliente)</translation>
     </message>
     <message>
-      <source>Host down (rehearse an outage)</source>
-      <translation>Host caído (ensayar una caída)</translation>
-    </message>
-    <message>
       <source>Trigger amounts</source>
       <translation>Importes de prueba</translation>
-    </message>
-    <message>
-      <source>Tap card</source>
-      <translation>Acercar tarjeta</translation>
-    </message>
-    <message>
-      <source>Insert card</source>
-      <translation>Insertar tarjeta</translation>
     </message>
     <message>
       <source>Other tip</source>
@@ -2862,6 +2850,30 @@
     <message>
       <source>Automatic customer</source>
       <translation>Cliente automático</translation>
+    </message>
+    <message>
+      <source>Tap</source>
+      <translation>Acercar</translation>
+    </message>
+    <message>
+      <source>Tap card</source>
+      <translation>Acercar tarjeta</translation>
+    </message>
+    <message>
+      <source>Insert</source>
+      <translation>Insertar</translation>
+    </message>
+    <message>
+      <source>Insert card</source>
+      <translation>Insertar tarjeta</translation>
+    </message>
+    <message>
+      <source>Host down</source>
+      <translation>Host caído</translation>
+    </message>
+    <message>
+      <source>Host down (rehearse an outage)</source>
+      <translation>Host caído (ensayar una caída)</translation>
     </message>
     <message>
       <source>gift card, active, %s</source>

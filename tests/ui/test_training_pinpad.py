@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -199,3 +200,98 @@ def test_the_trainer_clicks_the_pad_then_the_cashier_keys_go_to_the_till(ui: Any
     ui.until(lambda: page.stack.currentWidget() is page.result_page, what="the result")
     QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return)  # the cashier's next key: a new sale
     assert page.stack.currentWidget() is page.entry_page and page.ticket is None
+
+
+def _screen_shot(gui: Any, name: str, size: tuple[int, int]) -> None:
+    """``SCREEN_SHOTS=dir``: the screen as the trainer sees it while the card is asked (the pad
+    in front, over the till; the printer behind it), saved as PNG to look at."""
+    import os
+
+    shots = os.environ.get("SCREEN_SHOTS")
+    if not shots:
+        return
+    from PySide6.QtGui import QPainter, QPixmap
+
+    canvas = QPixmap(*size)
+    canvas.fill()
+    painter = QPainter(canvas)
+    for w in (gui.printer_window, gui.window, gui.pinpad):  # back to front
+        painter.drawPixmap(w.geometry().topLeft(), w.grab())
+    painter.end()
+    Path(shots).mkdir(parents=True, exist_ok=True)
+    canvas.save(str(Path(shots) / f"{name}.png"))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_while_the_card_is_asked_the_pad_leaves_the_amount_and_its_keys_apart(
+        ui: Any, make_gui: Any, language: str) -> None:
+    """Issue #39, under a window manager at 1024x768 with 150 % text: the pad covered the amount
+    and "Present card ($219.", its Tap and Insert overlapped each other and the hint, and one
+    test card showed. At 1024x768 and 1280x800, 100 % and 150 % text: the pad (over the till's
+    navigation when it cannot sit beside it) leaves the amount, the waiting words and Cancel
+    [Esc] in sight, its own keys apart, three test cards in sight and every one a scroll away:
+    the trainer scrolls to the JCB, clicks it and taps it."""
+    from PySide6.QtCore import QRect
+
+    from tests.support.screens import TITLE_BAR, keys_to, layout_problems
+    from ui.cash import place_training_windows
+
+    gui = make_gui()
+    gui.set_language(language)
+    window, pad = gui.window, gui.pinpad
+    page = window.go(SalePage)
+    problems: list[str] = []
+    for size, scale in (((1024, 768), 1.0), ((1024, 768), 1.5), ((1280, 800), 1.0),
+                        ((1280, 800), 1.5)):
+        where = f"{size[0]}x{size[1]} {round(scale * 100)} %"
+        gui.set_theme(high_contrast=False, font_scale=scale)
+        screen = QRect(0, 0, *size)
+        place_training_windows(gui, screen.adjusted(0, TITLE_BAR, 0, 0))
+        ui.spin(0.05)
+        keys_to(window)
+        QTest.keyClicks(page.amount, "21900")
+        QTest.keyClick(page.amount, Qt.Key.Key_F2)
+        ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+        for _ in range(3):  # the pad grows for the card's page, the till's words wrap anew
+            ui.spin(0.02)
+        _screen_shot(gui, f"pinpad-{language}-{size[0]}x{size[1]}-{round(scale * 100)}", size)
+        covered = pad.frameGeometry()
+        if not screen.contains(covered):
+            problems.append(f"{where}: the pad runs off the screen: {covered}")
+        for widget in (page.wait_amount, page.prompt_text, page.cancel_button):
+            seen = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
+            if seen.intersects(covered) or not screen.contains(seen):
+                problems.append(f"{where}: {widget.text()!r} under the pad or off the screen")
+        if page.scroll_area.horizontalScrollBar().maximum() > 0:
+            problems.append(f"{where}: the payment's screen scrolls sideways beside the pad")
+        problems += [f"{where}: {p}" for p in layout_problems(pad)]
+        cards = pad.cards
+        view = cards.viewport().rect()
+        in_sight = [i for i in range(cards.count()) if view.contains(cards.visualItemRect(cards.item(i)))]
+        if len(in_sight) < 3:
+            problems.append(f"{where}: {len(in_sight)} test cards in sight")
+        QTest.keyClick(window.focusWidget(), Qt.Key.Key_Escape)  # the cashier cancels
+        ui.until(lambda: pad.prompt is None and page.stack.currentWidget() is page.entry_page,
+                 what="cancelled")
+        ui.spin(0.05)
+    assert not problems, "\n".join(problems)
+    # every test card is a scroll away: the trainer scrolls down to the JCB and taps it
+    keys_to(window)
+    QTest.keyClicks(page.amount, "1250")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    jcb = next(i for i in range(pad.cards.count()) if pad.cards.item(i).text().startswith("JC"))
+    item = pad.cards.item(jcb)
+    assert not pad.cards.viewport().rect().contains(pad.cards.visualItemRect(item))  # below
+    pad.cards.scrollToItem(item)
+    ui.spin(0.02)
+    spot = pad.cards.visualItemRect(item)
+    assert pad.cards.viewport().rect().contains(spot)
+    QTest.mouseClick(pad.cards.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     spot.center())
+    assert pad.cards.currentRow() == jcb
+    QTest.mouseClick(pad.tap_button, Qt.MouseButton.LeftButton)
+    ui.until(lambda: page.ticket is not None and any(
+        t.outcome == "approved" and (t.card or "").endswith("5551") for t in page.ticket.tenders),
+        what="the JCB's tender on the ticket")
+

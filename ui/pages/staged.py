@@ -157,13 +157,14 @@ class StagedPage(Page):
         super().keyPressEvent(event)
 
     def clear_of_the_pad(self, page: QWidget, margin: int) -> None:
-        """Training on a small screen: the PIN pad comes to the front over the window's right
-        edge while the customer is asked and while the result shows, so this screen's words and
-        buttons stay left of it (seen at 1024x768: the amount and Cancel [Esc] under the pad)."""
+        """Training on a small screen: the PIN pad comes to the front over the window's left
+        edge (its navigation) while the customer is asked and while the result shows, so this
+        screen's words and buttons stay right of it (seen at 1024x768: the amount and Cancel
+        [Esc] under the pad; at 150 % text "Present card ($219.00)" too, issue #39)."""
         window = self.window()
-        covered = int(getattr(window, "covered_right", 0))
-        gap = window.width() - self.stack.mapTo(window, QPoint(self.stack.width(), 0)).x()
+        covered = int(getattr(window, "covered_left", 0))
+        gap = self.stack.mapTo(window, QPoint(0, 0)).x()  # the navigation, left of this screen
         layout = page.layout()
         if layout is not None:
             m = layout.contentsMargins()
-            layout.setContentsMargins(m.left(), m.top(), margin + max(0, covered - gap), m.bottom())
+            layout.setContentsMargins(margin + max(0, covered - gap), m.top(), m.right(), m.bottom())
