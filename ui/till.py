@@ -193,8 +193,13 @@ class Till(QObject):
             self.status.in_progress = len(open_entries) - self.status.unresolved
         except Exception:
             log.exception("could not count unresolved entries")
-        self.status.host_reachable = await self._host_reachable()
+        connected = await self._connected()
         await self._read_offline()
+        from cashier.flows.offline import host_reachable
+
+        s = self.status
+        s.host_reachable = host_reachable(connected, s.offline and s.offline_automatic,
+                                          self.runtime.ctx.watch)
         self.status_changed.emit()
         if self._refresh_again:
             self._refresh_again = False
@@ -244,12 +249,27 @@ class Till(QObject):
         if self.runtime is None or self.runtime.sandbox is None:
             return
         self.runtime.sandbox.set_upstream(not down)
-        self.tasks.spawn(self.probe_host() if not down else self.refresh_status(), "host switch")
+        self.tasks.spawn(self._host_switched(), "host switch")
 
-    async def _host_reachable(self) -> bool:
+    async def _host_switched(self) -> None:
+        """The till asks the host at once (the status bar said "reachable" with the host down
+        until the next card payment, issue #39), then comes back online if it went offline."""
+        if self.runtime is None:
+            return
+        from cashier.flows.offline import check_host
+
+        try:
+            await check_host(self.runtime.ctx)
+        except Exception:
+            log.exception("could not ask the host")
+        await self.probe_host()
+        await self.refresh_status()
+
+    async def _connected(self) -> bool:
+        """Whether the connection to the gateway answers (what the host says: ``host_reachable``)."""
         assert self.runtime is not None
         if self.runtime.sandbox is not None:
-            return True  # in-process: the host is this process
+            return True  # in-process: the gateway is this process
         try:
             return bool(await self.runtime.client.warm_up())
         except Exception:

@@ -146,7 +146,12 @@ class HostWatch(Protocol):
     """Told every answer and every failure to get one (``cashier.flows.offline.OfflineWatch``:
     the till goes offline by itself when the host is away)."""
 
+    #: The last word about the host was that it could not be reached (the status bar says so).
+    host_away: bool
+
     def answered(self) -> None: ...
+
+    def unanswered(self) -> None: ...
 
     async def stored(self, ctx: FlowContext) -> None: ...
 

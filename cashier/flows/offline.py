@@ -32,7 +32,7 @@ from cashier.config import OfflineOptions
 from cashier.entry_rules import HOST_AWAY_NO_STORE as HOST_AWAY_NO_STORE
 from cashier.entry_rules import HOST_AWAY_STORING as HOST_AWAY_STORING
 from cashier.errors import ValidationError
-from cashier.flows.base import FlowContext
+from cashier.flows.base import FlowContext, HostWatch
 from cashier.host.errors import (
     HostError,
     HostNoDecision,
@@ -229,12 +229,21 @@ class OfflineWatch:
     failures: int = 0
     #: When the host was last found away (``time.monotonic``); None while it answers.
     away_at: float | None = None
+    #: The last word about the host was that it could not be reached (the gateway's own
+    #: "host unreachable", or ``[offline] failures`` in a row, or ``check_host``): the status
+    #: bar says so until the host answers again (issue #39: it stayed "reachable")
+    host_away: bool = False
     #: Offline by itself at most once per outage in this process (another process's switch is
     #: read from the journal).
     _switching: bool = field(default=False, repr=False)
 
     def answered(self) -> None:
-        self.failures, self.away_at = 0, None
+        self.failures, self.away_at, self.host_away = 0, None, False
+
+    def unanswered(self) -> None:
+        """A question that moves no money found the host away (``check_host``): said on the
+        status bar, never counted toward going offline (only a payment takes the till there)."""
+        self.host_away = True
 
     def away(self, within_s: float) -> bool:
         """The host was found away less than ``within_s`` ago (HD and DCC refuse a card tender
@@ -258,6 +267,7 @@ class OfflineWatch:
             self.failures += 1
         if self.failures < ctx.offline.failures:
             return None
+        self.host_away = True
         if isinstance(exc, HostRetrySafe):  # nothing reached it (a lost answer may be slowness)
             self.away_at = time.monotonic()
         if ctx.client.option not in STORING_OPTIONS:
@@ -271,6 +281,30 @@ class OfflineWatch:
             return HOST_AWAY_STORING if await go_offline(ctx, redact(str(exc))[:120]) else None
         finally:
             self._switching = False
+
+
+def host_reachable(connected: bool, offline_by_itself: bool, watch: HostWatch | None) -> bool:
+    """THE rule for the status bar's "Host": reachable only when the connection answers, the
+    till is not offline by itself (it went there because the host was away) and the last word
+    the flows heard about the host was not that it was away (``OfflineWatch.host_away``)."""
+    return connected and not offline_by_itself and not (watch is not None and watch.host_away)
+
+
+async def check_host(ctx: FlowContext) -> bool:
+    """Ask the host one question that moves no money (its merchant record): True when it
+    answers (a refusal is an answer). The watch hears it (training's "Host down" switch: the
+    status bar tells the truth at once, not at the next card payment)."""
+    try:
+        await ctx.client.merchant_info()
+    except (HostRetrySafe, HostOutcomeUnknown):
+        if ctx.watch is not None:
+            ctx.watch.unanswered()
+        return False
+    except HostError:
+        pass  # refused, but answered: the host is there
+    if ctx.watch is not None:
+        ctx.watch.answered()
+    return True
 
 
 async def go_offline(ctx: FlowContext, why: str) -> bool:

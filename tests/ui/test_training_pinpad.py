@@ -295,3 +295,35 @@ def test_while_the_card_is_asked_the_pad_leaves_the_amount_and_its_keys_apart(
         t.outcome == "approved" and (t.card or "").endswith("5551") for t in page.ticket.tenders),
         what="the JCB's tender on the ticket")
 
+
+def test_host_down_on_the_pad_turns_the_host_pill_and_host_up_turns_it_back(
+        ui: Any, make_gui: Any) -> None:
+    """Issue #39: the trainer ticked the pad's "Host down" and the status bar still said "Host:
+    reachable" in green. It says what the core heard from the host: not reachable at once, still
+    so after the card payment that takes the till offline by itself, reachable again once the
+    trainer unticks it and the host answers."""
+    from tests.support.screens import keys_to
+
+    gui = make_gui()
+    window, pad, till = gui.window, gui.pinpad, gui.till
+    pill = window.host_pill
+    assert pill.text() == "Host: reachable" and pill.property("level") == "ok"
+    box = pad.host_down
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     box.rect().center())
+    assert box.isChecked()
+    ui.until(lambda: pill.text() == "Host: not reachable", what="the pill says the host is away")
+    assert pill.property("level") == "bad"
+    pad.auto.setChecked(True)
+    page = window.go(SalePage)
+    keys_to(window)
+    QTest.keyClicks(page.amount, "2000")
+    QTest.keyClick(page.amount, Qt.Key.Key_F2)
+    ui.until(lambda: till.status.offline and till.status.offline_automatic, what="offline by itself")
+    ui.spin(0.05)
+    assert pill.text() == "Host: not reachable"
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     box.rect().center())
+    ui.until(lambda: not till.status.offline, what="online by itself")
+    ui.until(lambda: pill.text() == "Host: reachable", what="the pill says the host is back")
+    assert pill.property("level") == "ok"
