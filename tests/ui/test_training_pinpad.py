@@ -229,12 +229,14 @@ def test_while_the_card_is_asked_the_pad_leaves_the_amount_and_its_keys_apart(
     and "Present card ($219.", its Tap and Insert overlapped each other and the hint, and one
     test card showed. At 1024x768 and 1280x800, 100 % and 150 % text: the pad (over the till's
     navigation when it cannot sit beside it) leaves the amount, the waiting words and Cancel
-    [Esc] in sight, its own keys apart, three test cards in sight and every one a scroll away:
-    the trainer scrolls to the JCB, clicks it and taps it."""
+    [Esc] in sight, and the status bar's last item whole (the column over the right edge hid
+    it), its own keys apart, three test cards in sight and every one a scroll away: the trainer
+    scrolls to the JCB, clicks it and taps it."""
     from PySide6.QtCore import QRect
 
     from tests.support.screens import TITLE_BAR, keys_to, layout_problems
     from ui.cash import place_training_windows
+    from ui.window import Pill
 
     gui = make_gui()
     gui.set_language(language)
@@ -264,6 +266,13 @@ def test_while_the_card_is_asked_the_pad_leaves_the_amount_and_its_keys_apart(
                 problems.append(f"{where}: {widget.text()!r} under the pad or off the screen")
         if page.scroll_area.horizontalScrollBar().maximum() > 0:
             problems.append(f"{where}: the payment's screen scrolls sideways beside the pad")
+        # the status bar's last item (the printer's, the right end of the row) whole, in sight
+        pills = [p for p in window.status.findChildren(Pill) if p.isVisible()]
+        last = max(pills, key=lambda p: p.mapToGlobal(p.rect().topLeft()).x())
+        seen = QRect(last.mapToGlobal(last.rect().topLeft()), last.size())
+        if seen.intersects(covered) or not screen.contains(seen):
+            problems.append(f"{where}: the status bar's {last.text()!r} under the pad or off the screen")
+        problems += [f"{where}: {p}" for p in layout_problems(window.status, window)]
         problems += [f"{where}: {p}" for p in layout_problems(pad)]
         cards = pad.cards
         view = cards.viewport().rect()
