@@ -82,11 +82,22 @@ class WrappedLabel(QLabel):
 
 
 class CardList(QListWidget):
-    """The test cards: ``CARDS_SHOWN`` of them in sight at least, the others a scroll away."""
+    """The test cards: ``CARDS_SHOWN`` of them in sight at least (one while the pad asks for
+    something else than a card: its QR code or tip page needs the height), the others a scroll
+    away."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows_shown = CARDS_SHOWN
+
+    def show_rows(self, rows: int) -> None:
+        if rows != self.rows_shown:
+            self.rows_shown = rows
+            self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
-        return QSize(hint.width(), max(hint.height(), self.rows_height(CARDS_SHOWN)))
+        return QSize(hint.width(), max(hint.height(), self.rows_height(self.rows_shown)))
 
     def rows_height(self, rows: int) -> int:
         """The height of the first ``rows`` rows as they wrap at the list's width now (the item
@@ -372,6 +383,9 @@ class PinPadWindow(QWidget):
         """The pad is as large as the page it shows, not its largest page (a stack asks for the
         largest by default): the narrow pad grows for the tip page and takes its place again."""
         shown = self.stack.currentWidget()
+        cards = getattr(self, "cards", None)  # built after the pages
+        if cards is not None:
+            cards.show_rows(CARDS_SHOWN if shown in (self.idle_page, self.card_page) else 1)
         for i in range(self.stack.count()):
             page = self.stack.widget(i)
             if page is None:
