@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -728,6 +728,19 @@ class PinPadWindow(QWidget):
         a11y.name_view(self.triggers, self.triggers_box.title())
         self._fill_lists()
         self.show_prompt(self.prompt if self.prompt is not None and not self.prompt.done else None)
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() != QEvent.Type.LayoutRequest or not hasattr(self, "front"):
+            return done  # (events reach it while it is built)
+        placed = self.front.placed
+        if placed is not None \
+                and self.height() > max(self.minimumHeight(), placed.height()):
+            # a window grows to a larger least height by itself but keeps it once it falls: the
+            # QR code's page left the pad 770 px high, off a 768 px screen, after the test
+            # cards' rows gave way (issue #39); no higher than placed or than its page needs
+            self.resize(self.width(), max(self.minimumHeight(), placed.height()))
+        return done
 
     def showEvent(self, event: Any) -> None:
         if self.detach is None and self.till.ready and self.till.runtime is not None \
