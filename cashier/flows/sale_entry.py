@@ -479,10 +479,13 @@ class SaleEntry:
         return FlowResult(entry, outcome_of(entry), entry.message or "")
 
     @staticmethod
-    def result_style(result: FlowResult) -> str:
-        """How the result is coloured: a cancelled tender as cancelled, a capture as approved."""
+    def result_style(result: FlowResult | None) -> str:
+        """How the result is coloured: a cancelled tender as cancelled, a capture as approved, a
+        ticket closed with no tender (None: a comp) as paid."""
         from cashier.entry_rules import is_cancelled
 
+        if result is None:
+            return "approved"
         view = "cancelled" if is_cancelled(result.entry) else result.outcome
         return {"captured": "approved"}.get(view, view)
 

@@ -359,9 +359,10 @@ class SalePage(SaleView):
         self.amount.show_refused()
 
     def _tender_done(self, outcome: TicketResult) -> None:
-        if outcome.ends and outcome.result is not None:
+        if outcome.ends:  # paid (a comp with no tender: no result), or being checked
             self.show_result(outcome.result)
-            self._offer_email(outcome.result)
+            if outcome.result is not None:
+                self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
@@ -426,22 +427,22 @@ class SalePage(SaleView):
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
     def show_receipt(self) -> None:
-        if self.result is not None:
+        if self.has_receipt():
             self.result_stage.show_receipt(self.receipt())
 
     def email_receipt(self, *, pad_first: bool = False) -> None:
         """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
         from ui.email_prompt import email_receipt
 
-        if self.result is None:
+        if not self.has_receipt():
             return
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
-        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+        email_receipt(self.gui, self, entry_id=None if self.result is None else self.result.entry.id,
                       ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
                       said=lambda text: self._say("", lambda: text))
 
     def print_receipt(self) -> None:
-        if self.result is not None:
+        if self.has_receipt():
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:
