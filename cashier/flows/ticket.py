@@ -129,10 +129,13 @@ async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender],
     """Before a ticket is started or paid: a cash tender needs an open drawer session, and every
     tender stays within the till's bounds (``total``: the new ticket's, for a cash tender's
     largest note), so the command line and the Sale screen refuse it before anything is
-    journaled (``pay`` checks again for each tender)."""
+    journaled (``pay`` checks again for each tender). Nothing to pay (a ``total`` of 0.00, a
+    comp): a tender of no amount closes it, an amount is a slip (``apply`` refuses it too)."""
     for tender in tenders:
         if tender.amount is None:
             continue
+        if total is not None and total <= 0:
+            raise ValidationError(tender.kind, "nothing remains to pay: give no amount")
         if tender.kind == "cash" and total is not None:
             ctx.bounds.check_cash(tender.amount, total, ctx.journal.currency)
         else:
