@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QLineEdit
 
 from tests.support.profiles import CLERKS
 from tests.support.sale_screen import SaleDriver
+from ui.email_prompt import EmailDialog
 from ui.i18n import format_money
 
 
@@ -131,5 +132,16 @@ def test_a_comp_is_finished_by_the_cash_key_as_paid(ui: Any, make_gui: Callable[
     QTest.keyClick(w.focusWidget(), Qt.Key.Key_F9)  # Show receipt
     receipt = page.receipt_view.toPlainText()
     assert page.receipt_view.isVisibleTo(page) and "Bun" in receipt and "(staff)" in receipt
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F8)  # Print receipt, on the PIN pad
+    ui.until(lambda: page.result_message.text() == "Receipt printed on the PIN pad.",
+             what="the receipt printed")
     ticket = ui.run(gui.till.ctx.journal.ticket(ticket_id))
     assert ticket.state == "paid" and ticket.entries == ()
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = page.findChild(EmailDialog)
+    assert dialog is not None
+    QTest.keyClicks(dialog.address, "jane@example.com")
+    QTest.keyClick(dialog.address, Qt.Key.Key_Return)
+    row = ui.until(lambda: next(iter(gui.cashdesk.recorder.mail.mail_rows()), None),
+                   what="the receipt queued")
+    assert row.receipt == str(ticket_id)  # the paid ticket's receipt
