@@ -359,10 +359,9 @@ class SalePage(SaleView):
         self.amount.show_refused()
 
     def _tender_done(self, outcome: TicketResult) -> None:
-        if outcome.ends:  # paid (a comp with no tender: no result), or being checked
+        if outcome.ends:  # paid (a comp: no tender, no result), or being checked
             self.show_result(outcome.result)
-            if outcome.result is not None:
-                self._offer_email(outcome.result)
+            self._offer_email(outcome.result)
             return
         self.stack.setCurrentWidget(self.entry_page)
         self._prefill_remaining()
@@ -375,7 +374,7 @@ class SalePage(SaleView):
         an address (the core decides: ``cashier.mail.pad.offers_after``)."""
         from cashier.mail.pad import offers_after
 
-        if offers_after(self.till.profile, result):
+        if result is not None and offers_after(self.till.profile, result):
             self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
