@@ -28,6 +28,9 @@ class Figures:
     total: Decimal
     paid: Decimal
     remaining: Decimal
+    #: nothing remains, yet the open ticket waits to be closed as paid (``Ticket.only_closing_left``:
+    #: a comp, its lines discounted to 0.00): a tender key closes it, charging nothing
+    closes: bool = False
 
     @classmethod
     def of(cls, ticket: Ticket | None, *, typed: Decimal = Decimal(0),
@@ -38,12 +41,19 @@ class Figures:
             return cls(typed, zero, tip, typed + tip, zero, typed + tip)
         # the subtotal after discounts (issue #38): subtotal + tax (+ tip) is the total shown
         return cls(ticket.subtotal - ticket.discounts, ticket.tax, ticket.tip + tip,
-                   ticket.total + tip, ticket.paid, ticket.remaining + tip)
+                   ticket.total + tip, ticket.paid, ticket.remaining + tip,
+                   closes=not tip and ticket.only_closing_left)
 
     @property
     def due(self) -> bool:
         """Something remains to pay: the tenders are ready."""
         return self.remaining > 0
+
+    @property
+    def ready(self) -> bool:
+        """A tender key does something: it charges what is due, or, with nothing due, it closes
+        the ticket as paid (issue #38: a comped ticket is finished like any other)."""
+        return self.due or self.closes
 
     def is_remaining(self, amount: Decimal) -> bool:
         """``amount`` is exactly what remains (the entry still holds the pre-filled figure)."""

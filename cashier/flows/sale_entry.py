@@ -93,7 +93,7 @@ class Fields:
     figures: Figures
     tax_shown: bool
     paid_shown: bool
-    ready: bool  # something is due: the tenders are ready
+    ready: bool  # something is due, or only the closing is left: the tenders are ready
     cash_offers: tuple[Decimal, ...]
     can_add_line: bool
     can_remove_line: bool
@@ -136,11 +136,14 @@ class TenderRequest:
     before: int
     shown: Decimal
     waits_for_all: bool
+    #: nothing remains: the tender closes the ticket as paid, charging nothing (a comp)
+    closes: bool = False
 
     @property
     def on_pad(self) -> bool:
-        """The customer is asked (the PIN pad, or the code on it): the screen waits; cash is not."""
-        return self.tender.kind != "cash"
+        """The customer is asked (the PIN pad, or the code on it): the screen waits; cash is not,
+        nor any tender that only closes the ticket."""
+        return self.tender.kind != "cash" and not self.closes
 
 
 #: Told each ticket the entry now shows (None: none), and whether what remains was pre-filled.
@@ -224,7 +227,7 @@ class SaleEntry:
         keyed = self.tip_mode == TIP_KEYED
         fields = Fields(
             figures=figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
-            paid_shown=bool(t and t.tenders), ready=figures.due,
+            paid_shown=bool(t and t.tenders), ready=figures.ready,
             cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),
@@ -457,10 +460,12 @@ class SaleEntry:
         keyed_tip = self.keyed_tip() if self.tip_mode == TIP_KEYED else None
         lines = ((name, typed, self.take_quantity()),) if quick else ()
         before = len(self.ticket.tenders) if self.ticket is not None and not quick else 0
-        self.waiting_for_all = kind != "cash" and amount is None
-        shown = self.figures().remaining if amount is None else amount
+        figures = self.figures()
+        closes = not quick and figures.closes
+        self.waiting_for_all = kind != "cash" and amount is None and not closes
+        shown = figures.remaining if amount is None else amount
         return TenderRequest(tender, lines, keyed_tip, self.tip_mode, before, shown,
-                             self.waiting_for_all)
+                             self.waiting_for_all, closes)
 
     def settled(self, entry: Entry) -> FlowResult | None:
         """The result on screen was being checked and recovery has now settled its ``entry``:
@@ -474,10 +479,13 @@ class SaleEntry:
         return FlowResult(entry, outcome_of(entry), entry.message or "")
 
     @staticmethod
-    def result_style(result: FlowResult) -> str:
-        """How the result is coloured: a cancelled tender as cancelled, a capture as approved."""
+    def result_style(result: FlowResult | None) -> str:
+        """How the result is coloured: a cancelled tender as cancelled, a capture as approved, a
+        ticket closed with no tender (None: a comp) as paid."""
         from cashier.entry_rules import is_cancelled
 
+        if result is None:
+            return "approved"
         view = "cancelled" if is_cancelled(result.entry) else result.outcome
         return {"captured": "approved"}.get(view, view)
 

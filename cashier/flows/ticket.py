@@ -129,10 +129,13 @@ async def check_tenders(ctx: FlowContext, tenders: Sequence[Tender],
     """Before a ticket is started or paid: a cash tender needs an open drawer session, and every
     tender stays within the till's bounds (``total``: the new ticket's, for a cash tender's
     largest note), so the command line and the Sale screen refuse it before anything is
-    journaled (``pay`` checks again for each tender)."""
+    journaled (``pay`` checks again for each tender). Nothing to pay (a ``total`` of 0.00, a
+    comp): a tender of no amount closes it, an amount is a slip (``apply`` refuses it too)."""
     for tender in tenders:
         if tender.amount is None:
             continue
+        if total is not None and total <= 0:
+            raise ValidationError(tender.kind, "nothing remains to pay: give no amount")
         if tender.kind == "cash" and total is not None:
             ctx.bounds.check_cash(tender.amount, total, ctx.journal.currency)
         else:
@@ -164,9 +167,9 @@ class TicketResult:
 
     @property
     def ends(self) -> bool:
-        """The sale is over for now (the result screen): the ticket is paid, or the tender is
-        being checked with the host."""
-        return self.result is not None and (is_checking(self.result.outcome) or self.ticket.is_paid)
+        """The sale is over for now (the result screen): the ticket is paid (with no tender when
+        nothing remained: a comp, issue #38), or the tender is being checked with the host."""
+        return self.ticket.is_paid or (self.result is not None and is_checking(self.result.outcome))
 
     @property
     def tone(self) -> str:
@@ -391,8 +394,12 @@ class TicketSession:
         ticket is in flight elsewhere is raised (nothing of this call was sent), and so is any
         refused first tender with ``first_refusal_raises`` (the command line: exit 2, nothing
         sent); any other refused tender stops there: raised, or told to ``refused`` with the
-        ticket left open. Returns the ticket with the last tender applied and its flow's result."""
-        await check_tenders(self.ctx, tenders)
+        ticket left open. Returns the ticket with the last tender applied and its flow's result.
+        A ticket with nothing to pay (``Ticket.only_closing_left``: a comp) is closed by the first
+        tender, which takes nothing: cash then needs no open drawer (nothing goes in it)."""
+        ticket = self.ticket
+        closing = (not lines and not tip and ticket is not None and ticket.only_closing_left)
+        await check_tenders(self.ctx, () if closing else tenders)
         for name, price, quantity in lines:
             await self.add_line(name, price, quantity)
         ticket = self._open()
@@ -425,7 +432,9 @@ class TicketSession:
     async def apply(self, tender: Tender) -> TicketResult:
         """Apply one tender. A decline or a partial approval leaves the ticket open with what
         remains; the ticket closes as paid when nothing remains. The result is the one its flow
-        built (cash's, from the entry its commit wrote)."""
+        built (cash's, from the entry its commit wrote). With nothing remaining (a comp: its lines
+        discounted to 0.00) any tender closes the ticket as paid and journals no tender: no host,
+        no PIN pad, no drawer (the result is None)."""
         ticket = self.ticket if self.ticket is not None else await self.refresh()
         self._open()
         if not ticket.lines:
@@ -434,7 +443,11 @@ class TicketSession:
             raise ValidationError("ticket", "a tender is still being checked with the host: "
                                             "wait for its outcome before another tender")
         remaining = ticket.remaining
-        if remaining <= 0:  # paid in full by tenders recovery settled: only the closing is left
+        if remaining <= 0:  # a comp (issue #38), or tenders recovery settled: only the closing
+            if tender.amount:  # an amount typed for a ticket that asks none: a slip, never taken
+                raise ValidationError(tender.kind, "nothing remains to pay on ticket {ticket}: "
+                                                   "press the key with no amount typed",
+                                      ticket=ticket.id)
             return TicketResult(await self._close_if_paid(ticket))
         amount = tender.amount if tender.amount is not None else remaining
         if amount <= 0:
@@ -652,8 +665,12 @@ def refund_plan(ticket: Ticket, *, amount: Decimal | str | None = None,
         for i in lines:  # given back before (or being given back): never twice
             if ticket.line_refunded(i):
                 raise LineRefunded(ticket.id, i + 1)
-        amount = _lines_back(ticket, lines)
-    want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
+        want = _lines_back(ticket, lines)
+    else:
+        want = refundable if amount is None else parse_amount(amount, ticket.currency, field="amount")
+    if want <= 0:  # issue #38: a comp's lines were paid nothing; a refund journals nothing for it
+        raise ValidationError("refund", "nothing to give back on ticket {ticket}: nothing was paid "
+                                        "for it, or it was all refunded", ticket=ticket.id)
     if want > refundable:
         raise ValidationError("amount", f"at most the {refundable} not yet refunded on ticket {ticket.id}")
     if any(t.kind == "qr" and left.get(t.entry_id, 0) > 0 for t in ticket.tenders):
@@ -675,11 +692,13 @@ def _lines_back(ticket: Ticket, lines: list[int]) -> Decimal:
     after its discounts and its share of the ticket's, and, when the tax was added to the prices,
     its share of its own class's tax (``discounts.price_ticket``: the shares add up to the
     ticket's total, so refunding every line gives back what was paid, to the cent). The cash
-    rounding is the ticket's, not a line's: it goes back with the last lines refunded."""
+    rounding is the ticket's, not a line's: it goes back with the last lines refunded that were
+    paid for (a line discounted to 0.00 gives nothing back, so it is never refunded alone)."""
     priced = ticket.priced.lines
     back = sum((priced[i].paid for i in lines), Decimal(0))
     refunded = {i for i in range(len(ticket.lines)) if ticket.line_refunded(i)}
-    if refunded | set(lines) == set(range(len(ticket.lines))):  # the last lines: the rounding too
+    paid_for = {i for i in range(len(ticket.lines)) if priced[i].paid > 0}
+    if paid_for <= refunded | set(lines) and not paid_for <= refunded:  # the last paid: rounding too
         back += ticket.record.rounding
     return back.quantize(quantum(ticket.currency))
 

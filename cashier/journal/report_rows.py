@@ -23,11 +23,17 @@ _GROUPS = _QUERY.format(hour="", group="")
 #: The same groups by the UTC hour each entry was created in (``2026-11-29T14``): the day's
 #: charts place each hour in the till's local time.
 _GROUPS_BY_HOUR = _QUERY.format(hour="substr(created_at, 1, 13) AS hour,", group="hour,")
-#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket.
+#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket. A
+#: comp (issue #38: paid with nothing to pay, no tender) counts when it closed in the window.
 _TICKETS_QUERY = """
-SELECT COUNT(DISTINCT ticket_id) FROM entries
-WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
-  AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
+SELECT COUNT(*) FROM (
+  SELECT ticket_id FROM entries
+  WHERE till_id = ? AND created_at >= ? AND created_at < ? AND ticket_id IS NOT NULL
+    AND state IN ('approved', 'captured') AND kind != 'refund' AND COALESCE(op, '') != 'refund'
+  UNION
+  SELECT t.id FROM tickets t
+  WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
+    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.ticket_id = t.id))
 """
 #: A ticket a discount, a promotion, a price override or cash rounding touched (issue #38).
 _PRICED = """t.promotions IS NOT NULL OR t.rounding_minor != 0
@@ -116,8 +122,10 @@ class ReportRecorder:
         return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
-        """Tickets with a tender that moved money in [start, end) (each ticket once)."""
-        return int(self.conn.execute(_TICKETS_QUERY, (self.till_id, start, end)).fetchone()[0])
+        """Tickets with a tender that moved money in [start, end), and comps closed in it (each
+        ticket once)."""
+        window = (self.till_id, start, end)
+        return int(self.conn.execute(_TICKETS_QUERY, window + window).fetchone()[0])
 
     def report_ticket_tax(self, start: str, end: str) -> list[sqlite3.Row]:
         """The tickets paid in [start, end), by tax class and rate: their tax rule and the lines'

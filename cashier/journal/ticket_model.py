@@ -266,6 +266,13 @@ class Ticket:
         return self.state == "paid"
 
     @property
+    def only_closing_left(self) -> bool:
+        """Open with its lines and nothing left to pay (``paid_in_full``): a comp, its lines
+        discounted to 0.00, or tenders recovery settled. Any tender key closes it as paid,
+        charging nothing (issue #38): no host, no PIN pad, no drawer."""
+        return paid_in_full(self.record)
+
+    @property
     def money_taken(self) -> bool:
         """A tender applied money: cancelling gives it back (asked first, a manager approves)."""
         return self.paid > 0

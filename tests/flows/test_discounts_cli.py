@@ -94,3 +94,20 @@ def test_bad_input_is_one_line_and_nothing_is_journaled(run: Run, args: list[str
     assert out.returncode == 2, out.stderr
     assert said in out.stderr and out.stderr.strip().count("\n") == 0
     assert tickets(run) == []
+
+
+def test_a_comp_on_the_command_line(run: Run) -> None:
+    """Issue #38: a ticket discounted to 0.00 is closed as paid by a tender of no amount (no host,
+    no drawer: none is open here); cash handed over for it is a slip, refused before anything is
+    journaled."""
+    go = run
+    refused = go("ticket", "new", "--item", "Tea=10.00", "--discount", "100%", "--reason", "staff",
+                 "--manager", "102", "--pay", "cash=5.00", stdin="2222\n")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip() == "cashier: cash: nothing remains to pay: give no amount"
+    assert tickets(go) == []  # nothing journaled
+    done = go("ticket", "new", "--item", "Tea=10.00", "--discount", "100%", "--reason", "staff",
+              "--manager", "102", "--pay", "card", stdin="2222\n")
+    assert done.returncode == 0, done.stderr
+    t = json.loads(done.stdout)
+    assert (t["state"], t["total"], t["discount_total"], t["tenders"]) == ("paid", "0.00", "10.00", [])

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QLineEdit
 
 from tests.support.profiles import CLERKS
 from tests.support.sale_screen import SaleDriver
+from ui.email_prompt import EmailDialog
 from ui.i18n import format_money
 
 
@@ -97,3 +98,50 @@ def test_discounts_from_the_keys_and_the_manager_asked_above_the_limit(
     ui.until(lambda: page.task is not None and page.task.done(), what="idle")
     sale.press(Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)  # a typed line: no one asked
     assert "catalog product" in page.error_label.text() and len(seen) == 8
+
+
+def test_a_comp_is_finished_by_the_cash_key_as_paid(ui: Any, make_gui: Callable[..., Any]) -> None:
+    """Issue #38: a Bun given away (Ctrl+D, 100 % on its line, the manager's PIN) is finished by
+    F11 like any other ticket, with no drawer open: the result screen says Paid with the ticket,
+    its receipt shows, and the journal has the ticket paid with no tender (nothing taken)."""
+    gui = make_gui(clerks=CLERKS, drawer_float=None)
+    w = gui.window
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    QTest.keyClicks(gui.sign_in.pin, "1111")
+    QTest.keyClick(gui.sign_in.pin, Qt.Key.Key_Return)
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Bun", "250")
+    seen: list[str] = []
+    answer_dialogs(seen, ["100%", "staff", "2222"])
+    sale.press(Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    ui.until(lambda: page.ticket is not None and page.ticket.total == 0
+             and page.task is not None and page.task.done(), what="the comp")
+    assert seen[-1].startswith("A discount of 100 % needs a manager's approval")
+    w.activateWindow()
+    assert QTest.qWaitForWindowActive(w, 2000)
+    assert page.ticket is not None
+    ticket_id = page.ticket.id
+    sale.press(Qt.Key.Key_F11)
+    assert sale.wait_result() is None  # no tender: nothing was taken
+    assert page.result_title.text() == "Paid" and page.error_label.text() == ""
+    assert f"Ticket: {ticket_id}" in page.result_details.text()
+    assert page.result_amount.text() == format_money(Decimal(0), "USD")
+    assert page.print_button.isEnabled() and page.result_stage.email_button.isEnabled()
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F9)  # Show receipt
+    receipt = page.receipt_view.toPlainText()
+    assert page.receipt_view.isVisibleTo(page) and "Bun" in receipt and "(staff)" in receipt
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_F8)  # Print receipt, on the PIN pad
+    ui.until(lambda: page.result_message.text() == "Receipt printed on the PIN pad.",
+             what="the receipt printed")
+    ticket = ui.run(gui.till.ctx.journal.ticket(ticket_id))
+    assert ticket.state == "paid" and ticket.entries == ()
+    QTest.keyClick(w.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = page.findChild(EmailDialog)
+    assert dialog is not None
+    QTest.keyClicks(dialog.address, "jane@example.com")
+    QTest.keyClick(dialog.address, Qt.Key.Key_Return)
+    row = ui.until(lambda: next(iter(gui.cashdesk.recorder.mail.mail_rows()), None),
+                   what="the receipt queued")
+    assert row.receipt == str(ticket_id)  # the paid ticket's receipt

@@ -359,7 +359,7 @@ class SalePage(SaleView):
         self.amount.show_refused()
 
     def _tender_done(self, outcome: TicketResult) -> None:
-        if outcome.ends and outcome.result is not None:
+        if outcome.ends:  # paid (a comp: no tender, no result), or being checked
             self.show_result(outcome.result)
             self._offer_email(outcome.result)
             return
@@ -374,7 +374,7 @@ class SalePage(SaleView):
         an address (the core decides: ``cashier.mail.pad.offers_after``)."""
         from cashier.mail.pad import offers_after
 
-        if offers_after(self.till.profile, result):
+        if result is not None and offers_after(self.till.profile, result):
             self.email_receipt(pad_first=True)
 
     # ---- the wait, the result, the next customer -------------------------------------------
@@ -426,22 +426,22 @@ class SalePage(SaleView):
         return receipt_lines(self.result.entry, p.company_name, p.till_id) if self.result else []
 
     def show_receipt(self) -> None:
-        if self.result is not None:
+        if self.has_receipt():
             self.result_stage.show_receipt(self.receipt())
 
     def email_receipt(self, *, pad_first: bool = False) -> None:
         """The result's receipt by e-mail: the paid ticket's, else the payment's own."""
         from ui.email_prompt import email_receipt
 
-        if self.result is None:
+        if not self.has_receipt():
             return
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
-        email_receipt(self.gui, self, entry_id=self.result.entry.id,
+        email_receipt(self.gui, self, entry_id=None if self.result is None else self.result.entry.id,
                       ticket_id=None if ticket is None else ticket.id, pad_first=pad_first,
                       said=lambda text: self._say("", lambda: text))
 
     def print_receipt(self) -> None:
-        if self.result is not None:
+        if self.has_receipt():
             self.print_on_pad(self.receipt(), lambda: tr("Show the receipt on screen instead."))
 
     def entered(self) -> None:

@@ -14,7 +14,7 @@ from ui import a11y
 from ui.i18n import format_money, tr
 from ui.keys import EMAIL
 from ui.pages.base import Sayable, hint, restyle
-from ui.pages.sale.words import result_words, terminal_state_name
+from ui.pages.sale.words import closed_words, result_words, terminal_state_name
 from ui.pages.staged import ResultStage, wait_labels
 
 if TYPE_CHECKING:
@@ -144,26 +144,37 @@ class SaleResult(ResultStage):
         self.add_buttons((self.new_button, self.print_button, self.show_receipt_button,
                           self.email_button, self.check_button))
 
-    def show_result(self, result: FlowResult, ticket: Ticket | None, style: str) -> None:
-        """``ticket``: the paid ticket the result closed, else None; ``style``: its colour."""
+    def show_result(self, result: FlowResult | None, ticket: Ticket | None, style: str) -> None:
+        """``ticket``: the paid ticket the result closed, else None; ``style``: its colour.
+        ``result`` None: ``ticket`` closed with no tender (a comp: nothing to pay)."""
         from cashier.entry_rules import is_checking, shown_amount, took_money
 
-        entry, outcome = result.entry, result.outcome
-        self.say(self.title, lambda: result_words(result, ticket)[0])
+        if result is None:
+            assert ticket is not None
+            closed = ticket
+
+            def words() -> tuple[str, str, str]:
+                return closed_words(closed)
+            cur, shown, approved, checking = ticket.currency, ticket.total, True, False
+        else:
+            def words() -> tuple[str, str, str]:
+                return result_words(result, ticket)
+            entry, outcome = result.entry, result.outcome
+            cur = entry.currency
+            shown = ticket.total if ticket is not None else shown_amount(entry)
+            approved, checking = took_money(outcome), is_checking(outcome)
+        self.say(self.title, lambda: words()[0])
         restyle(self, "outcome", style)
-        cur = entry.currency
-        shown = ticket.total if ticket is not None else shown_amount(entry)
         self.amount.setText(format_money(shown, cur))
         self.change_due.setVisible(ticket is not None and ticket.gives_change)
         change = ticket.change if ticket is not None else Decimal(0)
         self.say(self.change_due, lambda: tr("Change due: {change}").format(change=format_money(change, cur)))
-        self.say(self.details, lambda: result_words(result, ticket)[1])
-        self.say(self.message, lambda: result_words(result, ticket)[2])
-        approved = took_money(outcome)
+        self.say(self.details, lambda: words()[1])
+        self.say(self.message, lambda: words()[2])
         self.print_button.setEnabled(approved)
         self.show_receipt_button.setEnabled(approved)
         self.email_button.setEnabled(approved)
-        self.check_button.setVisible(is_checking(outcome))
+        self.check_button.setVisible(checking)
         self.check_button.setEnabled(True)
         self.receipt_view.setVisible(False)
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 class SaleView(StagedPage):
     qr_requested = Signal(object, object)  # amount, tax (kept for the QR screen's own sales)
-    result_shown = Signal(object)  # FlowResult of the tender that ended the ticket
+    result_shown = Signal(object)  # FlowResult of the tender that ended the ticket (None: a comp)
     ticket_changed = Signal(object)  # cashier.flows.ticket.Ticket
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
@@ -259,7 +259,7 @@ class SaleView(StagedPage):
         """New sale's description: the result on screen, then what the key does (set before
         the key takes the focus: said once)."""
         plain = tr("The next customer: a new ticket.")
-        summary = self._result_summary() if self.result is not None else ""
+        summary = self._result_summary() if self.has_receipt() else ""
         self.new_button.setAccessibleDescription(f"{summary}. {plain}" if summary else plain)
 
     def _describe_amount(self) -> None:
@@ -329,7 +329,8 @@ class SaleView(StagedPage):
         self.result_details, self.result_message = r.details, r.message
         return r
 
-    def show_result(self, result: FlowResult) -> None:
+    def show_result(self, result: FlowResult | None) -> None:
+        """The tender's result (None: the paid ticket closed with no tender, a comp)."""
         self.result = result
         ticket = self.ticket if self.ticket is not None and self.ticket.is_paid else None
         self.result_stage.show_result(result, ticket, self.model.result_style(result))
@@ -341,6 +342,10 @@ class SaleView(StagedPage):
         self.stack.setCurrentWidget(self.result_page)
         self.new_button.setFocus()
         self.result_shown.emit(result)
+
+    def has_receipt(self) -> bool:
+        """A result with a receipt: a tender's, or a paid ticket's (a comp has no tender)."""
+        return self.result is not None or (self.ticket is not None and self.ticket.is_paid)
 
     def last_outcome(self) -> str | None:
         return None if self.result is None else str(self.result.outcome)

@@ -88,6 +88,14 @@ def result_words(result: FlowResult, ticket: Ticket | None) -> tuple[str, str, s
     return title, "\n".join(details), message
 
 
+def closed_words(ticket: Ticket) -> tuple[str, str, str]:
+    """A ticket closed with nothing to pay (a comp, issue #38: no tender): as ``result_words``."""
+    details = [f"{tr('Ticket')}: {ticket.id}"]
+    if ticket.tax:
+        details.append(f"{tr('Tax')}: {format_money(ticket.tax, ticket.currency)}")
+    return tr("Paid"), "\n".join(details), ""
+
+
 def tender_words(outcome: TicketResult, cur: str) -> str:
     """What came of a tender that left the ticket open, in the window's language."""
     ticket, tender, entry = outcome.ticket, outcome.tender, outcome.entry
