@@ -173,3 +173,15 @@ def test_the_scanner_finds_a_dressed_number_in_a_value_and_on_a_freed_page(tmp_p
         conn.execute("DELETE FROM t")  # gone from the table, still in the file's bytes
     assert superscript.encode() in db.read_bytes()
     assert pans.card_numbers_at_rest(tmp_path) == ["4321000000001119"]
+
+
+def test_a_clock_reading_with_its_fraction_is_no_split_card_number() -> None:
+    """The sandbox's records keep its clock as seconds and a fraction: ``1764393960.100009``
+    joins to a Luhn-valid 16 digits, and a training till's state file failed a scan so. The
+    scanner reads that one shape as a time; a number split by points in any other way is found."""
+    assert luhn_ok("1764393960100009")
+    record = '{"createdAt":1764393960.100009,"times":[1764393960.100009,1764393961.5]}'
+    assert pans.card_numbers_in(record) == []
+    for split in ("4321.0000.0000.1119", "4321000000.001119", "432100000.0001119",
+                  "1764393960.100009.4321", "note 4321-0000-0000-1119 at 1764393960.5"):
+        assert pans.card_numbers_in(split), split
