@@ -429,7 +429,11 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
-    """Bring the journal up to ``target``, one committed step at a time; return the new version."""
+    """Bring the journal up to ``target``, one committed step at a time; return the new version.
+
+    A new journal (version 0) is made in one transaction, every step in it: one commit (one
+    fsync at FULL) instead of one a step, so it exists whole or not at all. The till's first
+    start and every test's journal paid 14 commits (about 0.1 s on this disk)."""
     current = version_of(conn)
     if current > LATEST:
         raise JournalError(f"journal: schema version {current} is newer than this program "
@@ -438,11 +442,13 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # another process may have migrated while this one waited for the write lock
-            current = version_of(conn)
-            if current < target:
+            current = start = version_of(conn)
+            last = target if current == 0 else min(current + 1, target)
+            while current < last:
                 MIGRATIONS[current](conn)
-                conn.execute(f"PRAGMA user_version = {current + 1}")
                 current += 1
+            if current != start:
+                conn.execute(f"PRAGMA user_version = {current}")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:  # a COMMIT a full disk refused: SQLite already rolled back
