@@ -219,9 +219,13 @@ def discount_chart(discounts: Mapping[str, Any] | None, currency: str) -> Chart 
 def _hours(rows: Iterable[Any]) -> list[Figure]:
     """Sales (money taken) by the till's local hour: 24 figures summing to the report's gross."""
     acc = [[0, 0] for _ in range(24)]
+    local: dict[str, int] = {}  # a day's few hours, each worked out once (not once per group)
     for what, _tender, n, minor, row in money_parts(rows):
         if what == "sale":
-            h = _local_hour(row["hour"])
+            utc_hour = str(row["hour"])
+            h = local.get(utc_hour)
+            if h is None:
+                h = local[utc_hour] = _local_hour(utc_hour)
             acc[h][0] += n
             acc[h][1] += minor
     return [Figure(c, m) for c, m in acc]

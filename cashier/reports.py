@@ -190,9 +190,9 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             if tender == "card":
                 by_brand[row["brand"] or "unknown"].add(n, minor)
     tickets.count += recorder.report_ticket_count(start, end)
-    by_class = ticket_tax_by_class(recorder.report_ticket_tax(start, end), cur)
-    discounts, priced_tax = discount_figures(
-        (recorder.ticket(i) for i in recorder.report_priced_tickets(start, end)), cur)
+    taxed = recorder.report_ticket_tax(start, end)
+    by_class = ticket_tax_by_class(taxed.rows, cur)
+    discounts, priced_tax = discount_figures((recorder.ticket(i) for i in taxed.priced), cur)
     for key, minor in priced_tax.items():  # the tickets a discount touched: taxed after it
         by_class[key] = by_class.get(key, 0) + minor
     if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class

@@ -57,6 +57,9 @@ LONG = {
         "the Sale screen at every size in Spanish (English stays)",
     "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es]":
         "the Sale screen at every text size in Spanish (English stays)",
+    "tests/ui/test_sale_grid.py::test_the_grid_fits_the_tills_screens[es]":
+        "the Sale screen's grid at every size in Spanish (English stays; the Sale screen's own "
+        "words in Spanish stay in test_sale_fits's result beside the pad)",
     "tests/ui/test_contrast.py::test_every_label_and_field_is_readable[normal]":
         "every label's contrast in the normal look (high contrast stays)",
     "tests/ui/test_accessibility.py::"

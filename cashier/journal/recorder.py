@@ -1051,7 +1051,6 @@ class JournalRecorder:
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
         self.report_ticket_refunds = reports.report_ticket_refunds
-        self.report_priced_tickets = reports.report_priced_tickets
         self.report_corrections = reports.report_corrections
         self.report_groups_by_hour = reports.report_groups_by_hour
         self.report_lines = reports.report_lines

@@ -402,9 +402,24 @@ def _v14(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v15(conn: sqlite3.Connection) -> None:
+    """The day's reports read in order (issue #42): the report groups by hour come from an index
+    in their own grouping order (the entry's UTC hour, then the groups' keys, as
+    ``report_rows``'s by-hour query writes them), so SQLite sums them as it reads, with no sort;
+    the tickets closed in a window come from an index on when they closed, so the tickets' tax,
+    lines and discounts read that day's tickets only, never the whole history's lines."""
+    _run(conn, """
+    CREATE INDEX entries_report_hours ON entries(till_id, substr(created_at, 1, 13), kind, op, state,
+        COALESCE(card_type, ''), COALESCE(clerk, ''), (captured_minor > 0 OR refunded_minor > 0),
+        (ticket_id IS NULL), created_at, requested_minor, approved_minor, captured_minor,
+        refunded_minor, tip_minor, tax_minor);
+    CREATE INDEX tickets_closed ON tickets(till_id, state, closed_at)
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11,
-                                  _v12, _v13, _v14)
+                                  _v12, _v13, _v14, _v15)
 LATEST = len(MIGRATIONS)
 
 
@@ -414,7 +429,11 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
-    """Bring the journal up to ``target``, one committed step at a time; return the new version."""
+    """Bring the journal up to ``target``, one committed step at a time; return the new version.
+
+    A new journal (version 0) is made in one transaction, every step in it: one commit (one
+    fsync at FULL) instead of one a step, so it exists whole or not at all. The till's first
+    start and every test's journal paid 14 commits (about 0.1 s on this disk)."""
     current = version_of(conn)
     if current > LATEST:
         raise JournalError(f"journal: schema version {current} is newer than this program "
@@ -423,11 +442,13 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # another process may have migrated while this one waited for the write lock
-            current = version_of(conn)
-            if current < target:
+            current = start = version_of(conn)
+            last = target if current == 0 else min(current + 1, target)
+            while current < last:
                 MIGRATIONS[current](conn)
-                conn.execute(f"PRAGMA user_version = {current + 1}")
                 current += 1
+            if current != start:
+                conn.execute(f"PRAGMA user_version = {current}")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:  # a COMMIT a full disk refused: SQLite already rolled back

@@ -118,3 +118,82 @@ def test_tickets_alike_are_taxed_once_and_counted_each(make_desk: Any) -> None:
     shown = {c["tax_class"]: Decimal(c["tax"]) for c in report["tax_by_class"]}
     assert shown == by_class and len(shown) == 2
     assert Decimal(report["tax"]) == sum(by_class.values())
+
+
+def test_the_reports_tax_is_what_each_paid_ticket_charged_in_one_read(make_desk: Any) -> None:
+    """Issue #42's one read of the day's tickets (journal v15): tickets of every shape (one class
+    at two rates, two classes at one rate, typed lines at the ticket's rate, lines removed, no line
+    left, a discount, a promotion, a price typed over, cancelled or left open) and the report's tax
+    by class is still the sum of what each paid ticket charged, to the cent, and its discounts
+    what they took off: each shape once, then a seeded mix (the same every run)."""
+    import random
+
+    from cashier.discounts import Promotion
+    from cashier.journal.model import LineSold
+    from cashier.money import percent_text
+    from cashier.reports import discount_figures
+
+    desk = make_desk()
+    desk.open(clerk="101", float_amount="50.00")
+    store = desk.recorder
+    promotion = Promotion("Spend 2, save 1", "spend_discount", amount=Decimal("1.00"),
+                          threshold=Decimal("2.00"))
+    # a typed line (None) is the default class at the ticket's rate: beside WINE in a ticket at
+    # 8.25%, one class at two rates; beside JUICE in a ticket at 10%, two classes at one rate
+    typed, bread, wine, juice, cake = (
+        None, LineSold(sku="BREAD", catalog_version=1, tax_class="reduced", tax_rate=Decimal("4")),
+        LineSold(sku="WINE", catalog_version=1, tax_class="standard", tax_rate=Decimal("10")),
+        LineSold(sku="JUICE", catalog_version=1, tax_class="reduced", tax_rate=Decimal("10")),
+        LineSold(sku="CAKE", catalog_version=1, tax_class="reduced", tax_rate=Decimal("4"),
+                 list_price=Decimal("3.00"), override_reason="Old stock", override_by="102"))
+    charged: dict[tuple[str, str | None], Decimal] = {}
+    paid: list[Any] = []
+
+    def sell(rate: str, lines: list[tuple[str, LineSold | None]], *, included: bool = False,
+             promoted: bool = False, discount: bool = False, remove: bool = False,
+             state: str | None = "paid") -> None:
+        tid = store.create_ticket(actor="101", tax_rate=Decimal(rate), tax_included=included,
+                                  tip_mode="none", promotions=(promotion,) if promoted else ())
+        ids = [store.add_ticket_line(tid, name="Goods", quantity=1, unit_price=Decimal(price),
+                                     actor="101", sold=sold).lines[-1].id for price, sold in lines]
+        if remove and ids:
+            store.remove_ticket_line(tid, ids[0], actor="101")
+        if discount:
+            total = Ticket.of(store.ticket(tid)).total
+            store.add_ticket_discount(tid, line_id=None, kind="percent", value=Decimal(10),
+                                      reason="Staff", actor="101", approved_by=None,
+                                      before=total, after=total)
+        if state is None:
+            return  # left open: charged nothing yet
+        record = store.close_ticket(tid, state, actor="101")
+        if state == "paid":
+            paid.append(record)
+            for t in Ticket.of(record).taxes:
+                key = (t.tax_class, percent_text(t.rate))
+                charged[key] = charged.get(key, Decimal(0)) + t.tax
+
+    sell("8.25", [("2.15", typed), ("1.05", wine)])  # one class, two rates
+    sell("10", [("2.15", typed), ("1.05", juice)])  # two classes, one rate
+    sell("8.25", [("2.15", bread), ("1.05", typed)], included=True)
+    sell("8.25", [("1.05", cake)])  # a price typed over, nothing else
+    sell("8.25", [("2.15", typed), ("1.05", typed)], promoted=True)
+    sell("8.25", [("2.15", typed)], discount=True)
+    sell("8.25", [("2.15", wine)], remove=True)  # no line left
+    sell("8.25", [("2.15", wine)], state="cancelled")
+    sell("8.25", [("2.15", wine)], state=None)
+    rng = random.Random(4242)
+    for n in range(50):
+        sell(rng.choice(("8.25", "0", "10")),
+             [(rng.choice(("1.05", "2.15", "0.35")), rng.choice((typed, bread, wine, juice, cake)))
+              for _ in range(rng.choice((0, 1, 1, 2, 3)))],
+             included=rng.random() < 0.3, promoted=rng.random() < 0.15,
+             discount=rng.random() < 0.1, remove=rng.random() < 0.1,
+             state="paid" if n % 9 else rng.choice(("cancelled", None)))
+    report = desk.x_report(desk.roster.manager("102", "2222"))
+    shown = {(c["tax_class"], c["rate"]): Decimal(c["tax"]) for c in report["tax_by_class"]}
+    assert shown == {k: v for k, v in charged.items() if v or k in shown}
+    assert Decimal(report["tax"]) == sum(charged.values())
+    # what the discounts, promotions and price overrides took off: each paid ticket's own
+    assert report["discounts"] == discount_figures(paid, "USD")[0]
+    assert report["discounts"]["overrides_by_manager"]["102"]["count"] >= 1
+    assert report["discounts"]["promotions"] and report["discounts"]["by_reason"]

@@ -23,7 +23,7 @@ def test_a_v13_ticket_reads_the_same_after_v14(tmp_path: Path) -> None:
     conn.execute("INSERT INTO ticket_lines(ticket_id, name, quantity, unit_price_minor, sku, "
                  "catalog_version, tax_class, tax_rate) VALUES (1, 'Latte', 2, 400, 'LATTE', 3, "
                  "'standard', '8.25')")
-    assert schema.migrate(conn) == schema.LATEST == 14
+    assert schema.migrate(conn) == schema.LATEST >= 14
     conn.close()
     store = JournalRecorder(path, reader=True)
     try:

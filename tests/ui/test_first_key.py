@@ -49,3 +49,15 @@ def test_first_key_after_start_dialog_and_window_switch_reaches_the_sale_entry(
     page.amount.clearFocus()  # even with no field focused, the key reaches the entry
     _type_to_focus(ui, "0")
     assert page.amount.value == Decimal("125.00")
+
+
+def test_at_start_with_the_drawer_closed_the_cash_keys_look_closed(ui: Any, make_gui: Any) -> None:
+    """Tried from a fresh start under openbox: the Sale screen, first on show (never "entered"
+    from the navigation), drew Cash [F11] and the quick cash keys as ready with the drawer closed."""
+    gui = make_gui(drawer_float=None)
+    page = gui.window.page(SalePage)  # as the window shows it at start: no navigation to it
+    assert gui.window.stack.currentWidget() is page
+    assert page.cash_button.property("drawer") == "closed"
+    QTest.keyClicks(page.amount, "400")
+    assert page.cash_button.property("drawer") == "closed"
+    assert not page.payment_panel.exact_button.isEnabled()

@@ -161,3 +161,16 @@ def test_the_categories_and_the_discounts_charts_and_their_tables(make_gui: Call
     assert discounts.chart.total().minor == round(float(total) * 100) > 0
     QTest.keyClick(reports, Qt.Key.Key_F4)
     gui.set_language("en")
+
+
+def test_f8_prints_the_report_as_it_prints_on_every_screen(ui: Any, make_gui: Callable[..., Any],
+                                                          tmp_path: Path) -> None:
+    """A key means the same on every screen (the cashier's guide): F8 prints. The Reports screen
+    printed with Shift+F7."""
+    gui, reports = _opened(make_gui, tmp_path)
+    QTest.keyClick(reports, Qt.Key.Key_F4, SHIFT)  # the day chosen (yesterday)
+    gui.printer_window.jobs.clear()
+    QTest.keyClick(reports, Qt.Key.Key_F8)
+    assert reports.message.text() == "Sent to the receipt printer."
+    ui.until(lambda: gui.printer_window.jobs, what="the report printed")
+    assert "DAY REPORT" in "".join(map(str, gui.printer_window.jobs))

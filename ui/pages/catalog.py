@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.base import hint
+from ui.widgets.tables import filling
 
 
 class CatalogPart(QGroupBox):
@@ -147,12 +148,13 @@ class CatalogPart(QGroupBox):
             w.setEnabled(desk.linked)
         self._fill_choices()
         self.shown = desk.find(self.search.text())
-        self.table.setRowCount(len(self.shown))
-        for r, p in enumerate(self.shown):
-            cells = (p.sku, p.name, format_money(p.price, self.page.till.currency), p.category,
-                     tr("yes") if p.active else tr("no"))
-            for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+        with filling(self.table):
+            self.table.setRowCount(len(self.shown))
+            for r, p in enumerate(self.shown):
+                cells = (p.sku, p.name, format_money(p.price, self.page.till.currency), p.category,
+                         tr("yes") if p.active else tr("no"))
+                for c, text in enumerate(cells):
+                    self.table.setItem(r, c, QTableWidgetItem(text))
 
     def _fill_choices(self) -> None:
         assert self.desk is not None

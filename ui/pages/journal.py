@@ -34,6 +34,7 @@ from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint, restyle
 from ui.receipt import kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import FitAmountDisplay
+from ui.widgets.tables import filling
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -306,21 +307,23 @@ class JournalPage(Page):
 
     def _fill(self) -> None:
         current = self.selected()
-        self.table.setRowCount(len(self.entries))
-        for r, e in enumerate(self.entries):
-            amount = rules().shown_amount(e)
-            values = [format_time(e.created_at), e.invoice or "", kind_name(str(e.kind)),
-                      e.card or (f"…{e.card_last4}" if e.card_last4 else ""),
-                      format_money(amount, e.currency), state_name(rules().shown_state(e)), self._notes(e)]
-            for c, v in enumerate(values):
-                item = QTableWidgetItem(v)
-                if c == 6 and v:
-                    item.setToolTip(v)
-                if c == 4:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c, item)
-            if current is not None and e.id == current.id:
-                self.table.selectRow(r)
+        with filling(self.table):
+            self.table.setRowCount(len(self.entries))
+            for r, e in enumerate(self.entries):
+                amount = rules().shown_amount(e)
+                values = [format_time(e.created_at), e.invoice or "", kind_name(str(e.kind)),
+                          e.card or (f"…{e.card_last4}" if e.card_last4 else ""),
+                          format_money(amount, e.currency), state_name(rules().shown_state(e)),
+                          self._notes(e)]
+                for c, v in enumerate(values):
+                    item = QTableWidgetItem(v)
+                    if c == 6 and v:
+                        item.setToolTip(v)
+                    if c == 4:
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    self.table.setItem(r, c, item)
+                if current is not None and e.id == current.id:
+                    self.table.selectRow(r)
         a11y.table_rows(self.table)
         self._selected()
 

@@ -36,6 +36,7 @@ from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, PartStack, hint
 from ui.pages.catalog import CatalogPart
 from ui.receipt import kind_name, state_name
+from ui.widgets.tables import filling
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -407,22 +408,24 @@ class ManagerPage(Page):
                   format_time(d["at"]), tr("Reach the customer and collect it")]
                  for d in now["declined_on_forward"]]
         t = self.offline_table
-        t.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            for c, v in enumerate(row):
-                t.setItem(r, c, QTableWidgetItem(v))
+        with filling(t):
+            t.setRowCount(len(rows))
+            for r, row in enumerate(rows):
+                for c, v in enumerate(row):
+                    t.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(t)
         t.resizeRowsToContents()
         t.setVisible(bool(rows))
 
     def _fill_unresolved(self) -> None:
         t = self.unresolved_table
-        t.setRowCount(len(self.unresolved))
-        for r, e in enumerate(self.unresolved):
-            for c, v in enumerate([e.invoice or "", kind_name(str(e.kind)),
-                                   format_money(e.requested, e.currency), state_name(str(e.state)),
-                                   format_time(e.updated_at)]):
-                t.setItem(r, c, QTableWidgetItem(v))
+        with filling(t):
+            t.setRowCount(len(self.unresolved))
+            for r, e in enumerate(self.unresolved):
+                for c, v in enumerate([e.invoice or "", kind_name(str(e.kind)),
+                                       format_money(e.requested, e.currency), state_name(str(e.state)),
+                                       format_time(e.updated_at)]):
+                    t.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(t)
         self.unresolved_empty.setText("" if self.unresolved else tr("Nothing is waiting for recovery."))
         self.void_unresolved_button.setEnabled(bool(self.unresolved))
@@ -770,15 +773,16 @@ class StorePart(QGroupBox):
             return
         cur = (data["store"] or {}).get("currency") or self.page.till.currency
         tills = data["tills"]
-        self.table.setRowCount(len(tills))
-        for r, (till_id, t) in enumerate(sorted(tills.items())):
-            values = [till_id, t.get("clerk") or "", format_time(t["last_seen"]) if t["last_seen"] else
-                      tr("never"), str(t["open_tickets"]), str(t["unresolved"]),
-                      f"{t['sales']['count']}  {format_money(Decimal(t['sales']['amount']), cur)}",
-                      f"{t['refunds']['count']}  {format_money(Decimal(t['refunds']['amount']), cur)}",
-                      format_money(Decimal(t["net"]), cur)]
-            for c, v in enumerate(values):
-                self.table.setItem(r, c, QTableWidgetItem(v))
+        with filling(self.table):
+            self.table.setRowCount(len(tills))
+            for r, (till_id, t) in enumerate(sorted(tills.items())):
+                values = [till_id, t.get("clerk") or "", format_time(t["last_seen"]) if t["last_seen"] else
+                          tr("never"), str(t["open_tickets"]), str(t["unresolved"]),
+                          f"{t['sales']['count']}  {format_money(Decimal(t['sales']['amount']), cur)}",
+                          f"{t['refunds']['count']}  {format_money(Decimal(t['refunds']['amount']), cur)}",
+                          format_money(Decimal(t["net"]), cur)]
+                for c, v in enumerate(values):
+                    self.table.setItem(r, c, QTableWidgetItem(v))
         a11y.table_rows(self.table)
         s = data["store"]
         self._show_charts(data)

@@ -80,7 +80,7 @@ class ReportsPage(Page):
         for b in (self.x_button, self.z_button, self.day_button):
             b.setCheckable(True)
             self.shown_group.addButton(b)
-        self.print_button = self.button(lambda: tr("Print"), "Shift+F7", self.print_report, stacked=True)
+        self.print_button = self.button(lambda: tr("Print"), "F8", self.print_report, stacked=True)
         self.csv_button = self.button(lambda: tr("Export CSV"), "Shift+F8", lambda: self.export("csv"),
                                       stacked=True)
         self.pdf_button = self.button(lambda: tr("Export PDF"), "Shift+F9", lambda: self.export("pdf"),

@@ -24,6 +24,7 @@ from ui.i18n import format_money, format_time, tr
 from ui.pages.base import Page, hint
 from ui.receipt import reason_text, state_name
 from ui.widgets.amount import AmountPanel
+from ui.widgets.tables import filling
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -126,18 +127,19 @@ class TabsPage(Page):
 
     def _fill(self) -> None:
         current = self.selected()
-        self.table.setRowCount(len(self.entries))
-        for r, e in enumerate(self.entries):
-            card = f"{e.card_type or ''} …{e.card_last4}".strip() if e.card_last4 else (e.card or "")
-            values = [e.invoice or "", format_time(e.created_at), card,
-                      format_money(e.approved, e.currency)]
-            for c, v in enumerate(values):
-                item = QTableWidgetItem(v)
-                if c == 3:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c, item)
-            if current is not None and e.invoice == current.invoice:
-                self.table.selectRow(r)
+        with filling(self.table):
+            self.table.setRowCount(len(self.entries))
+            for r, e in enumerate(self.entries):
+                card = f"{e.card_type or ''} …{e.card_last4}".strip() if e.card_last4 else (e.card or "")
+                values = [e.invoice or "", format_time(e.created_at), card,
+                          format_money(e.approved, e.currency)]
+                for c, v in enumerate(values):
+                    item = QTableWidgetItem(v)
+                    if c == 3:
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    self.table.setItem(r, c, item)
+                if current is not None and e.invoice == current.invoice:
+                    self.table.selectRow(r)
         self.empty.setText("" if self.entries else tr("No open tabs."))
         a11y.table_rows(self.table)
         self._selected()

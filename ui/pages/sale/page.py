@@ -62,6 +62,9 @@ class SalePage(SaleView):
         till.bridge.other_event.connect(self._other_event)
         till.recovery_finished.connect(lambda _report: self._resume_open_ticket())
         self.retranslate()
+        # the first screen shows without being entered from the navigation: the Cash key looks
+        # as the drawer is from the first paint (it looked ready with the drawer closed)
+        self.drawer_changed()
 
     @classmethod
     def title(cls) -> str:
