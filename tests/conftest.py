@@ -55,8 +55,10 @@ LONG = {
         "every screen at every size in Spanish (English stays)",
     "tests/ui/test_geometry.py::test_the_sale_screen_fits_each_till_screen[es]":
         "the Sale screen at every size in Spanish (English stays)",
-    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es]":
-        "the Sale screen at every text size in Spanish (English stays)",
+    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es-keypad]":
+        "the Sale screen at every text size in Spanish with the keypad (English stays)",
+    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es-grid]":
+        "the Sale screen at every text size in Spanish with the grid (English stays)",
     "tests/ui/test_contrast.py::test_every_label_and_field_is_readable[normal]":
         "every label's contrast in the normal look (high contrast stays)",
     "tests/ui/test_accessibility.py::"

@@ -34,8 +34,10 @@ def _outside(page: Any, window: QWidget) -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("shown", ["keypad", "grid"])
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str) -> None:
+def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str, shown: str) -> None:
+    """With the keypad (F6) and with the product grid a training till opens on (issue #39)."""
     gui = make_gui(tax_rate="8.25", tip_mode="keyed", drawer_float=None)
     sale = SaleDriver(ui, gui)
     page = sale.page
@@ -43,7 +45,8 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
     sale.add_line("Bagel with cream cheese", "1275")
     page.key_tip_field()
     page.tip.set_value(Decimal("1.85"))
-    if page.keypad_panel.grid_shown():  # the keypad's state (the grid's: tests/ui/test_sale_grid.py)
+    assert page.keypad_panel.grid_shown()
+    if shown == "keypad":
         page.keypad_panel.switch()
     gui.set_language(language)
     # what the screen has to say: a notice, then a refusal (cash with no drawer open, by its
@@ -69,8 +72,16 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
         sideways = page.scroll_area.horizontalScrollBar().maximum()
         if sideways > 0:
             problems.append(f"{where}: scrolls sideways by {sideways} px")
-        needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
-                                 page.tip_field, page.tip]
+        kp = page.keypad_panel
+        needed: list[QWidget] = [page.amount_field, page.tip_field, page.tip, kp.times_button,
+                                 kp.switch_button, *page.entry_stage.tender_buttons]
+        if shown == "keypad":
+            needed += [*page.keypad.keys.values(), page.keypad.clear_button]
+        if shown == "grid":
+            grid = page.product_grid
+            paged = [grid.previous_page, grid.next_page, grid.page_label] \
+                if not grid.pages_row.isHidden() else []  # one page: no pages' row
+            needed += [*paged, *(t for t in grid.tiles if not t.isHidden())]
         for w in needed:
             if not w.isVisible() or w.visibleRegion().isEmpty():
                 problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")

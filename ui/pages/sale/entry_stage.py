@@ -113,7 +113,9 @@ class EntryStage(QWidget):
                 + self.keypad_panel.full_width() + 2 * spacing)
         full = max(full, self.payment_panel.tenders.minimumSizeHint().width())
         compact = room < full + 8  # a little to spare: a frame, a rounding
-        self.keypad_panel.set_compact(compact)
+        beside = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
+                  + self.keypad_panel.compact_width() + 2 * spacing)
+        self.keypad_panel.set_compact(compact, narrowest=room < beside + 8)
         if self.payment_panel.narrow != compact:
             self.payment_panel.narrow = compact
             self.payment_panel.updateGeometry()

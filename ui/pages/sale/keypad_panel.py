@@ -49,7 +49,7 @@ class KeypadPanel(QWidget):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             fields.addWidget(b, 0, i)
-        self.compact = False
+        self.compact = self.narrowest = False
         col.addLayout(fields)
         self.entry = AmountPanel(amount.currency, display=amount)
         self.keypad = self.entry.keypad
@@ -133,10 +133,21 @@ class KeypadPanel(QWidget):
         return max(fields + gap + self.times_button.sizeHint().width(), self.keypad.sizeHint().width(),
                    2 * BUTTON_W + gap, self.switch_button.sizeHint().width())
 
-    def set_compact(self, compact: bool) -> None:
+    def compact_width(self) -> int:
+        """How wide the column is compact with the quantity key beside Amount."""
+        return self.amount_field.sizeHint().width() + self.fields.horizontalSpacing() \
+            + self.times_button.sizeHint().width()
+
+    def set_compact(self, compact: bool, narrowest: bool = False) -> None:
         """Compact (issue #39: 1024 px at 150 % text): the on-screen digit keys give way, the
-        keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount."""
+        keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount. Narrowest
+        (a ticket of 999,998.00, high contrast): the quantity key under Tip, not beside Amount."""
+        narrowest = compact and narrowest
+        if (compact, narrowest) == (self.compact, self.narrowest):
+            return
+        self.narrowest = narrowest
         if compact == self.compact:
+            self._place()
             return
         self.compact = compact
         self.keypad.setVisible(not compact)
@@ -164,6 +175,9 @@ class KeypadPanel(QWidget):
         elif not self.compact:
             at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 0, 1, 1, 1),
                   (self.times_button, 0, 2, 1, 1))
+        elif self.narrowest:
+            at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 1, 0, 1, 1),
+                  (self.times_button, 2, 0, 1, 1))
         else:
             at = ((self.amount_field, 0, 0, 1, 1), (self.times_button, 0, 1, 1, 1),
                   (self.tip_field, 1, 0, 1, 2))

@@ -204,9 +204,17 @@ class PageLabel(QLabel):
     def __init__(self) -> None:
         super().__init__()
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        # the room left between the arrows is its own: it never widens the grid's column
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # it asks the room of its short form only: the words never widen the grid's column
+        self.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
         self.words, self.short = "", ""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        short = QFontMetrics(self.font()).horizontalAdvance(self.short) + 2 * self.margin() + 4
+        return QSize(short, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
     def show_page(self, words: str, short: str) -> None:
         self.words, self.short = words, short
@@ -227,6 +235,7 @@ class PageLabel(QLabel):
         text = self.words if wide <= self.width() else self.short
         if text != self.text():
             self.setText(text)
+            self.updateGeometry()
 
 
 class ProductGrid(QWidget):
