@@ -8,10 +8,8 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QLocale, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.sale.words import tender_text
+from ui.widgets.amount import FitLabel
 
 if TYPE_CHECKING:
     from cashier.flows.figures import Figures
@@ -48,38 +47,11 @@ class LinesTable(QTableWidget):
             self.restyled()
 
 
-class FigureValue(QLabel):
-    """A figure's amount, drawn smaller when the column is narrower than it at the theme's size
-    (never cut or elided), as ``FitAmountDisplay`` does: "Remaining $999,998.00" at 150 % text
-    made the ticket 80 px wider than 1024 px leaves it (issue #39). ``widest``: the most width
-    it asks for."""
+class FigureValue(FitLabel):
+    """A figure's amount, drawn smaller where the column is narrower than it: "Remaining
+    $999,998.00" at 150 % text made the ticket 80 px wider than 1024 px leaves it (issue #39)."""
 
     widest = 150
-
-    def sizeHint(self) -> QSize:
-        hint = super().sizeHint()
-        return QSize(min(hint.width(), self.widest), hint.height())
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        QFrame.paintEvent(self, event)  # the theme's frame and background
-        painter = QPainter(self)
-        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
-        font = QFont(self.font())
-        width = QFontMetrics(font).horizontalAdvance(self.text())
-        if width > rect.width() > 0:
-            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
-            scaled = max(8.0, size * rect.width() / width)
-            if font.pixelSize() > 0:
-                font.setPixelSize(int(scaled))
-            else:
-                font.setPointSizeF(scaled)
-        painter.setFont(font)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.drawText(rect, int(self.alignment()), self.text())
-        painter.end()
 
 
 class TicketPanel(QWidget):
