@@ -12,8 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.support.screens import TITLE_BAR, layout_problems
 from ui.pages.base import Page
 
@@ -72,11 +70,6 @@ class Ruler:
         await asyncio.sleep(0.02)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue #39, not yet solved (each state fits at rest, see test_geometry.py): the Sale screen "
-    "with a 999,998.00 decline on it (its figures) and a few px in some states, the QR screen while "
-    "the code waits and once paid, the pay-by-link wait, the drawer's count with a clerk signed in "
-    "(Spanish), the printer out of paper (Spanish)"))
 def test_no_state_of_make_screens_scrolls_sideways_at_1024x768_and_150(ui: Any, make_gui: Any) -> None:
     ruler = Ruler(make_gui)
     with screens_script() as screens:

@@ -16,8 +16,7 @@ from PySide6.QtTest import QTest
 from cashier.day_report import day_window
 from cashier.journal.recorder import JournalRecorder
 from tests.support.profiles import CLERKS
-from tests.support.screens import answer_save
-from tests.support.screens import keys
+from tests.support.screens import answer_save, keys
 from tests.support.training_day import write_day
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
