@@ -168,13 +168,15 @@ def test_the_sale_screen_fits_each_till_screen(ui: Any, make_gui: Any, language:
 
 def test_the_check_catches_a_squeezed_button_and_a_cut_label(ui: Any, make_gui: Any) -> None:
     """The check itself: a button narrower than its text, a label cut, a widget off the window."""
+    from ui.pages.journal import JournalPage
+
     gui = make_gui(start=False)
     window = gui.window
     window.resize(1024, 768)
-    window.show_page(1)
+    page = window.go(JournalPage)  # a screen with its heading shown (Open tabs hides its own)
+    shown = window.pages.index(page)
     ui.spin(0.02)
     assert not layout_problems(window)
-    page = window.pages[1]
     button = page._buttons[0][0]
     button.setFixedWidth(20)
     page.heading.setFixedWidth(30)
@@ -187,7 +189,7 @@ def test_the_check_catches_a_squeezed_button_and_a_cut_label(ui: Any, make_gui: 
     assert any("lies outside the window" in p for p in layout_problems(window))
     # the checked menu entry shows its text bold: as wide as its plain text, its end is cut
     gui.set_language("es")
-    entry = window.nav_buttons[1]
+    entry = window.nav_buttons[shown]
     assert entry.isChecked() and bold_extra(entry.font(), entry.text()) > 1
     entry.setFixedWidth(QPushButton.sizeHint(entry).width())
     ui.spin(0.02)
