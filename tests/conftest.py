@@ -55,8 +55,10 @@ LONG = {
         "every screen at every size in Spanish (English stays)",
     "tests/ui/test_geometry.py::test_the_sale_screen_fits_each_till_screen[es]":
         "the Sale screen at every size in Spanish (English stays)",
-    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es]":
-        "the Sale screen at every text size in Spanish (English stays)",
+    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es-keypad]":
+        "the Sale screen at every text size in Spanish with the keypad (English stays)",
+    "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es-grid]":
+        "the Sale screen at every text size in Spanish with the grid (English stays)",
     "tests/ui/test_sale_grid.py::test_the_grid_fits_the_tills_screens[es]":
         "the Sale screen's grid at every size in Spanish (English stays; the Sale screen's own "
         "words in Spanish stay in test_sale_fits's result beside the pad)",

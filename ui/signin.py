@@ -122,7 +122,10 @@ def signed_in(gui: Gui, clerk: Clerk | None) -> None:
 def label_sign_out(gui: Gui) -> None:
     """The Sign out key's label in the window's language (again at a language switch)."""
     clerk = getattr(gui.till, "clerk", None)
-    gui.sign_out_button.setText(labelled(tr("Sign out") + f" ({clerk.name})" if clerk else tr("Sign out"),
+    # the clerk's name on a line of its own: "Cerrar sesión (Alice)" on one line widened the
+    # navigation by ~100 px at 150 % text and the Drawer and Sale screens scrolled sideways at
+    # 1024x768 (issue #39)
+    gui.sign_out_button.setText(labelled(tr("Sign out") + f"\n({clerk.name})" if clerk else tr("Sign out"),
                                          SIGN_OUT_KEYS.replace("+", " "), stacked=True))
 
 

@@ -34,8 +34,10 @@ def _outside(page: Any, window: QWidget) -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("shown", ["keypad", "grid"])
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str) -> None:
+def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: str, shown: str) -> None:
+    """With the keypad (F6) and with the product grid a training till opens on (issue #39)."""
     gui = make_gui(tax_rate="8.25", tip_mode="keyed", drawer_float=None)
     sale = SaleDriver(ui, gui)
     page = sale.page
@@ -43,7 +45,8 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
     sale.add_line("Bagel with cream cheese", "1275")
     page.key_tip_field()
     page.tip.set_value(Decimal("1.85"))
-    if page.keypad_panel.grid_shown():  # the keypad's state (the grid's: tests/ui/test_sale_grid.py)
+    assert page.keypad_panel.grid_shown()
+    if shown == "keypad":
         page.keypad_panel.switch()
     gui.set_language(language)
     # what the screen has to say: a notice, then a refusal (cash with no drawer open, by its
@@ -69,8 +72,16 @@ def test_the_sale_screen_fits_at_every_size(ui: Any, make_gui: Any, language: st
         sideways = page.scroll_area.horizontalScrollBar().maximum()
         if sideways > 0:
             problems.append(f"{where}: scrolls sideways by {sideways} px")
-        needed: list[QWidget] = [*page.keypad.keys.values(), page.keypad.clear_button,
-                                 page.tip_field, page.tip]
+        kp = page.keypad_panel
+        needed: list[QWidget] = [page.amount_field, page.tip_field, page.tip, kp.times_button,
+                                 kp.switch_button, *page.entry_stage.tender_buttons]
+        if shown == "keypad":
+            needed += [*page.keypad.keys.values(), page.keypad.clear_button]
+        if shown == "grid":
+            grid = page.product_grid
+            paged = [grid.previous_page, grid.next_page, grid.page_label] \
+                if not grid.pages_row.isHidden() else []  # one page: no pages' row
+            needed += [*paged, *(t for t in grid.tiles if not t.isHidden())]
         for w in needed:
             if not w.isVisible() or w.visibleRegion().isEmpty():
                 problems.append(f"{where}: {w.accessibleName() or w.objectName()} not in sight")
@@ -105,20 +116,27 @@ def test_the_result_beside_the_pad_does_not_scroll_sideways_at_1024(ui: Any, mak
     assert not layout_problems(page.result_page, page.window())
 
 
+@pytest.mark.parametrize("shown", ["grid", "keypad"])
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_at_1024x768_and_150_the_sale_screen_keeps_tip_cash_and_the_tenders_in_sight(
-        ui: Any, make_gui: Any, language: str) -> None:
+        ui: Any, make_gui: Any, language: str, shown: str) -> None:
     """Issue #39: at 1024x768 with 150 % text, where the three panels do not fit side by side,
     the on-screen digit keys give way (the keyboard types the digits): Amount [F5], Tip [F7], the
-    quantity key and every tender (Cash [F11] too) stay in sight with no sideways scroll. After a
-    partial approval nothing scrolls sideways (its longer words may push the tenders below the
-    fold in Spanish: not yet solved, see docs/decisions/014-the-window.md); back at 100 % the
-    keys come back, without a restart."""
+    quantity key and every tender (Cash [F11] too) stay in sight with no sideways scroll, with
+    the product grid shown (as a training till opens) and with the keypad (F6); the grid's pages
+    and its arrows too. After a partial approval nothing scrolls sideways or is cut (its notice
+    may push the tenders below the fold: not yet solved, see docs/decisions/014-the-window.md);
+    back at 100 % the keys (or the grid) come back, without a restart."""
     gui = make_gui(tip_mode="keyed")
     gui.set_language(language)
     window = gui.window
     sale = SaleDriver(ui, gui)
     page = sale.page
+    kp = page.keypad_panel
+    assert kp.grid_shown()  # a training till opens on its catalog's products
+    if shown == "keypad":
+        sale.press(Qt.Key.Key_F6)
+        assert not kp.grid_shown()
     gui.set_theme(font_scale=1.5)
     window.resize(1024, 768 - TITLE_BAR)
     ui.spin(0.05)
@@ -128,8 +146,13 @@ def test_at_1024x768_and_150_the_sale_screen_keeps_tip_cash_and_the_tenders_in_s
         problems += [f"{where}: {p}" for p in _outside(page, window)]
         if (sideways := page.scroll_area.horizontalScrollBar().maximum()) > 0:
             problems.append(f"{where}: scrolls sideways by {sideways} px")
-        kp = page.keypad_panel
-        for w in (page.amount_field, page.tip_field, kp.times_button, *page.entry_stage.tender_buttons):
+        wanted: list[Any] = [page.amount_field, page.tip_field, kp.times_button,
+                             *page.entry_stage.tender_buttons, kp.switch_button]
+        if shown == "grid":
+            grid = page.product_grid
+            wanted += [grid.previous_page, grid.next_page, grid.page_label,
+                       *(t for t in grid.tiles if not t.isHidden())]
+        for w in wanted:
             if not w.isVisible() or w.visibleRegion().isEmpty():
                 problems.append(f"{where}: {w.text()!r} not in sight")
         return problems
@@ -144,11 +167,14 @@ def test_at_1024x768_and_150_the_sale_screen_keeps_tip_cash_and_the_tenders_in_s
     ui.spin(0.05)
     if (sideways := page.scroll_area.horizontalScrollBar().maximum()) > 0:
         problems.append(f"after a partial approval: scrolls sideways by {sideways} px")
-    problems += [f"after a partial approval: {p}" for p in layout_problems(page.entry_page, window)
-                 if "sideways" in p or "wide, needs" in p or "overlaps" in p]
+    # the notice's words, wrapped in the middle column, may push the tenders below the fold:
+    # not yet solved (docs/decisions/014-the-window.md); nothing is cut or scrolls sideways
+    problems += [p.replace("a new ticket", "after a partial approval") for p in in_sight("a new ticket")
+                 if "sideways" in p or "wide, needs" in p or "overlaps" in p or "is cut" in p]
     gui.set_theme(font_scale=1.0)  # the text size switched back at run time
     ui.spin(0.05)
-    assert not page.keypad_panel.compact and page.keypad.isVisible()
+    assert not kp.compact
+    assert page.keypad.isVisible() if shown == "keypad" else kp.grid_shown()
     assert page.scroll_area.horizontalScrollBar().maximum() == 0
     problems += [f"100 %: {p}" for p in layout_problems(page.entry_page, window)]
     assert not problems, "\n".join(problems[:40])

@@ -61,9 +61,9 @@ def test_spanish_sign_out_pad_words_and_manager_refusals(ui: Any, make_gui: Any)
     assert gui.sign_in.heading.text() == ES["Sign in"]
     QTest.keyClicks(gui.sign_in.pin, "1111")
     QTest.keyClick(gui.sign_in.pin, Qt.Key.Key_Return)
-    assert gui.sign_out_button.text().startswith(ES["Sign out"] + " (Alice)")
+    assert gui.sign_out_button.text().startswith(ES["Sign out"] + "\n(Alice)")
     gui.set_language("en")
-    assert gui.sign_out_button.text().startswith("Sign out (Alice)")
+    assert gui.sign_out_button.text().startswith("Sign out\n(Alice)")
     gui.set_language("es")
 
     sale = SaleDriver(ui, gui)

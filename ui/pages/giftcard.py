@@ -50,6 +50,11 @@ class GiftCardPage(StagedPage):
         super().__init__(till, gui)
         self.task: asyncio.Task[Any] | None = None
         self.stages(self._build_entry(), self._build_waiting())
+        # the navigation names the screen, as on the Sale screen: at 1024x768 with 150 % text the
+        # heading's height kept Clear [Esc] and E-mail receipt below the fold (issue #39)
+        self.heading.setVisible(False)
+        margins = self.layout_.contentsMargins()  # and 4 px above and below, not 10: 11 px short
+        self.layout_.setContentsMargins(margins.left(), 4, margins.right(), 4)
         self.retranslate()
 
     @classmethod
@@ -71,6 +76,7 @@ class GiftCardPage(StagedPage):
         row = QHBoxLayout(page)
         row.setContentsMargins(0, 0, 0, 0)
         left = QVBoxLayout()
+        left.setSpacing(4)  # E-mail receipt in sight at 1024x768 with 150 % text (issue #39)
         self.card_label = QLabel()
         self.card_label.setWordWrap(True)
         self.card_field = QLineEdit()

@@ -251,8 +251,11 @@ class PhoneLinkPage(StagedPage):
         a11y.live(self.link_status)
         self.link_charges = QListWidget()
         self.link_charges.setMaximumHeight(110)
-        self.pays_button = self.button(lambda: tr("Customer pays the link (training)"), "F11",
-                                       self.customer_pays, stacked=True)
+        # "(training)" on a line of its own: one line was 480-500 px and the screen scrolled
+        # sideways at 1024x768 with 150 % text while the link waited (issue #39)
+        self.pays_button = self.button(
+            lambda: tr("Customer pays the link (training)").replace(" (", "\n(", 1), "F11",
+            self.customer_pays, stacked=True)
         self.pays_button.setStyleSheet(
             "QPushButton { background: #ffcc33; color: #3a2a00; border: 2px dashed #3a2a00; "
             "font-weight: 700; } QPushButton:disabled { background: #f3e3b0; color: #8a7a50; }")

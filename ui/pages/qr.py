@@ -137,8 +137,10 @@ class QrPage(StagedPage):
         self.result_details, self.result_message = r.details, r.message
         self.new_button = self.button(lambda: tr("New sale"), "Return", self.new_sale, "Primary")
         self.print_button = self.button(lambda: tr("Print receipt"), "F8", self.print_receipt)
+        # its key under its words: on one line it was 490 px and the paid result scrolled sideways
+        # at 1024x768 with 150 % text (issue #39)
         self.reverse_button = self.button(lambda: tr("Cancel payment (give back)"), GIVE_BACK, self.reverse,
-                                          "Danger")
+                                          "Danger", stacked=True)
         self.check_button = self.button(lambda: tr("Check now"), "F10", self.check_now)
         email = self.email_button(self.result_message)
         # two by two: four in a row do not fit 1024x768 in Spanish
@@ -369,7 +371,7 @@ class QrPage(StagedPage):
         self.emailable(self.outcome.entry.id if paid and self.outcome is not None else None)
         self.reverse_button.setVisible(paid)
         self.reverse_button.setEnabled(paid)
-        self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), GIVE_BACK))
+        self.reverse_button.setText(labelled(tr("Cancel payment (give back)"), GIVE_BACK, stacked=True))
         self.check_button.setVisible(view is not None and view.checking)
         self.check_button.setEnabled(True)
 
@@ -391,7 +393,7 @@ class QrPage(StagedPage):
             self.say_in(self.result_message, lambda: tr("Give back the QR payment of %s, invoice %s? "
                                                         "Press %s again to confirm.")
                         % (format_money(entry.approved, entry.currency), entry.invoice, GIVE_BACK))
-            self.reverse_button.setText(labelled(tr("Confirm: give back"), GIVE_BACK))
+            self.reverse_button.setText(labelled(tr("Confirm: give back"), GIVE_BACK, stacked=True))
             return
         from cashier.flows import qr
 

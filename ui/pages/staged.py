@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLay
 from ui.i18n import tr
 from ui.keys import EMAIL
 from ui.pages.base import Page, PartStack, hint, restyle
+from ui.widgets.amount import FitLabel
 
 if TYPE_CHECKING:
     from ui.gui import Gui
@@ -59,7 +60,7 @@ class ResultStage(QFrame):
 
 def wait_labels() -> tuple[QLabel, QLabel, QLabel]:
     """The wait's amount (large), its title and what the customer is asked."""
-    amount, title, text = QLabel(), QLabel(), QLabel()
+    amount, title, text = FitLabel(), QLabel(), QLabel()
     amount.setObjectName("AmountDisplay")
     title.setObjectName("ResultTitle")
     text.setObjectName("PromptText")

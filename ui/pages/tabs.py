@@ -36,6 +36,9 @@ class TabsPage(Page):
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
+        # the navigation names the screen, as on the Sale screen: at 1024x768 with 150 % text the
+        # heading's height kept Refresh [F5] and Clear [Esc] below the fold (issue #39)
+        self.heading.setVisible(False)
         self.entries: list[Any] = []
         self._no_tip_armed: str | None = None  # the invoice F4 was pressed for with no tip typed
         row = QHBoxLayout()

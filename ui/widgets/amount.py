@@ -158,6 +158,40 @@ class FitAmountDisplay(AmountDisplay):
         painter.end()
 
 
+class FitLabel(QLabel):
+    """A label (an amount) drawn smaller when its column is narrower than its text at the theme's
+    size, never cut or elided, as ``FitAmountDisplay`` draws the amount (issue #39: the waiting
+    amount of the QR and pay-by-link screens, the Sale ticket's figures, at 1024x768 and 150 %
+    text). ``widest``: the most width it asks for."""
+
+    widest = 300
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.widest), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        QFrame.paintEvent(self, event)  # the theme's frame and background
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.margin(), 0, -self.margin(), 0)
+        font = QFont(self.font())
+        width = QFontMetrics(font).horizontalAdvance(self.text())
+        if width > rect.width() > 0:
+            size = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF()
+            scaled = max(8.0, size * rect.width() / width)
+            if font.pixelSize() > 0:
+                font.setPixelSize(int(scaled))
+            else:
+                font.setPointSizeF(scaled)
+        painter.setFont(font)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), self.text())
+        painter.end()
+
+
 def handle_amount_key(display: AmountDisplay, event: QKeyEvent) -> bool:
     """Digits, Backspace, Esc, Enter: True when the key was the amount's."""
     key = event.key()

@@ -112,7 +112,19 @@ class EntryStage(QWidget):
         full = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
                 + self.keypad_panel.full_width() + 2 * spacing)
         full = max(full, self.payment_panel.tenders.minimumSizeHint().width())
-        self.keypad_panel.set_compact(room < full + 8)  # a little to spare: a frame, a rounding
+        compact = room < full + 8  # a little to spare: a frame, a rounding
+        beside = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
+                  + self.keypad_panel.compact_width() + 2 * spacing)
+        self.keypad_panel.set_compact(compact, narrowest=room < beside + 8)
+        if self.payment_panel.narrow != compact:
+            self.payment_panel.narrow = compact
+            self.payment_panel.updateGeometry()
+        if isinstance(grid, QGridLayout):
+            # compact, the room left over is the grid's (two columns of products rather than
+            # one where it can); else the three share it as they always did
+            for i, stretch in enumerate((0, 0, 1) if compact else (4, 4, 3)):
+                if grid.columnStretch(i) != stretch:
+                    grid.setColumnStretch(i, stretch)
 
     def aim(self, display: AmountDisplay) -> None:
         """The keys (and the keypad) go to ``display``: the amount or the keyed tip."""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
+from ui.pages.sale.product_grid import BUTTON_W
 from ui.widgets.amount import AmountDisplay, AmountPanel
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class KeypadPanel(QWidget):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             fields.addWidget(b, 0, i)
-        self.compact = False
+        self.compact = self.narrowest = False
         col.addLayout(fields)
         self.entry = AmountPanel(amount.currency, display=amount)
         self.keypad = self.entry.keypad
@@ -66,12 +67,12 @@ class KeypadPanel(QWidget):
         self.times_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.times_button.setCheckable(True)
         # beside Clear, under the digits (a row of its own made the screen taller than 800 px at
-        # 150 % text); with the digits gone (compact) it goes under Amount and Tip
+        # 150 % text); with the digits gone or the grid in their place, beside Amount (``_place``)
         self.keys_grid = self.keypad.layout()
         if isinstance(self.keys_grid, QGridLayout):
             self.keys_grid.addWidget(self.keypad.clear_button, 4, 0, 1, 2)
-            self.keys_grid.addWidget(self.times_button, 4, 2)
         self.grid: QWidget | None = None
+        self._place()
         self.keys_chosen = False  # F6 asked for the keys while the grid could show
         self.switch_button = page.button(lambda: tr("Keypad") if self.grid_shown() else tr("Products"),
                                          "F6", self.switch)
@@ -99,6 +100,7 @@ class KeypadPanel(QWidget):
         self.switch_button.setVisible(has_products)
         self.stack.setCurrentWidget(self.grid if has_products and not self.keys_chosen
                                     else self.keys_page)
+        self._place()
         self._word_switch()
 
     def switch(self) -> None:
@@ -107,33 +109,86 @@ class KeypadPanel(QWidget):
             return
         self.keys_chosen = self.grid_shown()
         self.stack.setCurrentWidget(self.keys_page if self.keys_chosen else self.grid)
+        self._place()
         self._word_switch()
 
     def _word_switch(self) -> None:
         keys = self.grid_shown()
-        self.switch_button.setText(labelled(tr("Keypad") if keys else tr("Products"), "F6"))
+        # its key under its word when compact: "Productos  [F6]" on one line was 3 px too wide
+        # for the column at 150 % text (Spanish, after a partial approval)
+        self.switch_button.setText(labelled(tr("Keypad") if keys else tr("Products"), "F6",
+                                            stacked=self.compact))
         self.switch_button.setAccessibleDescription(
             tr("Shows the keypad in the products' place.") if keys
             else tr("Shows the catalog's products in the keypad's place."))
 
     def full_width(self) -> int:
-        """How wide the column is with the on-screen keys and Amount beside Tip."""
-        fields = self.amount_field.sizeHint().width() + self.tip_field.sizeHint().width() \
-            + self.fields.horizontalSpacing()
-        return max(fields, self.keypad.sizeHint().width())
+        """How wide the column is with the on-screen keys and Amount beside Tip (and, with a
+        grid, the quantity key beside them and two columns of products): the same whichever of
+        the grid and the keys shows, so F6 never lays the screen out again."""
+        gap = self.fields.horizontalSpacing()
+        fields = self.amount_field.sizeHint().width() + self.tip_field.sizeHint().width() + gap
+        if self.grid is None:
+            return max(fields, self.keypad.sizeHint().width())
+        return max(fields + gap + self.times_button.sizeHint().width(), self.keypad.sizeHint().width(),
+                   2 * BUTTON_W + gap, self.switch_button.sizeHint().width())
 
-    def set_compact(self, compact: bool) -> None:
+    def compact_width(self) -> int:
+        """How wide the column is compact with the quantity key beside Amount."""
+        return self.amount_field.sizeHint().width() + self.fields.horizontalSpacing() \
+            + self.times_button.sizeHint().width()
+
+    def set_compact(self, compact: bool, narrowest: bool = False) -> None:
         """Compact (issue #39: 1024 px at 150 % text): the on-screen digit keys give way, the
-        keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount."""
+        keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount. Narrowest
+        (a ticket of 999,998.00, high contrast): the quantity key under Tip, not beside Amount."""
+        narrowest = compact and narrowest
+        if (compact, narrowest) == (self.compact, self.narrowest):
+            return
+        self.narrowest = narrowest
         if compact == self.compact:
+            self._place()
             return
         self.compact = compact
         self.keypad.setVisible(not compact)
-        self.fields.addWidget(self.tip_field, 1 if compact else 0, 0 if compact else 1)
-        if compact:
-            self.fields.addWidget(self.times_button, 2, 0)
-        elif isinstance(self.keys_grid, QGridLayout):
+        self._word_switch()
+        # the keys' page measured again though hidden behind the grid (its layout kept the digit
+        # keys' 382 px and made the column, and the screen, taller than 768 px at 150 % text)
+        for page in (self.entry, self.keys_page):
+            layout = page.layout()
+            if layout is not None:
+                layout.invalidate()
+            page.updateGeometry()
+        self._place()
+
+    def _place(self) -> None:
+        """Amount, Tip and the quantity key where they cost least and stay in sight (issue #39:
+        with the grid shown the quantity key was under it, out of sight): beside Clear under the
+        digit keys; else Amount and Tip in a row with it, or (compact) the narrow quantity key
+        beside Amount and Tip under both, so the column is as narrow as the grid's."""
+        f = self.fields
+        keys_shown = self.grid is None or not self.grid_shown()
+        at: tuple[tuple[QWidget, int, int, int, int], ...]
+        if not self.compact and keys_shown and isinstance(self.keys_grid, QGridLayout):
             self.keys_grid.addWidget(self.times_button, 4, 2)
+            at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 0, 1, 1, 1))
+        elif not self.compact:
+            at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 0, 1, 1, 1),
+                  (self.times_button, 0, 2, 1, 1))
+        elif self.narrowest:
+            at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 1, 0, 1, 1),
+                  (self.times_button, 2, 0, 1, 1))
+        else:
+            at = ((self.amount_field, 0, 0, 1, 1), (self.times_button, 0, 1, 1, 1),
+                  (self.tip_field, 1, 0, 1, 2))
+        for widget, row, column, rows, columns in at:
+            f.addWidget(widget, row, column, rows, columns)
+        # the words' keys share what is left; the quantity key is as narrow as its mark
+        stretch = [0, 0, 0]
+        for widget, _row, column, _rows, _columns in at:
+            stretch[column] = 0 if widget is self.times_button else 1
+        for column, factor in enumerate(stretch):
+            f.setColumnStretch(column, factor)
         self.times_button.show()
 
     def _times_text(self) -> str:

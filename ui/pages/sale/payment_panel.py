@@ -66,6 +66,26 @@ class ErrorLine(QLabel):
         self.said.emit(False)
 
 
+class ShownChoice(QComboBox):
+    """A choice as wide as the item it shows (the list that opens shows every item whole): as wide
+    as its longest, "Propina en la terminal", the Spanish Sale screen scrolled sideways at 150 %
+    text (issue #39)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.currentIndexChanged.connect(lambda _i: self.updateGeometry())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        metrics = self.fontMetrics()
+        longest = max((metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())), default=0)
+        hint.setWidth(hint.width() - longest + metrics.horizontalAdvance(self.currentText()))
+        return hint
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+
 class PaymentPanel(QWidget):
     """What is typed and how it is paid. The tenders are a row of their own (``tenders``) that the
     screen puts under all three panels: side by side with them they do not fit 1024 px."""
@@ -89,7 +109,7 @@ class PaymentPanel(QWidget):
         # in Spanish at 125 % text)
         tip_row = QVBoxLayout()
         tip_row.setSpacing(4)
-        self.tip_mode_box = QComboBox()
+        self.tip_mode_box = ShownChoice()
         self.tip_mode_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the amount
         self.tip_mode_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for key in (TIP_NONE, TIP_PAD, TIP_KEYED):
@@ -156,6 +176,16 @@ class PaymentPanel(QWidget):
         it has (``minimumSizeHint``): the screen scrolls only when that does not fit."""
         return False
 
+    #: the screen is short of width (``EntryStage.fit``): the panel asks no more than it needs, so
+    #: the room left is the product grid's (the line's name field alone asked 260 px)
+    narrow = False
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self.narrow:
+            hint.setWidth(self.minimumSizeHint().width())
+        return hint
+
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
         layout = self.layout()
@@ -194,6 +224,7 @@ class PaymentPanel(QWidget):
     def retranslate(self) -> None:
         for i, text in enumerate((tr("No tip"), tr("Tip on PIN pad"), tr("Tip keyed"))):
             self.tip_mode_box.setItemText(i, text)
+        self.tip_mode_box.updateGeometry()
         self.description.setPlaceholderText(tr("Line name (type letters), then the price and +"))
         a11y.name(self.description, tr("Line name"),
                   tr("Letters typed on the Sale screen name the next line; the price and + add it."))

@@ -61,6 +61,9 @@ class TileButton(QPushButton):
         #: what the last paint laid out: (title, detail, size, font) -> (title font, its lines)
         self._layout: tuple[tuple[str, str, QSize, str], QFont, str] | None = None
         self._hint: tuple[tuple[str, str], QSize] | None = None  # (title, font) -> a category's size
+        #: a category's room in its row: a name wider than the row is shown smaller or cut short
+        #: with "…" within it, never under the arrows beside the row (issue #39)
+        self.room = 0
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -78,7 +81,10 @@ class TileButton(QPushButton):
                 wide = QFontMetrics(font).horizontalAdvance(self.title) + 28
                 self._hint = (of, QSize(min(max(wide, BUTTON_W * 3 // 4), BUTTON_W * 2),
                                         BUTTON_H * 3 // 4))
-            return QSize(self._hint[1])
+            hint = QSize(self._hint[1])
+            if self.room > 0:
+                hint.setWidth(min(hint.width(), self.room))
+            return hint
         return QSize(BUTTON_W, BUTTON_H)
 
     def minimumSizeHint(self) -> QSize:
@@ -190,6 +196,48 @@ class Note(QLabel):
             self.setFixedHeight(height)
 
 
+class PageLabel(QLabel):
+    """The page's number between its arrows: "Page 1 of 2" where the words fit the room the arrows
+    leave, else "1/2" (issue #39: the grid's column at 1024 px and 150 % text cut the words); a
+    screen reader hears the words either way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # it asks the room of its short form only: the words never widen the grid's column
+        self.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+        self.words, self.short = "", ""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        short = QFontMetrics(self.font()).horizontalAdvance(self.short) + 2 * self.margin() + 4
+        return QSize(short, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def show_page(self, words: str, short: str) -> None:
+        self.words, self.short = words, short
+        a11y.name(self, words)
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit()
+
+    def _fit(self) -> None:
+        wide = QFontMetrics(self.font()).horizontalAdvance(self.words) + 2 * self.margin() + 4
+        text = self.words if wide <= self.width() else self.short
+        if text != self.text():
+            self.setText(text)
+            self.updateGeometry()
+
+
 class ProductGrid(QWidget):
     """The grid (see the module's note). ``picked`` is told each product to add; ``changed``
     after a touch changed what shows (the screen says nothing and keeps its keys)."""
@@ -201,6 +249,7 @@ class ProductGrid(QWidget):
         # the room the keypad leaves is the grid's: it never widens the column (``fit`` puts as
         # many buttons in it as it holds, their names wrapped and cut short)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setMinimumWidth(BUTTON_W)  # one column of buttons at least
         self.model = model
         self.currency = currency
         self.picked = picked
@@ -275,13 +324,13 @@ class ProductGrid(QWidget):
         pages = QHBoxLayout()
         self.previous_page = QPushButton()
         self.next_page = QPushButton()
-        self.page_label = QLabel()
-        self.page_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.page_label = PageLabel()
         pages.addWidget(self.previous_page)
         pages.addWidget(self.page_label, 1)
         pages.addWidget(self.next_page)
         for plain, step in ((self.previous_page, -1), (self.next_page, 1)):
             plain.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            plain.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
             plain.clicked.connect(lambda _=False, n=step: self._turn(n))
         self.pages_row = QWidget()
         self.pages_row.setLayout(pages)
@@ -289,6 +338,8 @@ class ProductGrid(QWidget):
         col.addWidget(self.pages_row)
         col.addWidget(self.empty)
         self._columns = 2
+        self._fitting = self._fit_again = False
+        self._redrawing = self._redraw_again = False
         self._tile_height = 0
         self._tile_width = BUTTON_W
         self._tiles_layout.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -348,7 +399,24 @@ class ProductGrid(QWidget):
             self._place_categories(self._drawn)
 
     def fit(self) -> None:
-        """As many buttons on a page as the grid's room holds (two columns at least)."""
+        """As many buttons on a page as the grid's room holds (one column where two do not fit:
+        a button is never narrower than a finger). Drawing shows or hides the pages' row, which
+        resizes the room and asks again: that ask waits for this one to end (issue #39: nested,
+        the inner page's buttons were shown and the outer's kept, one past the page's end)."""
+        if self._fitting:
+            self._fit_again = True
+            return
+        self._fitting = True
+        try:
+            for _ in range(4):  # the pages' row shown or hidden settles it in two
+                self._fit_again = False
+                self._fit_once()
+                if not self._fit_again:
+                    break
+        finally:
+            self._fitting = False
+
+    def _fit_once(self) -> None:
         line = QFontMetrics(self.back_button.font()).lineSpacing()
         height = max(BUTTON_H, 3 * line + 14)  # two lines of a name and the price, at any text size
         if height != self._tile_height:
@@ -362,12 +430,14 @@ class ProductGrid(QWidget):
             for arrow in (self.previous_category, self.next_category):
                 arrow.setFixedSize(max(line + 12, 40), row)
         room = self.stack.size()
-        columns = max(2, room.width() // (BUTTON_W + 4))
+        columns = max(1, (room.width() + 4) // (BUTTON_W + 4))
         rows = max(1, room.height() // (height + 4))
         if columns != self._columns:
             self._columns = columns
+            shown = len(self._drawn.products) if self._drawn is not None else 0
             for i, tile in enumerate(self.tiles):
                 self._tiles_layout.addWidget(tile, i // columns, i % columns)
+                tile.setVisible(i < shown)  # placed again: a tile past the page stays hidden
         # a column's width whether or not a button is in it: one product is one button wide
         self._tile_width = max(BUTTON_W // 2, (room.width() - 4 * (columns - 1)) // columns)
         for tile in (*self.tiles, *self.options):
@@ -388,7 +458,23 @@ class ProductGrid(QWidget):
             self.retranslate()
 
     def redraw(self) -> None:
-        """The grid as the model's view says (nothing done when it is what is on screen)."""
+        """The grid as the model's view says (nothing done when it is what is on screen). The
+        pages' row shown or hidden resizes the room, whose new fit asks to draw again: that
+        waits for this drawing to end, and draws the view the fit left (see ``fit``)."""
+        if self._redrawing:
+            self._redraw_again = True
+            return
+        self._redrawing = True
+        try:
+            for _ in range(4):
+                self._redraw_again = False
+                self._redraw_once()
+                if not self._redraw_again:
+                    break
+        finally:
+            self._redrawing = False
+
+    def _redraw_once(self) -> None:
         view = self.model.view()
         if view is self._drawn:
             return
@@ -442,6 +528,8 @@ class ProductGrid(QWidget):
         names = [c.name for c in view.categories]
         open_at = names.index(view.category) if view.category in names else 0
         room = self.category_row.width()
+        for tile in self.categories:
+            tile.room = room
         widths = [t.sizeHint().width() + 4 for t in self.categories[:count]]
         first = min(self._first_category, open_at, max(count - 1, 0))
 
@@ -491,8 +579,9 @@ class ProductGrid(QWidget):
 
     def _draw_pages(self, view: GridView) -> None:
         self.pages_row.setVisible(view.pages > 1 and view.choice is None)
-        self.page_label.setText(tr("Page {page} of {pages}").format(page=view.page + 1,
-                                                                   pages=view.pages))
+        self.page_label.show_page(tr("Page {page} of {pages}").format(page=view.page + 1,
+                                                                     pages=view.pages),
+                                  f"{view.page + 1}/{view.pages}")
         self.previous_page.setEnabled(view.page > 0)
         self.next_page.setEnabled(view.page + 1 < view.pages)
 
@@ -534,12 +623,16 @@ class ProductGrid(QWidget):
     def retranslate(self) -> None:
         self.back_button.setText(labelled(tr("Back"), "Esc", stacked=True))
         self.add_button.setText(labelled(tr("Add"), "Return", stacked=True))
-        self.previous_page.setText(labelled("▲", tr("Up"), stacked=True))
-        self.next_page.setText(labelled("▼", tr("Down"), stacked=True))
+        # the arrow keys by their own marks: "[Arriba]" and "[Abajo]" left the page's number no
+        # room in the grid's column at 150 % text (issue #39)
+        self.previous_page.setText(labelled("▲", "↑", stacked=True))
+        self.next_page.setText(labelled("▼", "↓", stacked=True))
         a11y.name(self.back_button, tr("Back"), tr("Backs out of the question: nothing is added."))
         a11y.name(self.add_button, tr("Add"), tr("Adds the product with the choices ticked."))
         a11y.name(self.previous_page, tr("Previous page"), tr("The category's previous products."))
         a11y.name(self.next_page, tr("Next page"), tr("The category's next products."))
+        self.previous_page.setToolTip(tr("Previous page"))
+        self.next_page.setToolTip(tr("Next page"))
         a11y.name(self.previous_category, tr("Previous category"), tr("Page Up."))
         a11y.name(self.next_category, tr("Next category"), tr("Page Down."))
         self._drawn = None  # the buttons' names are worded again

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.i18n import format_money, tr
 from ui.pages.sale.words import tender_text
+from ui.widgets.amount import FitLabel
 
 if TYPE_CHECKING:
     from cashier.flows.figures import Figures
@@ -44,6 +45,13 @@ class LinesTable(QTableWidget):
         if self.restyled is not None and event.type() in (QEvent.Type.FontChange,
                                                           QEvent.Type.StyleChange):
             self.restyled()
+
+
+class FigureValue(FitLabel):
+    """A figure's amount, drawn smaller where the column is narrower than it: "Remaining
+    $999,998.00" at 150 % text made the ticket 80 px wider than 1024 px leaves it (issue #39)."""
+
+    widest = 150
 
 
 class TicketPanel(QWidget):
@@ -77,7 +85,7 @@ class TicketPanel(QWidget):
         grid.setVerticalSpacing(2)
         self.sum_labels: dict[str, tuple[QLabel, QLabel]] = {}
         for i, key in enumerate(FIGURES):
-            name, value = QLabel(), QLabel()
+            name, value = QLabel(), FigureValue()
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             big = key in ("total", "remaining")
             for w in (name, value):
