@@ -608,14 +608,6 @@
       <translation>Esta caja vende su propia lista (sin tienda): el catálogo se cambia en la tienda.</translation>
     </message>
     <message>
-      <source>yes</source>
-      <translation>sí</translation>
-    </message>
-    <message>
-      <source>no</source>
-      <translation>no</translation>
-    </message>
-    <message>
       <source>Sign in to the store first (Store: manager number and PIN): the store checks who changes its catalog.</source>
       <translation>Inicie sesión en la tienda primero (Tienda: número y PIN del encargado): la tienda comprueba quién cambia su catálogo.</translation>
     </message>
@@ -626,6 +618,14 @@
     <message>
       <source>Catalog version %s from the store.</source>
       <translation>Versión %s del catálogo de la tienda.</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>sí</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>no</translation>
     </message>
     <message>
       <source>%s saved: catalog version %s.</source>
@@ -1392,10 +1392,6 @@
       <translation>Consultando a la tienda…</translation>
     </message>
     <message>
-      <source>never</source>
-      <translation>nunca</translation>
-    </message>
-    <message>
       <source>Tips</source>
       <translation>Propinas</translation>
     </message>
@@ -1462,6 +1458,10 @@
     <message>
       <source>Store manager %s signed in: every till's figures.</source>
       <translation>Gerente de tienda %s con sesión iniciada: las cifras de todas las cajas.</translation>
+    </message>
+    <message>
+      <source>never</source>
+      <translation>nunca</translation>
     </message>
     <message>
       <source>Store batch %s closed: one batch for every till.</source>
@@ -1596,10 +1596,6 @@
       <translation>Crear enlace de pago</translation>
     </message>
     <message>
-      <source>Customer pays the link (training)</source>
-      <translation>El cliente paga el enlace (práctica)</translation>
-    </message>
-    <message>
       <source>Deactivate link</source>
       <translation>Desactivar enlace</translation>
     </message>
@@ -1682,6 +1678,10 @@
     <message>
       <source>Do not take the payment another way: recovery finds out what happened.</source>
       <translation>No cobre de otra forma: la recuperación averigua lo que pasó.</translation>
+    </message>
+    <message>
+      <source>Customer pays the link (training)</source>
+      <translation>El cliente paga el enlace (práctica)</translation>
     </message>
     <message>
       <source>Payment link for</source>
@@ -2032,36 +2032,8 @@
       <translation>Teclado</translation>
     </message>
     <message>
-      <source>Price of the last line</source>
-      <translation>Precio de la última línea</translation>
-    </message>
-    <message>
       <source>Item</source>
       <translation>Artículo</translation>
-    </message>
-    <message>
-      <source>Reason:</source>
-      <translation>Motivo:</translation>
-    </message>
-    <message>
-      <source>Discount on the last line</source>
-      <translation>Descuento en la última línea</translation>
-    </message>
-    <message>
-      <source>Discount on the ticket</source>
-      <translation>Descuento en el ticket</translation>
-    </message>
-    <message>
-      <source>Percent (10%) or amount (2.00):</source>
-      <translation>Porcentaje (10%) o importe (2.00):</translation>
-    </message>
-    <message>
-      <source>New price (2.50):</source>
-      <translation>Precio nuevo (2.50):</translation>
-    </message>
-    <message>
-      <source>Quantity: type how many (1 to 999), then *, then the price.</source>
-      <translation>Cantidad: teclee cuántas (1 a 999), luego *, luego el precio.</translation>
     </message>
     <message>
       <source>Amount: type the line's price first (it must be greater than zero).</source>
@@ -2074,14 +2046,6 @@
     <message>
       <source>Show the receipt on screen instead.</source>
       <translation>Muestre el recibo en pantalla.</translation>
-    </message>
-    <message>
-      <source>Ticket {ticket} parked: Shift+F1 recalls it.</source>
-      <translation>Tique {ticket} aparcado: Mayús+F1 lo recupera.</translation>
-    </message>
-    <message>
-      <source>Ticket {ticket} recalled.</source>
-      <translation>Tique {ticket} recuperado.</translation>
     </message>
     <message>
       <source>Parked tickets</source>
@@ -2244,14 +2208,6 @@
       <translation>La marca o desmarca (su número); Intro añade el producto.</translation>
     </message>
     <message>
-      <source>Up</source>
-      <translation>Arriba</translation>
-    </message>
-    <message>
-      <source>Down</source>
-      <translation>Abajo</translation>
-    </message>
-    <message>
       <source>No products in this category.</source>
       <translation>No hay productos en esta categoría.</translation>
     </message>
@@ -2318,6 +2274,42 @@
     <message>
       <source>Paying by QR code</source>
       <translation>Pago con código QR</translation>
+    </message>
+    <message>
+      <source>Price of the last line</source>
+      <translation>Precio de la última línea</translation>
+    </message>
+    <message>
+      <source>Reason:</source>
+      <translation>Motivo:</translation>
+    </message>
+    <message>
+      <source>Discount on the last line</source>
+      <translation>Descuento en la última línea</translation>
+    </message>
+    <message>
+      <source>Discount on the ticket</source>
+      <translation>Descuento en el ticket</translation>
+    </message>
+    <message>
+      <source>Percent (10%) or amount (2.00):</source>
+      <translation>Porcentaje (10%) o importe (2.00):</translation>
+    </message>
+    <message>
+      <source>New price (2.50):</source>
+      <translation>Precio nuevo (2.50):</translation>
+    </message>
+    <message>
+      <source>Quantity: type how many (1 to 999), then *, then the price.</source>
+      <translation>Cantidad: teclee cuántas (1 a 999), luego *, luego el precio.</translation>
+    </message>
+    <message>
+      <source>Ticket {ticket} parked: Shift+F1 recalls it.</source>
+      <translation>Tique {ticket} aparcado: Mayús+F1 lo recupera.</translation>
+    </message>
+    <message>
+      <source>Ticket {ticket} recalled.</source>
+      <translation>Tique {ticket} recuperado.</translation>
     </message>
     <message>
       <source>Subtotal</source>
@@ -3326,6 +3318,14 @@
     <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
+    </message>
+    <message>
+      <source>Down</source>
+      <translation type="vanished">Abajo</translation>
+    </message>
+    <message>
+      <source>Up</source>
+      <translation type="vanished">Arriba</translation>
     </message>
   </context>
 </TS>
