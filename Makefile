@@ -88,12 +88,13 @@ HOSTILE_SEED ?= 20261123
 HOSTILE_MODULES := tests/flows/test_hostile.py tests/flows/test_hostile_authority_till.py \
   tests/flows/test_hostile_refunds.py tests/flows/test_hostile_retry.py \
   tests/flows/test_hostile_store.py tests/flows/test_hostile_inputs.py \
-  tests/flows/test_hostile_email.py tests/flows/test_hostile_catalog.py
+  tests/flows/test_hostile_email.py tests/flows/test_hostile_catalog.py \
+  tests/flows/test_hostile_discounts.py
 hostile: setup
 	CASHIER_HOSTILE_INPUTS=400 CASHIER_HOSTILE_FAULTS=150 CASHIER_HOSTILE_AUTHORITY=400 \
 	  CASHIER_HOSTILE_RACES=10 CASHIER_HOSTILE_VOIDS=10 CASHIER_HOSTILE_SEED=$(HOSTILE_SEED) \
 	  CASHIER_HOSTILE_AUTHORITY_TILL=12 CASHIER_HOSTILE_REFUNDS=30 CASHIER_HOSTILE_RETRY=40 CASHIER_HOSTILE_STORE=30 CASHIER_HOSTILE_BADINPUT=300 \
-	  CASHIER_HOSTILE_EMAIL=200 CASHIER_HOSTILE_CATALOG=2000 \
+	  CASHIER_HOSTILE_EMAIL=200 CASHIER_HOSTILE_CATALOG=2000 CASHIER_HOSTILE_DISCOUNTS=300 \
 	  QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -s -p no:cacheprovider --timeout=0 $(HOSTILE_MODULES)
 
 screens: setup system-deps-test
