@@ -89,7 +89,8 @@ class EntryStage(QWidget):
         for i, panel in enumerate((self.ticket_panel, self.payment_panel, self.keypad_panel)):
             grid.addWidget(panel, 0, i)
             grid.setColumnStretch(i, (4, 4, 3)[i])
-        grid.addWidget(pay.tenders, 1, 0, 1, 3)
+        grid.addWidget(pay.said, 1, 0, 1, 3)  # what came of a tender, over the tenders
+        grid.addWidget(pay.tenders, 2, 0, 1, 3)
         grid.setRowStretch(0, 1)
         # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
         # with room): three panels side by side then fit 1024 px at 125 % text; sizes of text

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QLocale, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -64,6 +65,30 @@ class ErrorLine(QLabel):
     def clear(self) -> None:
         super().clear()
         self.said.emit(False)
+
+
+class SaidRow(QWidget):
+    """The notice and the refusal line across the screen: as high as their words wrapped at the
+    width the row has. A wrapped label asks the grid for its height at its narrowest width (a
+    word a line), and the Sale screen scrolled down by hundreds of pixels."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is not None:
+            hint.setHeight(layout.heightForWidth(max(self.width(), 400)))
+        return hint
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # its height follows the width it got
 
 
 class ShownChoice(QComboBox):
@@ -127,7 +152,15 @@ class PaymentPanel(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setVisible(False)
         a11y.live(self.notice)  # what came of a tender: approved, partial, declined, cancelled
-        col.addWidget(self.notice)
+        # the notice and the refusal line: a row of the screen's own, across its width over the
+        # tenders (``said``, placed by ``EntryStage``). In this column, wrapped at its width, a
+        # partial approval's words took nine lines at 150 % text and pushed the tenders 279 px
+        # below the fold at 1024x768 (issue #39)
+        self.said = SaidRow()
+        said = QVBoxLayout(self.said)
+        said.setContentsMargins(0, 0, 0, 0)
+        said.setSpacing(4)
+        said.addWidget(self.notice)
         self.error_label = ErrorLine()
         self.error_label.setObjectName("Hint")
         self.error_label.setStyleSheet("color: #b71c1c; font-weight: 600;")
@@ -135,9 +168,9 @@ class PaymentPanel(QWidget):
         a11y.live(self.error_label, urgent=True)
         # one thing said at a time: a refusal covers the notice until it is cleared (both at once
         # did not fit the column at 125 % and 150 % text)
-        self.error_label.said.connect(
-            lambda refused: self.notice.setVisible(not refused and bool(self.notice.text())))
-        col.addWidget(self.error_label)
+        self.error_label.said.connect(lambda refused: self.show_said())
+        said.addWidget(self.error_label)
+        self.said.setVisible(False)
         self.add_line_button = page.button(lambda: tr("Add line"), "Ins", page.add_line)
         self.add_line_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         col.addWidget(self.add_line_button)
@@ -168,6 +201,14 @@ class PaymentPanel(QWidget):
         for b in (self.card_button, self.gift_button, self.qr_button, self.cash_button):
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             row.addWidget(b)
+
+    def show_said(self) -> None:
+        """One thing said at a time: a refusal covers the notice until it is cleared; the row
+        takes no room when neither says anything."""
+        refused = bool(self.error_label.text())
+        self.error_label.setVisible(refused)  # empty, it still asked a line's height
+        self.notice.setVisible(not refused and bool(self.notice.text()))
+        self.said.setVisible(refused or bool(self.notice.text()))
 
     def hasHeightForWidth(self) -> bool:
         """Its height does not follow its width for the screen's grid: the grid asked the wrapped

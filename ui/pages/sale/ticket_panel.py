@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QLocale, Qt
+from PySide6.QtCore import QEvent, QLocale, Qt, QTimer
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -125,6 +125,7 @@ class TicketPanel(QWidget):
                 beside.addWidget(b)
             row.addLayout(beside, (len(actions) + 1) // 2, 0, 1, 2)
         col.addLayout(row)
+        self.keys = (*actions, *side_by_side)
         self.ticket_id: int | None = None
         self._line_ids: list[tuple[int, object]] = []  # the lines shown: id, and as priced
         self._style = ""  # how money was formatted when they were drawn
@@ -224,6 +225,19 @@ class TicketPanel(QWidget):
     def _title(self) -> None:
         self.title.setText(f"{tr('Ticket')} {self.ticket_id}" if self.ticket_id is not None
                            else tr("New ticket"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The text size changed: each key at least as high as its two lines. Squeezed to what
+        the column had left once a notice showed across the screen, their words were cut at
+        150 % text (issue #39)."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            QTimer.singleShot(0, self, self._keys_fit)  # once the keys have their new style
+
+    def _keys_fit(self) -> None:
+        for b in self.keys:
+            b.setMinimumHeight(0)
+            b.setMinimumHeight(b.sizeHint().height())
 
     def retranslate(self) -> None:
         names = figure_names()

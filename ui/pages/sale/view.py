@@ -241,7 +241,7 @@ class SaleView(StagedPage):
         """A notice under the ticket in ``tone``; said again after a language switch."""
         restyle(self.notice, "tone", tone)
         self.say_in(self.notice, words)
-        self.notice.setVisible(bool(self.notice.text()) and not self.error_label.text())
+        self.entry_stage.payment_panel.show_said()
         self._describe_amount()
 
     def _result_summary(self) -> str:
