@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cashier.config import ProfileError, load_profile
+from cashier.config import ProfileError, command_profile, load_profile
 from cashier.errors import CashierError
 from cashier.logs import setup_logging
 from cashier.redact import redact
@@ -83,10 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _log_file(profile_path: str | None) -> Path | None:
-    """The profile's log file; None when the profile is unusable (the command says why)."""
+def _log_file(args: argparse.Namespace) -> Path | None:
+    """The profile's log file; None when the profile is unusable (the command says why). The
+    profile loaded here is the one the command then runs on (``command_profile``)."""
     try:
-        return load_profile(profile_path).resolved_log_dir / "cashier.log"
+        return command_profile(args).resolved_log_dir / "cashier.log"
     except ProfileError:
         return None
 
@@ -143,7 +144,7 @@ def main(argv: Sequence[str] | None = None, *, open_window: WindowOpener | None 
     # a one-shot command's standard error is its own (a refusal is one line); the window's and a
     # server's logs go there as well as to the log file
     handler = getattr(args, "handler", None)
-    setup_logging(verbose=args.verbose, log_file=_log_file(args.profile),
+    setup_logging(verbose=args.verbose, log_file=_log_file(args),
                   console=handler is None or bool(getattr(args, "serves", False)))
     try:
         if args.version:

@@ -198,10 +198,10 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def _till_catalog(args: argparse.Namespace) -> Any:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.store.catalog_pull import catalog_at_start
 
-    return catalog_at_start(load_profile(getattr(args, "profile", None)))
+    return catalog_at_start(command_profile(args))
 
 
 def show_command(args: argparse.Namespace) -> int:

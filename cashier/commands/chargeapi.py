@@ -140,14 +140,14 @@ _FREE_TEXT = ("name", "email", "description", "reason")
 
 
 def _run(args: argparse.Namespace, body: Callable[[argparse.Namespace, Context], Awaitable[int]]) -> int:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.runtime import open_runtime
     from cashier.text import free_text
 
     for name in _FREE_TEXT:  # a customer's name, a description: cleaned, never a card number
         if isinstance(getattr(args, name, None), str):
             setattr(args, name, free_text(f"--{name}", getattr(args, name)))
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
 
     async def main() -> int:
         runtime = await open_runtime(profile)

@@ -75,10 +75,10 @@ def _auth_token(value: str | None) -> str:
 
 
 def exchange_command(args: argparse.Namespace) -> int:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.credentials import exchange_and_store
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     auth_token = _auth_token(args.auth_token)
     if not auth_token:
         print("cashier credentials: error: auth token: must not be empty", file=sys.stderr)

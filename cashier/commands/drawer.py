@@ -32,9 +32,9 @@ def _out(data: dict[str, Any]) -> None:
 
 def _desk(args: argparse.Namespace) -> Any:
     from cashier.cashdesk import CashDesk, open_recorder
-    from cashier.config import load_profile
+    from cashier.config import command_profile
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     return CashDesk(profile, open_recorder(profile))
 
 

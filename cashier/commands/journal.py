@@ -8,10 +8,10 @@ from typing import Any
 
 
 def _recorder(args: argparse.Namespace) -> Any:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.journal.recorder import JournalRecorder
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     return JournalRecorder(profile.resolved_journal_path, till_id=profile.till_id,
                         till_number=profile.till_number, currency=profile.currency,
                         training=profile.is_training)

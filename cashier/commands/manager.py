@@ -39,10 +39,10 @@ def pin_failures_command(args: argparse.Namespace) -> int:
     import json
 
     from cashier.approvals import pin_guard
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.journal.pin_guard import command_name
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     guard = pin_guard(profile.resolved_journal_path)
     manager = guard.check(profile.roster, args.manager, sys.stdin.readline().strip(), command_name(args))
     print(json.dumps({"manager": str(manager.id), "failures": guard.failures(args.limit)},

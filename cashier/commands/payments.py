@@ -31,9 +31,9 @@ def _amount(text: str | None, field: str, args: argparse.Namespace, *,
     """The one amount rule (``cashier.money.parse_amount``) in the till's currency."""
     if text is None:
         return None
-    from cashier.config import load_profile
+    from cashier.config import command_profile
 
-    currency = load_profile(getattr(args, "profile", None)).currency
+    currency = command_profile(args).currency
     return parse_amount(text, currency, field=field, allow_zero=allow_zero)
 
 
@@ -61,10 +61,10 @@ async def push_after_command(profile: Any) -> None:
 def run_with_runtime(args: argparse.Namespace,
                      body: Callable[[Any], Awaitable[int]]) -> int:
     """Open the till's runtime (profile from --profile or CASHIER_PROFILE; none: training)."""
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.runtime import open_runtime
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     policy = None
     grace = getattr(args, "grace", None)
     if grace is not None:

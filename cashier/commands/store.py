@@ -54,9 +54,9 @@ def _database(args: argparse.Namespace) -> str:
 
 
 def _profile(args: argparse.Namespace) -> Any:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     if not profile.store_url:
         raise ValidationError("store_url", "this till's profile names no store service")
     return profile

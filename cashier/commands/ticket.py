@@ -166,10 +166,10 @@ def _discount(args: argparse.Namespace, currency: str) -> Any:
 
 def new_command(args: argparse.Namespace) -> int:
     from cashier.catalog.scan import parse_sku_item
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders, parse_item
 
-    currency = load_profile(getattr(args, "profile", None)).currency
+    currency = command_profile(args).currency
     typed: list[tuple[str, Any]] = []
     for option, text in getattr(args, "lines", None) or []:  # each refused here by its own rule
         if option == "item":
@@ -242,11 +242,11 @@ def new_command(args: argparse.Namespace) -> int:
 
 
 def pay_command(args: argparse.Namespace) -> int:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.flows.ticket import TicketSession, TicketSettings, check_tenders
 
     ticket_id = _ticket_id(args.ticket)
-    tenders = _tenders(args, load_profile(getattr(args, "profile", None)).currency)
+    tenders = _tenders(args, command_profile(args).currency)
     if not tenders:
         raise ValidationError("--pay", "give at least one tender: card, giftcard, qr or cash=AMOUNT")
 

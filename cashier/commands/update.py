@@ -75,10 +75,10 @@ def _guarded(action: Any) -> int:
 
 
 def check_command(args: argparse.Namespace) -> int:
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.updates.till import check, source_for_profile
 
-    source = source_for_profile(load_profile(getattr(args, "profile", None)))
+    source = source_for_profile(command_profile(args))
 
     def run() -> int:
         _client, found = check(source)
@@ -90,12 +90,12 @@ def check_command(args: argparse.Namespace) -> int:
 
 def apply_command(args: argparse.Namespace) -> int:
     from cashier.cashdesk import open_recorder
-    from cashier.config import load_profile
+    from cashier.config import command_profile
     from cashier.updates.layout import Layout
     from cashier.updates.service import apply_update
     from cashier.updates.till import source_for_profile
 
-    profile = load_profile(getattr(args, "profile", None))
+    profile = command_profile(args)
     source = source_for_profile(profile)
     layout = Layout.of_running_program()
     if layout is None:

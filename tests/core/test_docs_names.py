@@ -55,6 +55,11 @@ def _modules() -> dict[str, tuple[str, ...]]:
 MODULES = _modules()
 
 
+#: A class statement at a module's top level (unindented): read by a pattern, not by parsing
+#: every module (each test worker collects this module: parsing took 0.7 s of CPU in each).
+TOP_CLASS = re.compile(r"^class[ \t]+([A-Za-z_]\w*)[ \t]*[([:]", re.MULTILINE)
+
+
 def _classes() -> dict[str, tuple[str, ...]]:
     """Every class of ours by its name, with the modules that define it: `Datastore.event` and
     `TicketSession.quick_pay` are code names too."""
@@ -63,9 +68,8 @@ def _classes() -> dict[str, tuple[str, ...]]:
         for module in modules:
             path = ROOT / module.replace(".", "/")
             source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-            for node in ast.parse(source.read_text(encoding="utf-8")).body:
-                if isinstance(node, ast.ClassDef):
-                    found.setdefault(node.name, []).append(f"{module}.{node.name}")
+            for name in TOP_CLASS.findall(source.read_text(encoding="utf-8")):
+                found.setdefault(name, []).append(f"{module}.{name}")
     return {name: tuple(where) for name, where in found.items()}
 
 

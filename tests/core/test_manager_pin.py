@@ -56,3 +56,20 @@ def test_command_says_how_a_clerk_uses_the_hash_too(monkeypatch: pytest.MonkeyPa
     profile = tmp_path / "till.toml"
     profile.write_text(f'training = true\n\n[[clerks]]\nid = 5\nname = "Bo"\n{clerk_line}\n')
     assert load_profile(profile).roster.sign_in("24680").id == 5
+
+
+def test_the_product_hashes_at_its_own_cost_and_a_cheaper_stored_hash_still_verifies(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tests' clerks are hashed at a lower scrypt cost (tests/support/profiles.py): the
+    product's own hashes, and ``cashier manager-pin``'s line, keep the production cost, and a
+    stored hash of any cost is checked at the cost it names."""
+    from tests.support.profiles import TEST_PIN_N, pin_hash
+
+    assert hash_pin("4321").split("$")[1:4] == ["16384", "8", "1"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("987654\n"))
+    assert main(["manager-pin", "--stdin"]) == 0
+    stored = tomllib.loads(capsys.readouterr().out)["manager_pin_hash"]
+    assert stored.split("$")[1:4] == ["16384", "8", "1"]
+    cheap = pin_hash("5678")
+    assert cheap.split("$")[1:4] == [str(TEST_PIN_N), "8", "1"] and TEST_PIN_N < 2**14
+    assert verify_pin("5678", cheap) and not verify_pin("5679", cheap)

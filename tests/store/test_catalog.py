@@ -21,7 +21,7 @@ from cashier.catalog.till_copy import CopySource
 from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.journal.ticket_model import TicketSettings
 from cashier.store.catalog_pull import catalog_at_start, pull, till_source
-from tests.support.store import add_manager, add_till, cashier
+from tests.support.store import add_till, cashier, put_manager
 
 pytestmark = pytest.mark.socket
 SHEET = ("sku,name,price,category,tax_class,barcodes,active,variant_of,modifiers\n"
@@ -123,7 +123,7 @@ def test_back_office_writes_versions_a_till_reads_and_a_manager_writes_from_a_ti
     assert missing.returncode == 2 and "--sku: NOPE is not a product" in missing.stderr
 
     # a store manager at the till: the store checks the PIN, records who, and the till follows
-    add_manager(store_dsn, "102", "2222", "Bob")
+    put_manager(store_dsn, "102", "2222", "Bob")
     wrong = cashier("catalog", "set-price", "LAT", "3.40", "--manager", "102", env=env,
                     stdin="9999\n")
     assert wrong.returncode == 2 and "pin: not accepted" in wrong.stderr
@@ -173,7 +173,7 @@ def test_every_bad_file_is_refused_whole_nothing_imported(serve_store: Any, stor
     _ok(cashier("catalog", "category", "add", "Coffee", env=back_office))
     _ok(cashier("catalog", "tax-class", "add", "reduced", "--rate", "10", *db))
     token = add_till(store_dsn, "T1")
-    add_manager(store_dsn, "102", "2222")
+    put_manager(store_dsn, "102", "2222")
     env = _till_env(tmp_path, store.url, token)
     header = SHEET.splitlines()[0].encode() + b"\n"
     good = b"OK1,Fine,1.00,Coffee,reduced,,yes,,\n"
@@ -413,7 +413,7 @@ def test_promotions_and_reasons_live_in_the_store_catalog_and_reach_the_till(
          "percent": "20", "start": "16:00", "end": "18:00", "category": "Coffee"}]
 
     # a store manager at the till adds a reason through the store
-    add_manager(store_dsn, "102", "2222")
+    put_manager(store_dsn, "102", "2222")
     assert _ok(cashier("catalog", "reason", "add", "price-match", "--manager", "102", env=env,
                        stdin="2222\n")) == {"version": 7, "changed": 1}
     assert _versions(store_dsn)[-1] == (7, "manager 102", "T1")
@@ -472,7 +472,7 @@ def test_every_bad_promotions_sheet_is_refused_whole_nothing_imported(
     db = ("--database", store_dsn)
     _frame(db)
     token = add_till(store_dsn, "T1")
-    add_manager(store_dsn, "102", "2222")
+    put_manager(store_dsn, "102", "2222")
     env = _till_env(tmp_path, store.url, token)
     products = tmp_path / "in.csv"
     products.write_text(SHEET)

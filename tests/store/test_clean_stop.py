@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.store import ServedStore, add_manager, add_till
+from tests.support.store import ServedStore, add_till, put_manager
 
 pytestmark = pytest.mark.socket
 
@@ -51,7 +51,7 @@ def stop_with(store: ServedStore, signals: tuple[signal.Signals, ...]) -> tuple[
 
 def test_a_clean_stop_is_one_line_every_time(serve_store: Any, store_dsn: str) -> None:
     token = add_till(store_dsn, "T31")
-    add_manager(store_dsn, "5", "5555")
+    put_manager(store_dsn, "5", "5555")
     stops = []
     for signals in STOPS:
         store = serve_store()

@@ -40,7 +40,7 @@ from cashier.runtime import Runtime, open_runtime
 from cashier.store.close import store_totals
 from cashier.store.outbox import Outbox
 from tests.support.sandbox_server import ServedSandbox
-from tests.support.store import ServedStore, add_manager, add_till, manager_session
+from tests.support.store import ServedStore, add_till, manager_session, put_manager
 
 pytestmark = pytest.mark.socket
 SEED = int(os.environ.get("CASHIER_HOSTILE_SEED", "20261123"))
@@ -218,7 +218,7 @@ async def a_day(tmp_path: Path, store_dsn: str, memory_keyring: Any, monkeypatch
             ob = Outbox(profiles[t])
             assert (await asyncio.to_thread(ob.sync, 15.0)).pending == 0
             ob.close()
-        add_manager(store_dsn, "9", "9090")
+        put_manager(store_dsn, "9", "9090")
         session = await asyncio.to_thread(manager_session, profiles["S1"], "9", "9090")
         figures = (await asyncio.to_thread(store_totals, profiles["S1"], None, None, session))["store"]
         assert Decimal(figures["sales"]["amount"]) == journal_sales

@@ -25,7 +25,7 @@ from cashier.store import StoreError
 from cashier.store.close import close_store_batch
 from cashier.store.outbox import Outbox, push_pending
 from cashier.store.schema import LATEST, migrate
-from tests.support.store import add_manager, add_till, cashier, manager_session
+from tests.support.store import add_till, cashier, manager_session, put_manager
 
 pytestmark = pytest.mark.socket
 
@@ -196,7 +196,7 @@ async def test_unresolved_on_any_till_blocks_the_close_until_a_manager_overrides
                 ).outcome == "approved"
         await t2.journal.create(NewEntry(Kind.SALE, Decimal("5.00"), actor="7", sent=True))  # never answered
         assert push_pending(p2, 5.0) is not None
-        add_manager(store_dsn, "4", "4444")
+        put_manager(store_dsn, "4", "4444")
         session = await asyncio.to_thread(manager_session, p1, "4", "4444")
         with pytest.raises(BatchBlocked, match="till T2: 1 unresolved"):
             await close_store_batch(t1.ctx, p1, session=session)
@@ -235,7 +235,7 @@ async def test_the_store_close_asks_the_manager_rule_before_anything_is_sent(
     try:
         assert (await sale(rt.ctx, Decimal("8.00"), card=KeyedCard("4321000000001119", "1228"))
                 ).outcome == "approved"
-        add_manager(store_dsn, "102", "2222")
+        put_manager(store_dsn, "102", "2222")
         session = await asyncio.to_thread(manager_session, profile, "102", "2222")
         with pytest.raises(ManagerNeeded, match="closing the batch needs a manager"):
             await close_store_batch(rt.ctx, profile, session=session)  # Alice is a cashier
@@ -287,7 +287,7 @@ async def test_a_correction_reaches_the_stores_totals_and_its_close(
         mine = (await asyncio.to_thread(store_totals, profile))["tills"]["T1"]
         assert mine["corrections"] == {"count": 1, "amount": "-5.00"}
         assert mine["sales"] == {"count": 1, "amount": "8.00"}
-        add_manager(store_dsn, "4", "4444")
+        put_manager(store_dsn, "4", "4444")
         session = await asyncio.to_thread(manager_session, profile, "4", "4444")
         whole = await asyncio.to_thread(store_totals, profile, None, None, session)
         assert whole["store"]["corrections"] == {"count": 1, "amount": "-5.00"}

@@ -19,7 +19,7 @@ from cashier.journal.recorder import JournalRecorder
 from cashier.money import to_minor
 from cashier.store.close import store_totals
 from cashier.store.outbox import push_pending
-from tests.support.store import add_manager, add_till, manager_session
+from tests.support.store import add_till, manager_session, put_manager
 from tests.support.training_day import write_day
 
 pytestmark = pytest.mark.socket
@@ -45,7 +45,7 @@ def test_the_store_charts_one_bar_per_till_and_its_hours(serve_store: Any, store
                                       end, business_date=today.isoformat())
         recorder.close()
         assert push_pending(profile, 10.0) is not None
-    add_manager(store_dsn, "4", "4444")
+    put_manager(store_dsn, "4", "4444")
     session = manager_session(profile, "4", "4444")
     answer = store_totals(profile, today.isoformat(), None, session)
     report = store_report(answer)

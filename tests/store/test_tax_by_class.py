@@ -22,7 +22,7 @@ from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
 from cashier.store.close import store_totals
 from cashier.store.outbox import push_pending
-from tests.support.store import add_manager, add_till, manager_session
+from tests.support.store import add_till, manager_session, put_manager
 
 pytestmark = pytest.mark.socket
 
@@ -71,7 +71,7 @@ async def test_the_store_adds_up_each_tickets_tax_by_class(serve_store: Any, sto
         assert own["tills"]["T1"]["tax_by_class"] == [
             {"tax_class": "reduced", "rate": "5", "tax": "0.25"},
             {"tax_class": "standard", "rate": "8.25", "tax": "0.41"}]
-        add_manager(store_dsn, "4", "4444")
+        put_manager(store_dsn, "4", "4444")
         session = await asyncio.to_thread(manager_session, p1, "4", "4444")
         everything = await asyncio.to_thread(store_totals, p1, None, None, session)
         # T2: standard 13.00 * 8.25 % = 1.0725 -> 1.07

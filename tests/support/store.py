@@ -84,6 +84,45 @@ def add_manager(dsn: str, manager_id: str, pin: str, name: str = "Manager") -> N
     assert done.returncode == 0, done.stderr
 
 
+def put_manager(dsn: str, manager_id: str, pin: str, name: str = "Manager") -> None:
+    """A manager on the store's roster written by the store's own ``StoreDatabase.add_manager``,
+    the PIN hashed at the tests' scrypt cost (tests/support/profiles.py ``pin_hash``): every
+    sign-in the test makes then checks the PIN at that cost (``add-manager`` hashes at the
+    product's, about 0.05 s of CPU a sign-in). For tests whose point is neither the roster's
+    command nor the PIN guard; those (test_cli, test_authority, test_pin_burst, the hostile
+    store) keep ``add_manager``."""
+    import asyncio
+    import threading
+
+    from cashier.store.database import StoreDatabase
+    from cashier.store.schema import migrate
+    from tests.support.profiles import pin_hash
+
+    migrate(dsn)
+
+    async def add() -> None:
+        db = StoreDatabase(dsn, min_size=1, max_size=1)
+        await db.open()
+        try:
+            await db.add_manager(manager_id, name, pin_hash(pin))
+        finally:
+            await db.close()
+
+    failed: list[BaseException] = []
+
+    def run() -> None:  # a thread of its own: the calling test may be inside an event loop
+        try:
+            asyncio.run(add())
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
 def manager_session(profile: Any, manager_id: str, pin: str) -> str:
     """A store manager's session for ``profile``'s till (the PIN checked by the store)."""
     from cashier.store.close import sign_in_manager

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from cashier.config import STORE_KEYRING_SERVICE
 from tests.support.profiles import CLERKS
 from tests.support.sandbox_server import ServedSandbox
-from tests.support.store import ServedStore, add_manager, add_till, cashier
+from tests.support.store import ServedStore, add_till, cashier, put_manager
 from ui.pages.manager import ManagerPage
 
 pytestmark = pytest.mark.socket
@@ -41,7 +41,7 @@ def test_catalog_part_changes_and_adds_products_through_the_store(
         sheet.write_text(SHEET)
         assert cashier("catalog", "import", str(sheet), *db).returncode == 0
         memory_keyring.set_password(STORE_KEYRING_SERVICE, "W1", add_till(store_dsn, "W1"))
-        add_manager(store_dsn, "102", "2222", "Bob")
+        put_manager(store_dsn, "102", "2222", "Bob")
         gui = make_gui(training=False, till_id="W1", till_number=1, processing_option="HD",
                        host_url=host.api, store_url=store.url, clerks=CLERKS, pinpad=False,
                        drawer_float=None)

@@ -21,7 +21,7 @@ from cashier.store.outbox import push_pending
 from tests.support.profiles import CLERKS
 from tests.support.sandbox_server import ServedSandbox
 from tests.support.screens import walk_away_if_asked
-from tests.support.store import ServedStore, add_manager, add_till
+from tests.support.store import ServedStore, add_till, put_manager
 from ui.pages.manager import ManagerPage
 
 pytestmark = pytest.mark.socket
@@ -72,7 +72,7 @@ def test_store_part_shows_every_till_and_closes_once_for_the_store(
         assert not part.close_button.isEnabled()
         assert part.charts.isHidden()  # no store charts for a till's own figures (issue #42)
         # a store manager signs in: the store checks Bob's number and PIN against its roster
-        add_manager(store_dsn, "102", "2222", "Bob")
+        put_manager(store_dsn, "102", "2222", "Bob")
         qtbot.keyClicks(part.manager_id, "102")
         qtbot.keyClicks(part.manager_pin, "9999")
         qtbot.keyClick(part.manager_pin, Qt.Key.Key_Return)
