@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml 2>/dev/null | cksum | cut
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 PIP := $(PY) -m pip install --quiet --no-warn-script-location
 PYTEST_ARGS ?=
-# pytest on every core plus one: much of the suite waits on subprocesses, sockets and SQLite
-# commits (measured on this 2-core machine, quick run: 2 workers 126 s, 3 workers 108 s, 4 workers 109 s)
-PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# pytest on twice the cores plus one: much of the suite waits on subprocesses, sockets, timers
+# and SQLite commits (this 2-core machine, quiet, 2,499 tests: 3 workers 158 s, 5 workers 138-139 s,
+# 7 workers 144 s; docs/decisions/017, round 5)
+PYTEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc) + 1 )))
 
 .PHONY: run test long docs compile setup lint boundaries typecheck unit bench package package-test fuzz chaos hostile screens clean system-deps-run system-deps-test store
 

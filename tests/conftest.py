@@ -59,6 +59,9 @@ LONG = {
         "the Sale screen at every text size in Spanish with the keypad (English stays)",
     "tests/ui/test_sale_fits.py::test_the_sale_screen_fits_at_every_size[es-grid]":
         "the Sale screen at every text size in Spanish with the grid (English stays)",
+    "tests/ui/test_training_pinpad.py::"
+    "test_while_the_card_is_asked_the_pad_leaves_the_amount_and_its_keys_apart[es]":
+        "the training PIN pad beside the till at every size in Spanish (English stays)",
     "tests/ui/test_sale_grid.py::test_the_grid_fits_the_tills_screens[es]":
         "the Sale screen's grid at every size in Spanish (English stays; the Sale screen's own "
         "words in Spanish stay in test_sale_fits's result beside the pad)",
