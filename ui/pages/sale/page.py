@@ -59,8 +59,9 @@ class SalePage(TicketKeys):
         till.recovery_finished.connect(lambda _report: self._resume_open_ticket())
         self.retranslate()
         # the first screen shows without being entered from the navigation: the Cash key looks
-        # as the drawer is from the first paint (it looked ready with the drawer closed)
-        self.drawer_changed()
+        # as the drawer is once the till has started (it looked ready with the drawer closed);
+        # not at build, whose first paint stays free of the journal
+        till.started.connect(self.drawer_changed)
 
     @classmethod
     def title(cls) -> str:
