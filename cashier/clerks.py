@@ -136,6 +136,11 @@ class PinLocked(SignInError):
     it as it is, not as a wrong PIN)."""
 
 
+class PinBusy(SignInError):
+    """The PIN guard's file stayed locked by other PIN checks longer than the guard waits: the
+    PIN was not accepted (a try begun is counted), and the cashier tries again."""
+
+
 #: Each action as the sentence that refuses it names it ("cancel ticket" read as a typo).
 ACTION_WORDS: dict[Action, str] = {
     Action.REFUND: "a refund", Action.VOID: "a void", Action.CANCEL_TICKET: "cancelling a ticket",

@@ -197,6 +197,8 @@ def _line_patterns() -> list[tuple[str, Callable[[re.Match[str]], str]]]:
         (r"manager: (\S+) is not a manager", lambda m: tr("Clerk %s is not a manager.") % m[1]),
         (r"pin: (?:this PIN prompt|clerk \S+) is locked for (\d+) s after (\d+) wrong PINs",
          lambda m: tr("Too many wrong PINs (%s): try again in %s s.") % (m[2], m[1])),
+        (r"pin: other PIN checks kept the till busy: type the PIN again",
+         lambda m: tr("Other PIN checks kept the till busy: type the PIN again.")),
         # the store service's refusals (``cashier.store``)
         (r"store: pin: not accepted for this store manager",
          lambda m: tr("The store did not accept this manager number and PIN.")),

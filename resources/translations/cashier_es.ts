@@ -368,6 +368,10 @@
       <translation>Una venta manual</translation>
     </message>
     <message>
+      <source>Other PIN checks kept the till busy: type the PIN again.</source>
+      <translation>Otras comprobaciones de PIN tenían ocupada la caja: escriba el PIN de nuevo.</translation>
+    </message>
+    <message>
       <source>The store did not accept this manager number and PIN.</source>
       <translation>La tienda no aceptó este número de gerente y PIN.</translation>
     </message>
@@ -3318,14 +3322,6 @@
     <message>
       <source>The till could not start:</source>
       <translation>La caja no pudo arrancar:</translation>
-    </message>
-    <message>
-      <source>Down</source>
-      <translation type="vanished">Abajo</translation>
-    </message>
-    <message>
-      <source>Up</source>
-      <translation type="vanished">Arriba</translation>
     </message>
   </context>
 </TS>
