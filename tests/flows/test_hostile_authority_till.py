@@ -312,7 +312,11 @@ def test_processes_guessing_at_once_share_the_five_tries(tmp_path: Path) -> None
     answers = [(p.wait(60), p.communicate()[1]) for p in procs]
     wrong = [err for code, err in answers if code == 2 and "wrong manager PIN" in err]
     locked = [err for code, err in answers if code == 2 and "locked for" in err]
-    assert len(wrong) == 5 and len(locked) == count - 5, answers
+    # on a disk busy with another suite's fsyncs a check may wait past the guard's 5 s: it is
+    # refused in one line as busy (fails closed), never an unexpected error
+    busy = [err for code, err in answers if code == 2 and "kept the till busy" in err]
+    assert len(wrong) + len(locked) + len(busy) == count, answers
+    assert len(wrong) == 5 if not busy else len(wrong) <= 5, answers
 
 
 # ---- 3. the X report is a manager's ------------------------------------------------------------
