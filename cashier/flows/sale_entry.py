@@ -110,6 +110,9 @@ class Fields:
     #: (``discounts.cash_rounded``, as the cash tender takes it); None: the till does not round
     #: cash, or nothing is due
     cash_due: Decimal | None = None
+    #: a tender applied money: the lines, the discounts and the tip are final (cancel instead,
+    #: ``Ticket.lines_locked``), so the screen's keys that change them give way to the tenders
+    lines_locked: bool = False
 
 
 @dataclass(frozen=True)
@@ -238,7 +241,8 @@ class SaleEntry:
             drawer_open=self.drawer_open,
             can_discount=self.can_discount(),
             cash_due=cash_rounded(figures.remaining, self.cash_rounding, self.currency)
-            if self.cash_rounding and figures.due else None)
+            if self.cash_rounding and figures.due else None,
+            lines_locked=bool(t is not None and open_ticket and t.lines_locked))
         self._fields = (t, of, fields)
         return fields
 

@@ -59,11 +59,39 @@ def test_a_ticket_with_money_taken_is_not_parked(ui: Any, make_gui: Any) -> None
     sale.type("1000")
     sale.press(Qt.Key.Key_F11)  # 10.00 in cash: the lines are locked
     sale.wait_idle()
-    assert not page.park_button.isEnabled()
+    assert not page.park_button.isEnabled() and not page.park_button.isVisible()  # gave way
     page.park_button.setEnabled(True)  # pressed anyway (a key held down): the core refuses
+    page.park_button.setVisible(True)
     sale.press(Qt.Key.Key_F1)
     ui.until(lambda: page.task is not None and page.task.done(), what="refused")
     assert "finish or cancel" in page.error_label.text() and page.ticket is not None
+
+
+def test_the_keys_that_change_a_ticket_give_way_once_money_is_on_it_and_come_back_after(
+        ui: Any, make_gui: Any) -> None:
+    """Issue #39: money on the ticket makes its lines, discounts and tip final (the core refuses
+    each change), so their keys step aside for the tenders; the next ticket has them again."""
+    gui = make_gui(tip_mode="keyed")
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    stage = page.entry_stage
+    editing = (stage.remove_line_button, stage.park_button, *stage.discount_buttons,
+               stage.payment_panel.description, stage.payment_panel.add_line_button,
+               page.tip_field, page.keypad_panel.times_button)
+    sale.add_line("Lamp", "3000")
+    assert all(w.isVisible() for w in editing)
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F11)  # 10.00 in cash: the lines are final
+    sale.wait_idle()
+    assert [w for w in editing if w.isVisible()] == []
+    assert stage.cancel_ticket_button.isVisible() and stage.parked_button.isVisible()
+    centres = [b.geometry().center().y() for b in (stage.cancel_ticket_button, stage.parked_button)]
+    assert abs(centres[0] - centres[1]) <= 2, centres  # the two share one row
+    sale.press(Qt.Key.Key_F11)  # the 20.00 that remains, in cash
+    sale.wait_result()
+    QTest.keyClick(page, Qt.Key.Key_Return)  # the next sale
+    ui.until(lambda: page.stack.currentWidget() is page.entry_page, what="a new ticket")
+    assert all(w.isVisible() for w in editing)
 
 
 def test_the_quantity_key_makes_the_next_line_of_several(ui: Any, make_gui: Any) -> None:

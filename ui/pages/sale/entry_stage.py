@@ -163,6 +163,14 @@ class EntryStage(QWidget):
         self.cancel_ticket_button.setEnabled(fields.can_cancel and not busy)
         self.park_button.setEnabled(fields.can_park and not busy)
         self.parked_button.setEnabled(not busy)
+        # money on the ticket: its lines are final, the keys that change them give way (issue #39)
+        locked = fields.lines_locked
+        editing = (self.remove_line_button, self.park_button, *self.discount_buttons)
+        self.ticket_panel.keep_keys([b for b in self.ticket_panel.keys if not (locked and b in editing)])
+        for w in (self.payment_panel.description, self.payment_panel.add_line_button):
+            if w.isVisibleTo(self) == locked:
+                w.setVisible(not locked)
+        self.keypad_panel.show_lines_locked(locked)
         self.keypad_panel.show_quantity(fields.quantity)
         for b in self.discount_buttons:
             b.setEnabled(fields.can_discount and not busy)

@@ -50,6 +50,7 @@ class KeypadPanel(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             fields.addWidget(b, 0, i)
         self.compact = self.narrowest = False
+        self.lines_locked = False  # money on the ticket: Tip and the quantity key give way
         col.addLayout(fields)
         self.entry = AmountPanel(amount.currency, display=amount)
         self.keypad = self.entry.keypad
@@ -189,7 +190,16 @@ class KeypadPanel(QWidget):
             stretch[column] = 0 if widget is self.times_button else 1
         for column, factor in enumerate(stretch):
             f.setColumnStretch(column, factor)
-        self.times_button.show()
+        for key in (self.times_button, self.tip_field):
+            key.setVisible(not self.lines_locked)
+
+    def show_lines_locked(self, locked: bool) -> None:
+        """Once money is on the ticket its tip and lines are final: Tip and the quantity key
+        give way (at 1024x768 with 150 % text the product grid, squeezed under them, drew its
+        buttons over its page arrows after a partial approval, issue #39)."""
+        if locked != self.lines_locked:
+            self.lines_locked = locked
+            self._place()
 
     def _times_text(self) -> str:
         return "×" if self.quantity == 1 else f"× {self.quantity}"  # a key as narrow as a digit's

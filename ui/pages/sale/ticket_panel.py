@@ -4,11 +4,12 @@ the parked tickets)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QLocale, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -112,20 +113,22 @@ class TicketPanel(QWidget):
         col.addWidget(self.tenders_list, 1)
         # two a row (remove a line, cancel; park, the parked tickets): a third row made the
         # screen taller than 800 px at 150 % text
-        row = QGridLayout()
+        self._key_rows = row = QGridLayout()
         row.setSpacing(4)
-        for i, b in enumerate(actions):
+        self._actions = tuple(actions)
+        for b in actions:
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            row.addWidget(b, i // 2, i % 2)
+        self._beside: QHBoxLayout | None = None
         if side_by_side:  # the small discount keys share one row under them (issue #38)
-            beside = QHBoxLayout()
-            beside.setSpacing(4)
+            self._beside = QHBoxLayout()
+            self._beside.setSpacing(4)
             for b in side_by_side:
                 b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                beside.addWidget(b)
-            row.addLayout(beside, (len(actions) + 1) // 2, 0, 1, 2)
+                self._beside.addWidget(b)
         col.addLayout(row)
         self.keys = (*actions, *side_by_side)
+        self._packed: tuple[QPushButton, ...] | None = None
+        self.keep_keys(self.keys)
         self.ticket_id: int | None = None
         self._line_ids: list[tuple[int, object]] = []  # the lines shown: id, and as priced
         self._style = ""  # how money was formatted when they were drawn
@@ -134,6 +137,27 @@ class TicketPanel(QWidget):
         self.lines_list.restyled = lambda: self._fit_amounts(0)
         self._tenders: list[str] = []
         self._ticket: Ticket | None = None  # the ticket shown (its rows are worded again in a new language)
+
+    def keep_keys(self, kept: Collection[QPushButton]) -> None:
+        """Only the keys in ``kept`` shown, the action keys two a row in their order. Once money
+        is on the ticket its lines, discounts and tip are final: the keys that would change them
+        give way to its tenders (at 1024x768 with 150 % text their three rows of disabled keys
+        pushed the tenders below the fold after a partial approval, issue #39)."""
+        packed = tuple(b for b in self.keys if b in kept)
+        if packed == self._packed:
+            return
+        self._packed = packed
+        grid = self._key_rows
+        for b in self._actions:
+            grid.removeWidget(b)
+        shown = [b for b in self._actions if b in kept]
+        for i, b in enumerate(shown):
+            grid.addWidget(b, i // 2, i % 2)
+        if self._beside is not None:
+            grid.removeItem(self._beside)
+            grid.addLayout(self._beside, (len(shown) + 1) // 2, 0, 1, 2)
+        for b in self.keys:
+            b.setVisible(b in kept)
 
     def show_ticket(self, ticket: Ticket | None) -> None:
         """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
@@ -183,6 +207,21 @@ class TicketPanel(QWidget):
             self.tenders_list.clear()
             self.tenders_list.addItems(tenders)
             self._tenders = tenders
+            self._fit_tenders()
+
+    def _fit_tenders(self) -> None:
+        """The tenders' list as tall as its first three entries (then it scrolls), the lines
+        having the rest: held to 40 px, "Card …1119 $109.50 PARTIAL" lost its second line at
+        150 % text (issue #39)."""
+        box = self.tenders_list
+        box.doItemsLayout()  # wrapped at the list's width (sizeHintForRow measures one line)
+        rows = sum(box.visualItemRect(box.item(i)).height() for i in range(min(box.count(), 3)))
+        box.setMinimumHeight(max(40, rows + 2 * box.frameWidth() + 2))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._tenders:
+            self._fit_tenders()  # wrapped at a new width, an entry may take a line more or less
 
     def _fit_amounts(self, first: int) -> None:
         """The amounts' column as wide as its widest amount: the rows from ``first`` on are
