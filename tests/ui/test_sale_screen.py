@@ -87,7 +87,7 @@ def test_split_lines_card_then_cash_with_change(ui: Any, make_gui: Any, option: 
     assert page.ticket is not None
     assert page.ticket.state == "paid" and page.ticket.change == Decimal("15.65")
     assert page.change_due.isVisible() and "$15.65" in page.change_due.text()
-    assert "tendered $20.00" in page.result_details.text()
+    assert "Cash $20.00 given, $4.35 taken, change $15.65" in page.result_details.text()
 
 
 @pytest.mark.parametrize("option", ["LG", "DCC"])
