@@ -17,6 +17,7 @@ from cashier.clerks import Action, Clerk, Roster
 from cashier.config import TillProfile
 from cashier.day_report import DayReport, charts_of_report, day_report, pdf_charts
 from cashier.drawer import CloseResult, Drawer, Session
+from cashier.entry_rules import cash_given
 from cashier.errors import DrawerRefused
 from cashier.journal.model import Entry, Kind, Op, State
 from cashier.journal.recorder import JournalRecorder
@@ -129,12 +130,8 @@ class CashDesk:
 
     def cash_note(self, entry: Entry) -> tuple[Decimal | None, Decimal | None]:
         """(tendered, change) from the entry's cash note, when it has one."""
-        for event in reversed(self.recorder.events(entry.id)):
-            note = event.data.get("_note", event.data)
-            if isinstance(note, dict) and "tendered" in note:
-                change = note.get("change")
-                return Decimal(str(note["tendered"])), None if change is None else Decimal(str(change))
-        return None, None
+        cash = cash_given(self.recorder.events(entry.id))
+        return (None, None) if cash is None else (cash.given, cash.change)
 
     def receipt_job(self, entry: Entry, *, copy: str = "customer", signature: bool = False,
                     kick: bool = False, qr: str | None = None, reprint: bool = False) -> PrintJob:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from cashier.journal.model import Entry, Kind, Op, State
+from cashier.journal.model import Entry, Event, Kind, Op, State
 
 #: States whose money moved and can still be given back.
 _SETTLED = (State.APPROVED, State.CAPTURED)
@@ -263,3 +263,24 @@ def is_checking(outcome: str) -> bool:
 def is_approved(outcome: str) -> bool:
     """A flow's outcome word that means the payment was approved (not captured, not voided)."""
     return outcome == "approved"
+
+
+@dataclass(frozen=True)
+class CashGiven:
+    """Cash handed over for an entry (its ``cash_tendered`` note): what the customer gave and the
+    change; the entry's approved amount is what the till took."""
+
+    given: Decimal
+    change: Decimal | None
+
+
+def cash_given(events: Sequence[Event]) -> CashGiven | None:
+    """The cash given and the change from an entry's events (its latest cash note), None when it
+    has none: the receipt, the Sale screen and the Journal's details say them from here."""
+    for event in reversed(events):
+        note = event.data.get("_note", event.data)
+        if isinstance(note, dict) and "tendered" in note:
+            change = note.get("change")
+            return CashGiven(Decimal(str(note["tendered"])),
+                             None if change is None else Decimal(str(change)))
+    return None

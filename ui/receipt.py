@@ -3,6 +3,7 @@ receipt itself is the core's one layout (``cashier.printing.receipt``), shown as
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QLocale
@@ -12,6 +13,16 @@ from ui.i18n import format_money, tr
 WIDTH = 32
 #: A ticket tender's kind as the counter words it (translated where shown).
 TENDER_TITLES = {"card": "Card", "giftcard": "Gift card", "qr": "QR", "cash": "Cash"}
+
+
+def cash_words(given: Decimal, taken: Decimal, change: Decimal | None, currency: str) -> str:
+    """Cash handed over, as one sentence in the window's language: what the customer gave, what
+    the till took and the change. The one wording of it on screen (the Sale screen's ticket panel
+    and result, the Journal's details); the receipt's rows say the same in its words (``Cash
+    given``, ``Change``: ``cashier.printing.receipt.WORDS``)."""
+    return tr("Cash {given} given, {taken} taken, change {change}").format(
+        given=format_money(given, currency), taken=format_money(taken, currency),
+        change=format_money(change if change is not None else Decimal(0), currency))
 
 
 def receipt_lines(entry: Any, company: str, till: str) -> list[str]:

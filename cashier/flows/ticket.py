@@ -534,7 +534,7 @@ class TicketSession:
         entry, record = await self.ctx.journal.cash_tender(
             self.id, applied, tendered=tendered, change=change, tip=tip or None,
             tax=self._tax_of_tender(ticket, applied - tip - rounding, applied - rounding),
-            actor=self.ctx.actor, message=f"cash tendered {tendered}, change {change}",
+            actor=self.ctx.actor, message=f"cash {tendered} given, {applied} taken, change {change}",
             close_if=paid_in_full, rounding=rounding)
         return entry, await self.refresh(record)
 

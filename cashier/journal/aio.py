@@ -149,6 +149,12 @@ class Lane:
             self._pending += 1
         self._queue.put(item)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued or running: a call now may run on the caller's thread."""
+        with self._count_lock:
+            return not self._pending and not self._running.locked()
+
     def run_here_if_idle(self, fn: Callable[[], T], when: Callable[[], bool]) -> tuple[bool, T | None]:
         """Run ``fn`` on this thread if no call is queued or running and ``when()`` holds then:
         (True, its result); else (False, None) and nothing ran. Its exception is raised here."""
@@ -359,6 +365,14 @@ class Journal:
         if self._writer is None:
             raise RuntimeError("journal is not open")
         return self._writer
+
+    @property
+    def lines_committed(self) -> bool:
+        """Every ticket line written is committed (by the next write, or by the flusher once the
+        typing paused) and the writer's thread is idle: the next line is written on the caller's
+        thread unless another connection holds the write lock (``_write_line``). A scanner's
+        test waits for it, a real event, rather than for a time."""
+        return self._writer is not None and not self._writer.store.lines_held and self._writer_lane.idle
 
     @property
     def reader(self) -> JournalRecorder:

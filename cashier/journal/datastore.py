@@ -55,6 +55,14 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+def business_day(at: str) -> str:
+    """THE till's business day of a journal time (``now()``): its date in the till's own time
+    zone. An entry's ``business_date`` (when it was created) and a paid ticket's (when it closed:
+    its ``ticket_paid`` event carries it, so the store counts a ticket with no entry, a comp, in
+    the till's day and not in the store server's) are both this."""
+    return datetime.fromisoformat(at).astimezone().date().isoformat()
+
+
 def check_actor(actor: str) -> str:
     """Who acted on an event: a clerk or manager id, ``recovery`` or ``system`` (never a card)."""
     if not actor or len(actor) > 40:

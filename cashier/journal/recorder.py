@@ -30,6 +30,7 @@ from cashier.journal.datastore import (
     CLOCK_JUMP_S,
     Datastore,
     JournalOpenError,
+    business_day,
     check_actor,
     disk_full,
     iso,
@@ -292,7 +293,7 @@ class EntryRecorder:
         masked, last4 = masked_card(new.card)
         now = self.store.now()
         # the day of the journal's time: never before the last entry's (a clock set back)
-        local_day = datetime.fromisoformat(now).astimezone().date().isoformat()
+        local_day = business_day(now)
         row: dict[str, Any] = {
             "till_id": self.till_id, "kind": str(kind), "state": str(State.INTENT),
             "op": str(Op(op)) if op else None, "invoice": invoice,

@@ -23,7 +23,7 @@ from cashier.discounts import (
     promotion_of,
 )
 from cashier.errors import ValidationError
-from cashier.journal.datastore import Datastore, check_actor, minor_units
+from cashier.journal.datastore import Datastore, business_day, check_actor, minor_units
 from cashier.journal.model import (
     UNRESOLVED_SQL,
     Entry,
@@ -407,6 +407,9 @@ class TicketRecorder:
             if state == "paid":  # the tax it charged, by class: the store's totals add these up
                 record = self.ticket(ticket_id)
                 data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
+                # the store counts a paid ticket's tax and discounts in the day it closed (a comp
+                # has no entry to carry one), as the X/Z report counts it by when it closed
+                data["business_date"] = business_day(now)
                 discounts = discounts_data(record)
                 if discounts is not None:  # issue #38: the store's totals add these up
                     data["discounts"] = discounts

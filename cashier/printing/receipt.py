@@ -28,7 +28,7 @@ WORDS: dict[str, dict[str, str]] = {
         "*** COPY ***": "*** COPIA ***",
         "Till": "Caja", "Ticket": "Ticket", "Clerk": "Cajero", "Subtotal": "Subtotal",
         "Tax": "Impuesto", "Tax included": "Impuesto incluido", "Tip": "Propina", "Total": "Total",
-        "Cash tendered": "Efectivo recibido", "Change": "Cambio", "Cash given back": "Efectivo devuelto",
+        "Cash given": "Efectivo entregado", "Change": "Cambio", "Cash given back": "Efectivo devuelto",
         "Card": "Tarjeta", "Invoice": "Factura", "Auth code": "Autorización", "Result": "Resultado",
         "MERCHANT COPY": "COPIA DEL COMERCIO", "Signature": "Firma", "Thank you": "Gracias",
         "remaining": "pendiente", "partial": "parcial", "Refund of ticket": "Devolución del ticket",
@@ -183,7 +183,7 @@ def entry_rows(entry: Entry, style: ReceiptStyle, *, tendered: Decimal | None = 
         rows.append(Row("pair", style.w("Tip"), _amount(entry.tip)))
     rows.append(Row("pair", style.w("Total"), f"{_amount(entry.approved)} {entry.currency}"))
     if tendered is not None:
-        rows.append(Row("pair", style.w("Cash tendered"), _amount(tendered)))
+        rows.append(Row("pair", style.w("Cash given"), _amount(tendered)))
     if change is not None:
         rows.append(Row("pair", style.w("Change"), _amount(change)))
     rows.append(Row("rule"))
@@ -212,7 +212,7 @@ def _tax_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
 
 def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
     """One receipt per ticket: its lines, tax, tip, each tender (masked card and approval code),
-    cash tendered and change, refunds."""
+    the cash given and the change, refunds."""
     record = ticket.record
     when = (record.closed_at or record.created_at)[:16].replace("T", " ")
     rows = _top(style, record.training, when, style.till_id)
@@ -239,7 +239,7 @@ def ticket_rows(ticket: Ticket, style: ReceiptStyle) -> list[Row]:
         rows.append(Row("pair", title, _amount(tender.amount)))
         if tender.kind == "cash":
             if tender.tendered is not None:
-                rows.append(Row("pair", "  " + style.w("Cash tendered"), _amount(tender.tendered)))
+                rows.append(Row("pair", "  " + style.w("Cash given"), _amount(tender.tendered)))
                 rows.append(Row("pair", "  " + style.w("Change"), _amount(tender.change or Decimal(0))))
             if tender.outcome == "returned":
                 rows.append(Row("pair", "  " + style.w("Cash given back"), _amount(tender.amount)))

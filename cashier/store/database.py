@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -189,6 +190,24 @@ def _projection(till_id: str, journal_id: str, entry_id: int, created_seq: int,
             bool(fields.get("training")), fields.get("business_date") or "",
             fields.get("updated_at"), part[0] if part else None, part[2] if part else 0,
             fields.get("state") in UNRESOLVED, Jsonb(dict(fields)))
+
+
+def paid_ticket_day(data: Mapping[str, Any], at: str, where: str) -> tuple[int, str]:
+    """THE store's rule for a paid ticket (a ``ticket_paid`` event): its ticket number and the
+    business day its tax and discounts count in, the till's day when it closed
+    (``journal.datastore.business_day``, carried by the event), as the X/Z report counts a paid
+    ticket by when it closed: so a comp, which has no entry, counts too. A till from before sent
+    none: the UTC date of the close. Its store batch is the first close whose mark covers the
+    event (``StoreDatabase.close_batch``), as an entry's is the first that covers its creation."""
+    ticket = data.get("ticket")
+    if isinstance(ticket, bool) or not isinstance(ticket, int) or not 1 <= ticket < 2 ** 63:
+        raise ValidationError(f"{where}.ticket", "must be a ticket number")
+    day = data.get("business_date")
+    if day is None:
+        return ticket, at[:10]
+    if not isinstance(day, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        raise ValidationError(f"{where}.business_date", "must be a date, YYYY-MM-DD")
+    return ticket, day
 
 
 _UPSERT = """
@@ -472,11 +491,15 @@ class StoreDatabase:
         changed: set[int] = set()
         invoice_mark = 0
         clerk: str | None = None
+        paid: list[tuple[str, str, int, int, str]] = []
         for i, e in enumerate(events):
+            where = f"events[{i}].data"
             if e.entry_id is None:
+                if e.type == "ticket_paid":
+                    ticket, day = paid_ticket_day(e.data, e.at, where)
+                    paid.append((till_id, journal_id, ticket, e.seq, day))
                 continue
             data = {k: v for k, v in e.data.items() if not k.startswith("_")}
-            where = f"events[{i}].data"
             if e.type == "created":
                 if e.entry_id in known:
                     raise HistoryRewritten(f"events[{i}].entry_id", f"entry {e.entry_id} was "
@@ -510,6 +533,11 @@ class StoreDatabase:
             async with conn.cursor() as cur:
                 await cur.executemany(_UPSERT, [
                     _projection(till_id, journal_id, i, known[i][0], known[i][1]) for i in sorted(changed)])
+        if paid:  # a ticket closes as paid once: a second close of it (a rewrite) adds nothing
+            async with conn.cursor() as cur:
+                await cur.executemany(
+                    "INSERT INTO paid_tickets (till_id, journal_id, ticket_id, paid_seq, "
+                    "business_date) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", paid)
         return invoice_mark, clerk
 
     # ---- totals -----------------------------------------------------------------------------
@@ -558,15 +586,14 @@ class StoreDatabase:
                     f"training AND {where} AND bucket = ANY(%s) GROUP BY 1, 2",
                     (*args, list(TAKEN_BUCKETS)))
                 taken = await cur.fetchall()
-                # the tax the paid tickets of these entries charged, by class (issue #37): each
-                # ticket's ``ticket_paid`` event carries it, worked out at the till by the one rule
+                # the tax the tickets paid in this day or batch charged, by class (issue #37),
+                # and what discounts took off (#38): each ticket's ``ticket_paid`` event carries
+                # them, worked out at the till by the one rule; a ticket counts in the day and
+                # batch of its close (``paid_ticket_day``), a comp with no entry too
                 await cur.execute(
-                    "SELECT v.till_id, v.data->'taxes' AS taxes, v.data->'discounts' AS discounts "
-                    "FROM events v "
-                    "WHERE v.type = 'ticket_paid' AND v.data->'taxes' IS NOT NULL AND EXISTS ("
-                    "SELECT 1 FROM entries e WHERE e.till_id = v.till_id AND e.journal_id = "
-                    "v.journal_id AND e.fields->>'ticket_id' = v.data->>'ticket' AND NOT e.training "
-                    f"AND e.{where})", args)
+                    "SELECT p.till_id, v.data->'taxes' AS taxes, v.data->'discounts' AS discounts "
+                    "FROM paid_tickets p JOIN events v ON v.till_id = p.till_id AND v.journal_id "
+                    f"= p.journal_id AND v.seq = p.paid_seq WHERE p.{where}", args)
                 taxes = await cur.fetchall()
                 await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
                                   "ORDER BY till_id")
@@ -583,7 +610,8 @@ class StoreDatabase:
                           through: Mapping[str, Mapping[str, int]], summary: Mapping[str, Any],
                           manager_id: str | None = None) -> int:
         """Put every finished entry the totals covered (created at or before ``through``, per
-        till and journal) into a new store batch; unresolved ones stay in the open batch.
+        till and journal) and every ticket paid by then into a new store batch; unresolved
+        entries stay in the open batch.
         ``through`` may name only what the store holds (never a journal's future)."""
         async with self.pool.connection() as conn, conn.transaction():
             pairs = [(t, j, int(s)) for t, journals in through.items() for j, s in journals.items()]
@@ -604,6 +632,10 @@ class StoreDatabase:
                 await c.executemany(
                     "UPDATE entries SET store_batch = %s WHERE till_id = %s AND journal_id = %s "
                     "AND created_seq <= %s AND store_batch = 0 AND NOT unresolved",
+                    [(batch_no, t, j, s) for t, j, s in pairs])
+                await c.executemany(  # the tickets paid by then (``paid_ticket_day``)
+                    "UPDATE paid_tickets SET store_batch = %s WHERE till_id = %s AND journal_id = "
+                    "%s AND paid_seq <= %s AND store_batch = 0",
                     [(batch_no, t, j, s) for t, j, s in pairs])
         return batch_no
 

@@ -155,7 +155,37 @@ ALTER TABLE catalog_rows ADD CONSTRAINT catalog_rows_kind_check
     CHECK (kind IN ('product', 'category', 'tax_class', 'promotion', 'reason'));
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+#: Paid tickets (``cashier.store.database``: ``paid_ticket_day``): each ``ticket_paid`` event's
+#: ticket with the business day and store batch its tax and discounts count in, those of its
+#: close, as the X/Z report counts them; a comp (no entry) was in no totals before. Those already
+#: held: the day their till sent, else their first entry's, else the UTC date they closed; the
+#: batch of the first close that covered the event, else the open one.
+_V7 = """
+CREATE TABLE paid_tickets (
+    till_id text NOT NULL,
+    journal_id text NOT NULL,
+    ticket_id bigint NOT NULL,
+    paid_seq bigint NOT NULL,
+    business_date text NOT NULL,
+    store_batch integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (till_id, journal_id, ticket_id)
+);
+CREATE INDEX paid_tickets_open_batch ON paid_tickets (till_id) WHERE store_batch = 0;
+CREATE INDEX paid_tickets_day ON paid_tickets (business_date);
+INSERT INTO paid_tickets (till_id, journal_id, ticket_id, paid_seq, business_date, store_batch)
+SELECT v.till_id, v.journal_id, (v.data->>'ticket')::bigint, v.seq,
+       COALESCE(v.data->>'business_date',
+                (SELECT min(e.business_date) FROM entries e WHERE e.till_id = v.till_id
+                 AND e.journal_id = v.journal_id AND e.fields->>'ticket_id' = v.data->>'ticket'),
+                substr(v.at, 1, 10)),
+       COALESCE((SELECT min(b.batch_no) FROM store_batches b
+                 WHERE (b.through -> v.till_id ->> v.journal_id)::bigint >= v.seq), 0)
+FROM events v
+WHERE v.type = 'ticket_paid' AND v.data->>'ticket' ~ '^[0-9]{1,18}$'
+ON CONFLICT DO NOTHING;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST = len(MIGRATIONS)
 
 

@@ -1056,6 +1056,10 @@
       <translation>de la factura</translation>
     </message>
     <message>
+      <source>Host text</source>
+      <translation>Texto del host</translation>
+    </message>
+    <message>
       <source>Requested</source>
       <translation>Solicitado</translation>
     </message>
@@ -1078,10 +1082,6 @@
     <message>
       <source>Host code</source>
       <translation>Código del host</translation>
-    </message>
-    <message>
-      <source>Host text</source>
-      <translation>Texto del host</translation>
     </message>
     <message>
       <source>Refund %s of invoice %s to the card%s? Press F6 again to confirm.</source>
@@ -2429,7 +2429,7 @@
     </message>
     <message>
       <source>taken</source>
-      <translation>recibido</translation>
+      <translation>cobrado</translation>
     </message>
     <message>
       <source>idle</source>
@@ -2537,7 +2537,7 @@
     </message>
     <message>
       <source>Cash taken: {got}. Remaining {rest}.</source>
-      <translation>Efectivo recibido: {got}. Queda {rest}.</translation>
+      <translation>Efectivo cobrado: {got}. Queda {rest}.</translation>
     </message>
     <message>
       <source>{what} approved: {got}. Remaining {rest}.</source>
@@ -2550,10 +2550,6 @@
     <message>
       <source>Ticket {id} cancelled: nothing had been paid.</source>
       <translation>Ticket {id} cancelado: no se había pagado nada.</translation>
-    </message>
-    <message>
-      <source>tendered {t}, change {c}</source>
-      <translation>entregado {t}, cambio {c}</translation>
     </message>
     <message>
       <source>The ticket stays open: remaining {rest}.</source>
@@ -3086,6 +3082,10 @@
     <message>
       <source>The payment host reported an error: not charged. Try again; the details are in the journal.</source>
       <translation>El host de pagos informó de un error: no se cobró. Vuelva a intentarlo; los detalles están en el diario.</translation>
+    </message>
+    <message>
+      <source>Cash {given} given, {taken} taken, change {change}</source>
+      <translation>Efectivo {given} entregado, {taken} cobrado, cambio {change}</translation>
     </message>
     <message>
       <source>Approved for only %s: collect the remaining %s another way.</source>

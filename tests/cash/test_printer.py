@@ -55,7 +55,7 @@ def test_cash_ticket_prints_receipt_cut_then_kicks_both_pins(make_desk: Callable
     assert loopback.wait_jobs(1)
     data = loopback.jobs[0]
     text = data.decode("cp437", "replace")
-    assert "CASH" in text and "12.50" in text and "Cash tendered" in text and "7.50" in text
+    assert "CASH" in text and "12.50" in text and "Cash given" in text and "7.50" in text
     assert "Corner Shop" in text and f"Ticket {entry.ticket_id}" in text
     cut_at = data.index(CUT)
     assert data.index(KICK_PIN2) > cut_at and data.index(KICK_PIN5) > cut_at

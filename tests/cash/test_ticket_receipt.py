@@ -59,7 +59,7 @@ def test_cli_split_card_and_cash_prints_one_receipt_and_kicks_once(
     data = loopback.jobs[0]
     text = data.decode("cp437", "replace")
     assert f"Ticket {t['ticket']}" in text and "Coffee" in text and "Cake" in text
-    assert "Cash tendered" in text and "20.00" in text and "14.00" in text
+    assert "Cash given" in text and "20.00" in text and "14.00" in text
     assert card["invoice"] in text and card["card"][-4:] in text and "Auth code" in text
     assert "4321000000001119" not in text
     assert data.count(KICK_PIN2) == 1 and data.count(KICK_PIN5) == 1  # the drawer kicked once

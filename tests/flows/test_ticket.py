@@ -80,7 +80,7 @@ async def test_split_card_and_cash_with_change(make_till: Any, option: str) -> N
     assert (cash_entry.op, cash_entry.state, cash_entry.approved) == (Op.SALE, State.APPROVED, D("3.20"))
     assert t.as_dict()["tenders"][0]["card"].endswith("1119")
     text = "\n".join(receipt_lines(t))
-    assert "Cash tendered" in text and "1.80" in text and "13.20" in text and "4321000000001119" not in text
+    assert "Cash given" in text and "1.80" in text and "13.20" in text and "4321000000001119" not in text
 
 
 async def test_cash_that_pays_the_rest_is_one_commit_with_the_close(make_till: Any) -> None:

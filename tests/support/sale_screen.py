@@ -55,6 +55,14 @@ class SaleDriver:
         self.press(Qt.Key.Key_Plus)
         self.ui.until(lambda: page.task is not None and page.task.done(), what="line added")
 
+    def lines_committed(self) -> None:
+        """The ticket's lines are committed and the journal's writer is idle (bounded wait on
+        that event, ``Journal.lines_committed``): a line keyed now is written and drawn in the
+        key's own event. Without it, a key that came while the flusher was committing (its fsync
+        long under heavy load) went to the writer's thread and was drawn a pass later."""
+        journal = self.gui.till.runtime.journal
+        self.ui.until(lambda: journal.lines_committed, what="the ticket's lines committed")
+
     def prompt(self, kind: str) -> Any:
         """The training PIN pad's prompt of ``kind`` ("card", "tip"...), once it shows."""
         pinpad = self.gui.pinpad

@@ -217,7 +217,7 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     assert len(printer.jobs) == 1
     paper = printer.paper.toPlainText()
     assert sale.ticket is not None
-    assert f"Ticket {sale.ticket.id}" in paper and "Cash tendered" in paper and "8.50" in paper
+    assert f"Ticket {sale.ticket.id}" in paper and "Cash given" in paper and "8.50" in paper
     assert "[drawer opens]" in paper
     balance = desk.drawer.balance(desk.drawer.require_open())
     assert balance.expected == Decimal("28.50")  # the float and the cash
@@ -235,7 +235,7 @@ def test_cash_at_the_sale_screen_needs_an_open_drawer_then_one_receipt_and_a_kic
     ui.until(lambda: len(printer.jobs) == 2, what="the reprint on the virtual printer")
     reprinted = printer.jobs[-1].text
     assert sale.ticket is not None
-    assert f"Ticket {sale.ticket.id}" in reprinted and "Cash tendered" in reprinted
+    assert f"Ticket {sale.ticket.id}" in reprinted and "Cash given" in reprinted
     assert "[drawer opens]" not in reprinted  # a reprint opens no drawer
     ui.until(lambda: "Receipt printed" in journal.message.text(), what="the reprint said")
 

@@ -11,6 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.support.sale_screen import SaleDriver
+from tests.support.screens import go_to
+from ui.i18n import TRANSLATIONS_DIR
+from ui.i18n_tool import read_ts
+
+ES = read_ts(TRANSLATIONS_DIR / "cashier_es.ts")
 
 
 def test_keyed_tip_is_in_the_prefill_and_a_cash_rest_carries_it(ui: Any, make_gui: Any) -> None:
@@ -133,5 +138,44 @@ def test_a_cash_sale_is_paid_not_approved_and_said_once(ui: Any, make_gui: Any) 
     sale.wait_result()
     assert page.result_title.text() == "Paid"
     details = page.result_details.text()
-    assert "Cash  $12.50  taken  tendered $12.50, change $0.00" in details and "approved" not in details
-    assert "tendered" not in page.result_message.text()  # the core's note is not said again
+    assert "Cash $12.50 given, $12.50 taken, change $0.00" in details and "approved" not in details
+    assert "given" not in page.result_message.text()  # the core's note is not said again
+
+
+def test_cash_given_taken_and_change_are_one_sentence_wherever_they_are_said(
+        ui: Any, make_gui: Any) -> None:
+    """Cash given for a $6.71 ticket: the result and the Journal's details say "Cash $10.00
+    given, $6.71 taken, change $3.29" (before: "Cash  $6.71  taken  tendered $10.00, change
+    $3.29"), in Spanish too; the receipt's rows say it in the same words (Cash given, Change)."""
+    from ui.pages.journal import JournalPage
+
+    gui = make_gui()
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    sale.add_line("Soup", "671")
+    sale.type("1000")
+    sale.press(Qt.Key.Key_F11)
+    sale.wait_result()
+    said = "Cash $10.00 given, $6.71 taken, change $3.29"
+    assert said in page.result_details.text().splitlines()
+    page.show_receipt_button.click()
+    receipt = page.receipt_view.toPlainText().splitlines()
+    assert [" ".join(r.split()) for r in receipt if "Cash given" in r or "Change" in r] == [
+        "Cash given 10.00", "Change 3.29"]
+    gui.set_language("es")
+    spanish = ES["Cash {given} given, {taken} taken, change {change}"]
+    assert spanish == "Efectivo {given} entregado, {taken} cobrado, cambio {change}"
+    dicho = spanish.format(given="$10.00", taken="$6.71", change="$3.29")
+    assert dicho in page.result_details.text().splitlines()
+    page.show_receipt_button.click()
+    recibo = page.receipt_view.toPlainText().splitlines()
+    assert [" ".join(r.split()) for r in recibo if "Efectivo entregado" in r or "Cambio" in r] == [
+        "Efectivo entregado 10.00", "Cambio 3.29"]
+    gui.set_language("en")
+    journal = go_to(gui, JournalPage)
+    ui.until(lambda: journal.entries, what="rows")
+    journal.table.selectRow(0)
+    QTest.keyClick(journal.table, Qt.Key.Key_F9)  # details: the cash said as on the Sale screen
+    ui.until(lambda: journal.details.isVisible() and journal.details.toPlainText(), what="details")
+    assert said in journal.details.toPlainText().splitlines()
+    assert "tendered" not in journal.details.toPlainText().split("\n\n")[0]

@@ -32,7 +32,7 @@ from ui.i18n import format_money, format_time, tr
 from ui.keys import EMAIL, GIVE_BACK
 from ui.manager_prompt import ask_manager
 from ui.pages.base import Page, hint, restyle
-from ui.receipt import kind_name, reason_text, receipt_lines, state_name
+from ui.receipt import cash_words, kind_name, reason_text, receipt_lines, state_name
 from ui.widgets.amount import FitAmountDisplay
 from ui.widgets.tables import filling
 
@@ -397,6 +397,9 @@ class JournalPage(Page):
             return
 
         def got(events: Any) -> None:
+            cash = rules().cash_given(events)  # cash said as on the Sale screen, not as a note
+            said = (f"{tr('Host text')}: {e.message or '-'}" if cash is None else
+                    cash_words(cash.given, e.approved, cash.change, e.currency))
             head = [f"{kind_name(str(e.kind))} {e.invoice or ''}  {state_name(str(e.state))}  "
                     f"{format_money(rules().shown_amount(e), e.currency)}",
                     f"{tr('Requested')}: {format_money(e.requested, e.currency)}  "
@@ -406,7 +409,7 @@ class JournalPage(Page):
                     f"{tr('Card')}: {e.card or '-'}  {tr('Approval code')}: {e.auth_code or '-'}  "
                     f"{tr('Response code')}: {e.response_code or '-'}  "
                     f"{tr('Host code')}: {e.host_code or '-'}",
-                    f"{tr('Host text')}: {e.message or '-'}", ""]
+                    said, ""]
             lines = [f"{format_time(ev.at)}  {ev.type}  {ev.actor}  {_event_data(ev.data)}"
                      for ev in events]
             self.details.setPlainText("\n".join(head + lines))

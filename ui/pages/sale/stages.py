@@ -132,7 +132,7 @@ class SaleResult(ResultStage):
         self.change_due.setObjectName("ChangeDue")
         self.change_due.setVisible(False)
         # wrapped: at 1024 wide the PIN pad lies over the result's right side, and a long tender
-        # line ("Cash $5.00 taken tendered $10.00, change $5.00") made the screen scroll sideways
+        # line (a ticket's tenders, cash given, taken and change) made the screen scroll sideways
         for label in (self.change_due, self.details):
             label.setWordWrap(True)
         self.column.insertWidget(1, self.change_due)

@@ -3,12 +3,11 @@ the status bar), a payment's result and what a tender left open."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ui.i18n import format_money, tr
 from ui.receipt import TENDER_TITLES as TENDER_TITLES  # the one table of the tender kinds' titles
-from ui.receipt import reason_text, state_name
+from ui.receipt import cash_words, reason_text, state_name
 
 if TYPE_CHECKING:
     from cashier.flows.base import FlowResult
@@ -17,18 +16,15 @@ if TYPE_CHECKING:
 
 def tender_text(tender: TenderView, currency: str) -> str:
     """One tender as the ticket panel and the result list it."""
+    if tender.is_cash and tender.is_approved and tender.tendered is not None:
+        return cash_words(tender.tendered, tender.shown, tender.change, currency)
     what = tr(TENDER_TITLES.get(tender.kind, tender.kind))
     taken = tr("taken") if tender.kind == "cash" else tr("approved")  # cash is taken, not approved
     outcome = {"approved": taken, "partial": tr("PARTIAL"), "declined": tr("declined"),
                "error": tr("not charged"), "unknown": tr("checking"), "voided": tr("voided"),
                "returned": tr("given back")}.get(tender.outcome, tender.outcome)
     card = f"…{tender.card[-4:]}" if tender.card else ""
-    text = f"{what} {card}".strip() + f"  {format_money(tender.shown, currency)}  {outcome}"
-    if tender.kind == "cash" and tender.tendered is not None:
-        text += "  " + tr("tendered {t}, change {c}").format(
-            t=format_money(tender.tendered, currency),
-            c=format_money(tender.change if tender.change is not None else Decimal(0), currency))
-    return text
+    return f"{what} {card}".strip() + f"  {format_money(tender.shown, currency)}  {outcome}"
 
 
 def terminal_state_name(state: str) -> str:
@@ -55,7 +51,7 @@ def result_words(result: FlowResult, ticket: Ticket | None) -> tuple[str, str, s
     message = reason_text(reason(entry), entry.currency)
     if not message and took_money(outcome) and ticket is None:
         # the core's own note, e.g. "already approved"; a paid ticket's tenders are listed
-        # below it (cash tendered and change said once, not again as "cash tendered 12.50")
+        # below it (the cash given and the change said once, not again as the core's note)
         message = result.message or ""
     titles = {"approved": tr("Approved"), "declined": tr("Declined"),
               "error": tr("Not charged"), "unknown": tr("Checking with the host…"),
