@@ -128,3 +128,41 @@ def test_a_ticked_check_box_shows_its_tick(ui: Any, make_gui: Any, high_contrast
     marked = sum(n for colour, n in checked.items() if contrast(colour, background) >= 3)
     assert marked >= 6, (high_contrast, checked.most_common(4))
     assert checked != unchecked
+
+
+@pytest.mark.parametrize("high_contrast", [False, True])
+def test_the_training_pads_check_boxes_show_their_box_on_its_dark_face(
+        ui: Any, make_gui: Any, high_contrast: bool) -> None:
+    """Automatic customer and Host down are boxes to tick, and look it unticked: on the pad's dark
+    face the normal theme drew no box at all, so "Host down (rehearse an outage)" read as a
+    label. The box's edge stands out from the pad (3:1, WCAG's for a control's outline) and a
+    tick shows once checked."""
+    from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
+
+    gui = make_gui()
+    gui.set_theme(high_contrast=high_contrast)
+    pad = gui.pinpad
+
+    def box_pixels(box: QCheckBox) -> tuple[Counter[int], int]:
+        ui.spin(0.02)
+        option = QStyleOptionButton()
+        box.initStyleOption(option)
+        mark = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+        mark.translate(box.mapTo(pad, QPoint(0, 0)))  # the pad drawn whole: the box has no face
+        image = pad.grab().toImage()
+        around = image.pixel(max(0, mark.left() - 3), mark.center().y()) & 0xFFFFFF  # the pad's face
+        inside = Counter(image.pixel(x, y) & 0xFFFFFF for y in range(mark.top(), mark.bottom() + 1)
+                         for x in range(mark.left(), mark.right() + 1))
+        return inside, around
+
+    for box in (pad.auto, pad.host_down):
+        box.blockSignals(True)  # the look of the box, not what it switches
+        box.setChecked(False)
+        unchecked, face = box_pixels(box)
+        edge = sum(n for colour, n in unchecked.items() if contrast(colour, face) >= 3)
+        assert edge >= 12, (box.text(), hex(face), unchecked.most_common(4))
+        box.setChecked(True)
+        checked, _ = box_pixels(box)
+        assert checked != unchecked, box.text()
+        box.setChecked(False)
+        box.blockSignals(False)
