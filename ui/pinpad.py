@@ -118,6 +118,9 @@ class PadText(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # scrolled by touch or the wheel, as the customer's screen is: the keyboard stays the
+        # till's (a reader reads the label inside, its own words)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         label.installEventFilter(self)
         self.setHidden(label.isHidden())
 
