@@ -11,11 +11,12 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QFontMetrics,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -58,6 +60,23 @@ TEST_GIFT_CARD = "2664654648774"
 #: How many test cards the list shows at once (the rest scroll into view), at any text size:
 #: the narrow pad at 150 % text showed one (issue #39)
 CARDS_SHOWN = 3
+#: The most lines of the window's text the pad's text takes (a longer one scrolls): terms or a
+#: basket longer than that pushed the page's keys off a 768 px screen at 150 % text (issue #39)
+TEXT_LINES = 6
+
+
+class SaidLabel(QLabel):
+    """A line of the pad's screen that takes no room while it says nothing: the empty amount and
+    text took about 90 px of the QR code's page, which needed 770 px at 150 % text, more than a
+    768 px screen holds (issue #39)."""
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        if text or self.parentWidget() is not None:  # never shown as a window of its own
+            self.setHidden(not text)
+
+    def clear(self) -> None:
+        self.setText("")
 
 
 class WrappedLabel(QLabel):
@@ -79,6 +98,54 @@ class WrappedLabel(QLabel):
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self.updateGeometry()  # a new width: a new number of lines
+
+
+class SaidWrappedLabel(WrappedLabel, SaidLabel):
+    """Wrapped, and no room while it says nothing (``SaidLabel``)."""
+
+
+class PadText(QScrollArea):
+    """The pad's text under its amount: the whole of a short one, a long one (terms of up to 4096
+    characters, a basket of ten lines) to scroll through, in at most ``TEXT_LINES`` lines of the
+    window's text, so the page's keys stay on a 768 px screen at 150 % text (issue #39). Shown
+    only while its label says something (``SaidLabel``)."""
+
+    def __init__(self, label: QLabel) -> None:
+        super().__init__()
+        self.label = label
+        self.setWidget(label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # scrolled by touch or the wheel, as the customer's screen is: the keyboard stays the
+        # till's (a reader reads the label inside, its own words)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        label.installEventFilter(self)
+        self.setHidden(label.isHidden())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.label:
+            kind = event.type()
+            if kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+                self.setHidden(kind == QEvent.Type.HideToParent)
+            elif kind in (QEvent.Type.FontChange, QEvent.Type.LayoutRequest):
+                self.updateGeometry()
+        return super().eventFilter(watched, event)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        width = self.viewport().width() if self.width() > 0 else self.label.sizeHint().width()
+        needed = self.label.heightForWidth(max(width, 40)) if self.label.text() else 0
+        most = TEXT_LINES * QFontMetrics(self.font()).lineSpacing()
+        return QSize(super().minimumSizeHint().width(), min(max(needed, 0), most))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped anew: another height
 
 
 class CardList(QListWidget):
@@ -147,7 +214,7 @@ class SignaturePad(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setMinimumSize(320, 120)
+        self.setMinimumSize(240, 120)  # the narrow pad is 358 px wide at 150 % text (issue #39)
         self.strokes: list[list[QPoint]] = []
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet("background: #ffffff; border-radius: 8px;")
@@ -250,12 +317,13 @@ class PinPadWindow(QWidget):
         screen_col = QVBoxLayout(screen)
         self.header = WrappedLabel()
         self.header.setObjectName("PadHeader")
-        self.amount = QLabel()
+        self.amount = SaidLabel()
         self.amount.setObjectName("PadAmount")
-        self.text = WrappedLabel()
+        self.text = SaidWrappedLabel()
         screen_col.addWidget(self.header)
         screen_col.addWidget(self.amount)
-        screen_col.addWidget(self.text)
+        self.text_view = PadText(self.text)
+        screen_col.addWidget(self.text_view)
         self.stack = QStackedWidget()
         screen_col.addWidget(self.stack, 1)
         pad.addWidget(screen, 1)
@@ -333,7 +401,7 @@ class PinPadWindow(QWidget):
         other.addWidget(self.tip_other)
         other.addWidget(self.tip_other_button)
         self.tip_col.addLayout(other)
-        self.tip_error = QLabel()
+        self.tip_error = SaidLabel()
         self.tip_col.addWidget(self.tip_error)
         self.tip_col.addStretch(1)
         self.tip_page = tip
@@ -385,7 +453,11 @@ class PinPadWindow(QWidget):
         shown = self.stack.currentWidget()
         cards = getattr(self, "cards", None)  # built after the pages
         if cards is not None:
-            cards.show_rows(CARDS_SHOWN if shown in (self.idle_page, self.card_page) else 1)
+            card_or_rest = shown in (self.idle_page, self.card_page)
+            cards.show_rows(CARDS_SHOWN if card_or_rest else 1)
+            # the narrow pad leaves them out while it asks for something else than a card: its
+            # tip page needed 860 px at 150 % text, and a card is chosen when one is asked
+            self.cards_box.setHidden(self.compact and not card_or_rest)
         for i in range(self.stack.count()):
             page = self.stack.widget(i)
             if page is None:
@@ -530,11 +602,7 @@ class PinPadWindow(QWidget):
             # the basket the till sent (the core keeps it to ten lines), as the customer checks it
             items = [str(item) for item in (display or {}).get("lineItems") or []]
             columns = receipt["lines"][:6] if receipt else items
-            # the pad's columns are laid out in characters: drawn in the system's fixed-width font
-            # at its own size (a 28-character line fits the pad's column); an empty QFont gives
-            # the label back the window's own font, which it then follows
-            self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-                              if columns else QFont())
+            self._text_font(fixed=bool(columns))
             self.text.setText("\n".join(columns) if columns
                               else (texts.get("text") or (form.get("header") or {}).get("value", "")
                                     if isinstance(form.get("header"), dict) else texts.get("text", "")))
@@ -545,8 +613,8 @@ class PinPadWindow(QWidget):
         texts = prompt.texts or {}
         self.header.setText(pad_words(texts["header"]) if texts.get("header") else describe_prompt(prompt))
         self.amount.setText(format_money(prompt.amount) if prompt.amount is not None else "")
-        self.text.setFont(QFont())  # the window's own font again (not the basket's fixed one)
-        self.text.setText(texts.get("text", ""))
+        self._text_font(fixed=False)  # the window's own font again (not the basket's fixed one)
+        self.text.setText(pad_words(texts.get("text", "")))
         if prompt.kind == "card":
             self.stack.setCurrentWidget(self.card_page)
         elif prompt.kind == "tip":
@@ -564,6 +632,20 @@ class PinPadWindow(QWidget):
         else:
             self._fill_form(prompt)
             self.stack.setCurrentWidget(self.form_page)
+
+    def _text_font(self, fixed: bool) -> None:
+        """The basket's columns are laid out in characters: drawn in the system's fixed-width
+        font at its own size (a 28-character line fits the pad's column). Any other text is in
+        the window's font at its text size: an empty QFont alone gave the label the
+        application's 9 pt for good ("Please sign", the terms at 150 % text: issue #39), so the
+        style sheet is asked for it again."""
+        if fixed:
+            self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        elif self.text.font().family() != self.header.font().family() \
+                or self.text.font().pixelSize() < 0:
+            self.text.setFont(QFont())
+            self.text.style().unpolish(self.text)
+            self.text.style().polish(self.text)
 
     def _fill_tips(self, prompt: Any) -> None:
         _clear(self.tip_buttons)
@@ -682,6 +764,7 @@ class PinPadWindow(QWidget):
         # at 150 % text, the pad's bottom off a 768 px screen)
         self.card_hint.setVisible(not compact)
         self.compact = compact
+        self._only_the_shown_page_counts()
         self._label_auto()
         self._label_keys()
         self._title_cards()

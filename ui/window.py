@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -100,6 +100,12 @@ class NavColumn(QScrollArea):
     def minimumSizeHint(self) -> QSize:
         return QSize(self._width(), 0)
 
+
+#: The status bar's room around its items (``QStatusBar``'s own layout): the gap before each,
+#: and its ends with the size grip.
+STATUS_GAP, STATUS_ENDS = 6, 24
+
+
 class Pill(QLabel):
     """One status-bar item; its colour follows ``level`` (ok, warn, bad)."""
 
@@ -113,6 +119,16 @@ class Pill(QLabel):
             self.setProperty("level", level)
             self.style().unpolish(self)
             self.style().polish(self)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new text size reaches the items after the window: the bar is measured again with
+        theirs (measured with the old one, Spanish at 150 % stayed on one line, its last item
+        cut at the window's edge: issue #39)."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            fit = getattr(self.window(), "fit_status", None)
+            if callable(fit):
+                fit()
 
 
 class MainWindow(QMainWindow):
@@ -558,9 +574,20 @@ class MainWindow(QMainWindow):
         self.fit_status()
 
     def _status_width(self) -> int:
-        """How wide the status bar is with each item on one line."""
+        """How wide the status bar is with each item on one line: each item's own width on one
+        line (as Qt lays it out: its text, padding and indent), the bar's 6 px between items and
+        its ends. A flat 48 px per item said 1034 px where 975 were needed in Spanish at 150 %
+        text, and the bar took two lines, 21 px of every screen's height (issue #39)."""
         pills = [p for p in self.status.findChildren(Pill) if p.isVisibleTo(self.status)]
-        return sum(QFontMetrics(p.font()).horizontalAdvance(p.text()) + 48 for p in pills) + 24
+        widths = []
+        for p in pills:
+            wrapped = p.wordWrap()
+            if wrapped:  # a wrapped label's hint is for its lines: asked on one line
+                p.setWordWrap(False)
+            widths.append(p.sizeHint().width())
+            if wrapped:
+                p.setWordWrap(True)
+        return sum(widths) + STATUS_GAP * len(widths) + STATUS_ENDS
 
     def fit_status(self) -> None:
         """The status bar's items on two lines each only when one line each does not fit the

@@ -289,3 +289,37 @@ def test_no_screen_scrolls_sideways_at_1024x768_and_150(ui: Any, make_gui: Any, 
         if isinstance(page, ManagerPage | ReportsPage):
             page.lock()
     assert not problems, "\n".join(problems[:60])
+
+
+@pytest.mark.parametrize("high_contrast", [False, True])
+def test_the_status_bar_takes_two_lines_only_when_one_does_not_fit(ui: Any, make_gui: Any,
+                                                                   high_contrast: bool) -> None:
+    """Issue #39: in Spanish at 1024x768 and 150 % text the status bar's four items need 975 px
+    on one line; a flat 48 px per item counted 1034 and put them on two lines, 21 px less for
+    every screen (the Sale screen's product grid lost its second row). On one line where they
+    fit, the last one whole inside the window; on two where a longer item ("showing line items")
+    does not fit one, none past the window's edge."""
+    from ui.window import Pill
+
+    gui = make_gui()
+    gui.set_language("es")
+    window = gui.window
+    gui.set_theme(high_contrast=high_contrast, font_scale=1.5)
+    window.resize(1024, 768 - TITLE_BAR)
+    _settle(ui)
+    pills = [p for p in window.status.findChildren(Pill) if p.isVisible()]
+    assert [p.text() for p in pills] == ["Host: conectado", "Terminal: en reposo",
+                                         "Nada espera recuperación", "Impresora: lista"]
+    needed = sum(p.sizeHint().width() for p in pills)
+    assert needed < window.width() - 60  # one line holds them (their gaps and the grip: ~48 px)
+    assert not any(p.wordWrap() for p in pills), [p.text() for p in pills if p.wordWrap()]
+    for p in pills:
+        seen = QRect(p.mapTo(window, p.rect().topLeft()), p.size())
+        assert window.rect().contains(seen), (p.text(), seen)
+        assert p.width() >= p.sizeHint().width() - 1, (p.text(), p.width(), p.sizeHint().width())
+    window.terminal_pill.set("Terminal: mostrando artículos y algo más largo todavía")
+    window.fit_status()  # as ``refresh_status`` does once its items are set
+    _settle(ui)
+    assert all(p.wordWrap() for p in pills)  # one line does not hold them: two
+    problems = layout_problems(window.status, window)
+    assert not problems, problems

@@ -336,3 +336,111 @@ def test_host_down_on_the_pad_turns_the_host_pill_and_host_up_turns_it_back(
     ui.until(lambda: not till.status.offline, what="online by itself")
     ui.until(lambda: pill.text() == "Host: reachable", what="the pill says the host is back")
     assert pill.property("level") == "ok"
+
+
+def _pad_page_problems(ui: Any, gui: Any, screen: Any, where: str) -> list[str]:
+    """What the trainer would miss on the pad's page now: the pad taller than the screen leaves
+    it (its least height as well as its size), wider than its column, a key of the page or
+    Cancel off the pad or the screen, anything cut or overlapping."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QAbstractButton
+
+    from tests.support.screens import layout_problems
+
+    pad = gui.pinpad
+    for _ in range(4):  # the page's layouts settle, the window takes its new height
+        ui.spin(0.02)
+    problems = [f"{where}: {p}" for p in layout_problems(pad)]
+    frame = pad.frameGeometry().size() - pad.geometry().size()
+    needs = pad.minimumSizeHint().height() + frame.height()
+    if needs > screen.height():
+        problems.append(f"{where}: the pad needs {needs} px of the screen's {screen.height()}")
+    if not screen.contains(pad.frameGeometry()):
+        problems.append(f"{where}: the pad runs off the screen: {pad.frameGeometry()}")
+    if pad.width() > pad.front.placed.width():
+        problems.append(f"{where}: the pad is {pad.width()} wide, its column {pad.front.placed.width()}")
+    page = pad.stack.currentWidget()
+    keys = [b for b in page.findChildren(QAbstractButton) if b.isVisible()] + [pad.cancel_button]
+    for key in keys:
+        seen = QRect(key.mapToGlobal(key.rect().topLeft()), key.size())
+        inside = QRect(pad.mapToGlobal(pad.rect().topLeft()), pad.size())
+        if not inside.contains(seen) or not screen.contains(seen) or key.visibleRegion().isEmpty():
+            problems.append(f"{where}: the key {key.text()!r} out of sight at {seen}")
+    return problems
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_page_of_the_narrow_pad_fits_a_768_px_screen_at_150(ui: Any, make_gui: Any,
+                                                                  language: str) -> None:
+    """Issue #39: at 1024x768 with 150 % text the narrow pad's tip page needed 860 px and its QR
+    code's 770, more than the screen leaves under a title bar. Every page the pad shows (the
+    basket, the tip, the card, a partial approval's words, a signature, a question, long terms,
+    a typed answer, the QR code) fits that height with its keys on the pad, in the column's
+    width, nothing cut; the page's text is in the window's text size, never the 9 pt left by
+    the basket's fixed-width font."""
+    import asyncio
+    from decimal import Decimal
+
+    from PySide6.QtCore import QRect
+
+    from cashier.flows import cart
+    from cashier.mail.pad import address_on_pad
+    from tests.support.sale_screen import SaleDriver
+    from tests.support.screens import TITLE_BAR
+    from ui.cash import place_training_windows
+
+    gui = make_gui(tip_mode="pad")
+    gui.set_language(language)
+    gui.set_theme(font_scale=1.5)
+    screen = QRect(0, TITLE_BAR, 1024, 768 - TITLE_BAR)
+    place_training_windows(gui, screen)
+    sale = SaleDriver(ui, gui)
+    page, pad, ctx = sale.page, gui.pinpad, gui.till.ctx
+    assert pad.compact and pad.front.overlapping()
+    problems: list[str] = []
+
+    def look(name: str) -> None:
+        problems.extend(_pad_page_problems(ui, gui, screen, name))
+        _screen_shot(gui, f"pinpad-150-{language}-{name}", (1024, 768))
+
+    look("welcome")
+    for n in range(10):  # the basket the core keeps (ten lines), 250.00 in all
+        sale.add_line(f"Item {chr(ord('A') + n)}", "2500")
+    ui.until(lambda: len(pad.text.text().splitlines()) == 10, what="the basket on the pad")
+    look("basket")
+    sale.press(Qt.Key.Key_Escape)
+    sale.type("21900")  # the sandbox approves half of 219.00: the pad's longest words
+    sale.press(Qt.Key.Key_F2)
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "tip", what="tip prompt")
+    look("tip")
+    pad.tip_buttons.itemAt(pad.tip_buttons.count() - 1).widget().click()  # no tip
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "card", what="card prompt")
+    look("card")
+    if pad.text.font().pixelSize() != pad.cancel_button.font().pixelSize():
+        problems.append(f"card: {pad.text.text()!r} in {pad.text.font().toString()}")
+    pad.result_ms = 60_000  # the words stay while they are measured
+    pad.tap_button.click()
+    ui.until(lambda: ("109.50" in pad.header.text()), what="the partial approval's words")
+    look("partial")
+    pad.result_ms = 10
+    sale.wait_idle()
+    terms = "I agree to pay the above total amount according to the card issuer agreement. " * 40
+    for kind, ask in (("signature", lambda: cart.capture_signature(ctx)),
+                      ("confirmation", lambda: cart.confirm(ctx, "Would you like a receipt by e-mail?")),
+                      ("terms", lambda: cart.accept_terms(ctx, terms.strip())),
+                      ("input", lambda: address_on_pad(ctx, gui.profile.email.pad_prompt))):
+        task = asyncio.ensure_future(ask())
+        ui.until(lambda k=kind: pad.prompt is not None and pad.prompt.kind == k, what=kind)
+        look(kind)
+        pad.customer_cancels()
+        ui.run(task)
+    sale.press(Qt.Key.Key_F12)  # the open ticket's tender given back, the ticket cancelled
+    sale.press(Qt.Key.Key_F12)
+    sale.wait_idle()
+    pad.auto.setChecked(False)
+    page.amount.set_value(Decimal("18.75"))
+    page.charge_qr()
+    ui.until(lambda: pad.prompt is not None and pad.prompt.kind == "form", what="the QR code")
+    look("qr")
+    pad.customer_cancels()
+    assert not problems, "\n".join(problems)

@@ -116,7 +116,9 @@ class EntryStage(QWidget):
         compact = room < full + 8  # a little to spare: a frame, a rounding
         beside = (self.ticket_panel.minimumSizeHint().width() + self.payment_panel.minimumSizeHint().width()
                   + self.keypad_panel.compact_width() + 2 * spacing)
-        self.keypad_panel.set_compact(compact, narrowest=room < beside + 8)
+        column = room - self.ticket_panel.minimumSizeHint().width() \
+            - self.payment_panel.minimumSizeHint().width() - 2 * spacing  # compact: the rest
+        self.keypad_panel.set_compact(compact, narrowest=room < beside + 8, column=column)
         if self.payment_panel.narrow != compact:
             self.payment_panel.narrow = compact
             self.payment_panel.updateGeometry()

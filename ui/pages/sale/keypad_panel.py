@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.i18n import tr
 from ui.pages.base import hint, labelled
@@ -49,8 +49,10 @@ class KeypadPanel(QWidget):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             fields.addWidget(b, 0, i)
-        self.compact = self.narrowest = False
+        self.compact = self.narrowest = self.by_switch = False
         self.lines_locked = False  # money on the ticket: Tip and the quantity key give way
+        #: the keypad column's width the screen gives it when compact (``set_compact``)
+        self.column = 0
         col.addLayout(fields)
         self.entry = AmountPanel(amount.currency, display=amount)
         self.keypad = self.entry.keypad
@@ -79,7 +81,10 @@ class KeypadPanel(QWidget):
                                          "F6", self.switch)
         self.switch_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.switch_button.setVisible(False)
-        col.addWidget(self.switch_button)
+        self.switch_row = QHBoxLayout()  # F6, and the quantity key beside it when narrowest
+        self.switch_row.setSpacing(fields.horizontalSpacing())
+        self.switch_row.addWidget(self.switch_button, 1)
+        col.addLayout(self.switch_row)
         # how to type, said on the amount itself (a tooltip and for screen readers): a paragraph
         # under the keys made the screen taller than 768 px in Spanish at 125 % text
         self.ready_hint = hint()
@@ -139,12 +144,16 @@ class KeypadPanel(QWidget):
         return self.amount_field.sizeHint().width() + self.fields.horizontalSpacing() \
             + self.times_button.sizeHint().width()
 
-    def set_compact(self, compact: bool, narrowest: bool = False) -> None:
+    def set_compact(self, compact: bool, narrowest: bool = False, column: int = 0) -> None:
         """Compact (issue #39: 1024 px at 150 % text): the on-screen digit keys give way, the
         keyboard types the digits; Amount, Tip and Quantity stay, Tip under Amount. Narrowest
-        (a ticket of 999,998.00, high contrast): the quantity key under Tip, not beside Amount."""
+        (a ticket of 999,998.00, high contrast): the quantity key beside F6's key while the grid
+        shows and both fit the ``column`` (px) the screen gives, else under Tip; never beside
+        Amount."""
         narrowest = compact and narrowest
-        if (compact, narrowest) == (self.compact, self.narrowest):
+        self.column = column
+        by_switch = self._times_by_switch(narrowest)
+        if (compact, narrowest, by_switch) == (self.compact, self.narrowest, self.by_switch):
             return
         self.narrowest = narrowest
         if compact == self.compact:
@@ -162,6 +171,16 @@ class KeypadPanel(QWidget):
             page.updateGeometry()
         self._place()
 
+    def _times_by_switch(self, narrowest: bool) -> bool:
+        """Narrowest, with the grid shown: the quantity key beside F6's ("Keypad", not bold, is
+        narrower than the checked Amount) rather than on a row of its own under Tip, a row the
+        products need (issue #39: high contrast at 150 % text left the grid one row)."""
+        if not narrowest or not self.grid_shown() or self.switch_button.isHidden():
+            return False
+        wide = self.switch_button.sizeHint().width() + self.switch_row.spacing() \
+            + self.times_button.sizeHint().width()
+        return wide + 8 <= self.column  # a little to spare, as the screen's ``fit``
+
     def _place(self) -> None:
         """Amount, Tip and the quantity key where they cost least and stay in sight (issue #39:
         with the grid shown the quantity key was under it, out of sight): beside Clear under the
@@ -169,8 +188,12 @@ class KeypadPanel(QWidget):
         beside Amount and Tip under both, so the column is as narrow as the grid's."""
         f = self.fields
         keys_shown = self.grid is None or not self.grid_shown()
+        self.by_switch = self._times_by_switch(self.narrowest)
         at: tuple[tuple[QWidget, int, int, int, int], ...]
-        if not self.compact and keys_shown and isinstance(self.keys_grid, QGridLayout):
+        if self.by_switch:
+            self.switch_row.addWidget(self.times_button)
+            at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 1, 0, 1, 1))
+        elif not self.compact and keys_shown and isinstance(self.keys_grid, QGridLayout):
             self.keys_grid.addWidget(self.times_button, 4, 2)
             at = ((self.amount_field, 0, 0, 1, 1), (self.tip_field, 0, 1, 1, 1))
         elif not self.compact:
@@ -188,6 +211,8 @@ class KeypadPanel(QWidget):
         stretch = [0, 0, 0]
         for widget, _row, column, _rows, _columns in at:
             stretch[column] = 0 if widget is self.times_button else 1
+        if self.by_switch:
+            stretch = [1, 0, 0]
         for column, factor in enumerate(stretch):
             f.setColumnStretch(column, factor)
         for key in (self.times_button, self.tip_field):

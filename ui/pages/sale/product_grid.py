@@ -8,7 +8,7 @@ keystroke redraws one page: ``make bench``'s ``catalog_search_ms_p99``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
@@ -34,6 +34,29 @@ if TYPE_CHECKING:
 
 #: A product button's smallest size (a finger's width, two lines of a name and a price).
 BUTTON_W, BUTTON_H = 96, 58
+#: What a product button's frame and margins take of its height (``TileButton.laid_out``).
+TILE_MARGINS = 11
+
+
+def tile_height(font: QFont, lines: int) -> int:
+    """A product button's height for its name on ``lines`` lines of ``font`` and its price (in
+    bold) under them: the text it draws fits, at any text size and theme."""
+    bold = QFont(font)
+    bold.setBold(True)
+    return max(BUTTON_H, lines * QFontMetrics(font).height() + QFontMetrics(bold).height()
+               + TILE_MARGINS)
+
+
+class TileText(NamedTuple):
+    """A button's text as it is drawn: the name's lines in their font and rectangle, the price
+    (as drawn: cut short with "…" only when it is wider than the button) in its own."""
+
+    title: str
+    title_font: QFont
+    title_rect: QRect
+    detail: str
+    detail_font: QFont
+    detail_rect: QRect
 
 
 def ink(colour: str) -> QColor:
@@ -104,6 +127,26 @@ class TileButton(QPushButton):
                 font.setPointSizeF(smaller)
         return font
 
+    def laid_out(self) -> TileText:
+        """The name and the price as ``paintEvent`` draws them in the button's rectangle now: the
+        name on the lines its height holds (two at most) and cut short with "…" past them."""
+        inner = self.rect().adjusted(1, 1, -2, -2).adjusted(6, 4, -6, -4)  # TILE_MARGINS
+        bold = QFont(self.font())
+        bold.setBold(True)
+        detail_h = QFontMetrics(bold).height() if self.detail else 0
+        of = (self.title, self.detail, inner.size(), self.font().key())
+        if self._layout is None or self._layout[0] != of:
+            font = self._title_font(inner.width())
+            metrics = QFontMetrics(font)
+            lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
+            self._layout = (of, font, _wrapped(self.title, metrics, inner.width(), lines))
+        _, font, text = self._layout
+        detail = QFontMetrics(bold).elidedText(self.detail, Qt.TextElideMode.ElideRight, inner.width()) \
+            if self.detail else ""
+        title_h = inner.height() - detail_h
+        return TileText(text, font, QRect(inner.left(), inner.top(), inner.width(), title_h),
+                        detail, bold, QRect(inner.left(), inner.top() + title_h, inner.width(), detail_h))
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -122,27 +165,13 @@ class TileButton(QPushButton):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
         painter.setPen(self._ink)
-        inner = rect.adjusted(6, 4, -6, -4)
-        detail_h = QFontMetrics(self.font()).height() if self.detail else 0
-        of = (self.title, self.detail, inner.size(), self.font().key())
-        if self._layout is None or self._layout[0] != of:
-            font = self._title_font(inner.width())
-            metrics = QFontMetrics(font)
-            lines = max(1, min(2, (inner.height() - detail_h) // max(metrics.height(), 1)))
-            self._layout = (of, font, _wrapped(self.title, metrics, inner.width(), lines))
-        _, font, text = self._layout
-        painter.setFont(font)
-        title_rect = QRect(inner.left(), inner.top(), inner.width(), inner.height() - detail_h)
-        painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
-                         text)
-        if self.detail:
-            bold = QFont(self.font())
-            bold.setBold(True)
-            painter.setFont(bold)
-            painter.drawText(QRect(inner.left(), inner.bottom() - detail_h, inner.width(), detail_h),
-                             int(Qt.AlignmentFlag.AlignCenter),
-                             QFontMetrics(bold).elidedText(self.detail, Qt.TextElideMode.ElideRight,
-                                                           inner.width()))
+        text = self.laid_out()
+        painter.setFont(text.title_font)
+        painter.drawText(text.title_rect, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
+                         text.title)
+        if text.detail:
+            painter.setFont(text.detail_font)
+            painter.drawText(text.detail_rect, int(Qt.AlignmentFlag.AlignCenter), text.detail)
         painter.end()
 
 
@@ -417,8 +446,18 @@ class ProductGrid(QWidget):
             self._fitting = False
 
     def _fit_once(self) -> None:
-        line = QFontMetrics(self.back_button.font()).lineSpacing()
-        height = max(BUTTON_H, 3 * line + 14)  # two lines of a name and the price, at any text size
+        font = self.back_button.font()  # a button's, as the products' (the theme's text size)
+        line = QFontMetrics(font).lineSpacing()
+        room = self.stack.size()
+        # a name on two lines where two rows of them fit, else on one (cut short with "…", whole
+        # in its tooltip and for a screen reader): at 1024x768 with 150 % text the room held one
+        # row of two-line buttons, and in high contrast less than one, its price cut at the foot
+        # (issue #39); never less than a row of one-line buttons (the page scrolls rather)
+        two, one = tile_height(font, 2), tile_height(font, 1)
+        rows_of_two, rows_of_one = ((room.height() + 4) // (h + 4) for h in (two, one))
+        height = two if rows_of_two >= 2 or (rows_of_two == 1 and rows_of_one < 2) else one
+        if self.stack.minimumHeight() != one:
+            self.stack.setMinimumHeight(one)
         if height != self._tile_height:
             self._tile_height = height
             for tile in (*self.tiles, *self.options):
@@ -429,9 +468,8 @@ class ProductGrid(QWidget):
                 tile.setFixedHeight(row)
             for arrow in (self.previous_category, self.next_category):
                 arrow.setFixedSize(max(line + 12, 40), row)
-        room = self.stack.size()
         columns = max(1, (room.width() + 4) // (BUTTON_W + 4))
-        rows = max(1, room.height() // (height + 4))
+        rows = max(1, (room.height() + 4) // (height + 4))  # no spacing under the last row
         if columns != self._columns:
             self._columns = columns
             shown = len(self._drawn.products) if self._drawn is not None else 0
