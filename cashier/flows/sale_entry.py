@@ -92,7 +92,7 @@ class Fields:
 
     figures: Figures
     tax_shown: bool
-    paid_shown: bool
+    paid_shown: bool  # money was taken: "Paid" is shown (after a decline alone it said $0.00)
     ready: bool  # something is due, or only the closing is left: the tenders are ready
     cash_offers: tuple[Decimal, ...]
     can_add_line: bool
@@ -230,7 +230,7 @@ class SaleEntry:
         keyed = self.tip_mode == TIP_KEYED
         fields = Fields(
             figures=figures, tax_shown=bool(figures.tax) or bool(t and t.record.tax_rate),
-            paid_shown=bool(t and t.tenders), ready=figures.ready,
+            paid_shown=bool(t and t.money_taken), ready=figures.ready,
             cash_offers=tuple(cash_offers(figures.remaining, self.notes, self.currency)),
             can_add_line=self.amount.entered and not self.prefilled,
             can_remove_line=bool(t is not None and open_ticket and t.lines and not t.lines_locked),

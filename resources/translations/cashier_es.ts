@@ -3232,6 +3232,10 @@
       <translation>MODO ENTRENAMIENTO — no se mueve dinero real; recibos y diario marcados ENTRENAMIENTO</translation>
     </message>
     <message>
+      <source>TRAINING MODE — no real money moves</source>
+      <translation>MODO ENTRENAMIENTO — no se mueve dinero real</translation>
+    </message>
+    <message>
       <source>OFFLINE MODE — payments are stored and sent when the gateway is back online</source>
       <translation>MODO FUERA DE LÍNEA — los pagos se guardan y se envían cuando la pasarela vuelva</translation>
     </message>

@@ -197,6 +197,49 @@ def test_at_1024x768_and_150_the_sale_screen_keeps_tip_cash_and_the_tenders_in_s
     assert not problems, "\n".join(problems[:40])
 
 
+@pytest.mark.parametrize("shown", ["grid", "keypad"])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_at_1024x768_and_150_a_decline_brings_its_words_and_the_tenders_into_sight(
+        ui: Any, make_gui: Any, language: str, shown: str) -> None:
+    """Issue #39: a decline leaves the ticket as it was (its keys stay), and its words take three
+    lines at 150 % text: where the screen is too short for all of it, the screen scrolls down
+    just enough that the words and every tender are whole in sight (they were 153 px below the
+    fold), never sideways. The training banner takes one line, and "Paid $0.00" is not shown
+    (nothing was taken)."""
+    gui = make_gui(tip_mode="keyed")
+    gui.set_language(language)
+    window = gui.window
+    sale = SaleDriver(ui, gui)
+    page = sale.page
+    if shown == "keypad":
+        sale.press(Qt.Key.Key_F6)
+    gui.set_theme(font_scale=1.5)
+    window.resize(1024, 768 - TITLE_BAR)
+    ui.spin(0.05)
+    gui.pinpad.auto.setChecked(True)
+    sale.add_line("Lamp", "111100")  # 1111.00: the sandbox's decline (after 0 seconds)
+    sale.press(Qt.Key.Key_F2)
+    sale.wait_idle()
+    ticket = page.ticket
+    assert ticket is not None and not ticket.money_taken and page.notice.isVisible()
+    view = page.scroll_area.viewport()
+    ui.until(lambda: page.scroll_area.verticalScrollBar().value() > 0, what="scrolled to the tenders")
+    ui.spin(0.05)
+    problems = []
+    for w in (page.notice, *page.entry_stage.tender_buttons):
+        rect = QRect(w.mapTo(view, QPoint(0, 0)), w.size())
+        if not view.rect().contains(rect):
+            problems.append(f"{w.text()[:30]!r} at {rect} not whole in {view.rect()}")
+    if (sideways := page.scroll_area.horizontalScrollBar().maximum()) > 0:
+        problems.append(f"scrolls sideways by {sideways} px")
+    banner = window.training_banner
+    if banner.height() > banner.fontMetrics().lineSpacing() + 24:
+        problems.append(f"the training banner takes {banner.height()} px: more than one line")
+    if page.entry_stage.ticket_panel.sum_labels["paid"][0].isVisible():
+        problems.append("'Paid' shown with nothing paid")
+    assert not problems, "\n".join(problems)
+
+
 def _tiles_cut(grid: Any, where: str) -> list[str]:
     """A product or category button of the grid whose text does not fit it as drawn (measured
     with the font it is drawn in against its rectangle), whose price is cut short, or which lies

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QScrollArea, QWidget
 
 from cashier.flows.sale_entry import Key
 from ui import keys
@@ -90,6 +90,8 @@ class EntryStage(QWidget):
             grid.addWidget(panel, 0, i)
             grid.setColumnStretch(i, (4, 4, 3)[i])
         grid.addWidget(pay.said, 1, 0, 1, 3)  # what came of a tender, over the tenders
+        for row in (pay.said, pay.tenders):  # shown, grown or moved: the tenders brought into sight
+            row.installEventFilter(self)
         grid.addWidget(pay.tenders, 2, 0, 1, 3)
         grid.setRowStretch(0, 1)
         # the keypad's keys as narrow as their digits (the theme's 72 px minimum is for screens
@@ -101,8 +103,33 @@ class EntryStage(QWidget):
         self.ticket_panel.setStyleSheet("QPushButton { padding: 4px 6px; }")
         for first, then in zip((pay.amount, *self.tender_buttons), self.tender_buttons, strict=False):
             QWidget.setTabOrder(first, then)
+        self._scrolled_by: QScrollArea | None = None  # the screen's scroll area, once watched
         #: What ``show_fields`` last laid out: the model's fields, busy, on the entry.
         self._shown: tuple[Fields, bool, bool] | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched in (self.payment_panel.said, self.payment_panel.tenders) and event.type() in (
+                QEvent.Type.Show, QEvent.Type.Resize, QEvent.Type.Move):
+            QTimer.singleShot(0, self, self._tenders_in_sight)  # once the screen is laid out
+        return super().eventFilter(watched, event)
+
+    def _tenders_in_sight(self) -> None:
+        """What was said and the tenders under it in sight: where the screen is too short for
+        all of it (1024x768 with 150 % text, a decline's three lines of words, issue #39) it
+        scrolls down just enough, the tenders being what the cashier needs next; the ticket's
+        top scrolls back once the words are gone (the screen is short again)."""
+        said = self.payment_panel.said
+        area = self.parent()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parent()
+        if not isinstance(area, QScrollArea):
+            return
+        if self._scrolled_by is not area:  # the screen's height settles after the row's: again then
+            self._scrolled_by = area
+            area.verticalScrollBar().rangeChanged.connect(
+                lambda _low, _high: QTimer.singleShot(0, self, self._tenders_in_sight))
+        if said.isVisible():
+            area.ensureWidgetVisible(self.payment_panel.tenders, 0, 0)
 
     def fit(self, room: int) -> None:
         """The three panels side by side in ``room`` px, else the keypad's column compact (its
