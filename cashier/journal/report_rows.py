@@ -28,8 +28,10 @@ _GROUPS = _QUERY.format(hour="", hours="", group="")
 _GROUPS_BY_HOUR = _QUERY.format(
     hour="substr(created_at, 1, 13) AS hour,", group="substr(created_at, 1, 13),",
     hours="AND substr(created_at, 1, 13) BETWEEN substr(:start, 1, 13) AND substr(:end, 1, 13)")
-#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket. A
-#: comp (issue #38: paid with nothing to pay, no tender) counts when it closed in the window.
+#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket, in
+#: the window a tender took its money. A paid ticket no tender took money for (a comp, issue #38:
+#: paid with nothing to pay, whatever tenders it had before, a declined card among them) counts
+#: when it closed in the window: every paid ticket once, whatever entries it has.
 _TICKETS_QUERY = """
 SELECT COUNT(*) FROM (
   SELECT ticket_id FROM entries
@@ -38,7 +40,9 @@ SELECT COUNT(*) FROM (
   UNION
   SELECT t.id FROM tickets t
   WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.ticket_id = t.id))
+    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.ticket_id = t.id
+                    AND e.state IN ('approved', 'captured') AND e.kind != 'refund'
+                    AND COALESCE(e.op, '') != 'refund'))
 """
 #: The tax the tickets paid in the window charged, and which of them a discount, a promotion, a
 #: price override or cash rounding touched (issue #38), in one read of the window's tickets (in
@@ -148,8 +152,8 @@ class ReportRecorder:
         return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
-        """Tickets with a tender that moved money in [start, end), and comps closed in it (each
-        ticket once)."""
+        """Tickets with a tender that moved money in [start, end), and the paid tickets no tender
+        took money for (comps) closed in it: each paid ticket once."""
         window = (self.till_id, start, end)
         return int(self.conn.execute(_TICKETS_QUERY, window + window).fetchone()[0])
 
