@@ -67,7 +67,7 @@ from cashier.journal.report_rows import ReportRecorder
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.tickets import CASH_NOTE, LINES_NOTE, TicketRecorder
 from cashier.journal.tokens import encode_token
-from cashier.journal.totals import add_total, contribution, rebuild_totals
+from cashier.journal.totals import GIVEN_BACK_BUCKETS, add_total, contribution, rebuild_totals
 from cashier.money import quantum
 from cashier.text import clean_text
 
@@ -143,7 +143,15 @@ def _job(row: sqlite3.Row) -> Job:
 
 
 #: Buckets of money given back: a correction moving them changes the net the other way.
-_GIVEN_BACK = frozenset({"refund", "cash_refund", "charge_refund"})
+_GIVEN_BACK = frozenset(GIVEN_BACK_BUCKETS)
+#: The states in which an entry moved its money (the reports count it).
+_TOOK_MONEY = (State.APPROVED, State.CAPTURED)
+
+
+def _gives_back(row: Mapping[str, Any] | sqlite3.Row) -> bool:
+    """An entry that gives money back (a refund, cash given back): on a ticket it carries the
+    tax it gives back (``Ticket.refund_tax``)."""
+    return bool(row["kind"] == Kind.REFUND or row["op"] == Op.REFUND)
 
 
 def _net(part: tuple[str, str, int] | None) -> int:
@@ -325,6 +333,9 @@ class EntryRecorder:
                 if ticket_id is None:
                     raise ValidationError("line", "a refund of ticket lines names its ticket")
                 self.tickets.check_line_refund(ticket_id, line_refund)
+            if ticket_id is not None and _gives_back(row):  # its tax, by the ticket's rule
+                row["tax_minor"] = self._refund_tax(
+                    ticket_id, requested, line_refund.lines if line_refund else ())
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -381,6 +392,13 @@ class EntryRecorder:
             check_transition(current, state)
             cols = self._columns(row, changes)
             cols["state"] = str(state)
+            if row["ticket_id"] is not None and _gives_back(row) and state in _TOOK_MONEY \
+                    and int(cols.get("approved_minor", row["approved_minor"])) \
+                    != int(row["requested_minor"]):  # the host gave back another amount
+                approved = money(int(cols.get("approved_minor", row["approved_minor"])),
+                                 str(row["currency"]))
+                cols["tax_minor"] = self._refund_tax(int(row["ticket_id"]), approved, None,
+                                                     excluding=entry_id)
             if state is State.CAPTURED and int(row["batch_no"]) != 0:
                 cols["batch_no"] = 0  # the host batches a capture when it happens: the open batch
             now = self.store.now()
@@ -398,6 +416,17 @@ class EntryRecorder:
                             moved if e.id == moved.id else e for e in before.entries)))
                 return moved
             return _entry(self._row(entry_id))
+
+    def _refund_tax(self, ticket_id: int, amount: Decimal, lines: Sequence[int] | None, *,
+                    excluding: int | None = None) -> int:
+        """The tax (minor units) a refund of ``amount`` on the ticket gives back, by its rule
+        (``Ticket.refund_tax``); ``lines`` None: the lines the refund ``excluding`` took."""
+        from cashier.journal.ticket_model import Ticket
+
+        ticket = Ticket.of(self.tickets.ticket(ticket_id))
+        taken = ticket.record.line_refunds.get(excluding or 0, ()) if lines is None else lines
+        return minor_units("tax", ticket.refund_tax(amount, taken, excluding=excluding),
+                           ticket.currency)
 
     def _columns(self, row: sqlite3.Row, changes: Mapping[str, Any]) -> dict[str, Any]:
         cur = row["currency"]
@@ -1051,7 +1080,6 @@ class JournalRecorder:
         self.report_groups = reports.report_groups
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
-        self.report_ticket_refunds = reports.report_ticket_refunds
         self.report_corrections = reports.report_corrections
         self.report_groups_by_hour = reports.report_groups_by_hour
         self.report_lines = reports.report_lines

@@ -98,20 +98,6 @@ FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
 GROUP BY COALESCE(l.sku, l.name), l.category
 """
-#: The refunds given back on paid tickets in the window (by when the refund was made): each
-#: ticket's tax rule, subtotal and tip, and what its refunds gave back, so the report's tax is
-#: net of what the refunds returned of it.
-_TICKET_REFUND_QUERY = """
-SELECT t.id AS ticket, t.tax_rate, t.tax_included, t.tip_minor AS tip,
-       (SELECT SUM(l.quantity * l.unit_price_minor) FROM ticket_lines l
-        WHERE l.ticket_id = t.id AND l.removed = 0) AS subtotal,
-       SUM(e.approved_minor) AS refunded
-FROM entries e JOIN tickets t ON t.id = e.ticket_id
-WHERE e.till_id = ? AND e.created_at >= ? AND e.created_at < ? AND t.state = 'paid'
-  AND e.state IN ('approved', 'captured') AND (e.kind = 'refund' OR COALESCE(e.op, '') = 'refund')
-GROUP BY t.id
-"""
-
 #: The corrections of this till's entries created in the window (whenever they were found).
 _CORRECTIONS_QUERY = """
 SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id
@@ -176,11 +162,6 @@ class ReportRecorder:
             query = _TICKET_CLASSES_QUERY.format(tickets=", ".join("?" * len(chunk)))
             rows += self.conn.execute(query, (DEFAULT_TAX_CLASS, *chunk))
         return TicketTax(rows, sorted(priced))
-
-    def report_ticket_refunds(self, start: str, end: str) -> list[sqlite3.Row]:
-        """Each paid ticket refunded in [start, end): its tax rule, subtotal, tip and what its
-        refunds in the window gave back (minor units)."""
-        return list(self.conn.execute(_TICKET_REFUND_QUERY, (self.till_id, start, end)))
 
     def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
         """The correction events of this till's entries created in [start, end): a report counts
