@@ -26,7 +26,7 @@ from cashier.journal.tickets import (
 from cashier.money import ClassTax, percent_text, quantum, round_money
 
 __all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
-           "TicketChanged", "TicketSettings", "line_dict", "paid_in_full", "tax_class_of",
+           "TicketChanged", "TicketSettings", "given_back", "line_dict", "paid_in_full", "tax_class_of",
            "tax_rate_of"]
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
@@ -65,6 +65,12 @@ class TicketSettings:
                    tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
                    signature_floor=profile.signature_floor, terms_text=profile.terms_text,
                    cash_rounding=getattr(profile, "cash_rounding", None))
+
+
+def given_back(refund: Entry) -> Decimal:
+    """What a refund gives back, as its tax counts it: what the host approved once it moved the
+    money, what it asks until then."""
+    return refund.approved if refund.state in (State.APPROVED, State.CAPTURED) else refund.requested
 
 
 # ---- the ticket as the counter sees it -----------------------------------------------------------
@@ -255,22 +261,24 @@ class Ticket:
         return (lines_tax + share).quantize(quantum(cur))
 
     def refund_tax(self, amount: Decimal, lines: Collection[int] = (), *,
-                   excluding: int | None = None) -> Decimal:
+                   excluding: int | None = None, before: int | None = None) -> Decimal:
         """THE tax a refund of ``amount`` (giving back ``lines``, their ids) gives back: what the
         ticket's refunds give back of its tax with it, less what they gave back without it. The
         journal keeps it as the refund's own tax (``tax_minor``: when it is made, again when the
         host approves another amount), so the X/Z report and the store count each refund's tax
         in the window, day and batch of the refund, and a ticket's refunds, made on any days,
         add up to the tax of all they gave back. The refunds before it are those that gave or are
-        giving money back (``holds_lines``), but ``excluding`` (the refund itself)."""
+        giving money back (``holds_lines``), but ``excluding`` (the refund itself); ``before``
+        (an entry id): only those made before it (journal v16 works out so, in the order they
+        were made, the tax of the refunds journaled before this rule)."""
         gave, held = Decimal(0), set[int]()
         for e in self.refunds:
-            if e.id == excluding or not holds_lines(e):
+            if e.id == excluding or not holds_lines(e) or (before is not None and e.id >= before):
                 continue
-            gave += e.approved if e.state in (State.APPROVED, State.CAPTURED) else e.requested
+            gave += given_back(e)
             held.update(self.record.line_refunds.get(e.id, ()))
-        before = self.tax_back(gave, held)
-        return max(self.tax_back(gave + amount, held | set(lines)) - before, Decimal(0))
+        without = self.tax_back(gave, held)
+        return max(self.tax_back(gave + amount, held | set(lines)) - without, Decimal(0))
 
     def line_refunded(self, index: int) -> bool:
         """Line ``index`` (0-based, as ``lines``) was refunded: the window shows it so, and a
