@@ -19,8 +19,7 @@ from cashier.flows.ticket import Ticket
 from cashier.journal.model import Entry, Kind, LineRefund, NewEntry, State
 from cashier.journal.recorder import REFUND_TAX_EVENT
 from cashier.journal.schema import version_of
-
-REFUNDS = "(kind = 'refund' OR COALESCE(op, '') = 'refund') AND ticket_id IS NOT NULL"
+from tests.support.journal_v15 import REFUNDS, refunds_without_tax
 
 
 def _paid(store: Any, rate: str, *lines: tuple[str, int, str]) -> Ticket:
@@ -65,27 +64,11 @@ def _day(desk: CashDesk) -> tuple[Ticket, Ticket, Entry]:
 
 
 def _as_v15_made_it(desk: CashDesk) -> None:
-    """The journal as the till wrote it before the upgrade: its refunds carried no tax (their
-    rows and events), no list of v16's, version 15."""
+    """The till closed, its journal as version 15 wrote it (its refunds with no tax)."""
     path = desk.recorder.store.path
     desk.close()
     desk.recorder.close()
-    conn = sqlite3.connect(str(path), isolation_level=None)
-    conn.execute("BEGIN")
-    conn.execute(f"UPDATE entries SET tax_minor = 0 WHERE {REFUNDS}")
-    guards = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND "
-                          "tbl_name = 'events'").fetchall()
-    for name, _sql in guards:  # the log is append-only: the test writes it as v15 did
-        conn.execute(f"DROP TRIGGER {name}")
-    conn.execute(f"UPDATE events SET data = json_set(data, '$.tax_minor', 0) WHERE entry_id IN "
-                 f"(SELECT id FROM entries WHERE {REFUNDS}) AND json_extract(data, '$.tax_minor') "
-                 "IS NOT NULL")
-    for _name, sql in guards:
-        conn.execute(sql)
-    conn.execute("DROP TABLE refund_tax_due")
-    conn.execute("PRAGMA user_version = 15")
-    conn.execute("COMMIT")
-    conn.close()
+    refunds_without_tax(path)
 
 
 def _reopened(desk: CashDesk) -> CashDesk:

@@ -9,6 +9,7 @@ the refund entry's tax, decision 011)."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import datetime, timedelta
 from decimal import Decimal as D
 from pathlib import Path
@@ -20,12 +21,14 @@ import pytest
 from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.flows.ticket import Tender, TicketSession, TicketSettings, refund_ticket
 from cashier.journal.datastore import business_day, iso, utc_now
+from cashier.journal.schema import migrate
 from cashier.runtime import open_runtime
 from cashier.sandbox.app import HostSandbox
 from cashier.sandbox.core import SandboxConfig
 from cashier.store.close import store_totals
 from cashier.store.outbox import push_pending
 from tests.support.cafe import BUN, LATTE, VISA, cafe
+from tests.support.journal_v15 import back_to_v15, refunds_without_tax
 from tests.support.store import add_manager, add_till, manager_session
 from tests.support.store_figures import BOB, ROSTER, added, carried
 from tests.support.tills import open_drawer
@@ -147,3 +150,57 @@ async def test_the_stores_tax_is_net_of_refunds_by_the_day_of_the_refund(
     finally:
         for _profile, rt in tills.values():
             await rt.close()
+
+
+async def test_an_upgraded_tills_earlier_refunds_reach_the_stores_tax(
+        serve_store: Any, store_dsn: str, tmp_path: Path, memory_keyring: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journal v16 (decision 011, "Refunds journaled before their tax"): a till pushed its
+    refunds before a refund carried its tax, so the store's tax given back left them out. The
+    upgraded till gives each its tax in an event it pushes as any other; the store folds it in as
+    a move and its totals, open batch and business day, equal the till's X report again: the
+    same as the refunds give on a journal made new."""
+    monkeypatch.setenv("CASHIER_ACCESS_TOKEN", "SOCKET-TOKEN")
+    store = serve_store()
+    sandbox = HostSandbox(SandboxConfig(option="HD", access_token=None))
+    add_manager(store_dsn, "9", "9090")
+    memory_keyring.set_password(STORE_KEYRING_SERVICE, "T1", add_till(store_dsn, "T1"))
+    profile = load_profile(None, training=False, till_id="T1", till_number=1,
+                           processing_option="HD", host_url="http://127.0.0.1:1/api/rest/v1",
+                           store_url=store.url, journal_path=tmp_path / "T1.sqlite")
+    rt = await open_runtime(profile, transport=httpx.ASGITransport(app=sandbox.asgi))
+    try:
+        assert rt.ctx.catalog.replace(cafe())
+        rt.ctx.roster, rt.ctx.clerk_id = ROSTER, 101
+        open_drawer(profile)
+        two = await sell(rt, LATTE, LATTE, tender=Tender("card", card=VISA))
+        mixed = await sell(rt, LATTE, BUN, tender=Tender("cash", D("20.00")))
+        await refund_ticket(rt.ctx, mixed.id, lines=[1], manager=BOB)  # the Bun, in cash
+        await refund_ticket(rt.ctx, two.id, amount=D("3.00"), manager=BOB)  # off the card
+    finally:
+        await rt.close()
+    made_new = report_of(profile, close=False, next_day=False)
+    assert D(made_new["tax_refunded"]) == mixed.priced.lines[1].tax + two.tax_back(D("3.00")) > 0
+    path = profile.resolved_journal_path
+    refunds_without_tax(path)  # as the till wrote them before: pushed so
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    migrate(conn)
+    conn.execute("DELETE FROM refund_tax_due")
+    conn.close()
+    assert push_pending(profile, 5.0) is not None
+    session = await asyncio.to_thread(manager_session, profile, "9", "9090")
+    day = business_day(iso(utc_now()))
+    for scope in (day, None):
+        totals = await asyncio.to_thread(store_totals, profile, scope, None, session)
+        assert D(totals["tills"]["T1"]["tax_refunded"]) == 0  # the gap: more net tax than taken
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    back_to_v15(conn)
+    conn.close()
+    assert push_pending(profile, 5.0) is not None  # the upgraded till opens its journal: v16
+    upgraded = report_of(profile, close=False, next_day=False)
+    assert (upgraded["tax"], upgraded["tax_refunded"]) == (made_new["tax"], made_new["tax_refunded"])
+    for scope in (day, None):
+        totals = await asyncio.to_thread(store_totals, profile, scope, None, session)
+        for shown in (totals["tills"]["T1"], totals["store"]):
+            assert carried(shown) == added([made_new]), scope
+            assert D(shown["tax_refunded"]) == D(made_new["tax_refunded"]), scope
