@@ -39,7 +39,7 @@ def _paid(store: Any, rate: str, *lines: tuple[str, int, str]) -> Ticket:
 def _refund(store: Any, ticket: Ticket, amount: str, *, line: int | None = None,
             approve: bool = True) -> Entry:
     """Cash given back on a paid ticket: ``line`` (its index) a line refund, else an amount."""
-    back = store.create(NewEntry(
+    back: Entry = store.create(NewEntry(
         Kind.CASH, Decimal(amount), actor="102", clerk="102", op="refund", ticket_id=ticket.id,
         line_refund=None if line is None else LineRefund((ticket.lines[line].id,))))
     if not approve:
