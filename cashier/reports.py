@@ -21,7 +21,7 @@ from cashier.drawer import Drawer, Session
 from cashier.errors import DrawerRefused
 from cashier.journal.recorder import JournalRecorder, corrections_figure, iso
 from cashier.journal.tickets import DiscountFigures, TicketRecord, discounts_data, priced
-from cashier.money import from_minor, percent_text, round_money, tax_by_class, to_minor
+from cashier.money import from_minor, percent_text, tax_by_class, to_minor
 from cashier.pdf import PdfChart, text_pdf
 from cashier.printing.layout import report_lines
 from cashier.text import write_csv
@@ -164,7 +164,7 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     refunds_by_tender: dict[str, _Sum] = defaultdict(_Sum)
     by_brand: dict[str, _Sum] = defaultdict(_Sum)
     by_clerk: dict[str, dict[str, _Sum]] = defaultdict(lambda: {"sales": _Sum(), "tips": _Sum()})
-    loose_tax = tip = unresolved = 0
+    loose_tax = tip = unresolved = tax_refunded = 0
     for what, tender, n, minor, row in money_parts(
             recorder.report_groups(start, end) if groups is None else groups):
         if what == "unresolved":
@@ -178,6 +178,8 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
         elif what == "refund":
             refunds.add(n, minor)
             refunds_by_tender[tender].add(n, minor)
+            if not row["loose"]:  # a ticket's refund carries the tax it gave back (refund_tax)
+                tax_refunded += int(row["tax"])
         else:
             tickets.add(n if row["loose"] else 0, minor)  # tenders of a ticket: counted below
             by_tender[tender].add(n, minor)
@@ -198,8 +200,6 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
     if loose_tax:  # a sale outside a ticket: the tax keyed with it, of no class
         by_class[(KEYED_TAX, None)] = by_class.get((KEYED_TAX, None), 0) + loose_tax
     tax = sum(by_class.values())
-    tax_refunded = sum(_tax_refunded(recorder, row, cur)
-                       for row in recorder.report_ticket_refunds(start, end))
     corrected, corrected_amount = corrections_figure(recorder.report_corrections(start, end), cur)
     report: dict[str, Any] = {
         "type": kind, "till": recorder.till_id, "currency": cur, "from": start,
@@ -252,26 +252,6 @@ def build_report(recorder: JournalRecorder, drawer: Drawer, *, kind: str, sessio
             "moves": [m for m in moves if m["type"] in ("pay_in", "pay_out", "no_sale")],
         }
     return report
-
-
-def _tax_refunded(recorder: JournalRecorder, row: Any, cur: str) -> int:
-    """The tax a ticket's refunds gave back (minor units): a line refunded gives back its own
-    tax (as it was priced, by class, after discounts: ``PricedLine.tax``); what was refunded
-    beyond its lines (an amount off the ticket) its share of the tax left, as a share of what
-    the rest cost before the tip (the tip given back carries no tax)."""
-    from cashier.journal.ticket_model import Ticket
-
-    ticket = Ticket.of(recorder.ticket(int(row["ticket"])))
-    refunded = from_minor(int(row["refunded"] or 0), cur)
-    back_lines = ticket.refunded_lines
-    priced = [p for line, p in zip(ticket.lines, ticket.priced.lines, strict=False) if line.id in back_lines]
-    lines_tax = sum((p.tax for p in priced), Decimal(0))
-    lines_paid = sum((p.paid for p in priced), Decimal(0))
-    rest_cost = ticket.total - ticket.tip - lines_paid
-    rest_back = min(max(refunded - lines_paid, Decimal(0)), max(rest_cost, Decimal(0)))
-    rest_tax = ticket.tax - lines_tax
-    share = round_money(rest_tax * rest_back / rest_cost, cur) if rest_cost > 0 and rest_tax else Decimal(0)
-    return to_minor(lines_tax + share, cur)
 
 
 def _clerk_name(drawer: Drawer, clerk: str) -> str:

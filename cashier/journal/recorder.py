@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -44,6 +45,7 @@ from cashier.journal.mail_rows import MailRecorder
 from cashier.journal.model import (
     CORRECTIONS,
     INVOICED_KINDS,
+    TRANSITIONS,
     UNRESOLVED,
     UNRESOLVED_SQL,
     Entry,
@@ -67,7 +69,7 @@ from cashier.journal.report_rows import ReportRecorder
 from cashier.journal.rows import entry_of_row as _entry
 from cashier.journal.tickets import CASH_NOTE, LINES_NOTE, TicketRecorder
 from cashier.journal.tokens import encode_token
-from cashier.journal.totals import add_total, contribution, rebuild_totals
+from cashier.journal.totals import GIVEN_BACK_BUCKETS, add_total, contribution, rebuild_totals
 from cashier.money import quantum
 from cashier.text import clean_text
 
@@ -142,8 +144,20 @@ def _job(row: sqlite3.Row) -> Job:
                created_by=row["created_by"])
 
 
+log = logging.getLogger(__name__)
+
+#: The event giving a refund journaled before journal v16 its tax (``price_refunds_due``).
+REFUND_TAX_EVENT = "refund_tax"
 #: Buckets of money given back: a correction moving them changes the net the other way.
-_GIVEN_BACK = frozenset({"refund", "cash_refund", "charge_refund"})
+_GIVEN_BACK = frozenset(GIVEN_BACK_BUCKETS)
+#: The states in which an entry moved its money (the reports count it).
+_TOOK_MONEY = (State.APPROVED, State.CAPTURED)
+
+
+def _gives_back(row: Mapping[str, Any] | sqlite3.Row) -> bool:
+    """An entry that gives money back (a refund, cash given back): on a ticket it carries the
+    tax it gives back (``Ticket.refund_tax``)."""
+    return bool(row["kind"] == Kind.REFUND or row["op"] == Op.REFUND)
 
 
 def _net(part: tuple[str, str, int] | None) -> int:
@@ -325,6 +339,9 @@ class EntryRecorder:
                 if ticket_id is None:
                     raise ValidationError("line", "a refund of ticket lines names its ticket")
                 self.tickets.check_line_refund(ticket_id, line_refund)
+            if ticket_id is not None and _gives_back(row):  # its tax, by the ticket's rule
+                row["tax_minor"] = self._refund_tax(
+                    ticket_id, requested, line_refund.lines if line_refund else ())
             if kind in INVOICED_KINDS and invoice is None:
                 row["invoice"] = self.next_invoice()
             # The projection row is written once, already SENT when ``sent``: the same row the
@@ -381,6 +398,14 @@ class EntryRecorder:
             check_transition(current, state)
             cols = self._columns(row, changes)
             cols["state"] = str(state)
+            if row["ticket_id"] is not None and _gives_back(row) and state in _TOOK_MONEY and (
+                    int(cols.get("approved_minor", row["approved_minor"]))
+                    != int(row["requested_minor"])  # the host gave back another amount
+                    or int(row["tax_minor"]) == 0):  # or journaled with none (before v16)
+                approved = money(int(cols.get("approved_minor", row["approved_minor"])),
+                                 str(row["currency"]))
+                cols["tax_minor"] = self._refund_tax(int(row["ticket_id"]), approved, None,
+                                                     excluding=entry_id)
             if state is State.CAPTURED and int(row["batch_no"]) != 0:
                 cols["batch_no"] = 0  # the host batches a capture when it happens: the open batch
             now = self.store.now()
@@ -398,6 +423,65 @@ class EntryRecorder:
                             moved if e.id == moved.id else e for e in before.entries)))
                 return moved
             return _entry(self._row(entry_id))
+
+    def _refund_tax(self, ticket_id: int, amount: Decimal, lines: Sequence[int] | None, *,
+                    excluding: int | None = None) -> int:
+        """The tax (minor units) a refund of ``amount`` on the ticket gives back, by its rule
+        (``Ticket.refund_tax``); ``lines`` None: the lines the refund ``excluding`` took."""
+        from cashier.journal.ticket_model import Ticket
+
+        ticket = Ticket.of(self.tickets.ticket(ticket_id))
+        taken = ticket.record.line_refunds.get(excluding or 0, ()) if lines is None else lines
+        return minor_units("tax", ticket.refund_tax(amount, taken, excluding=excluding),
+                           ticket.currency)
+
+    def price_refunds_due(self) -> None:
+        """Give the refunds journaled before a refund carried its own tax theirs (journal v16
+        named them, ``refund_tax_due``), by THE rule (``Ticket.refund_tax``) on each ticket as
+        the journal reads it, in the order they were made: each counts the refunds before it,
+        never itself, as it would have when it was made. Each is one event (``refund_tax``: its
+        state, unchanged, and its tax), so the projection stays the events' fold and the store
+        folds it in as a move, in the refund's own day and batch. Only a refund that gave money
+        back or may still (a move to its own state); one never sent, declined or in error gets
+        its tax when it moves money (``transition``). A ticket its rows cannot price (damaged)
+        keeps 0 and is named in one logged line: opening the journal never fails on it. One
+        write: the list empties with it (decision 011, "Refunds journaled before their tax")."""
+        from cashier.journal.ticket_model import Ticket, given_back
+
+        if self.conn.execute("SELECT 1 FROM refund_tax_due LIMIT 1").fetchone() is None:
+            return
+        with self.store.transaction() as conn:
+            due = {int(r[0]): int(r[1]) for r in conn.execute(
+                "SELECT e.id, e.ticket_id FROM refund_tax_due d JOIN entries e ON e.id = d.entry_id "
+                "WHERE e.ticket_id IS NOT NULL")}
+            now = self.store.now()
+            unpriced: list[int] = []
+            for ticket_id in sorted(set(due.values())):
+                try:
+                    ticket = Ticket.of(self.tickets.ticket(ticket_id))
+                    taxes = [(e, minor_units("tax", ticket.refund_tax(
+                        given_back(e), ticket.record.line_refunds.get(e.id, ()), before=e.id),
+                        ticket.currency)) for e in ticket.refunds
+                        if e.id in due and e.tax == 0 and e.state in TRANSITIONS[e.state]]
+                except sqlite3.Error:
+                    raise  # the journal failing: nothing written, the list kept for the next open
+                except Exception:  # damaged rows: this ticket's refunds keep 0
+                    unpriced.append(ticket_id)
+                    continue
+                for entry, minor in taxes:
+                    if minor:
+                        self.store.event(entry.id, "system", REFUND_TAX_EVENT,
+                                         {"state": str(entry.state), "tax_minor": minor}, now)
+                        conn.execute("UPDATE entries SET tax_minor = ? WHERE id = ?",
+                                     (minor, entry.id))
+                if taxes:
+                    self.store.ticket_written(ticket_id)
+            conn.execute("DELETE FROM refund_tax_due")
+        if unpriced:
+            log.warning("journal: the refunds of %d ticket(s) journaled before a refund carried "
+                        "its tax could not be priced (tickets %s): their tax given back stays 0",
+                        len(unpriced), ", ".join(map(str, unpriced[:10]))
+                        + (", ..." if len(unpriced) > 10 else ""))
 
     def _columns(self, row: sqlite3.Row, changes: Mapping[str, Any]) -> dict[str, Any]:
         cur = row["currency"]
@@ -954,6 +1038,12 @@ class JournalRecorder:
                                        lock_timeout_s=lock_timeout_s)
         self.tickets = tickets = TicketRecorder(store)
         self.entries = entries = EntryRecorder(store, tickets)
+        if not reader:  # the refunds journal v16 found without their tax get it (decision 011)
+            try:
+                entries.price_refunds_due()
+            except BaseException:
+                store.close()
+                raise
         self.drawer = drawer = DrawerRecorder(store)
         self.reports = reports = ReportRecorder(store)
         self.outbox = outbox = OutboxRecorder(store)
@@ -1051,7 +1141,6 @@ class JournalRecorder:
         self.report_groups = reports.report_groups
         self.report_ticket_count = reports.report_ticket_count
         self.report_ticket_tax = reports.report_ticket_tax
-        self.report_ticket_refunds = reports.report_ticket_refunds
         self.report_corrections = reports.report_corrections
         self.report_groups_by_hour = reports.report_groups_by_hour
         self.report_lines = reports.report_lines

@@ -28,8 +28,10 @@ _GROUPS = _QUERY.format(hour="", hours="", group="")
 _GROUPS_BY_HOUR = _QUERY.format(
     hour="substr(created_at, 1, 13) AS hour,", group="substr(created_at, 1, 13),",
     hours="AND substr(created_at, 1, 13) BETWEEN substr(:start, 1, 13) AND substr(:end, 1, 13)")
-#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket. A
-#: comp (issue #38: paid with nothing to pay, no tender) counts when it closed in the window.
+#: A ticket paid in several tenders is one ticket: its tenders are counted once, by ticket, in
+#: the window a tender took its money. A paid ticket no tender took money for (a comp, issue #38:
+#: paid with nothing to pay, whatever tenders it had before, a declined card among them) counts
+#: when it closed in the window: every paid ticket once, whatever entries it has.
 _TICKETS_QUERY = """
 SELECT COUNT(*) FROM (
   SELECT ticket_id FROM entries
@@ -38,7 +40,9 @@ SELECT COUNT(*) FROM (
   UNION
   SELECT t.id FROM tickets t
   WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
-    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.ticket_id = t.id))
+    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.ticket_id = t.id
+                    AND e.state IN ('approved', 'captured') AND e.kind != 'refund'
+                    AND COALESCE(e.op, '') != 'refund'))
 """
 #: The tax the tickets paid in the window charged, and which of them a discount, a promotion, a
 #: price override or cash rounding touched (issue #38), in one read of the window's tickets (in
@@ -94,20 +98,6 @@ FROM tickets t JOIN ticket_lines l ON l.ticket_id = t.id AND l.removed = 0
 WHERE t.till_id = ? AND t.state = 'paid' AND t.closed_at >= ? AND t.closed_at < ?
 GROUP BY COALESCE(l.sku, l.name), l.category
 """
-#: The refunds given back on paid tickets in the window (by when the refund was made): each
-#: ticket's tax rule, subtotal and tip, and what its refunds gave back, so the report's tax is
-#: net of what the refunds returned of it.
-_TICKET_REFUND_QUERY = """
-SELECT t.id AS ticket, t.tax_rate, t.tax_included, t.tip_minor AS tip,
-       (SELECT SUM(l.quantity * l.unit_price_minor) FROM ticket_lines l
-        WHERE l.ticket_id = t.id AND l.removed = 0) AS subtotal,
-       SUM(e.approved_minor) AS refunded
-FROM entries e JOIN tickets t ON t.id = e.ticket_id
-WHERE e.till_id = ? AND e.created_at >= ? AND e.created_at < ? AND t.state = 'paid'
-  AND e.state IN ('approved', 'captured') AND (e.kind = 'refund' OR COALESCE(e.op, '') = 'refund')
-GROUP BY t.id
-"""
-
 #: The corrections of this till's entries created in the window (whenever they were found).
 _CORRECTIONS_QUERY = """
 SELECT v.data FROM events v JOIN entries e ON e.id = v.entry_id
@@ -148,8 +138,8 @@ class ReportRecorder:
         return list(self.conn.execute(_LINES_QUERY, (self.till_id, start, end)))
 
     def report_ticket_count(self, start: str, end: str) -> int:
-        """Tickets with a tender that moved money in [start, end), and comps closed in it (each
-        ticket once)."""
+        """Tickets with a tender that moved money in [start, end), and the paid tickets no tender
+        took money for (comps) closed in it: each paid ticket once."""
         window = (self.till_id, start, end)
         return int(self.conn.execute(_TICKETS_QUERY, window + window).fetchone()[0])
 
@@ -172,11 +162,6 @@ class ReportRecorder:
             query = _TICKET_CLASSES_QUERY.format(tickets=", ".join("?" * len(chunk)))
             rows += self.conn.execute(query, (DEFAULT_TAX_CLASS, *chunk))
         return TicketTax(rows, sorted(priced))
-
-    def report_ticket_refunds(self, start: str, end: str) -> list[sqlite3.Row]:
-        """Each paid ticket refunded in [start, end): its tax rule, subtotal, tip and what its
-        refunds in the window gave back (minor units)."""
-        return list(self.conn.execute(_TICKET_REFUND_QUERY, (self.till_id, start, end)))
 
     def report_corrections(self, start: str, end: str) -> list[dict[str, Any]]:
         """The correction events of this till's entries created in [start, end): a report counts

@@ -417,9 +417,23 @@ def _v15(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v16(conn: sqlite3.Connection) -> None:
+    """The refunds of tickets journaled before a refund carried its own tax (decision 011,
+    "Refunds journaled before their tax"): each is due its tax (``refund_tax_due``). A migration
+    never runs today's code, so it only names them; the journal's writer works out their tax by
+    today's rule as it opens (``EntryRecorder.price_refunds_due``), on today's tables, and
+    takes them off the list in the same write. Run again on a journal that has the list (a
+    test's journal set back a version), it only adds to it."""
+    _run(conn, """
+    CREATE TABLE IF NOT EXISTS refund_tax_due (entry_id INTEGER PRIMARY KEY REFERENCES entries(id));
+    INSERT OR IGNORE INTO refund_tax_due(entry_id) SELECT id FROM entries
+        WHERE ticket_id IS NOT NULL AND tax_minor = 0 AND (kind = 'refund' OR COALESCE(op, '') = 'refund')
+    """)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: tuple[Migration, ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11,
-                                  _v12, _v13, _v14, _v15)
+                                  _v12, _v13, _v14, _v15, _v16)
 LATEST = len(MIGRATIONS)
 
 

@@ -23,10 +23,10 @@ from cashier.journal.tickets import (
     tax_rate_of,
     ticket_taxes,
 )
-from cashier.money import ClassTax, percent_text, quantum
+from cashier.money import ClassTax, percent_text, quantum, round_money
 
 __all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
-           "TicketChanged", "TicketSettings", "line_dict", "paid_in_full", "tax_class_of",
+           "TicketChanged", "TicketSettings", "given_back", "line_dict", "paid_in_full", "tax_class_of",
            "tax_rate_of"]
 
 #: One word per tender kind, the same on the ticket, the receipt, the reports and the command line
@@ -65,6 +65,12 @@ class TicketSettings:
                    tip_mode=profile.tip_mode, tip_presets=tuple(profile.tip_presets),
                    signature_floor=profile.signature_floor, terms_text=profile.terms_text,
                    cash_rounding=getattr(profile, "cash_rounding", None))
+
+
+def given_back(refund: Entry) -> Decimal:
+    """What a refund gives back, as its tax counts it: what the host approved once it moved the
+    money, what it asks until then."""
+    return refund.approved if refund.state in (State.APPROVED, State.CAPTURED) else refund.requested
 
 
 # ---- the ticket as the counter sees it -----------------------------------------------------------
@@ -237,6 +243,42 @@ class Ticket:
         held = {e.id for e in self.refunds if holds_lines(e)}
         return frozenset(line for entry_id, lines in self.record.line_refunds.items()
                          if entry_id in held for line in lines)
+
+    def tax_back(self, amount: Decimal, lines: Collection[int] = ()) -> Decimal:
+        """The tax in ``amount`` given back with the lines ``lines`` (their ids): each line its own
+        tax (as it was priced, by class, after discounts: ``PricedLine.tax``); what goes back
+        beyond the lines (an amount off the ticket) its share of the tax left, as a share of what
+        the rest cost before the tip (a tip given back carries no tax)."""
+        cur = self.currency
+        back = [p for line, p in zip(self.lines, self.priced.lines, strict=False) if line.id in lines]
+        lines_tax = sum((p.tax for p in back), Decimal(0))
+        lines_paid = sum((p.paid for p in back), Decimal(0))
+        rest_cost = self.total - self.tip - lines_paid
+        rest_back = min(max(amount - lines_paid, Decimal(0)), max(rest_cost, Decimal(0)))
+        rest_tax = self.tax - lines_tax
+        share = round_money(rest_tax * rest_back / rest_cost, cur) \
+            if rest_cost > 0 and rest_tax else Decimal(0)
+        return (lines_tax + share).quantize(quantum(cur))
+
+    def refund_tax(self, amount: Decimal, lines: Collection[int] = (), *,
+                   excluding: int | None = None, before: int | None = None) -> Decimal:
+        """THE tax a refund of ``amount`` (giving back ``lines``, their ids) gives back: what the
+        ticket's refunds give back of its tax with it, less what they gave back without it. The
+        journal keeps it as the refund's own tax (``tax_minor``: when it is made, again when the
+        host approves another amount), so the X/Z report and the store count each refund's tax
+        in the window, day and batch of the refund, and a ticket's refunds, made on any days,
+        add up to the tax of all they gave back. The refunds before it are those that gave or are
+        giving money back (``holds_lines``), but ``excluding`` (the refund itself); ``before``
+        (an entry id): only those made before it (journal v16 works out so, in the order they
+        were made, the tax of the refunds journaled before this rule)."""
+        gave, held = Decimal(0), set[int]()
+        for e in self.refunds:
+            if e.id == excluding or not holds_lines(e) or (before is not None and e.id >= before):
+                continue
+            gave += given_back(e)
+            held.update(self.record.line_refunds.get(e.id, ()))
+        without = self.tax_back(gave, held)
+        return max(self.tax_back(gave + amount, held | set(lines)) - without, Decimal(0))
 
     def line_refunded(self, index: int) -> bool:
         """Line ``index`` (0-based, as ``lines``) was refunded: the window shows it so, and a

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -228,6 +229,57 @@ def _line_of_row(r: Any, currency: str) -> TicketLine:
 def _discount_of_row(r: Any) -> TicketDiscount:
     return TicketDiscount(int(r["id"]), None if r["line_id"] is None else int(r["line_id"]),
                           r["kind"], Decimal(r["value"]), r["reason"], r["clerk"], r["approved_by"])
+
+
+def line_notes(conn: sqlite3.Connection, ticket_id: int) -> dict[int, tuple[tuple[int, ...], int | None]]:
+    """Refund entry id -> (the lines it gives back, its command's group) for a ticket."""
+    notes: dict[int, tuple[tuple[int, ...], int | None]] = {}
+    for ev in conn.execute(
+            "SELECT v.entry_id, v.data FROM entries e INDEXED BY entries_ticket "
+            "JOIN events v ON v.entry_id = e.id AND v.type = ? WHERE e.ticket_id = ?",
+            (LINES_NOTE, ticket_id)):
+        note = json.loads(ev["data"]).get("_note", {})
+        group = note.get("group")
+        notes[int(ev["entry_id"])] = (tuple(int(x) for x in note.get("lines", ())),
+                                      None if group is None else int(group))
+    return notes
+
+
+def read_ticket(conn: sqlite3.Connection, ticket_id: int) -> TicketRecord:
+    """Ticket ``ticket_id`` as the journal on ``conn`` holds it (its lines, entries, cash notes,
+    line refunds, discounts and promotions): THE reader, for the recorder and the migrations."""
+    row = conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
+    if row is None:
+        raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
+    cur = row["currency"]
+    lines = tuple(_line_of_row(r, cur)
+                  for r in conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
+                                        "AND removed = 0 ORDER BY id", (ticket_id,)))
+    entries = tuple(entry_of_row(r) for r in conn.execute(
+        "SELECT * FROM entries INDEXED BY entries_ticket WHERE ticket_id = ? ORDER BY id",
+        (ticket_id,)))
+    cash: dict[int, tuple[Decimal, Decimal]] = {}
+    cash_ids = [e.id for e in entries if e.kind == "cash"]
+    if cash_ids:
+        marks = ", ".join("?" * len(cash_ids))
+        for ev in conn.execute(f"SELECT entry_id, data FROM events WHERE entry_id IN ({marks}) "
+                               "AND type = ?", (*cash_ids, CASH_NOTE)):
+            note = json.loads(ev["data"]).get("_note", {})
+            cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
+    discounts = tuple(_discount_of_row(r) for r in conn.execute(
+        "SELECT * FROM ticket_discounts WHERE ticket_id = ? ORDER BY id", (ticket_id,)))
+    promotions = tuple(promotion_of(p) for p in json.loads(row["promotions"] or "[]"))
+    line_refunds: dict[int, tuple[int, ...]] = {}
+    if any(e.kind is Kind.REFUND or e.op is Op.REFUND for e in entries):
+        line_refunds = {i: lines for i, (lines, _g) in line_notes(conn, ticket_id).items()}
+    return TicketRecord(
+        id=int(row["id"]), state=row["state"], currency=cur, tax_rate=Decimal(row["tax_rate"]),
+        tax_included=bool(row["tax_included"]), tip_mode=row["tip_mode"],
+        tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
+        training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
+        closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
+        line_refunds=line_refunds, discounts=discounts, promotions=promotions,
+        rounding=money(row["rounding_minor"], cur))
 
 
 class TicketRecorder:
@@ -490,7 +542,7 @@ class TicketRecorder:
                 or any(line not in live for line in claim.lines):  # the flow checked them
             raise JournalError(f"line: ticket {ticket_id} has not these lines once each: "
                                f"{list(claim.lines)}")
-        for entry_id, (lines, group) in self._line_notes(ticket_id).items():
+        for entry_id, (lines, group) in line_notes(self.conn, ticket_id).items():
             if group == claim.group and claim.group is not None:
                 continue  # this command's own first refund
             taken = set(lines) & set(claim.lines)
@@ -498,56 +550,12 @@ class TicketRecorder:
                     "SELECT * FROM entries WHERE id = ?", (entry_id,)).fetchone())):
                 raise LineRefunded(ticket_id, min(live[line] for line in taken))
 
-    def _line_notes(self, ticket_id: int) -> dict[int, tuple[tuple[int, ...], int | None]]:
-        """Refund entry id -> (the lines it gives back, its command's group) for a ticket."""
-        notes: dict[int, tuple[tuple[int, ...], int | None]] = {}
-        for ev in self.conn.execute(
-                "SELECT v.entry_id, v.data FROM entries e INDEXED BY entries_ticket "
-                "JOIN events v ON v.entry_id = e.id AND v.type = ? WHERE e.ticket_id = ?",
-                (LINES_NOTE, ticket_id)):
-            note = json.loads(ev["data"]).get("_note", {})
-            group = note.get("group")
-            notes[int(ev["entry_id"])] = (tuple(int(x) for x in note.get("lines", ())),
-                                          None if group is None else int(group))
-        return notes
-
     # ---- reads ---------------------------------------------------------------------------------
     def ticket(self, ticket_id: int) -> TicketRecord:
         held = self.store.held_now(ticket_id)
         if held is not None:
             return held
-        row = self.conn.execute("SELECT * FROM tickets WHERE id = ?", (ticket_id,)).fetchone()
-        if row is None:
-            raise ValidationError("ticket", f"there is no ticket {ticket_id} in this journal")
-        cur = row["currency"]
-        lines = tuple(_line_of_row(r, cur)
-                      for r in self.conn.execute("SELECT * FROM ticket_lines WHERE ticket_id = ? "
-                                                 "AND removed = 0 ORDER BY id", (ticket_id,)))
-        entries = tuple(entry_of_row(r) for r in self.conn.execute(
-            "SELECT * FROM entries INDEXED BY entries_ticket WHERE ticket_id = ? ORDER BY id",
-            (ticket_id,)))
-        cash: dict[int, tuple[Decimal, Decimal]] = {}
-        cash_ids = [e.id for e in entries if e.kind == "cash"]
-        if cash_ids:
-            marks = ", ".join("?" * len(cash_ids))
-            for ev in self.conn.execute(f"SELECT entry_id, data FROM events WHERE entry_id IN ({marks}) "
-                                        "AND type = ?", (*cash_ids, CASH_NOTE)):
-                note = json.loads(ev["data"]).get("_note", {})
-                cash[int(ev["entry_id"])] = (Decimal(note["tendered"]), Decimal(note["change"]))
-        discounts = tuple(_discount_of_row(r) for r in self.conn.execute(
-            "SELECT * FROM ticket_discounts WHERE ticket_id = ? ORDER BY id", (ticket_id,)))
-        promotions = tuple(promotion_of(p) for p in json.loads(row["promotions"] or "[]"))
-        line_refunds: dict[int, tuple[int, ...]] = {}
-        if any(e.kind is Kind.REFUND or e.op is Op.REFUND for e in entries):
-            line_refunds = {i: lines for i, (lines, _g) in self._line_notes(ticket_id).items()}
-        record = TicketRecord(
-            id=int(row["id"]), state=row["state"], currency=cur, tax_rate=Decimal(row["tax_rate"]),
-            tax_included=bool(row["tax_included"]), tip_mode=row["tip_mode"],
-            tip=money(row["tip_minor"], cur), tip_asked=bool(row["tip_asked"]),
-            training=bool(row["training"]), clerk=row["clerk"], created_at=row["created_at"],
-            closed_at=row["closed_at"], lines=lines, entries=entries, cash=cash,
-            line_refunds=line_refunds, discounts=discounts, promotions=promotions,
-            rounding=money(row["rounding_minor"], cur))
+        record = read_ticket(self.conn, ticket_id)
         # a read inside a write may precede a change of that write: only a read between writes
         # (or between held lines, whose transaction keeps the lock) is held as it is
         return record if self.store.writing else self.store.hold(record)

@@ -22,6 +22,9 @@ from cashier.journal.model import Kind, Op, State
 #: batched until it is captured (docs/decisions/007-recovery-and-the-host.md, "What the host's batch holds").
 HOST_BATCH_SALE_BUCKETS: tuple[str, ...] = ("sale", "manual_sale", "capture", "giftcard_sale", "qr")
 HOST_BATCH_REFUND_BUCKETS: tuple[str, ...] = ("refund",)
+#: Every bucket of money given back, whatever the tender: the host's refunds, cash given back and
+#: the Charge API's refunds (a ticket's refund in any of them carries the tax it gave back).
+GIVEN_BACK_BUCKETS: tuple[str, ...] = (*HOST_BATCH_REFUND_BUCKETS, "cash_refund", "charge_refund")
 #: Every bucket of money taken, whatever the tender: the host's sales, cash, and the Charge API's
 #: charges and captures (the store's figures by hour and by clerk, issue #42).
 TAKEN_BUCKETS: tuple[str, ...] = (*HOST_BATCH_SALE_BUCKETS, "cash", "charge_sale", "charge_capture")

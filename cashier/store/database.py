@@ -34,6 +34,7 @@ from cashier.journal.recorder import SEQUENCE_DIGITS, corrections_figure
 from cashier.journal.tickets import DiscountFigures
 from cashier.journal.totals import (
     DECLINED_ON_FORWARD_BUCKET,
+    GIVEN_BACK_BUCKETS,
     HOST_BATCH_REFUND_BUCKETS,
     HOST_BATCH_SALE_BUCKETS,
     TAKEN_BUCKETS,
@@ -595,6 +596,15 @@ class StoreDatabase:
                     "FROM paid_tickets p JOIN events v ON v.till_id = p.till_id AND v.journal_id "
                     f"= p.journal_id AND v.seq = p.paid_seq WHERE p.{where}", args)
                 taxes = await cur.fetchall()
+                # the tax the refunds of tickets in this day or batch gave back: each carries its
+                # own, worked out at the till by the one rule (``Ticket.refund_tax``) and counted,
+                # as its money is, in the day and batch of the refund, as the X/Z report counts it
+                await cur.execute(
+                    "SELECT till_id, sum((fields->>'tax_minor')::bigint) AS minor FROM entries "
+                    f"WHERE NOT training AND {where} AND NOT unresolved AND bucket = ANY(%s) "
+                    "AND fields->>'ticket_id' IS NOT NULL GROUP BY till_id",
+                    (*args, list(GIVEN_BACK_BUCKETS)))
+                taxes_back = await cur.fetchall()
                 await cur.execute("SELECT till_id, last_seen, clerk, journal_id FROM tills "
                                   "ORDER BY till_id")
                 tills = await cur.fetchall()
@@ -603,7 +613,8 @@ class StoreDatabase:
                 last_close = await self._last_close(conn)
             finally:
                 await conn.execute("COMMIT")
-        return summarise(rows, tills, marks, last_close, business_date, corrections, taken, taxes)
+        return summarise(rows, tills, marks, last_close, business_date, corrections, taken, taxes,
+                         taxes_back)
 
     # ---- the store-wide close ---------------------------------------------------------------
     async def close_batch(self, *, till_id: str, closed_by: str, override: bool,
@@ -656,17 +667,19 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
               business_date: str | None,
               corrections: Sequence[Mapping[str, Any]] = (),
               taken: Sequence[Mapping[str, Any]] = (),
-              taxes: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+              taxes: Sequence[Mapping[str, Any]] = (),
+              taxes_back: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The totals answer: the store and each till with sales, refunds, tips, tax by class, by
     tender and card brand, unresolved, open tickets, corrections and last seen; ``through`` is
     what the figures cover; the store's money taken by UTC hour (``YYYY-MM-DDTHH``) and by clerk
-    (``taken``)."""
+    (``taken``). The tax is net of what refunds gave back (``taxes_back``: minor units by till),
+    as the X/Z report's; its classes are what the tickets charged."""
     currency = next((str(r["currency"]) for r in rows), "USD")
 
     def blank() -> dict[str, Any]:
         return {"sales": [0, 0], "refunds": [0, 0], "tips": 0, "by_tender": {}, "by_card_brand": {},
                 "unresolved": 0, "open_tickets": 0, "corrections": [], "tax": {},
-                "discounts": DiscountFigures()}
+                "tax_refunded": 0, "discounts": DiscountFigures()}
 
     acc: dict[str, dict[str, Any]] = {str(t["till_id"]): blank() for t in tills}
     store = blank()
@@ -677,6 +690,9 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
                 target["tax"][key] = target["tax"].get(key, 0) + to_minor(Decimal(c["tax"]), currency)
         for target in (acc.setdefault(str(t["till_id"]), blank()), store):  # issue #38
             target["discounts"].add(t.get("discounts"), currency)
+    for t in taxes_back:  # what the tickets' refunds gave back of their tax (issue #39)
+        for target in (acc.setdefault(str(t["till_id"]), blank()), store):
+            target["tax_refunded"] += int(t["minor"] or 0)
     for c in corrections:
         for target in (acc.setdefault(str(c["till_id"]), blank()), store):
             target["corrections"].append(c["data"])
@@ -713,7 +729,8 @@ def summarise(rows: Sequence[Mapping[str, Any]], tills: Sequence[Mapping[str, An
         return {"sales": pair(t["sales"]), "refunds": pair(t["refunds"]),
                 "net": _money(t["sales"][1] - t["refunds"][1], currency),
                 "tips": _money(t["tips"], currency),
-                "tax": _money(sum(t["tax"].values()), currency),
+                "tax": _money(sum(t["tax"].values()) - t["tax_refunded"], currency),
+                "tax_refunded": _money(t["tax_refunded"], currency),
                 "tax_by_class": [{"tax_class": name, "rate": rate, "tax": _money(minor, currency)}
                                  for (name, rate), minor in sorted(t["tax"].items())],
                 "by_tender": {k: pair(v) for k, v in sorted(t["by_tender"].items())},

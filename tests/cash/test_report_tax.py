@@ -74,6 +74,60 @@ def test_the_reports_tax_is_net_of_what_refunds_gave_back_and_says_so(make_desk:
     assert "Impuesto (neto de devoluciones)" in spanish and "Ventas netas" in spanish
 
 
+def test_each_refund_gives_back_its_own_tax_in_its_own_window(make_desk: Any) -> None:
+    """A ticket's refunds in two drawer sessions: a line in the first (its own tax), the other
+    line in the second. Each refund carries the tax it gave back (``Ticket.refund_tax``, its
+    entry's tax: what the store adds up too), so the Z and the X after it give back the ticket's
+    tax once between them (the second counted the first line's tax again, as it read every line
+    refunded so far). A refund the host approves for less than asked gives back its share of what
+    it gave back."""
+    from cashier.journal.model import LineRefund
+
+    desk = make_desk()
+    desk.open(clerk="101", float_amount="50.00")
+    store = desk.recorder
+    tid = store.create_ticket(actor="101", tax_rate=Decimal("10"), tax_included=False,
+                              tip_mode="none")
+    store.add_ticket_line(tid, name="Goods", quantity=1, unit_price=Decimal("10.00"), actor="101")
+    store.add_ticket_line(tid, name="More", quantity=1, unit_price=Decimal("30.00"), actor="101")
+    ticket = Ticket.of(store.ticket(tid))
+    paid = store.create(NewEntry(Kind.CASH, ticket.total, actor="101", clerk="101", op="sale",
+                                 ticket_id=tid))
+    store.transition(paid.id, State.APPROVED, actor="101", approved=ticket.total)
+    store.close_ticket(tid, "paid", actor="101")
+    lines = [line.id for line in ticket.lines]
+
+    def give_back(line: int, amount: str, approved: str | None = None) -> Any:
+        back = store.create(NewEntry(Kind.CASH, Decimal(amount), actor="102", clerk="102",
+                                     op="refund", ticket_id=tid, line_refund=LineRefund((line,))))
+        return store.transition(back.id, State.APPROVED, actor="102",
+                                approved=Decimal(approved or amount))
+
+    assert give_back(lines[0], "11.00").tax == Decimal("1.00")  # 10.00 + its 1.00 tax
+    closed = desk.close_drawer(desk.drawer.balance(desk.drawer.require_open()).expected, clerk="102")
+    assert closed.closed
+    first = desk.z_report()
+    desk.open(clerk="101", float_amount="50.00")
+    assert give_back(lines[1], "33.00").tax == Decimal("3.00")
+    second = desk.x_report(desk.roster.manager("102", "2222"))
+    assert (first["tax_refunded"], second["tax_refunded"]) == ("1.00", "3.00")
+    assert Decimal(first["tax"]) + Decimal(second["tax"]) == 0  # 4.00 charged, 4.00 given back
+    # the host gives back 22.00 of the 44.00 asked (the whole ticket, nothing off it so far)
+    tid = store.create_ticket(actor="101", tax_rate=Decimal("10"), tax_included=False,
+                              tip_mode="none")
+    store.add_ticket_line(tid, name="Goods", quantity=4, unit_price=Decimal("10.00"), actor="101")
+    paid = store.create(NewEntry(Kind.CASH, Decimal("44.00"), actor="101", clerk="101", op="sale",
+                                 ticket_id=tid))
+    store.transition(paid.id, State.APPROVED, actor="101", approved=Decimal("44.00"))
+    store.close_ticket(tid, "paid", actor="101")
+    back = store.create(NewEntry(Kind.CASH, Decimal("44.00"), actor="102", clerk="102",
+                                 op="refund", ticket_id=tid))
+    assert back.tax == Decimal("4.00")
+    assert store.transition(back.id, State.APPROVED, actor="102",
+                            approved=Decimal("22.00")).tax == Decimal("2.00")
+    assert desk.x_report(desk.roster.manager("102", "2222"))["tax_refunded"] == "5.00"
+
+
 def test_the_report_reads_times_as_the_till_clock_never_iso(make_desk: Any) -> None:
     desk = make_desk()
     desk.open(clerk="101", float_amount="50.00")

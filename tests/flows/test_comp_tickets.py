@@ -105,3 +105,35 @@ async def test_refunding_a_comp_is_refused_and_a_paid_ticket_gives_back_what_it_
     assert back.given_back() == paid.total == D("4.35")
     with pytest.raises(ValidationError, match="refund: nothing to give back"):
         await refund_ticket(till.ctx, s.id, lines=[1], manager=bob)  # not the rounding again
+
+
+async def test_a_comp_after_a_declined_card_is_one_ticket_in_the_report(make_till: Any) -> None:
+    """A ticket whose card was declined, then given away (its line discounted to 0.00) and closed
+    with no money: it has a tender entry (the declined one) and no money taken. The X report
+    counted its discount but not the ticket, as it counted only comps with no entry at all; every
+    paid ticket counts once, whatever entries it has (beside it, one paid in cash, counted once)."""
+    from cashier.cashdesk import open_recorder
+    from cashier.drawer import Drawer
+    from cashier.flows.payments import KeyedCard
+    from cashier.reports import x_report
+
+    till = await make_till("HD")
+    bob = with_clerks(till).manager(MANAGER, "2222")
+    open_drawer(till.rt.profile)
+    s = await TicketSession.start(till.ctx, TicketSettings())
+    await s.add_line("Big order", D("1000000.00"))  # the sandbox declines this amount
+    ticket = await s.pay(Tender("card", card=KeyedCard("4321000000001119", "1228")))
+    assert [t.outcome for t in ticket.tenders] == ["declined"] and ticket.state == "open"
+    await s.add_discount(Discount("percent", D(100), reason="staff"), manager=bob)
+    comp = (await s.quick_pay([Tender("cash")])).ticket
+    assert comp.is_paid and comp.total == 0 and [t.outcome for t in comp.tenders] == ["declined"]
+    cash = await TicketSession.start(till.ctx, TicketSettings())
+    await cash.add_line("Tea", D("2.00"))
+    assert (await cash.pay(Tender("cash", D("2.00")))).is_paid
+    store = open_recorder(till.rt.profile)
+    try:
+        report = x_report(store, Drawer(store, till.rt.profile.roster))
+    finally:
+        store.close()
+    assert report["discounts"]["by_reason"] == {"staff": {"count": 1, "amount": "1000000.00"}}
+    assert (report["tickets"], report["gross"]) == (2, "2.00")  # the comp and the tea, once each

@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 import pytest
 
-from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.config import STORE_KEYRING_SERVICE, load_profile
 from cashier.discounts import Discount
 from cashier.flows.ticket import Tender, TicketSession, TicketSettings
@@ -27,16 +26,11 @@ from cashier.sandbox.core import SandboxConfig
 from cashier.store.close import close_store_batch, store_totals
 from cashier.store.outbox import push_pending
 from tests.support.cafe import BUN, LATTE, VISA, cafe
-from tests.support.profiles import pin_hash
 from tests.support.store import add_manager, add_till, manager_session
+from tests.support.store_figures import BOB, ROSTER, added, carried
 from tests.support.tills import open_drawer
 
 pytestmark = pytest.mark.socket
-
-ROSTER = Roster([Clerk(id=101, name="Alice", pin_hash=pin_hash("1111")),
-                 Clerk(id=102, name="Bob", pin_hash=pin_hash("2222"), role="manager")],
-                ManagerRules())
-BOB = ROSTER.manager(102, "2222")
 
 
 async def comp(rt: Any, product: Any, discount: Discount) -> None:
@@ -61,46 +55,6 @@ def x_of(profile: Any) -> dict[str, Any]:
         return x_report(recorder, Drawer(recorder, profile.roster))
     finally:
         recorder.close()
-
-
-def added(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """The tills' report figures the store's totals carry, added up: the tax, its classes that
-    charged something, and every part of the discounts (each name's count and amount)."""
-    tax, classes = D(0), dict[tuple[str, str], D]()
-    parts: dict[str, dict[str, list[Any]]] = {}
-    total = D(0)
-    rounding: list[Any] = [0, D(0)]
-    for r in reports:
-        tax += D(r["tax"])
-        for c in r["tax_by_class"]:
-            if D(c["tax"]):
-                key = (c["tax_class"], c["rate"])
-                classes[key] = classes.get(key, D(0)) + D(c["tax"])
-        d = r["discounts"]
-        total += D(d["total"])
-        rounding = [rounding[0] + d["cash_rounding"]["count"],
-                    rounding[1] + D(d["cash_rounding"]["amount"])]
-        for part in ("by_reason", "by_clerk", "promotions", "overrides_by_manager"):
-            for name, pair in d[part].items():
-                acc = parts.setdefault(part, {}).setdefault(name, [0, D(0)])
-                acc[0] += pair["count"]
-                acc[1] += D(pair["amount"])
-    return {"tax": tax, "tax_by_class": classes, "total": total, "cash_rounding": rounding,
-            **{p: {n: (v[0], v[1]) for n, v in names.items()} for p, names in parts.items()}}
-
-
-def carried(figures: dict[str, Any]) -> dict[str, Any]:
-    """The same figures as the store's totals show them (one till's or the store's)."""
-    d = figures["discounts"]
-    out: dict[str, Any] = {
-        "tax": D(figures["tax"]),
-        "tax_by_class": {(c["tax_class"], c["rate"]): D(c["tax"]) for c in figures["tax_by_class"]},
-        "total": D(d["total"]),
-        "cash_rounding": [d["cash_rounding"]["count"], D(d["cash_rounding"]["amount"])]}
-    for part in ("by_reason", "by_clerk", "promotions", "overrides_by_manager"):
-        if d[part]:
-            out[part] = {n: (v["count"], D(v["amount"])) for n, v in d[part].items()}
-    return out
 
 
 async def test_a_comp_counts_in_the_stores_totals_as_in_the_tills_reports(
