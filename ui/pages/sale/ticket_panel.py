@@ -147,9 +147,13 @@ class TicketPanel(QWidget):
         lines = () if ticket is None else ticket.lines
         # issue #38: a ticket something was taken off shows each line at what it now costs, with
         # its promotions by name (the core's pricing; a discount changes lines already drawn)
+        # (a row is keyed by what it shows: its line, net and promotions; a line's share of the
+        # tax changes with every line added to its class, and is not shown)
         pricing = None if ticket is None else ticket.pricing
-        keys: list[tuple[int, object]] = [(line.id, None if pricing is None else pricing.lines[i])
-                                          for i, line in enumerate(lines)]
+        keys: list[tuple[int, object]] = [
+            (line.id, None) if pricing is None
+            else (line.id, (pricing.line_net(i), pricing.line_promotions(i)))
+            for i, line in enumerate(lines)]
         style = format_money(Decimal("1234.5"), cur) + QLocale().name()
         same = 0
         if style == self._style:
@@ -163,11 +167,12 @@ class TicketPanel(QWidget):
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
                 line = lines[index]
-                sold = None if pricing is None else pricing.lines[index]
                 name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
-                if sold is not None and sold.promotions:
-                    name += f" ({', '.join(sold.promotions)})"
-                amount = QTableWidgetItem(format_money(line.amount if sold is None else sold.net, cur))
+                promotions = () if pricing is None else pricing.line_promotions(index)
+                if promotions:
+                    name += f" ({', '.join(promotions)})"
+                amount = QTableWidgetItem(format_money(
+                    line.amount if pricing is None else pricing.line_net(index), cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 first = QTableWidgetItem(name)
                 a11y.row(first, line_words(line, cur))
