@@ -121,14 +121,14 @@ def tax_rate_of(line: TicketLine, record: TicketRecord) -> Decimal:
     return record.tax_rate if line.tax_rate is None else line.tax_rate
 
 
-def ticket_taxes(record: TicketRecord) -> tuple[ClassTax, ...]:
+def ticket_taxes(record: TicketRecord, pricing: PricedTicket | None = None) -> tuple[ClassTax, ...]:
     """The ticket's tax by class (``money.tax_by_class``, the one rule, on the lines' amounts
     after discounts): the read model's, and what its ``ticket_paid`` event carries for the
-    store's totals."""
+    store's totals. ``pricing``: the record's, when already worked out."""
     if not record.discounts and not record.promotions:
         return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
                              for line in record.lines), record.tax_included, record.currency)
-    return priced(record).taxes
+    return (pricing or priced(record)).taxes
 
 
 def priced(record: TicketRecord,
@@ -185,12 +185,14 @@ def lines_grown(was: TicketRecord, record: TicketRecord) -> int | None:
     return None
 
 
-def discounts_data(record: TicketRecord) -> dict[str, Any] | None:
+def discounts_data(record: TicketRecord,
+                   pricing: PricedTicket | None = None) -> dict[str, Any] | None:
     """What discounts, promotions, price overrides and cash rounding did on a ticket (issue
     #38), as its ``ticket_paid`` event carries it to the store and the X/Z report adds it up:
     ``by_reason``, ``by_clerk``, ``promotions``, ``overrides_by_manager`` (name -> amount taken
-    off, as text) and ``rounding``. None when none of them touched it."""
-    pricing = priced(record)
+    off, as text) and ``rounding``. None when none of them touched it. ``pricing``: the
+    record's, when already worked out."""
+    pricing = pricing or priced(record)
     index = {line.id for line in record.lines}
     live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
     parts: dict[str, dict[str, Decimal]] = {"by_reason": {}, "by_clerk": {}, "promotions": {},
@@ -449,8 +451,9 @@ class TicketRecorder:
             data: dict[str, Any] = {"ticket": ticket_id}
             if state == "paid":  # the tax it charged, by class: the store's totals add these up
                 record = self.ticket(ticket_id)
-                data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
-                discounts = discounts_data(record)
+                pricing = priced(record) if record.discounts or record.promotions else None
+                data["taxes"] = taxes_data(ticket_taxes(record, pricing), record.currency)
+                discounts = discounts_data(record, pricing)  # priced once for both
                 if discounts is not None:  # issue #38: the store's totals add these up
                     data["discounts"] = discounts
             self.store.event(None, actor, f"ticket_{state}", data, now)
