@@ -49,3 +49,26 @@ def test_a_line_added_to_a_long_ticket_writes_one_row(ui: Any) -> None:
         assert rows[-1] is not None and rows[-1].text() == "$1.99"
     # the earlier lines' shares of the tax did change (what the rows were keyed by before)
     assert [x.tax for x in ticket.priced.lines[:119]] != [x.tax for x in Ticket.of(record).priced.lines]
+
+
+def test_a_line_that_brings_a_promotion_redraws_the_rows_it_changed(ui: Any) -> None:
+    record = TicketRecord(id=1, state="open", currency="USD", tax_rate=D("8.25"),
+                          tax_included=False, tip_mode="none", tip=D(0), tip_asked=False,
+                          training=True, clerk="1", created_at="", closed_at=None,
+                          lines=(line(1, "BUN"), line(2), line(3, "BUN"), line(4)), entries=(),
+                          cash={}, promotions=(BUNS,))
+    panel = TicketPanel("USD", [QPushButton()])
+    ticket = Ticket.of(record)
+    panel.show_ticket(ticket)
+    table = panel.lines_list
+    second = table.item(1, 1)
+
+    def row(n: int) -> list[str]:
+        return [item.text() for item in (table.item(n, 0), table.item(n, 1)) if item is not None]
+
+    assert row(0) == ["Item 1", "$2.50"] and row(2) == ["Item 3", "$2.50"]
+    panel.show_ticket(Ticket.of(ticket.record.changed(lines=(*ticket.record.lines, line(5, "BUN")))))
+    assert [row(n) for n in range(5)] == [
+        ["Item 1 (3 buns for 6)", "$2.00"], ["Item 2", "$1.99"], ["Item 3 (3 buns for 6)", "$2.00"],
+        ["Item 4", "$1.99"], ["Item 5 (3 buns for 6)", "$2.00"]]
+    assert table.item(1, 1) is not second  # the rows from the first that changed are written
