@@ -205,11 +205,10 @@ class Ticket:
         else:  # nothing off: the lines' sum and its tax by class (each line added: kept light)
             grown = None if made is None or made.record.discounts or made.record.promotions \
                 else lines_grown(made.record, record)
-            if grown == 0:
-                subtotal, taxes = made.subtotal, made.taxes  # type: ignore[union-attr]
-            elif grown == 1:  # a journaled line's amount is in whole minor units: the sums exact
-                assert made is not None
-                line = record.lines[-1]
+            if made is not None and grown == 0:
+                subtotal, taxes = made.subtotal, made.taxes
+            elif made is not None and grown == 1:  # a journaled line's amount is in whole minor
+                line = record.lines[-1]              # units: the sums are exact
                 subtotal = made.subtotal + line.amount
                 taxes = tax_by_class_added(made.taxes, tax_class_of(line), tax_rate_of(line, record),
                                            line.amount, record.tax_included, cur)
