@@ -22,6 +22,7 @@ Pure: no journal, no clock (the time is passed in), no I/O.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from cashier.money import (
     quantum,
     round_money,
     tax_by_class,
+    tax_by_class_added,
 )
 
 DiscountKind = Literal["percent", "amount"]
@@ -373,9 +375,10 @@ class PricedLine:
 class PricedTicket:
     """Every figure a discount touches, worked out once: ``subtotal`` (the lines as sold) less
     ``discounts`` (every saving) is ``net``; ``tax`` by class on the net amounts; ``total`` is
-    ``net + tax`` (``net`` when prices include the tax) and never below zero."""
+    ``net + tax`` (``net`` when prices include the tax) and never below zero. Each line's share
+    of its class's tax (``lines``) is worked out when first asked: a change of a long ticket
+    needs its figures, not every line's share again (docs/decisions/017, stop 50)."""
 
-    lines: tuple[PricedLine, ...]
     savings: tuple[Saving, ...]
     subtotal: Decimal
     discounts: Decimal
@@ -386,6 +389,20 @@ class PricedTicket:
     included: bool
     #: what each cashier's discount took off, by its index in the discounts asked
     discount_amounts: tuple[Decimal, ...] = field(default=())
+    #: what it was priced from (``price_added`` prices one more line from them): the lines as
+    #: sold, the cashier's discounts asked, the promotions, the time and the currency
+    sold: tuple[PriceLine, ...] = field(default=(), repr=False, compare=False)
+    asked: tuple[Discount, ...] = field(default=(), repr=False, compare=False)
+    in_force: tuple[Promotion, ...] = field(default=(), repr=False, compare=False)
+    at: datetime | None = field(default=None, repr=False, compare=False)
+    currency: str = field(default="USD", repr=False, compare=False)
+    #: each line's net as worked out (not yet rounded to the unit), the sums of the lines as
+    #: sold and of their nets (likewise), and each line's promotions by name (line index ->
+    #: names, in the order they applied; a line none touched is not there)
+    nets: tuple[Decimal, ...] = field(default=(), repr=False, compare=False)
+    sums: tuple[Decimal, Decimal] = field(default=(Decimal(0), Decimal(0)), repr=False,
+                                          compare=False)
+    named: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def saved_by(self, promotion: str) -> Decimal:
         return sum((s.amount for s in self.savings if s.promotion == promotion), Decimal(0))
@@ -398,6 +415,36 @@ class PricedTicket:
             if s.promotion is not None:
                 out[s.promotion] = out.get(s.promotion, Decimal(0)) + s.amount
         return out
+
+    def line_net(self, index: int) -> Decimal:
+        """What line ``index`` costs after its savings (``lines[index].net``, without working
+        out every line's tax share)."""
+        return self.nets[index].quantize(quantum(self.currency))
+
+    def line_promotions(self, index: int) -> tuple[str, ...]:
+        """The promotions that took something off line ``index``, by name (``lines[index]``'s)."""
+        return self.named.get(index, ())
+
+    @functools.cached_property
+    def lines(self) -> tuple[PricedLine, ...]:
+        """Each line priced: its savings, its net, its share of its class's tax (each class's tax
+        spread over its lines) and what was paid for it."""
+        unit = quantum(self.currency)
+        net = self.nets
+        line_tax = [Decimal(0)] * len(self.sold)
+        classes: dict[tuple[str, Decimal], list[int]] = {}
+        for i, line in enumerate(self.sold):
+            classes.setdefault((line.tax_class, line.rate), []).append(i)
+        for t in self.taxes:
+            members = classes.get((t.tax_class, t.rate), [])
+            for i, part in zip(members, spread(t.tax, [net[i] for i in members], self.currency),
+                               strict=True):
+                line_tax[i] = part
+        return tuple(PricedLine(line.amount.quantize(unit), (line.amount - net[i]).quantize(unit),
+                                net[i].quantize(unit), line_tax[i],
+                                (net[i] if self.included else net[i] + line_tax[i]).quantize(unit),
+                                self.named.get(i, ()))
+                     for i, line in enumerate(self.sold))
 
 
 def price_ticket(lines: Sequence[PriceLine], discounts: Sequence[Discount] = (),
@@ -445,32 +492,66 @@ def price_ticket(lines: Sequence[PriceLine], discounts: Sequence[Discount] = (),
             amounts[n] = ticket_cut(d.off(sum(net, Decimal(0)), currency), discount=n)
     taxes = tax_by_class(((line.tax_class, line.rate, net[i]) for i, line in enumerate(lines)),
                          included, currency)
-    line_tax = [Decimal(0)] * len(lines)
-    classes: dict[tuple[str, Decimal], list[int]] = {}
-    for i, line in enumerate(lines):
-        classes.setdefault((line.tax_class, line.rate), []).append(i)
-    for t in taxes:
-        members = classes.get((t.tax_class, t.rate), [])
-        for i, part in zip(members, spread(t.tax, [net[i] for i in members], currency), strict=True):
-            line_tax[i] = part
     named: dict[int, dict[str, None]] = {}
     for s in savings:  # each line's promotions by name, in the order they applied
         if s.promotion is not None:
             for i in ([s.line] if s.line is not None else [k for k, _ in s.parts]):
                 named.setdefault(i, {})[s.promotion] = None
-    priced = []
-    for i, line in enumerate(lines):
-        saved = line.amount - net[i]
-        names = tuple(named.get(i, ()))
-        priced.append(PricedLine(line.amount.quantize(unit), saved.quantize(unit), net[i].quantize(unit),
-                                 line_tax[i], (net[i] if included else net[i] + line_tax[i]).quantize(unit),
-                                 names))
-    subtotal = sum((line.amount for line in lines), Decimal(0)).quantize(unit)
-    net_total = sum(net, Decimal(0)).quantize(unit)
+    gross = sum((line.amount for line in lines), Decimal(0))
+    net_sum = sum(net, Decimal(0))
+    return _priced(savings=tuple(savings), gross=gross, net_sum=net_sum, taxes=taxes,
+                   included=included, amounts=tuple(a.quantize(unit) for a in amounts),
+                   sold=tuple(lines), asked=tuple(discounts), in_force=tuple(promotions), at=at,
+                   currency=currency, nets=tuple(net),
+                   named={i: tuple(names) for i, names in named.items()})
+
+
+def _priced(*, savings: tuple[Saving, ...], gross: Decimal, net_sum: Decimal,
+            taxes: tuple[ClassTax, ...], included: bool, amounts: tuple[Decimal, ...],
+            sold: tuple[PriceLine, ...], asked: tuple[Discount, ...],
+            in_force: tuple[Promotion, ...], at: datetime | None, currency: str,
+            nets: tuple[Decimal, ...], named: dict[int, tuple[str, ...]]) -> PricedTicket:
+    """The ticket's figures from the sums of its lines as sold (``gross``) and as they now cost
+    (``net_sum``) and its tax by class: one place for ``price_ticket`` and ``price_added``."""
+    unit = quantum(currency)
+    subtotal = gross.quantize(unit)
+    net_total = net_sum.quantize(unit)
     tax = sum((t.tax for t in taxes), Decimal(0)).quantize(unit)
-    return PricedTicket(tuple(priced), tuple(savings), subtotal, (subtotal - net_total).quantize(unit),
-                        net_total, taxes, tax, net_total if included else net_total + tax, included,
-                        tuple(a.quantize(unit) for a in amounts))
+    return PricedTicket(savings, subtotal, (subtotal - net_total).quantize(unit), net_total, taxes,
+                        tax, net_total if included else net_total + tax, included, amounts,
+                        sold=sold, asked=asked, in_force=in_force, at=at, currency=currency,
+                        nets=nets, sums=(gross, net_sum), named=named)
+
+
+def price_added(before: PricedTicket, line: PriceLine, discounts: Sequence[Discount] = (),
+                promotions: Sequence[Promotion] = (), *, at: datetime | None = None,
+                included: bool = False, currency: str = "USD") -> PricedTicket | None:
+    """``price_ticket`` of ``before``'s lines and ``line`` after them, worked out from ``before``
+    for the cost of one line, when adding the line can change nothing already taken off: priced
+    with the same discounts, promotions, time, tax rule and currency as ``before``; no line
+    promotion covers the line; no ticket discount, and no spend promotion that the new amount
+    reaches (their cuts are spread over every line). Then every earlier line keeps its savings,
+    the line costs its amount, and only its tax class is taxed again (``tax_by_class_added``):
+    the same figures as pricing the whole ticket (a seeded test checks it). None: it could
+    change something, price the ticket whole (``price_ticket``)."""
+    if (tuple(discounts) != before.asked or tuple(promotions) != before.in_force
+            or at != before.at or included != before.included or currency != before.currency):
+        return None
+    if any(d.line is None for d in discounts) or any(s.line is None for s in before.savings):
+        return None
+    amount = line.amount
+    if amount > 0 and any(p.covers(line) for p in promotions
+                          if p.kind != "spend_discount" and p.active_at(at)):
+        return None
+    gross, net_sum = before.sums
+    if best_spend_promotions(promotions, net_sum + amount, at, currency):
+        return None
+    return _priced(savings=before.savings, gross=gross + amount, net_sum=net_sum + amount,
+                   taxes=tax_by_class_added(before.taxes, line.tax_class, line.rate, amount,
+                                            included, currency),
+                   included=included, amounts=before.discount_amounts, sold=(*before.sold, line),
+                   asked=before.asked, in_force=before.in_force, at=at, currency=currency,
+                   nets=(*before.nets, amount), named=before.named)
 
 
 # ---- cash rounding -------------------------------------------------------------------------------

@@ -381,6 +381,20 @@ def tax_by_class(amounts: Iterable[tuple[str, Decimal, Decimal]], included: bool
                  for (name, rate), base in sorted(sums.items()))
 
 
+def tax_by_class_added(taxes: Iterable[ClassTax], tax_class: str, rate: Decimal, amount: Decimal,
+                       included: bool, currency: str = "USD") -> tuple[ClassTax, ...]:
+    """``tax_by_class`` of the lines behind ``taxes`` and one more (``tax_class``, ``rate``,
+    ``amount``): the same rule, ``tax_of`` again on the one class's new sum only, so a line added
+    to a long ticket costs one class, not the ticket (the sums are exact: the same figures as
+    ``tax_by_class`` of every line). A class missing from ``taxes`` starts from zero."""
+    sums = {(t.tax_class, t.rate): t for t in taxes}
+    was = sums.get((tax_class, rate))  # the class as first named (8.25 and 8.2500 are one)
+    name, rate = (tax_class, rate) if was is None else (was.tax_class, was.rate)
+    base = (Decimal(0) if was is None else was.base) + amount
+    sums[(name, rate)] = ClassTax(name, rate, base, tax_of(base, rate, included, currency))
+    return tuple(sums[key] for key in sorted(sums))
+
+
 def percent_text(rate: Decimal) -> str:
     """A rate as a receipt and a report print it: ``8.25``, ``10`` (never ``1E+1``)."""
     text = f"{rate.normalize():f}"

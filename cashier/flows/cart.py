@@ -110,11 +110,11 @@ class Cart:
     def wanted(self) -> list[str]:
         """What the pad should show. Decision: beyond 10 lines, a count of the earlier lines and
         the 9 most recent (the customer checks what was just scanned)."""
-        texts = [line.text(self.width) for line in self.lines]
-        if len(texts) <= MAX_SHOWN:
-            return texts
-        earlier = len(texts) - (MAX_SHOWN - 1)
-        return [f"... {earlier} earlier items"[:self.width], *texts[-(MAX_SHOWN - 1):]]
+        if len(self.lines) <= MAX_SHOWN:
+            return [line.text(self.width) for line in self.lines]
+        earlier = len(self.lines) - (MAX_SHOWN - 1)  # only the lines shown are laid out
+        return [f"... {earlier} earlier items"[:self.width],
+                *(line.text(self.width) for line in self.lines[-(MAX_SHOWN - 1):])]
 
     async def add(self, line: CartLine) -> None:
         quantum_ = quantum(self.ctx.journal.currency)

@@ -11,7 +11,6 @@ knows them are held with it (``hold``), so a ticket is not read again after each
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import os
@@ -520,7 +519,7 @@ class Datastore:
         ``TicketRecord``): the ticket held when the write began, so changed, is held again."""
         before = self._held_before.get(ticket_id)
         if before is not None:
-            self.hold(dataclasses.replace(before, **changes))
+            self.hold(before.changed(**changes))
 
     # ---- what a write moved, for the journal's one publisher ------------------------------------
     def moved(self, entry_id: int) -> None:

@@ -5,6 +5,7 @@ Amounts are stored as integer minor units of the entry's currency and handed out
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import KW_ONLY, dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -489,6 +490,26 @@ class TicketRecord:
     #: The ``Ticket`` read model of this record once made (``Ticket.of``): the record never
     #: changes, so the write's published ticket and the session's are made once, not per reader.
     view: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
+    #: The record this one was ``changed`` from, until this one's read model is made: what the
+    #: change left as it was is not worked out again (the pricing of a long ticket's lines when
+    #: a line is added). One record back at most: a record's link goes when one is made from it.
+    came_from: list[TicketRecord] = field(default_factory=list, init=False, repr=False,
+                                          compare=False)
+
+    def changed(self, **changes: Any) -> TicketRecord:
+        """This record with ``changes`` (its fields), remembering which record it was changed
+        from (``came_from``)."""
+        record = dataclasses.replace(self, **changes)
+        self.came_from.clear()
+        record.came_from.append(self)
+        return record
+
+    def take_came_from(self) -> TicketRecord | None:
+        """The record this one was changed from, once (the read model takes it as it is made)."""
+        try:
+            return self.came_from.pop()
+        except IndexError:  # never changed from one, or taken (another thread made it too)
+            return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,6 @@ the entry's projection row and the running totals together, so the three can nev
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
@@ -377,8 +376,8 @@ class EntryRecorder:
                 self.store.ticket_written(ticket_id)
                 before = self.store.held_before(ticket_id)
                 if before is not None:  # the newest entry comes last, as a read orders them
-                    self.store.hold(dataclasses.replace(
-                        before, entries=(*before.entries, entry),
+                    self.store.hold(before.changed(
+                        entries=(*before.entries, entry),
                         line_refunds={**before.line_refunds, **refunds_lines}))
             return entry
 
@@ -419,7 +418,7 @@ class EntryRecorder:
                 if moved.ticket_id is not None:  # its ticket held with it, as it now reads
                     before = self.store.held_before(moved.ticket_id)
                     if before is not None:
-                        self.store.hold(dataclasses.replace(before, entries=tuple(
+                        self.store.hold(before.changed(entries=tuple(
                             moved if e.id == moved.id else e for e in before.entries)))
                 return moved
             return _entry(self._row(entry_id))

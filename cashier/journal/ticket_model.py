@@ -18,12 +18,13 @@ from cashier.journal.model import Entry, Kind, Op, Outcome, State
 from cashier.journal.tickets import (
     TicketRecord,
     holds_lines,
+    lines_grown,
     priced,
     tax_class_of,
     tax_rate_of,
     ticket_taxes,
 )
-from cashier.money import ClassTax, percent_text, quantum, round_money
+from cashier.money import ClassTax, percent_text, quantum, round_money, tax_by_class_added
 
 __all__ = ["KIND_OF_ENTRY", "OLD_TENDER_NAMES", "TENDER_KINDS", "TenderKind", "TenderView", "Ticket",
            "TicketChanged", "TicketSettings", "given_back", "line_dict", "paid_in_full", "tax_class_of",
@@ -196,14 +197,30 @@ class Ticket:
     def _made_of(cls, record: TicketRecord) -> Ticket:
         cur = record.currency
         pricing: PricedTicket | None = None
-        if record.discounts or record.promotions:  # priced whole by the one rule (issue #38)
-            pricing = priced(record)
+        # the ticket this record was changed from, if made: what the change left is not worked
+        # out again (a line added to a long ticket costs a line; docs/decisions/017, stop 50)
+        came_from = record.take_came_from()
+        made: Ticket | None = came_from.view[0] if came_from is not None and came_from.view \
+            else None
+        if record.discounts or record.promotions:  # priced by the one rule (issue #38)
+            pricing = priced(record, None if made is None or made.pricing is None
+                             else (made.record, made.pricing))
             subtotal, taxes, tax, discounts = (pricing.subtotal, pricing.taxes, pricing.tax,
                                                pricing.discounts)
             before_tip = pricing.total
         else:  # nothing off: the lines' sum and its tax by class (each line added: kept light)
-            subtotal = sum((line.amount for line in record.lines), Decimal(0))
-            taxes = ticket_taxes(record)
+            grown = None if made is None or made.record.discounts or made.record.promotions \
+                else lines_grown(made.record, record)
+            if made is not None and grown == 0:
+                subtotal, taxes = made.subtotal, made.taxes
+            elif made is not None and grown == 1:  # a journaled line's amount is in whole minor
+                line = record.lines[-1]              # units: the sums are exact
+                subtotal = made.subtotal + line.amount
+                taxes = tax_by_class_added(made.taxes, tax_class_of(line), tax_rate_of(line, record),
+                                           line.amount, record.tax_included, cur)
+            else:
+                subtotal = sum((line.amount for line in record.lines), Decimal(0))
+                taxes = ticket_taxes(record)
             tax = sum((t.tax for t in taxes), Decimal(0))
             discounts = Decimal(0)
             before_tip = subtotal if record.tax_included else subtotal + tax

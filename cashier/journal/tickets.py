@@ -7,8 +7,8 @@ a replay shows who added what. The money is in the entries (``entries.ticket_id`
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import operator
 import sqlite3
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -19,6 +19,7 @@ from cashier.discounts import (
     PricedTicket,
     PriceLine,
     Promotion,
+    price_added,
     price_ticket,
     promotion_data,
     promotion_of,
@@ -65,6 +66,7 @@ __all__ = [
     "TicketWritten",
     "discounts_data",
     "holds_lines",
+    "lines_grown",
     "priced",
     "tax_class_of",
     "tax_rate_of",
@@ -120,35 +122,78 @@ def tax_rate_of(line: TicketLine, record: TicketRecord) -> Decimal:
     return record.tax_rate if line.tax_rate is None else line.tax_rate
 
 
-def ticket_taxes(record: TicketRecord) -> tuple[ClassTax, ...]:
+def ticket_taxes(record: TicketRecord, pricing: PricedTicket | None = None) -> tuple[ClassTax, ...]:
     """The ticket's tax by class (``money.tax_by_class``, the one rule, on the lines' amounts
     after discounts): the read model's, and what its ``ticket_paid`` event carries for the
-    store's totals."""
+    store's totals. ``pricing``: the record's, when already worked out."""
     if not record.discounts and not record.promotions:
         return tax_by_class(((tax_class_of(line), tax_rate_of(line, record), line.amount)
                              for line in record.lines), record.tax_included, record.currency)
-    return priced(record).taxes
+    return (pricing or priced(record)).taxes
 
 
-def priced(record: TicketRecord) -> PricedTicket:
+def priced(record: TicketRecord,
+           before: tuple[TicketRecord, PricedTicket] | None = None) -> PricedTicket:
     """The ticket priced by THE discounts rule (``discounts.price_ticket``): its lines as sold,
     its promotions and the cashier's discounts (a discount of a line no longer on the ticket
-    went with it)."""
+    went with it). ``before``: a record this one was changed from and its pricing; the same
+    lines are not priced again, and one line added after them is priced alone when it can change
+    nothing taken off (``discounts.price_added``): a line added to a long ticket costs a line."""
+    discounts = _discounts(record)
+    if before is not None:
+        was, pricing = before
+        grown = lines_grown(was, record)
+        if grown == 0 and tuple(discounts) == pricing.asked \
+                and record.promotions == pricing.in_force and pricing.at is None \
+                and pricing.included == record.tax_included and pricing.currency == record.currency:
+            return pricing
+        if grown == 1:
+            added = price_added(pricing, _price_line(record.lines[-1], record), discounts,
+                                record.promotions, included=record.tax_included,
+                                currency=record.currency)
+            if added is not None:
+                return added
+    return price_ticket([_price_line(line, record) for line in record.lines], discounts,
+                        record.promotions, included=record.tax_included, currency=record.currency)
+
+
+def _price_line(line: TicketLine, record: TicketRecord) -> PriceLine:
+    return PriceLine(line.unit_price, line.quantity, tax_class_of(line), tax_rate_of(line, record),
+                     line.sku, line.category)
+
+
+def _discounts(record: TicketRecord) -> list[Discount]:
+    """The cashier's discounts as the pricing takes them: by line index (0-based), those of a
+    line no longer on the ticket left out."""
+    if not record.discounts:
+        return []
     index = {line.id: i for i, line in enumerate(record.lines)}
-    lines = [PriceLine(line.unit_price, line.quantity, tax_class_of(line), tax_rate_of(line, record),
-                       line.sku, line.category) for line in record.lines]
-    discounts = [Discount(d.kind, d.value, None if d.line_id is None else index[d.line_id], d.reason)  # type: ignore[arg-type]
-                 for d in record.discounts if d.line_id is None or d.line_id in index]
-    return price_ticket(lines, discounts, record.promotions, included=record.tax_included,
-                        currency=record.currency)
+    return [Discount(d.kind, d.value, None if d.line_id is None else index[d.line_id], d.reason)  # type: ignore[arg-type]
+            for d in record.discounts if d.line_id is None or d.line_id in index]
 
 
-def discounts_data(record: TicketRecord) -> dict[str, Any] | None:
+def lines_grown(was: TicketRecord, record: TicketRecord) -> int | None:
+    """How ``record``'s lines grew from ``was``'s when it holds ``was``'s lines themselves (the
+    same objects, as ``TicketRecord.changed`` keeps them) and prices them alike (tax rule, rate,
+    currency): 0 the same lines, 1 one line added after them; None otherwise (priced anew)."""
+    if (was.tax_included != record.tax_included or was.tax_rate != record.tax_rate
+            or was.currency != record.currency):
+        return None
+    if record.lines is was.lines:
+        return 0
+    if len(record.lines) == len(was.lines) + 1 and all(map(operator.is_, record.lines, was.lines)):
+        return 1
+    return None
+
+
+def discounts_data(record: TicketRecord,
+                   pricing: PricedTicket | None = None) -> dict[str, Any] | None:
     """What discounts, promotions, price overrides and cash rounding did on a ticket (issue
     #38), as its ``ticket_paid`` event carries it to the store and the X/Z report adds it up:
     ``by_reason``, ``by_clerk``, ``promotions``, ``overrides_by_manager`` (name -> amount taken
-    off, as text) and ``rounding``. None when none of them touched it."""
-    pricing = priced(record)
+    off, as text) and ``rounding``. None when none of them touched it. ``pricing``: the
+    record's, when already worked out."""
+    pricing = pricing or priced(record)
     index = {line.id for line in record.lines}
     live = [d for d in record.discounts if d.line_id is None or d.line_id in index]
     parts: dict[str, dict[str, Decimal]] = {"by_reason": {}, "by_clerk": {}, "promotions": {},
@@ -377,7 +422,7 @@ class TicketRecorder:
                           sold.catalog_version, tax_class, Decimal(str(rate)), modifiers,
                           sold.category, None if list_minor is None else money(list_minor, currency),
                           sold.override_reason, sold.override_by)
-        return self.store.hold(dataclasses.replace(held, lines=(*held.lines, line)))
+        return self.store.hold(held.changed(lines=(*held.lines, line)))
 
     def held_ticket(self, ticket_id: int) -> TicketRecord | None:
         """The ticket as this connection last wrote it, or None when it does not hold it (then
@@ -458,11 +503,12 @@ class TicketRecorder:
             data: dict[str, Any] = {"ticket": ticket_id}
             if state == "paid":  # the tax it charged, by class: the store's totals add these up
                 record = self.ticket(ticket_id)
-                data["taxes"] = taxes_data(ticket_taxes(record), record.currency)
+                pricing = priced(record) if record.discounts or record.promotions else None
+                data["taxes"] = taxes_data(ticket_taxes(record, pricing), record.currency)
                 # the store counts a paid ticket's tax and discounts in the day it closed (a comp
                 # has no entry to carry one), as the X/Z report counts it by when it closed
                 data["business_date"] = business_day(now)
-                discounts = discounts_data(record)
+                discounts = discounts_data(record, pricing)  # priced once for both
                 if discounts is not None:  # issue #38: the store's totals add these up
                     data["discounts"] = discounts
             self.store.event(None, actor, f"ticket_{state}", data, now)

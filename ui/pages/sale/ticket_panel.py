@@ -130,7 +130,9 @@ class TicketPanel(QWidget):
         self._packed: tuple[QPushButton, ...] | None = None
         self.keep_keys(self.keys)
         self.ticket_id: int | None = None
-        self._line_ids: list[tuple[int, object]] = []  # the lines shown: id, and as priced
+        # the lines shown: id and what each costs (None: as sold), and their promotions by row
+        self._line_ids: list[tuple[int, object]] = []
+        self._named: dict[int, tuple[str, ...]] = {}
         self._style = ""  # how money was formatted when they were drawn
         self._amount_width = 0  # the widest amount shown (the amounts' column is that wide)
         self._figures_shown: tuple[object, ...] = ()
@@ -171,9 +173,13 @@ class TicketPanel(QWidget):
         lines = () if ticket is None else ticket.lines
         # issue #38: a ticket something was taken off shows each line at what it now costs, with
         # its promotions by name (the core's pricing; a discount changes lines already drawn)
+        # (a row is keyed by what it shows: its line, what it costs and its promotions; a line's
+        # share of the tax changes with every line added to its class, and is not shown)
         pricing = None if ticket is None else ticket.pricing
-        keys: list[tuple[int, object]] = [(line.id, None if pricing is None else pricing.lines[i])
-                                          for i, line in enumerate(lines)]
+        keys: list[tuple[int, object]] = list(zip(
+            [line.id for line in lines], [None] * len(lines) if pricing is None else pricing.nets,
+            strict=True))
+        named: dict[int, tuple[str, ...]] = {} if pricing is None else pricing.named
         style = format_money(Decimal("1234.5"), cur) + QLocale().name()
         same = 0
         if style == self._style:
@@ -181,17 +187,21 @@ class TicketPanel(QWidget):
                 if shown != key:
                     break
                 same += 1
+            if named is not self._named:  # the first row whose promotions changed
+                same = min([same, *(i for i in named.keys() | self._named.keys()
+                                    if named.get(i) != self._named.get(i))])
         if same < len(self._line_ids) or len(lines) != len(self._line_ids):
             removed = same < len(self._line_ids)
             self.lines_list.setRowCount(same)  # the rows from the first change on are redrawn
             self.lines_list.setRowCount(len(lines))
             for index in range(same, len(lines)):
                 line = lines[index]
-                sold = None if pricing is None else pricing.lines[index]
                 name = f"{line.quantity}× {line.label}" if line.quantity > 1 else line.label
-                if sold is not None and sold.promotions:
-                    name += f" ({', '.join(sold.promotions)})"
-                amount = QTableWidgetItem(format_money(line.amount if sold is None else sold.net, cur))
+                promotions = () if pricing is None else pricing.line_promotions(index)
+                if promotions:
+                    name += f" ({', '.join(promotions)})"
+                amount = QTableWidgetItem(format_money(
+                    line.amount if pricing is None else pricing.line_net(index), cur))
                 amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 first = QTableWidgetItem(name)
                 a11y.row(first, line_words(line, cur))
@@ -199,6 +209,7 @@ class TicketPanel(QWidget):
                 self.lines_list.setItem(index, 1, amount)
             self._line_ids = keys
             self._style = style
+            self._named = named
             self._fit_amounts(0 if removed else same)
             if len(lines) > same:
                 self.lines_list.scrollToBottom()
