@@ -125,10 +125,10 @@ class Banner(QLabel):
         text = whole if fits or not short else short
         if text != self.text():
             self.setText(text)
-        tip = "" if text == whole else whole
-        if tip != self.toolTip():
-            self.setToolTip(tip)
-            self.setAccessibleDescription(tip)
+        said_whole = "" if text == whole else whole  # the sentence, where the short form shows
+        if said_whole != self.toolTip():
+            self.setToolTip(said_whole)
+            self.setAccessibleDescription(said_whole)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

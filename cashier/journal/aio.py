@@ -722,7 +722,10 @@ class Journal:
         return totals
 
     async def events(self, entry_id: int | None = None) -> list[Event]:
-        events: list[Event] = await self._read(self.reader.events, entry_id)
+        """The events as this till holds them now: with ticket lines the writer holds not yet
+        committed, read on its connection (as a ticket is): the reader's could not see them,
+        and a count taken before a refused tender missed the lines its refusal committed."""
+        events: list[Event] = await self._ticket_read(lambda recorder: recorder.events(entry_id))
         return events
 
     async def due_jobs(self) -> list[Job]:

@@ -98,7 +98,9 @@ class SaleView(StagedPage):
                                cash_rounding=p.cash_rounding)
         self._grid(actions)
         self.heading.setVisible(False)  # the navigation names the screen: its height is the ticket's
-        self.layout_.setContentsMargins(8, 8, 8, 8)  # 12 at the sides scrolled Spanish at 125 % by 6 px
+        # 12 at the sides scrolled Spanish at 125 % by 6 px; 8 scrolled a 999,998.00 ticket in high
+        # contrast at 150 % by 3 px (issue #39)
+        self.layout_.setContentsMargins(6, 8, 6, 8)
         pay.tip_mode_box.currentIndexChanged.connect(lambda _i: self._tip_mode_changed())
         self.amount.changed.connect(lambda _v: self._amount_changed())
         self.tip.changed.connect(lambda _v: self._tip_changed())
