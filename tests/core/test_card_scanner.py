@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.support.card_numbers import card_numbers_at_rest
 
 
@@ -60,3 +62,54 @@ def test_a_card_number_in_any_dress_in_a_database_value_is_found(tmp_path: Path)
         conn.execute("CREATE TABLE t (a TEXT)")
         conn.executemany("INSERT INTO t VALUES (?)", [(f"note {d} kept",) for d in dresses])
     assert card_numbers_at_rest(tmp_path) == ["4321000000001119"] * len(dresses)
+
+
+
+def test_a_find_says_where_it_is_and_never_shows_the_full_run(tmp_path: Path) -> None:
+    """A failed scan names the file, the table, row and column (a value), the page and the
+    columns a raw run spans, or the page's free space (a freed cell), with the bytes around the
+    run, its middle digits masked; nothing of it shows all 16 digits."""
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA secure_delete = OFF")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT)")
+        conn.execute("INSERT INTO t VALUES (7, 'card 4321 0000 0000 1119 kept', 'x')")
+        conn.execute("INSERT INTO t VALUES (8, 'kept 4321000000001119', 'y')")
+    found = card_numbers_at_rest(db)
+    shown = repr(found)
+    assert "4321000000001119" not in shown and "0000 0000" not in shown
+    assert "value of t.a, rowid 7" in shown and "[4321 00XX XXXX 1119]" in shown
+    assert "page 2 (of t), cell 1 (rowid 8), in a" in shown and "432100XXXXXX1119" in shown
+    assert found == ["4321000000001119"] * 3  # equal to the digits a test names
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA secure_delete = OFF")
+        conn.execute("DELETE FROM t WHERE id = 8")
+    assert "page 2 (of t), in the page's free space" in repr(card_numbers_at_rest(db))
+
+
+def test_a_find_in_a_wal_frame_names_the_frame(tmp_path: Path) -> None:
+    db = tmp_path / "j.sqlite"
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.commit()
+        conn.execute("INSERT INTO t VALUES ('4321000000001119')")
+        conn.commit()
+        shown = repr(card_numbers_at_rest(tmp_path / "j.sqlite-wal"))
+    finally:
+        conn.close()
+    assert "j.sqlite-wal, byte " in shown and "WAL frame " in shown and "of t), cell 0" in shown
+    assert "4321000000001119" not in shown
+
+
+def test_the_evidence_is_kept_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "scan").mkdir()
+    log = tmp_path / "scan" / "log.txt"
+    log.write_text("x 4321-0000-0000-1119 y\n")
+    monkeypatch.delenv("CASHIER_KEEP_EVIDENCE", raising=False)
+    assert card_numbers_at_rest(log) and not (tmp_path / "kept").exists()
+    monkeypatch.setenv("CASHIER_KEEP_EVIDENCE", str(tmp_path / "kept"))
+    assert card_numbers_at_rest(log)
+    assert [p.name for p in (tmp_path / "kept").rglob("*") if p.is_file()] == ["log.txt"]
