@@ -4,11 +4,13 @@ separators."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from cashier.redact import luhn_ok
 from tests.support.card_numbers import card_numbers_at_rest
 
 
@@ -63,6 +65,48 @@ def test_a_card_number_in_any_dress_in_a_database_value_is_found(tmp_path: Path)
         conn.executemany("INSERT INTO t VALUES (?)", [(f"note {d} kept",) for d in dresses])
     assert card_numbers_at_rest(tmp_path) == ["4321000000001119"] * len(dresses)
 
+
+#: A lease token as ``cashier.journal.leases`` makes one (a pid, a dash, ``token_hex(6)``) whose
+#: pid and leading hex digits join to a Luhn-valid 13 digits, as about one process in 400 draws.
+TOKEN = "23501-74564564c99e"
+
+
+def test_a_lease_token_where_the_journal_keeps_it_is_no_card_number(tmp_path: Path) -> None:
+    """The journal keeps each entry's owner (``entry_owners.owner``) and an ``owner_taken`` note
+    (a JSON string): the scanner read ``23501`` + ``74564564`` as a split card number, and the
+    journal's tests failed now and then, each new process drawing a new token."""
+    assert luhn_ok("2350174564564")
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE entry_owners (entry_id INTEGER PRIMARY KEY, owner TEXT, since TEXT)")
+        conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, data TEXT)")
+        conn.execute("INSERT INTO entry_owners VALUES (1, ?, '2026-11-29T08:32:34.296+00:00')", (TOKEN,))
+        conn.execute("INSERT INTO events(data) VALUES (?)",
+                     (json.dumps({"_note": {"from": TOKEN, "to": "23501-0a0b0c0d0e0f"}}),))
+    (tmp_path / "note.json").write_text(json.dumps({"from": TOKEN}) + f"\n{TOKEN}\n")
+    assert card_numbers_at_rest(tmp_path) == []
+
+
+@pytest.mark.parametrize("near", [
+    f"note {TOKEN}",                      # inside other text: a split number may look so
+    f"{TOKEN} kept",
+    "4321-" + TOKEN,                      # one group more before it
+    "23501-74564564C99E",                 # upper case: no token of ours
+    "23501-74564564c99",                  # eleven hex digits
+    "23501-74564564c99ef",                # thirteen
+    "23501-745645601200",                 # twelve hex digits that are all digits: 17 digits
+    "02350-174564564c99",                 # no pid begins with 0
+    '"23501-745645601200"',               # all digits, even as a whole JSON string
+])
+def test_what_is_not_exactly_a_lease_token_where_the_journal_keeps_it_is_found(
+        tmp_path: Path, near: str) -> None:
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.execute("INSERT INTO t VALUES (?)", (near,))
+    assert card_numbers_at_rest(db), near
+    (tmp_path / "log.txt").write_text(f"x {near} y\n")
+    assert card_numbers_at_rest(tmp_path / "log.txt"), near
 
 
 def test_a_find_says_where_it_is_and_never_shows_the_full_run(tmp_path: Path) -> None:

@@ -10,10 +10,15 @@ groups (3 or more
 digits each, one separator between groups) are joined, and every stretch of consecutive groups
 holding 13 to 19 digits is checked with Luhn, as is every plain run of 13 to 19 digits.
 
-One shape is read as what it is and not as a split number: a clock reading in seconds since 1970
-with its fraction (``1764393960.100009``, ten digits, a point, up to nine), as the sandbox's records
-write its clock; joined, one in ten of them passes Luhn (a training till's state file failed a
-test so).
+Two shapes are read as what they are and not as a split number. A clock reading in seconds since
+1970 with its fraction (``1764393960.100009``, ten digits, a point, up to nine), as the sandbox's
+records write its clock. A journal's lease token (``23501-74564564c99e``: the process id, a dash,
+twelve lowercase hex digits with a letter among them, ``cashier.journal.leases``) where the
+journal keeps it: a whole value (each entry's owner) or a whole JSON string (an ``owner_taken``
+note); the same characters inside other text, or twelve hex digits all digits, are still read as a
+possible split number. Joined, one in ten of either passes Luhn: a training till's state file
+failed a test so, and the journal's tests now and then (a token whose hex begins with eight
+digits or more, about one process in 40; each process draws a new one).
 
 What it finds carries where (``Found``): the file, the byte offset, the SQLite page, table, row
 and column or the WAL frame, and the bytes around it with the run's middle digits masked; its
@@ -35,6 +40,11 @@ _GROUPED = re.compile(rf"(?<![0-9])[0-9]{{3,19}}(?:{_SEPARATOR}[0-9]{{3,19}})+(?
 _PLAIN = re.compile(r"(?<![0-9])[0-9]{13,19}(?![0-9])")
 # seconds since 1970 (2001 to 2033: ten digits, 1 or 2 first) and a fraction, alone
 _CLOCK_READING = re.compile(r"(?<![0-9.])[12][0-9]{9}\.[0-9]{1,9}(?![0-9]|\.[0-9])")
+# a lease token, exactly as cashier.journal.leases makes it (a pid, a dash, token_hex(6), a letter
+# among its twelve hex digits) and where the journal keeps it: a whole value (entry_owners.owner) or
+# a whole JSON string (an owner_taken note); anywhere else, or all digits, it may be a split number
+_LEASE_TOKEN = re.compile(r'(?:^|(?<="))[1-9][0-9]{0,6}-(?=[0-9a-f]{0,11}[a-f])[0-9a-f]{12}(?="|$)',
+                          re.MULTILINE)
 
 
 def _digits_of(ch: str) -> str:
@@ -120,7 +130,7 @@ def _runs_in(text: str) -> list[tuple[str, int, int]]:
     """``card_numbers_in`` with where each run lies in ``text`` (read as ASCII digits; a read
     shape is replaced by as many ``#``, no separator, so offsets hold)."""
     text = _ascii_digits(text)
-    for shape in (_CLOCK_READING,):
+    for shape in (_CLOCK_READING, _LEASE_TOKEN):
         text = shape.sub(lambda m: "#" * len(m.group()), text)
     found = [(m.group(), m.start(), m.end()) for m in _PLAIN.finditer(text) if luhn_ok(m.group())]
     for match in _GROUPED.finditer(text):
