@@ -182,8 +182,8 @@ def _scan(file: Path) -> list[Found]:
     rows = _stored_rows(database)
     cells = "\n".join(v for row in rows for v in row.values)
     joined = "\n".join("".join(row.values) for row in rows)
-    pages = _Pages(database, data, wal=database != file)
-    found = [Found(m.group(), file, m.start(), pages.where(m.start(), m.end()),
+    found = [Found(m.group(), file, m.start(),
+                   _Pages(database, data, wal=database != file).where(m.start(), m.end()),
                    _around(raw, m.start(), m.end()))
              for m in _PLAIN.finditer(raw)
              if luhn_ok(m.group()) and (m.group() in cells or m.group() not in joined)]
@@ -192,7 +192,7 @@ def _scan(file: Path) -> list[Found]:
     found += [Found(m.group(), file, None, "raw bytes read as UTF-8", _around(dressed, m.start(), m.end()))
               for m in _PLAIN.finditer(dressed)
               if luhn_ok(m.group()) and m.group() not in found and m.group() not in live]
-    if database == file:
+    if database == file and _runs_in(cells):  # then each value read alone, to say where
         for row in rows:
             for column, value in zip(row.columns, row.values, strict=True):
                 found += [Found(run, file, None, f"value of {row.table}.{column}, rowid {row.rowid}",
