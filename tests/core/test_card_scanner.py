@@ -81,6 +81,8 @@ def test_a_lease_token_where_the_journal_keeps_it_is_no_card_number(tmp_path: Pa
         conn.execute("CREATE TABLE entry_owners (entry_id INTEGER PRIMARY KEY, owner TEXT, since TEXT)")
         conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, data TEXT)")
         conn.execute("INSERT INTO entry_owners VALUES (1, ?, '2026-11-29T08:32:34.296+00:00')", (TOKEN,))
+        # all twelve hex digits digits (one process in 280): still a token where only tokens go
+        conn.execute("INSERT INTO entry_owners VALUES (2, '23501-745645601200', '2026-11-29')")
         conn.execute("INSERT INTO events(data) VALUES (?)",
                      (json.dumps({"_note": {"from": TOKEN, "to": "23501-0a0b0c0d0e0f"}}),))
     (tmp_path / "note.json").write_text(json.dumps({"from": TOKEN}) + f"\n{TOKEN}\n")

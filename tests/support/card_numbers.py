@@ -15,8 +15,9 @@ Two shapes are read as what they are and not as a split number. A clock reading 
 records write its clock. A journal's lease token (``23501-74564564c99e``: the process id, a dash,
 twelve lowercase hex digits with a letter among them, ``cashier.journal.leases``) where the
 journal keeps it: a whole value (each entry's owner) or a whole JSON string (an ``owner_taken``
-note); the same characters inside other text, or twelve hex digits all digits, are still read as a
-possible split number. Joined, one in ten of either passes Luhn: a training till's state file
+note); in ``entry_owners.owner``, where nothing else is written, twelve hex digits that are all
+digits too. The same characters inside other text, or all-digit hex anywhere else, are still read
+as a possible split number. Joined, one in ten of either passes Luhn: a training till's state file
 failed a test so, and the journal's tests now and then (a token whose hex begins with eight
 digits or more, about one process in 40; each process draws a new one).
 
@@ -45,6 +46,7 @@ _CLOCK_READING = re.compile(r"(?<![0-9.])[12][0-9]{9}\.[0-9]{1,9}(?![0-9]|\.[0-9
 # a whole JSON string (an owner_taken note); anywhere else, or all digits, it may be a split number
 _LEASE_TOKEN = re.compile(r'(?:^|(?<="))[1-9][0-9]{0,6}-(?=[0-9a-f]{0,11}[a-f])[0-9a-f]{12}(?="|$)',
                           re.MULTILINE)
+_OWNER = re.compile(r"[1-9][0-9]{0,6}-[0-9a-f]{12}")
 
 
 def _digits_of(ch: str) -> str:
@@ -180,7 +182,7 @@ def _scan(file: Path) -> list[Found]:
         return plain + [Found(run, file, None, "text read as UTF-8", _around(dressed, a, b))
                         for run, a, b in _runs_in(dressed) if run not in plain]
     rows = _stored_rows(database)
-    cells = "\n".join(v for row in rows for v in row.values)
+    cells = "\n".join(v for row in rows for v in row.read())
     joined = "\n".join("".join(row.values) for row in rows)
     found = [Found(m.group(), file, m.start(),
                    _Pages(database, data, wal=database != file).where(m.start(), m.end()),
@@ -194,7 +196,7 @@ def _scan(file: Path) -> list[Found]:
               if luhn_ok(m.group()) and m.group() not in found and m.group() not in live]
     if database == file and _runs_in(cells):  # then each value read alone, to say where
         for row in rows:
-            for column, value in zip(row.columns, row.values, strict=True):
+            for column, value in zip(row.columns, row.read(), strict=True):
                 found += [Found(run, file, None, f"value of {row.table}.{column}, rowid {row.rowid}",
                                 _around(_ascii_digits(value), a, b))
                           for run, a, b in _runs_in(value)]
@@ -223,6 +225,14 @@ class _Row:
 
     def __init__(self, table: str, rowid: int | None, columns: list[str], values: list[str]) -> None:
         self.table, self.rowid, self.columns, self.values = table, rowid, columns, values
+
+    def read(self) -> list[str]:
+        """Its values as the scanner reads them: an entry's owner (``entry_owners.owner``) that is
+        a lease token is read as one, all-digit hex too (no other value is written there)."""
+        if self.table != "entry_owners":
+            return self.values
+        return ["#" * len(v) if c == "owner" and _OWNER.fullmatch(v) else v
+                for c, v in zip(self.columns, self.values, strict=True)]
 
 
 def _stored_rows(database: Path) -> list[_Row]:
