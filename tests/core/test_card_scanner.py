@@ -4,9 +4,13 @@ separators."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from cashier.redact import luhn_ok
 from tests.support.card_numbers import card_numbers_at_rest
 
 
@@ -60,3 +64,98 @@ def test_a_card_number_in_any_dress_in_a_database_value_is_found(tmp_path: Path)
         conn.execute("CREATE TABLE t (a TEXT)")
         conn.executemany("INSERT INTO t VALUES (?)", [(f"note {d} kept",) for d in dresses])
     assert card_numbers_at_rest(tmp_path) == ["4321000000001119"] * len(dresses)
+
+
+#: A lease token as ``cashier.journal.leases`` makes one (a pid, a dash, ``token_hex(6)``) whose
+#: pid and leading hex digits join to a Luhn-valid 13 digits, as about one process in 400 draws.
+TOKEN = "23501-74564564c99e"
+
+
+def test_a_lease_token_where_the_journal_keeps_it_is_no_card_number(tmp_path: Path) -> None:
+    """The journal keeps each entry's owner (``entry_owners.owner``) and an ``owner_taken`` note
+    (a JSON string): the scanner read ``23501`` + ``74564564`` as a split card number, and the
+    journal's tests failed now and then, each new process drawing a new token."""
+    assert luhn_ok("2350174564564")
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE entry_owners (entry_id INTEGER PRIMARY KEY, owner TEXT, since TEXT)")
+        conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, data TEXT)")
+        conn.execute("INSERT INTO entry_owners VALUES (1, ?, '2026-11-29T08:32:34.296+00:00')", (TOKEN,))
+        # all twelve hex digits digits (one process in 280): still a token where only tokens go
+        conn.execute("INSERT INTO entry_owners VALUES (2, '23501-745645601200', '2026-11-29')")
+        conn.execute("INSERT INTO events(data) VALUES (?)",
+                     (json.dumps({"_note": {"from": TOKEN, "to": "23501-0a0b0c0d0e0f"}}),))
+    (tmp_path / "note.json").write_text(json.dumps({"from": TOKEN}) + f"\n{TOKEN}\n")
+    assert card_numbers_at_rest(tmp_path) == []
+
+
+@pytest.mark.parametrize("near", [
+    f"note {TOKEN}",                      # inside other text: a split number may look so
+    f"{TOKEN} kept",
+    "4321-" + TOKEN,                      # one group more before it
+    "23501-74564564C99E",                 # upper case: no token of ours
+    "23501-74564564c99",                  # eleven hex digits
+    "23501-74564564c99ef",                # thirteen
+    "23501-745645601200",                 # twelve hex digits that are all digits: 17 digits
+    "02350-174564564c99",                 # no pid begins with 0
+    '"23501-745645601200"',               # all digits, even as a whole JSON string
+])
+def test_what_is_not_exactly_a_lease_token_where_the_journal_keeps_it_is_found(
+        tmp_path: Path, near: str) -> None:
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.execute("INSERT INTO t VALUES (?)", (near,))
+    assert card_numbers_at_rest(db), near
+    (tmp_path / "log.txt").write_text(f"x {near} y\n")
+    assert card_numbers_at_rest(tmp_path / "log.txt"), near
+
+
+def test_a_find_says_where_it_is_and_never_shows_the_full_run(tmp_path: Path) -> None:
+    """A failed scan names the file, the table, row and column (a value), the page and the
+    columns a raw run spans, or the page's free space (a freed cell), with the bytes around the
+    run, its middle digits masked; nothing of it shows all 16 digits."""
+    db = tmp_path / "j.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA secure_delete = OFF")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT)")
+        conn.execute("INSERT INTO t VALUES (7, 'card 4321 0000 0000 1119 kept', 'x')")
+        conn.execute("INSERT INTO t VALUES (8, 'kept 4321000000001119', 'y')")
+    found = card_numbers_at_rest(db)
+    shown = repr(found)
+    assert "4321000000001119" not in shown and "0000 0000" not in shown
+    assert "value of t.a, rowid 7" in shown and "[4321 00XX XXXX 1119]" in shown
+    assert "page 2 (of t), cell 1 (rowid 8), in a" in shown and "432100XXXXXX1119" in shown
+    assert found == ["4321000000001119"] * 3  # equal to the digits a test names
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA secure_delete = OFF")
+        conn.execute("DELETE FROM t WHERE id = 8")
+    assert "page 2 (of t), in the page's free space" in repr(card_numbers_at_rest(db))
+
+
+def test_a_find_in_a_wal_frame_names_the_frame(tmp_path: Path) -> None:
+    db = tmp_path / "j.sqlite"
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.commit()
+        conn.execute("INSERT INTO t VALUES ('4321000000001119')")
+        conn.commit()
+        shown = repr(card_numbers_at_rest(tmp_path / "j.sqlite-wal"))
+    finally:
+        conn.close()
+    assert "j.sqlite-wal, byte " in shown and "WAL frame " in shown and "of t), cell 0" in shown
+    assert "4321000000001119" not in shown
+
+
+def test_the_evidence_is_kept_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "scan").mkdir()
+    log = tmp_path / "scan" / "log.txt"
+    log.write_text("x 4321-0000-0000-1119 y\n")
+    monkeypatch.delenv("CASHIER_KEEP_EVIDENCE", raising=False)
+    assert card_numbers_at_rest(log) and not (tmp_path / "kept").exists()
+    monkeypatch.setenv("CASHIER_KEEP_EVIDENCE", str(tmp_path / "kept"))
+    assert card_numbers_at_rest(log)
+    assert [p.name for p in (tmp_path / "kept").rglob("*") if p.is_file()] == ["log.txt"]

@@ -18,7 +18,7 @@ from cashier.flows import card_not_present
 from cashier.journal import Kind, Op, State
 from cashier.journal.model import NewEntry
 from cashier.sandbox.chargeapi.testcards import TEST_CARDS
-from tests.support.card_numbers import card_numbers_at_rest
+from tests.support.card_numbers import Found, card_numbers_at_rest
 from ui.pages.journal import JournalPage
 from ui.pages.phone_link import PhoneLinkPage
 
@@ -34,10 +34,9 @@ def type_card(page: PhoneLinkPage, number: str) -> None:
     QTest.keyClicks(page.postal, "94107")
 
 
-def holds_pan(path: Path) -> bool:
-    if not path.exists():
-        return False
-    return bool(card_numbers_at_rest(path))
+def holds_pan(path: Path) -> list[Found]:
+    """What the scanner finds there: a failed ``assert not`` shows each find masked, with where."""
+    return card_numbers_at_rest(path) if path.exists() else []
 
 
 def test_phone_order_approved_leaves_no_card_number(ui: Any, make_gui: Any,
