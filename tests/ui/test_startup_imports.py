@@ -19,3 +19,14 @@ def test_screens_import_without_segno_or_the_runtime() -> None:
                          env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr[-1000:]
     assert out.stdout.split() == ["False", "True", "False", "False", "False", "False"]
+
+
+def test_the_program_and_its_profile_load_without_pydantic_settings() -> None:
+    """The ``CASHIER_*`` environment is read by ``cashier.config.environment_overrides``:
+    pydantic-settings cost the window's start ~55 ms of CPU (decision 017, round 2)."""
+    script = ("import sys\nimport ui.launch\nfrom cashier.config import load_profile\nload_profile()\n"
+              "print('pydantic_settings' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "CASHIER_TILL_ID": "t1"})
+    assert out.returncode == 0, out.stderr[-1000:]
+    assert out.stdout.split() == ["False"]
