@@ -61,7 +61,10 @@ class TillGui(Gui):
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
         """The slow half of start-up, run right after the first paint."""
+        from ui.cash import install_mail
         from ui.first_start import ensure_credentials
+
+        install_mail(self)
 
         if transport is None and not await ensure_credentials(self.profile, self.window):
             self.till.start_failed.emit(self.window.tr(
@@ -241,14 +244,20 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         app.lastWindowClosed.connect(closed.set)
         gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
         gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(_start_up(gui), "start-up"))
-        from ui.updates import watch_updates
-
-        gui.updates = watch_updates(gui)
+        gui.window.first_paint.connect(lambda: _watch_updates(gui))
         loop.run_until_complete(closed.wait())
         loop.run_until_complete(gui.stop())
     door.close()
     lock.release()
     return 0
+
+
+def _watch_updates(gui: TillGui) -> None:
+    """Updates watched from the first paint on (the first screen shows none of it; the update
+    modules cost the start ~10 ms: decision 017, "The window's start, round 2")."""
+    from ui.updates import watch_updates
+
+    gui.updates = watch_updates(gui)
 
 
 async def _start_up(gui: TillGui) -> None:
