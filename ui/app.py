@@ -162,12 +162,10 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
 
     gui.cashdesk = open_cashdesk(profile)
     window.add_pages(all_pages(), lambda cls: cls(till, gui))  # Sale now, the others when needed
-    from ui.pages.qr import QrPage
     from ui.pages.sale import SalePage
 
     # the Sale screen's quick QR tender opens the QR screen (built then, the first time)
-    window.page(SalePage).qr_requested.connect(
-        lambda amount, tax: window.page(QrPage).start_from_sale(amount, tax))
+    window.page(SalePage).qr_requested.connect(lambda amount, tax: _qr_from_sale(window, amount, tax))
     install_cash(gui)
     reporter = CrashReporter(window, show_dialog=show_dialogs)
     till.tasks.on_error = reporter.report
@@ -175,6 +173,12 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     window.retranslate()
     drop_imported_sources()
     return gui
+
+
+def _qr_from_sale(window: MainWindow, amount: Any, tax: Any) -> None:
+    from ui.pages.qr import QrPage  # with the QR screen, not before the first paint
+
+    window.page(QrPage).start_from_sale(amount, tax)
 
 
 def open_door(gui: TillGui, journal: Path) -> Door:
