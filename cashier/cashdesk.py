@@ -11,11 +11,10 @@ import time
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cashier.clerks import Action, Clerk, Roster
 from cashier.config import TillProfile
-from cashier.day_report import DayReport, charts_of_report, day_report, pdf_charts
 from cashier.drawer import CloseResult, Drawer, Session
 from cashier.entry_rules import cash_given
 from cashier.errors import DrawerRefused
@@ -24,10 +23,13 @@ from cashier.journal.recorder import JournalRecorder
 from cashier.journal.ticket_model import Ticket, TicketSettings
 from cashier.printing.layout import PrintJob, receipt_lines, test_page_lines, ticket_receipt_lines
 from cashier.printing.queue import JobResult, PrintQueue, VirtualPrinter
-from cashier.reports import report_pdf, report_text, x_report, z_report
 
 #: Payments that end a ticket at the counter (Charge API payments are card-not-present: no paper).
 RECEIPT_KINDS = frozenset({Kind.SALE, Kind.MANUAL_SALE, Kind.REFUND, Kind.GIFTCARD_SALE, Kind.QR, Kind.CASH})
+
+
+if TYPE_CHECKING:
+    from cashier.day_report import DayReport
 
 
 def open_recorder(profile: TillProfile) -> JournalRecorder:
@@ -325,12 +327,14 @@ class CashDesk:
 
     def close_drawer(self, counted: str | Decimal, *, clerk: str, reason: str | None = None,
                      manager: Clerk | None = None) -> CloseResult:
+        from cashier import reports  # loaded with the first report (decision 017, round 2)
+
         result = self.drawer.close(counted, clerk=clerk, reason=reason, manager=manager,
-                                   report=lambda s: z_report(self.recorder, self.drawer, s))
+                                   report=lambda s: reports.z_report(self.recorder, self.drawer, s))
         self._published()
         if result.closed and result.report is not None and self.profile.printer.z_report_at_close:
             self._print(PrintJob(title=f"Z report {result.session.id}",
-                                 lines=report_text(result.report, self.width)))
+                                 lines=reports.report_text(result.report, self.width)))
         if result.closed:
             for listener in self.drawer_closed:
                 listener()
@@ -341,36 +345,50 @@ class CashDesk:
         """Now, with the open drawer's expected cash: a manager's report on a till with clerks
         (``manager``, a PIN just checked), so the clerk who counts the drawer blind never reads
         what it should hold first; ``ManagerNeeded`` otherwise, before anything is read."""
+        from cashier import reports  # loaded with the first report (decision 017, round 2)
+
         self.roster.approver(Action.X_REPORT, Decimal(0), manager)
-        return x_report(self.recorder, self.drawer)
+        return reports.x_report(self.recorder, self.drawer)
 
     def z_report(self, session_id: int | None = None) -> dict[str, Any]:
+        from cashier import reports  # loaded with the first report (decision 017, round 2)
+
         session = self.drawer.get(session_id) if session_id is not None else None
         if session is not None and session.state == "closed":
             stored = self.drawer.stored_report(session)
             if stored is not None:
                 return stored
-        return z_report(self.recorder, self.drawer, session)
+        return reports.z_report(self.recorder, self.drawer, session)
 
     def day_report(self, day: date, manager: Clerk | None = None) -> DayReport:
         """A business date's charts (and the same weekday a week earlier): a manager's, as the X
         report is."""
+        from cashier import day_report as days  # loaded with the first report
+
         self.roster.approver(Action.X_REPORT, Decimal(0), manager)
-        return day_report(self.recorder, self.drawer, day)
+        return days.day_report(self.recorder, self.drawer, day)
 
     def report_charts(self, report: dict[str, Any]) -> DayReport:
         """The charts of an X or Z report, over the report's own window."""
+        from cashier.day_report import charts_of_report
+
         return charts_of_report(self.recorder, self.drawer, report)
 
     def report_pdf(self, report: dict[str, Any], charts: DayReport | None = None, *,
                    clerk: str = "") -> bytes:
         """The report's PDF, headed by the store's name, the till and the clerk who exported it:
         its text, then its charts drawn beside their tables."""
+        from cashier import reports  # loaded with the first report (decision 017, round 2)
+        from cashier.day_report import pdf_charts
+
         charts = charts if charts is not None else self.report_charts(report)
-        return report_pdf(report, pdf_charts(charts.charts, charts.currency),
-                          store=self.profile.company_name, clerk=clerk)
+        return reports.report_pdf(report, pdf_charts(charts.charts, charts.currency),
+                                  store=self.profile.company_name, clerk=clerk)
 
     def print_report(self, report: dict[str, Any]) -> PrintJob:
-        job = PrintJob(title=f"{report['type'].upper()} report", lines=report_text(report, self.width))
+        from cashier import reports  # loaded with the first report (decision 017, round 2)
+
+        job = PrintJob(title=f"{report['type'].upper()} report",
+                       lines=reports.report_text(report, self.width))
         self._print(job)
         return job

@@ -8,18 +8,20 @@ comes from the OS keyring or ``CASHIER_ACCESS_TOKEN``.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
 import sys
 import tomllib
+import types
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from cashier.clerks import Clerk, ManagerRules, Roster
 from cashier.errors import CashierError
@@ -238,11 +240,11 @@ def ensure_private_dir(path: Path) -> Path:
 TILL_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 
 
-class TillProfile(BaseSettings):
-    """Everything a till needs to know about itself, except its secrets."""
+class TillProfile(BaseModel):
+    """Everything a till needs to know about itself, except its secrets (``load_profile`` lays
+    the ``CASHIER_*`` environment over the file: ``environment_overrides``)."""
 
-    model_config = SettingsConfigDict(env_prefix="CASHIER_", env_nested_delimiter="__",
-                                      extra="forbid", validate_default=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True)
 
     till_id: str = Field("training", min_length=1, max_length=32, pattern=TILL_ID_PATTERN)
     #: Prefix of every invoice number this till issues: unique per till within one merchant.
@@ -315,15 +317,6 @@ class TillProfile(BaseSettings):
         if self.is_training and "max_amount" not in self.model_fields_set:
             return AmountBounds(TRAINING_MAX_AMOUNT, self.largest_note)
         return AmountBounds(self.max_amount, self.largest_note)
-
-    @classmethod
-    def settings_customise_sources(
-        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # env overrides the file; the file arrives through init_settings (see load_profile)
-        return (env_settings, init_settings)
 
     @field_validator("interface_name", "interface_version", "company_name")
     @classmethod
@@ -482,6 +475,94 @@ def _merge_till_table(data: dict[str, Any], source: str) -> dict[str, Any]:
     return {**top, **till}
 
 
+ENV_PREFIX = "CASHIER_"
+#: ``CASHIER_TIMEOUTS__HOST_S``: a field of a table of the profile.
+ENV_NESTED = "__"
+
+
+def _is_table(annotation: Any) -> bool:
+    """A field the environment gives as JSON: a model (a table), a list, a tuple or a mapping,
+    or an optional one."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_table(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return any(_is_table(arg) for arg in get_args(annotation) if arg is not type(None))
+    if origin in (list, tuple, dict, set, frozenset) or annotation in (list, tuple, dict, set, frozenset):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _model_of(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        models = [m for m in map(_model_of, get_args(annotation)) if m is not None]
+        return models[0] if models else None
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _env_value(name: str, annotation: Any, raw: str) -> Any:
+    if not _is_table(annotation):
+        return raw  # validated (and converted) by the profile's own rules, as a file's value is
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise ProfileError([(name, "must be JSON in the environment (a list or a table)")],
+                           f"{ENV_PREFIX}{name.upper()}") from None
+
+
+def _deep_update(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_update(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def environment_overrides(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The profile's fields set by ``CASHIER_<FIELD>`` variables (any case), a table's field by
+    ``CASHIER_<TABLE>__<FIELD>``; a list or table whole as JSON. Read here rather than through
+    pydantic-settings, whose import cost the window's start ~55 ms of CPU (decision 017, "The
+    window's start, round 2"); the rules are the ones it applied: a variable that names no field
+    is not the profile's (``CASHIER_PROFILE``, ``CASHIER_ACCESS_TOKEN``) and is left alone."""
+    env = {k.lower(): v for k, v in (os.environ if environ is None else environ).items()
+           if k.lower().startswith(ENV_PREFIX.lower())}
+    prefix = ENV_PREFIX.lower()
+    out: dict[str, Any] = {}
+    for name, info in TillProfile.model_fields.items():
+        key = prefix + name
+        if key in env:
+            out[name] = _env_value(name, info.annotation, env[key])
+        model = _model_of(info.annotation)
+        if model is None:
+            continue
+        nested: dict[str, Any] = {}
+        for env_key, raw in sorted(env.items()):
+            if not env_key.startswith(key + ENV_NESTED):
+                continue
+            path = env_key[len(key + ENV_NESTED):].split(ENV_NESTED)
+            target: dict[str, Any] = nested
+            field_model: type[BaseModel] | None = model
+            annotation: Any = None
+            for part in path[:-1]:
+                annotation = field_model.model_fields[part].annotation \
+                    if field_model is not None and part in field_model.model_fields else None
+                field_model = _model_of(annotation)
+                target = target.setdefault(part, {})
+            leaf = path[-1]
+            annotation = field_model.model_fields[leaf].annotation \
+                if field_model is not None and leaf in field_model.model_fields else str
+            target[leaf] = _env_value(f"{name}.{'.'.join(path)}", annotation, raw)
+        if nested:
+            whole = out.get(name)
+            out[name] = _deep_update(whole, nested) if isinstance(whole, dict) else nested
+    return out
+
+
 def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfile:
     """Load the profile file (or none: training mode) and apply env overrides."""
     path = path or os.environ.get("CASHIER_PROFILE") or baked_profile_path() or None
@@ -513,6 +594,7 @@ def load_profile(path: str | Path | None = None, **overrides: Any) -> TillProfil
     else:
         data = {"training": True}
     data.update(overrides)
+    data = _deep_update(data, environment_overrides())  # the environment wins, field by field
     try:
         return TillProfile(**data)
     except ValidationError as exc:

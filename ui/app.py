@@ -9,6 +9,7 @@ PIN pad. Nothing heavy is imported before the window is on screen.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import linecache
 import logging
 import os
@@ -60,7 +61,24 @@ class TillGui(Gui):
 
     async def start(self, *, transport: Any = None, sandbox: Any = None, pinpad: bool = True,
                     poll_s: float = 15.0) -> None:
-        """The slow half of start-up, run right after the first paint."""
+        """The slow half of start-up, run right after the first paint (e-mailed receipts last,
+        whether the runtime started or not: ``_start_mail``)."""
+        try:
+            await self._start_runtime(transport=transport, sandbox=sandbox, pinpad=pinpad, poll_s=poll_s)
+        finally:
+            await self._start_mail()
+
+    async def _start_mail(self) -> None:
+        """E-mailed receipts, their modules loaded off the window's thread (the first key typed
+        meanwhile is not held up; decision 017, "The window's start, round 2")."""
+        from ui.cash import install_mail
+
+        if self.cashdesk is not None and self.mail is None:
+            await asyncio.to_thread(importlib.import_module, "cashier.mail.outbox")
+            install_mail(self)
+            drop_imported_sources()
+
+    async def _start_runtime(self, *, transport: Any, sandbox: Any, pinpad: bool, poll_s: float) -> None:
         from ui.first_start import ensure_credentials
 
         if transport is None and not await ensure_credentials(self.profile, self.window):
@@ -144,12 +162,10 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
 
     gui.cashdesk = open_cashdesk(profile)
     window.add_pages(all_pages(), lambda cls: cls(till, gui))  # Sale now, the others when needed
-    from ui.pages.qr import QrPage
     from ui.pages.sale import SalePage
 
     # the Sale screen's quick QR tender opens the QR screen (built then, the first time)
-    window.page(SalePage).qr_requested.connect(
-        lambda amount, tax: window.page(QrPage).start_from_sale(amount, tax))
+    window.page(SalePage).qr_requested.connect(lambda amount, tax: _qr_from_sale(window, amount, tax))
     install_cash(gui)
     reporter = CrashReporter(window, show_dialog=show_dialogs)
     till.tasks.on_error = reporter.report
@@ -157,6 +173,12 @@ def build_gui(profile: TillProfile, app: QApplication | None = None, *,
     window.retranslate()
     drop_imported_sources()
     return gui
+
+
+def _qr_from_sale(window: MainWindow, amount: Any, tax: Any) -> None:
+    from ui.pages.qr import QrPage  # with the QR screen, not before the first paint
+
+    window.page(QrPage).start_from_sale(amount, tax)
 
 
 def open_door(gui: TillGui, journal: Path) -> Door:
@@ -241,9 +263,6 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
         app.lastWindowClosed.connect(closed.set)
         gui.window.closed.connect(closed.set)  # the main window ends the program, pad or not
         gui.window.first_paint.connect(lambda: gui.till.tasks.spawn(_start_up(gui), "start-up"))
-        from ui.updates import watch_updates
-
-        gui.updates = watch_updates(gui)
         loop.run_until_complete(closed.wait())
         loop.run_until_complete(gui.stop())
     door.close()
@@ -252,9 +271,17 @@ def run_gui(profile_path: str | None = None, smoke: bool = False) -> int:
 
 
 async def _start_up(gui: TillGui) -> None:
-    """The runtime started after the first paint; then the screens not built yet, one at a time
-    while the loop is idle (the first visit of each is then instant)."""
-    await gui.start()
+    """The runtime started after the first paint; then the update watcher (the first screen
+    shows none of it, and its modules cost the start ~10 ms: decision 017, "The window's start,
+    round 2") and the screens not built yet, one at a time while the loop is idle (the first
+    visit of each is then instant)."""
+    try:
+        await gui.start()
+    finally:
+        from ui.updates import watch_updates
+
+        gui.updates = watch_updates(gui)
+        drop_imported_sources()
     gui.window.build_rest_later()
 
 

@@ -44,8 +44,7 @@ def install_cash(gui: Gui) -> None:
 
     if gui.cashdesk is None:
         return
-    install_sign_in(gui)
-    install_mail(gui)
+    install_sign_in(gui)  # e-mailed receipts start with the runtime (``install_mail``)
 
     def publish(change: Any) -> None:  # a drawer move, on the bus like every journal change
         if gui.till.runtime is not None:
@@ -92,9 +91,13 @@ def install_cash(gui: Gui) -> None:
 
 def install_mail(gui: Gui) -> None:
     """E-mailed receipts: the core's queue and its sender thread (a training till's sends to
-    the Mail window, shown with the first message)."""
+    the Mail window, shown with the first message). Started with the runtime, after the first
+    paint: the first screen shows no mail, and the e-mail modules (smtplib, the message
+    builder) cost the start ~10 ms (decision 017, "The window's start, round 2")."""
     from cashier.mail.outbox import MailDesk
 
+    if gui.cashdesk is None or gui.mail is not None:
+        return
     try:
         gui.mail = MailDesk(gui.cashdesk)
         gui.mail.start()

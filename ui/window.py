@@ -33,6 +33,7 @@ from ui.pages.sale import terminal_state_name
 from ui.receipt import kind_name, state_name
 
 if TYPE_CHECKING:
+    from ui.pages import PageEntry
     from ui.till import Till
 
 
@@ -224,7 +225,7 @@ class MainWindow(QMainWindow):
         right.addWidget(self.stack, 1)
         row.addLayout(right, 1)
         self.setCentralWidget(central)
-        self._classes: list[type[Page]] = []
+        self._classes: list[PageEntry] = []
         self._built: list[Page | None] = []
         self._make_page: Callable[[type[Page]], Page] | None = None
         self.nav_buttons: list[QPushButton] = []
@@ -260,14 +261,14 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     # ---- pages: each screen is built the first time it is shown or asked for ------------------
-    def add_pages(self, classes: Sequence[type[Page]], make: Callable[[type[Page]], Page]) -> None:
+    def add_pages(self, entries: Sequence[PageEntry], make: Callable[[type[Page]], Page]) -> None:
         """The screens in navigation order, ``make`` building one. Only the first (Sale) is built
-        now; each other one the first time it is shown or asked for (``page``, ``go``,
-        ``pages``): building all ten cost ~0.3 s before the window could open."""
+        now; each other one (its module imported then) the first time it is shown or asked for
+        (``page``, ``go``, ``pages``): building all ten cost ~0.3 s before the window could open."""
         self._make_page = make
-        for cls in classes:
+        for entry in entries:
             index = len(self._classes)
-            self._classes.append(cls)
+            self._classes.append(entry)
             self._built.append(None)
             self.stack.addWidget(QWidget())  # holds the screen's place (its index) until built
             button = NavButton()
@@ -277,12 +278,12 @@ class MainWindow(QMainWindow):
             self.nav_group.addButton(button)
             self.nav_col.addWidget(button)
             self.nav_buttons.append(button)
-            if cls.nav_key:
-                shortcut = QShortcut(QKeySequence(cls.nav_key), self)
+            if entry.nav_key:
+                shortcut = QShortcut(QKeySequence(entry.nav_key), self)
                 shortcut.activated.connect(lambda i=index: self.show_page(i))
             self._label_nav(index)
         self.nav_col.addStretch(1)
-        if classes:
+        if entries:
             self.nav_buttons[0].setChecked(True)
             self._page_at(0)
             self.stack.setCurrentIndex(0)
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
         page = self._built[index]
         if page is None:
             assert self._make_page is not None, "add_pages first"
-            page = self._make_page(self._classes[index])
+            page = self._make_page(self._classes[index].load())
             self._built[index] = page
             holder = self.stack.widget(index)
             assert holder is not None
@@ -388,8 +389,11 @@ class MainWindow(QMainWindow):
         page.entered()
 
     def _index_of(self, cls: type[Page]) -> int:
-        for index, page_cls in enumerate(self._classes):
-            if issubclass(page_cls, cls):
+        for index, entry in enumerate(self._classes):  # by name: no other screen's module loaded
+            if entry.names(cls):
+                return index
+        for index, entry in enumerate(self._classes):  # a class a screen's derives from
+            if issubclass(entry.load(), cls):
                 return index
         raise LookupError(cls.__name__)
 
@@ -403,12 +407,12 @@ class MainWindow(QMainWindow):
         return self._page_at(index)
 
     def _label_nav(self, index: int) -> None:
-        cls = self._classes[index]
+        entry = self._classes[index]
         button = self.nav_buttons[index]
-        button.setText(labelled(nav_title(cls.title()), cls.nav_key.replace("+", " "), stacked=True))
+        button.setText(labelled(nav_title(entry.title()), entry.nav_key.replace("+", " "), stacked=True))
         if isinstance(button, NavButton):
             button.fit_height()
-        self.nav_buttons[index].setToolTip(cls.nav_key)
+        self.nav_buttons[index].setToolTip(entry.nav_key)
 
     # ---- language --------------------------------------------------------------------------
     def retranslate(self) -> None:

@@ -97,3 +97,38 @@ def test_an_unknown_table_or_key_is_refused_in_one_line(tmp_path: Path, text: st
     message = str(info.value)
     assert "\n" not in message
     assert f": {field}: " in message and rule in message
+
+
+def test_the_environment_sets_fields_tables_and_lists_as_pydantic_settings_did(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CASHIER_*`` read by ``environment_overrides`` (no pydantic-settings: decision 017, "The
+    window's start, round 2"): any case; a table's field by ``__`` merged over the file's table and
+    over a whole table given as JSON; a list as JSON; a variable naming no field left alone."""
+    path = write(tmp_path, 'till_id = "t1"\n[timeouts]\nhost_s = 30\n[printer]\ntimeout_s = 4\n')
+    monkeypatch.setenv("cashier_terminal_id", "77")
+    monkeypatch.setenv("CASHIER_TIMEOUTS__DEVICE_S", "120")
+    monkeypatch.setenv("CASHIER_PRINTER", '{"url": "tcp://127.0.0.1:9100"}')
+    monkeypatch.setenv("CASHIER_TIP_PRESETS", "[1, 2, 3]")
+    monkeypatch.setenv("CASHIER_PRICE_EMBEDDED_PREFIXES", '["23"]')
+    monkeypatch.setenv("CASHIER_NOT_A_FIELD", "x")
+    profile = load_profile(path)
+    assert profile.terminal_id == "77"
+    assert (profile.timeouts.host_s, profile.timeouts.device_s) == (30, 120)
+    assert profile.printer.url == "tcp://127.0.0.1:9100" and profile.printer.timeout_s == 4
+    assert [int(p) for p in profile.tip_presets] == [1, 2, 3]
+    assert profile.price_embedded_prefixes == ["23"]
+    monkeypatch.setenv("CASHIER_TILL_ID", "from-env")  # the environment wins over the file
+    assert load_profile(path).till_id == "from-env"
+
+
+def test_a_table_in_the_environment_that_is_not_json_is_one_clear_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CASHIER_TIMEOUTS", "not json")
+    with pytest.raises(ProfileError) as info:
+        load_profile()
+    assert str(info.value) == ("The till profile (CASHIER_TIMEOUTS): timeouts: must be JSON in the "
+                               "environment (a list or a table)")
+    monkeypatch.setenv("CASHIER_TIMEOUTS", '{"host_s": "soon"}')
+    with pytest.raises(ProfileError) as info:
+        load_profile()
+    assert info.value.problems[0][0] == "timeouts.host_s"

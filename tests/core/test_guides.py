@@ -33,7 +33,7 @@ def _makes(name: str, source: str) -> bool:
         return False
     from ui.pages import all_pages  # the pages every_screen walks, named as it names them
 
-    pages = {cls.__name__.removesuffix("Page").lower() for cls in all_pages()}
+    pages = {entry.name.removesuffix("Page").lower() for entry in all_pages()}
     return m["page"] in pages and f"({m['w']}, {m['h']})" in source
 
 

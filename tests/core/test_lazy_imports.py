@@ -55,3 +55,15 @@ def test_a_till_runs_without_the_stores_database_driver() -> None:
             "import cashier.commands.drawer, cashier.commands.offline\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_reading_the_profile_looks_for_no_pydantic_plugins(tmp_path: Path) -> None:
+    """pydantic's plugin search reads every installed distribution's entry points (~12 ms of
+    CPU a start): the till has none to load (``cashier/__init__.py``)."""
+    script = ("from cashier.config import load_profile\nload_profile()\n"
+              "import pydantic.plugin._loader as loader\nprint(loader._plugins is None)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         cwd=ROOT, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                                        "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert out.returncode == 0, out.stderr[-1500:]
+    assert out.stdout.split() == ["True"]  # never searched

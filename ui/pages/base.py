@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from ui import a11y
 from ui.core_words import error_words
 from ui.i18n import tr
+from ui.pages import entry_of
 from ui.widgets.hint import hint as hint  # the pages import it from here too
 
 if TYPE_CHECKING:
@@ -111,9 +112,15 @@ class TitledBox(QGroupBox):
 
 
 class Page(QWidget):
-    """One screen of the window. ``retranslate`` sets every visible text (language switch)."""
+    """One screen of the window. ``retranslate`` sets every visible text (language switch). Its
+    key and title are its entry's in the navigation (``ui.pages.PAGES``)."""
 
     nav_key = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        entry = entry_of(cls)
+        cls.nav_key = entry.nav_key if entry is not None else ""
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         # built inside the window's stack from the start: a finished screen moved into it was
@@ -150,7 +157,10 @@ class Page(QWidget):
 
     @classmethod
     def title(cls) -> str:
-        raise NotImplementedError
+        entry = entry_of(cls)
+        if entry is None:
+            raise NotImplementedError(f"{cls.__name__} is not in ui.pages.PAGES")
+        return entry.title()
 
     def retranslate(self) -> None:
         self.heading.setText(self.title())

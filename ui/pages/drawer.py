@@ -39,7 +39,6 @@ def small_amount(currency: str, what: Callable[[], str]) -> AmountDisplay:
 
 
 class DrawerPage(Page):
-    nav_key = "Ctrl+9"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -160,10 +159,6 @@ class DrawerPage(Page):
         self._counted: Decimal | None = None
         self.retranslate()
         self.refresh()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Drawer")
 
     def retranslate(self) -> None:
         super().retranslate()

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from ui.till import Till
 
 class GiftCardPage(StagedPage):
-    nav_key = "Ctrl+3"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -56,10 +55,6 @@ class GiftCardPage(StagedPage):
         margins = self.layout_.contentsMargins()  # and 4 px above and below, not 10: 11 px short
         self.layout_.setContentsMargins(margins.left(), 4, margins.right(), 4)
         self.retranslate()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Gift card")
 
     # the model's state, under the names the window and its tests use
     @property

@@ -47,7 +47,6 @@ SEARCH_FIELDS = ("invoice", "amount", "last4", "since")
 
 
 class JournalPage(Page):
-    nav_key = "Ctrl+5"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -152,10 +151,6 @@ class JournalPage(Page):
         till.bridge.payment_changed.connect(self._changed)
         self.retranslate()
         self._selected()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Journal")
 
     def retranslate(self) -> None:
         super().retranslate()

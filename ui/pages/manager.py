@@ -65,7 +65,6 @@ def compared_words(rec: Any, cur: str) -> str:
 
 
 class ManagerPage(Page):
-    nav_key = "Ctrl+6"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -86,10 +85,6 @@ class ManagerPage(Page):
         self.idle = IdleLock(self, self.lock, till.profile.manager_rules.lock_after_s)
         till.bridge.payment_changed.connect(self._changed)
         self.retranslate()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Manager")
 
     # ---- the lock --------------------------------------------------------------------------
     def _build_lock(self) -> None:

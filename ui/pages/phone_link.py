@@ -70,7 +70,6 @@ def training_card_words() -> dict[str, str]:
 
 
 class PhoneLinkPage(StagedPage):
-    nav_key = "Ctrl+8"
     result_shown = Signal(object)  # CardNotPresentResult, or None when nothing was sent
     link_finished = Signal(object)  # LinkResult
     customers_shown = Signal(object)  # list[Customer]
@@ -148,11 +147,6 @@ class PhoneLinkPage(StagedPage):
         box.addWidget(self.result_text)
         col.addWidget(self.result_box)
         return page
-
-    @classmethod
-    def title(cls) -> str:
-        # short enough for the navigation column; no "&" (a button would read it as a mnemonic)
-        return tr("Phone/link")
 
     # ---- phone order -----------------------------------------------------------------------
     def _build_phone(self) -> QWidget:

@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 
 
 class QrPage(StagedPage):
-    nav_key = "Ctrl+4"
     result_shown = Signal(object)  # QrResult, or None when nothing was sent
     status_shown = Signal(str)  # the flow's status: pending, paid, cancelling, cancelled, ...
 
@@ -64,10 +63,6 @@ class QrPage(StagedPage):
         till.bridge.on((events.QrShown, events.QrStatusChanged), self._flow_event)
         till.bridge.payment_changed.connect(self._payment_changed)
         self.retranslate()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("QR payment")
 
     # ---- entry (when opened from the navigation) -------------------------------------------
     def _build_entry(self) -> QWidget:

@@ -45,7 +45,6 @@ REPORT_WIDTH = 48
 
 
 class ReportsPage(Page):
-    nav_key = "Ctrl+0"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -126,10 +125,6 @@ class ReportsPage(Page):
         seconds = till.profile.manager_rules.lock_after_s
         self.idle = IdleLock(self, self.lock, seconds)
         self.retranslate()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Reports")
 
     def retranslate(self) -> None:
         super().retranslate()

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 
 class SettingsPage(Page):
-    nav_key = "Ctrl+7"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -52,10 +51,6 @@ class SettingsPage(Page):
         self.layout_.addWidget(self.note)
         self.layout_.addStretch(1)
         self.retranslate()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Settings")
 
     def retranslate(self) -> None:
         super().retranslate()

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 
 class TabsPage(Page):
-    nav_key = "Ctrl+2"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -96,10 +95,6 @@ class TabsPage(Page):
         till.bridge.on_entries(self._changed, kinds={"authorization"})
         self.retranslate()
         self._selected()
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Open tabs")
 
     def retranslate(self) -> None:
         super().retranslate()

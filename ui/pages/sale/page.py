@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 
 
 class SalePage(TicketKeys):
-    nav_key = "Ctrl+1"
 
     def __init__(self, till: Till, gui: Gui | None = None) -> None:
         super().__init__(till, gui)
@@ -62,10 +61,6 @@ class SalePage(TicketKeys):
         # as the drawer is once the till has started (it looked ready with the drawer closed);
         # not at build, whose first paint stays free of the journal
         till.started.connect(self.drawer_changed)
-
-    @classmethod
-    def title(cls) -> str:
-        return tr("Sale")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.KeyPress and watched in (self.amount, self.tip)
@@ -174,7 +169,6 @@ class SalePage(TicketKeys):
             self._say("cancelled", lambda: cancelled_words(cancelled, self.till.currency))
             self.model.show(None, prefill=True)
         self._run_ticket(cancel(), "cancel ticket")
-
 
     # ---- tenders ---------------------------------------------------------------------------
     def _check_ready(self) -> bool:
