@@ -209,3 +209,32 @@ def test_a_finger_on_a_product_adds_it(ui: Any, make_gui: Any) -> None:
     QTest.touchEvent(window, screen, False).release(0, at, window).commit()
     _done(ui, sale, 1)
     assert _lines(sale) == [("Americano", Decimal("2.80"))]
+
+
+def test_a_name_typed_and_added_draws_the_buttons_twice(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """A line named by letters that no product's name holds, then added: the buttons are drawn
+    when the first letter finds nothing and when the add clears the letters, not at each letter;
+    the note that says so takes the buttons' place, so the grid is not fitted again. Before, each
+    letter drew the grid (4 draws for the 4 letters), and the note, under it, took room from the
+    buttons and gave it back (the grid fitted and drawn again)."""
+    sale = _grid_sale(ui, make_gui)
+    page, grid = sale.page, sale.page.product_grid
+    sale.add_line("Tea", "100")  # the screen settled: one line on it
+    drawn: list[object] = []
+    fitted: list[object] = []
+    draw_pages, fit_once = grid._draw_pages, grid._fit_once
+    monkeypatch.setattr(grid, "_draw_pages", lambda view: (drawn.append(view), draw_pages(view))[1])
+    monkeypatch.setattr(grid, "_fit_once", lambda: (fitted.append(1), fit_once())[1])
+    categories = [t.title for t in grid.tiles if t.isVisible()]
+    for typed in ("z", "zz", "zzz", "zzzz"):
+        sale.type("z")
+        assert grid.empty.isVisible() and f"“{typed}”" in grid.empty.text()
+        assert not [t for t in grid.tiles if t.isVisible()]
+    assert len(drawn) == 1
+    sale.type("150")
+    sale.press(Qt.Key.Key_Plus)
+    _done(ui, sale, 2)
+    ui.spin(0.05)
+    assert _lines(sale)[-1] == ("zzzz", Decimal("1.50")) and page.description.text() == ""
+    assert [t.title for t in grid.tiles if t.isVisible()] == categories and not grid.empty.isVisible()
+    assert len(drawn) == 2 and fitted == []
