@@ -238,3 +238,25 @@ def test_a_name_typed_and_added_draws_the_buttons_twice(ui: Any, make_gui: Any, 
     assert _lines(sale)[-1] == ("zzzz", Decimal("1.50")) and page.description.text() == ""
     assert [t.title for t in grid.tiles if t.isVisible()] == categories and not grid.empty.isVisible()
     assert len(drawn) == 2 and fitted == []
+
+
+def test_a_line_added_measures_no_keys_bold_text_again(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """The screen's panels are fitted several times a line added, each fit asking every checkable
+    key how wide its bold text is: measured once per font and text, not at each ask."""
+    import ui.pages.base as base
+
+    sale = _grid_sale(ui, make_gui)
+    sale.add_line("Tea", "100")
+    ui.spin(0.05)
+    measured: list[str] = []
+    metrics = base.QFontMetrics
+
+    def counted(font: Any) -> Any:
+        measured.append(font.key())
+        return metrics(font)
+    monkeypatch.setattr(base, "QFontMetrics", counted)
+    for name in ("Cake", "Milk"):
+        sale.add_line(name, "250")
+        ui.spin(0.05)
+    assert len(_lines(sale)) == 3 and sale.page.entry_stage.keypad_panel.full_width() > 0
+    assert measured == []
