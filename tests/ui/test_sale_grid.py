@@ -260,3 +260,37 @@ def test_a_line_added_measures_no_keys_bold_text_again(ui: Any, make_gui: Any, m
         ui.spin(0.05)
     assert len(_lines(sale)) == 3 and sale.page.entry_stage.keypad_panel.full_width() > 0
     assert measured == []
+
+
+def test_buttons_shown_again_are_copied_not_drawn(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """Letters that find nothing hide the category's buttons, the add (or Esc) shows them again:
+    each is painted from what it last looked like, not laid out and drawn again (10 buttons drawn
+    each line before, the most of a line's grid time after the redraws)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from ui.pages.sale.product_grid import TileButton
+
+    sale = _grid_sale(ui, make_gui)
+    grid = sale.page.product_grid
+    ui.spin(0.05)
+    shown = [t for t in grid.tiles if t.isVisible()]
+    painted: list[object] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(watched)
+            return False
+    paints = Paints()
+    for tile in shown:
+        tile.installEventFilter(paints)
+    laid: list[object] = []
+    laid_out = TileButton.laid_out
+    monkeypatch.setattr(TileButton, "laid_out", lambda self: (laid.append(self), laid_out(self))[1])
+    sale.type("zzz")
+    ui.spin(0.05)
+    assert grid.empty.isVisible()
+    sale.press(Qt.Key.Key_Escape)  # the letters go: the category's buttons again
+    ui.until(lambda: all(t in painted for t in shown), what="the buttons painted again")
+    assert [t.title for t in grid.tiles if t.isVisible()] == [t.title for t in shown]
+    assert not [t for t in laid if t in shown]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -89,6 +89,9 @@ class TileButton(QPushButton):
         self.room = 0
         #: what its accessible name and tooltip say: (name, price, what it does)
         self.said: tuple[str, str, str] | None = None
+        #: the button as last painted, and what it was painted of: shown again (its page of the
+        #: grid back after a name typed and cleared) it is copied, not drawn
+        self._painted: tuple[tuple[object, ...], QPixmap] | None = None
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -150,7 +153,24 @@ class TileButton(QPushButton):
                         detail, bold, QRect(inner.left(), inner.top() + title_h, inner.width(), detail_h))
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        ratio = self.devicePixelRatioF()
+        of = (self.size(), ratio, self.title, self.detail, self.colour.rgba(), self.isDown(),
+              self.isEnabled(), self.isChecked(), self.font().key(),
+              self.palette().color(self.palette().ColorRole.WindowText).rgba())
+        if self._painted is None or self._painted[0] != of:
+            pixmap = QPixmap(self.size() * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            self._draw(pixmap)
+            self._painted = (of, pixmap)
         painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._painted[1])
+        painter.end()
+
+    def _draw(self, pixmap: QPixmap) -> None:
+        """The button's look (its shape in its colour, the frame when checked, the name and
+        the price) on ``pixmap``."""
+        painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         fill = self.colour.darker(130) if self.isDown() else self.colour
         if not self.isEnabled():
