@@ -223,8 +223,16 @@ def test_a_name_typed_and_added_draws_the_buttons_twice(ui: Any, make_gui: Any, 
     drawn: list[object] = []
     fitted: list[object] = []
     draw_pages, fit_once = grid._draw_pages, grid._fit_once
-    monkeypatch.setattr(grid, "_draw_pages", lambda view: (drawn.append(view), draw_pages(view))[1])
-    monkeypatch.setattr(grid, "_fit_once", lambda: (fitted.append(1), fit_once())[1])
+
+    def counted_draw(view: Any) -> None:
+        drawn.append(view)
+        draw_pages(view)
+
+    def counted_fit() -> None:
+        fitted.append(1)
+        fit_once()
+    monkeypatch.setattr(grid, "_draw_pages", counted_draw)
+    monkeypatch.setattr(grid, "_fit_once", counted_fit)
     categories = [t.title for t in grid.tiles if t.isVisible()]
     for typed in ("z", "zz", "zzz", "zzzz"):
         sale.type("z")
@@ -248,12 +256,13 @@ def test_a_line_added_measures_no_keys_bold_text_again(ui: Any, make_gui: Any, m
     sale = _grid_sale(ui, make_gui)
     sale.add_line("Tea", "100")
     ui.spin(0.05)
+    from PySide6.QtGui import QFontMetrics
+
     measured: list[str] = []
-    metrics = base.QFontMetrics
 
     def counted(font: Any) -> Any:
         measured.append(font.key())
-        return metrics(font)
+        return QFontMetrics(font)
     monkeypatch.setattr(base, "QFontMetrics", counted)
     for name in ("Cake", "Milk"):
         sale.add_line(name, "250")
@@ -286,7 +295,11 @@ def test_buttons_shown_again_are_copied_not_drawn(ui: Any, make_gui: Any, monkey
         tile.installEventFilter(paints)
     laid: list[object] = []
     laid_out = TileButton.laid_out
-    monkeypatch.setattr(TileButton, "laid_out", lambda self: (laid.append(self), laid_out(self))[1])
+
+    def counted(self: TileButton) -> Any:
+        laid.append(self)
+        return laid_out(self)
+    monkeypatch.setattr(TileButton, "laid_out", counted)
     sale.type("zzz")
     ui.spin(0.05)
     assert grid.empty.isVisible()
