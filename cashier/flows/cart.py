@@ -89,8 +89,9 @@ class LineItemsShown:
 
 
 class Cart:
-    """The sale's lines. On LG every change is mirrored on the pad: an added line is appended
-    (``APPENDLINEITEM``), a removal clears (``DELETE /devices/lineitems``) and redraws."""
+    """The sale's lines. On LG every change is mirrored on the pad in one call: an added line is
+    appended (``APPENDLINEITEM``), any other change shows the list anew (the same call without
+    the option replaces what is shown), an empty cart clears (``DELETE /devices/lineitems``)."""
 
     def __init__(self, ctx: FlowContext, *, width: int = LINE_WIDTH) -> None:
         self.ctx = ctx
@@ -147,11 +148,14 @@ class Cart:
             grows = self.in_sync and len(wanted) > len(self.shown) and wanted[:len(self.shown)] == self.shown
             if grows:
                 await client.device_line_items(wanted[len(self.shown):], append=bool(self.shown))
-            elif wanted != self.shown or not self.in_sync:
+            elif wanted and (wanted != self.shown or not self.in_sync):
+                # Decision: one call. Display Line Items without APPENDLINEITEM shows these items in
+                # place of those shown (the vendor's "appends" only with the option), so a list
+                # that changed (a removal; beyond 10 lines, the "... N earlier items" row) needs
+                # no DELETE first: the pad never shows an empty list between the two
+                await client.device_line_items(wanted)
+            elif self.shown or not self.in_sync:
                 await client.device_clear_line_items()
-                self.shown = []
-                if wanted:
-                    await client.device_line_items(wanted)
             self.shown = wanted
             self.in_sync = True
         except PAD_ERRORS as exc:

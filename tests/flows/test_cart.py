@@ -58,6 +58,40 @@ async def test_line_items_follow_the_cart(make_till: Any) -> None:
     assert shown[-1] == LineItemsShown((), True)
 
 
+async def test_each_change_is_one_call_to_the_pad(make_till: Any, monkeypatch: Any) -> None:
+    """Beyond 10 lines the pad's first row ("... N earlier items") changes with every line: the
+    list is shown anew in one Display Line Items call (without APPENDLINEITEM it replaces what is
+    shown), not cleared and drawn again in two; an empty cart is one clear."""
+    till = await make_till("LG")
+    calls: list[tuple[str, list[str] | None]] = []
+    host_endpoint = till.sandbox.host_endpoint
+
+    async def counted(request: Any) -> Any:
+        if request.url.path.endswith("/devices/lineitems"):
+            body = await request.json() if request.method == "POST" else {}
+            calls.append((request.method, body.get("apiOptions")))
+        return await host_endpoint(request)
+    monkeypatch.setattr(till.sandbox, "host_endpoint", counted)
+    cart = Cart(till.ctx)
+    for i in range(25):
+        calls.clear()
+        await cart.add(CartLine(f"Item {i}", D("1.00")))
+        assert pad(till).line_items == cart.wanted() and cart.in_sync
+        # appended while the pad holds every line; then the whole list, in place of the last
+        assert calls == [("POST", ["APPENDLINEITEM"] if 0 < i < 10 else None)], (i, calls)
+    assert pad(till).line_items[0] == "... 16 earlier items"
+    calls.clear()
+    await cart.remove(3)
+    assert calls == [("POST", None)] and pad(till).line_items == cart.wanted()
+    assert pad(till).line_items[0] == "... 15 earlier items"
+    calls.clear()
+    await cart.clear()
+    assert calls == [("DELETE", None)] and pad(till).line_items == []
+    calls.clear()
+    await cart.clear()  # nothing shown, nothing sent
+    assert calls == []
+
+
 async def test_pad_that_missed_a_change_is_redrawn(make_till: Any) -> None:
     till = await make_till("LG")
     cart = Cart(till.ctx)

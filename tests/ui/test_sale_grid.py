@@ -209,3 +209,101 @@ def test_a_finger_on_a_product_adds_it(ui: Any, make_gui: Any) -> None:
     QTest.touchEvent(window, screen, False).release(0, at, window).commit()
     _done(ui, sale, 1)
     assert _lines(sale) == [("Americano", Decimal("2.80"))]
+
+
+def test_a_name_typed_and_added_draws_the_buttons_twice(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """A line named by letters that no product's name holds, then added: the buttons are drawn
+    when the first letter finds nothing and when the add clears the letters, not at each letter;
+    the note that says so takes the buttons' place, so the grid is not fitted again. Before, each
+    letter drew the grid (4 draws for the 4 letters), and the note, under it, took room from the
+    buttons and gave it back (the grid fitted and drawn again)."""
+    sale = _grid_sale(ui, make_gui)
+    page, grid = sale.page, sale.page.product_grid
+    sale.add_line("Tea", "100")  # the screen settled: one line on it
+    drawn: list[object] = []
+    fitted: list[object] = []
+    draw_pages, fit_once = grid._draw_pages, grid._fit_once
+
+    def counted_draw(view: Any) -> None:
+        drawn.append(view)
+        draw_pages(view)
+
+    def counted_fit() -> None:
+        fitted.append(1)
+        fit_once()
+    monkeypatch.setattr(grid, "_draw_pages", counted_draw)
+    monkeypatch.setattr(grid, "_fit_once", counted_fit)
+    categories = [t.title for t in grid.tiles if t.isVisible()]
+    for typed in ("z", "zz", "zzz", "zzzz"):
+        sale.type("z")
+        assert grid.empty.isVisible() and f"“{typed}”" in grid.empty.text()
+        assert not [t for t in grid.tiles if t.isVisible()]
+    assert len(drawn) == 1
+    sale.type("150")
+    sale.press(Qt.Key.Key_Plus)
+    _done(ui, sale, 2)
+    ui.spin(0.05)
+    assert _lines(sale)[-1] == ("zzzz", Decimal("1.50")) and page.description.text() == ""
+    assert [t.title for t in grid.tiles if t.isVisible()] == categories and not grid.empty.isVisible()
+    assert len(drawn) == 2 and fitted == []
+
+
+def test_a_line_added_measures_no_keys_bold_text_again(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """The screen's panels are fitted several times a line added, each fit asking every checkable
+    key how wide its bold text is: measured once per font and text, not at each ask."""
+    import ui.pages.base as base
+
+    sale = _grid_sale(ui, make_gui)
+    sale.add_line("Tea", "100")
+    ui.spin(0.05)
+    from PySide6.QtGui import QFontMetrics
+
+    measured: list[str] = []
+
+    def counted(font: Any) -> Any:
+        measured.append(font.key())
+        return QFontMetrics(font)
+    monkeypatch.setattr(base, "QFontMetrics", counted)
+    for name in ("Cake", "Milk"):
+        sale.add_line(name, "250")
+        ui.spin(0.05)
+    assert len(_lines(sale)) == 3 and sale.page.entry_stage.keypad_panel.full_width() > 0
+    assert measured == []
+
+
+def test_buttons_shown_again_are_copied_not_drawn(ui: Any, make_gui: Any, monkeypatch: Any) -> None:
+    """Letters that find nothing hide the category's buttons, the add (or Esc) shows them again:
+    each is painted from what it last looked like, not laid out and drawn again (10 buttons drawn
+    each line before, the most of a line's grid time after the redraws)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from ui.pages.sale.product_grid import TileButton
+
+    sale = _grid_sale(ui, make_gui)
+    grid = sale.page.product_grid
+    ui.spin(0.05)
+    shown = [t for t in grid.tiles if t.isVisible()]
+    painted: list[object] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(watched)
+            return False
+    paints = Paints()
+    for tile in shown:
+        tile.installEventFilter(paints)
+    laid: list[object] = []
+    laid_out = TileButton.laid_out
+
+    def counted(self: TileButton) -> Any:
+        laid.append(self)
+        return laid_out(self)
+    monkeypatch.setattr(TileButton, "laid_out", counted)
+    sale.type("zzz")
+    ui.spin(0.05)
+    assert grid.empty.isVisible()
+    sale.press(Qt.Key.Key_Escape)  # the letters go: the category's buttons again
+    ui.until(lambda: all(t in painted for t in shown), what="the buttons painted again")
+    assert [t.title for t in grid.tiles if t.isVisible()] == [t.title for t in shown]
+    assert not [t for t in laid if t in shown]

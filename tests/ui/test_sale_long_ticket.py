@@ -72,3 +72,32 @@ def test_a_line_that_brings_a_promotion_redraws_the_rows_it_changed(ui: Any) -> 
         ["Item 1 (3 buns for 6)", "$2.00"], ["Item 2", "$1.99"], ["Item 3 (3 buns for 6)", "$2.00"],
         ["Item 4", "$1.99"], ["Item 5 (3 buns for 6)", "$2.00"]]
     assert table.item(1, 1) is not second  # the rows from the first that changed are written
+
+
+def test_the_ticket_on_screen_shown_again_is_not_read_again(ui: Any, monkeypatch: Any) -> None:
+    """A line's add shows its ticket twice (the journal's change, then the flow's answer): the
+    second time, the very ticket on screen, nothing is formatted or compared again."""
+    import ui.pages.sale.ticket_panel as ticket_panel
+    from ui.i18n import format_money
+
+    record = TicketRecord(id=1, state="open", currency="USD", tax_rate=D("8.25"),
+                          tax_included=False, tip_mode="none", tip=D(0), tip_asked=False,
+                          training=True, clerk="1", created_at="", closed_at=None,
+                          lines=tuple(line(n) for n in range(1, 200)), entries=(), cash={},
+                          promotions=(BUNS,))
+    panel = TicketPanel("USD", [QPushButton()])
+    ticket = Ticket.of(record)
+    panel.show_ticket(ticket)
+    formatted: list[object] = []
+
+    def counted(amount: Any, currency: str) -> str:
+        formatted.append(amount)
+        return format_money(amount, currency)
+    monkeypatch.setattr(ticket_panel, "format_money", counted)
+    panel.show_ticket(ticket)
+    assert formatted == [] and panel.lines_list.rowCount() == 199
+    grown = Ticket.of(record.changed(lines=(*record.lines, line(200))))
+    panel.show_ticket(grown)  # another ticket: read, its one new row written
+    assert panel.lines_list.rowCount() == 200 and formatted
+    item = panel.lines_list.item(199, 1)
+    assert item is not None and item.text() == "$1.99"

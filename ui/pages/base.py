@@ -53,13 +53,25 @@ class FitButton(QPushButton):
 
 
 def bold_extra(font: QFont, text: str) -> int:
-    """How much wider ``text`` is in the bold a checked button shows than in ``font``."""
-    bold = QFont(font)
-    bold.setWeight(QFont.Weight.DemiBold)
-    lines = text.split("\n") or [""]
-    wide = max(QFontMetrics(bold).horizontalAdvance(line) for line in lines)
-    normal = max(QFontMetrics(font).horizontalAdvance(line) for line in lines)
-    return max(0, wide - normal)
+    """How much wider ``text`` is in the bold a checked button shows than in ``font``. Measured
+    once per font and text: the Sale screen's layout asks it of every checkable key each time
+    its panels are fitted, several times a line added (decision 017, round 3)."""
+    of = (font.key(), text)
+    extra = _BOLD_EXTRA.get(of)
+    if extra is None:
+        bold = QFont(font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        lines = text.split("\n") or [""]
+        wide = max(QFontMetrics(bold).horizontalAdvance(line) for line in lines)
+        normal = max(QFontMetrics(font).horizontalAdvance(line) for line in lines)
+        if len(_BOLD_EXTRA) >= 1024:  # the keys' words in a few languages and text sizes
+            _BOLD_EXTRA.clear()
+        extra = _BOLD_EXTRA[of] = max(0, wide - normal)
+    return extra
+
+
+#: (font's key, text) -> ``bold_extra``
+_BOLD_EXTRA: dict[tuple[str, str], int] = {}
 
 
 class PartStack(QStackedWidget):

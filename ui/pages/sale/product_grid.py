@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -87,6 +87,11 @@ class TileButton(QPushButton):
         #: a category's room in its row: a name wider than the row is shown smaller or cut short
         #: with "…" within it, never under the arrows beside the row (issue #39)
         self.room = 0
+        #: what its accessible name and tooltip say: (name, price, what it does)
+        self.said: tuple[str, str, str] | None = None
+        #: the button as last painted, and what it was painted of: shown again (its page of the
+        #: grid back after a name typed and cleared) it is copied, not drawn
+        self._painted: tuple[tuple[object, ...], QPixmap] | None = None
 
     def show_tile(self, title: str, detail: str, colour: str) -> None:
         if (title, detail, colour) == (self.title, self.detail, self.colour.name()):
@@ -148,7 +153,24 @@ class TileButton(QPushButton):
                         detail, bold, QRect(inner.left(), inner.top() + title_h, inner.width(), detail_h))
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        ratio = self.devicePixelRatioF()
+        of = (self.size(), ratio, self.title, self.detail, self.colour.rgba(), self.isDown(),
+              self.isEnabled(), self.isChecked(), self.font().key(),
+              self.palette().color(self.palette().ColorRole.WindowText).rgba())
+        if self._painted is None or self._painted[0] != of:
+            pixmap = QPixmap(self.size() * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            self._draw(pixmap)
+            self._painted = (of, pixmap)
         painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._painted[1])
+        painter.end()
+
+    def _draw(self, pixmap: QPixmap) -> None:
+        """The button's look (its shape in its colour, the frame when checked, the name and
+        the price) on ``pixmap``."""
+        painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         fill = self.colour.darker(130) if self.isDown() else self.colour
         if not self.isEnabled():
@@ -194,6 +216,14 @@ def _wrapped(text: str, metrics: QFontMetrics, width: int, lines: int) -> str:
         rest = " ".join([out.pop(), *words]) if out else " ".join(words)
         out.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
     return "\n".join(out)
+
+
+def _same_buttons(last: GridView, view: GridView) -> bool:
+    """Whether ``view`` shows what ``last`` did, but for the letters typed (the same products
+    found, or none, on the same page, the same question)."""
+    return (last.filtered == view.filtered and last.products == view.products
+            and (last.category, last.page, last.pages, last.choice, last.categories)
+            == (view.category, view.page, view.pages, view.choice, view.categories))
 
 
 class Note(QLabel):
@@ -320,6 +350,15 @@ class ProductGrid(QWidget):
         self.empty = Note()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack.addWidget(self.tiles_page)
+        # nothing to show (no product's name holds the letters, an empty category) is said in the
+        # buttons' place: the room for them stays as it was, so a name typed and cleared is not
+        # fitted and drawn again (below the stack, the note took its height and gave it back)
+        self.empty_page = QWidget()
+        said = QVBoxLayout(self.empty_page)
+        said.setContentsMargins(0, 0, 0, 0)
+        said.addWidget(self.empty)
+        said.addStretch(1)
+        self.stack.addWidget(self.empty_page)
         # the panel that asks (a variant, modifiers): keys 1-9, Return adds, Esc backs out
         self.panel = QWidget()
         panel = QVBoxLayout(self.panel)
@@ -365,7 +404,6 @@ class ProductGrid(QWidget):
         self.pages_row.setLayout(pages)
         pages.setContentsMargins(0, 0, 0, 0)
         col.addWidget(self.pages_row)
-        col.addWidget(self.empty)
         self._columns = 2
         self._fitting = self._fit_again = False
         self._redrawing = self._redraw_again = False
@@ -517,6 +555,11 @@ class ProductGrid(QWidget):
         if view is self._drawn:
             return
         last, self._drawn = self._drawn, view
+        if last is not None and _same_buttons(last, view):
+            # the letters changed, not what they found (a name typed on that nothing holds): the
+            # note says the letters, no button is drawn again
+            self._say_empty(view)
+            return
         if last is None or last.categories != view.categories:
             self._draw_categories(view.categories)
         if last is None or (last.categories, last.category, last.filtered) != (
@@ -525,15 +568,20 @@ class ProductGrid(QWidget):
                 tile.setChecked(category.name == view.category and not view.filtered)
             self._place_categories(view)
         colours = {c.name: c.colour for c in view.categories}
-        self._draw_tiles(view.products, colours)
+        if view.products:  # none: the note shows in their place, the buttons stay as they were
+            self._draw_tiles(view.products, colours)
         self._draw_pages(view)
         self._draw_choice(view.choice, colours)
         if view.choice is not None:
             self.stack.setCurrentWidget(self.panel)
-        else:
+        elif view.products:
             self.stack.setCurrentWidget(self.tiles_page)
-        self.empty.setVisible(view.choice is None and not view.products)
-        if self.empty.isVisible():
+        else:
+            self.stack.setCurrentWidget(self.empty_page)
+        self._say_empty(view)
+
+    def _say_empty(self, view: GridView) -> None:
+        if view.choice is None and not view.products:
             self.empty.setText(tr("No product's name holds “{text}”: type its price and press + to "
                                   "add it as a line.").format(text=view.filter) if view.filtered
                                else tr("No products in this category."))
@@ -611,8 +659,10 @@ class ProductGrid(QWidget):
                 p = products[i]
                 price = format_money(p.price, self.currency)
                 b.show_tile(p.name, price, colours.get(p.category, "#5B6B7B"))
-                a11y.name(b, f"{p.name}, {price}", about)
-                b.setToolTip(f"{p.name}, {price}")
+                if b.said != (p.name, price, about):  # said again only when it says another thing
+                    b.said = (p.name, price, about)
+                    a11y.name(b, f"{p.name}, {price}", about)
+                    b.setToolTip(f"{p.name}, {price}")
             b.setVisible(i < len(products))
 
     def _draw_pages(self, view: GridView) -> None:

@@ -161,9 +161,13 @@ class TicketPanel(QWidget):
         for b in self.keys:
             b.setVisible(b in kept)
 
-    def show_ticket(self, ticket: Ticket | None) -> None:
+    def show_ticket(self, ticket: Ticket | None, *, again: bool = False) -> None:
         """Show the lines and tenders of the core's ``Ticket`` (None: a new ticket). Only the rows
-        that changed are written: a line added to a long ticket costs one row, not the table."""
+        that changed are written: a line added to a long ticket costs one row, not the table.
+        The very ticket on screen is not looked at again (a line's add shows it twice: on the
+        journal's change and on the flow's answer) unless ``again`` (its words in a new language)."""
+        if ticket is not None and ticket is self._ticket and not again:
+            return
         cur = self.currency
         self._ticket = ticket
         self.ticket_id = ticket.id if ticket is not None else None
@@ -300,7 +304,7 @@ class TicketPanel(QWidget):
                      "last line."))
         a11y.name(self.tenders_list, tr("Tenders"),
                   tr("One row per tender: what paid, the card's last digits, the amount and the outcome."))
-        self.show_ticket(self._ticket)  # its rows (and tenders) in the new language
+        self.show_ticket(self._ticket, again=True)  # its rows (and tenders) in the new language
 
 
 def line_words(line: Any, currency: str) -> str:  # a journal.tickets line (Ticket.lines)
