@@ -581,10 +581,14 @@ class ProductGrid(QWidget):
         self._say_empty(view)
 
     def _say_empty(self, view: GridView) -> None:
-        if view.choice is None and not view.products:
-            self.empty.setText(tr("No product's name holds “{text}”: type its price and press + to "
-                                  "add it as a line.").format(text=view.filter) if view.filtered
-                               else tr("No products in this category."))
+        """The note the buttons' place shows when nothing is found, worded whether or not it
+        shows: worded only when shown, it kept an earlier language's words (the words test
+        found "No products in this category." on a Spanish screen)."""
+        text = (tr("No product's name holds “{text}”: type its price and press + to add it as "
+                   "a line.").format(text=view.filter) if view.filtered
+                else tr("No products in this category."))
+        if text != self.empty.text():
+            self.empty.setText(text)
 
     def _draw_categories(self, categories: tuple[Category, ...]) -> None:
         while len(self.categories) < len(categories):
