@@ -179,7 +179,11 @@ class Till(QObject):
             if done is not None:
                 done(result)
             return result
-        return self.tasks.spawn(wrapped(), name, eager=eager)
+        task = self.tasks.spawn(wrapped(), name, eager=eager)
+        # cancelled before it began (the window closing, a screen left), the flow never ran:
+        # closed, not left for Python to warn "coroutine ... was never awaited" about
+        task.add_done_callback(lambda t: coro.close() if t.cancelled() else None)
+        return task
 
     async def refresh_status(self) -> None:
         if self.runtime is None:
