@@ -96,16 +96,23 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     purge()
     made_here = [p for p in (JOURNAL.parent, Path("/var/log/cashier")) if not p.exists()]
     group_before = sh("getent", "group", "cashier", check=False).returncode == 0
-    journal_before = JOURNAL.exists()
+    # a journal of this till already here (an earlier run stopped before its clean-up): set
+    # aside, so the test reads only what it journals (its notes were counted with an earlier
+    # run's, stop 50), and put back after
+    aside = folder / "journal-before"
+    aside.mkdir()
+    for path in JOURNAL.parent.glob(f"journal-{TILL_ID}*"):
+        shutil.move(path, aside / path.name)
     yield folder
     purge()
     # what the package leaves on purpose (the journal, its folders, the group) and this test made
-    if not journal_before:
-        for path in JOURNAL.parent.glob(f"journal-{TILL_ID}*"):  # journals, -wal, sandbox state, leases
-            if path.is_dir():
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                path.unlink()
+    for path in JOURNAL.parent.glob(f"journal-{TILL_ID}*"):  # journals, -wal, sandbox state, leases
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()
+    for path in aside.iterdir():
+        shutil.move(path, JOURNAL.parent / path.name)
     for path in made_here:
         shutil.rmtree(path, ignore_errors=True)
     if not group_before:
